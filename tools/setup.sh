@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# tools/setup.sh — install every Debian package gdwire needs. Idempotent: a second run
+# installs nothing and takes a second. Needs root (or sudo) on Debian 12.
+set -euo pipefail
+
+PACKAGES=(
+  bazel-bootstrap bazel-rules-java   # the build (Bazel 4.2.3, WORKSPACE mode, offline)
+  gcc clang lld-14 llvm-14 libclang-rt-14-dev   # compilers, sanitizers, libFuzzer, coverage
+  libyaml-dev                        # conformance vectors
+  afl++                              # second fuzzing engine
+  godot3-server                      # the real Godot 3.2.3 engine, used as an oracle
+  python3 xxd                        # small helpers used by tests and tools
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
