@@ -1,0 +1,93 @@
+/* arena.c — the document arena: chunks from the caller's allocator, freed at once. */
+#include <stdlib.h>
+
+#include "codec/internal.h"
+
+#define GDW_CHUNK_SIZE 4096u  /* bytes per ordinary chunk, header included */
+#define GDW_BIG_ALLOC 1024u   /* larger requests get a chunk of their own */
+
+struct gdw_chunk {
+    gdw_chunk *next;
+    size_t size; /* whole chunk, header included */
+    size_t used; /* bytes used after the header */
+};
+
+#define HDR ((sizeof(gdw_chunk) + 15u) & ~(size_t)15u)
+
+static void *libc_malloc(void *ctx, size_t n) { (void)ctx; return malloc(n); }
+static void *libc_realloc(void *ctx, void *p, size_t o, size_t n) { (void)ctx; (void)o; return realloc(p, n); }
+static void libc_free(void *ctx, void *p, size_t n) { (void)ctx; (void)n; free(p); }
+
+static const gdw_allocator k_libc = {libc_malloc, libc_realloc, libc_free, NULL};
+
+const gdw_allocator *gdw_default_allocator(void) { return &k_libc; }
+
+gdw_doc *gdw_doc_new(const gdw_allocator *alloc) {
+    if (!alloc) alloc = &k_libc;
+    gdw_doc *doc = alloc->malloc_fn(alloc->ctx, sizeof(gdw_doc));
+    if (!doc) return NULL;
+    memset(doc, 0, sizeof(*doc));
+    doc->alloc = *alloc;
+    doc->heap_bytes = sizeof(gdw_doc);
+    return doc;
+}
+
+static gdw_chunk *new_chunk(gdw_doc *doc, size_t payload) {
+    size_t size = HDR + payload;
+    if (size < payload) return NULL;
+    gdw_chunk *c = doc->alloc.malloc_fn(doc->alloc.ctx, size);
+    if (!c) return NULL;
+    c->size = size;
+    c->used = 0;
+    doc->heap_bytes += size;
+    return c;
+}
+
+void *gdw_arena_alloc(gdw_doc *doc, size_t n) {
+    n = (n + 7u) & ~(size_t)7u;
+    if (n == 0) n = 8;
+    if (n < 8) return NULL; /* overflowed */
+    gdw_chunk *cur = doc->chunks;
+    if (cur && cur->size - HDR - cur->used >= n) {
+        void *p = (uint8_t *)cur + HDR + cur->used;
+        cur->used += n;
+        return p;
+    }
+    if (n > GDW_BIG_ALLOC) {
+        /* A chunk of its own, linked behind the current one so bumping goes on there. */
+        gdw_chunk *c = new_chunk(doc, n);
+        if (!c) return NULL;
+        c->used = n;
+        if (cur) { c->next = cur->next; cur->next = c; }
+        else { c->next = NULL; doc->chunks = c; }
+        return (uint8_t *)c + HDR;
+    }
+    gdw_chunk *c = new_chunk(doc, GDW_CHUNK_SIZE - HDR);
+    if (!c) return NULL;
+    c->next = cur;
+    doc->chunks = c;
+    c->used = n;
+    return (uint8_t *)c + HDR;
+}
+
+void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n) {
+    void *p = gdw_arena_alloc(doc, n);
+    if (p && n) memcpy(p, src, n);
+    return p;
+}
+
+void gdw_doc_free(gdw_doc *doc) {
+    if (!doc) return;
+    gdw_allocator a = doc->alloc;
+    gdw_chunk *c = doc->chunks;
+    while (c) {
+        gdw_chunk *next = c->next;
+        a.free_fn(a.ctx, c, c->size);
+        c = next;
+    }
+    a.free_fn(a.ctx, doc, sizeof(gdw_doc));
+}
+
+const gdw_value *gdw_doc_root(const gdw_doc *doc) { return doc ? &doc->root : NULL; }
+
+size_t gdw_doc_heap_bytes(const gdw_doc *doc) { return doc ? doc->heap_bytes : 0; }

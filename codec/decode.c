@@ -1,0 +1,744 @@
+/* decode.c — the decoder and the validator: one walker for every dialect and mode.
+ *
+ * Bytes are read only through the cursor (internal.h). Containers are walked with an
+ * explicit stack of frames, never by recursion, so hostile nesting cannot overflow the C
+ * stack. A value is built only when the walker has a destination for it: gdw_validate
+ * starts with none and so allocates nothing; gdw_decode also runs without a destination
+ * under a container whose count the remaining input cannot hold (the walk is then sure to
+ * fail, and only its failure point is wanted).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "codec/internal.h"
+
+enum { FR_ARRAY, FR_DICT, FR_OBJECT };
+
+typedef struct frame {
+    uint8_t kind;
+    uint32_t slots;     /* array: n; dictionary and object: 2n */
+    uint32_t next;      /* next slot to read */
+    gdw_value *items;   /* destination slots, or NULL */
+    size_t key_off;     /* last dictionary key / property name, when it was a string */
+    uint32_t key_len;
+    bool key_is_str;
+} frame;
+
+typedef struct dctx {
+    const gdw_dialect *d;
+    gdw_cursor cur;
+    bool strict, exact, compat;
+    bool allow_objects;
+    unsigned max_depth;
+    gdw_doc *doc;        /* arena, NULL when validating */
+    gdw_error *err;
+    frame *stack;
+    unsigned sp;
+    size_t value_off;    /* header of the value being read */
+    size_t str_off;      /* span of the last string content read (for error paths) */
+    uint32_t str_len;
+} dctx;
+
+/* ---- errors ------------------------------------------------------------------------------ */
+
+static void path_append(char *buf, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#include <stdarg.h>
+static void path_append(char *buf, size_t *n, const char *fmt, ...) {
+    if (*n >= GDW_PATH_MAX - 1) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *n, GDW_PATH_MAX - *n, fmt, ap);
+    va_end(ap);
+    if (w > 0) *n += (size_t)w < GDW_PATH_MAX - *n ? (size_t)w : GDW_PATH_MAX - 1 - *n;
+}
+
+/* A short printable copy of a key for the path: ASCII kept, the rest as \xHH, cut at 24. */
+static void path_key(char *buf, size_t *n, const uint8_t *p, uint32_t len) {
+    path_append(buf, n, "\"");
+    for (uint32_t i = 0; i < len && i < 24; i++) {
+        uint8_t c = p[i];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') path_append(buf, n, "%c", c);
+        else path_append(buf, n, "\\x%02x", c);
+    }
+    path_append(buf, n, len > 24 ? "...\"" : "\"");
+}
+
+static void build_path(const dctx *c, char *buf) {
+    size_t n = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < c->sp; i++) {
+        const frame *f = &c->stack[i];
+        if (f->next == 0) continue; /* failed in the container's own header */
+        uint32_t slot = f->next - 1;
+        if (f->kind == FR_ARRAY) {
+            path_append(buf, &n, "[%u]", slot);
+        } else if (f->kind == FR_DICT) {
+            if (slot % 2 == 0) path_append(buf, &n, "{#%u key}", slot / 2);
+            else if (f->key_is_str) { path_append(buf, &n, "{"); path_key(buf, &n, c->cur.base + f->key_off, f->key_len); path_append(buf, &n, "}"); }
+            else path_append(buf, &n, "{#%u}", slot / 2);
+        } else {
+            if (slot % 2 == 0) path_append(buf, &n, ".#%u", slot / 2);
+            else if (f->key_is_str) { path_append(buf, &n, "."); path_key(buf, &n, c->cur.base + f->key_off, f->key_len); }
+            else path_append(buf, &n, ".#%u", slot / 2);
+        }
+    }
+}
+
+static gdw_status fail(dctx *c, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
+    if (c->err) {
+        c->err->code = code;
+        c->err->offset = off;
+        c->err->value_offset = c->value_off;
+        c->err->engine_error = ee;
+        c->err->message = msg ? msg : gdw_strerror(code);
+        build_path(c, c->err->path);
+    }
+    return code;
+}
+
+#define NEED(c, n, ee, msg) \
+    do { if (!cur_has(&(c)->cur, (n))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
+
+static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW_ENGINE_NONE, "out of memory"); }
+
+static void *alloc(dctx *c, size_t n) { return gdw_arena_alloc(c->doc, n); }
+
+/* ---- strings ----------------------------------------------------------------------------- */
+
+enum { STR_PLAIN, STR_ARRAY_ENTRY };
+
+/* Read one length-prefixed, padded string. *out receives the engine-visible content (after
+ * a BOM, before the first NUL); out may be NULL. */
+static gdw_status read_string(dctx *c, gdw_str *out, int use) {
+    const gdw_dialect *d = c->d;
+    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "string length missing");
+    size_t len_off = c->cur.pos;
+    int32_t n = (int32_t)cur_u32(&c->cur);
+    if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_FILE_EOF, "negative string length");
+    size_t len = (size_t)n, pad = (4 - len % 4) % 4;
+    if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
+    bool lenient = c->compat && d->lenient_strings;
+    if (!cur_has(&c->cur, len + pad) && !lenient)
+        return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
+    size_t start = c->cur.pos;
+    const uint8_t *p = cur_take(&c->cur, len);
+    size_t have_pad = cur_left(&c->cur) < pad ? cur_left(&c->cur) : pad;
+    const uint8_t *padp = cur_take(&c->cur, have_pad);
+
+    size_t skip = 0, vis = len;
+    if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+        if (c->strict) return fail(c, GDW_ERR_NON_CANONICAL, start, GDW_ENGINE_NONE, "string starts with a byte order mark");
+        skip = 3;
+    }
+    const uint8_t *nul = len > skip ? memchr(p + skip, 0, len - skip) : NULL;
+    if (nul) vis = (size_t)(nul - p);
+    if (use == STR_ARRAY_ENTRY && c->strict) {
+        /* canonical entries are "bytes NUL" with no NUL before the last byte */
+        if (len == 0 || p[len - 1] != 0 || vis != len - 1)
+            return fail(c, GDW_ERR_NON_CANONICAL, start, GDW_ENGINE_NONE, "string array entry is not NUL-terminated exactly once");
+    } else if (nul && c->strict) {
+        return fail(c, GDW_ERR_NON_CANONICAL, (size_t)(start + (nul - p)), GDW_ENGINE_NONE, "NUL byte inside a string");
+    }
+    unsigned rule = lenient ? GDW_UTF8_UNCHECKED : c->strict ? GDW_UTF8_STRICT : d->utf8_rule;
+    size_t bad = gdw_utf8_check(p + skip, vis - skip, rule);
+    if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, start + skip + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+    if (c->strict) {
+        if (have_pad < pad) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos, GDW_ENGINE_NONE, "string padding missing");
+        for (size_t i = 0; i < have_pad; i++)
+            if (padp[i]) return fail(c, GDW_ERR_NONZERO_PADDING, (size_t)(padp - c->cur.base) + i, GDW_ENGINE_NONE, "non-zero string padding");
+    }
+    c->str_off = start + skip;
+    c->str_len = (uint32_t)(vis - skip);
+    if (out) {
+        out->len = (uint32_t)(vis - skip);
+        out->ptr = gdw_arena_dup(c->doc, p + skip, vis - skip);
+        if (!out->ptr) return nomem(c);
+    }
+    return GDW_OK;
+}
+
+/* Check that bytes [from, from+n) of the input are zero (strict padding). */
+static gdw_status zero_pad(dctx *c, size_t from, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (c->cur.base[from + i]) return fail(c, GDW_ERR_NONZERO_PADDING, from + i, GDW_ENGINE_NONE, "non-zero padding");
+    return GDW_OK;
+}
+
+/* ---- containers -------------------------------------------------------------------------- */
+
+/* Open a container of `slots` child values. Each child takes at least 4 bytes, so a count
+ * the input cannot hold gets no destination: the walk will fail at the first missing child. */
+static gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, gdw_value **items_out) {
+    gdw_value *items = NULL;
+    if (dst && slots > 0 && (uint64_t)slots * 4 <= cur_left(&c->cur)) {
+        items = alloc(c, (size_t)slots * sizeof(gdw_value));
+        if (!items) return nomem(c);
+    }
+    if (items_out) *items_out = items;
+    if (slots == 0) return GDW_OK;
+    frame *f = &c->stack[c->sp++];
+    f->kind = (uint8_t)kind;
+    f->slots = slots;
+    f->next = 0;
+    f->items = items;
+    f->key_is_str = false;
+    return GDW_OK;
+}
+
+static gdw_status read_typedesc(dctx *c, unsigned kind, gdw_typedesc *td) {
+    gdw_typedesc tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.kind = (uint8_t)kind;
+    if (kind == GDW_DESC_BUILTIN) {
+        NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "type descriptor missing");
+        size_t off = c->cur.pos;
+        uint32_t id = cur_u32(&c->cur);
+        if (id >= c->d->type_count) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "container element type out of range");
+        tmp.wire_id = id;
+        tmp.builtin = c->d->types[id];
+    } else if (kind == GDW_DESC_CLASS || kind == GDW_DESC_SCRIPT) {
+        gdw_status s = read_string(c, td ? &tmp.name : NULL, STR_PLAIN);
+        if (s) return s;
+    }
+    if (td) *td = tmp;
+    return GDW_OK;
+}
+
+/* ---- one value --------------------------------------------------------------------------- */
+
+static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth);
+
+static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
+    const gdw_dialect *d = c->d;
+    const gdw_type_info *ti = type_info(t);
+    unsigned w = comp_width_decode(d, ti->comp, hdr);
+    size_t size = (size_t)ti->ncomp * w;
+    if (c->strict && ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64 && (w == 8) != d->encode_math_f64)
+        return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE,
+                    w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
+    if (c->exact && d->defect_projection_248 && t == GDW_PROJECTION && !cur_has(&c->cur, 248))
+        return fail(c, GDW_ERR_ENGINE_DEFECT, c->cur.pos, GDW_ENGINE_ERR_INVALID_DATA,
+                    "Pandemonium's Projection decoder wants 248 bytes left");
+    NEED(c, size, GDW_ENGINE_ERR_INVALID_DATA, "value runs past the end");
+    const uint8_t *p = cur_take(&c->cur, size);
+    if (dst) {
+        dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : w);
+        dst->len = ti->ncomp;
+        dst->u.bytes = gdw_arena_dup(c->doc, p, size);
+        if (!dst->u.bytes) return nomem(c);
+    }
+    return GDW_OK;
+}
+
+static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
+    const gdw_dialect *d = c->d;
+    const gdw_type_info *ti = type_info(t);
+    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
+    size_t count_off = c->cur.pos;
+    int32_t count = (int32_t)cur_u32(&c->cur);
+    if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
+    unsigned w = comp_width_decode(d, ti->comp, hdr);
+    if (c->strict && ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64 && (w == 8) != d->encode_math_f64)
+        return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE, "real width differs from the dialect's encoder");
+    uint64_t elem = (uint64_t)ti->ncomp * w;
+    uint64_t size = (uint64_t)count * elem;
+    if (size > INT32_MAX) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array size overflows");
+    if (!cur_has(&c->cur, (size_t)size)) return fail(c, GDW_ERR_TRUNCATED, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
+    const uint8_t *p = cur_take(&c->cur, (size_t)size);
+    if (dst) {
+        dst->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : w);
+        dst->len = (uint32_t)count;
+        uint8_t *q = gdw_arena_dup(c->doc, p, (size_t)size);
+        if (!q) return nomem(c);
+        if (c->exact && d->defect_vec4_pool_w && ti->ncomp == 4 &&
+            (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY)) {
+            /* the engine reads w from the z slot */
+            for (int32_t i = 0; i < count; i++) memcpy(q + (size_t)i * elem + 3 * w, q + (size_t)i * elem + 2 * w, w);
+        }
+        dst->u.bytes = q;
+    }
+    return GDW_OK;
+}
+
+static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t count_off, size_t len) {
+    size_t pad = (4 - len % 4) % 4;
+    const uint8_t *p = cur_take(&c->cur, len);
+    size_t have = cur_left(&c->cur) < pad ? cur_left(&c->cur) : pad;
+    size_t pad_off = c->cur.pos;
+    cur_take(&c->cur, have);
+    if (c->strict) {
+        if (have < pad) return fail(c, GDW_ERR_TRUNCATED, pad_off, GDW_ENGINE_NONE, "padding missing");
+        gdw_status s = zero_pad(c, pad_off, have);
+        if (s) return s;
+    }
+    (void)count_off;
+    if (dst) {
+        dst->len = (uint32_t)len;
+        dst->u.bytes = gdw_arena_dup(c->doc, p, len);
+        if (!dst->u.bytes) return nomem(c);
+    }
+    return GDW_OK;
+}
+
+static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
+    const gdw_dialect *d = c->d;
+    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
+    size_t off = c->cur.pos;
+    uint32_t w0 = rd_u32le(c->cur.base + off);
+    if (!(w0 & 0x80000000u)) return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
+    NEED(c, 12, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
+    cur_u32(&c->cur);
+    uint32_t names = w0 & 0x7FFFFFFFu;
+    uint32_t subs = cur_u32(&c->cur);
+    uint32_t flags = cur_u32(&c->cur);
+    uint32_t known = 1u | (d->nodepath_property_bit ? 2u : 0u);
+    if (c->strict && (flags & ~known))
+        return fail(c, GDW_ERR_BAD_FLAGS, off + 8, GDW_ENGINE_NONE, "NodePath flags the encoder never writes");
+    uint64_t total = (uint64_t)names + subs + ((flags & 2u) ? 1 : 0);
+    gdw_str *parts = NULL;
+    if (dst && total * 4 <= cur_left(&c->cur)) {
+        parts = alloc(c, (size_t)total * sizeof(gdw_str) + 1);
+        if (!parts) return nomem(c);
+    }
+    for (uint64_t i = 0; i < total; i++) {
+        gdw_status s = read_string(c, parts ? &parts[i] : NULL, STR_PLAIN);
+        if (s) return s;
+    }
+    if (dst) {
+        gdw_nodepath *np = alloc(c, sizeof *np);
+        if (!np) return nomem(c);
+        np->name_count = names;
+        np->subname_count = (uint32_t)(total - names);
+        np->flags = flags & (d->nodepath_property_bit ? 3u : 1u);
+        np->parts = parts;
+        dst->u.ext = np;
+    }
+    return GDW_OK;
+}
+
+static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
+    const gdw_dialect *d = c->d;
+    if (d->object_header_only) {
+        if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
+        return GDW_OK;
+    }
+    if (hdr & GDW_FLAG16) {
+        NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "object id truncated");
+        size_t off = c->cur.pos;
+        uint64_t id = cur_u64(&c->cur);
+        if (id == 0 && c->strict) return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "null object as id 0 (the encoder writes Nil)");
+        if (dst) {
+            if (id == 0) dst->flags |= GDW_VF_OBJECT_NULL;
+            else { dst->flags |= GDW_VF_OBJECT_ID; dst->u.i = (int64_t)id; }
+        }
+        return GDW_OK;
+    }
+    if (!c->allow_objects)
+        return fail(c, GDW_ERR_OBJECTS_DISALLOWED, c->value_off, GDW_ENGINE_ERR_UNAUTHORIZED, "full object and objects are not allowed");
+    gdw_str cls = {0};
+    size_t cls_off = c->cur.pos;
+    gdw_status s = read_string(c, dst ? &cls : NULL, STR_PLAIN);
+    if (s) return s;
+    if (c->str_len == 0) {
+        if (c->strict) return fail(c, GDW_ERR_NON_CANONICAL, cls_off, GDW_ENGINE_NONE, "null object as empty class (the encoder writes Nil)");
+        if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
+        return GDW_OK;
+    }
+    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "property count missing");
+    size_t count_off = c->cur.pos;
+    int32_t count = (int32_t)cur_u32(&c->cur);
+    if (count < 0) {
+        if (c->strict) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_NONE, "negative property count");
+        count = 0; /* the engine's loop simply does not run */
+    }
+    gdw_object *obj = NULL;
+    if (dst) {
+        obj = alloc(c, sizeof *obj);
+        if (!obj) return nomem(c);
+        obj->class_name = cls;
+        obj->props = NULL;
+        dst->u.ext = obj;
+        dst->len = (uint32_t)count;
+    }
+    return open_frame(c, dst, FR_OBJECT, (uint32_t)count * 2u, obj ? &obj->props : NULL);
+}
+
+static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
+    const gdw_dialect *d = c->d;
+    const gdw_type_info *ti = type_info(t);
+    bool is_dict = ti->kind == K_DICT;
+    unsigned key_kind = 0, elem_kind = 0;
+    if (is_dict && d->typed_dict_bits) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
+    if (!is_dict && d->typed_array_bits) elem_kind = (hdr >> 16) & 3u;
+    gdw_container *ct = NULL;
+    if ((key_kind || elem_kind) && dst) {
+        ct = alloc(c, sizeof *ct);
+        if (!ct) return nomem(c);
+        memset(ct, 0, sizeof *ct);
+        dst->flags |= GDW_VF_TYPED;
+        dst->u.ext = ct;
+    }
+    gdw_status s;
+    if (is_dict && (s = read_typedesc(c, key_kind, ct ? &ct->key : NULL))) return s;
+    if ((s = read_typedesc(c, elem_kind, ct ? &ct->elem : NULL))) return s;
+    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "container count missing");
+    size_t count_off = c->cur.pos;
+    uint32_t raw = cur_u32(&c->cur);
+    uint32_t n = raw & 0x7FFFFFFFu;
+    if (raw & 0x80000000u) {
+        if (d->container_shared_bit) { if (dst) dst->flags |= GDW_VF_SHARED; }
+        else if (c->strict) return fail(c, GDW_ERR_NON_CANONICAL, count_off, GDW_ENGINE_NONE, "container count has bit 31 set");
+    }
+    if (dst) dst->len = n;
+    gdw_value **items = !dst ? NULL : ct ? &ct->items : &dst->u.items;
+    if (dst && !ct) dst->u.items = NULL;
+    return open_frame(c, dst, is_dict ? FR_DICT : FR_ARRAY, is_dict ? n * 2u : n, items);
+}
+
+/* Pandemonium 5 TYPED_ARRAY / PACKED_TYPED_ARRAY. */
+static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
+    const gdw_dialect *d = c->d;
+    NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "typed array truncated");
+    size_t off = c->cur.pos;
+    uint32_t raw = cur_u32(&c->cur);
+    uint32_t id = raw & 0x7FFFFFFFu;
+    if (c->strict && (raw & 0x80000000u)) return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "element type has bit 31 set");
+    unsigned builtin = id < d->type_count ? d->types[id] : GDW_TYPE_COUNT;
+    if (c->strict && builtin == GDW_TYPE_COUNT) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_NONE, "element type out of range");
+    bool id_only = (hdr & GDW_FLAG16) != 0;
+    if (c->strict && id_only && builtin != GDW_OBJECT) return fail(c, GDW_ERR_BAD_FLAGS, c->value_off, GDW_ENGINE_NONE, "bit 16 on a typed array of non-objects");
+    gdw_container *ct = NULL;
+    if (dst) {
+        ct = alloc(c, sizeof *ct);
+        if (!ct) return nomem(c);
+        memset(ct, 0, sizeof *ct);
+        ct->elem.kind = GDW_DESC_BUILTIN;
+        ct->elem.builtin = (uint8_t)builtin;
+        ct->elem.wire_id = id;
+        ct->elem.id_only = id_only;
+        dst->flags |= GDW_VF_TYPED;
+        dst->u.ext = ct;
+    }
+    if (builtin == GDW_OBJECT && !id_only) {
+        /* the class name, as a whole StringName Variant */
+        NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "class name missing");
+        size_t noff = c->cur.pos;
+        uint32_t nh = cur_u32(&c->cur);
+        unsigned nt = (nh & 0xFFu) < d->type_count ? d->types[nh & 0xFFu] : GDW_TYPE_COUNT;
+        if (nt != GDW_STRING_NAME) return fail(c, GDW_ERR_BAD_VALUE, noff, GDW_ENGINE_ERR_INVALID_DATA, "typed array class name is not a StringName");
+        if (c->strict && (nh & ~0xFFu)) return fail(c, GDW_ERR_BAD_FLAGS, noff, GDW_ENGINE_NONE, "flag bits on the class name");
+        gdw_status s = read_string(c, ct ? &ct->elem.name : NULL, STR_PLAIN);
+        if (s) return s;
+        if (ct) ct->elem.kind = GDW_DESC_CLASS;
+    }
+    /* The engine reads this count without checking the length (over-read); we stop. */
+    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "typed array count missing");
+    size_t count_off = c->cur.pos;
+    uint32_t rawn = cur_u32(&c->cur);
+    uint32_t n = rawn & 0x7FFFFFFFu;
+    if (c->strict && (rawn & 0x80000000u)) return fail(c, GDW_ERR_NON_CANONICAL, count_off, GDW_ENGINE_NONE, "count has bit 31 set");
+    if (dst) dst->len = n;
+    return open_frame(c, dst, FR_ARRAY, n, ct ? &ct->items : NULL);
+}
+
+static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
+    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
+    size_t off = c->cur.pos;
+    int32_t count = (int32_t)cur_u32(&c->cur);
+    if (count < 0) {
+        if (c->strict) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_NONE, "negative string array count");
+        count = 0; /* the engines' loop does not run: an empty array */
+    }
+    gdw_str *strs = NULL;
+    if (dst && (uint64_t)count * 4 <= cur_left(&c->cur)) {
+        strs = alloc(c, (size_t)count * sizeof(gdw_str) + 1);
+        if (!strs) return nomem(c);
+    }
+    for (int32_t i = 0; i < count; i++) {
+        gdw_status s = read_string(c, strs ? &strs[i] : NULL, STR_ARRAY_ENTRY);
+        if (s) return s;
+    }
+    if (dst) { dst->len = (uint32_t)count; dst->u.ext = strs; }
+    return GDW_OK;
+}
+
+static gdw_status read_image(dctx *c, gdw_value *dst) {
+    NEED(c, 20, GDW_ENGINE_ERR_INVALID_DATA, "Image header truncated");
+    size_t off = c->cur.pos;
+    uint32_t fmt = cur_u32(&c->cur), mip = cur_u32(&c->cur), wdt = cur_u32(&c->cur), hgt = cur_u32(&c->cur);
+    size_t len_off = c->cur.pos;
+    int32_t datalen = (int32_t)cur_u32(&c->cur);
+    if (datalen < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_INVALID_DATA, "negative Image data length");
+    if (datalen > 0 && fmt >= 23) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "Image format out of range");
+    if (datalen == 0 && c->strict && (fmt | mip | wdt | hgt))
+        return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "empty Image with non-zero fields");
+    if (!cur_has(&c->cur, (size_t)datalen)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_INVALID_DATA, "Image data runs past the end");
+    gdw_value tmp;
+    gdw_status s = read_packed_bytes(c, dst ? &tmp : NULL, len_off, (size_t)datalen);
+    if (s) return s;
+    if (dst) {
+        gdw_image *im = alloc(c, sizeof *im);
+        if (!im) return nomem(c);
+        im->format = fmt; im->mipmaps = mip; im->width = wdt; im->height = hgt;
+        im->data.ptr = tmp.u.bytes;
+        im->data.len = tmp.len;
+        dst->u.ext = im;
+    }
+    return GDW_OK;
+}
+
+static gdw_status read_input_event(dctx *c, gdw_value *dst) {
+    NEED(c, 12, GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
+    uint32_t type = cur_u32(&c->cur), device = cur_u32(&c->cur);
+    size_t llen_off = c->cur.pos;
+    uint32_t llen = cur_u32(&c->cur);
+    uint32_t extra;
+    switch (type) {
+    case 1: extra = 2; break;                 /* KEY: modifiers, scancode */
+    case 3: case 5: case 6: extra = 1; break; /* MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH */
+    case 4:                                   /* JOYSTICK_MOTION: axis [, f32 value in 2.1-era code] */
+        extra = (c->exact ? c->d->joystick_axis_value : llen >= 20) ? 2 : 1;
+        break;
+    default: extra = 0;
+    }
+    if (c->strict && llen != 12 + 4 * extra)
+        return fail(c, GDW_ERR_NON_CANONICAL, llen_off, GDW_ENGINE_NONE, "InputEvent length word differs from its type");
+    NEED(c, 4 * extra, GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
+    gdw_input_event ev = {type, device, llen, extra, {0, 0}};
+    for (uint32_t i = 0; i < extra; i++) ev.extra[i] = cur_u32(&c->cur);
+    if (dst) {
+        gdw_input_event *e = gdw_arena_dup(c->doc, &ev, sizeof ev);
+        if (!e) return nomem(c);
+        dst->u.ext = e;
+    }
+    return GDW_OK;
+}
+
+static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
+    const gdw_dialect *d = c->d;
+    c->value_off = c->cur.pos;
+    if (depth > c->max_depth) return fail(c, GDW_ERR_DEPTH, c->cur.pos, GDW_ENGINE_ERR_OUT_OF_MEMORY, "nesting deeper than the depth limit");
+    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "value header missing");
+    uint32_t hdr = cur_u32(&c->cur);
+    if (c->exact && d->engine_header_whole && hdr >= d->type_count)
+        return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
+    unsigned wire = hdr & 0xFFu;
+    if (wire >= d->type_count) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
+    unsigned t = d->types[wire];
+    const gdw_type_info *ti = type_info(t);
+    if (c->strict && (hdr & ~0xFFu & ~gdw_meaningful_flags(d, t)))
+        return fail(c, GDW_ERR_BAD_FLAGS, c->value_off, GDW_ENGINE_NONE, "header bits the dialect never writes");
+    if (dst) { memset(dst, 0, sizeof *dst); dst->type = (uint8_t)t; }
+    switch (ti->kind) {
+    case K_NIL: case K_CALLABLE: return GDW_OK;
+    case K_BOOL: {
+        NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "bool truncated");
+        uint32_t v = cur_u32(&c->cur);
+        if (c->strict && v > 1) return fail(c, GDW_ERR_NON_CANONICAL, c->cur.pos - 4, GDW_ENGINE_NONE, "bool is neither 0 nor 1");
+        if (dst) dst->u.i = v != 0;
+        return GDW_OK;
+    }
+    case K_INT: {
+        bool wide = (hdr & GDW_FLAG16) != 0;
+        NEED(c, wide ? 8u : 4u, GDW_ENGINE_ERR_INVALID_DATA, "int truncated");
+        int64_t v = wide ? (int64_t)cur_u64(&c->cur) : (int64_t)(int32_t)cur_u32(&c->cur);
+        if (c->strict) {
+            bool want = d->int_encoding == GDW_INT_ALWAYS64 ||
+                        (d->int_encoding == GDW_INT_MINIMAL && (v > INT32_MAX || v < INT32_MIN));
+            if (want != wide) return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE,
+                                          wide ? "64-bit int where the encoder writes 32 bits" : "32-bit int where the encoder writes 64 bits");
+        }
+        if (dst) { dst->u.i = v; if (wide) dst->flags |= GDW_VF_INT64_WIRE; }
+        return GDW_OK;
+    }
+    case K_FLOAT: {
+        bool wide = (hdr & GDW_FLAG16) != 0;
+        NEED(c, wide ? 8u : 4u, GDW_ENGINE_ERR_INVALID_DATA, "float truncated");
+        uint64_t bits = wide ? cur_u64(&c->cur) : cur_u32(&c->cur);
+        if (c->strict && !d->float_encode_f32_only) {
+            bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
+            if (wide && !nan && gdw_f64_fits_f32(bits))
+                return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE, "64-bit float that fits 32 bits");
+            if (!wide && nan)
+                return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE, "32-bit NaN (the encoder writes NaN as 64-bit)");
+        }
+        if (dst) { dst->u.bits = bits; dst->width = wide ? 8 : 4; }
+        return GDW_OK;
+    }
+    case K_STR: {
+        gdw_str s = {0};
+        gdw_status st = read_string(c, dst ? &s : NULL, STR_PLAIN);
+        if (st) return st;
+        if (dst) { dst->len = s.len; dst->u.bytes = s.ptr; }
+        return GDW_OK;
+    }
+    case K_FIXED: return read_fixed(c, dst, t, hdr);
+    case K_NODEPATH: return read_nodepath(c, dst);
+    case K_RID:
+        if (d->rid_has_id) {
+            NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "RID truncated");
+            uint64_t id = cur_u64(&c->cur);
+            if (dst) { dst->u.i = (int64_t)id; dst->flags |= GDW_VF_RID_ID; }
+        }
+        return GDW_OK;
+    case K_OBJECT: return read_object(c, dst, hdr);
+    case K_SIGNAL: {
+        gdw_str name = {0};
+        gdw_status st = read_string(c, dst ? &name : NULL, STR_PLAIN);
+        if (st) return st;
+        NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "Signal object id truncated");
+        uint64_t id = cur_u64(&c->cur);
+        if (dst) {
+            gdw_signal *sg = alloc(c, sizeof *sg);
+            if (!sg) return nomem(c);
+            sg->name = name;
+            sg->object_id = id;
+            dst->u.ext = sg;
+        }
+        return GDW_OK;
+    }
+    case K_DICT: case K_ARRAY: return read_container(c, dst, t, hdr);
+    case K_TYPED_ARRAY: return read_p4_typed_array(c, dst, hdr);
+    case K_PACKED: return read_packed(c, dst, t, hdr);
+    case K_PACKED_BYTES: {
+        NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
+        size_t off = c->cur.pos;
+        int32_t count = (int32_t)cur_u32(&c->cur);
+        if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
+        if (!cur_has(&c->cur, (size_t)count)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
+        return read_packed_bytes(c, dst, off, (size_t)count);
+    }
+    case K_PACKED_STRINGS: return read_packed_strings(c, dst);
+    case K_IMAGE: return read_image(c, dst);
+    case K_INPUT_EVENT: return read_input_event(c, dst);
+    }
+    return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type has no reader");
+}
+
+/* ---- the walk ---------------------------------------------------------------------------- */
+
+static gdw_status walk(dctx *c, gdw_value *root) {
+    gdw_status s = read_value(c, root, 0);
+    while (s == GDW_OK && c->sp > 0) {
+        frame *f = &c->stack[c->sp - 1];
+        if (f->next == f->slots) { c->sp--; continue; }
+        uint32_t slot = f->next++;
+        gdw_value *dst = f->items ? &f->items[slot] : NULL;
+        if (f->kind == FR_OBJECT && slot % 2 == 0) {
+            /* property name: a bare string, not a Variant */
+            gdw_str name = {0};
+            s = read_string(c, dst ? &name : NULL, STR_PLAIN);
+            if (s == GDW_OK && dst) { memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr; }
+            f->key_off = c->str_off; f->key_len = c->str_len; f->key_is_str = true;
+            continue;
+        }
+        size_t start = c->cur.pos;
+        unsigned sp_before = c->sp;
+        s = read_value(c, dst, c->sp);
+        if (s == GDW_OK && f->kind == FR_DICT && slot % 2 == 0) {
+            /* remember a string key, for the paths of errors in its value */
+            unsigned wire = c->cur.base[start];
+            f->key_is_str = c->sp == sp_before && wire < c->d->type_count &&
+                            type_info(c->d->types[wire])->kind == K_STR;
+            f->key_off = c->str_off; f->key_len = c->str_len;
+        }
+    }
+    return s;
+}
+
+static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t len,
+                     const gdw_decode_options *o, gdw_error *err, frame *stack) {
+    memset(c, 0, sizeof *c);
+    c->d = d;
+    c->cur.base = buf;
+    c->cur.len = len;
+    c->strict = o->mode == GDW_MODE_STRICT;
+    c->exact = o->mode == GDW_MODE_ENGINE_EXACT;
+    c->compat = o->mode == GDW_MODE_COMPATIBLE;
+    c->allow_objects = o->allow_objects;
+    c->max_depth = o->max_depth == 0 ? GDW_DEFAULT_MAX_DEPTH : o->max_depth;
+    if (c->max_depth > GDW_HARD_MAX_DEPTH) c->max_depth = GDW_HARD_MAX_DEPTH;
+    c->err = err;
+    c->stack = stack;
+}
+
+gdw_decode_options gdw_decode_options_default(void) {
+    gdw_decode_options o;
+    memset(&o, 0, sizeof o);
+    o.mode = GDW_MODE_COMPATIBLE;
+    o.max_depth = GDW_DEFAULT_MAX_DEPTH;
+    return o;
+}
+
+static gdw_status check_args(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                             const gdw_decode_options *o, gdw_error *err) {
+    const char *msg = NULL;
+    gdw_status code = GDW_ERR_INVALID_ARG;
+    if (!d) msg = "no dialect";
+    else if (!buf && len) msg = "NULL buffer with a non-zero length";
+    else if ((unsigned)o->mode > GDW_MODE_ENGINE_EXACT) msg = "unknown mode";
+    else if (o->max_size && len > o->max_size) { code = GDW_ERR_TOO_LARGE; msg = "input larger than max_size"; }
+    if (!msg) return GDW_OK;
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->code = code;
+        err->offset = code == GDW_ERR_TOO_LARGE ? o->max_size : 0;
+        err->engine_error = GDW_ENGINE_NONE;
+        err->message = msg;
+    }
+    return code;
+}
+
+/* The shared body of decode and validate; root == NULL validates. */
+static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                      gdw_doc *doc, gdw_value *root, size_t *consumed, gdw_error *err) {
+    gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
+    gdw_status s = check_args(d, buf, len, &o, err);
+    if (s) return s;
+    frame stack[GDW_HARD_MAX_DEPTH + 1];
+    dctx c;
+    init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack);
+    c.doc = doc;
+    s = walk(&c, root);
+    if (s) return s;
+    if (c.strict && !o.allow_trailing && c.cur.pos < len) {
+        c.value_off = c.cur.pos;
+        return fail(&c, GDW_ERR_TRAILING_BYTES, c.cur.pos, GDW_ENGINE_NONE, "bytes follow the value");
+    }
+    if (consumed) *consumed = c.cur.pos;
+    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    return GDW_OK;
+}
+
+gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                        const gdw_decode_options *opts, size_t *consumed, gdw_error *err) {
+    return run(d, buf, len, opts, NULL, NULL, consumed, err);
+}
+
+gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                      const gdw_decode_options *opts, const gdw_allocator *alloc,
+                      gdw_doc **out_doc, size_t *consumed, gdw_error *err) {
+    if (!out_doc) {
+        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "out_doc is NULL"; }
+        return GDW_ERR_INVALID_ARG;
+    }
+    *out_doc = NULL;
+    gdw_doc *doc = gdw_doc_new(alloc);
+    if (!doc) {
+        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_NOMEM; err->engine_error = GDW_ENGINE_NONE; err->message = "out of memory"; }
+        return GDW_ERR_NOMEM;
+    }
+    gdw_status s = run(d, buf, len, opts, doc, &doc->root, consumed, err);
+    if (s) { gdw_doc_free(doc); return s; }
+    *out_doc = doc;
+    return GDW_OK;
+}
+
+/* Each input byte can cause at most 5 bytes of arena use (a 16-byte value per 4-byte
+ * element, a 56-byte descriptor block per 12-byte typed header, copied strings and arrays
+ * once); chunks waste at most a quarter of themselves, plus fixed headers. */
+size_t gdw_decode_heap_bound(size_t len) {
+    size_t per = 7;
+    if (len > (SIZE_MAX - 16384) / per) return SIZE_MAX;
+    return len * per + 16384;
+}

@@ -1,0 +1,386 @@
+/* encode.c — the encoder: value tree -> bytes, choosing what each engine's encoder chooses.
+ *
+ * One writer: it copies while the buffer has room and counts always, so the sizing pass is
+ * the same code with no buffer. Padding is always zero. Trees are at most max_depth deep
+ * (1024 by default, the engines' own limit), which bounds the recursion.
+ */
+#include <math.h>
+
+#include "codec/internal.h"
+
+typedef struct writer {
+    uint8_t *buf;
+    size_t cap;
+    size_t pos;
+} writer;
+
+typedef struct ectx {
+    const gdw_dialect *d;
+    writer w;
+    bool lossy;
+    unsigned max_depth;
+    gdw_error *err;
+} ectx;
+
+static void put(writer *w, const void *src, size_t n) {
+    if (w->buf && n && w->pos <= w->cap && n <= w->cap - w->pos) memcpy(w->buf + w->pos, src, n);
+    else if (w->buf && n && w->pos < w->cap) memcpy(w->buf + w->pos, src, w->cap - w->pos); /* a prefix */
+    w->pos += n;
+}
+static void put_u32(writer *w, uint32_t v) { uint8_t b[4]; wr_u32le(b, v); put(w, b, 4); }
+static void put_u64(writer *w, uint64_t v) { uint8_t b[8]; wr_u64le(b, v); put(w, b, 8); }
+static void put_zeros(writer *w, size_t n) { static const uint8_t z[8] = {0}; put(w, z, n); }
+
+static gdw_status efail(ectx *e, gdw_status code, const char *msg) {
+    if (e->err) {
+        memset(e->err, 0, sizeof *e->err);
+        e->err->code = code;
+        e->err->offset = e->w.pos;
+        e->err->value_offset = e->w.pos;
+        e->err->engine_error = GDW_ENGINE_NONE;
+        e->err->message = msg;
+    }
+    return code;
+}
+
+static void put_str(writer *w, const uint8_t *p, uint32_t n) {
+    put_u32(w, n);
+    put(w, p, n);
+    put_zeros(w, (4 - n % 4) % 4);
+}
+
+static gdw_status header(ectx *e, gdw_type t, uint32_t flags) {
+    int id = gdw_dialect_type_id(e->d, t);
+    if (id < 0) return efail(e, GDW_ERR_UNSUPPORTED_TYPE, "the dialect has no such type");
+    put_u32(&e->w, (uint32_t)id | flags);
+    return GDW_OK;
+}
+
+/* Write one real component stored with width `from` as width `to`. */
+static gdw_status put_real(ectx *e, const uint8_t *p, unsigned from, unsigned to) {
+    if (from == to) { put(&e->w, p, to); return GDW_OK; }
+    if (from == 4) { /* widen: always exact */
+        put_u64(&e->w, f64_to_bits((double)bits_to_f32(rd_u32le(p))));
+        return GDW_OK;
+    }
+    uint64_t bits = rd_u64le(p);
+    if (!gdw_f64_fits_f32(bits) && !e->lossy) return efail(e, GDW_ERR_LOSSY, "a 64-bit real does not fit the dialect's 32-bit field");
+    put_u32(&e->w, f32_to_bits((float)bits_to_f64(bits)));
+    return GDW_OK;
+}
+
+static gdw_status put_components(ectx *e, const gdw_value *v, const gdw_type_info *ti, size_t count) {
+    if (ti->comp == C_I32 || ti->comp == C_I64) {
+        put(&e->w, v->u.bytes, count * ti->ncomp * (ti->comp == C_I32 ? 4u : 8u));
+        return GDW_OK;
+    }
+    unsigned from = v->width, to = comp_width_encode(e->d, ti->comp);
+    if (from != 4 && from != 8) return efail(e, GDW_ERR_INVALID_TREE, "real width is neither 4 nor 8");
+    size_t n = count * ti->ncomp;
+    if (from == to) { put(&e->w, v->u.bytes, n * to); return GDW_OK; }
+    for (size_t i = 0; i < n; i++) {
+        gdw_status s = put_real(e, v->u.bytes + i * from, from, to);
+        if (s) return s;
+    }
+    return GDW_OK;
+}
+
+static uint32_t real_flag(const ectx *e, const gdw_type_info *ti) {
+    return (ti->comp == C_REAL && e->d->real_mode == GDW_REALS_FLAG64 && e->d->encode_math_f64) ? GDW_FLAG16 : 0;
+}
+
+static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth);
+
+static gdw_status put_desc(ectx *e, const gdw_typedesc *td) {
+    if (td->kind == GDW_DESC_BUILTIN) {
+        int id = td->builtin == GDW_TYPE_COUNT ? (int)td->wire_id : gdw_dialect_type_id(e->d, (gdw_type)td->builtin);
+        if (id < 0) return efail(e, GDW_ERR_UNSUPPORTED_TYPE, "container element type not in the dialect");
+        put_u32(&e->w, (uint32_t)id);
+    } else if (td->kind == GDW_DESC_CLASS || td->kind == GDW_DESC_SCRIPT) {
+        put_str(&e->w, td->name.ptr, td->name.len);
+    }
+    return GDW_OK;
+}
+
+static gdw_status enc_items(ectx *e, const gdw_value *items, size_t n, unsigned depth) {
+    for (size_t i = 0; i < n; i++) {
+        gdw_status s = enc(e, &items[i], depth + 1);
+        if (s) return s;
+    }
+    return GDW_OK;
+}
+
+static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info *ti, unsigned depth) {
+    const gdw_dialect *d = e->d;
+    bool is_dict = ti->kind == K_DICT;
+    const gdw_container *ct = gdw_container_of(v);
+    unsigned kk = 0, ek = 0;
+    if (ct) {
+        kk = is_dict ? ct->key.kind : 0;
+        ek = ct->elem.kind;
+        bool fits = is_dict ? d->typed_dict_bits : d->typed_array_bits;
+        if ((kk || ek) && !fits) {
+            if (!e->lossy) return efail(e, GDW_ERR_LOSSY, "typed container in a dialect without typed containers");
+            kk = ek = 0;
+        }
+    }
+    uint32_t flags = is_dict ? (kk << 16) | (ek << 18) : (ek << 16);
+    gdw_status s = header(e, (gdw_type)v->type, flags);
+    if (s) return s;
+    if (kk && (s = put_desc(e, &ct->key))) return s;
+    if (ek && (s = put_desc(e, &ct->elem))) return s;
+    if (v->len > 0x7FFFFFFFu) return efail(e, GDW_ERR_INVALID_TREE, "container count above 2^31-1");
+    uint32_t shared = (v->flags & GDW_VF_SHARED) && d->container_shared_bit ? 0x80000000u : 0;
+    put_u32(&e->w, v->len | shared);
+    const gdw_value *items = gdw_items(v);
+    if (v->len && !items) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
+    return enc_items(e, items, (size_t)v->len * (is_dict ? 2 : 1), depth);
+}
+
+static gdw_status enc_p4_typed(ectx *e, const gdw_value *v, unsigned depth) {
+    const gdw_container *ct = gdw_container_of(v);
+    if (!ct) return efail(e, GDW_ERR_INVALID_TREE, "typed array without a descriptor");
+    const gdw_typedesc *td = &ct->elem;
+    bool is_object = td->kind == GDW_DESC_CLASS || (td->kind == GDW_DESC_BUILTIN && td->builtin == GDW_OBJECT);
+    bool id_only = is_object && (td->id_only || td->kind != GDW_DESC_CLASS);
+    gdw_status s = header(e, (gdw_type)v->type, id_only ? GDW_FLAG16 : 0);
+    if (s) return s;
+    int id = is_object ? gdw_dialect_type_id(e->d, GDW_OBJECT)
+                       : td->builtin == GDW_TYPE_COUNT ? (int)td->wire_id : gdw_dialect_type_id(e->d, (gdw_type)td->builtin);
+    if (td->kind == GDW_DESC_NONE || td->kind == GDW_DESC_SCRIPT || id < 0)
+        return efail(e, GDW_ERR_UNSUPPORTED_TYPE, "typed array element type not in the dialect");
+    put_u32(&e->w, (uint32_t)id);
+    if (is_object && !id_only) {
+        if ((s = header(e, GDW_STRING_NAME, 0))) return s;
+        put_str(&e->w, td->name.ptr, td->name.len);
+    }
+    put_u32(&e->w, v->len);
+    if (v->len && !ct->items) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
+    return enc_items(e, ct->items, v->len, depth);
+}
+
+static gdw_status enc_int(ectx *e, const gdw_value *v) {
+    int64_t x = v->u.i;
+    bool fits32 = x >= INT32_MIN && x <= INT32_MAX;
+    bool wide;
+    switch (e->d->int_encoding) {
+    case GDW_INT_ALWAYS64: wide = true; break;
+    case GDW_INT_ALWAYS32:
+        if (!fits32 && !e->lossy) return efail(e, GDW_ERR_LOSSY, "int needs 64 bits and the dialect has only 32");
+        wide = false;
+        break;
+    default: wide = !fits32;
+    }
+    gdw_status s = header(e, GDW_INT, wide ? GDW_FLAG16 : 0);
+    if (s) return s;
+    if (wide) put_u64(&e->w, (uint64_t)x);
+    else put_u32(&e->w, (uint32_t)x);
+    return GDW_OK;
+}
+
+static gdw_status enc_float(ectx *e, const gdw_value *v) {
+    /* The engine holds a double: f32 on the wire iff (double)(float)x == x, so NaN is f64. */
+    double x;
+    uint64_t bits64;
+    if (v->width == 4) { x = (double)bits_to_f32((uint32_t)v->u.bits); bits64 = f64_to_bits(x); }
+    else if (v->width == 8) { bits64 = v->u.bits; x = bits_to_f64(bits64); }
+    else return efail(e, GDW_ERR_INVALID_TREE, "float width is neither 4 nor 8");
+    bool narrow = !isnan(x) && (double)(float)x == x;
+    if (e->d->float_encode_f32_only) {
+        if (!narrow && !(isnan(x) && (v->width == 4 || gdw_f64_fits_f32(bits64))) && !e->lossy)
+            return efail(e, GDW_ERR_LOSSY, "float needs 64 bits and the dialect has only 32");
+        gdw_status s = header(e, GDW_FLOAT, 0);
+        if (s) return s;
+        put_u32(&e->w, v->width == 4 ? (uint32_t)v->u.bits : f32_to_bits((float)x));
+        return GDW_OK;
+    }
+    gdw_status s = header(e, GDW_FLOAT, narrow ? 0 : GDW_FLAG16);
+    if (s) return s;
+    if (narrow) put_u32(&e->w, v->width == 4 ? (uint32_t)v->u.bits : f32_to_bits((float)x));
+    else put_u64(&e->w, bits64);
+    return GDW_OK;
+}
+
+static gdw_status enc_object(ectx *e, const gdw_value *v, unsigned depth) {
+    const gdw_dialect *d = e->d;
+    bool null = (v->flags & GDW_VF_OBJECT_NULL) != 0;
+    if (d->object_header_only) {
+        if (!null && !e->lossy) return efail(e, GDW_ERR_LOSSY, "this dialect never transmits objects");
+        return header(e, GDW_OBJECT, 0);
+    }
+    if (null) return header(e, GDW_NIL, 0); /* the engines write a freed or null object as Nil */
+    if (v->flags & GDW_VF_OBJECT_ID) {
+        gdw_status s = header(e, GDW_OBJECT, GDW_FLAG16);
+        if (s) return s;
+        put_u64(&e->w, (uint64_t)v->u.i);
+        return GDW_OK;
+    }
+    const gdw_object *o = v->u.ext;
+    if (!o) return efail(e, GDW_ERR_INVALID_TREE, "object without class");
+    gdw_status s = header(e, GDW_OBJECT, 0);
+    if (s) return s;
+    put_str(&e->w, o->class_name.ptr, o->class_name.len);
+    put_u32(&e->w, v->len);
+    if (v->len && !o->props) return efail(e, GDW_ERR_INVALID_TREE, "object without properties");
+    for (uint32_t i = 0; i < v->len; i++) {
+        const gdw_value *name = &o->props[2 * i];
+        if (name->type != GDW_STRING && name->type != GDW_STRING_NAME) return efail(e, GDW_ERR_INVALID_TREE, "property name is not a string");
+        put_str(&e->w, name->u.bytes, name->len);
+        if ((s = enc(e, &o->props[2 * i + 1], depth + 1))) return s;
+    }
+    return GDW_OK;
+}
+
+static gdw_status enc_nodepath(ectx *e, const gdw_value *v) {
+    const gdw_nodepath *np = v->u.ext;
+    if (!np) return efail(e, GDW_ERR_INVALID_TREE, "NodePath without parts");
+    uint32_t subs = np->subname_count, flags = np->flags & 1u;
+    if ((np->flags & 2u) && e->d->nodepath_property_bit) {
+        if (subs == 0) return efail(e, GDW_ERR_INVALID_TREE, "NodePath property flag without a property");
+        subs--;
+        flags |= 2u;
+    }
+    if (np->name_count > 0x7FFFFFFFu) return efail(e, GDW_ERR_INVALID_TREE, "too many NodePath names");
+    gdw_status s = header(e, GDW_NODE_PATH, 0);
+    if (s) return s;
+    put_u32(&e->w, np->name_count | 0x80000000u);
+    put_u32(&e->w, subs);
+    put_u32(&e->w, flags);
+    for (uint64_t i = 0; i < (uint64_t)np->name_count + np->subname_count; i++) put_str(&e->w, np->parts[i].ptr, np->parts[i].len);
+    return GDW_OK;
+}
+
+static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
+    if (depth > e->max_depth) return efail(e, GDW_ERR_DEPTH, "value nested deeper than the depth limit");
+    if (v->type >= GDW_TYPE_COUNT) return efail(e, GDW_ERR_INVALID_TREE, "unknown value type");
+    const gdw_type_info *ti = type_info(v->type);
+    const gdw_dialect *d = e->d;
+    gdw_status s;
+    switch (ti->kind) {
+    case K_NIL: case K_CALLABLE: return header(e, (gdw_type)v->type, 0);
+    case K_BOOL:
+        if ((s = header(e, GDW_BOOL, 0))) return s;
+        put_u32(&e->w, v->u.i != 0);
+        return GDW_OK;
+    case K_INT: return enc_int(e, v);
+    case K_FLOAT: return enc_float(e, v);
+    case K_STR:
+        if ((s = header(e, (gdw_type)v->type, 0))) return s;
+        put_str(&e->w, v->u.bytes, v->len);
+        return GDW_OK;
+    case K_FIXED:
+        if (v->len != ti->ncomp) return efail(e, GDW_ERR_INVALID_TREE, "wrong component count");
+        if ((s = header(e, (gdw_type)v->type, real_flag(e, ti)))) return s;
+        return put_components(e, v, ti, 1);
+    case K_NODEPATH: return enc_nodepath(e, v);
+    case K_RID:
+        if ((s = header(e, GDW_RID, 0))) return s;
+        if (d->rid_has_id) put_u64(&e->w, (uint64_t)v->u.i);
+        else if (v->u.i != 0 && !e->lossy) return efail(e, GDW_ERR_LOSSY, "RID id has no field in this dialect");
+        return GDW_OK;
+    case K_OBJECT: return enc_object(e, v, depth);
+    case K_SIGNAL: {
+        const gdw_signal *sg = v->u.ext;
+        if (!sg) return efail(e, GDW_ERR_INVALID_TREE, "Signal without name");
+        if ((s = header(e, GDW_SIGNAL, 0))) return s;
+        put_str(&e->w, sg->name.ptr, sg->name.len);
+        put_u64(&e->w, sg->object_id);
+        return GDW_OK;
+    }
+    case K_DICT: case K_ARRAY: return enc_container(e, v, ti, depth);
+    case K_TYPED_ARRAY: return enc_p4_typed(e, v, depth);
+    case K_PACKED:
+        if (v->len > 0x7FFFFFFFu) return efail(e, GDW_ERR_INVALID_TREE, "array count above 2^31-1");
+        if ((s = header(e, (gdw_type)v->type, real_flag(e, ti)))) return s;
+        put_u32(&e->w, v->len);
+        return put_components(e, v, ti, v->len);
+    case K_PACKED_BYTES:
+        if ((s = header(e, GDW_PACKED_BYTE_ARRAY, 0))) return s;
+        put_str(&e->w, v->u.bytes, v->len);
+        return GDW_OK;
+    case K_PACKED_STRINGS: {
+        if ((s = header(e, GDW_PACKED_STRING_ARRAY, 0))) return s;
+        const gdw_str *strs = v->u.ext;
+        if (v->len && !strs) return efail(e, GDW_ERR_INVALID_TREE, "string array without strings");
+        put_u32(&e->w, v->len);
+        for (uint32_t i = 0; i < v->len; i++) {
+            uint32_t n = strs[i].len + 1; /* the engines count and write a NUL */
+            put_u32(&e->w, n);
+            put(&e->w, strs[i].ptr, strs[i].len);
+            put_zeros(&e->w, 1 + (4 - n % 4) % 4);
+        }
+        return GDW_OK;
+    }
+    case K_IMAGE: {
+        const gdw_image *im = v->u.ext;
+        if (!im) return efail(e, GDW_ERR_INVALID_TREE, "Image without fields");
+        if ((s = header(e, GDW_IMAGE, 0))) return s;
+        put_u32(&e->w, im->format); put_u32(&e->w, im->mipmaps);
+        put_u32(&e->w, im->width); put_u32(&e->w, im->height);
+        put_str(&e->w, im->data.ptr, im->data.len);
+        return GDW_OK;
+    }
+    case K_INPUT_EVENT: {
+        const gdw_input_event *ev = v->u.ext;
+        if (!ev || ev->extra_count > 2) return efail(e, GDW_ERR_INVALID_TREE, "InputEvent malformed");
+        if ((s = header(e, GDW_INPUT_EVENT, 0))) return s;
+        put_u32(&e->w, ev->type); put_u32(&e->w, ev->device); put_u32(&e->w, ev->llen);
+        for (uint32_t i = 0; i < ev->extra_count; i++) put_u32(&e->w, ev->extra[i]);
+        return GDW_OK;
+    }
+    }
+    return efail(e, GDW_ERR_INVALID_TREE, "type has no writer");
+}
+
+gdw_encode_options gdw_encode_options_default(void) {
+    gdw_encode_options o;
+    memset(&o, 0, sizeof o);
+    o.max_depth = GDW_DEFAULT_MAX_DEPTH;
+    return o;
+}
+
+gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
+                      uint8_t *out, size_t cap, size_t *written, gdw_error *err) {
+    ectx e;
+    memset(&e, 0, sizeof e);
+    e.err = err;
+    if (!d || !v || !written || (!out && cap)) return efail(&e, GDW_ERR_INVALID_ARG, "NULL argument");
+    gdw_encode_options o = opts ? *opts : gdw_encode_options_default();
+    e.d = d;
+    e.lossy = o.lossy;
+    e.max_depth = o.max_depth == 0 ? GDW_DEFAULT_MAX_DEPTH : o.max_depth;
+    if (e.max_depth > GDW_HARD_MAX_DEPTH) e.max_depth = GDW_HARD_MAX_DEPTH;
+    e.w.buf = out;
+    e.w.cap = cap;
+    gdw_status s = enc(&e, v, 0);
+    *written = e.w.pos;
+    if (s) return s;
+    if (e.w.pos > cap && out) return efail(&e, GDW_ERR_TRUNCATED, "output buffer too small");
+    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    return GDW_OK;
+}
+
+gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
+                            const gdw_allocator *alloc, uint8_t **out, size_t *out_len, gdw_error *err) {
+    if (!out || !out_len) {
+        ectx e = {.err = err};
+        return efail(&e, GDW_ERR_INVALID_ARG, "NULL argument");
+    }
+    *out = NULL;
+    *out_len = 0;
+    if (!alloc) alloc = gdw_default_allocator();
+    size_t n = 0;
+    gdw_status s = gdw_encode(d, v, opts, NULL, 0, &n, err);
+    if (s) return s;
+    uint8_t *buf = alloc->malloc_fn(alloc->ctx, n ? n : 1);
+    if (!buf) {
+        ectx e = {.err = err};
+        return efail(&e, GDW_ERR_NOMEM, "out of memory");
+    }
+    size_t n2 = 0;
+    s = gdw_encode(d, v, opts, buf, n, &n2, err);
+    if (s) { alloc->free_fn(alloc->ctx, buf, n ? n : 1); return s; }
+    *out = buf;
+    *out_len = n2;
+    return GDW_OK;
+}

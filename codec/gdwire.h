@@ -1,0 +1,385 @@
+/* gdwire.h — the public API of gdwire, a codec for the binary Variant format of the
+ * Godot family of engines (var2bytes / bytes_to_var, store_var / get_var, put_var).
+ *
+ * Data flow:  bytes -> cursor -> dialect table -> value tree / verdict -> encoder -> bytes.
+ * One decoder, validator and encoder serve every dialect; a dialect is a const table
+ * (see dialects/dialects.h). Nothing here keeps global state: every call is thread-safe
+ * as long as its arguments are not shared with a concurrent call that writes them.
+ */
+#ifndef GDWIRE_H
+#define GDWIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GDW_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------------------------------
+ * Status codes. Numbered in bands: 1xx malformed input, 2xx non-canonical input (strict
+ * mode), 3xx limits and resources, 4xx encoder and API misuse, 5xx text form.
+ * gdw_strerror() gives a constant message for every code.
+ * ------------------------------------------------------------------------------------- */
+typedef enum gdw_status {
+    GDW_OK = 0,
+    GDW_ERR_TRUNCATED = 100,     /* input ended inside a value: more bytes could complete it */
+    GDW_ERR_UNKNOWN_TYPE = 101,  /* type id not in this dialect's table */
+    GDW_ERR_BAD_LENGTH = 102,    /* a byte length is negative or overflows */
+    GDW_ERR_BAD_COUNT = 103,     /* an element count is negative, overflows or cannot fit */
+    GDW_ERR_BAD_UTF8 = 104,      /* string bytes are not UTF-8 under this dialect's rules */
+    GDW_ERR_BAD_NODEPATH = 105,  /* NodePath in the old (pre-2.1.5) string form */
+    GDW_ERR_OBJECTS_DISALLOWED = 106, /* full Object on the wire and objects not allowed */
+    GDW_ERR_BAD_VALUE = 107,     /* a field holds a value the engine rejects (Image format, type descriptor) */
+    GDW_ERR_ENGINE_DEFECT = 108, /* engine-exact mode: the real engine rejects this valid input (a known defect) */
+    GDW_ERR_BAD_FLAGS = 200,     /* strict: header bits the dialect's encoder never sets */
+    GDW_ERR_NONZERO_PADDING = 201, /* strict: padding bytes are not zero */
+    GDW_ERR_TRAILING_BYTES = 202,  /* strict: bytes after the top-level value */
+    GDW_ERR_NON_CANONICAL = 203,   /* strict: a form the dialect's encoder never writes */
+    GDW_ERR_DEPTH = 300,         /* nesting deeper than the depth limit */
+    GDW_ERR_TOO_LARGE = 301,     /* input larger than the max_size limit */
+    GDW_ERR_NOMEM = 302,         /* an allocation failed */
+    GDW_ERR_UNSUPPORTED_TYPE = 400, /* encode: the dialect has no such type */
+    GDW_ERR_LOSSY = 401,         /* encode: the value does not fit the dialect's field exactly */
+    GDW_ERR_INVALID_ARG = 402,   /* a NULL or malformed argument, an unknown option */
+    GDW_ERR_INVALID_TREE = 403,  /* encode: the value tree is malformed (bad type or counts) */
+    GDW_ERR_SYNTAX = 500         /* text form: cannot parse */
+} gdw_status;
+
+/* gdw_strerror: constant English message for a status; never NULL ("unknown status" for
+ * codes outside the table). */
+const char *gdw_strerror(gdw_status code);
+/* gdw_status_name: the enum's name without prefix, e.g. "TRUNCATED"; never NULL. */
+const char *gdw_status_name(gdw_status code);
+/* gdw_status_from_name: reverse of gdw_status_name; returns -1 for an unknown name. */
+int gdw_status_from_name(const char *name);
+
+/* The engine's own Error value the real engine would report for a rejection. */
+typedef enum gdw_engine_error {
+    GDW_ENGINE_OK = 0,
+    GDW_ENGINE_ERR_OUT_OF_MEMORY = 6,
+    GDW_ENGINE_ERR_FILE_EOF = 18,
+    GDW_ENGINE_ERR_UNAVAILABLE = 2,
+    GDW_ENGINE_ERR_UNAUTHORIZED = 3,
+    GDW_ENGINE_ERR_INVALID_DATA = 30,
+    GDW_ENGINE_NONE = -1 /* no engine counterpart (strict-mode findings, gdwire limits) */
+} gdw_engine_error;
+const char *gdw_engine_error_name(gdw_engine_error e);
+
+#define GDW_PATH_MAX 160
+
+/* Where and why a call failed. offset is the byte offset of the field that failed;
+ * value_offset the offset of the header of the innermost value being read. path names the
+ * value inside containers: [3] array index, {"pos"} dictionary value by string key,
+ * {#2} value of the 3rd key, {#2 key} the key itself, .name an Object property, <names 1>
+ * a NodePath component. */
+typedef struct gdw_error {
+    gdw_status code;
+    size_t offset;
+    size_t value_offset;
+    gdw_engine_error engine_error;
+    const char *message; /* constant, never NULL after a failed call */
+    char path[GDW_PATH_MAX];
+} gdw_error;
+
+/* ---------------------------------------------------------------------------------------
+ * Allocation. Every allocating call takes an allocator; NULL means the C library's.
+ * ------------------------------------------------------------------------------------- */
+typedef struct gdw_allocator {
+    void *(*malloc_fn)(void *ctx, size_t size);
+    void *(*realloc_fn)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+    void (*free_fn)(void *ctx, void *ptr, size_t size);
+    void *ctx;
+} gdw_allocator;
+
+/* ---------------------------------------------------------------------------------------
+ * The value model: the union of every dialect's types.
+ * ------------------------------------------------------------------------------------- */
+typedef enum gdw_type {
+    GDW_NIL = 0,
+    GDW_BOOL,
+    GDW_INT,
+    GDW_FLOAT,
+    GDW_STRING,
+    GDW_VECTOR2,
+    GDW_VECTOR2I,
+    GDW_RECT2,
+    GDW_RECT2I,
+    GDW_VECTOR3,
+    GDW_VECTOR3I,
+    GDW_TRANSFORM2D,
+    GDW_VECTOR4,
+    GDW_VECTOR4I,
+    GDW_PLANE,
+    GDW_QUATERNION,
+    GDW_AABB,
+    GDW_BASIS,
+    GDW_TRANSFORM3D,
+    GDW_PROJECTION,
+    GDW_COLOR,
+    GDW_STRING_NAME,
+    GDW_NODE_PATH,
+    GDW_RID,
+    GDW_OBJECT,
+    GDW_CALLABLE,
+    GDW_SIGNAL,
+    GDW_DICTIONARY,
+    GDW_ARRAY,
+    GDW_TYPED_ARRAY,        /* Pandemonium 5 TYPED_ARRAY */
+    GDW_PACKED_TYPED_ARRAY, /* Pandemonium 5 PACKED_TYPED_ARRAY */
+    GDW_PACKED_BYTE_ARRAY,
+    GDW_PACKED_INT32_ARRAY,
+    GDW_PACKED_INT64_ARRAY,
+    GDW_PACKED_REAL_ARRAY,    /* Godot 2/3 and Pandemonium PoolRealArray: real_t elements */
+    GDW_PACKED_FLOAT32_ARRAY, /* Godot 4: always f32 */
+    GDW_PACKED_FLOAT64_ARRAY,
+    GDW_PACKED_STRING_ARRAY,
+    GDW_PACKED_VECTOR2_ARRAY,
+    GDW_PACKED_VECTOR2I_ARRAY,
+    GDW_PACKED_VECTOR3_ARRAY,
+    GDW_PACKED_VECTOR3I_ARRAY,
+    GDW_PACKED_VECTOR4_ARRAY,
+    GDW_PACKED_VECTOR4I_ARRAY,
+    GDW_PACKED_COLOR_ARRAY,
+    GDW_IMAGE,       /* Godot 2 only */
+    GDW_INPUT_EVENT, /* Godot 2 only */
+    GDW_TYPE_COUNT
+} gdw_type;
+
+/* gdw_type_name: the canonical text name ("Vector2", "PackedInt32Array", ...). */
+const char *gdw_type_name(gdw_type t);
+/* gdw_type_from_name: reverse lookup; -1 if unknown. Accepts Godot 3 aliases (Quat,
+ * Transform, PoolIntArray, ...). */
+int gdw_type_from_name(const char *name, size_t len);
+
+typedef struct gdw_value gdw_value;
+
+typedef struct gdw_str {
+    const uint8_t *ptr; /* not NUL-terminated; may hold any bytes */
+    uint32_t len;
+} gdw_str;
+
+/* Value flags (gdw_value.flags). */
+#define GDW_VF_INT64_WIRE 0x0001u   /* INT came as 64-bit on the wire */
+#define GDW_VF_SHARED 0x0002u       /* Godot 2 container "shared" bit */
+#define GDW_VF_OBJECT_ID 0x0004u    /* Object carried as an instance id */
+#define GDW_VF_OBJECT_NULL 0x0008u  /* null Object */
+#define GDW_VF_RID_ID 0x0010u       /* RID carries a 64-bit id (Godot 4) */
+#define GDW_VF_TYPED 0x0020u        /* container has a type descriptor (u.ext is gdw_container) */
+
+/* Container element type descriptor (Godot 4.3+ typed Array, 4.4+ typed Dictionary,
+ * Pandemonium 5 TYPED_ARRAY). */
+typedef enum gdw_desc_kind {
+    GDW_DESC_NONE = 0,    /* Variant: any type */
+    GDW_DESC_BUILTIN = 1, /* builtin type; .builtin (GDW_TYPE_COUNT if the wire id had no mapping) */
+    GDW_DESC_CLASS = 2,   /* native class name in .name */
+    GDW_DESC_SCRIPT = 3   /* script path in .name */
+} gdw_desc_kind;
+
+typedef struct gdw_typedesc {
+    uint8_t kind;          /* gdw_desc_kind */
+    uint8_t builtin;       /* gdw_type, for GDW_DESC_BUILTIN */
+    uint8_t id_only;       /* Pandemonium 5 Object arrays: class name omitted (header bit 16) */
+    uint32_t wire_id;      /* the builtin id as on the wire (kept for unmapped ids) */
+    gdw_str name;          /* class name or script path */
+} gdw_typedesc;
+
+typedef struct gdw_container {
+    gdw_typedesc key;   /* Dictionary key type; unused for arrays */
+    gdw_typedesc elem;  /* Array element / Dictionary value type */
+    gdw_value *items;   /* arrays: len items; dictionaries: 2*len (key, value, ...) */
+} gdw_container;
+
+typedef struct gdw_nodepath {
+    uint32_t name_count;
+    uint32_t subname_count;
+    uint32_t flags;  /* bit0 absolute; bit1 (Godot 2) last subname is the property */
+    gdw_str *parts;  /* names then subnames */
+} gdw_nodepath;
+
+typedef struct gdw_object {
+    gdw_str class_name;
+    gdw_value *props; /* 2*count values: name (GDW_STRING), value, ... (count = value.len) */
+} gdw_object;
+
+typedef struct gdw_signal {
+    gdw_str name;
+    uint64_t object_id;
+} gdw_signal;
+
+typedef struct gdw_image {
+    uint32_t format, mipmaps, width, height;
+    gdw_str data;
+} gdw_image;
+
+typedef struct gdw_input_event {
+    uint32_t type, device, llen;
+    uint32_t extra_count; /* 0..2 */
+    uint32_t extra[2];    /* raw words: modifiers+scancode, button index, axis[+f32 value bits] */
+} gdw_input_event;
+
+/* One value: 16 bytes. Fixed-size math types and packed arrays keep their components as
+ * raw little-endian bytes exactly as on the wire (width 4 or 8 per real component), so a
+ * re-encode is bit-exact, NaN payloads included. Accessors below hide the layout.
+ *
+ *  type            len                    u
+ *  NIL, CALLABLE   0                      -
+ *  BOOL            0                      i (0/1)
+ *  INT             0                      i (int64)
+ *  FLOAT           0                      bits (f32 bits if width 4, f64 bits if 8)
+ *  STRING,NAME     byte length            bytes
+ *  math types      component count        bytes (len * width bytes; i32 for *I types)
+ *  COLOR           4                      bytes (4 x f32)
+ *  NODE_PATH       0                      ext -> gdw_nodepath
+ *  RID             0                      i (id; flag GDW_VF_RID_ID when on the wire)
+ *  OBJECT          property count         i (id, GDW_VF_OBJECT_ID) or ext -> gdw_object
+ *  SIGNAL          0                      ext -> gdw_signal
+ *  ARRAY, TYPED    element count          items, or ext -> gdw_container if GDW_VF_TYPED
+ *  DICTIONARY      pair count             items (2*len), or ext -> gdw_container
+ *  PACKED_*        element count          bytes (raw LE elements); STRING: ext -> gdw_str[]
+ *  IMAGE           0                      ext -> gdw_image
+ *  INPUT_EVENT     0                      ext -> gdw_input_event
+ */
+struct gdw_value {
+    uint8_t type;   /* gdw_type */
+    uint8_t width;  /* bytes per real component: 4 or 8 (0 where no reals) */
+    uint16_t flags; /* GDW_VF_* */
+    uint32_t len;
+    union {
+        int64_t i;
+        uint64_t bits;
+        const uint8_t *bytes;
+        gdw_value *items;
+        void *ext;
+    } u;
+};
+
+/* Component helpers for math types and packed arrays. */
+size_t gdw_type_components(gdw_type t);      /* per value or per element; 0 if not fixed */
+bool gdw_type_has_reals(gdw_type t);         /* components are reals (width 4/8) */
+double gdw_value_real(const gdw_value *v, size_t i);  /* component i of a real-based value */
+int64_t gdw_value_int_at(const gdw_value *v, size_t i); /* component i of an integer-based value */
+const gdw_value *gdw_items(const gdw_value *v);        /* array/dict items, NULL if none */
+const gdw_container *gdw_container_of(const gdw_value *v); /* typed descriptor or NULL */
+
+/* gdw_value_equal: exact structural equality (same type, width, flags that matter, bits). */
+bool gdw_value_equal(const gdw_value *a, const gdw_value *b);
+
+/* ---------------------------------------------------------------------------------------
+ * Dialects (the tables live in dialects/; see dialects/dialects.h for the fields).
+ * ------------------------------------------------------------------------------------- */
+typedef struct gdw_dialect gdw_dialect;
+
+/* gdw_dialect_find: by name or alias ("godot3", "godot2", "godot4.4"); NULL if unknown. */
+const gdw_dialect *gdw_dialect_find(const char *name);
+/* gdw_dialect_count / gdw_dialect_at: every dialect, in table order. */
+size_t gdw_dialect_count(void);
+const gdw_dialect *gdw_dialect_at(size_t i);
+const char *gdw_dialect_name(const gdw_dialect *d);
+/* gdw_dialect_type_count: number of wire type ids (VARIANT_MAX). */
+unsigned gdw_dialect_type_count(const gdw_dialect *d);
+/* gdw_dialect_wire_type: logical type of wire id, or -1. */
+int gdw_dialect_wire_type(const gdw_dialect *d, unsigned wire_id);
+/* gdw_dialect_type_id: wire id of a logical type, or -1 if the dialect lacks it. */
+int gdw_dialect_type_id(const gdw_dialect *d, gdw_type t);
+
+/* ---------------------------------------------------------------------------------------
+ * Decoding and validation.
+ * ------------------------------------------------------------------------------------- */
+typedef enum gdw_mode {
+    GDW_MODE_COMPATIBLE = 0, /* accept what the engine accepts, decode it as the engine does */
+    GDW_MODE_STRICT = 1,     /* accept only what the dialect's own encoder writes */
+    GDW_MODE_ENGINE_EXACT = 2 /* predict the real engine's verdict, defects included */
+} gdw_mode;
+
+const char *gdw_mode_name(gdw_mode m);
+int gdw_mode_from_name(const char *name); /* -1 if unknown */
+
+#define GDW_DEFAULT_MAX_DEPTH 1024u
+#define GDW_HARD_MAX_DEPTH 1024u /* the deepest limit a caller may ask for */
+
+typedef struct gdw_decode_options {
+    gdw_mode mode;
+    unsigned max_depth;   /* 0 = GDW_DEFAULT_MAX_DEPTH; values above GDW_HARD_MAX_DEPTH are clamped */
+    size_t max_size;      /* 0 = no limit; larger inputs fail with GDW_ERR_TOO_LARGE */
+    bool allow_objects;   /* full Objects (class + properties) accepted; default false, as the engines */
+    bool allow_trailing;  /* strict mode: accept bytes after the value (the other modes always do) */
+} gdw_decode_options;
+
+/* gdw_decode_options_default: compatible mode, depth 1024, no size limit, no objects. */
+gdw_decode_options gdw_decode_options_default(void);
+
+/* A decoded tree lives in a gdw_doc (an arena); gdw_doc_free frees all of it at once. */
+typedef struct gdw_doc gdw_doc;
+
+/* gdw_decode: decode the first value of buf[0..len) in dialect d.
+ * On success returns GDW_OK, *out_doc owns the tree (gdw_doc_root), *consumed (if not NULL)
+ * is the number of bytes the value used (trailing bytes are not an error except in strict
+ * mode). On failure returns the code, fills *err (if not NULL), sets *out_doc to NULL and
+ * frees everything it allocated. buf may be NULL only when len is 0. opts and alloc may be
+ * NULL for the defaults. Heap use is bounded by gdw_decode_heap_bound(len). */
+gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                      const gdw_decode_options *opts, const gdw_allocator *alloc,
+                      gdw_doc **out_doc, size_t *consumed, gdw_error *err);
+
+/* gdw_validate: the same verdict, error and consumed length as gdw_decode, allocating
+ * nothing (it runs the same code with tree building switched off). */
+gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                        const gdw_decode_options *opts, size_t *consumed, gdw_error *err);
+
+/* gdw_decode_heap_bound: the most heap gdw_decode can use for an input of len bytes,
+ * including arena chunk overhead. */
+size_t gdw_decode_heap_bound(size_t len);
+
+const gdw_value *gdw_doc_root(const gdw_doc *doc);
+/* gdw_doc_heap_bytes: bytes the document holds on the heap (chunks, headers). */
+size_t gdw_doc_heap_bytes(const gdw_doc *doc);
+void gdw_doc_free(gdw_doc *doc); /* NULL is a no-op */
+
+/* ---------------------------------------------------------------------------------------
+ * Encoding.
+ * ------------------------------------------------------------------------------------- */
+typedef struct gdw_encode_options {
+    unsigned max_depth; /* 0 = GDW_DEFAULT_MAX_DEPTH (clamped to GDW_HARD_MAX_DEPTH) */
+    bool lossy;         /* narrow values that do not fit (i64 into Godot 2's i32, f64 into f32) instead of failing */
+} gdw_encode_options;
+
+gdw_encode_options gdw_encode_options_default(void);
+
+/* gdw_encode: write v in dialect d into out[0..cap). *written (required) receives the
+ * number of bytes the encoding needs, whether or not it fitted; if it is larger than cap
+ * the call returns GDW_ERR_TRUNCATED and out holds a prefix. out may be NULL with cap 0 to
+ * size the encoding (the same code runs). Padding is always zero. Errors: UNSUPPORTED_TYPE
+ * (type not in the dialect), LOSSY (value does not fit and opts->lossy is false), DEPTH,
+ * INVALID_TREE. */
+gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
+                      uint8_t *out, size_t cap, size_t *written, gdw_error *err);
+
+/* gdw_encode_alloc: size, allocate (with alloc, NULL = libc) and encode. The caller frees
+ * *out with the same allocator (size *out_len). */
+gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
+                            const gdw_allocator *alloc, uint8_t **out, size_t *out_len, gdw_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Canonical text form (docs/text-format.md).
+ * ------------------------------------------------------------------------------------- */
+
+/* gdw_text_print: write the text form of v into out[0..cap) NUL-terminated; returns the
+ * length the full text needs (without the NUL), like snprintf. Never fails. */
+size_t gdw_text_print(const gdw_value *v, char *out, size_t cap);
+
+/* gdw_text_print_alloc: as above into a malloc'ed string (free with free()); NULL on OOM. */
+char *gdw_text_print_alloc(const gdw_value *v);
+
+/* gdw_text_parse: parse text[0..len) into a new document. On error returns GDW_ERR_SYNTAX
+ * (or NOMEM/DEPTH) with err->offset the byte offset in the text. */
+gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc,
+                          gdw_doc **out_doc, gdw_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GDWIRE_H */

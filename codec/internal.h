@@ -1,0 +1,133 @@
+/* internal.h — shared by the codec's own files only: type facts, arena, cursor, UTF-8. */
+#ifndef GDWIRE_INTERNAL_H
+#define GDWIRE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "codec/gdwire.h"
+#include "dialects/dialects.h"
+
+#define GDW_FLAG16 0x00010000u
+
+/* ---- Type facts (dialect independent) ------------------------------------------------ */
+
+/* How a type's payload is laid out; the decoder and encoder switch on this, never on a dialect. */
+typedef enum gdw_kind {
+    K_NIL, K_BOOL, K_INT, K_FLOAT, K_STR, K_FIXED, K_NODEPATH, K_RID, K_OBJECT, K_CALLABLE,
+    K_SIGNAL, K_DICT, K_ARRAY, K_TYPED_ARRAY, K_PACKED, K_PACKED_BYTES, K_PACKED_STRINGS,
+    K_IMAGE, K_INPUT_EVENT
+} gdw_kind;
+
+/* Component class of K_FIXED / K_PACKED types. */
+typedef enum gdw_comp {
+    C_NONE, C_REAL /* real_t: width from the dialect */, C_F32, C_F64, C_I32, C_I64
+} gdw_comp;
+
+typedef struct gdw_type_info {
+    const char *name;
+    uint8_t kind;  /* gdw_kind */
+    uint8_t comp;  /* gdw_comp */
+    uint8_t ncomp; /* components per value / per element */
+} gdw_type_info;
+
+extern const gdw_type_info gdw_types[GDW_TYPE_COUNT];
+
+static inline const gdw_type_info *type_info(unsigned t) { return &gdw_types[t]; }
+
+/* Bytes per component of class comp in dialect d for a value whose header is hdr. */
+static inline unsigned comp_width_decode(const gdw_dialect *d, unsigned comp, uint32_t hdr) {
+    switch (comp) {
+    case C_REAL:
+        if (d->real_mode == GDW_REALS_F64) return 8;
+        if (d->real_mode == GDW_REALS_FLAG64) return (hdr & GDW_FLAG16) ? 8 : 4;
+        return 4;
+    case C_F64: case C_I64: return 8;
+    case C_F32: case C_I32: return 4;
+    default: return 0;
+    }
+}
+
+/* Bytes per component the dialect's encoder writes. */
+static inline unsigned comp_width_encode(const gdw_dialect *d, unsigned comp) {
+    if (comp == C_REAL) {
+        if (d->real_mode == GDW_REALS_F64) return 8;
+        if (d->real_mode == GDW_REALS_FLAG64) return d->encode_math_f64 ? 8 : 4;
+        return 4;
+    }
+    return comp_width_decode(d, comp, 0);
+}
+
+/* Header bits other than the type byte that carry meaning for type t in dialect d. */
+uint32_t gdw_meaningful_flags(const gdw_dialect *d, unsigned t);
+
+/* ---- Arena ------------------------------------------------------------------------------ */
+
+typedef struct gdw_chunk gdw_chunk;
+
+struct gdw_doc {
+    gdw_allocator alloc;
+    gdw_chunk *chunks;     /* small allocations are bumped from the first chunk */
+    size_t heap_bytes;     /* everything held, chunk headers included */
+    gdw_value root;
+};
+
+const gdw_allocator *gdw_default_allocator(void);
+gdw_doc *gdw_doc_new(const gdw_allocator *alloc);
+/* gdw_arena_alloc: 8-byte aligned, uninitialised; NULL on failure. n == 0 gives a valid pointer. */
+void *gdw_arena_alloc(gdw_doc *doc, size_t n);
+/* gdw_arena_dup: copy n bytes; NULL on failure. */
+void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n);
+
+/* ---- Cursor: every input read goes through these --------------------------------------- */
+
+typedef struct gdw_cursor {
+    const uint8_t *base;
+    size_t len;
+    size_t pos;
+} gdw_cursor;
+
+static inline size_t cur_left(const gdw_cursor *c) { return c->len - c->pos; }
+static inline bool cur_has(const gdw_cursor *c, size_t n) { return n <= c->len - c->pos; }
+
+static inline uint32_t rd_u32le(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint64_t rd_u64le(const uint8_t *p) {
+    return (uint64_t)rd_u32le(p) | ((uint64_t)rd_u32le(p + 4) << 32);
+}
+static inline void wr_u32le(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline void wr_u64le(uint8_t *p, uint64_t v) {
+    wr_u32le(p, (uint32_t)v); wr_u32le(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Callers check cur_has() first: these only advance. */
+static inline uint32_t cur_u32(gdw_cursor *c) { uint32_t v = rd_u32le(c->base + c->pos); c->pos += 4; return v; }
+static inline uint64_t cur_u64(gdw_cursor *c) { uint64_t v = rd_u64le(c->base + c->pos); c->pos += 8; return v; }
+static inline const uint8_t *cur_take(gdw_cursor *c, size_t n) { const uint8_t *p = c->base + c->pos; c->pos += n; return p; }
+
+/* ---- Reals ------------------------------------------------------------------------------ */
+
+static inline float bits_to_f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static inline uint32_t f32_to_bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline double bits_to_f64(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+static inline uint64_t f64_to_bits(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+
+/* Value of a real stored with width w (4 or 8) as raw little-endian bytes at p. */
+static inline double real_at(const uint8_t *p, unsigned w) {
+    return w == 8 ? bits_to_f64(rd_u64le(p)) : (double)bits_to_f32(rd_u32le(p));
+}
+
+/* true if the f64 value x survives a trip through f32 bit for bit (NaN payloads included). */
+bool gdw_f64_fits_f32(uint64_t bits);
+
+/* ---- UTF-8 ------------------------------------------------------------------------------ */
+
+/* gdw_utf8_check: returns the index of the first offending byte, or (size_t)-1 if p[0..n)
+ * is acceptable under rule. */
+size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule);
+
+#endif

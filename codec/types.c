@@ -1,0 +1,236 @@
+/* types.c — facts about each logical type, and value accessors. */
+#include <math.h>
+#include <strings.h>
+
+#include "codec/internal.h"
+
+const gdw_type_info gdw_types[GDW_TYPE_COUNT] = {
+    [GDW_NIL] = {"Nil", K_NIL, C_NONE, 0},
+    [GDW_BOOL] = {"bool", K_BOOL, C_NONE, 0},
+    [GDW_INT] = {"int", K_INT, C_NONE, 0},
+    [GDW_FLOAT] = {"float", K_FLOAT, C_NONE, 0},
+    [GDW_STRING] = {"String", K_STR, C_NONE, 0},
+    [GDW_VECTOR2] = {"Vector2", K_FIXED, C_REAL, 2},
+    [GDW_VECTOR2I] = {"Vector2i", K_FIXED, C_I32, 2},
+    [GDW_RECT2] = {"Rect2", K_FIXED, C_REAL, 4},
+    [GDW_RECT2I] = {"Rect2i", K_FIXED, C_I32, 4},
+    [GDW_VECTOR3] = {"Vector3", K_FIXED, C_REAL, 3},
+    [GDW_VECTOR3I] = {"Vector3i", K_FIXED, C_I32, 3},
+    [GDW_TRANSFORM2D] = {"Transform2D", K_FIXED, C_REAL, 6},
+    [GDW_VECTOR4] = {"Vector4", K_FIXED, C_REAL, 4},
+    [GDW_VECTOR4I] = {"Vector4i", K_FIXED, C_I32, 4},
+    [GDW_PLANE] = {"Plane", K_FIXED, C_REAL, 4},
+    [GDW_QUATERNION] = {"Quaternion", K_FIXED, C_REAL, 4},
+    [GDW_AABB] = {"AABB", K_FIXED, C_REAL, 6},
+    [GDW_BASIS] = {"Basis", K_FIXED, C_REAL, 9},
+    [GDW_TRANSFORM3D] = {"Transform3D", K_FIXED, C_REAL, 12},
+    [GDW_PROJECTION] = {"Projection", K_FIXED, C_REAL, 16},
+    [GDW_COLOR] = {"Color", K_FIXED, C_F32, 4},
+    [GDW_STRING_NAME] = {"StringName", K_STR, C_NONE, 0},
+    [GDW_NODE_PATH] = {"NodePath", K_NODEPATH, C_NONE, 0},
+    [GDW_RID] = {"RID", K_RID, C_NONE, 0},
+    [GDW_OBJECT] = {"Object", K_OBJECT, C_NONE, 0},
+    [GDW_CALLABLE] = {"Callable", K_CALLABLE, C_NONE, 0},
+    [GDW_SIGNAL] = {"Signal", K_SIGNAL, C_NONE, 0},
+    [GDW_DICTIONARY] = {"Dictionary", K_DICT, C_NONE, 0},
+    [GDW_ARRAY] = {"Array", K_ARRAY, C_NONE, 0},
+    [GDW_TYPED_ARRAY] = {"TypedArray", K_TYPED_ARRAY, C_NONE, 0},
+    [GDW_PACKED_TYPED_ARRAY] = {"PackedTypedArray", K_TYPED_ARRAY, C_NONE, 0},
+    [GDW_PACKED_BYTE_ARRAY] = {"PackedByteArray", K_PACKED_BYTES, C_NONE, 1},
+    [GDW_PACKED_INT32_ARRAY] = {"PackedInt32Array", K_PACKED, C_I32, 1},
+    [GDW_PACKED_INT64_ARRAY] = {"PackedInt64Array", K_PACKED, C_I64, 1},
+    [GDW_PACKED_REAL_ARRAY] = {"PackedRealArray", K_PACKED, C_REAL, 1},
+    [GDW_PACKED_FLOAT32_ARRAY] = {"PackedFloat32Array", K_PACKED, C_F32, 1},
+    [GDW_PACKED_FLOAT64_ARRAY] = {"PackedFloat64Array", K_PACKED, C_F64, 1},
+    [GDW_PACKED_STRING_ARRAY] = {"PackedStringArray", K_PACKED_STRINGS, C_NONE, 0},
+    [GDW_PACKED_VECTOR2_ARRAY] = {"PackedVector2Array", K_PACKED, C_REAL, 2},
+    [GDW_PACKED_VECTOR2I_ARRAY] = {"PackedVector2iArray", K_PACKED, C_I32, 2},
+    [GDW_PACKED_VECTOR3_ARRAY] = {"PackedVector3Array", K_PACKED, C_REAL, 3},
+    [GDW_PACKED_VECTOR3I_ARRAY] = {"PackedVector3iArray", K_PACKED, C_I32, 3},
+    [GDW_PACKED_VECTOR4_ARRAY] = {"PackedVector4Array", K_PACKED, C_REAL, 4},
+    [GDW_PACKED_VECTOR4I_ARRAY] = {"PackedVector4iArray", K_PACKED, C_I32, 4},
+    [GDW_PACKED_COLOR_ARRAY] = {"PackedColorArray", K_PACKED, C_F32, 4},
+    [GDW_IMAGE] = {"Image", K_IMAGE, C_NONE, 0},
+    [GDW_INPUT_EVENT] = {"InputEvent", K_INPUT_EVENT, C_NONE, 0},
+};
+
+/* Older engines' names, accepted by the text parser. */
+static const struct { const char *alias; gdw_type t; } k_aliases[] = {
+    {"Quat", GDW_QUATERNION}, {"Transform", GDW_TRANSFORM3D}, {"Matrix32", GDW_TRANSFORM2D},
+    {"Matrix3", GDW_BASIS}, {"PoolByteArray", GDW_PACKED_BYTE_ARRAY}, {"RawArray", GDW_PACKED_BYTE_ARRAY},
+    {"PoolIntArray", GDW_PACKED_INT32_ARRAY}, {"IntArray", GDW_PACKED_INT32_ARRAY},
+    {"PoolRealArray", GDW_PACKED_REAL_ARRAY}, {"RealArray", GDW_PACKED_REAL_ARRAY},
+    {"PoolStringArray", GDW_PACKED_STRING_ARRAY}, {"StringArray", GDW_PACKED_STRING_ARRAY},
+    {"PoolVector2Array", GDW_PACKED_VECTOR2_ARRAY}, {"PoolVector3Array", GDW_PACKED_VECTOR3_ARRAY},
+    {"PoolColorArray", GDW_PACKED_COLOR_ARRAY}, {"PoolVector2iArray", GDW_PACKED_VECTOR2I_ARRAY},
+    {"PoolVector3iArray", GDW_PACKED_VECTOR3I_ARRAY}, {"PoolVector4Array", GDW_PACKED_VECTOR4_ARRAY},
+    {"PoolVector4iArray", GDW_PACKED_VECTOR4I_ARRAY}, {"Variant", GDW_NIL}, {"null", GDW_NIL},
+};
+
+const char *gdw_type_name(gdw_type t) { return (unsigned)t < GDW_TYPE_COUNT ? gdw_types[t].name : "?"; }
+
+int gdw_type_from_name(const char *name, size_t len) {
+    for (unsigned t = 0; t < GDW_TYPE_COUNT; t++)
+        if (strlen(gdw_types[t].name) == len && memcmp(gdw_types[t].name, name, len) == 0) return (int)t;
+    for (size_t i = 0; i < sizeof(k_aliases) / sizeof(k_aliases[0]); i++)
+        if (strlen(k_aliases[i].alias) == len && memcmp(k_aliases[i].alias, name, len) == 0) return (int)k_aliases[i].t;
+    return -1;
+}
+
+size_t gdw_type_components(gdw_type t) {
+    if ((unsigned)t >= GDW_TYPE_COUNT) return 0;
+    const gdw_type_info *ti = &gdw_types[t];
+    return (ti->kind == K_FIXED || ti->kind == K_PACKED) ? ti->ncomp : 0;
+}
+
+bool gdw_type_has_reals(gdw_type t) {
+    if ((unsigned)t >= GDW_TYPE_COUNT) return false;
+    unsigned c = gdw_types[t].comp;
+    return t == GDW_FLOAT || c == C_REAL || c == C_F32 || c == C_F64;
+}
+
+uint32_t gdw_meaningful_flags(const gdw_dialect *d, unsigned t) {
+    const gdw_type_info *ti = type_info(t);
+    switch (ti->kind) {
+    case K_INT: case K_FLOAT: return d->engine_header_whole ? 0 : GDW_FLAG16;
+    case K_OBJECT: return d->object_header_only ? 0 : GDW_FLAG16;
+    case K_ARRAY: return d->typed_array_bits ? 0x30000u : 0;
+    case K_DICT: return d->typed_dict_bits ? 0xF0000u : 0;
+    case K_TYPED_ARRAY: return GDW_FLAG16;
+    case K_FIXED: case K_PACKED:
+        return (ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64) ? GDW_FLAG16 : 0;
+    default: return 0;
+    }
+}
+
+bool gdw_f64_fits_f32(uint64_t bits) {
+    double x = bits_to_f64(bits);
+    float f = (float)x;
+    return f64_to_bits((double)f) == bits;
+}
+
+double gdw_value_real(const gdw_value *v, size_t i) {
+    if (!v) return NAN;
+    if (v->type == GDW_FLOAT) return v->width == 8 ? bits_to_f64(v->u.bits) : (double)bits_to_f32((uint32_t)v->u.bits);
+    size_t n = gdw_type_components((gdw_type)v->type);
+    size_t total = gdw_types[v->type].kind == K_PACKED ? (size_t)v->len * n : n;
+    if (!gdw_type_has_reals((gdw_type)v->type) || i >= total) return NAN;
+    return real_at(v->u.bytes + i * v->width, v->width);
+}
+
+int64_t gdw_value_int_at(const gdw_value *v, size_t i) {
+    if (!v) return 0;
+    if (v->type == GDW_PACKED_BYTE_ARRAY) return i < v->len ? v->u.bytes[i] : 0;
+    size_t n = gdw_type_components((gdw_type)v->type);
+    size_t total = gdw_types[v->type].kind == K_PACKED ? (size_t)v->len * n : n;
+    if (i >= total) return 0;
+    unsigned c = gdw_types[v->type].comp;
+    if (c == C_I32) return (int32_t)rd_u32le(v->u.bytes + i * 4);
+    if (c == C_I64) return (int64_t)rd_u64le(v->u.bytes + i * 8);
+    return 0;
+}
+
+const gdw_container *gdw_container_of(const gdw_value *v) {
+    return (v && (v->flags & GDW_VF_TYPED)) ? (const gdw_container *)v->u.ext : NULL;
+}
+
+const gdw_value *gdw_items(const gdw_value *v) {
+    if (!v) return NULL;
+    if (v->flags & GDW_VF_TYPED) return ((const gdw_container *)v->u.ext)->items;
+    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY) return v->u.items;
+    return NULL;
+}
+
+static bool str_eq(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
+
+static bool desc_eq(const gdw_typedesc *a, const gdw_typedesc *b) {
+    if (a->kind != b->kind || a->id_only != b->id_only) return false;
+    if (a->kind == GDW_DESC_BUILTIN)
+        return a->builtin == b->builtin && (a->builtin != GDW_TYPE_COUNT || a->wire_id == b->wire_id);
+    if (a->kind == GDW_DESC_CLASS || a->kind == GDW_DESC_SCRIPT) return str_eq(a->name, b->name);
+    return true;
+}
+
+#define GDW_VF_COMPARED (GDW_VF_SHARED | GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL | GDW_VF_RID_ID | GDW_VF_TYPED)
+
+bool gdw_value_equal(const gdw_value *a, const gdw_value *b) {
+    if (a == b) return true;
+    if (!a || !b) return false;
+    if (a->type != b->type || a->len != b->len) return false;
+    if ((a->flags & GDW_VF_COMPARED) != (b->flags & GDW_VF_COMPARED)) return false;
+    if (gdw_type_has_reals((gdw_type)a->type) && a->width != b->width) return false;
+    const gdw_type_info *ti = type_info(a->type);
+    switch (ti->kind) {
+    case K_NIL: case K_CALLABLE: return true;
+    case K_BOOL: case K_INT: return a->u.i == b->u.i;
+    case K_FLOAT: return a->u.bits == b->u.bits;
+    case K_STR: return a->len == 0 || memcmp(a->u.bytes, b->u.bytes, a->len) == 0;
+    case K_RID: return a->u.i == b->u.i;
+    case K_FIXED: case K_PACKED: {
+        size_t w = ti->comp == C_I32 ? 4 : ti->comp == C_I64 ? 8 : a->width;
+        size_t n = (size_t)ti->ncomp * w * (ti->kind == K_PACKED ? a->len : 1);
+        return n == 0 || memcmp(a->u.bytes, b->u.bytes, n) == 0;
+    }
+    case K_PACKED_BYTES: return a->len == 0 || memcmp(a->u.bytes, b->u.bytes, a->len) == 0;
+    case K_PACKED_STRINGS: {
+        const gdw_str *x = a->u.ext, *y = b->u.ext;
+        for (uint32_t i = 0; i < a->len; i++) if (!str_eq(x[i], y[i])) return false;
+        return true;
+    }
+    case K_NODEPATH: {
+        const gdw_nodepath *x = a->u.ext, *y = b->u.ext;
+        if (x->name_count != y->name_count || x->subname_count != y->subname_count || x->flags != y->flags) return false;
+        for (uint32_t i = 0; i < x->name_count + x->subname_count; i++) if (!str_eq(x->parts[i], y->parts[i])) return false;
+        return true;
+    }
+    case K_OBJECT: {
+        if (a->flags & GDW_VF_OBJECT_NULL) return true;
+        if (a->flags & GDW_VF_OBJECT_ID) return a->u.i == b->u.i;
+        const gdw_object *x = a->u.ext, *y = b->u.ext;
+        if (!str_eq(x->class_name, y->class_name)) return false;
+        for (uint32_t i = 0; i < 2 * a->len; i++) if (!gdw_value_equal(&x->props[i], &y->props[i])) return false;
+        return true;
+    }
+    case K_SIGNAL: {
+        const gdw_signal *x = a->u.ext, *y = b->u.ext;
+        return str_eq(x->name, y->name) && x->object_id == y->object_id;
+    }
+    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+        const gdw_container *ca = gdw_container_of(a), *cb = gdw_container_of(b);
+        if (ca && (!desc_eq(&ca->key, &cb->key) || !desc_eq(&ca->elem, &cb->elem))) return false;
+        const gdw_value *ia = gdw_items(a), *ib = gdw_items(b);
+        size_t n = (size_t)a->len * (ti->kind == K_DICT ? 2 : 1);
+        for (size_t i = 0; i < n; i++) if (!gdw_value_equal(&ia[i], &ib[i])) return false;
+        return true;
+    }
+    case K_IMAGE: {
+        const gdw_image *x = a->u.ext, *y = b->u.ext;
+        return x->format == y->format && x->mipmaps == y->mipmaps && x->width == y->width &&
+               x->height == y->height && str_eq(x->data, y->data);
+    }
+    case K_INPUT_EVENT: {
+        const gdw_input_event *x = a->u.ext, *y = b->u.ext;
+        if (x->type != y->type || x->device != y->device || x->llen != y->llen || x->extra_count != y->extra_count) return false;
+        for (uint32_t i = 0; i < x->extra_count; i++) if (x->extra[i] != y->extra[i]) return false;
+        return true;
+    }
+    }
+    return false;
+}
+
+const char *gdw_mode_name(gdw_mode m) {
+    switch (m) {
+    case GDW_MODE_COMPATIBLE: return "compatible";
+    case GDW_MODE_STRICT: return "strict";
+    case GDW_MODE_ENGINE_EXACT: return "engine-exact";
+    }
+    return "?";
+}
+
+int gdw_mode_from_name(const char *name) {
+    if (!name) return -1;
+    if (strcmp(name, "compatible") == 0) return GDW_MODE_COMPATIBLE;
+    if (strcmp(name, "strict") == 0) return GDW_MODE_STRICT;
+    if (strcmp(name, "engine-exact") == 0 || strcmp(name, "exact") == 0) return GDW_MODE_ENGINE_EXACT;
+    return -1;
+}

@@ -1,0 +1,184 @@
+/* dialects.c — the dialect tables. Sources and engine defects for each row are written in
+ * docs/dialects/<name>.md; docs/dialects.md shows them side by side. */
+#include "dialects/dialects.h"
+
+#include <string.h>
+
+/* Godot 2.x (core/variant.h, 2.x): ids 0-28. */
+static const uint8_t k_mole_types[] = {
+    GDW_NIL, GDW_BOOL, GDW_INT, GDW_FLOAT, GDW_STRING,
+    GDW_VECTOR2, GDW_RECT2, GDW_VECTOR3, GDW_TRANSFORM2D, GDW_PLANE,
+    GDW_QUATERNION, GDW_AABB, GDW_BASIS, GDW_TRANSFORM3D, GDW_COLOR,
+    GDW_IMAGE, GDW_NODE_PATH, GDW_RID, GDW_OBJECT, GDW_INPUT_EVENT,
+    GDW_DICTIONARY, GDW_ARRAY, GDW_PACKED_BYTE_ARRAY, GDW_PACKED_INT32_ARRAY, GDW_PACKED_REAL_ARRAY,
+    GDW_PACKED_STRING_ARRAY, GDW_PACKED_VECTOR2_ARRAY, GDW_PACKED_VECTOR3_ARRAY, GDW_PACKED_COLOR_ARRAY,
+};
+
+/* Godot 3.x: ids 0-26 (also Pandemonium before its first table change, and its docs). */
+static const uint8_t k_godot3_types[] = {
+    GDW_NIL, GDW_BOOL, GDW_INT, GDW_FLOAT, GDW_STRING,
+    GDW_VECTOR2, GDW_RECT2, GDW_VECTOR3, GDW_TRANSFORM2D, GDW_PLANE,
+    GDW_QUATERNION, GDW_AABB, GDW_BASIS, GDW_TRANSFORM3D, GDW_COLOR,
+    GDW_NODE_PATH, GDW_RID, GDW_OBJECT, GDW_DICTIONARY, GDW_ARRAY,
+    GDW_PACKED_BYTE_ARRAY, GDW_PACKED_INT32_ARRAY, GDW_PACKED_REAL_ARRAY, GDW_PACKED_STRING_ARRAY,
+    GDW_PACKED_VECTOR2_ARRAY, GDW_PACKED_VECTOR3_ARRAY, GDW_PACKED_COLOR_ARRAY,
+};
+
+/* Pandemonium layout P2 (v3.5-v3.7): ids 0-32. */
+static const uint8_t k_pandemonium_p2_types[] = {
+    GDW_NIL, GDW_BOOL, GDW_INT, GDW_FLOAT, GDW_STRING,
+    GDW_VECTOR2, GDW_VECTOR2I, GDW_RECT2, GDW_RECT2I, GDW_VECTOR3,
+    GDW_VECTOR3I, GDW_TRANSFORM2D, GDW_PLANE, GDW_QUATERNION, GDW_AABB,
+    GDW_BASIS, GDW_TRANSFORM3D, GDW_COLOR, GDW_NODE_PATH, GDW_RID,
+    GDW_OBJECT, GDW_STRING_NAME, GDW_DICTIONARY, GDW_ARRAY, GDW_PACKED_BYTE_ARRAY,
+    GDW_PACKED_INT32_ARRAY, GDW_PACKED_REAL_ARRAY, GDW_PACKED_STRING_ARRAY, GDW_PACKED_VECTOR2_ARRAY,
+    GDW_PACKED_VECTOR2I_ARRAY, GDW_PACKED_VECTOR3_ARRAY, GDW_PACKED_VECTOR3I_ARRAY, GDW_PACKED_COLOR_ARRAY,
+};
+
+/* Pandemonium layout P3 (v3.8-v4.9): ids 0-37. */
+static const uint8_t k_pandemonium_p3_types[] = {
+    GDW_NIL, GDW_BOOL, GDW_INT, GDW_FLOAT, GDW_STRING,
+    GDW_RECT2, GDW_RECT2I, GDW_VECTOR2, GDW_VECTOR2I, GDW_VECTOR3,
+    GDW_VECTOR3I, GDW_VECTOR4, GDW_VECTOR4I, GDW_PLANE, GDW_QUATERNION,
+    GDW_AABB, GDW_BASIS, GDW_TRANSFORM3D, GDW_TRANSFORM2D, GDW_PROJECTION,
+    GDW_COLOR, GDW_NODE_PATH, GDW_RID, GDW_OBJECT, GDW_STRING_NAME,
+    GDW_DICTIONARY, GDW_ARRAY, GDW_PACKED_BYTE_ARRAY, GDW_PACKED_INT32_ARRAY, GDW_PACKED_REAL_ARRAY,
+    GDW_PACKED_STRING_ARRAY, GDW_PACKED_VECTOR2_ARRAY, GDW_PACKED_VECTOR2I_ARRAY, GDW_PACKED_VECTOR3_ARRAY,
+    GDW_PACKED_VECTOR3I_ARRAY, GDW_PACKED_VECTOR4_ARRAY, GDW_PACKED_VECTOR4I_ARRAY, GDW_PACKED_COLOR_ARRAY,
+};
+
+/* Pandemonium layout P4 (v5.x): ids 0-39, typed arrays at 27/28. */
+static const uint8_t k_pandemonium_p4_types[] = {
+    GDW_NIL, GDW_BOOL, GDW_INT, GDW_FLOAT, GDW_STRING,
+    GDW_RECT2, GDW_RECT2I, GDW_VECTOR2, GDW_VECTOR2I, GDW_VECTOR3,
+    GDW_VECTOR3I, GDW_VECTOR4, GDW_VECTOR4I, GDW_PLANE, GDW_QUATERNION,
+    GDW_AABB, GDW_BASIS, GDW_TRANSFORM3D, GDW_TRANSFORM2D, GDW_PROJECTION,
+    GDW_COLOR, GDW_NODE_PATH, GDW_RID, GDW_OBJECT, GDW_STRING_NAME,
+    GDW_DICTIONARY, GDW_ARRAY, GDW_TYPED_ARRAY, GDW_PACKED_TYPED_ARRAY, GDW_PACKED_BYTE_ARRAY,
+    GDW_PACKED_INT32_ARRAY, GDW_PACKED_REAL_ARRAY, GDW_PACKED_STRING_ARRAY, GDW_PACKED_VECTOR2_ARRAY,
+    GDW_PACKED_VECTOR2I_ARRAY, GDW_PACKED_VECTOR3_ARRAY, GDW_PACKED_VECTOR3I_ARRAY, GDW_PACKED_VECTOR4_ARRAY,
+    GDW_PACKED_VECTOR4I_ARRAY, GDW_PACKED_COLOR_ARRAY,
+};
+
+/* Godot 4.x (core/variant/variant.h): ids 0-38; 4.0-4.2 stop before 38. */
+static const uint8_t k_godot4_types[] = {
+    GDW_NIL, GDW_BOOL, GDW_INT, GDW_FLOAT, GDW_STRING,
+    GDW_VECTOR2, GDW_VECTOR2I, GDW_RECT2, GDW_RECT2I, GDW_VECTOR3,
+    GDW_VECTOR3I, GDW_TRANSFORM2D, GDW_VECTOR4, GDW_VECTOR4I, GDW_PLANE,
+    GDW_QUATERNION, GDW_AABB, GDW_BASIS, GDW_TRANSFORM3D, GDW_PROJECTION,
+    GDW_COLOR, GDW_STRING_NAME, GDW_NODE_PATH, GDW_RID, GDW_OBJECT,
+    GDW_CALLABLE, GDW_SIGNAL, GDW_DICTIONARY, GDW_ARRAY, GDW_PACKED_BYTE_ARRAY,
+    GDW_PACKED_INT32_ARRAY, GDW_PACKED_INT64_ARRAY, GDW_PACKED_FLOAT32_ARRAY, GDW_PACKED_FLOAT64_ARRAY,
+    GDW_PACKED_STRING_ARRAY, GDW_PACKED_VECTOR2_ARRAY, GDW_PACKED_VECTOR3_ARRAY, GDW_PACKED_COLOR_ARRAY,
+    GDW_PACKED_VECTOR4_ARRAY,
+};
+
+#define N(a) ((uint8_t)(sizeof(a) / sizeof((a)[0])))
+
+/* Field order: see struct gdw_dialect. Only non-default fields are named. */
+static const gdw_dialect k_dialects[] = {
+    {.name = "mole", .aliases = "godot2", .engine = "Godot 2.0-2.1.x", .family = "mole",
+     .summary = "Godot 2 legacy: ids 0-28 with Image and InputEvent, 32-bit ints and reals",
+     .type_count = N(k_mole_types), .types = k_mole_types,
+     .real_mode = GDW_REALS_F32, .float_encode_f32_only = true, .int_encoding = GDW_INT_ALWAYS32,
+     .engine_header_whole = true, .object_header_only = true, .nodepath_property_bit = true,
+     .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
+     .joystick_axis_value = false},
+    {.name = "godot3", .aliases = "godot3.1 godot3.2 godot3.5 godot3.6", .engine = "Godot 3.1-3.6",
+     .family = "godot3", .summary = "Godot 3: ids 0-26, bit 16 = 64-bit int/float or object id",
+     .type_count = N(k_godot3_types), .types = k_godot3_types,
+     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3},
+    {.name = "godot3.0", .aliases = "", .engine = "Godot 3.0.x", .family = "godot3",
+     .summary = "Godot 3.0: as godot3, but every int is written as 64-bit",
+     .type_count = N(k_godot3_types), .types = k_godot3_types,
+     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_ALWAYS64, .utf8_rule = GDW_UTF8_GODOT3},
+    {.name = "godot3-double", .aliases = "", .engine = "Godot 3 precision=double, as documented",
+     .family = "godot3", .summary = "Godot 3 documented double build: real_t fields are f64, no flag",
+     .type_count = N(k_godot3_types), .types = k_godot3_types,
+     .real_mode = GDW_REALS_F64, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3},
+    {.name = "pandemonium", .aliases = "pandemonium-4", .engine = "Pandemonium v3.8-v4.9 (layout P3)",
+     .family = "pandemonium", .summary = "Pandemonium P3: ids 0-37 with *i vectors, Vector4, Projection, StringName",
+     .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
+     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .defect_projection_248 = true, .defect_vec4_pool_w = true},
+    {.name = "pandemonium-double", .aliases = "", .engine = "Pandemonium v3.8-v4.9 precision=double, as documented",
+     .family = "pandemonium", .summary = "Pandemonium P3 documented double build: real_t fields are f64",
+     .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
+     .real_mode = GDW_REALS_F64, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .defect_projection_248 = true, .defect_vec4_pool_w = true},
+    {.name = "pandemonium-3.5", .aliases = "pandemonium-p2", .engine = "Pandemonium v3.5-v3.7 (layout P2)",
+     .family = "pandemonium", .summary = "Pandemonium P2: ids 0-32 with Vector2i/3i, Rect2i, StringName",
+     .type_count = N(k_pandemonium_p2_types), .types = k_pandemonium_p2_types,
+     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3},
+    {.name = "pandemonium-5", .aliases = "pandemonium-p4", .engine = "Pandemonium v5.x (layout P4)",
+     .family = "pandemonium", .summary = "Pandemonium P4: ids 0-39 with TYPED_ARRAY and PACKED_TYPED_ARRAY",
+     .type_count = N(k_pandemonium_p4_types), .types = k_pandemonium_p4_types,
+     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .defect_projection_248 = true, .defect_vec4_pool_w = true},
+    {.name = "pandemonium-legacy", .aliases = "pandemonium-p0", .engine = "the Godot 3 table of Pandemonium's docs",
+     .family = "pandemonium", .summary = "Pandemonium as its docs describe it: the Godot 3 table (ids 0-26)",
+     .type_count = N(k_godot3_types), .types = k_godot3_types,
+     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3},
+    {.name = "godot4", .aliases = "godot4.4", .engine = "Godot 4.4 and newer", .family = "godot4",
+     .summary = "Godot 4.4+: ids 0-38, typed Array and typed Dictionary headers",
+     .type_count = N(k_godot4_types), .types = k_godot4_types,
+     .real_mode = GDW_REALS_FLAG64, .int_encoding = GDW_INT_MINIMAL, .rid_has_id = true,
+     .typed_array_bits = true, .typed_dict_bits = true, .utf8_rule = GDW_UTF8_STRICT},
+    {.name = "godot4.3", .aliases = "", .engine = "Godot 4.3", .family = "godot4",
+     .summary = "Godot 4.3: ids 0-38, typed Array header only",
+     .type_count = N(k_godot4_types), .types = k_godot4_types,
+     .real_mode = GDW_REALS_FLAG64, .int_encoding = GDW_INT_MINIMAL, .rid_has_id = true,
+     .typed_array_bits = true, .utf8_rule = GDW_UTF8_STRICT},
+    {.name = "godot4.0", .aliases = "godot4.1 godot4.2", .engine = "Godot 4.0-4.2", .family = "godot4",
+     .summary = "Godot 4.0-4.2: ids 0-37, no typed containers",
+     .type_count = N(k_godot4_types) - 1, .types = k_godot4_types,
+     .real_mode = GDW_REALS_FLAG64, .int_encoding = GDW_INT_MINIMAL, .rid_has_id = true,
+     .utf8_rule = GDW_UTF8_STRICT},
+    {.name = "godot4-double", .aliases = "godot4.4-double", .engine = "Godot 4.4+ precision=double",
+     .family = "godot4", .summary = "Godot 4.4+ double build: bit 16 on every math type, reals f64",
+     .type_count = N(k_godot4_types), .types = k_godot4_types,
+     .real_mode = GDW_REALS_FLAG64, .encode_math_f64 = true, .int_encoding = GDW_INT_MINIMAL,
+     .rid_has_id = true, .typed_array_bits = true, .typed_dict_bits = true, .utf8_rule = GDW_UTF8_STRICT},
+};
+
+size_t gdw_dialect_count(void) { return sizeof(k_dialects) / sizeof(k_dialects[0]); }
+
+const gdw_dialect *gdw_dialect_at(size_t i) { return i < gdw_dialect_count() ? &k_dialects[i] : NULL; }
+
+const char *gdw_dialect_name(const gdw_dialect *d) { return d ? d->name : "(null)"; }
+
+unsigned gdw_dialect_type_count(const gdw_dialect *d) { return d ? d->type_count : 0; }
+
+static bool word_in_list(const char *list, const char *word) {
+    size_t n = strlen(word);
+    const char *p = list;
+    while (*p) {
+        while (*p == ' ') p++;
+        const char *e = p;
+        while (*e && *e != ' ') e++;
+        if ((size_t)(e - p) == n && n > 0 && memcmp(p, word, n) == 0) return true;
+        p = e;
+    }
+    return false;
+}
+
+const gdw_dialect *gdw_dialect_find(const char *name) {
+    if (!name) return NULL;
+    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+        if (strcmp(k_dialects[i].name, name) == 0 || word_in_list(k_dialects[i].aliases, name))
+            return &k_dialects[i];
+    }
+    return NULL;
+}
+
+int gdw_dialect_wire_type(const gdw_dialect *d, unsigned wire_id) {
+    if (!d || wire_id >= d->type_count) return -1;
+    return d->types[wire_id];
+}
+
+int gdw_dialect_type_id(const gdw_dialect *d, gdw_type t) {
+    if (!d) return -1;
+    for (unsigned i = 0; i < d->type_count; i++)
+        if (d->types[i] == (uint8_t)t) return (int)i;
+    return -1;
+}

@@ -1,0 +1,76 @@
+/* dialects.h — what a dialect is: a const table of wire type ids plus named quirk fields.
+ *
+ * The codec never asks "which dialect is this?"; it reads these fields. Adding a dialect
+ * means adding one table row in dialects.c and its page under docs/dialects/.
+ */
+#ifndef GDWIRE_DIALECTS_H
+#define GDWIRE_DIALECTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "codec/gdwire.h"
+
+/* How the real components of math types and real-based packed arrays are sized. */
+typedef enum gdw_real_mode {
+    GDW_REALS_F32 = 0,   /* always 4 bytes (single-precision builds of 2.x, 3.x, Pandemonium) */
+    GDW_REALS_F64 = 1,   /* always 8 bytes, no flag (the documented double builds of 3.x / Pandemonium) */
+    GDW_REALS_FLAG64 = 2 /* header bit 16 selects 8 bytes (Godot 4) */
+} gdw_real_mode;
+
+/* How the engine's encoder sizes an INT. */
+typedef enum gdw_int_encoding {
+    GDW_INT_MINIMAL = 0,  /* i32 unless the value needs 64 bits (3.1+, 4.x, Pandemonium) */
+    GDW_INT_ALWAYS64 = 1, /* every int as flag + i64 (3.0.x, #15383) */
+    GDW_INT_ALWAYS32 = 2  /* every int as i32, no flag exists (2.x as released) */
+} gdw_int_encoding;
+
+/* Which UTF-8 the engine's string reader accepts. */
+typedef enum gdw_utf8_rule {
+    GDW_UTF8_UNCHECKED = 0, /* no check at all (2.x before 2.1.5) */
+    GDW_UTF8_GODOT3 = 1,    /* 3.x parse_utf8: 1-6 byte forms, surrogates allowed, weak overlong test */
+    GDW_UTF8_STRICT = 2     /* RFC 3629: no overlongs, surrogates or code points above U+10FFFF (4.x) */
+} gdw_utf8_rule;
+
+struct gdw_dialect {
+    const char *name;      /* command-line name */
+    const char *aliases;   /* space-separated other names, "" if none */
+    const char *engine;    /* the engine versions it speaks for */
+    const char *family;    /* mole, godot3, pandemonium, godot4 */
+    const char *summary;   /* one line for `gdwire dialects` */
+
+    uint8_t type_count;    /* VARIANT_MAX: wire ids 0 .. type_count-1 exist */
+    const uint8_t *types;  /* wire id -> gdw_type */
+
+    /* Reals */
+    uint8_t real_mode;            /* gdw_real_mode, for math types and real arrays */
+    bool encode_math_f64;         /* FLAG64 mode: the encoder sets bit 16 (precision=double build) */
+    bool float_encode_f32_only;   /* FLOAT is always written as f32 (2.x as released) */
+
+    /* Ints */
+    uint8_t int_encoding;         /* gdw_int_encoding */
+
+    /* Header */
+    bool engine_header_whole;     /* engine-exact: the whole u32 header must be < type_count, no
+                                     flag bits exist (2.x as released); compatible mode masks 0xFF */
+
+    /* Payload variations */
+    bool rid_has_id;              /* RID carries a u64 id (4.x); else header only */
+    bool object_header_only;      /* Object never carries a payload (2.x) */
+    bool nodepath_property_bit;   /* NodePath flag bit 1 = separate property (2.x); else extra subname */
+    bool container_shared_bit;    /* Array/Dictionary count bit 31 = "shared" (2.x); else ignored */
+    bool typed_array_bits;        /* ARRAY header bits 16-17 = element type kind (4.3+) */
+    bool typed_dict_bits;         /* DICTIONARY header bits 16-19 = key/value kinds (4.4+) */
+
+    /* Strings */
+    uint8_t utf8_rule;            /* gdw_utf8_rule the engine applies */
+    bool lenient_strings;         /* compatible mode: no UTF-8 check, padding may be missing
+                                     (2.x before 2.1.5); engine-exact follows utf8_rule */
+
+    /* Engine defects modelled in engine-exact mode */
+    bool defect_projection_248;   /* Projection decode wants 248 bytes left (Pandemonium) */
+    bool defect_vec4_pool_w;      /* PoolVector4/4i arrays decode w from the z slot (Pandemonium) */
+    bool joystick_axis_value;     /* 2.x InputEvent JOYSTICK_MOTION carries an f32 value (2.1-era) */
+};
+
+#endif
