@@ -1,0 +1,610 @@
+/* text_parse.c — reads the canonical text form (docs/text-format.md) into a value tree.
+ * Recursive descent, nesting bounded by GDW_HARD_MAX_DEPTH + 1. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "codec/internal.h"
+
+typedef struct pctx {
+    const char *s;
+    size_t n, pos;
+    gdw_doc *doc;
+    gdw_error *err;
+} pctx;
+
+static gdw_status perr(pctx *p, gdw_status code, const char *msg) {
+    if (p->err) {
+        memset(p->err, 0, sizeof *p->err);
+        p->err->code = code;
+        p->err->offset = p->pos;
+        p->err->value_offset = p->pos;
+        p->err->engine_error = GDW_ENGINE_NONE;
+        p->err->message = msg;
+    }
+    return code;
+}
+
+#define TRY(x) do { gdw_status st_ = (x); if (st_) return st_; } while (0)
+
+static void ws(pctx *p) {
+    while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' || p->s[p->pos] == '\r')) p->pos++;
+}
+static bool peek(pctx *p, char c) { ws(p); return p->pos < p->n && p->s[p->pos] == c; }
+static bool eat(pctx *p, char c) { if (peek(p, c)) { p->pos++; return true; } return false; }
+static bool eat_word(pctx *p, const char *w) {
+    ws(p);
+    size_t k = strlen(w);
+    if (p->n - p->pos >= k && memcmp(p->s + p->pos, w, k) == 0) {
+        /* a word must not run on into an identifier */
+        char nx = p->pos + k < p->n ? p->s[p->pos + k] : 0;
+        bool ident = (nx >= 'a' && nx <= 'z') || (nx >= 'A' && nx <= 'Z') || (nx >= '0' && nx <= '9') || nx == '_';
+        bool wident = (w[k - 1] >= 'a' && w[k - 1] <= 'z') || (w[k - 1] >= 'A' && w[k - 1] <= 'Z');
+        if (wident && ident) return false;
+        p->pos += k;
+        return true;
+    }
+    return false;
+}
+static gdw_status expect(pctx *p, char c) {
+    if (!eat(p, c)) {
+        switch (c) {
+        case '(': return perr(p, GDW_ERR_SYNTAX, "expected '('");
+        case ')': return perr(p, GDW_ERR_SYNTAX, "expected ')'");
+        case '[': return perr(p, GDW_ERR_SYNTAX, "expected '['");
+        case ']': return perr(p, GDW_ERR_SYNTAX, "expected ']'");
+        case '{': return perr(p, GDW_ERR_SYNTAX, "expected '{'");
+        case '}': return perr(p, GDW_ERR_SYNTAX, "expected '}'");
+        case ',': return perr(p, GDW_ERR_SYNTAX, "expected ','");
+        case ':': return perr(p, GDW_ERR_SYNTAX, "expected ':'");
+        default: return perr(p, GDW_ERR_SYNTAX, "unexpected character");
+        }
+    }
+    return GDW_OK;
+}
+
+static void *palloc(pctx *p, size_t n) { return gdw_arena_alloc(p->doc, n); }
+
+/* ---- growable lists in the arena ----------------------------------------------------------- */
+
+typedef struct vec {
+    uint8_t *data;
+    size_t len, cap, elem;
+} vec;
+
+static gdw_status vec_push(pctx *p, vec *v, const void *x) {
+    if (v->len == v->cap) {
+        size_t nc = v->cap ? v->cap * 2 : 8;
+        uint8_t *nd = palloc(p, nc * v->elem);
+        if (!nd) return perr(p, GDW_ERR_NOMEM, "out of memory");
+        if (v->len) memcpy(nd, v->data, v->len * v->elem);
+        v->data = nd;
+        v->cap = nc;
+    }
+    memcpy(v->data + v->len * v->elem, x, v->elem);
+    v->len++;
+    return GDW_OK;
+}
+
+/* ---- scalars ------------------------------------------------------------------------------- */
+
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static gdw_status parse_quoted(pctx *p, gdw_str *out) {
+    if (!eat(p, '"')) return perr(p, GDW_ERR_SYNTAX, "expected a string");
+    vec v = {NULL, 0, 0, 1};
+    for (;;) {
+        if (p->pos >= p->n) return perr(p, GDW_ERR_SYNTAX, "unterminated string");
+        uint8_t c = (uint8_t)p->s[p->pos++];
+        if (c == '"') break;
+        if (c == '\\') {
+            if (p->pos >= p->n) return perr(p, GDW_ERR_SYNTAX, "unterminated escape");
+            char e = p->s[p->pos++];
+            switch (e) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case '0': c = 0; break;
+            case '"': c = '"'; break;
+            case '\\': c = '\\'; break;
+            case 'x': {
+                int h = p->pos + 1 < p->n ? hexval(p->s[p->pos]) : -1, l = h >= 0 ? hexval(p->s[p->pos + 1]) : -1;
+                if (h < 0 || l < 0) return perr(p, GDW_ERR_SYNTAX, "\\x needs two hex digits");
+                c = (uint8_t)(h * 16 + l);
+                p->pos += 2;
+                break;
+            }
+            default: p->pos--; return perr(p, GDW_ERR_SYNTAX, "unknown escape");
+            }
+        }
+        TRY(vec_push(p, &v, &c));
+    }
+    out->ptr = v.data ? v.data : (const uint8_t *)"";
+    out->len = (uint32_t)v.len;
+    return GDW_OK;
+}
+
+/* The span of a number-like token: [-+]digits . e etc., or inf/nan forms. */
+static size_t number_span(pctx *p) {
+    ws(p);
+    size_t i = p->pos;
+    if (i < p->n && (p->s[i] == '-' || p->s[i] == '+')) i++;
+    if (p->n - i >= 3 && (memcmp(p->s + i, "inf", 3) == 0)) return i + 3 - p->pos;
+    if (p->n - i >= 3 && memcmp(p->s + i, "nan", 3) == 0) {
+        i += 3;
+        if (i < p->n && p->s[i] == '(') { while (i < p->n && p->s[i] != ')') i++; if (i < p->n) i++; }
+        return i - p->pos;
+    }
+    while (i < p->n) {
+        char c = p->s[i];
+        if ((c >= '0' && c <= '9') || c == '.' || c == 'x' || c == 'X' || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) i++;
+        else if ((c == '-' || c == '+') && (p->s[i - 1] == 'e' || p->s[i - 1] == 'E')) i++;
+        else break;
+    }
+    return i - p->pos;
+}
+
+/* A real of width 4 or 8 as raw bits. */
+static gdw_status parse_real(pctx *p, unsigned width, uint64_t *bits) {
+    size_t n = number_span(p);
+    if (n == 0 || n > 64) return perr(p, GDW_ERR_SYNTAX, "expected a number");
+    char tok[72];
+    memcpy(tok, p->s + p->pos, n);
+    tok[n] = 0;
+    bool neg = tok[0] == '-';
+    const char *body = (tok[0] == '-' || tok[0] == '+') ? tok + 1 : tok;
+    if (strncmp(body, "nan", 3) == 0) {
+        if (body[3] == '(') {
+            char *end;
+            errno = 0;
+            uint64_t b = strtoull(body + 4, &end, 16);
+            if (errno || *end != ')' || end[1] || (width == 4 && b > 0xFFFFFFFFu))
+                return perr(p, GDW_ERR_SYNTAX, "bad NaN payload");
+            if (width == 8 ? !isnan(bits_to_f64(b)) : !isnan(bits_to_f32((uint32_t)b)))
+                return perr(p, GDW_ERR_SYNTAX, "NaN payload is not a NaN");
+            *bits = b;
+        } else if (!body[3]) {
+            *bits = width == 8 ? 0x7ff8000000000000ull | (neg ? 1ull << 63 : 0) : 0x7fc00000u | (neg ? 1u << 31 : 0);
+        } else return perr(p, GDW_ERR_SYNTAX, "bad NaN");
+        p->pos += n;
+        return GDW_OK;
+    }
+    char *end;
+    if (width == 4) {
+        float f = strtof(tok, &end);
+        *bits = f32_to_bits(f);
+    } else {
+        double d = strtod(tok, &end);
+        *bits = f64_to_bits(d);
+    }
+    if (*end || strncmp(body, "0x", 2) == 0) return perr(p, GDW_ERR_SYNTAX, "bad number");
+    p->pos += n;
+    return GDW_OK;
+}
+
+static gdw_status parse_i64(pctx *p, int64_t *out) {
+    size_t n = number_span(p);
+    if (n == 0 || n > 40) return perr(p, GDW_ERR_SYNTAX, "expected an integer");
+    char tok[48];
+    memcpy(tok, p->s + p->pos, n);
+    tok[n] = 0;
+    char *end;
+    errno = 0;
+    long long v = strtoll(tok, &end, 10);
+    if (*end || errno) return perr(p, GDW_ERR_SYNTAX, "bad integer");
+    *out = v;
+    p->pos += n;
+    return GDW_OK;
+}
+
+static gdw_status parse_u64(pctx *p, uint64_t *out) {
+    size_t n = number_span(p);
+    if (n == 0 || n > 40 || p->s[p->pos] == '-') return perr(p, GDW_ERR_SYNTAX, "expected an unsigned integer");
+    char tok[48];
+    memcpy(tok, p->s + p->pos, n);
+    tok[n] = 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(tok, &end, 10);
+    if (*end || errno) return perr(p, GDW_ERR_SYNTAX, "bad integer");
+    *out = v;
+    p->pos += n;
+    return GDW_OK;
+}
+
+static gdw_status parse_u32(pctx *p, uint32_t *out) {
+    uint64_t v;
+    TRY(parse_u64(p, &v));
+    if (v > 0xFFFFFFFFu) return perr(p, GDW_ERR_SYNTAX, "integer does not fit 32 bits");
+    *out = (uint32_t)v;
+    return GDW_OK;
+}
+
+/* ---- values ------------------------------------------------------------------------------ */
+
+static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth);
+
+static gdw_status parse_items(pctx *p, gdw_value *v, bool dict, gdw_value **items_out, unsigned depth) {
+    TRY(expect(p, dict ? '{' : '['));
+    vec items = {NULL, 0, 0, sizeof(gdw_value)};
+    char close = dict ? '}' : ']';
+    if (!eat(p, close)) {
+        for (;;) {
+            gdw_value x;
+            TRY(parse_value(p, &x, depth + 1));
+            TRY(vec_push(p, &items, &x));
+            if (dict) {
+                TRY(expect(p, ':'));
+                TRY(parse_value(p, &x, depth + 1));
+                TRY(vec_push(p, &items, &x));
+            }
+            if (eat(p, close)) break;
+            TRY(expect(p, ','));
+        }
+    }
+    v->len = (uint32_t)(dict ? items.len / 2 : items.len);
+    *items_out = (gdw_value *)items.data;
+    return GDW_OK;
+}
+
+static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
+    memset(td, 0, sizeof *td);
+    ws(p);
+    if (peek(p, '"')) { td->kind = GDW_DESC_CLASS; return parse_quoted(p, &td->name); }
+    if (eat_word(p, "script")) {
+        td->kind = GDW_DESC_SCRIPT;
+        TRY(expect(p, '('));
+        TRY(parse_quoted(p, &td->name));
+        return expect(p, ')');
+    }
+    if (eat(p, '#')) {
+        td->kind = GDW_DESC_BUILTIN;
+        td->builtin = GDW_TYPE_COUNT;
+        return parse_u32(p, &td->wire_id);
+    }
+    if (eat_word(p, "Variant")) return GDW_OK;
+    if (eat_word(p, "ObjectID")) {
+        td->kind = GDW_DESC_BUILTIN; td->builtin = GDW_OBJECT; td->id_only = 1;
+        return GDW_OK;
+    }
+    size_t st = p->pos;
+    while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= '0' && p->s[p->pos] <= '9')))
+        p->pos++;
+    int t = gdw_type_from_name(p->s + st, p->pos - st);
+    if (t < 0 || t == GDW_NIL) { p->pos = st; return perr(p, GDW_ERR_SYNTAX, "unknown element type"); }
+    td->kind = GDW_DESC_BUILTIN;
+    td->builtin = (uint8_t)t;
+    return GDW_OK;
+}
+
+static gdw_status parse_components(pctx *p, gdw_value *v, const gdw_type_info *ti, unsigned width, bool fixed) {
+    unsigned cw = ti->comp == C_I32 ? 4 : ti->comp == C_I64 ? 8 : ti->comp == C_F32 ? 4 : ti->comp == C_F64 ? 8 : width;
+    vec bytes = {NULL, 0, 0, cw};
+    TRY(expect(p, '('));
+    if (!eat(p, ')')) {
+        for (;;) {
+            uint8_t b[8];
+            if (ti->comp == C_I32 || ti->comp == C_I64) {
+                int64_t x;
+                TRY(parse_i64(p, &x));
+                if (ti->comp == C_I32) {
+                    if (x < INT32_MIN || x > INT32_MAX) return perr(p, GDW_ERR_SYNTAX, "integer does not fit 32 bits");
+                    wr_u32le(b, (uint32_t)x);
+                } else wr_u64le(b, (uint64_t)x);
+            } else {
+                uint64_t bits;
+                TRY(parse_real(p, cw, &bits));
+                if (cw == 4) wr_u32le(b, (uint32_t)bits); else wr_u64le(b, bits);
+            }
+            TRY(vec_push(p, &bytes, b));
+            if (eat(p, ')')) break;
+            TRY(expect(p, ','));
+        }
+    }
+    size_t n = bytes.len;
+    if (fixed ? n != ti->ncomp : n % ti->ncomp) return perr(p, GDW_ERR_SYNTAX, "wrong number of components");
+    v->len = (uint32_t)(fixed ? n : n / ti->ncomp);
+    v->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : cw);
+    v->u.bytes = bytes.data ? bytes.data : palloc(p, 8);
+    return v->u.bytes ? GDW_OK : perr(p, GDW_ERR_NOMEM, "out of memory");
+}
+
+/* "(1, 2, 3)" after a PackedByteArray name. */
+static gdw_status parse_byte_list(pctx *p, gdw_str *out) {
+    vec bytes = {NULL, 0, 0, 1};
+    TRY(expect(p, '('));
+    if (!eat(p, ')')) {
+        for (;;) {
+            uint32_t x;
+            TRY(parse_u32(p, &x));
+            if (x > 255) return perr(p, GDW_ERR_SYNTAX, "byte above 255");
+            uint8_t b = (uint8_t)x;
+            TRY(vec_push(p, &bytes, &b));
+            if (eat(p, ')')) break;
+            TRY(expect(p, ','));
+        }
+    }
+    out->ptr = bytes.data ? bytes.data : (const uint8_t *)"";
+    out->len = (uint32_t)bytes.len;
+    return GDW_OK;
+}
+
+static gdw_status parse_bytes(pctx *p, gdw_str *out) {
+    if (!eat_word(p, "PackedByteArray")) return perr(p, GDW_ERR_SYNTAX, "expected PackedByteArray");
+    return parse_byte_list(p, out);
+}
+
+static gdw_status parse_string_list(pctx *p, char close, vec *out) {
+    if (!eat(p, close)) {
+        for (;;) {
+            gdw_str g;
+            TRY(parse_quoted(p, &g));
+            TRY(vec_push(p, out, &g));
+            if (eat(p, close)) break;
+            TRY(expect(p, ','));
+        }
+    }
+    return GDW_OK;
+}
+
+/* ^"/a/b:c" */
+static gdw_status parse_nodepath_simple(pctx *p, gdw_value *v) {
+    gdw_str whole;
+    TRY(parse_quoted(p, &whole));
+    gdw_nodepath *np = palloc(p, sizeof *np);
+    vec parts = {NULL, 0, 0, sizeof(gdw_str)};
+    if (!np) return perr(p, GDW_ERR_NOMEM, "out of memory");
+    memset(np, 0, sizeof *np);
+    const uint8_t *s = whole.ptr, *end = whole.ptr + whole.len;
+    if (s < end && *s == '/') { np->flags = 1; s++; }
+    const uint8_t *colon = memchr(s, ':', (size_t)(end - s));
+    const uint8_t *names_end = colon ? colon : end;
+    /* names: '/'-separated */
+    while (s < names_end) {
+        const uint8_t *e = memchr(s, '/', (size_t)(names_end - s));
+        if (!e) e = names_end;
+        if (e == s) return perr(p, GDW_ERR_SYNTAX, "empty NodePath name");
+        gdw_str g = {s, (uint32_t)(e - s)};
+        TRY(vec_push(p, &parts, &g));
+        np->name_count++;
+        s = e < names_end ? e + 1 : e;
+        if (e < names_end && s == names_end) return perr(p, GDW_ERR_SYNTAX, "empty NodePath name");
+    }
+    if (colon) {
+        s = colon + 1;
+        for (;;) {
+            const uint8_t *e = memchr(s, ':', (size_t)(end - s));
+            if (!e) e = end;
+            if (e == s) return perr(p, GDW_ERR_SYNTAX, "empty NodePath subname");
+            gdw_str g = {s, (uint32_t)(e - s)};
+            TRY(vec_push(p, &parts, &g));
+            np->subname_count++;
+            if (e == end) break;
+            s = e + 1;
+        }
+    }
+    np->parts = (gdw_str *)parts.data;
+    v->u.ext = np;
+    return GDW_OK;
+}
+
+static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width, unsigned depth) {
+    const gdw_type_info *ti = type_info((unsigned)t);
+    v->type = (uint8_t)t;
+    if (width == 8 && ti->comp != C_REAL) return perr(p, GDW_ERR_SYNTAX, "f64: applies to real-based types only");
+    switch (ti->kind) {
+    case K_FIXED: return parse_components(p, v, ti, width, true);
+    case K_PACKED: return parse_components(p, v, ti, width, false);
+    case K_PACKED_BYTES: {
+        gdw_str g;
+        TRY(parse_byte_list(p, &g));
+        v->len = g.len;
+        v->u.bytes = g.ptr;
+        return GDW_OK;
+    }
+    case K_PACKED_STRINGS: {
+        vec strs = {NULL, 0, 0, sizeof(gdw_str)};
+        TRY(expect(p, '('));
+        TRY(parse_string_list(p, ')', &strs));
+        v->len = (uint32_t)strs.len;
+        v->u.ext = strs.data;
+        return GDW_OK;
+    }
+    case K_NODEPATH: {
+        gdw_nodepath *np = palloc(p, sizeof *np);
+        if (!np) return perr(p, GDW_ERR_NOMEM, "out of memory");
+        vec parts = {NULL, 0, 0, sizeof(gdw_str)};
+        TRY(expect(p, '('));
+        TRY(expect(p, '['));
+        TRY(parse_string_list(p, ']', &parts));
+        np->name_count = (uint32_t)parts.len;
+        TRY(expect(p, ','));
+        TRY(expect(p, '['));
+        TRY(parse_string_list(p, ']', &parts));
+        np->subname_count = (uint32_t)parts.len - np->name_count;
+        TRY(expect(p, ','));
+        TRY(parse_u32(p, &np->flags));
+        if (np->flags > 3 || ((np->flags & 2) && np->subname_count == 0)) return perr(p, GDW_ERR_SYNTAX, "bad NodePath flags");
+        np->parts = (gdw_str *)parts.data;
+        v->u.ext = np;
+        return expect(p, ')');
+    }
+    case K_RID:
+        TRY(expect(p, '('));
+        if (!eat(p, ')')) {
+            uint64_t id;
+            TRY(parse_u64(p, &id));
+            v->u.i = (int64_t)id;
+            v->flags |= GDW_VF_RID_ID;
+            TRY(expect(p, ')'));
+        }
+        return GDW_OK;
+    case K_CALLABLE:
+        TRY(expect(p, '('));
+        return expect(p, ')');
+    case K_OBJECT: {
+        TRY(expect(p, '('));
+        if (eat_word(p, "null")) { v->flags |= GDW_VF_OBJECT_NULL; return expect(p, ')'); }
+        gdw_object *o = palloc(p, sizeof *o);
+        if (!o) return perr(p, GDW_ERR_NOMEM, "out of memory");
+        TRY(parse_quoted(p, &o->class_name));
+        TRY(expect(p, ','));
+        TRY(parse_items(p, v, true, &o->props, depth));
+        for (uint32_t i = 0; i < v->len; i++)
+            if (o->props[2 * i].type != GDW_STRING) return perr(p, GDW_ERR_SYNTAX, "property names must be strings");
+        v->u.ext = o;
+        return expect(p, ')');
+    }
+    case K_SIGNAL: {
+        gdw_signal *sg = palloc(p, sizeof *sg);
+        if (!sg) return perr(p, GDW_ERR_NOMEM, "out of memory");
+        TRY(expect(p, '('));
+        TRY(parse_quoted(p, &sg->name));
+        TRY(expect(p, ','));
+        TRY(parse_u64(p, &sg->object_id));
+        v->u.ext = sg;
+        return expect(p, ')');
+    }
+    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+        bool dict = ti->kind == K_DICT;
+        gdw_container *ct = palloc(p, sizeof *ct);
+        if (!ct) return perr(p, GDW_ERR_NOMEM, "out of memory");
+        memset(ct, 0, sizeof *ct);
+        TRY(expect(p, '['));
+        if (dict) { TRY(parse_desc(p, &ct->key)); TRY(expect(p, ',')); }
+        TRY(parse_desc(p, &ct->elem));
+        TRY(expect(p, ']'));
+        TRY(expect(p, '('));
+        TRY(parse_items(p, v, dict, &ct->items, depth));
+        v->flags |= GDW_VF_TYPED;
+        v->u.ext = ct;
+        return expect(p, ')');
+    }
+    case K_IMAGE: {
+        gdw_image *im = palloc(p, sizeof *im);
+        if (!im) return perr(p, GDW_ERR_NOMEM, "out of memory");
+        TRY(expect(p, '('));
+        TRY(parse_u32(p, &im->format)); TRY(expect(p, ','));
+        TRY(parse_u32(p, &im->mipmaps)); TRY(expect(p, ','));
+        TRY(parse_u32(p, &im->width)); TRY(expect(p, ','));
+        TRY(parse_u32(p, &im->height)); TRY(expect(p, ','));
+        TRY(parse_bytes(p, &im->data));
+        v->u.ext = im;
+        return expect(p, ')');
+    }
+    case K_INPUT_EVENT: {
+        gdw_input_event *ev = palloc(p, sizeof *ev);
+        if (!ev) return perr(p, GDW_ERR_NOMEM, "out of memory");
+        memset(ev, 0, sizeof *ev);
+        TRY(expect(p, '('));
+        TRY(parse_u32(p, &ev->type)); TRY(expect(p, ','));
+        TRY(parse_u32(p, &ev->device)); TRY(expect(p, ','));
+        TRY(parse_u32(p, &ev->llen));
+        while (eat(p, ',')) {
+            if (ev->extra_count == 2) return perr(p, GDW_ERR_SYNTAX, "InputEvent has at most two extra words");
+            TRY(parse_u32(p, &ev->extra[ev->extra_count++]));
+        }
+        v->u.ext = ev;
+        return expect(p, ')');
+    }
+    default:
+        return perr(p, GDW_ERR_SYNTAX, "this type has no constructor form");
+    }
+}
+
+static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth) {
+    memset(v, 0, sizeof *v);
+    if (depth > GDW_HARD_MAX_DEPTH + 1) return perr(p, GDW_ERR_DEPTH, "text nested too deeply");
+    ws(p);
+    if (p->pos >= p->n) return perr(p, GDW_ERR_SYNTAX, "expected a value");
+    unsigned width = 0;
+    if (eat_word(p, "f32:")) width = 4;
+    else if (eat_word(p, "f64:")) width = 8;
+    else if (eat_word(p, "shared:")) {
+        if (!peek(p, '[') && !peek(p, '{')) return perr(p, GDW_ERR_SYNTAX, "shared: applies to [ ] and { }");
+        TRY(parse_value(p, v, depth));
+        v->flags |= GDW_VF_SHARED;
+        return GDW_OK;
+    }
+    ws(p);
+    char c = p->pos < p->n ? p->s[p->pos] : 0;
+    if (!width) {
+        if (eat_word(p, "null")) { v->type = GDW_NIL; return GDW_OK; }
+        if (eat_word(p, "true")) { v->type = GDW_BOOL; v->u.i = 1; return GDW_OK; }
+        if (eat_word(p, "false")) { v->type = GDW_BOOL; return GDW_OK; }
+        if (c == '"' || c == '&') {
+            v->type = c == '&' ? GDW_STRING_NAME : GDW_STRING;
+            if (c == '&') p->pos++;
+            gdw_str g;
+            TRY(parse_quoted(p, &g));
+            v->len = g.len;
+            v->u.bytes = g.ptr;
+            return GDW_OK;
+        }
+        if (c == '^') { p->pos++; v->type = GDW_NODE_PATH; return parse_nodepath_simple(p, v); }
+        if (c == '[') { v->type = GDW_ARRAY; return parse_items(p, v, false, &v->u.items, depth); }
+        if (c == '{') { v->type = GDW_DICTIONARY; return parse_items(p, v, true, &v->u.items, depth); }
+    }
+    if (c == '-' || c == '+' || (c >= '0' && c <= '9') || (p->n - p->pos >= 3 && (memcmp(p->s + p->pos, "inf", 3) == 0 || memcmp(p->s + p->pos, "nan", 3) == 0))) {
+        size_t n = number_span(p);
+        bool is_real = false;
+        for (size_t i = 0; i < n; i++) {
+            char d = p->s[p->pos + i];
+            if (d == '.' || d == 'e' || d == 'E' || d == 'n' || d == 'i') is_real = true;
+        }
+        if (!is_real && !width) { v->type = GDW_INT; return parse_i64(p, &v->u.i); }
+        v->type = GDW_FLOAT;
+        if (width) {
+            v->width = (uint8_t)width;
+            return parse_real(p, width, &v->u.bits);
+        }
+        /* no marker: the width the encoders choose (f32 iff exact; NaN is f64) */
+        uint64_t bits;
+        TRY(parse_real(p, 8, &bits));
+        if (gdw_f64_fits_f32(bits) && !isnan(bits_to_f64(bits))) { v->width = 4; v->u.bits = f32_to_bits((float)bits_to_f64(bits)); }
+        else { v->width = 8; v->u.bits = bits; }
+        return GDW_OK;
+    }
+    if (c == 'O' && eat_word(p, "ObjectID")) {
+        v->type = GDW_OBJECT;
+        v->flags |= GDW_VF_OBJECT_ID;
+        uint64_t id;
+        TRY(expect(p, '('));
+        TRY(parse_u64(p, &id));
+        if (id == 0) return perr(p, GDW_ERR_SYNTAX, "ObjectID(0) is Object(null)");
+        v->u.i = (int64_t)id;
+        return expect(p, ')');
+    }
+    size_t st = p->pos;
+    while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
+        p->pos++;
+    int t = gdw_type_from_name(p->s + st, p->pos - st);
+    if (t < 0 || t == GDW_NIL || t == GDW_BOOL || t == GDW_INT || t == GDW_FLOAT || t == GDW_STRING || t == GDW_STRING_NAME) {
+        p->pos = st;
+        return perr(p, GDW_ERR_SYNTAX, "unknown value");
+    }
+    return parse_constructor(p, v, t, width, depth);
+}
+
+gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
+    pctx p = {text, len, 0, NULL, err};
+    if (!out_doc || (!text && len)) return perr(&p, GDW_ERR_INVALID_ARG, "NULL argument");
+    *out_doc = NULL;
+    p.doc = gdw_doc_new(alloc);
+    if (!p.doc) return perr(&p, GDW_ERR_NOMEM, "out of memory");
+    gdw_status s = parse_value(&p, &p.doc->root, 0);
+    if (!s) {
+        ws(&p);
+        if (p.pos != p.n) s = perr(&p, GDW_ERR_SYNTAX, "text after the value");
+    }
+    if (s) { gdw_doc_free(p.doc); return s; }
+    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    *out_doc = p.doc;
+    return GDW_OK;
+}

@@ -1,0 +1,301 @@
+/* text_print.c — the canonical text form of values (grammar: docs/text-format.md).
+ *
+ * Every value of every dialect prints exactly: 64-bit ints, reals bit for bit (-0.0, NaN
+ * payloads, f32 vs f64 width), arbitrary string bytes. gdw_text_parse reads it back to an
+ * equal value.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "codec/internal.h"
+
+typedef struct sbuf {
+    char *buf;
+    size_t cap;
+    size_t len;
+} sbuf;
+
+static void sb_put(sbuf *s, const char *p, size_t n) {
+    if (s->len < s->cap) {
+        size_t room = s->cap - s->len;
+        memcpy(s->buf + s->len, p, n < room ? n : room);
+    }
+    s->len += n;
+}
+static void sb_str(sbuf *s, const char *p) { sb_put(s, p, strlen(p)); }
+static void sb_fmt(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void sb_fmt(sbuf *s, const char *fmt, ...) {
+    char tmp[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0) sb_put(s, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* ---- numbers ----------------------------------------------------------------------------- */
+
+/* Shortest decimal that reads back (strtod for width 8, strtof for width 4) to the same bits. */
+static void shortest(char *out, size_t cap, double x, unsigned width) {
+    for (int p = 1; p <= 17; p++) {
+        snprintf(out, cap, "%.*g", p, x);
+        if (width == 4 ? strtof(out, NULL) == (float)x : strtod(out, NULL) == x) break;
+    }
+    /* -0.0 prints as "-0" already. Make reals look like reals. */
+    if (!strpbrk(out, ".eEn")) {
+        size_t n = strlen(out);
+        if (n + 2 < cap) memcpy(out + n, ".0", 3);
+    }
+}
+
+/* A real component of width 4 or 8 given by its bits, without any width marker. */
+static void print_real_bits(sbuf *s, uint64_t bits, unsigned width) {
+    bool neg = width == 8 ? (bits >> 63) != 0 : ((bits >> 31) & 1) != 0;
+    double x = width == 8 ? bits_to_f64(bits) : (double)bits_to_f32((uint32_t)bits);
+    if (isnan(x)) {
+        uint64_t quiet = width == 8 ? 0x7ff8000000000000ull : 0x7fc00000ull;
+        uint64_t sign = width == 8 ? 0x8000000000000000ull : 0x80000000ull;
+        if (bits == quiet) sb_str(s, "nan");
+        else if (bits == (quiet | sign)) sb_str(s, "-nan");
+        else if (width == 8) sb_fmt(s, "nan(0x%016" PRIx64 ")", bits);
+        else sb_fmt(s, "nan(0x%08" PRIx32 ")", (uint32_t)bits);
+        return;
+    }
+    if (isinf(x)) { sb_str(s, neg ? "-inf" : "inf"); return; }
+    char tmp[48];
+    shortest(tmp, sizeof tmp, x, width);
+    sb_str(s, tmp);
+}
+
+/* A FLOAT value: width marker only where the width is not the one the encoders choose. */
+static void print_float(sbuf *s, const gdw_value *v) {
+    unsigned w = v->width == 8 ? 8 : 4;
+    double x = w == 8 ? bits_to_f64(v->u.bits) : (double)bits_to_f32((uint32_t)v->u.bits);
+    unsigned canonical = (!isnan(x) && (double)(float)x == x) ? 4 : 8;
+    if (w != canonical) sb_str(s, w == 8 ? "f64:" : "f32:");
+    if (w == 4 && !isnan(x) && !isinf(x)) {
+        /* print the exact double value, so that reading it back picks f32 by exactness */
+        char tmp[48];
+        shortest(tmp, sizeof tmp, x, 8);
+        sb_str(s, tmp);
+        return;
+    }
+    print_real_bits(s, v->u.bits, w);
+}
+
+/* ---- strings ----------------------------------------------------------------------------- */
+
+/* String bytes as they stand between quotes: escapes for '"', '\\', controls and bytes that
+ * are not part of a valid UTF-8 sequence. */
+static void print_escaped(sbuf *s, const uint8_t *p, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = p[i];
+        if (c >= 0x80) {
+            /* a valid UTF-8 sequence is kept as is; any other byte is escaped */
+            size_t len = (c >= 0xC2 && c <= 0xDF) ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
+            if (len && len <= n - i && gdw_utf8_check(p + i, len, GDW_UTF8_STRICT) == (size_t)-1) {
+                sb_put(s, (const char *)p + i, len);
+                i += len;
+                continue;
+            }
+            sb_fmt(s, "\\x%02x", c);
+        } else if (c == '"') sb_str(s, "\\\"");
+        else if (c == '\\') sb_str(s, "\\\\");
+        else if (c == '\n') sb_str(s, "\\n");
+        else if (c == '\t') sb_str(s, "\\t");
+        else if (c == '\r') sb_str(s, "\\r");
+        else if (c < 0x20 || c == 0x7F) sb_fmt(s, "\\x%02x", c);
+        else sb_put(s, (const char *)&c, 1);
+        i++;
+    }
+}
+
+static void print_quoted(sbuf *s, const uint8_t *p, size_t n) {
+    sb_put(s, "\"", 1);
+    print_escaped(s, p, n);
+    sb_put(s, "\"", 1);
+}
+
+static void print_gstr(sbuf *s, gdw_str g) { print_quoted(s, g.ptr, g.len); }
+
+/* ---- values ------------------------------------------------------------------------------ */
+
+static void print_value(sbuf *s, const gdw_value *v);
+
+static void print_components(sbuf *s, const gdw_value *v, size_t n) {
+    const gdw_type_info *ti = type_info(v->type);
+    for (size_t i = 0; i < n; i++) {
+        if (i) sb_str(s, ", ");
+        if (ti->comp == C_I32) sb_fmt(s, "%" PRId32, (int32_t)rd_u32le(v->u.bytes + 4 * i));
+        else if (ti->comp == C_I64) sb_fmt(s, "%" PRId64, (int64_t)rd_u64le(v->u.bytes + 8 * i));
+        else if (v->width == 8) print_real_bits(s, rd_u64le(v->u.bytes + 8 * i), 8);
+        else print_real_bits(s, rd_u32le(v->u.bytes + 4 * i), 4);
+    }
+}
+
+static void print_desc(sbuf *s, const gdw_typedesc *td) {
+    switch (td->kind) {
+    case GDW_DESC_NONE: sb_str(s, "Variant"); break;
+    case GDW_DESC_BUILTIN:
+        if (td->id_only) sb_str(s, "ObjectID");
+        else if (td->builtin >= GDW_TYPE_COUNT) sb_fmt(s, "#%" PRIu32, td->wire_id);
+        else sb_str(s, gdw_type_name((gdw_type)td->builtin));
+        break;
+    case GDW_DESC_CLASS: print_gstr(s, td->name); break;
+    case GDW_DESC_SCRIPT: sb_str(s, "script("); print_gstr(s, td->name); sb_str(s, ")"); break;
+    }
+}
+
+static bool nodepath_simple(const gdw_nodepath *np) {
+    if (np->flags & ~1u) return false;
+    for (uint64_t i = 0; i < (uint64_t)np->name_count + np->subname_count; i++) {
+        gdw_str g = np->parts[i];
+        if (g.len == 0 || memchr(g.ptr, '/', g.len) || memchr(g.ptr, ':', g.len)) return false;
+    }
+    return true;
+}
+
+static void print_nodepath(sbuf *s, const gdw_nodepath *np) {
+    uint32_t total = np->name_count + np->subname_count;
+    if (nodepath_simple(np)) {
+        /* ^"/names/joined:sub:names" — the engines' own path syntax */
+        sb_str(s, "^\"");
+        if (np->flags & 1u) sb_str(s, "/");
+        for (uint32_t i = 0; i < total; i++) {
+            if (i > 0) sb_str(s, i < np->name_count ? "/" : ":");
+            else if (np->name_count == 0) sb_str(s, ":");
+            print_escaped(s, np->parts[i].ptr, np->parts[i].len);
+        }
+        sb_str(s, "\"");
+        return;
+    }
+    sb_str(s, "NodePath([");
+    for (uint32_t i = 0; i < np->name_count; i++) { if (i) sb_str(s, ", "); print_gstr(s, np->parts[i]); }
+    sb_str(s, "], [");
+    for (uint32_t i = 0; i < np->subname_count; i++) { if (i) sb_str(s, ", "); print_gstr(s, np->parts[np->name_count + i]); }
+    sb_fmt(s, "], %" PRIu32 ")", np->flags);
+}
+
+static void print_items(sbuf *s, const gdw_value *items, size_t n, bool dict) {
+    sb_str(s, dict ? "{" : "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) sb_str(s, ", ");
+        if (dict) { print_value(s, &items[2 * i]); sb_str(s, ": "); print_value(s, &items[2 * i + 1]); }
+        else print_value(s, &items[i]);
+    }
+    sb_str(s, dict ? "}" : "]");
+}
+
+static void print_value(sbuf *s, const gdw_value *v) {
+    if (v->type >= GDW_TYPE_COUNT) { sb_str(s, "<invalid>"); return; }
+    const gdw_type_info *ti = type_info(v->type);
+    switch (ti->kind) {
+    case K_NIL: sb_str(s, "null"); return;
+    case K_CALLABLE: sb_str(s, "Callable()"); return;
+    case K_BOOL: sb_str(s, v->u.i ? "true" : "false"); return;
+    case K_INT: sb_fmt(s, "%" PRId64, v->u.i); return;
+    case K_FLOAT: print_float(s, v); return;
+    case K_STR:
+        if (v->type == GDW_STRING_NAME) sb_str(s, "&");
+        print_quoted(s, v->u.bytes, v->len);
+        return;
+    case K_FIXED:
+        if (v->width == 8 && ti->comp == C_REAL) sb_str(s, "f64:");
+        sb_str(s, ti->name);
+        sb_str(s, "(");
+        print_components(s, v, ti->ncomp);
+        sb_str(s, ")");
+        return;
+    case K_PACKED:
+        if (v->width == 8 && ti->comp == C_REAL) sb_str(s, "f64:");
+        sb_str(s, ti->name);
+        sb_str(s, "(");
+        print_components(s, v, (size_t)v->len * ti->ncomp);
+        sb_str(s, ")");
+        return;
+    case K_PACKED_BYTES:
+        sb_str(s, "PackedByteArray(");
+        for (uint32_t i = 0; i < v->len; i++) sb_fmt(s, i ? ", %u" : "%u", v->u.bytes[i]);
+        sb_str(s, ")");
+        return;
+    case K_PACKED_STRINGS: {
+        const gdw_str *strs = v->u.ext;
+        sb_str(s, "PackedStringArray(");
+        for (uint32_t i = 0; i < v->len; i++) { if (i) sb_str(s, ", "); print_gstr(s, strs[i]); }
+        sb_str(s, ")");
+        return;
+    }
+    case K_NODEPATH: print_nodepath(s, v->u.ext); return;
+    case K_RID:
+        if (v->flags & GDW_VF_RID_ID) sb_fmt(s, "RID(%" PRIu64 ")", (uint64_t)v->u.i);
+        else sb_str(s, "RID()");
+        return;
+    case K_OBJECT: {
+        if (v->flags & GDW_VF_OBJECT_NULL) { sb_str(s, "Object(null)"); return; }
+        if (v->flags & GDW_VF_OBJECT_ID) { sb_fmt(s, "ObjectID(%" PRIu64 ")", (uint64_t)v->u.i); return; }
+        const gdw_object *o = v->u.ext;
+        sb_str(s, "Object(");
+        print_gstr(s, o->class_name);
+        sb_str(s, ", ");
+        print_items(s, o->props, v->len, true);
+        sb_str(s, ")");
+        return;
+    }
+    case K_SIGNAL: {
+        const gdw_signal *sg = v->u.ext;
+        sb_str(s, "Signal(");
+        print_gstr(s, sg->name);
+        sb_fmt(s, ", %" PRIu64 ")", sg->object_id);
+        return;
+    }
+    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+        const gdw_container *ct = gdw_container_of(v);
+        bool dict = ti->kind == K_DICT;
+        if (v->flags & GDW_VF_SHARED) sb_str(s, "shared:");
+        if (ct) {
+            sb_str(s, ti->name);
+            sb_str(s, "[");
+            if (dict) { print_desc(s, &ct->key); sb_str(s, ", "); }
+            print_desc(s, &ct->elem);
+            sb_str(s, "](");
+        }
+        print_items(s, gdw_items(v), v->len, dict);
+        if (ct) sb_str(s, ")");
+        return;
+    }
+    case K_IMAGE: {
+        const gdw_image *im = v->u.ext;
+        sb_fmt(s, "Image(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", PackedByteArray(", im->format, im->mipmaps, im->width, im->height);
+        for (uint32_t i = 0; i < im->data.len; i++) sb_fmt(s, i ? ", %u" : "%u", im->data.ptr[i]);
+        sb_str(s, "))");
+        return;
+    }
+    case K_INPUT_EVENT: {
+        const gdw_input_event *ev = v->u.ext;
+        sb_fmt(s, "InputEvent(%" PRIu32 ", %" PRIu32 ", %" PRIu32, ev->type, ev->device, ev->llen);
+        for (uint32_t i = 0; i < ev->extra_count; i++) sb_fmt(s, ", %" PRIu32, ev->extra[i]);
+        sb_str(s, ")");
+        return;
+    }
+    }
+}
+
+size_t gdw_text_print(const gdw_value *v, char *out, size_t cap) {
+    sbuf s = {out, cap ? cap - 1 : 0, 0};
+    if (!v) sb_str(&s, "<null>");
+    else print_value(&s, v);
+    if (cap) out[s.len < cap - 1 ? s.len : cap - 1] = 0;
+    return s.len;
+}
+
+char *gdw_text_print_alloc(const gdw_value *v) {
+    size_t n = gdw_text_print(v, NULL, 0);
+    char *p = malloc(n + 1);
+    if (!p) return NULL;
+    gdw_text_print(v, p, n + 1);
+    return p;
+}
