@@ -284,7 +284,7 @@ static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
 }
 
 static gdw_status parse_components(pctx *p, gdw_value *v, const gdw_type_info *ti, unsigned width, bool fixed) {
-    unsigned cw = ti->comp == C_I32 ? 4 : ti->comp == C_I64 ? 8 : ti->comp == C_F32 ? 4 : ti->comp == C_F64 ? 8 : width;
+    unsigned cw = ti->comp == C_I32 ? 4 : ti->comp == C_I64 ? 8 : ti->comp == C_F32 ? 4 : ti->comp == C_F64 ? 8 : width ? width : 4;
     vec bytes = {NULL, 0, 0, cw};
     TRY(expect(p, '('));
     if (!eat(p, ')')) {

@@ -1,0 +1,61 @@
+/* testing.h — the small harness the codec tests share: counted checks, hex, helpers.
+ * Each test program ends with the line "N passed, N failed" and exits 1 on any failure. */
+#ifndef GDWIRE_TESTING_H
+#define GDWIRE_TESTING_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/gdwire.h"
+#include "dialects/dialects.h"
+
+static int t_passed, t_failed;
+
+#define CHECK(cond, ...)                                                     \
+    do {                                                                     \
+        if (cond) t_passed++;                                                \
+        else {                                                               \
+            t_failed++;                                                      \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fputc('\n', stderr);                                             \
+        }                                                                    \
+    } while (0)
+
+static inline int t_finish(void) {
+    printf("%d passed, %d failed\n", t_passed, t_failed);
+    return t_failed ? 1 : 0;
+}
+
+/* Hex text (whitespace allowed) to bytes; returns the length, or (size_t)-1 on bad hex. */
+static inline size_t t_unhex(const char *hex, uint8_t *out, size_t cap) {
+    size_t n = 0;
+    int hi = -1;
+    for (const char *p = hex; *p; p++) {
+        int c = *p, v;
+        if (c == ' ' || c == '\n') continue;
+        if (c >= '0' && c <= '9') v = c - '0';
+        else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+        else return (size_t)-1;
+        if (hi < 0) hi = v;
+        else { if (n >= cap) return (size_t)-1; out[n++] = (uint8_t)(hi * 16 + v); hi = -1; }
+    }
+    return hi < 0 ? n : (size_t)-1;
+}
+
+static inline void t_hex(const uint8_t *p, size_t n, char *out, size_t cap) {
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 3 < cap; i++) o += (size_t)snprintf(out + o, cap - o, "%02x%s", p[i], i % 4 == 3 ? " " : "");
+    if (o && out[o - 1] == ' ') o--;
+    out[o < cap ? o : cap - 1] = 0;
+}
+
+static inline const gdw_dialect *t_dialect(const char *name) {
+    const gdw_dialect *d = gdw_dialect_find(name);
+    if (!d) { fprintf(stderr, "no dialect %s\n", name); exit(2); }
+    return d;
+}
+
+#endif
