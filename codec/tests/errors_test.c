@@ -1,0 +1,184 @@
+/* errors_test — every status code is produced by at least one case here, with its byte
+ * offset (and, inside containers, its path) checked; every code has a message. */
+#include "codec/tests/testing.h"
+
+typedef struct bad {
+    const char *dialect;
+    gdw_mode mode;
+    const char *hex;
+    gdw_status code;
+    size_t offset;
+    const char *path;
+    gdw_engine_error engine;
+} bad;
+
+static const bad k_bad[] = {
+    {"godot3", GDW_MODE_COMPATIBLE, "02000000 2a00", GDW_ERR_TRUNCATED, 4, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "", GDW_ERR_TRUNCATED, 0, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "04000000 05000000 68656c6c", GDW_ERR_TRUNCATED, 4, "", GDW_ENGINE_ERR_FILE_EOF},
+    {"godot3", GDW_MODE_COMPATIBLE, "04000000 02000000 6869", GDW_ERR_TRUNCATED, 10, "", GDW_ENGINE_ERR_FILE_EOF},
+    {"godot3", GDW_MODE_COMPATIBLE, "15000000 03000000 01000000", GDW_ERR_TRUNCATED, 4, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "13000000 ffffff7f", GDW_ERR_TRUNCATED, 8, "[0]", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "1b000000", GDW_ERR_UNKNOWN_TYPE, 0, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot4.0", GDW_MODE_COMPATIBLE, "26000000 00000000", GDW_ERR_UNKNOWN_TYPE, 0, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"mole", GDW_MODE_ENGINE_EXACT, "02000100 2a000000 00000000", GDW_ERR_UNKNOWN_TYPE, 0, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "13000000 02000000 02000000 01000000 1b000000", GDW_ERR_UNKNOWN_TYPE, 16, "[1]", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "12000000 01000000 04000000 03000000 706f7300 1b000000", GDW_ERR_UNKNOWN_TYPE, 20, "{\"pos\"}", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "12000000 02000000 02000000 01000000 00000000 1b000000", GDW_ERR_UNKNOWN_TYPE, 20, "{#1 key}", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "04000000 ffffffff", GDW_ERR_BAD_LENGTH, 4, "", GDW_ENGINE_ERR_FILE_EOF},
+    {"mole", GDW_MODE_COMPATIBLE, "0f000000 04000000 00000000 01000000 01000000 fcffffff", GDW_ERR_BAD_LENGTH, 20, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "15000000 ffffffff", GDW_ERR_BAD_COUNT, 4, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "19000000 ffffff0f", GDW_ERR_BAD_COUNT, 4, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_STRICT, "17000000 ffffffff", GDW_ERR_BAD_COUNT, 4, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_COMPATIBLE, "04000000 02000000 c0800000", GDW_ERR_BAD_UTF8, 8, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "04000000 03000000 e08080", GDW_ERR_TRUNCATED, 11, "", GDW_ENGINE_ERR_FILE_EOF},
+    {"godot3", GDW_MODE_COMPATIBLE, "04000000 03000000 e0808000", GDW_ERR_BAD_UTF8, 10, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot4", GDW_MODE_COMPATIBLE, "04000000 03000000 eda08000", GDW_ERR_BAD_UTF8, 8, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_STRICT, "04000000 03000000 eda08000", GDW_ERR_BAD_UTF8, 8, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "0f000000 01000000 61000000", GDW_ERR_BAD_NODEPATH, 4, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_COMPATIBLE, "11000000 04000000 4e6f6465 00000000", GDW_ERR_OBJECTS_DISALLOWED, 0, "", GDW_ENGINE_ERR_UNAUTHORIZED},
+    {"godot4", GDW_MODE_COMPATIBLE, "1c000100 63000000 00000000", GDW_ERR_BAD_VALUE, 4, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"mole", GDW_MODE_COMPATIBLE, "0f000000 17000000 00000000 01000000 01000000 04000000 ff0000ff", GDW_ERR_BAD_VALUE, 4, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"pandemonium-5", GDW_MODE_COMPATIBLE, "1b000000 17000000 04000000 04000000 4e6f6465 00000000", GDW_ERR_BAD_VALUE, 8, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"pandemonium", GDW_MODE_ENGINE_EXACT,
+     "13000000 0000803f 00000000 00000000 00000000 00000000 0000803f 00000000 00000000 00000000 00000000 0000803f 00000000 00000000 00000000 00000000 0000803f",
+     GDW_ERR_ENGINE_DEFECT, 4, "", GDW_ENGINE_ERR_INVALID_DATA},
+    {"godot3", GDW_MODE_STRICT, "02000200 2a000000", GDW_ERR_BAD_FLAGS, 0, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "0f000000 01000080 00000000 04000000 01000000 61000000", GDW_ERR_BAD_FLAGS, 12, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "04000000 01000000 61ff0000", GDW_ERR_NONZERO_PADDING, 9, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "14000000 01000000 01000001", GDW_ERR_NONZERO_PADDING, 11, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "14000000 03000000 010203", GDW_ERR_TRUNCATED, 11, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "00000000 00000000", GDW_ERR_TRAILING_BYTES, 4, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "02000100 2a000000 00000000", GDW_ERR_NON_CANONICAL, 0, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "03000100 00000000 0000f83f", GDW_ERR_NON_CANONICAL, 0, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "01000000 02000000", GDW_ERR_NON_CANONICAL, 4, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "13000000 00000080", GDW_ERR_NON_CANONICAL, 4, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "11000100 00000000 00000000", GDW_ERR_NON_CANONICAL, 4, "", GDW_ENGINE_NONE},
+    {"godot3", GDW_MODE_STRICT, "04000000 04000000 efbbbf61", GDW_ERR_NON_CANONICAL, 8, "", GDW_ENGINE_NONE},
+    {"godot3.0", GDW_MODE_STRICT, "02000000 2a000000", GDW_ERR_NON_CANONICAL, 0, "", GDW_ENGINE_NONE},
+    {"godot4", GDW_MODE_STRICT, "05000100 00000000 0000f03f 00000000 00000040", GDW_ERR_NON_CANONICAL, 0, "", GDW_ENGINE_NONE},
+    {"godot4-double", GDW_MODE_STRICT, "05000000 0000803f 00000040", GDW_ERR_NON_CANONICAL, 0, "", GDW_ENGINE_NONE},
+};
+
+static int seen[600];
+
+static void note(gdw_status s) { if ((unsigned)s < 600) seen[s] = 1; }
+
+static void run_bad(const bad *b) {
+    const gdw_dialect *d = t_dialect(b->dialect);
+    uint8_t in[256];
+    size_t n = t_unhex(b->hex, in, sizeof in);
+    gdw_decode_options o = gdw_decode_options_default();
+    o.mode = b->mode;
+    gdw_error err;
+    gdw_doc *doc = NULL;
+    gdw_status s = gdw_decode(d, in, n, &o, NULL, &doc, NULL, &err);
+    note(s);
+    CHECK(s == b->code, "%s %s [%s]: got %s, want %s", b->dialect, gdw_mode_name(b->mode), b->hex, gdw_status_name(s), gdw_status_name(b->code));
+    CHECK(doc == NULL, "%s: a failed decode returned a document", b->hex);
+    if (s != b->code) return;
+    CHECK(err.code == s && err.offset == b->offset, "%s [%s]: offset %zu, want %zu", b->dialect, b->hex, err.offset, b->offset);
+    CHECK(strcmp(err.path, b->path) == 0, "%s [%s]: path '%s', want '%s'", b->dialect, b->hex, err.path, b->path);
+    CHECK(err.engine_error == b->engine, "%s [%s]: engine error %s, want %s", b->dialect, b->hex,
+          gdw_engine_error_name(err.engine_error), gdw_engine_error_name(b->engine));
+    CHECK(err.message && err.message[0], "no message");
+    gdw_error verr;
+    gdw_status vs = gdw_validate(d, in, n, &o, NULL, &verr);
+    CHECK(vs == s && verr.offset == err.offset && strcmp(verr.path, err.path) == 0, "%s [%s]: validate says %s at %zu", b->dialect, b->hex,
+          gdw_status_name(vs), verr.offset);
+}
+
+/* An allocator that always fails. */
+static void *no_malloc(void *c, size_t n) { (void)c; (void)n; return NULL; }
+static void *no_realloc(void *c, void *p, size_t o, size_t n) { (void)c; (void)p; (void)o; (void)n; return NULL; }
+static void no_free(void *c, void *p, size_t n) { (void)c; (void)p; (void)n; }
+
+static gdw_status parse(const char *text, gdw_doc **doc) {
+    gdw_error err;
+    gdw_status s = gdw_text_parse(text, strlen(text), NULL, doc, &err);
+    CHECK(s == GDW_OK, "parse %s: %s", text, err.message);
+    return s;
+}
+
+static void encode_error(const char *dialect, const char *text, bool lossy, gdw_status want) {
+    gdw_doc *doc = NULL;
+    if (parse(text, &doc)) return;
+    gdw_encode_options eo = gdw_encode_options_default();
+    eo.lossy = lossy;
+    uint8_t out[64];
+    size_t w = 0;
+    gdw_error err;
+    gdw_status s = gdw_encode(t_dialect(dialect), gdw_doc_root(doc), &eo, out, sizeof out, &w, &err);
+    note(s);
+    CHECK(s == want, "encode %s in %s: %s, want %s", text, dialect, gdw_status_name(s), gdw_status_name(want));
+    gdw_doc_free(doc);
+}
+
+int main(void) {
+    for (size_t i = 0; i < sizeof k_bad / sizeof k_bad[0]; i++) run_bad(&k_bad[i]);
+
+    const gdw_dialect *g3 = t_dialect("godot3");
+    uint8_t nested[] = {0x13, 0, 0, 0, 1, 0, 0, 0, 0x13, 0, 0, 0, 1, 0, 0, 0, 0x13, 0, 0, 0, 0, 0, 0, 0};
+    gdw_decode_options o = gdw_decode_options_default();
+    gdw_error err;
+    o.max_depth = 1;
+    gdw_status s = gdw_validate(g3, nested, sizeof nested, &o, NULL, &err);
+    note(s);
+    CHECK(s == GDW_ERR_DEPTH && err.offset == 16 && strcmp(err.path, "[0][0]") == 0, "depth: %s at %zu %s", gdw_status_name(s), err.offset, err.path);
+    CHECK(err.engine_error == GDW_ENGINE_ERR_OUT_OF_MEMORY, "depth maps to the engine's ERR_OUT_OF_MEMORY");
+
+    o = gdw_decode_options_default();
+    o.max_size = 8;
+    s = gdw_validate(g3, nested, sizeof nested, &o, NULL, &err);
+    note(s);
+    CHECK(s == GDW_ERR_TOO_LARGE && err.offset == 8, "max_size: %s", gdw_status_name(s));
+
+    gdw_allocator none = {no_malloc, no_realloc, no_free, NULL};
+    gdw_doc *doc = NULL;
+    s = gdw_decode(g3, nested, sizeof nested, NULL, &none, &doc, NULL, &err);
+    note(s);
+    CHECK(s == GDW_ERR_NOMEM && doc == NULL, "nomem: %s", gdw_status_name(s));
+
+    s = gdw_decode(NULL, nested, sizeof nested, NULL, NULL, &doc, NULL, &err);
+    note(s);
+    CHECK(s == GDW_ERR_INVALID_ARG, "NULL dialect: %s", gdw_status_name(s));
+    s = gdw_validate(g3, NULL, 4, NULL, NULL, &err);
+    CHECK(s == GDW_ERR_INVALID_ARG, "NULL buffer: %s", gdw_status_name(s));
+
+    encode_error("godot3", "Vector2i(1, 2)", false, GDW_ERR_UNSUPPORTED_TYPE);
+    encode_error("godot4", "Image(0, 0, 0, 0, PackedByteArray())", false, GDW_ERR_UNSUPPORTED_TYPE);
+    encode_error("mole", "1099511627776", false, GDW_ERR_LOSSY);
+    encode_error("mole", "1099511627776", true, GDW_OK);
+    encode_error("mole", "0.1", false, GDW_ERR_LOSSY);
+    encode_error("godot3", "f64:Vector2(0.1, 2.0)", false, GDW_ERR_LOSSY);
+    encode_error("godot3", "f64:Vector2(0.5, 2.0)", false, GDW_OK);
+    encode_error("godot4.0", "Array[int]([1])", false, GDW_ERR_LOSSY);
+    encode_error("godot3", "RID(5)", false, GDW_ERR_LOSSY);
+    encode_error("godot3", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]", false, GDW_ERR_TRUNCATED);
+
+    gdw_value broken = {.type = 200};
+    size_t w = 0;
+    s = gdw_encode(g3, &broken, NULL, NULL, 0, &w, &err);
+    note(s);
+    CHECK(s == GDW_ERR_INVALID_TREE, "invalid tree: %s", gdw_status_name(s));
+
+    s = gdw_text_parse("[1,", 3, NULL, &doc, &err);
+    note(s);
+    CHECK(s == GDW_ERR_SYNTAX && err.offset == 3, "syntax: %s at %zu", gdw_status_name(s), err.offset);
+    s = gdw_text_parse("Vector2(1)", 10, NULL, &doc, &err);
+    CHECK(s == GDW_ERR_SYNTAX, "component count: %s", gdw_status_name(s));
+
+    /* every code of the table is produced above, and has a message and a name */
+    static const gdw_status all[] = {
+        GDW_ERR_TRUNCATED, GDW_ERR_UNKNOWN_TYPE, GDW_ERR_BAD_LENGTH, GDW_ERR_BAD_COUNT, GDW_ERR_BAD_UTF8,
+        GDW_ERR_BAD_NODEPATH, GDW_ERR_OBJECTS_DISALLOWED, GDW_ERR_BAD_VALUE, GDW_ERR_ENGINE_DEFECT,
+        GDW_ERR_BAD_FLAGS, GDW_ERR_NONZERO_PADDING, GDW_ERR_TRAILING_BYTES, GDW_ERR_NON_CANONICAL,
+        GDW_ERR_DEPTH, GDW_ERR_TOO_LARGE, GDW_ERR_NOMEM, GDW_ERR_UNSUPPORTED_TYPE, GDW_ERR_LOSSY,
+        GDW_ERR_INVALID_ARG, GDW_ERR_INVALID_TREE, GDW_ERR_SYNTAX};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        CHECK(seen[all[i]], "status %s is produced by no test", gdw_status_name(all[i]));
+        CHECK(strcmp(gdw_strerror(all[i]), "unknown status") != 0, "status %d has no message", all[i]);
+        CHECK(gdw_status_from_name(gdw_status_name(all[i])) == (int)all[i], "status %d name does not read back", all[i]);
+    }
+    return t_finish();
+}
