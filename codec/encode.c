@@ -130,6 +130,8 @@ static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info
     if (kk && (s = put_desc(e, &ct->key))) return s;
     if (ek && (s = put_desc(e, &ct->elem))) return s;
     if (v->len > 0x7FFFFFFFu) return efail(e, GDW_ERR_INVALID_TREE, "container count above 2^31-1");
+    if ((v->flags & GDW_VF_SHARED) && !d->container_shared_bit && !e->lossy)
+        return efail(e, GDW_ERR_LOSSY, "the Godot 2 'shared' container flag has no field in this dialect");
     uint32_t shared = (v->flags & GDW_VF_SHARED) && d->container_shared_bit ? 0x80000000u : 0;
     put_u32(&e->w, v->len | shared);
     const gdw_value *items = gdw_items(v);
@@ -235,6 +237,8 @@ static gdw_status enc_nodepath(ectx *e, const gdw_value *v) {
     const gdw_nodepath *np = v->u.ext;
     if (!np) return efail(e, GDW_ERR_INVALID_TREE, "NodePath without parts");
     uint32_t subs = np->subname_count, flags = np->flags & 1u;
+    if ((np->flags & 2u) && !e->d->nodepath_property_bit && !e->lossy)
+        return efail(e, GDW_ERR_LOSSY, "a Godot 2 NodePath property becomes a plain subname in this dialect");
     if ((np->flags & 2u) && e->d->nodepath_property_bit) {
         if (subs == 0) return efail(e, GDW_ERR_INVALID_TREE, "NodePath property flag without a property");
         subs--;

@@ -151,7 +151,9 @@ static bool desc_eq(const gdw_typedesc *a, const gdw_typedesc *b) {
     return true;
 }
 
-#define GDW_VF_COMPARED (GDW_VF_SHARED | GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL | GDW_VF_RID_ID | GDW_VF_TYPED)
+/* RID_ID is not compared: RID() and RID(0) are both the empty RID. INT64_WIRE only says how
+ * an int came, not what it is. */
+#define GDW_VF_COMPARED (GDW_VF_SHARED | GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL | GDW_VF_TYPED)
 
 bool gdw_value_equal(const gdw_value *a, const gdw_value *b) {
     if (a == b) return true;
