@@ -35,7 +35,45 @@ static const char *k_texts[] = {
     "[InputEvent(1, 0, 20, 33554432, 65), NodePath([\"a\"], [\"p\"], 2)]",
 };
 
+/* Heap used by a decode versus gdw_decode_heap_bound(len), on packets built to be expensive
+ * per input byte: small elements, many short strings, typed descriptors, deep nesting. */
+static void heap_bound(const char *what, const char *dialect, const char *element, size_t count) {
+    const gdw_dialect *d = t_dialect(dialect);
+    size_t cap = (strlen(element) + 2) * count + 64, o = 0;
+    char *text = malloc(cap);
+    o += (size_t)snprintf(text + o, cap - o, "[");
+    for (size_t i = 0; i < count; i++) o += (size_t)snprintf(text + o, cap - o, "%s%s", i ? ", " : "", element);
+    snprintf(text + o, cap - o, "]");
+    gdw_doc *src = NULL, *doc = NULL;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    if (gdw_text_parse(text, strlen(text), NULL, &src, NULL) || gdw_encode_alloc(d, gdw_doc_root(src), NULL, NULL, &bytes, &len, NULL)) {
+        CHECK(0, "heap bound setup %s", what);
+        free(text);
+        return;
+    }
+    gdw_decode_options opts = gdw_decode_options_default();
+    opts.allow_objects = true;
+    CHECK(gdw_decode(d, bytes, len, &opts, NULL, &doc, NULL, NULL) == GDW_OK, "heap bound decode %s", what);
+    size_t heap = gdw_doc_heap_bytes(doc);
+    printf("heap: %-28s %9zu bytes in, %9zu bytes heap, %.2f x (bound %.2f x)\n", what, len, heap, (double)heap / (double)len,
+           (double)gdw_decode_heap_bound(len) / (double)len);
+    CHECK(heap <= gdw_decode_heap_bound(len), "%s: heap %zu above the bound %zu", what, heap, gdw_decode_heap_bound(len));
+    gdw_doc_free(doc);
+    gdw_doc_free(src);
+    free(bytes);
+    free(text);
+}
+
 int main(void) {
+    heap_bound("200k nulls", "godot3", "null", 200000);
+    heap_bound("100k one-byte strings", "godot3", "\"a\"", 100000);
+    heap_bound("50k empty typed arrays", "godot4", "Array[int]([])", 50000);
+    heap_bound("50k empty typed dicts", "godot4", "Dictionary[int, int]({})", 50000);
+    heap_bound("20k small dictionaries", "godot3", "{\"id\": 1, \"n\": \"x\", \"p\": Vector2(1, 2), \"ok\": true}", 20000);
+    heap_bound("50k P4 typed arrays", "pandemonium-5", "TypedArray[int]([])", 50000);
+    heap_bound("20k NodePaths", "godot3", "^\"a/b:c\"", 20000);
+    heap_bound("one small PackedVector3Array", "godot3", "PackedVector3Array(1, 2, 3)", 1);
     int sweeps = 0, failures_injected = 0;
     for (size_t k = 0; k < sizeof k_texts / sizeof k_texts[0]; k++) {
         const char *text = k_texts[k];
