@@ -8,6 +8,7 @@
  * fail, and only its failure point is wanted).
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "codec/internal.h"
@@ -42,7 +43,6 @@ typedef struct dctx {
 /* ---- errors ------------------------------------------------------------------------------ */
 
 static void path_append(char *buf, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#include <stdarg.h>
 static void path_append(char *buf, size_t *n, const char *fmt, ...) {
     if (*n >= GDW_PATH_MAX - 1) return;
     va_list ap;
@@ -208,14 +208,22 @@ static gdw_status read_typedesc(dctx *c, unsigned kind, gdw_typedesc *td) {
 
 static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth);
 
+/* Strict: Godot 4 writes bit 16 on real-based types exactly in double builds. */
+static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w) {
+    const gdw_dialect *d = c->d;
+    if (c->strict && ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64 && (w == 8) != d->encode_math_f64)
+        return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE,
+                    w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
+    return GDW_OK;
+}
+
 static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
     unsigned w = comp_width_decode(d, ti->comp, hdr);
     size_t size = (size_t)ti->ncomp * w;
-    if (c->strict && ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64 && (w == 8) != d->encode_math_f64)
-        return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE,
-                    w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
+    gdw_status s = check_real_width(c, ti, w);
+    if (s) return s;
     if (c->exact && d->defect_projection_248 && t == GDW_PROJECTION && !cur_has(&c->cur, 248))
         return fail(c, GDW_ERR_ENGINE_DEFECT, c->cur.pos, GDW_ENGINE_ERR_INVALID_DATA,
                     "Pandemonium's Projection decoder wants 248 bytes left");
@@ -238,8 +246,8 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     int32_t count = (int32_t)cur_u32(&c->cur);
     if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
     unsigned w = comp_width_decode(d, ti->comp, hdr);
-    if (c->strict && ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64 && (w == 8) != d->encode_math_f64)
-        return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE, "real width differs from the dialect's encoder");
+    gdw_status s = check_real_width(c, ti, w);
+    if (s) return s;
     uint64_t elem = (uint64_t)ti->ncomp * w;
     uint64_t size = (uint64_t)count * elem;
     if (size > INT32_MAX) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array size overflows");
@@ -260,7 +268,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     return GDW_OK;
 }
 
-static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t count_off, size_t len) {
+static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t len) {
     size_t pad = (4 - len % 4) % 4;
     const uint8_t *p = cur_take(&c->cur, len);
     size_t have = cur_left(&c->cur) < pad ? cur_left(&c->cur) : pad;
@@ -271,7 +279,6 @@ static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t count_off, s
         gdw_status s = zero_pad(c, pad_off, have);
         if (s) return s;
     }
-    (void)count_off;
     if (dst) {
         dst->len = (uint32_t)len;
         dst->u.bytes = gdw_arena_dup(c->doc, p, len);
@@ -474,7 +481,7 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
         return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "empty Image with non-zero fields");
     if (!cur_has(&c->cur, (size_t)datalen)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_INVALID_DATA, "Image data runs past the end");
     gdw_value tmp;
-    gdw_status s = read_packed_bytes(c, dst ? &tmp : NULL, len_off, (size_t)datalen);
+    gdw_status s = read_packed_bytes(c, dst ? &tmp : NULL, (size_t)datalen);
     if (s) return s;
     if (dst) {
         gdw_image *im = alloc(c, sizeof *im);
@@ -606,7 +613,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         int32_t count = (int32_t)cur_u32(&c->cur);
         if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
         if (!cur_has(&c->cur, (size_t)count)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
-        return read_packed_bytes(c, dst, off, (size_t)count);
+        return read_packed_bytes(c, dst, (size_t)count);
     }
     case K_PACKED_STRINGS: return read_packed_strings(c, dst);
     case K_IMAGE: return read_image(c, dst);

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,7 +27,6 @@ static void sb_put(sbuf *s, const char *p, size_t n) {
 }
 static void sb_str(sbuf *s, const char *p) { sb_put(s, p, strlen(p)); }
 static void sb_fmt(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
 static void sb_fmt(sbuf *s, const char *fmt, ...) {
     char tmp[64];
     va_list ap;
