@@ -422,7 +422,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         ct->elem.kind = GDW_DESC_BUILTIN;
         ct->elem.builtin = (uint8_t)builtin;
         ct->elem.wire_id = id;
-        ct->elem.id_only = id_only;
+        ct->elem.id_only = id_only && builtin == GDW_OBJECT; /* the bit means nothing on other element types */
         dst->flags |= GDW_VF_TYPED;
         dst->u.ext = ct;
     }

@@ -277,7 +277,7 @@ static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
     while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= '0' && p->s[p->pos] <= '9')))
         p->pos++;
     int t = gdw_type_from_name(p->s + st, p->pos - st);
-    if (t < 0 || t == GDW_NIL) { p->pos = st; return perr(p, GDW_ERR_SYNTAX, "unknown element type"); }
+    if (t < 0) { p->pos = st; return perr(p, GDW_ERR_SYNTAX, "unknown element type"); }
     td->kind = GDW_DESC_BUILTIN;
     td->builtin = (uint8_t)t;
     return GDW_OK;

@@ -4,6 +4,7 @@
  * payloads, f32 vs f64 width), arbitrary string bytes. gdw_text_parse reads it back to an
  * equal value.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -28,12 +29,13 @@ static void sb_put(sbuf *s, const char *p, size_t n) {
 static void sb_str(sbuf *s, const char *p) { sb_put(s, p, strlen(p)); }
 static void sb_fmt(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_fmt(sbuf *s, const char *fmt, ...) {
-    char tmp[64];
+    char tmp[256]; /* every caller's longest output (an Image header, 4 x u32) fits */
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
-    if (n > 0) sb_put(s, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    assert(n >= 0 && (size_t)n < sizeof tmp);
+    if (n > 0) sb_put(s, tmp, (size_t)n);
 }
 
 /* ---- numbers ----------------------------------------------------------------------------- */

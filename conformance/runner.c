@@ -1,0 +1,181 @@
+/* runner.c — `bazel test //conformance`: run every vector in every dialect and mode, print
+ * failures as expected-vs-got diffs and a dialect x passed/failed table ending with the line
+ * "N passed, N failed". Also the two halves of the Godot 3 engine cross-check (oracle.c).
+ *
+ *   runner [--deviations FILE] [--root DIR] PATH...          run the suite
+ *   runner --export DIALECT [--root DIR] PATH...             packets for the engine (oracle.c)
+ *   runner --oracle DIALECT --engine-results FILE ...        compare with the engine (oracle.c)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conformance/oracle.h"
+#include "conformance/vectors.h"
+#include "dialects/dialects.h"
+
+static void usage(void) {
+    fputs("usage: runner [--deviations FILE] [--root DIR] [--verbose] PATH...\n"
+          "       runner --export DIALECT [--root DIR] PATH...\n"
+          "       runner --oracle DIALECT --engine-results FILE [--deviations FILE] [--root DIR] PATH...\n",
+          stderr);
+    exit(2);
+}
+
+/* The families the suite reports vector counts for (by the dialect a vector was made for). */
+static const char *const k_families[] = {"mole", "godot3*", "pandemonium*", "godot4*"};
+#define NFAMILIES 4
+#define MIN_PER_FAMILY 100
+
+static int family_of(const gdw_dialect *d) {
+    const char *n = gdw_dialect_name(d);
+    if (!strcmp(n, "mole")) return 0;
+    if (!strncmp(n, "godot3", 6)) return 1;
+    if (!strncmp(n, "pandemonium", 11)) return 2;
+    if (!strncmp(n, "godot4", 6)) return 3;
+    return -1;
+}
+
+static void print_diff(const cf_vector *v, const gdw_dialect *d, gdw_mode m, const cf_outcome *want, const cf_outcome *got) {
+    cf_buf a = {0}, b = {0};
+    cf_outcome_format(&a, want, v->bytes, v->len);
+    cf_outcome_format(&b, got, v->bytes, v->len);
+    printf("FAIL %s:%d %s  [%s, %s]\n", v->file, v->line, v->name, gdw_dialect_name(d), gdw_mode_name(m));
+    printf("  - expected %s\n  + got      %s\n", a.p, b.p);
+    cf_buf_free(&a);
+    cf_buf_free(&b);
+}
+
+/* Mark every type inside v (containers, object properties) as seen. */
+static void mark_types(const gdw_value *v, bool seen[GDW_TYPE_COUNT], int depth) {
+    if (v->type < GDW_TYPE_COUNT) seen[v->type] = true;
+    if (depth > 64) return;
+    const gdw_value *items = gdw_items(v);
+    if (items) {
+        size_t n = v->type == GDW_DICTIONARY ? 2 * (size_t)v->len : v->len;
+        for (size_t i = 0; i < n; i++) mark_types(&items[i], seen, depth + 1);
+    }
+}
+
+static int run_suite(cf_suite *s) {
+    size_t nd = gdw_dialect_count();
+    long passed[CF_MAX_DIALECTS] = {0}, failed[CF_MAX_DIALECTS] = {0}, excused[CF_MAX_DIALECTS] = {0};
+    long vectors_with[CF_MAX_DIALECTS] = {0};
+    bool seen_type[CF_MAX_DIALECTS][GDW_TYPE_COUNT];
+    bool seen_code[600] = {0};
+    long family_count[NFAMILIES] = {0};
+    long validate_disagreements = 0;
+    memset(seen_type, 0, sizeof seen_type);
+
+    for (size_t k = 0; k < s->n; k++) {
+        cf_vector *v = &s->v[k];
+        int fam = family_of(v->from);
+        if (fam >= 0) family_count[fam]++;
+        for (size_t i = 0; i < nd; i++) {
+            const gdw_dialect *d = gdw_dialect_at(i);
+            vectors_with[i]++;
+            for (int m = 0; m < CF_MODES; m++) {
+                const cf_outcome *want = &v->expect[i][m];
+                cf_outcome got;
+                cf_run(d, (gdw_mode)m, v->bytes, v->len, &v->opt, &got);
+                if (want->status != GDW_OK) seen_code[want->status] = true;
+                if (!got.validate_agrees) {
+                    validate_disagreements++;
+                    printf("FAIL %s:%d %s  [%s, %s]: gdw_validate and gdw_decode disagree\n", v->file, v->line, v->name,
+                           gdw_dialect_name(d), gdw_mode_name((gdw_mode)m));
+                }
+                bool ok = cf_outcome_equal(want, &got) && got.validate_agrees;
+                cf_deviation *dev = cf_find_deviation(s, v->id, d, m, false);
+                if (ok && got.status == GDW_OK && m == GDW_MODE_COMPATIBLE) mark_types(gdw_doc_root(got.doc), seen_type[i], 0);
+                if (ok && !dev) passed[i]++;
+                else if (!ok && dev) { excused[i]++; dev->used++; }
+                else if (ok && dev) {
+                    failed[i]++;
+                    printf("STALE deviation %s:%d: %s [%s, %s] now passes; remove the entry\n", "deviations.yaml", dev->line, v->id,
+                           gdw_dialect_name(d), gdw_mode_name((gdw_mode)m));
+                } else {
+                    failed[i]++;
+                    print_diff(v, d, (gdw_mode)m, want, &got);
+                }
+                cf_outcome_free(&got);
+            }
+        }
+    }
+
+    /* the suite itself must be complete */
+    long suite_problems = 0;
+    for (size_t i = 0; i < nd; i++) {
+        const gdw_dialect *d = gdw_dialect_at(i);
+        if (!vectors_with[i]) { printf("FAIL dialect %s has no vectors at all\n", gdw_dialect_name(d)); suite_problems++; }
+        for (unsigned id = 0; id < gdw_dialect_type_count(d); id++) {
+            int t = gdw_dialect_wire_type(d, id);
+            if (t >= 0 && !seen_type[i][t]) {
+                printf("FAIL dialect %s: no vector is accepted with a value of type %s (id %u)\n", gdw_dialect_name(d),
+                       gdw_type_name((gdw_type)t), id);
+                suite_problems++;
+            }
+        }
+    }
+    for (int code = 100; code < 400; code++) {
+        if (!strcmp(gdw_status_name((gdw_status)code), "UNKNOWN")) continue;
+        if (!seen_code[code]) { printf("FAIL no vector expects the decode error %s\n", gdw_status_name((gdw_status)code)); suite_problems++; }
+    }
+    for (int f = 0; f < NFAMILIES; f++)
+        if (family_count[f] < MIN_PER_FAMILY) {
+            printf("FAIL family %s: %ld vectors made for it, want at least %d\n", k_families[f], family_count[f], MIN_PER_FAMILY);
+            suite_problems++;
+        }
+    for (size_t i = 0; i < s->ndev; i++)
+        if (!s->dev[i].against_engine && !s->dev[i].used) {
+            printf("STALE deviation line %d: %s [%s] excuses nothing; remove the entry\n", s->dev[i].line, s->dev[i].vector,
+                   gdw_dialect_name(s->dev[i].dialect));
+            suite_problems++;
+        }
+
+    printf("\n%zu vectors; made for: ", s->n);
+    for (int f = 0; f < NFAMILIES; f++) printf("%s%s %ld", f ? ", " : "", k_families[f], family_count[f]);
+    printf("\n\n%-20s %9s %9s %9s %9s\n", "dialect", "vectors", "passed", "failed", "deviation");
+    long tp = 0, tf = 0;
+    for (size_t i = 0; i < nd; i++) {
+        printf("%-20s %9ld %9ld %9ld %9ld\n", gdw_dialect_name(gdw_dialect_at(i)), vectors_with[i], passed[i], failed[i], excused[i]);
+        tp += passed[i] + excused[i];
+        tf += failed[i];
+    }
+    tf += suite_problems;
+    printf("(each vector is checked in 3 modes; a deviation is a listed, expected difference)\n");
+    printf("%ld passed, %ld failed\n", tp, tf);
+    return tf ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    const char *deviations = NULL, *root = NULL, *export_d = NULL, *oracle_d = NULL, *results = NULL;
+    const char *paths[256];
+    int np = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_next = i + 1 < argc;
+        if (!strcmp(a, "--deviations") && has_next) deviations = argv[++i];
+        else if (!strcmp(a, "--root") && has_next) root = argv[++i];
+        else if (!strcmp(a, "--export") && has_next) export_d = argv[++i];
+        else if (!strcmp(a, "--oracle") && has_next) oracle_d = argv[++i];
+        else if (!strcmp(a, "--engine-results") && has_next) results = argv[++i];
+        else if (a[0] == '-') usage();
+        else if (np < 256) paths[np++] = a;
+        else usage();
+    }
+    if (!np || (oracle_d && !results)) usage();
+    cf_suite s = {0};
+    for (int i = 0; i < np; i++) cf_load_path(&s, root ? root : paths[i], paths[i]);
+    if (deviations) cf_load_deviations(&s, deviations);
+    if (s.errors) {
+        printf("%d problems in the vector files (above); nothing was run\n0 passed, %d failed\n", s.errors, s.errors);
+        cf_suite_free(&s);
+        return 1;
+    }
+    int rc;
+    if (export_d) rc = cf_oracle_export(&s, export_d, stdout);
+    else if (oracle_d) rc = cf_oracle_compare(&s, oracle_d, results);
+    else rc = run_suite(&s);
+    cf_suite_free(&s);
+    return rc;
+}

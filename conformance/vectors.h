@@ -1,0 +1,54 @@
+/* vectors.h — the conformance suite in memory: vectors read from YAML (conformance/README.md)
+ * with their expectations expanded to every dialect and mode, and the deviations list. */
+#ifndef GDWIRE_CONFORMANCE_VECTORS_H
+#define GDWIRE_CONFORMANCE_VECTORS_H
+
+#include "conformance/outcome.h"
+
+#define CF_MODES 3 /* compatible, strict, engine-exact: the gdw_mode values */
+#define CF_MAX_DIALECTS 32
+
+typedef struct cf_vector {
+    char *id;            /* "<file relative to the suite root>#<name>" */
+    char *file;
+    char *name;
+    int line;            /* line of the vector in its file */
+    const gdw_dialect *from; /* the dialect the vector was made for */
+    char *note;
+    uint8_t *bytes;
+    size_t len;
+    cf_options opt;
+    cf_outcome expect[CF_MAX_DIALECTS][CF_MODES]; /* by dialect table index, by gdw_mode; borrowed */
+    cf_outcome *owned;   /* the outcomes that own the documents and buffers expect[] shares */
+    size_t nowned;
+} cf_vector;
+
+typedef struct cf_deviation {
+    char *vector;        /* vector id */
+    const gdw_dialect *dialect;
+    int mode;            /* gdw_mode, or -1 for every mode */
+    bool against_engine; /* true: gdwire vs the real engine (oracle); false: vs the vector */
+    char *reason;
+    int line;
+    int used;            /* how many checks it excused */
+} cf_deviation;
+
+typedef struct cf_suite {
+    cf_vector *v;
+    size_t n, cap;
+    cf_deviation *dev;
+    size_t ndev;
+    int errors; /* load errors (already printed) */
+} cf_suite;
+
+/* cf_load_path: load a .yaml file, or every .yaml file under a directory (sorted), into s.
+ * Ids are relative to `root`. Problems are printed as "file:line: message" and counted in
+ * s->errors: unknown keys, unknown dialects, malformed hex, a dialect no key matches, two
+ * patterns of equal rank matching one dialect, duplicate names. */
+void cf_load_path(cf_suite *s, const char *root, const char *path);
+/* cf_load_deviations: read the deviations file; every entry must name a loaded vector. */
+void cf_load_deviations(cf_suite *s, const char *path);
+cf_deviation *cf_find_deviation(cf_suite *s, const char *id, const gdw_dialect *d, int mode, bool against_engine);
+void cf_suite_free(cf_suite *s);
+
+#endif

@@ -1,0 +1,445 @@
+#!/usr/bin/env python3
+"""generate.py — write the conformance vectors under conformance/vectors/.
+
+Builds a spec (one packet per line: file, name, source dialect, hex or canonical text, an edit
+such as "every prefix", options, facts to assert) and hands it to the recorder
+(//tools/conformance:record), which builds each packet, runs it through every dialect and
+mode and writes the YAML. Facts (packets made by the real Godot 3 engine, the byte-exact
+examples of Godot's own tests/core/io/test_marshalls.h and of docs/dialects/) are asserted by
+the recorder: if the codec disagrees with one, nothing is written.
+
+usage: tools/conformance/generate.py [--out DIR] [--record BINARY] [--spec FILE]
+Run from the repository root; without --record it builds the recorder with Bazel.
+The generated YAML is committed: review the diff (git diff conformance/vectors) after a run.
+"""
+import argparse
+import os
+import re
+import struct
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+DIALECTS = ["mole", "godot3", "godot3.0", "godot3-double", "pandemonium", "pandemonium-double",
+            "pandemonium-3.5", "pandemonium-5", "pandemonium-legacy", "godot4", "godot4.3",
+            "godot4.0", "godot4-double"]
+# One dialect per layout family, for the sweeps (truncation, flags, counts, ...).
+REPS = ["mole", "godot3", "pandemonium", "pandemonium-3.5", "pandemonium-5", "godot4", "godot4-double"]
+
+rows = []
+
+
+def row(file, name, frm, kind, data, edit="", options="", facts="", note=""):
+    for f in (file, name, frm, kind, data, edit, options, facts, note):
+        assert "\t" not in f and "\n" not in f, (name, f)
+    rows.append("\t".join([file, name, frm, kind, data, edit, options, facts, note]))
+
+
+def u32(v):
+    return struct.pack("<I", v & 0xFFFFFFFF).hex()
+
+
+def hdr(type_id, flags=0):
+    return u32(type_id | flags)
+
+
+def pad(raw):
+    return raw + b"\0" * (-len(raw) % 4)
+
+
+def string_packet(raw, type_id=4):
+    """A String (or StringName) packet with arbitrary bytes."""
+    return hdr(type_id) + u32(len(raw)) + pad(raw).hex()
+
+
+def text_literal(s):
+    out = '"'
+    for ch in s:
+        if ch in '"\\':
+            out += "\\" + ch
+        elif ch == "\n":
+            out += "\\n"
+        elif ch == "\t":
+            out += "\\t"
+        else:
+            out += ch
+    return out + '"'
+
+
+# ---- valid values of every type of every dialect -------------------------------------------
+
+SCALARS = [
+    "null", "true", "false", "0", "1", "-1", "42", "255", "65536", "2147483647", "-2147483648", "2147483648",
+    "-2147483649", "4294967296", "9223372036854775807", "-9223372036854775808",
+    "0.0", "-0.0", "1.0", "1.5", "-2.25", "0.1", "0.333333333333333", "1e+20", "inf", "-inf", "nan", "-nan",
+    "nan(0x7ff8000000000001)", "f32:nan(0x7fc00001)", "1e-45", "1.17549435e-38", "5e-324", "2.2250738585072014e-308",
+    "1.7976931348623157e+308", "3.4028234663852886e+38", "3.4028235677973366e+38", "f64:1.5", "16777217.0",
+    '""', '"a"', '"ab"', '"abc"', '"abcd"', '"abcde"', '"abcdefgh"', '"é"', '"Zoë"', '"日本"', '"日本語"', '"😀"',
+    '"tab\\tquote\\"back\\\\"', '"nul\\0inside"', '"\\x7f"',
+    "[]", "[null]", "[null, true, 1, 1.5, \"s\"]", "[[[[]]]]", "[[1], [2, [3]]]", "[2147483648, -1, 0.1]",
+    "{}", '{"a": 1}', '{1: [2], "x": {"y": null}}', '{"name": "Zoë", "hp": 100, "alive": true}', '{null: null}',
+    '{[1]: {}, 1.5: "f"}',
+    "PackedByteArray()", "PackedByteArray(1)", "PackedByteArray(1, 2)", "PackedByteArray(1, 2, 3)",
+    "PackedByteArray(0, 255, 1, 2)", "PackedByteArray(9, 8, 7, 6, 5)",
+    "PackedStringArray()", 'PackedStringArray("")', 'PackedStringArray("a", "ab", "abc", "abcd")',
+    'PackedStringArray("é", "日本", "😀")',
+    '^""', '^"/"', '^"a"', '^"/root/Main"', '^"/root/x:p:q"', '^":modulate"', '^"../Sibling"', '^"a/b/c"',
+    'NodePath(["a/b"], [], 0)', 'NodePath([], ["p"], 0)', 'NodePath(["a"], ["p"], 2)', 'NodePath([""], [], 1)',
+    "Callable()", 'Signal("", 0)', 'Signal("pressed", 4660)', 'Signal("x", 18446744073709551615)',
+    "RID()", "RID(0)", "RID(1)", "RID(18446744073709551615)",
+    "ObjectID(1)", "ObjectID(4660)", "ObjectID(18446744073709551615)", "Object(null)",
+    '&""', '&"name"', '&"日本"',
+    "Array[int]([1, 2])", "Array[int]([])", "Array[String]([\"a\"])", 'Array["Node"]([])', 'Array[script("res://a.gd")]([])',
+    "Array[Vector2]([Vector2(1.0, 2.0)])",
+    'Dictionary[String, int]({"a": 1})', 'Dictionary[Variant, "Node"]({})', "Dictionary[int, int]({})",
+    'Dictionary[script("res://k.gd"), float]({})',
+    "TypedArray[int]([1, 2])", 'TypedArray["Node"]([])', "TypedArray[ObjectID]([])", "PackedTypedArray[float]([1.5])",
+    "TypedArray[String]([\"a\", \"b\"])",
+    "Image(0, 0, 0, 0, PackedByteArray())", "Image(4, 1, 1, 1, PackedByteArray(1, 2, 3, 4, 5))",
+    "Image(1, 0, 2, 2, PackedByteArray(1, 2, 3, 4))",
+    "InputEvent(0, 0, 12)", "InputEvent(1, 2, 20, 33554432, 65)", "InputEvent(3, 0, 16, 1)", "InputEvent(4, 0, 16, 2)",
+    "shared:[1]", "shared:{}", 'shared:{"k": shared:[]}',
+]
+
+OBJECTS = ['Object("Node", {})', 'Object("Node", {"name": "n", "visible": true})',
+           'Object("Reference", {"script": null, "v": [1, 2]})']
+
+MATH = {  # type name -> components
+    "Vector2": 2, "Vector2i": 2, "Rect2": 4, "Rect2i": 4, "Vector3": 3, "Vector3i": 3, "Transform2D": 6,
+    "Vector4": 4, "Vector4i": 4, "Plane": 4, "Quaternion": 4, "AABB": 6, "Basis": 9, "Transform3D": 12,
+    "Projection": 16, "Color": 4,
+}
+PACKED = {
+    "PackedInt32Array": 1, "PackedInt64Array": 1, "PackedRealArray": 1, "PackedFloat32Array": 1,
+    "PackedFloat64Array": 1, "PackedVector2Array": 2, "PackedVector2iArray": 2, "PackedVector3Array": 3,
+    "PackedVector3iArray": 3, "PackedVector4Array": 4, "PackedVector4iArray": 4, "PackedColorArray": 4,
+}
+REALS32 = ["0.0", "-0.0", "1.5", "inf", "-inf", "nan", "1e-45", "-3.4028235e+38", "nan(0x7fc00001)", "0.1"]
+REALS64 = ["0.0", "-0.0", "0.1", "inf", "-inf", "nan", "5e-324", "-1.7976931348623157e+308", "nan(0x7ff8000000000001)", "1e-45"]
+INTS32 = ["0", "-1", "2147483647", "-2147483648"]
+INTS64 = ["0", "-1", "9223372036854775807", "-9223372036854775808", "4294967296"]
+
+
+def is_int_type(name):
+    return "Int" in name or name.endswith("i") or "iArray" in name
+
+
+def math_texts():
+    for name, n in list(MATH.items()) + list(PACKED.items()):
+        packed = name in PACKED
+        ints = is_int_type(name)
+        fixed_width = ints or "Color" in name or "Float" in name  # Color and Godot 4's float arrays never change width
+        for width in ([""] if fixed_width else ["", "f64:"]):
+            pool = (INTS64 if "64" in name else INTS32) if ints else (REALS64 if width or "64" in name else REALS32)
+            for start in range(len(pool)):
+                count = n * (start % 4) if packed else n
+                comps = [pool[(start + i) % len(pool)] for i in range(count)]
+                yield f"{width}{name}({', '.join(comps)})"
+
+
+def valid():
+    longs = ['"' + "x" * (1000 + k) + '"' for k in range(4)]
+    for d in DIALECTS:
+        f = f"valid/{d}.yaml"
+        for i, t in enumerate(SCALARS + longs):
+            row(f, f"{t if len(t) < 60 else t[:20] + '…' + str(len(t))}", d, "text?", t)
+        for t in math_texts():
+            row(f, t, d, "text?", t)
+        for t in OBJECTS:
+            row(f, t, d, "text?", t, options="objects")
+
+
+# ---- facts ----------------------------------------------------------------------------------
+
+def engine_facts():
+    path = os.path.join(ROOT, "tools/oracle/godot3/engine-packets.tsv")
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            name, hexs = line.rstrip("\n").split("\t")
+            row("engine/godot3.yaml", "engine var2bytes: " + name, "godot3", "hex", hexs, facts="godot3=~",
+                note="made by the real Godot 3.2.3 engine's var2bytes (tools/oracle/godot3/packets.gd)")
+
+
+def godot4_test_facts():
+    big = 0x0F123456789ABCDEF - (1 << 64)  # uint64_t 0xf123456789abcdef as the engine's int64
+    f = "facts/godot4-test-marshalls.yaml"
+    src = "from Godot's tests/core/io/test_marshalls.h"
+    facts = [
+        ("NIL Variant", "00000000", "godot4=null"),
+        ("INT 32 bit Variant", "02000000 78563412", f"godot4={0x12345678}"),
+        ("INT 64 bit Variant", "02000100 efcdab89 674523f1", f"godot4={big}"),
+        ("FLOAT single precision Variant", "03000000 0000203e", "godot4=0.15625"),
+        ("FLOAT double precision Variant", "03000100 55555555 5555d53f", "godot4=0.3333333333333333"),
+        ("Invalid data: fewer than 4 bytes", "00", "godot4=!TRUNCATED@0"),
+        ("Invalid data: type out of range", "ff000000", "godot4=!UNKNOWN_TYPE@0"),
+        ("Typed array", "1c000100 02000000 01000000 02000100 efcdab89 674523f1", f"godot4=Array[int]([{big}]);;godot4.3=Array[int]([{big}])"),
+        ("Typed dictionary", "1b000500 02000000 02000000 01000000 02000100 efcdab89 674523f1 02000100 efcdab89 674523f1",
+         f"godot4=Dictionary[int, int]({{{big}: {big}}})"),
+    ]
+    for name, hexs, fact in facts:
+        row(f, name, "godot4", "hex", hexs, facts=fact, note=src)
+
+
+def wire_format_facts():
+    """The byte-exact examples of docs/dialects/ (the rows of codec/tests/examples_test.c that
+    re-encode identically in the default mode)."""
+    src = open(os.path.join(ROOT, "codec/tests/examples_test.c"), encoding="utf-8").read()
+    pat = re.compile(r'^\s*\{"([^"]+)", "([0-9a-f ]*)", "((?:[^"\\]|\\.)*)", SAME\},\s*$', re.M)
+    for i, m in enumerate(pat.finditer(src)):
+        groups, hexs, text = m.group(1), m.group(2), m.group(3)
+        text = re.sub(r'\\(.)', r'\1', text)
+        names = []
+        for g in groups.split():
+            names += [d for d in DIALECTS if d.startswith(g[:-1])] if g.endswith("*") else [g]
+        facts = ";;".join(f"{d}={text}" for d in names)
+        row("facts/wire-format.yaml", f"example {i + 1}: {groups}: {text[:50]}", names[0], "hex", hexs, facts=facts,
+            note="byte-exact example of docs/dialects/ (docs/wire-format.md)")
+
+
+# ---- malformed ------------------------------------------------------------------------------
+
+COMPOSITES = [
+    '{"name": "Zoë", "hp": 100, "pos": Vector2(1.5, -2.0), "tags": ["a", "bc"], "big": 9223372036854775807, "f": 0.1}',
+    'PackedStringArray("a", "bc", "def", "日本")',
+    '^"/root/Main:position:x"',
+    "Transform3D(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 7.0, 8.0, 9.0)",
+    "PackedVector3Array(1.0, 2.0, 3.0, 4.0, 5.0, 6.0)",
+    "PackedByteArray(1, 2, 3, 4, 5)",
+    '"hello"',
+    "[1, [2.5, \"x\"], {}]",
+    'Signal("pressed", 4660)', '&"name"', "Array[int]([1, 2])", 'Dictionary[String, int]({"a": 1})',
+    'Array["Node"]([])', "TypedArray[int]([1, 2])", 'TypedArray["Node"]([])',
+    "Image(4, 1, 1, 1, PackedByteArray(1, 2, 3, 4, 5))", "InputEvent(1, 2, 20, 33554432, 65)",
+    "PackedInt64Array(1, -1)", "PackedColorArray(1.0, 0.0, 0.0, 1.0)", "RID(5)",
+]
+
+
+def truncation():
+    for d in REPS:
+        for t in COMPOSITES:
+            row(f"malformed/truncation-{d}.yaml", t, d, "text?", t, edit="cuts", note="every proper prefix")
+        row(f"malformed/truncation-{d}.yaml", OBJECTS[1], d, "text?", OBJECTS[1], edit="cuts", options="objects",
+            note="every proper prefix")
+
+
+def type_ids():
+    f = "malformed/type-ids.yaml"
+    for i, tid in enumerate(list(range(0, 48)) + [0x7F, 0x80, 0xFF, 0x100, 0x1FF, 0xFFFF]):
+        frm = REPS[i % len(REPS)]
+        row(f, f"type id {tid}, header only", frm, "hex", hdr(tid), note="type id sweep")
+        row(f, f"type id {tid}, 64 zero bytes after", frm, "hex", hdr(tid) + "00" * 64, note="type id sweep")
+        row(f, f"type id {tid}, count 1 and zero bytes", frm, "hex", hdr(tid) + u32(1) + "00" * 16, note="type id sweep")
+
+
+FLAG_VALUES = ["1", "1.5", '"a"', "[1]", "{}", "Vector2(1.0, 2.0)", "PackedByteArray(1)", '^"a:b"', "RID(1)", "ObjectID(5)"]
+
+
+def counts():
+    values = ['[1, 2]', '{"a": 1}', "PackedByteArray(1, 2)", "PackedInt32Array(1, 2)", 'PackedStringArray("a", "b")',
+              '"ab"', "PackedVector2Array(1.0, 2.0)", '&"ab"', "PackedFloat64Array(1.0)"]
+    forged = [3, 0x3FFFFFFF, 0x40000000, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFFFFFFE]
+    for d in REPS:
+        f = f"malformed/counts-{d}.yaml"
+        for t in values:
+            for c in forged:
+                row(f, f"{t} with count/length {c:#x}", d, "text?", t, edit=f"patch=4:{u32(c)}", note="forged count or length")
+    for d in ["mole", "godot3", "godot4"]:
+        f = f"malformed/counts-{d}.yaml"
+        row(f, "NodePath name count 0x7fffffff", d, "text?", '^"/a"', edit="patch=4:ffffff7f", note="forged count")
+        row(f, "NodePath subname count 0x7fffffff", d, "text?", '^"/a"', edit="patch=8:ffffff7f", note="forged count")
+
+
+BAD_UTF8 = [
+    ("lone continuation byte", b"\x80"), ("overlong NUL", b"\xc0\x80"), ("overlong slash", b"\xc0\xaf"),
+    ("overlong 3-byte", b"\xe0\x80\x80"), ("overlong 4-byte", b"\xf0\x80\x80\x80"), ("surrogate D800", b"\xed\xa0\x80"),
+    ("surrogate DFFF", b"\xed\xbf\xbf"), ("beyond U+10FFFF", b"\xf4\x90\x80\x80"), ("byte FE", b"\xfe"), ("byte FF", b"\xff"),
+    ("truncated 2-byte", b"\xc3"), ("truncated 3-byte", b"\xe6\x97"), ("truncated 4-byte", b"\xf0\x9f\x98"),
+    ("5-byte form", b"\xf8\x88\x80\x80\x80"), ("6-byte form", b"\xfc\x84\x80\x80\x80\x80"), ("BOM", b"\xef\xbb\xbfa"),
+    ("latin-1 text", b"Zo\xeb"), ("valid then bad", b"ok\xc3\x28"), ("max code point", b"\xf4\x8f\xbf\xbf"),
+    ("U+FFFE", b"\xef\xbf\xbe"), ("CESU pair", b"\xed\xa0\xbd\xed\xb8\x80"),
+]
+
+
+def utf8():
+    f = "malformed/utf8.yaml"
+    reps = ["mole", "godot3", "pandemonium", "godot4"]
+    for i, (name, raw) in enumerate(BAD_UTF8):
+        row(f, f"String: {name}", reps[i % 4], "hex", string_packet(raw), note="UTF-8 rules differ by dialect")
+        row(f, f"StringName (id 21 in Godot 4): {name}", "godot4", "hex", string_packet(raw, 21))
+        # inside an array (Godot 3 ARRAY 19, Godot 4 ARRAY 28)
+        row(f, f"Godot 3 Array of one String: {name}", "godot3", "hex", hdr(19) + u32(1) + string_packet(raw))
+        row(f, f"Godot 4 Array of one String: {name}", "godot4", "hex", hdr(28) + u32(1) + string_packet(raw))
+        row(f, f"Godot 3 PoolStringArray: {name}", "godot3", "hex", hdr(23) + u32(1) + u32(len(raw)) + pad(raw).hex())
+
+
+def padding():
+    f = "malformed/padding.yaml"
+    reps = ["mole", "godot3", "pandemonium", "godot4"]
+    for n in (1, 2, 3, 5):
+        raw = b"abcde"[:n]
+        body = u32(n) + raw.hex()
+        padlen = -n % 4
+        for k, d in enumerate(reps):
+            for fill in ("01", "ff", "20"):
+                row(f, f"String of {n} bytes, padding {fill}", d, "hex", hdr(4) + body + fill * padlen, note="non-zero padding")
+            row(f, f"String of {n} bytes, no padding", d, "hex", hdr(4) + body, note="padding missing")
+            row(f, f"String of {n} bytes, padding then trailing", d, "hex", hdr(4) + body + "00" * padlen + "deadbeef")
+        row(f, f"Godot 3 PoolByteArray of {n}, padding ff", "godot3", "hex", hdr(20) + u32(n) + raw.hex() + "ff" * padlen)
+        row(f, f"Godot 4 PackedByteArray of {n}, padding ff", "godot4", "hex", hdr(29) + u32(n) + raw.hex() + "ff" * padlen)
+        row(f, f"Godot 3 PoolByteArray of {n}, no padding", "godot3", "hex", hdr(20) + u32(n) + raw.hex())
+
+
+def trailing():
+    values = ["null", "1", '"abc"', "[1]", "Vector2(1.0, 2.0)", "PackedByteArray(1)"]
+    for d in REPS:
+        f = f"malformed/trailing-{d}.yaml"
+        for t in values:
+            for extra in ("00", "0000", "000000", "00000000", "01000000", "deadbeefdeadbeef"):
+                row(f, f"{t} + {len(extra) // 2} trailing bytes {extra}", d, "text?", t, edit=f"append={extra}")
+
+
+def error_codes():
+    """The packets of codec/tests/errors_test.c: one or more per decode error code."""
+    src = open(os.path.join(ROOT, "codec/tests/errors_test.c"), encoding="utf-8").read()
+    pat = re.compile(r'\{"([a-z0-9.\-]+)", GDW_MODE_\w+,\s*"([0-9a-f ]*)", GDW_ERR_(\w+)')
+    for i, m in enumerate(pat.finditer(src)):
+        row("malformed/error-codes.yaml", f"{m.group(3)} {i + 1}", m.group(1), "hex", m.group(2),
+            note="from codec/tests/errors_test.c")
+
+
+# ---- limits ---------------------------------------------------------------------------------
+
+def nest_prefix(d, dict_form=False):
+    """Header and count of a one-element Array (or one-pair Dictionary with a null key) in d."""
+    text = "{null: []}" if dict_form else "[[]]"
+    out = subprocess.run([GDWIRE, "encode", "-d", d, "--hex", "-"], input=text.encode(), capture_output=True, check=True)
+    h = out.stdout.decode().replace(" ", "").strip()
+    return h[:16] + ("00000000" if dict_form else ""), h[-16:]  # prefix per level, the innermost empty array
+
+
+def limits():
+    f = "limits/depth.yaml"
+    for d in ["mole", "godot3", "pandemonium", "pandemonium-5", "godot4"]:
+        pre, inner = nest_prefix(d)
+        for depth in (1023, 1024, 1025, 1100):
+            row(f, f"{d}: Array nested {depth} deep", d, "hex", pre * (depth - 1) + inner,
+                note="the depth limit is 1024 levels")
+        dpre, _ = nest_prefix(d, dict_form=True)
+        for depth in (1024, 1025):
+            row(f, f"{d}: Dictionary values nested {depth} deep", d, "hex", dpre * (depth - 1) + inner)
+        for depth, limit in ((3, 3), (4, 3), (1, 1), (2, 1)):
+            row(f, f"{d}: Array nested {depth} deep, max_depth {limit}", d, "hex", pre * (depth - 1) + inner,
+                options=f"max_depth={limit}")
+    pre, inner = nest_prefix("godot3")
+    row("limits/deep-godot3.yaml", "godot3: Array nested 20000 deep", "godot3", "hex", pre * 19999 + inner,
+        note="the real Godot 3.2.3 engine overflows its stack on this; gdwire stops at its limit")
+    f = "limits/size.yaml"
+    for d in ["mole", "godot3", "godot4"]:
+        for t, size in (('"abcdefgh"', 16), ('"abcdefgh"', 15), ("[1, 2, 3]", 100), ("[1, 2, 3]", 8)):
+            row(f, f"{d}: {t} with max_size {size}", d, "text", t, options=f"max_size={size}")
+        for t, heap in (("[1, 2, 3]", 64), ("[1, 2, 3]", 1 << 20), ('{"a": [1, {"b": 2}]}', 100), ("PackedByteArray(1, 2)", 16)):
+            row(f, f"{d}: {t} with heap_limit {heap}", d, "text", t, options=f"heap_limit={heap}")
+        big_counts = [0x7FFFFFFF, 0x10000000, 0x00100000]
+        for c in big_counts:
+            for t in ("[]", "{}", "PackedByteArray()", "PackedStringArray()", "PackedInt32Array()"):
+                row(f, f"{d}: {t} claiming {c:#x} elements, none present", d, "text?", t, edit=f"patch=4:{u32(c)}",
+                    note="a huge count with no data must fail fast, without allocating for the claim")
+
+
+# ---- cross-dialect --------------------------------------------------------------------------
+
+def cross():
+    f = "cross-dialect/meanings.yaml"
+    cases = [
+        ("id 6: Rect2 (Godot 2/3), Vector2i (Godot 4, Pandemonium)", "06000000 01000000 02000000 03000000 04000000"),
+        ("id 7: Vector3 (Godot 3), Rect2 (Godot 4)", "07000000 0000803f 00000040 00004040 00008040"),
+        ("id 8 with 24 bytes", "08000000" + "0000803f" * 6),
+        ("id 15 with 20 bytes", "0f000000 00000000 00000000 00000000 00000000 00000000"),
+        ("id 17: Object (Godot 3) header only", "11000000"),
+        ("id 17 with object-id flag", "11000100 05000000 00000000"),
+        ("id 18: Dictionary (Godot 3), Vector4 (Godot 4)", "12000000 00000000 00000000 00000000 00000000"),
+        ("id 19: Array (Godot 3), InputEvent? (Godot 2), Projection (Godot 4)", "13000000 00000000"),
+        ("id 20 with 4 count bytes", "14000000 00000000"),
+        ("id 21: StringName (Godot 4), PoolIntArray (Godot 3)", "15000000 01000000 61000000"),
+        ("id 22 string form", "16000000 01000000 61000000"),
+        ("id 24 as object id", "18000000 05000000 00000000"),
+        ("id 26: Signal (Godot 4), PoolColorArray (Godot 3)", "1a000000 00000000 00000000 00000000"),
+        ("int with 64-bit flag", "02000100 01000000 00000000"),
+        ("float with 64-bit flag", "03000100 00000000 0000f03f"),
+        ("Vector2 with 64-bit flag", "05000100 00000000 0000f03f 00000000 00000040"),
+        ("Vector2 of doubles, no flag", "05000000 00000000 0000f03f 00000000 00000040"),
+        ("bool 2", "01000000 02000000"),
+        ("bool with flag bit 16", "01000100 01000000"),
+        ("container shared bit (Godot 2)", "14000080 00000000"),
+        ("typed array header bits (Godot 4.3)", "1c000100 02000000 00000000"),
+        ("typed dictionary header bits (Godot 4.4)", "1b000500 02000000 02000000 00000000"),
+        ("Pandemonium 5 typed array", "1c000000 02000000 00000000"),
+        ("NodePath new format, 1 name", "0f000000 01000080 00000000 00000000 01000000 61000000"),
+        ("NodePath id 22 new format", "16000000 01000080 00000000 00000000 01000000 61000000"),
+        ("id 22 as Godot 4 NodePath", "16000000 01000080 00000000 00000000 01000000 61000000"),
+        ("RID with id, Godot 4 layout", "17000000 05000000 00000000"),
+        ("Callable id 25", "19000000"),
+        ("Signal", "1a000000 01000000 61000000 05000000 00000000"),
+        ("PackedVector4Array-sized", "26000000 01000000" + "0000803f" * 4),
+        ("id 38 with empty count", "26000000 00000000"),
+        ("id 39 with empty count", "27000000 00000000"),
+    ]
+    reps = ["godot3", "godot4", "mole", "pandemonium", "pandemonium-5"]
+    for i, (name, hexs) in enumerate(cases):
+        row(f, name, reps[i % len(reps)], "hex", hexs, note="the same bytes read by every dialect")
+
+
+def main():
+    global GDWIRE
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    ap.add_argument("--out", default=os.path.join(ROOT, "conformance/vectors"))
+    ap.add_argument("--record", help="the recorder binary (default: build //tools/conformance:record)")
+    ap.add_argument("--gdwire", help="the gdwire binary (default: build //:gdwire)")
+    ap.add_argument("--spec", help="also write the spec here")
+    args = ap.parse_args()
+    if not args.record or not args.gdwire:
+        subprocess.run(["bazel", "build", "//tools/conformance:record", "//cli:gdwire"], cwd=ROOT, check=True)
+    record = args.record or os.path.join(ROOT, "bazel-bin/tools/conformance/record")
+    GDWIRE = args.gdwire or os.path.join(ROOT, "bazel-bin/cli/gdwire")
+
+    engine_facts()
+    godot4_test_facts()
+    wire_format_facts()
+    valid()
+    error_codes()
+    truncation()
+    type_ids()
+    flags_rows()
+    counts()
+    utf8()
+    padding()
+    trailing()
+    limits()
+    cross()
+    spec = "\n".join(rows) + "\n"
+    if args.spec:
+        open(args.spec, "w", encoding="utf-8").write(spec)
+    # the whole tree is regenerated: stale files would otherwise linger
+    for dirpath, _, files in os.walk(args.out):
+        for name in files:
+            if name.endswith(".yaml"):
+                os.remove(os.path.join(dirpath, name))
+    subprocess.run([record, args.out], input=spec.encode("utf-8"), check=True)
+
+
+def flags_rows():
+    """Header flag bits: every bit from 8 to 31 set on a canonical packet's header."""
+    for d in REPS:
+        f = f"malformed/flags-{d}.yaml"
+        for t in FLAG_VALUES:
+            for bit in range(8, 32):
+                row(f, f"{t} with header bit {bit}", d, "text?", t, edit=f"or=0:{u32(1 << bit)}", note="one header flag bit set")
+
+
+GDWIRE = None
+
+if __name__ == "__main__":
+    sys.exit(main())
