@@ -302,6 +302,10 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     if (c->strict && (flags & ~known))
         return fail(c, GDW_ERR_BAD_FLAGS, off + 8, GDW_ENGINE_NONE, "NodePath flags the encoder never writes");
     uint64_t total = (uint64_t)names + subs + ((flags & 2u) ? 1 : 0);
+    /* The engines build a path without parts as the empty NodePath, dropping the absolute
+     * flag, although their encoder writes it for NodePath("/") (both checked against Godot
+     * 3.2.3): the value is the empty path, and it re-encodes with flags 0. */
+    if (total == 0) flags &= ~1u;
     gdw_str *parts = NULL;
     if (dst && total * 4 <= cur_left(&c->cur)) {
         parts = alloc(c, (size_t)total * sizeof(gdw_str) + 1);

@@ -62,7 +62,7 @@ int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path
     if (!f) { fprintf(stderr, "%s: cannot open\n", results_path); return 2; }
     bool *answered = calloc(s->n + 1, 1);
     if (!answered) return 2;
-    long agree = 0, fail = 0, excused = 0, accepted = 0, rejected = 0, verdict_only = 0, object_ids = 0;
+    long agree = 0, fail = 0, excused = 0, accepted = 0, rejected = 0, verdict_only = 0, object_ids = 0, identical = 0, padding_only = 0;
     char *line = NULL;
     size_t cap = 0, next = 0;
     while (getline(&line, &cap, f) > 0) {
@@ -97,11 +97,25 @@ int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path
                 if (!(val->type == GDW_OBJECT && (val->flags & GDW_VF_OBJECT_ID) && (uint64_t)val->u.i == strtoull(r.objid, NULL, 10)))
                     cf_buf_puts(&why, "object id differs");
             } else {
+                /* The engine's var2bytes of its value must be gdwire's re-encoding. Godot 3.2.3
+                 * leaves NodePath padding uninitialised, so where the bytes differ the engine's
+                 * bytes must still decode (in gdwire) to the same value and re-encode to the
+                 * same canonical bytes: they differ in padding only. */
                 uint8_t *bytes = NULL;
                 size_t n = 0, bad;
                 if (!cf_unhex(r.hex, &bytes, &n, &bad)) cf_buf_puts(&why, "engine re-encoding is not hex");
-                else if (want->encode_status != GDW_OK || n != want->encode_len || memcmp(bytes, want->encode, n))
-                    cf_buf_puts(&why, "re-encoding differs");
+                else if (want->encode_status != GDW_OK || n != want->encode_len) cf_buf_puts(&why, "re-encoding differs");
+                else if (!memcmp(bytes, want->encode, n)) identical++;
+                else {
+                    cf_outcome again;
+                    cf_options none = {0};
+                    cf_run(d, GDW_MODE_COMPATIBLE, bytes, n, &none, &again);
+                    if (again.status == GDW_OK && again.consumed == n && gdw_value_equal(gdw_doc_root(again.doc), val) &&
+                        again.encode_len == n && !memcmp(again.encode, want->encode, n))
+                        padding_only++;
+                    else cf_buf_puts(&why, "re-encoding differs");
+                    cf_outcome_free(&again);
+                }
                 free(bytes);
             }
         }
@@ -119,8 +133,8 @@ int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path
             cf_buf want_s = {0}, got_s = {0};
             cf_outcome_format(&want_s, want, v->bytes, v->len);
             describe(&got_s, &r);
-            printf("FAIL %s:%d %s  [%s, engine-exact vs the real engine]: %s\n  - gdwire %s\n  + engine %s\n", v->file, v->line, v->name,
-                   dialect, why.p, want_s.p, got_s.p);
+            printf("FAIL %s:%d %s  [%s, engine-exact vs the real engine]: %s\n  - gdwire %.300s%s\n  + engine %.300s%s\n", v->file,
+                   v->line, v->name, dialect, why.p, want_s.p, want_s.n > 300 ? "..." : "", got_s.p, got_s.n > 300 ? "..." : "");
             cf_buf_free(&want_s);
             cf_buf_free(&got_s);
             fail++;
@@ -143,8 +157,9 @@ int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path
         }
     free(answered);
     printf("\n%s against the real engine: %ld vectors asked, %ld accepted by both, %ld rejected by both\n", dialect, asked, accepted, rejected);
-    printf("  values compared by type and re-encoding: %ld; by object id: %ld; decision only (full objects): %ld\n",
-           accepted - verdict_only - object_ids, object_ids, verdict_only);
+    printf("  values compared by type and re-encoding: %ld (byte-identical %ld, identical but for the engine's\n"
+           "  uninitialised NodePath padding %ld); by object id: %ld; decision only (full objects): %ld\n",
+           accepted - verdict_only - object_ids, identical, padding_only, object_ids, verdict_only);
     printf("  agree: %ld, listed deviations: %ld, failures: %ld\n", agree, excused, fail);
     printf("%ld passed, %ld failed\n", agree + excused, fail);
     return fail ? 1 : 0;

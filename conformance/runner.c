@@ -41,7 +41,7 @@ static void print_diff(const cf_vector *v, const gdw_dialect *d, gdw_mode m, con
     cf_outcome_format(&a, want, v->bytes, v->len);
     cf_outcome_format(&b, got, v->bytes, v->len);
     printf("FAIL %s:%d %s  [%s, %s]\n", v->file, v->line, v->name, gdw_dialect_name(d), gdw_mode_name(m));
-    printf("  - expected %s\n  + got      %s\n", a.p, b.p);
+    printf("  - expected %.600s%s\n  + got      %.600s%s\n", a.p, a.n > 600 ? "..." : "", b.p, b.n > 600 ? "..." : "");
     cf_buf_free(&a);
     cf_buf_free(&b);
 }

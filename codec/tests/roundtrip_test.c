@@ -9,6 +9,8 @@ static const char *k_reals32[] = {"0.0", "-0.0", "1.5", "inf", "-inf", "nan", "1
 static const char *k_reals64[] = {"0.0", "-0.0", "0.1", "inf", "-inf", "nan", "5e-324", "-1.7976931348623157e+308", "nan(0x7ff8000000000001)", "1e-45"};
 static const char *k_ints32[] = {"0", "-1", "2147483647", "-2147483648"};
 
+/* Not here: ^"/" (an absolute path without names), which every engine writes and reads back
+ * as the empty path ^"" (conformance/vectors/valid/). */
 static const char *k_scalars[] = {
     "null", "true", "false", "0", "1", "-1", "2147483647", "-2147483648", "2147483648", "-2147483649",
     "9223372036854775807", "-9223372036854775808", "0.0", "-0.0", "1.5", "0.1", "inf", "-inf", "nan", "-nan",
@@ -17,7 +19,7 @@ static const char *k_scalars[] = {
     "[]", "[null, true, 1, 1.5, \"s\"]", "[[[[]]]]", "{}", "{\"a\": 1}", "{1: [2], \"x\": {\"y\": null}}",
     "PackedByteArray()", "PackedByteArray(1)", "PackedByteArray(1, 2)", "PackedByteArray(1, 2, 3)",
     "PackedByteArray(0, 255, 1, 2)", "PackedStringArray()", "PackedStringArray(\"\")",
-    "PackedStringArray(\"a\", \"ab\", \"abc\", \"abcd\")", "^\"\"", "^\"/\"", "^\"a\"", "^\"/root/x:p:q\"",
+    "PackedStringArray(\"a\", \"ab\", \"abc\", \"abcd\")", "^\"\"", "^\"a\"", "^\"/root/x:p:q\"",
     "NodePath([\"a/b\"], [], 0)", "NodePath([], [\"p\"], 0)", "Callable()", "Signal(\"\", 0)",
     "Signal(\"pressed\", 18446744073709551615)", "RID()", "RID(0)", "RID(18446744073709551615)",
     "ObjectID(1)", "ObjectID(18446744073709551615)", "Object(null)", "Object(\"Node\", {\"a\": 1, \"b\": [1]})",

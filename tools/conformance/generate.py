@@ -324,18 +324,17 @@ def limits():
     f = "limits/depth.yaml"
     for d in ["mole", "godot3", "pandemonium", "pandemonium-5", "godot4"]:
         pre, inner = nest_prefix(d)
-        for depth in (1023, 1024, 1025, 1100):
-            row(f, f"{d}: Array nested {depth} deep", d, "hex", pre * (depth - 1) + inner,
-                note="the depth limit is 1024 levels")
+        note = "gdwire's depth limit: 1024 levels below the top value, so 1025 nested containers pass"
+        for n in (1024, 1025, 1026, 1100):
+            row(f, f"{d}: {n} nested Arrays", d, "hex", pre * (n - 1) + inner, note=note)
         dpre, _ = nest_prefix(d, dict_form=True)
-        for depth in (1024, 1025):
-            row(f, f"{d}: Dictionary values nested {depth} deep", d, "hex", dpre * (depth - 1) + inner)
-        for depth, limit in ((3, 3), (4, 3), (1, 1), (2, 1)):
-            row(f, f"{d}: Array nested {depth} deep, max_depth {limit}", d, "hex", pre * (depth - 1) + inner,
-                options=f"max_depth={limit}")
+        for n in (1025, 1026):
+            row(f, f"{d}: {n} nested Dictionaries (each the value of a null key)", d, "hex", dpre * (n - 1) + inner, note=note)
+        for n, limit in ((4, 3), (5, 3), (1, 1), (2, 1), (3, 1)):
+            row(f, f"{d}: {n} nested Arrays, max_depth {limit}", d, "hex", pre * (n - 1) + inner, options=f"max_depth={limit}")
     pre, inner = nest_prefix("godot3")
-    row("limits/deep-godot3.yaml", "godot3: Array nested 20000 deep", "godot3", "hex", pre * 19999 + inner,
-        note="the real Godot 3.2.3 engine overflows its stack on this; gdwire stops at its limit")
+    row("limits/deep-godot3.yaml", "godot3: 30000 nested Arrays", "godot3", "hex", pre * 29999 + inner,
+        note="the real Godot 3.2.3 engine overflows its stack and crashes on this; gdwire stops at its limit")
     f = "limits/size.yaml"
     for d in ["mole", "godot3", "godot4"]:
         for t, size in (('"abcdefgh"', 16), ('"abcdefgh"', 15), ("[1, 2, 3]", 100), ("[1, 2, 3]", 8)):

@@ -45,6 +45,7 @@ func _init():
 	add("Color", Color(0.1, 0.2, 0.3, 0.4))
 	add("Color white", Color(1, 1, 1))
 	add("NodePath empty", NodePath(""))
+	add("NodePath root only", NodePath("/"))
 	add("NodePath relative", NodePath("a"))
 	add("NodePath relative 2", NodePath("a/b/c"))
 	add("NodePath absolute", NodePath("/root/Main"))

@@ -1,0 +1,32 @@
+# verdict.gd — ask the real Godot 3 engine what it makes of each packet.
+# Input: the file named by $GDW_IN, lines "index<TAB>base64<TAB>objects(0/1)".
+# For each packet it writes the marker "@@index" to stderr, decodes the packet with
+# Marshalls.base64_to_variant (the engine's decode_variant; unlike bytes2var it does not stop
+# the script on bad input), and prints to stdout
+#   R<TAB>index<TAB>typeof<TAB>base64 of var2bytes(value)<TAB>object id (EncodedObjectAsID only)
+# The engine reports a failed decode only on stderr ("Error when trying to decode Variant"):
+# run_engine.py reads the stderr text between two markers to tell a null packet from a
+# rejected one, and takes the engine's Error ("Returned: ERR_...") from the first error line.
+extends SceneTree
+
+func _init():
+	var f = File.new()
+	if f.open(OS.get_environment("GDW_IN"), File.READ) != OK:
+		printerr("verdict.gd: cannot open $GDW_IN")
+		quit()
+		return
+	while not f.eof_reached():
+		var line = f.get_line()
+		if line == "":
+			continue
+		var parts = line.split("\t")
+		printerr("@@" + parts[0])
+		var v = Marshalls.base64_to_variant(parts[1], parts[2] == "1")
+		var objid = ""
+		if v is EncodedObjectAsID:
+			objid = str(v.get_object_id())
+		print("R\t%s\t%d\t%s\t%s" % [parts[0], typeof(v), Marshalls.raw_to_base64(var2bytes(v)), objid])
+	f.close()
+	printerr("@@done")
+	print("DONE")
+	quit()
