@@ -404,9 +404,11 @@ def main():
     record = args.record or os.path.join(ROOT, "bazel-bin/tools/conformance/record")
     GDWIRE = args.gdwire or os.path.join(ROOT, "bazel-bin/cli/gdwire")
 
+    # order matters: a packet already written is not written again, so named packets come first
     engine_facts()
     godot4_test_facts()
     wire_format_facts()
+    cross()
     valid()
     error_codes()
     truncation()
@@ -417,7 +419,6 @@ def main():
     padding()
     trailing()
     limits()
-    cross()
     spec = "\n".join(rows) + "\n"
     if args.spec:
         open(args.spec, "w", encoding="utf-8").write(spec)
