@@ -49,6 +49,25 @@ static void put_str(writer *w, const uint8_t *p, uint32_t n) {
     put_zeros(w, (4 - n % 4) % 4);
 }
 
+/* Text the engine keeps as a String: it must read back as the same bytes. A NUL ends the
+ * engine's string, a leading byte order mark is dropped, and bytes that are not UTF-8 under
+ * the dialect's rule are rejected; so these are LOSSY unless the caller allows it. */
+static gdw_status check_text(ectx *e, const uint8_t *p, uint32_t n) {
+    if (e->lossy || n == 0) return GDW_OK;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
+        return efail(e, GDW_ERR_LOSSY, "a string starting with a byte order mark reads back without it");
+    if (memchr(p, 0, n)) return efail(e, GDW_ERR_LOSSY, "a NUL inside a string: the engine's string ends there");
+    unsigned rule = e->d->lenient_strings ? GDW_UTF8_UNCHECKED : e->d->utf8_rule;
+    if (gdw_utf8_check(p, n, rule) != (size_t)-1) return efail(e, GDW_ERR_LOSSY, "string is not UTF-8 under this dialect's rule");
+    return GDW_OK;
+}
+
+static gdw_status put_text(ectx *e, const uint8_t *p, uint32_t n) {
+    gdw_status s = check_text(e, p, n);
+    if (!s) put_str(&e->w, p, n);
+    return s;
+}
+
 static gdw_status header(ectx *e, gdw_type t, uint32_t flags) {
     int id = gdw_dialect_type_id(e->d, t);
     if (id < 0) return efail(e, GDW_ERR_UNSUPPORTED_TYPE, "the dialect has no such type");
@@ -97,7 +116,8 @@ static gdw_status put_desc(ectx *e, const gdw_typedesc *td) {
         if (id < 0) return efail(e, GDW_ERR_UNSUPPORTED_TYPE, "container element type not in the dialect");
         put_u32(&e->w, (uint32_t)id);
     } else if (td->kind == GDW_DESC_CLASS || td->kind == GDW_DESC_SCRIPT) {
-        put_str(&e->w, td->name.ptr, td->name.len);
+        gdw_status s = put_text(e, td->name.ptr, td->name.len);
+        if (s) return s;
     }
     return GDW_OK;
 }
@@ -154,7 +174,7 @@ static gdw_status enc_p4_typed(ectx *e, const gdw_value *v, unsigned depth) {
     put_u32(&e->w, (uint32_t)id);
     if (is_object && !id_only) {
         if ((s = header(e, GDW_STRING_NAME, 0))) return s;
-        put_str(&e->w, td->name.ptr, td->name.len);
+        if ((s = put_text(e, td->name.ptr, td->name.len))) return s;
     }
     put_u32(&e->w, v->len);
     if (v->len && !ct->items) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
@@ -221,13 +241,13 @@ static gdw_status enc_object(ectx *e, const gdw_value *v, unsigned depth) {
     if (!o) return efail(e, GDW_ERR_INVALID_TREE, "object without class");
     gdw_status s = header(e, GDW_OBJECT, 0);
     if (s) return s;
-    put_str(&e->w, o->class_name.ptr, o->class_name.len);
+    if ((s = put_text(e, o->class_name.ptr, o->class_name.len))) return s;
     put_u32(&e->w, v->len);
     if (v->len && !o->props) return efail(e, GDW_ERR_INVALID_TREE, "object without properties");
     for (uint32_t i = 0; i < v->len; i++) {
         const gdw_value *name = &o->props[2 * i];
         if (name->type != GDW_STRING && name->type != GDW_STRING_NAME) return efail(e, GDW_ERR_INVALID_TREE, "property name is not a string");
-        put_str(&e->w, name->u.bytes, name->len);
+        if ((s = put_text(e, name->u.bytes, name->len))) return s;
         if ((s = enc(e, &o->props[2 * i + 1], depth + 1))) return s;
     }
     return GDW_OK;
@@ -250,7 +270,10 @@ static gdw_status enc_nodepath(ectx *e, const gdw_value *v) {
     put_u32(&e->w, np->name_count | 0x80000000u);
     put_u32(&e->w, subs);
     put_u32(&e->w, flags);
-    for (uint64_t i = 0; i < (uint64_t)np->name_count + np->subname_count; i++) put_str(&e->w, np->parts[i].ptr, np->parts[i].len);
+    for (uint64_t i = 0; i < (uint64_t)np->name_count + np->subname_count; i++) {
+        gdw_status s = put_text(e, np->parts[i].ptr, np->parts[i].len);
+        if (s) return s;
+    }
     return GDW_OK;
 }
 
@@ -270,8 +293,7 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
     case K_FLOAT: return enc_float(e, v);
     case K_STR:
         if ((s = header(e, (gdw_type)v->type, 0))) return s;
-        put_str(&e->w, v->u.bytes, v->len);
-        return GDW_OK;
+        return put_text(e, v->u.bytes, v->len);
     case K_FIXED:
         if (v->len != ti->ncomp) return efail(e, GDW_ERR_INVALID_TREE, "wrong component count");
         if ((s = header(e, (gdw_type)v->type, real_flag(e, ti)))) return s;
@@ -287,7 +309,7 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
         const gdw_signal *sg = v->u.ext;
         if (!sg) return efail(e, GDW_ERR_INVALID_TREE, "Signal without name");
         if ((s = header(e, GDW_SIGNAL, 0))) return s;
-        put_str(&e->w, sg->name.ptr, sg->name.len);
+        if ((s = put_text(e, sg->name.ptr, sg->name.len))) return s;
         put_u64(&e->w, sg->object_id);
         return GDW_OK;
     }
@@ -308,6 +330,7 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
         if (v->len && !strs) return efail(e, GDW_ERR_INVALID_TREE, "string array without strings");
         put_u32(&e->w, v->len);
         for (uint32_t i = 0; i < v->len; i++) {
+            if ((s = check_text(e, strs[i].ptr, strs[i].len))) return s;
             uint32_t n = strs[i].len + 1; /* the engines count and write a NUL */
             put_u32(&e->w, n);
             put(&e->w, strs[i].ptr, strs[i].len);

@@ -267,6 +267,10 @@ const gdw_container *gdw_container_of(const gdw_value *v); /* typed descriptor o
 
 /* gdw_value_equal: exact structural equality (same type, width, flags that matter, bits). */
 bool gdw_value_equal(const gdw_value *a, const gdw_value *b);
+/* gdw_value_same_numbers: as gdw_value_equal, but a real stored as f32 equals one stored as
+ * f64 when widening it gives exactly that f64 (NaN payloads as the C conversion widens them):
+ * what a double-precision dialect makes of a single-precision value. */
+bool gdw_value_same_numbers(const gdw_value *a, const gdw_value *b);
 
 /* ---------------------------------------------------------------------------------------
  * Dialects (the tables live in dialects/; see dialects/dialects.h for the fields).

@@ -155,13 +155,39 @@ static bool desc_eq(const gdw_typedesc *a, const gdw_typedesc *b) {
  * an int came, not what it is. */
 #define GDW_VF_COMPARED (GDW_VF_SHARED | GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL | GDW_VF_TYPED)
 
-bool gdw_value_equal(const gdw_value *a, const gdw_value *b) {
+/* Real component i of a value of width 4 or 8, as the f64 a double-precision reader makes
+ * of it (f32 widened by the C conversion, NaN payloads included). */
+static uint64_t widened_bits(const uint8_t *p, unsigned width) {
+    if (width == 8) return rd_u64le(p);
+    return f64_to_bits((double)bits_to_f32(rd_u32le(p)));
+}
+
+static bool equal(const gdw_value *a, const gdw_value *b, bool widen);
+
+static bool reals_equal(const gdw_value *a, const gdw_value *b, size_t ncomp) {
+    for (size_t i = 0; i < ncomp; i++)
+        if (widened_bits(a->u.bytes + i * a->width, a->width) != widened_bits(b->u.bytes + i * b->width, b->width)) return false;
+    return true;
+}
+
+bool gdw_value_equal(const gdw_value *a, const gdw_value *b) { return equal(a, b, false); }
+bool gdw_value_same_numbers(const gdw_value *a, const gdw_value *b) { return equal(a, b, true); }
+
+static bool equal(const gdw_value *a, const gdw_value *b, bool widen) {
     if (a == b) return true;
     if (!a || !b) return false;
     if (a->type != b->type || a->len != b->len) return false;
     if ((a->flags & GDW_VF_COMPARED) != (b->flags & GDW_VF_COMPARED)) return false;
-    if (gdw_type_has_reals((gdw_type)a->type) && a->width != b->width) return false;
     const gdw_type_info *ti = type_info(a->type);
+    if (gdw_type_has_reals((gdw_type)a->type) && a->width != b->width) {
+        if (!widen) return false;
+        if (ti->kind == K_FLOAT) { /* u.bits holds the f32 or f64 bit pattern as a number */
+            uint64_t x = a->width == 8 ? a->u.bits : f64_to_bits((double)bits_to_f32((uint32_t)a->u.bits));
+            uint64_t y = b->width == 8 ? b->u.bits : f64_to_bits((double)bits_to_f32((uint32_t)b->u.bits));
+            return x == y;
+        }
+        return reals_equal(a, b, (size_t)ti->ncomp * (ti->kind == K_PACKED ? a->len : 1));
+    }
     switch (ti->kind) {
     case K_NIL: case K_CALLABLE: return true;
     case K_BOOL: case K_INT: return a->u.i == b->u.i;
@@ -190,7 +216,7 @@ bool gdw_value_equal(const gdw_value *a, const gdw_value *b) {
         if (a->flags & GDW_VF_OBJECT_ID) return a->u.i == b->u.i;
         const gdw_object *x = a->u.ext, *y = b->u.ext;
         if (!str_eq(x->class_name, y->class_name)) return false;
-        for (uint32_t i = 0; i < 2 * a->len; i++) if (!gdw_value_equal(&x->props[i], &y->props[i])) return false;
+        for (uint32_t i = 0; i < 2 * a->len; i++) if (!equal(&x->props[i], &y->props[i], widen)) return false;
         return true;
     }
     case K_SIGNAL: {
@@ -202,7 +228,7 @@ bool gdw_value_equal(const gdw_value *a, const gdw_value *b) {
         if (ca && (!desc_eq(&ca->key, &cb->key) || !desc_eq(&ca->elem, &cb->elem))) return false;
         const gdw_value *ia = gdw_items(a), *ib = gdw_items(b);
         size_t n = (size_t)a->len * (ti->kind == K_DICT ? 2 : 1);
-        for (size_t i = 0; i < n; i++) if (!gdw_value_equal(&ia[i], &ib[i])) return false;
+        for (size_t i = 0; i < n; i++) if (!equal(&ia[i], &ib[i], widen)) return false;
         return true;
     }
     case K_IMAGE: {

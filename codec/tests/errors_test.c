@@ -149,6 +149,12 @@ int main(void) {
     encode_error("godot4", "Image(0, 0, 0, 0, PackedByteArray())", false, GDW_ERR_UNSUPPORTED_TYPE);
     encode_error("mole", "1099511627776", false, GDW_ERR_LOSSY);
     encode_error("mole", "1099511627776", true, GDW_OK);
+    /* text the engine could not hold as a String: NUL, a leading BOM, bytes that are not UTF-8 */
+    encode_error("godot3", "\"a\\0b\"", false, GDW_ERR_LOSSY);
+    encode_error("godot4", "\"\\xef\\xbb\\xbfa\"", false, GDW_ERR_LOSSY);
+    encode_error("godot3", "^\"a\\xff\"", false, GDW_ERR_LOSSY);
+    encode_error("godot3", "PackedStringArray(\"\\xc0\\x80\")", false, GDW_ERR_LOSSY);
+    encode_error("godot3", "\"\\xff\"", true, GDW_OK);
     encode_error("mole", "0.1", false, GDW_ERR_LOSSY);
     encode_error("godot3", "f64:Vector2(0.1, 2.0)", false, GDW_ERR_LOSSY);
     encode_error("godot3", "f64:Vector2(0.5, 2.0)", false, GDW_OK);

@@ -1,0 +1,34 @@
+"""fuzz_target: one fuzz target = a binary (libFuzzer, AFL++ or replay main, by config) and a
+test that replays corpus/<name>/, corpus/regressions/<name>/ and the conformance vectors."""
+
+def fuzz_target(name, srcs = None):
+    native.cc_binary(
+        name = name,
+        srcs = srcs or [name + ".c"],
+        deps = [":fuzz", "//codec"] + select({
+            ":libfuzzer": [],
+            ":afl": [],
+            "//conditions:default": [":replay_main"],
+        }),
+        linkopts = select({
+            ":libfuzzer": ["-fsanitize=fuzzer"],
+            ":afl": ["/usr/lib/afl/libAFLDriver.a"],
+            "//conditions:default": [],
+        }),
+    )
+    native.sh_test(
+        name = name + "_replay",
+        size = "small",
+        srcs = ["replay_test.sh"],
+        args = [
+            "$(location :%s)" % name,
+            "$(location :conformance_seeds)",
+            "corpus/" + name,
+            "corpus/regressions/" + name,
+        ],
+        data = [
+            ":" + name,
+            ":conformance_seeds",
+            "//corpus:" + name,
+        ],
+    )

@@ -1,0 +1,101 @@
+/* fuzz.h — what the gdwire fuzz targets share: how the first bytes of an input choose the
+ * dialect and mode, and the checks every target makes. A failed check prints what broke and
+ * calls abort(), which every fuzzing engine reports as a crash.
+ *
+ * Input layout for the byte-level targets (decode, validate_vs_decode, strict_implies_compatible,
+ * translate):  byte 0  dialect index, modulo the number of dialects (13)
+ *              byte 1  bits 0-1 mode (0 compatible, 1 strict, 2 engine-exact, 3 compatible),
+ *                      bit 2 allow full Objects, bits 3-7 target-specific
+ *              byte 2… the packet
+ * An input shorter than 2 bytes is ignored. */
+#ifndef GDWIRE_FUZZ_H
+#define GDWIRE_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/gdwire.h"
+
+typedef struct fuzz_input {
+    const gdw_dialect *dialect;
+    gdw_decode_options opt;
+    unsigned extra;       /* byte 1 bits 3-7 */
+    const uint8_t *packet;
+    size_t len;
+} fuzz_input;
+
+static inline int fuzz_split(const uint8_t *data, size_t size, fuzz_input *in) {
+    if (size < 2) return 0;
+    in->dialect = gdw_dialect_at(data[0] % gdw_dialect_count());
+    in->opt = gdw_decode_options_default();
+    unsigned m = data[1] & 3u;
+    in->opt.mode = m == 3 ? GDW_MODE_COMPATIBLE : (gdw_mode)m;
+    in->opt.allow_objects = (data[1] & 4u) != 0;
+    in->extra = data[1] >> 3;
+    in->packet = data + 2;
+    in->len = size - 2;
+    return 1;
+}
+
+#define FUZZ_CHECK(cond, ...)                                                            \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            fprintf(stderr, "gdwire fuzz check failed: %s (%s:%d)\n  ", #cond, __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                                                \
+            fputc('\n', stderr);                                                         \
+            abort();                                                                     \
+        }                                                                                \
+    } while (0)
+
+/* Encode v in d; checks that the sizing pass equals the bytes written. Returns the status;
+ * on success *out (malloc'ed) and *len. */
+static inline gdw_status fuzz_encode(const gdw_dialect *d, const gdw_value *v, uint8_t **out, size_t *len) {
+    size_t need = 0, written = 0;
+    gdw_error err;
+    gdw_status s = gdw_encode(d, v, NULL, NULL, 0, &need, &err);
+    if (s != GDW_OK && s != GDW_ERR_TRUNCATED) return s;
+    uint8_t *buf = malloc(need + 1);
+    FUZZ_CHECK(buf != NULL, "out of memory");
+    s = gdw_encode(d, v, NULL, buf, need, &written, &err);
+    FUZZ_CHECK(s == GDW_OK, "%s: sizing said %zu bytes, encoding failed with %s", gdw_dialect_name(d), need, gdw_status_name(s));
+    FUZZ_CHECK(written == need, "%s: sizing pass %zu bytes, wrote %zu", gdw_dialect_name(d), need, written);
+    *out = buf;
+    *len = written;
+    return GDW_OK;
+}
+
+/* The encoder refuses values a dialect cannot hold exactly; nothing else may fail. The one
+ * place that lists the mappings gdwire does not perform silently (docs/fuzzing.md). */
+static inline int fuzz_encode_refusal_allowed(gdw_status s) {
+    return s == GDW_ERR_UNSUPPORTED_TYPE || /* the type does not exist in the dialect */
+           s == GDW_ERR_LOSSY;              /* i64 into Godot 2's i32, f64 into an f32-only field */
+}
+
+/* After an encode and decode (in the same dialect, or another): `back` equals
+ * `from` as numbers (gdw_value_same_numbers), except for the mappings every engine performs
+ * on its own: listed here, and nowhere else.
+ *   - Object(null) is written as NIL by dialects without a null-Object form (Godot 3, Godot 4,
+ *     Pandemonium: var2bytes of a null Object writes NIL), so it comes back as null. */
+static inline int fuzz_values_match(const gdw_value *from, const gdw_value *back) {
+    if (gdw_value_same_numbers(from, back)) return 1;
+    if (from->type == GDW_OBJECT && (from->flags & GDW_VF_OBJECT_NULL) && back->type == GDW_NIL) return 1;
+    if (from->type != back->type || from->len != back->len || (from->flags & GDW_VF_TYPED) || (back->flags & GDW_VF_TYPED))
+        return 0;
+    if (from->type != GDW_ARRAY && from->type != GDW_DICTIONARY) return 0;
+    const gdw_value *a = gdw_items(from), *b = gdw_items(back);
+    size_t n = (size_t)from->len * (from->type == GDW_DICTIONARY ? 2 : 1);
+    for (size_t i = 0; i < n; i++)
+        if (!fuzz_values_match(&a[i], &b[i])) return 0;
+    return 1;
+}
+
+static inline void fuzz_print_value(const char *what, const gdw_value *v) {
+    char *t = gdw_text_print_alloc(v);
+    fprintf(stderr, "  %s: %.2000s\n", what, t ? t : "(out of memory)");
+    free(t);
+}
+
+#endif

@@ -1,0 +1,42 @@
+/* Fuzz target `translate`: decode in dialect A (byte 0), then for every dialect B encode the
+ * value; where B can hold it (the encoder refuses only what fuzz_encode_refusal_allowed
+ * lists), B must decode its own bytes back to the same value (fuzz_values_match: as
+ * numbers, and the mappings listed there) and re-encode them identically. */
+#include "fuzzers/fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_input in;
+    if (!fuzz_split(data, size, &in)) return 0;
+    gdw_doc *doc = NULL;
+    gdw_error err;
+    if (gdw_decode(in.dialect, in.packet, in.len, &in.opt, NULL, &doc, NULL, &err) != GDW_OK) return 0;
+    const gdw_value *v = gdw_doc_root(doc);
+    gdw_decode_options o = gdw_decode_options_default();
+    o.allow_objects = true;
+    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+        const gdw_dialect *b = gdw_dialect_at(i);
+        uint8_t *e1 = NULL, *e2 = NULL;
+        size_t n1 = 0, n2 = 0, used = 0;
+        gdw_status s = fuzz_encode(b, v, &e1, &n1);
+        if (s != GDW_OK) {
+            FUZZ_CHECK(fuzz_encode_refusal_allowed(s), "%s -> %s: %s", gdw_dialect_name(in.dialect), gdw_dialect_name(b), gdw_status_name(s));
+            continue;
+        }
+        gdw_doc *back = NULL;
+        s = gdw_decode(b, e1, n1, &o, NULL, &back, &used, &err);
+        FUZZ_CHECK(s == GDW_OK && used == n1, "%s -> %s: the encoding does not decode: %s at %zu", gdw_dialect_name(in.dialect),
+                   gdw_dialect_name(b), gdw_status_name(s), err.offset);
+        if (!fuzz_values_match(v, gdw_doc_root(back))) {
+            fuzz_print_value("from", v);
+            fuzz_print_value("back", gdw_doc_root(back));
+            FUZZ_CHECK(0, "%s -> %s: the value changed", gdw_dialect_name(in.dialect), gdw_dialect_name(b));
+        }
+        s = fuzz_encode(b, gdw_doc_root(back), &e2, &n2);
+        FUZZ_CHECK(s == GDW_OK && n1 == n2 && !memcmp(e1, e2, n1), "%s: re-encoding differs", gdw_dialect_name(b));
+        free(e1);
+        free(e2);
+        gdw_doc_free(back);
+    }
+    gdw_doc_free(doc);
+    return 0;
+}
