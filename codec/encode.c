@@ -350,6 +350,10 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
     case K_INPUT_EVENT: {
         const gdw_input_event *ev = v->u.ext;
         if (!ev || ev->extra_count > 2) return efail(e, GDW_ERR_INVALID_TREE, "InputEvent malformed");
+        /* a reader that does not know the engine's version takes a joystick motion's value word
+         * from the length word (decode.c): one that disagrees would read back differently */
+        if (ev->type == 4 && (ev->llen >= 20) != (ev->extra_count == 2) && !e->lossy)
+            return efail(e, GDW_ERR_LOSSY, "joystick motion length word disagrees with its value words");
         if ((s = header(e, GDW_INPUT_EVENT, 0))) return s;
         put_u32(&e->w, ev->type); put_u32(&e->w, ev->device); put_u32(&e->w, ev->llen);
         for (uint32_t i = 0; i < ev->extra_count; i++) put_u32(&e->w, ev->extra[i]);

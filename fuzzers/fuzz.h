@@ -79,14 +79,31 @@ static inline int fuzz_encode_refusal_allowed(gdw_status s) {
  * on its own: listed here, and nowhere else.
  *   - Object(null) is written as NIL by dialects without a null-Object form (Godot 3, Godot 4,
  *     Pandemonium: var2bytes of a null Object writes NIL), so it comes back as null. */
+static inline int fuzz_str_same(gdw_str x, gdw_str y) {
+    return x.len == y.len && (x.len == 0 || memcmp(x.ptr, y.ptr, x.len) == 0);
+}
+
+static inline int fuzz_desc_same(const gdw_typedesc *x, const gdw_typedesc *y) {
+    return x->kind == y->kind && x->builtin == y->builtin && x->id_only == y->id_only && fuzz_str_same(x->name, y->name);
+}
+
 static inline int fuzz_values_match(const gdw_value *from, const gdw_value *back) {
     if (gdw_value_same_numbers(from, back)) return 1;
     if (from->type == GDW_OBJECT && (from->flags & GDW_VF_OBJECT_NULL) && back->type == GDW_NIL) return 1;
-    if (from->type != back->type || from->len != back->len || (from->flags & GDW_VF_TYPED) || (back->flags & GDW_VF_TYPED))
-        return 0;
-    if (from->type != GDW_ARRAY && from->type != GDW_DICTIONARY) return 0;
-    const gdw_value *a = gdw_items(from), *b = gdw_items(back);
-    size_t n = (size_t)from->len * (from->type == GDW_DICTIONARY ? 2 : 1);
+    if (from->type != back->type || from->len != back->len || from->flags != back->flags) return 0;
+    size_t n;
+    const gdw_value *a, *b;
+    if (from->type == GDW_OBJECT) { /* a full Object: class, then name/value pairs */
+        const gdw_object *x = from->u.ext, *y = back->u.ext;
+        if (!x || !y || !fuzz_str_same(x->class_name, y->class_name)) return 0;
+        a = x->props, b = y->props, n = 2 * (size_t)from->len;
+    } else if (from->type == GDW_ARRAY || from->type == GDW_DICTIONARY || from->type == GDW_TYPED_ARRAY ||
+               from->type == GDW_PACKED_TYPED_ARRAY) {
+        const gdw_container *x = gdw_container_of(from), *y = gdw_container_of(back);
+        if ((x == NULL) != (y == NULL)) return 0;
+        if (x && (!fuzz_desc_same(&x->key, &y->key) || !fuzz_desc_same(&x->elem, &y->elem))) return 0;
+        a = gdw_items(from), b = gdw_items(back), n = (size_t)from->len * (from->type == GDW_DICTIONARY ? 2 : 1);
+    } else return 0;
     for (size_t i = 0; i < n; i++)
         if (!fuzz_values_match(&a[i], &b[i])) return 0;
     return 1;
