@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "codec/gdwire.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static long g_inputs;
@@ -80,7 +82,7 @@ static void run_vectors(const char *path) {
             sscanf(hex + 1 + i, "%2x", &b);
             buf[2 + i / 2] = (uint8_t)b;
         }
-        for (unsigned d = 0; d < 13; d++) {
+        for (size_t d = 0; d < gdw_dialect_count(); d++) {
             buf[0] = (uint8_t)d;
             buf[1] = objects[1] == '1' ? 4 : 0;
             LLVMFuzzerTestOneInput(buf, nhex / 2 + 2);
