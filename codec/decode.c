@@ -480,7 +480,7 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
     size_t len_off = c->cur.pos;
     int32_t datalen = (int32_t)cur_u32(&c->cur);
     if (datalen < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_INVALID_DATA, "negative Image data length");
-    if (datalen > 0 && fmt >= 23) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "Image format out of range");
+    if (datalen > 0 && fmt >= GDW_IMAGE_FORMATS) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "Image format out of range");
     if (datalen == 0 && c->strict && (fmt | mip | wdt | hgt))
         return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "empty Image with non-zero fields");
     if (!cur_has(&c->cur, (size_t)datalen)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_INVALID_DATA, "Image data runs past the end");

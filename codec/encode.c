@@ -111,8 +111,10 @@ static uint32_t real_flag(const ectx *e, const gdw_type_info *ti) {
 static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth);
 
 static gdw_status put_desc(ectx *e, const gdw_typedesc *td) {
+    if (td->kind == GDW_DESC_BUILTIN && td->id_only) return efail(e, GDW_ERR_INVALID_TREE, "ObjectID element type outside a Pandemonium TypedArray");
     if (td->kind == GDW_DESC_BUILTIN) {
-        int id = td->builtin == GDW_TYPE_COUNT ? (int)td->wire_id : gdw_dialect_type_id(e->d, (gdw_type)td->builtin);
+        /* Godot 4 readers range-check the element type: an id with no type cannot be written */
+        int id = td->builtin == GDW_TYPE_COUNT ? -1 : gdw_dialect_type_id(e->d, (gdw_type)td->builtin);
         if (id < 0) return efail(e, GDW_ERR_UNSUPPORTED_TYPE, "container element type not in the dialect");
         put_u32(&e->w, (uint32_t)id);
     } else if (td->kind == GDW_DESC_CLASS || td->kind == GDW_DESC_SCRIPT) {
@@ -171,6 +173,9 @@ static gdw_status enc_p4_typed(ectx *e, const gdw_value *v, unsigned depth) {
                        : td->builtin == GDW_TYPE_COUNT ? (int)td->wire_id : gdw_dialect_type_id(e->d, (gdw_type)td->builtin);
     if (td->kind == GDW_DESC_NONE || td->kind == GDW_DESC_SCRIPT || id < 0)
         return efail(e, GDW_ERR_UNSUPPORTED_TYPE, "typed array element type not in the dialect");
+    /* an id with no type (#N) travels as is; one that names a type would read back as that type */
+    if (!is_object && td->builtin == GDW_TYPE_COUNT && gdw_dialect_wire_type(e->d, (unsigned)id) >= 0)
+        return efail(e, GDW_ERR_INVALID_TREE, "element type #N names a type of the dialect: write the type");
     put_u32(&e->w, (uint32_t)id);
     if (is_object && !id_only) {
         if ((s = header(e, GDW_STRING_NAME, 0))) return s;
@@ -341,6 +346,8 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
     case K_IMAGE: {
         const gdw_image *im = v->u.ext;
         if (!im) return efail(e, GDW_ERR_INVALID_TREE, "Image without fields");
+        if (im->data.len && im->format >= GDW_IMAGE_FORMATS)
+            return efail(e, GDW_ERR_INVALID_TREE, "Image format out of range (the engine reads 0-22)");
         if ((s = header(e, GDW_IMAGE, 0))) return s;
         put_u32(&e->w, im->format); put_u32(&e->w, im->mipmaps);
         put_u32(&e->w, im->width); put_u32(&e->w, im->height);
@@ -349,7 +356,8 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
     }
     case K_INPUT_EVENT: {
         const gdw_input_event *ev = v->u.ext;
-        if (!ev || ev->extra_count > 2) return efail(e, GDW_ERR_INVALID_TREE, "InputEvent malformed");
+        if (!ev || !gdw_input_event_words_ok(ev->type, ev->extra_count))
+            return efail(e, GDW_ERR_INVALID_TREE, "InputEvent carries a number of value words its type does not have");
         /* a reader that does not know the engine's version takes a joystick motion's value word
          * from the length word (decode.c): one that disagrees would read back differently */
         if (ev->type == 4 && (ev->llen >= 20) != (ev->extra_count == 2) && !e->lossy)

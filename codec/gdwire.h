@@ -271,6 +271,9 @@ bool gdw_value_equal(const gdw_value *a, const gdw_value *b);
  * f64 when widening it gives exactly that f64 (NaN payloads as the C conversion widens them):
  * what a double-precision dialect makes of a single-precision value. */
 bool gdw_value_same_numbers(const gdw_value *a, const gdw_value *b);
+/* gdw_typedesc_equal: two container element types are the same (a builtin's wire id counts only
+ * for ids with no type; a class or script by its name). */
+bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
 
 /* ---------------------------------------------------------------------------------------
  * Dialects (the tables live in dialects/; see dialects/dialects.h for the fields).

@@ -123,6 +123,11 @@ static inline double real_at(const uint8_t *p, unsigned w) {
 
 /* true if the f64 value x survives a trip through f32 bit for bit (NaN payloads included). */
 bool gdw_f64_fits_f32(uint64_t bits);
+/* Godot 2 InputEvent: whether an event of this type carries n value words after its length word
+ * (KEY 2; MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH 1; JOYSTICK_MOTION 1 or 2; others 0). */
+bool gdw_input_event_words_ok(uint32_t type, uint32_t n);
+/* Godot 2 Image: the formats the engine reads (Image::FORMAT_MAX); an empty Image is not checked. */
+#define GDW_IMAGE_FORMATS 23u
 
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
 

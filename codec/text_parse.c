@@ -477,8 +477,26 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         if (!ct) return perr(p, GDW_ERR_NOMEM, "out of memory");
         memset(ct, 0, sizeof *ct);
         TRY(expect(p, '['));
-        if (dict) { TRY(parse_desc(p, &ct->key)); TRY(expect(p, ',')); }
+        size_t desc_at = p->pos;
+        if (dict) {
+            TRY(parse_desc(p, &ct->key));
+            if (ct->key.id_only) { p->pos = desc_at; return perr(p, GDW_ERR_SYNTAX, "ObjectID element types are Pandemonium's TypedArray only"); }
+            TRY(expect(p, ','));
+        }
+        desc_at = p->pos;
         TRY(parse_desc(p, &ct->elem));
+        if (ti->kind == K_TYPED_ARRAY && !(ct->elem.kind == GDW_DESC_BUILTIN || ct->elem.kind == GDW_DESC_CLASS)) {
+            p->pos = desc_at;
+            return perr(p, GDW_ERR_SYNTAX, "a Pandemonium TypedArray's element type is a builtin type, a class name or ObjectID");
+        }
+        if (ti->kind == K_TYPED_ARRAY && ct->elem.kind == GDW_DESC_BUILTIN && ct->elem.builtin == GDW_OBJECT && !ct->elem.id_only) {
+            p->pos = desc_at;
+            return perr(p, GDW_ERR_SYNTAX, "a Pandemonium TypedArray of Objects names a class (\"Node\") or is ObjectID");
+        }
+        if (ti->kind != K_TYPED_ARRAY && ct->elem.id_only) {
+            p->pos = desc_at;
+            return perr(p, GDW_ERR_SYNTAX, "ObjectID element types are Pandemonium's TypedArray only");
+        }
         TRY(expect(p, ']'));
         TRY(expect(p, '('));
         TRY(parse_items(p, v, dict, &ct->items, depth));
@@ -510,6 +528,8 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
             if (ev->extra_count == 2) return perr(p, GDW_ERR_SYNTAX, "InputEvent has at most two extra words");
             TRY(parse_u32(p, &ev->extra[ev->extra_count++]));
         }
+        if (!gdw_input_event_words_ok(ev->type, ev->extra_count))
+            return perr(p, GDW_ERR_SYNTAX, "InputEvent: wrong number of value words for its type (KEY 2; MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH 1; JOYSTICK_MOTION 1 or 2; others 0)");
         v->u.ext = ev;
         return expect(p, ')');
     }

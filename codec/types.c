@@ -143,7 +143,7 @@ const gdw_value *gdw_items(const gdw_value *v) {
 
 static bool str_eq(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
 
-static bool desc_eq(const gdw_typedesc *a, const gdw_typedesc *b) {
+bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b) {
     if (a->kind != b->kind || a->id_only != b->id_only) return false;
     if (a->kind == GDW_DESC_BUILTIN)
         return a->builtin == b->builtin && (a->builtin != GDW_TYPE_COUNT || a->wire_id == b->wire_id);
@@ -225,7 +225,7 @@ static bool equal(const gdw_value *a, const gdw_value *b, bool widen) {
     }
     case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
         const gdw_container *ca = gdw_container_of(a), *cb = gdw_container_of(b);
-        if (ca && (!desc_eq(&ca->key, &cb->key) || !desc_eq(&ca->elem, &cb->elem))) return false;
+        if (ca && (!gdw_typedesc_equal(&ca->key, &cb->key) || !gdw_typedesc_equal(&ca->elem, &cb->elem))) return false;
         const gdw_value *ia = gdw_items(a), *ib = gdw_items(b);
         size_t n = (size_t)a->len * (ti->kind == K_DICT ? 2 : 1);
         for (size_t i = 0; i < n; i++) if (!equal(&ia[i], &ib[i], widen)) return false;
@@ -261,4 +261,13 @@ int gdw_mode_from_name(const char *name) {
     if (strcmp(name, "strict") == 0) return GDW_MODE_STRICT;
     if (strcmp(name, "engine-exact") == 0 || strcmp(name, "exact") == 0) return GDW_MODE_ENGINE_EXACT;
     return -1;
+}
+
+bool gdw_input_event_words_ok(uint32_t type, uint32_t n) {
+    switch (type) {
+    case 1: return n == 2;
+    case 3: case 5: case 6: return n == 1;
+    case 4: return n == 1 || n == 2;
+    default: return n == 0;
+    }
 }

@@ -161,6 +161,13 @@ int main(void) {
     encode_error("godot4.0", "Array[int]([1])", false, GDW_ERR_LOSSY);
     encode_error("godot3", "RID(5)", false, GDW_ERR_LOSSY);
     encode_error("godot3", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]", false, GDW_ERR_TRUNCATED);
+    /* values no reader of the dialect would take back (found by fuzzers/encode.c) */
+    encode_error("mole", "Image(23, 0, 1, 1, PackedByteArray(1))", false, GDW_ERR_INVALID_TREE);
+    encode_error("mole", "Image(22, 0, 1, 1, PackedByteArray(1))", false, GDW_OK);
+    encode_error("godot4", "Array[#40]([])", false, GDW_ERR_UNSUPPORTED_TYPE);
+    encode_error("godot4.4", "Dictionary[\"Node\", #40]({})", false, GDW_ERR_UNSUPPORTED_TYPE);
+    encode_error("pandemonium-5", "TypedArray[#3]([])", false, GDW_ERR_INVALID_TREE);
+    encode_error("pandemonium-5", "TypedArray[#200]([])", false, GDW_OK);
 
     gdw_value broken = {.type = 200};
     size_t w = 0;
@@ -173,6 +180,14 @@ int main(void) {
     CHECK(s == GDW_ERR_SYNTAX && err.offset == 3, "syntax: %s at %zu", gdw_status_name(s), err.offset);
     s = gdw_text_parse("Vector2(1)", 10, NULL, &doc, &err);
     CHECK(s == GDW_ERR_SYNTAX, "component count: %s", gdw_status_name(s));
+    s = gdw_text_parse("TypedArray[Variant]([])", 23, NULL, &doc, &err);
+    CHECK(s == GDW_ERR_SYNTAX && err.offset == 11, "TypedArray[Variant]: %s at %zu", gdw_status_name(s), err.offset);
+    s = gdw_text_parse("TypedArray[Object]([])", 22, NULL, &doc, &err);
+    CHECK(s == GDW_ERR_SYNTAX && err.offset == 11, "TypedArray[Object]: %s at %zu", gdw_status_name(s), err.offset);
+    s = gdw_text_parse("Array[ObjectID]([])", 19, NULL, &doc, &err);
+    CHECK(s == GDW_ERR_SYNTAX && err.offset == 6, "Array[ObjectID]: %s at %zu", gdw_status_name(s), err.offset);
+    s = gdw_text_parse("InputEvent(1, 0, 20, 7)", 23, NULL, &doc, &err);
+    CHECK(s == GDW_ERR_SYNTAX, "InputEvent KEY with one word: %s", gdw_status_name(s));
 
     /* every code of the table is produced above, and has a message and a name */
     static const gdw_status all[] = {
