@@ -1,12 +1,12 @@
 """fuzz_target: one fuzz target = a binary (libFuzzer, AFL++ or replay main, by config) and a
 test that replays corpus/<name>/, corpus/regressions/<name>/ and the conformance vectors."""
 
-def fuzz_target(name, srcs = None):
+def fuzz_target(name, srcs = None, mutator = True):
     native.cc_binary(
         name = name,
         srcs = srcs or [name + ".c"],
         deps = [":fuzz", "//codec"] + select({
-            ":libfuzzer": [],
+            ":libfuzzer": [":mutator_libfuzzer"] if mutator else [],
             ":afl": [],
             "//conditions:default": [":replay_main"],
         }),
