@@ -12,12 +12,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gdw_doc *doc = NULL;
     size_t used = 0;
     gdw_error err;
-    if (gdw_decode(d, in.packet, in.len, &in.opt, NULL, &doc, &used, &err) != GDW_OK) {
+    gdw_status s0 = gdw_decode(d, in.packet, in.len, &in.opt, NULL, &doc, &used, &err);
+    if (s0 != GDW_OK) {
         FUZZ_CHECK(doc == NULL, "a failed decode returned a document");
-        FUZZ_CHECK(err.offset <= in.len, "error offset %zu past the input (%zu)", err.offset, in.len);
+        fuzz_check_error(s0, &err, in.len);
         return 0;
     }
     FUZZ_CHECK(used <= in.len, "consumed %zu of %zu", used, in.len);
+    fuzz_check_doc(doc, in.len);
     const gdw_value *v1 = gdw_doc_root(doc);
     uint8_t *e1 = NULL, *e2 = NULL;
     size_t n1 = 0, n2 = 0;

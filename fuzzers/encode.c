@@ -35,6 +35,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                gdw_status_name(s), gt.s, printed);
     gdw_doc_free(again);
 
+    /* damaged text: one byte changed, or the text cut short, parses or fails cleanly */
+    if (gt.len && size) {
+        size_t at = data[0] % gt.len;
+        char keep = gt.s[at];
+        static const char k_damage[] = "\"\\()[]{},:#^&-.e0x";
+        gt.s[at] = k_damage[data[size - 1] % (sizeof k_damage - 1)];
+        gdw_doc *bad = NULL;
+        size_t cut = data[size - 1] & 1 ? gt.len : at;
+        s = gdw_text_parse(gt.s, cut, NULL, &bad, &err);
+        if (s != GDW_OK) {
+            FUZZ_CHECK(bad == NULL, "a failed parse returned a document");
+            FUZZ_CHECK(s == GDW_ERR_SYNTAX || s == GDW_ERR_DEPTH, "damaged text: %s", gdw_status_name(s));
+            fuzz_check_error(s, &err, cut);
+        }
+        gdw_doc_free(bad);
+        gt.s[at] = keep;
+    }
+    /* gdw_encode_alloc writes what the two-pass fuzz_encode writes */
+    uint8_t *ea = NULL;
+    size_t na = 0;
+    gdw_status sa = gdw_encode_alloc(gdw_dialect_at(size ? data[0] % gdw_dialect_count() : 0), v, NULL, NULL, &ea, &na, &err);
+    if (sa != GDW_OK) fuzz_check_error(sa, &err, (size_t)-1);
+    free(ea);
+
     gdw_decode_options o = gdw_decode_options_default();
     o.allow_objects = true;
     gdw_decode_options strict = o;

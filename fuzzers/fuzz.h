@@ -120,6 +120,44 @@ static inline int fuzz_values_match(const gdw_value *from, const gdw_value *back
     return 1;
 }
 
+/* A failed call's report: a known status with a name that reads back, a message, an engine
+ * error class with a name, an offset inside the input. */
+static inline void fuzz_check_error(gdw_status s, const gdw_error *err, size_t len) {
+    const char *name = gdw_status_name(s);
+    FUZZ_CHECK(strcmp(name, "UNKNOWN") != 0 && gdw_status_from_name(name) == (int)s, "status %d has no name", (int)s);
+    FUZZ_CHECK(strcmp(gdw_strerror(s), "unknown status") != 0, "status %s has no description", name);
+    FUZZ_CHECK(err->code == s && err->message != NULL, "%s: the error report is not filled in", name);
+    FUZZ_CHECK(strcmp(gdw_engine_error_name(err->engine_error), "?") != 0, "%s: engine error %d has no name", name, (int)err->engine_error);
+    FUZZ_CHECK(err->offset <= len && err->value_offset <= err->offset, "%s: offsets %zu/%zu outside the input (%zu)", name, err->value_offset,
+               err->offset, len);
+}
+
+/* Every component accessor on every value of a decoded tree (reads each one: ASan sees any
+ * read past the document), and the document stays within its documented heap bound. */
+static inline void fuzz_walk_components(const gdw_value *v) {
+    size_t n = gdw_type_components((gdw_type)v->type);
+    int packed = v->type >= GDW_PACKED_BYTE_ARRAY && v->type <= GDW_PACKED_COLOR_ARRAY;
+    size_t total = packed ? (size_t)v->len * (v->type == GDW_PACKED_BYTE_ARRAY ? 1 : n) : n;
+    if (v->type == GDW_FLOAT) total = 1;
+    volatile double sink = 0;
+    for (size_t i = 0; i < total; i++)
+        sink += gdw_type_has_reals((gdw_type)v->type) ? gdw_value_real(v, i) : (double)gdw_value_int_at(v, i);
+    (void)sink;
+    const gdw_value *items = NULL;
+    size_t k = 0;
+    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY)
+        items = gdw_items(v), k = (size_t)v->len * (v->type == GDW_DICTIONARY ? 2 : 1);
+    else if (v->type == GDW_OBJECT && !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && v->u.ext)
+        items = ((const gdw_object *)v->u.ext)->props, k = 2 * (size_t)v->len;
+    for (size_t i = 0; i < k && items; i++) fuzz_walk_components(&items[i]);
+}
+
+static inline void fuzz_check_doc(const gdw_doc *doc, size_t len) {
+    fuzz_walk_components(gdw_doc_root(doc));
+    FUZZ_CHECK(gdw_doc_heap_bytes(doc) <= gdw_decode_heap_bound(len), "document holds %zu heap bytes, the bound for %zu input bytes is %zu",
+               gdw_doc_heap_bytes(doc), len, gdw_decode_heap_bound(len));
+}
+
 static inline void fuzz_print_value(const char *what, const gdw_value *v) {
     char *t = gdw_text_print_alloc(v);
     fprintf(stderr, "  %s: %.2000s\n", what, t ? t : "(out of memory)");

@@ -15,6 +15,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.allow_objects = true;
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         const gdw_dialect *b = gdw_dialect_at(i);
+        /* the dialect table agrees with itself: found by its name, wire ids and types map both ways */
+        FUZZ_CHECK(gdw_dialect_find(gdw_dialect_name(b)) == b, "%s is not found by its name", gdw_dialect_name(b));
+        for (unsigned id = 0; id < gdw_dialect_type_count(b); id++) {
+            int t = gdw_dialect_wire_type(b, id);
+            FUZZ_CHECK(t < 0 || gdw_dialect_type_id(b, (gdw_type)t) == (int)id, "%s: wire id %u -> %s -> %d", gdw_dialect_name(b), id,
+                       gdw_type_name((gdw_type)t), gdw_dialect_type_id(b, (gdw_type)t));
+        }
         uint8_t *e1 = NULL, *e2 = NULL;
         size_t n1 = 0, n2 = 0, used = 0;
         gdw_status s = fuzz_encode(b, v, &e1, &n1);

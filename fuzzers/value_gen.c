@@ -170,6 +170,21 @@ static void gen_desc(gen *g, gdw_typedesc *d, int pandemonium) {
     }
 }
 
+/* A type's name, now and then as the Godot 3 / Godot 2 name the text form also reads. */
+static const char *type_name(gen *g, gdw_type t) {
+    static const struct { gdw_type t; const char *alias; } k_old[] = {
+        {GDW_QUATERNION, "Quat"}, {GDW_TRANSFORM3D, "Transform"}, {GDW_TRANSFORM2D, "Matrix32"}, {GDW_BASIS, "Matrix3"},
+        {GDW_PACKED_BYTE_ARRAY, "PoolByteArray"}, {GDW_PACKED_INT32_ARRAY, "PoolIntArray"}, {GDW_PACKED_REAL_ARRAY, "PoolRealArray"},
+        {GDW_PACKED_STRING_ARRAY, "PoolStringArray"}, {GDW_PACKED_VECTOR2_ARRAY, "PoolVector2Array"},
+        {GDW_PACKED_VECTOR3_ARRAY, "PoolVector3Array"}, {GDW_PACKED_COLOR_ARRAY, "PoolColorArray"}, {GDW_PACKED_INT32_ARRAY, "IntArray"},
+        {GDW_PACKED_REAL_ARRAY, "RealArray"}, {GDW_PACKED_STRING_ARRAY, "StringArray"}, {GDW_PACKED_BYTE_ARRAY, "RawArray"},
+    };
+    if (pick(g, 4) == 0)
+        for (size_t i = 0; i < sizeof k_old / sizeof k_old[0]; i++)
+            if (k_old[i].t == t) return k_old[i].alias;
+    return gdw_type_name(t);
+}
+
 static void gen_components(gen *g, gdw_type t, unsigned count) {
     size_t nc = gdw_type_components(t);
     int reals = gdw_type_has_reals(t);
@@ -181,7 +196,7 @@ static void gen_components(gen *g, gdw_type t, unsigned count) {
         width = 8;
     }
     if (width == 8 && !f64_only) g->out->wide_reals = 1;
-    put(g, "%s(", gdw_type_name(t));
+    put(g, "%s(", type_name(g, t));
     for (size_t i = 0; i < nc * count && !full(g); i++) {
         if (i) put(g, ", ");
         if (reals) put_real(g, width);
@@ -274,13 +289,13 @@ static void gen_of_type(gen *g, gdw_type t, unsigned depth) {
         break;
     }
     case GDW_PACKED_BYTE_ARRAY: {
-        put(g, "PackedByteArray(");
+        put(g, "%s(", type_name(g, t));
         for (unsigned i = 0, n = pick(g, 4 * GEN_MAX_PACKED); i < n; i++) put(g, "%s%u", i ? ", " : "", take(g));
         put(g, ")");
         break;
     }
     case GDW_PACKED_STRING_ARRAY: {
-        put(g, "PackedStringArray(");
+        put(g, "%s(", type_name(g, t));
         for (unsigned i = 0, n = pick(g, GEN_MAX_PACKED); i < n; i++) { if (i) put(g, ", "); put_string_body(g); }
         put(g, ")");
         break;

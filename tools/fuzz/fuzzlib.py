@@ -1,0 +1,195 @@
+"""fuzzlib — what tools/fuzz/campaign, minimize and coverage share: the targets and their
+settings, building each engine's binaries with Bazel, seed corpora, libFuzzer merges, and the
+clang coverage report. Standard library only (Debian's python3)."""
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Every fuzz target: max_len (bytes), dictionary (None: the input is not wire bytes), whether the
+# custom mutator applies, and whether a finding is a decode verdict (a YAML vector is proposed).
+TARGETS = {
+    "decode": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True},
+    "validate_vs_decode": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True},
+    "strict_implies_compatible": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True},
+    "translate": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": False},
+    "encode": {"max_len": 1024, "dict": None, "mutator": False, "verdict": False},
+}
+
+# The sanitizers each config builds with (recorded in the run record).
+SANITIZERS = {
+    "libfuzzer": "address,undefined (no recovery)",
+    "afl": "address,undefined (no recovery)",
+    "afl-cmplog": "address,undefined (no recovery), CmpLog",
+    "coverage": "none (clang source coverage)",
+}
+
+
+_T0 = None
+
+
+def log(msg):
+    global _T0
+    import time
+    _T0 = _T0 or time.time()
+    t = int(time.time() - _T0)
+    print("[%d:%02d] %s" % (t // 60, t % 60, msg), file=sys.stderr, flush=True)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, cwd=kw.pop("cwd", ROOT), **kw)
+
+
+def bazel_bin(config):
+    args = ["bazel", "info", "bazel-bin"] + (["--config=" + config] if config else [])
+    out = run(args, capture_output=True, text=True, check=True).stdout.strip()
+    return out
+
+
+def build(config, labels):
+    """Build labels in a config; return the config's bazel-bin."""
+    args = ["bazel", "build", "--noshow_progress"] + (["--config=" + config] if config else []) + labels
+    r = run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        log(r.stderr[-4000:])
+        raise SystemExit("campaign: bazel build --config=%s failed" % config)
+    return bazel_bin(config)
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def corpus_hash(dirs):
+    """One hash over the contents of every file in dirs (order-free)."""
+    hashes = sorted(sha256_file(os.path.join(d, n)) for d in dirs if os.path.isdir(d) for n in os.listdir(d)
+                    if os.path.isfile(os.path.join(d, n)) and n != "README.md")
+    return hashlib.sha256("\n".join(hashes).encode()).hexdigest(), len(hashes)
+
+
+def count_files(d):
+    return sum(1 for n in os.listdir(d) if os.path.isfile(os.path.join(d, n))) if os.path.isdir(d) else 0
+
+
+def write_seeds(tsv, out_dir):
+    """The conformance packets (runner --export lines: id, hex, objects) as fuzz inputs, each in
+    every dialect: byte 0 the dialect, byte 1 the objects flag (fuzzers/fuzz.h). Names are the
+    content hash, so the same input is one file."""
+    os.makedirs(out_dir, exist_ok=True)
+    n = 0
+    ndialects = dialect_count()
+    with open(tsv) as f:
+        for line in f:
+            _id, hexs, objects = line.rstrip("\n").split("\t")
+            packet = bytes.fromhex(hexs)
+            for d in range(ndialects):
+                data = bytes([d, 4 if objects == "1" else 0]) + packet
+                name = hashlib.sha1(data).hexdigest()
+                with open(os.path.join(out_dir, name), "wb") as g:
+                    g.write(data)
+                n += 1
+    return n
+
+
+_DIALECTS = None
+
+
+def dialect_count():
+    global _DIALECTS
+    if _DIALECTS is None:
+        src = open(os.path.join(ROOT, "dialects", "dialects.c")).read()
+        _DIALECTS = len(re.findall(r"\{\s*\.name\s*=", src))
+    return _DIALECTS
+
+
+def dialect_table_version():
+    """The dialect table as built: a hash of dialects/ (its sources are the table)."""
+    h = hashlib.sha256()
+    for n in sorted(os.listdir(os.path.join(ROOT, "dialects"))):
+        if n.endswith((".c", ".h")):
+            h.update(open(os.path.join(ROOT, "dialects", n), "rb").read())
+    return h.hexdigest()[:16]
+
+
+def merge(binary, out_dir, in_dirs, max_len, extra_env=None, timeout=None):
+    """libFuzzer -merge=1: the inputs of in_dirs that add coverage, written into out_dir."""
+    os.makedirs(out_dir, exist_ok=True)
+    in_dirs = [d for d in in_dirs if os.path.isdir(d) and count_files(d)]
+    if not in_dirs:
+        return 0
+    env = dict(os.environ, **(extra_env or {}))
+    r = subprocess.run([binary, "-merge=1", "-max_len=%d" % max_len, "-rss_limit_mb=4096", "-timeout=10", out_dir] + in_dirs,
+                       capture_output=True, text=True, env=env, timeout=timeout)
+    if r.returncode != 0:
+        log(r.stderr[-3000:])
+        raise SystemExit("campaign: merge with %s failed" % binary)
+    return count_files(out_dir)
+
+
+def replace_dir_contents(dst, src, keep=("README.md",)):
+    os.makedirs(dst, exist_ok=True)
+    for n in os.listdir(dst):
+        if n not in keep:
+            os.unlink(os.path.join(dst, n))
+    for n in os.listdir(src):
+        shutil.copyfile(os.path.join(src, n), os.path.join(dst, n))
+
+
+def coverage(targets, out_dir, corpus_dirs_of, seeds_tsv):
+    """Build the replay binaries with clang source coverage, run each target over its corpus
+    folders and the conformance packets, and report line and branch coverage of codec/ and
+    dialects/ (text and HTML). Returns {lines, branches, functions, regions} percentages and
+    the per-file table."""
+    bb = build("coverage", ["//fuzzers:" + t for t in targets])
+    prof_dir = os.path.join(out_dir, "profraw")
+    os.makedirs(prof_dir, exist_ok=True)
+    for t in targets:
+        env = dict(os.environ, LLVM_PROFILE_FILE=os.path.join(prof_dir, t + "-%p.profraw"))
+        dirs = [d for d in corpus_dirs_of(t) if os.path.isdir(d)]
+        r = subprocess.run([os.path.join(bb, "fuzzers", t), "--vectors", seeds_tsv] + dirs, env=env, capture_output=True, text=True)
+        if r.returncode != 0:
+            log(r.stderr[-3000:])
+            raise SystemExit("coverage: replay of %s failed" % t)
+    profdata = os.path.join(out_dir, "coverage.profdata")
+    raws = [os.path.join(prof_dir, n) for n in os.listdir(prof_dir)]
+    run(["llvm-profdata-14", "merge", "-sparse", "-o", profdata] + raws, check=True)
+    objects = []
+    for i, t in enumerate(targets):
+        objects += ([] if i == 0 else ["-object"]) + [os.path.join(bb, "fuzzers", t)]
+    srcs = []  # the report covers codec/ and dialects/ only
+    common = ["-instr-profile=" + profdata, "-ignore-filename-regex=(^|/)(fuzzers|cli|conformance|tools|bench)/"] + objects
+    rep = run(["llvm-cov-14", "report"] + common + srcs, capture_output=True, text=True, check=True).stdout
+    with open(os.path.join(out_dir, "coverage.txt"), "w") as f:
+        f.write(rep)
+    html = os.path.join(out_dir, "coverage-html")
+    run(["llvm-cov-14", "show", "-format=html", "-show-branches=count", "-output-dir=" + html] + common + srcs, check=True,
+        capture_output=True)
+    return parse_report(rep), html
+
+
+def parse_report(rep):
+    """llvm-cov report's TOTAL line: regions, functions, lines, branches (covered %)."""
+    header = None
+    for line in rep.splitlines():
+        if line.startswith("Filename"):
+            header = line.split()
+        if line.startswith("TOTAL"):
+            cols = line.split()
+            # Filename Regions Missed Cover Functions Missed Executed Lines Missed Cover Branches Missed Cover
+            pct = [c for c in cols if c.endswith("%")]
+            nums = [c for c in cols[1:] if not c.endswith("%")]
+            res = {"regions_pct": float(pct[0][:-1]), "functions_pct": float(pct[1][:-1]), "lines_pct": float(pct[2][:-1]),
+                   "branches_pct": float(pct[3][:-1]) if len(pct) > 3 else None,
+                   "lines": int(nums[4]), "lines_missed": int(nums[5])}
+            if len(nums) > 7:
+                res["branches"], res["branches_missed"] = int(nums[6]), int(nums[7])
+            return res
+    raise SystemExit("coverage: no TOTAL line in llvm-cov report" + (" (header %s)" % header if header else ""))
