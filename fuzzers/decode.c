@@ -2,12 +2,56 @@
  * value is re-encoded in the same dialect, decoded again and re-encoded again: the second
  * value must equal the first (as numbers: a double-precision dialect writes an f32 it read
  * as f64, gdw_value_same_numbers) and the second encoding must equal the first, byte for
- * byte; if strict mode accepts the packet, it accepts gdwire's encoding of it. */
+ * byte; if strict mode accepts the packet, it accepts gdwire's encoding of it. With byte 1
+ * bit 3 set, the packet is decoded under memory pressure instead (decode_under_pressure). */
 #include "fuzzers/fuzz.h"
+
+/* An allocator that fails from the n-th allocation on (byte 1 bit 3 turns it on, bits 4-7
+ * choose n): a decode under memory pressure returns OK or NOMEM, frees what it took (the
+ * leak checker sees the rest) and never returns a document with NOMEM. */
+typedef struct failing { unsigned left; } failing;
+static void *f_malloc(void *ctx, size_t n) {
+    failing *f = ctx;
+    if (f->left == 0) return NULL;
+    f->left--;
+    return malloc(n);
+}
+static void *f_realloc(void *ctx, void *p, size_t o, size_t n) {
+    (void)o;
+    failing *f = ctx;
+    if (f->left == 0) return NULL;
+    f->left--;
+    return realloc(p, n);
+}
+static void f_free(void *ctx, void *p, size_t n) { (void)ctx, (void)n; free(p); }
+
+static void decode_under_pressure(const fuzz_input *in) {
+    failing f = {in->extra >> 1};
+    gdw_allocator a = {f_malloc, f_realloc, f_free, &f};
+    gdw_doc *doc = NULL;
+    gdw_error err;
+    gdw_status s = gdw_decode(in->dialect, in->packet, in->len, &in->opt, &a, &doc, NULL, &err);
+    if (s == GDW_OK) {
+        fuzz_check_doc(doc, in->len);
+        gdw_doc_free(doc);
+        return;
+    }
+    FUZZ_CHECK(doc == NULL, "a failed decode under memory pressure returned a document");
+    fuzz_check_error(s, &err, in->len);
+    /* with memory, the same input gets the same verdict unless memory was what failed */
+    if (s != GDW_ERR_NOMEM) {
+        gdw_status s2 = gdw_validate(in->dialect, in->packet, in->len, &in->opt, NULL, &err);
+        FUZZ_CHECK(s2 == s, "%s under memory pressure, %s without", gdw_status_name(s), gdw_status_name(s2));
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_input in;
     if (!fuzz_split(data, size, &in)) return 0;
+    if (in.extra & 1u) {
+        decode_under_pressure(&in);
+        return 0;
+    }
     const gdw_dialect *d = in.dialect;
     gdw_doc *doc = NULL;
     size_t used = 0;

@@ -119,10 +119,22 @@ def dialect_table_version():
     return h.hexdigest()[:16]
 
 
+def inputs_only(d):
+    """d itself, or, if it holds a README.md, a temporary folder of links to its other files."""
+    if not os.path.exists(os.path.join(d, "README.md")):
+        return d
+    import tempfile
+    t = tempfile.mkdtemp(prefix="gdwire-inputs-")
+    for n in os.listdir(d):
+        if n != "README.md" and os.path.isfile(os.path.join(d, n)):
+            os.symlink(os.path.abspath(os.path.join(d, n)), os.path.join(t, n))
+    return t
+
+
 def merge(binary, out_dir, in_dirs, max_len, extra_env=None, timeout=None):
     """libFuzzer -merge=1: the inputs of in_dirs that add coverage, written into out_dir."""
     os.makedirs(out_dir, exist_ok=True)
-    in_dirs = [d for d in in_dirs if os.path.isdir(d) and count_files(d)]
+    in_dirs = [inputs_only(d) for d in in_dirs if os.path.isdir(d) and count_files(d)]
     if not in_dirs:
         return 0
     env = dict(os.environ, **(extra_env or {}))
