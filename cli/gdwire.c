@@ -208,32 +208,24 @@ static int cmd_check(int argc, char **argv) {
     if ((rc = load_input(&o, &b))) return rc;
     printf("%zu bytes, mode %s\n", b.n, gdw_mode_name(o.dec.mode));
     printf("%-19s %-8s %8s %8s %-9s %s\n", "dialect", "verdict", "consumed", "trailing", "re-encode", "value / error");
-    int accepted = 0;
+    gdw_check_result *res = calloc(gdw_dialect_count(), sizeof *res);
+    if (!res) { fprintf(stderr, "%s: out of memory\n", k_prog); free(b.p); return EXIT_USAGE; }
+    int accepted = (int)gdw_check(b.p, b.n, &o.dec, true, res);
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
-        const gdw_dialect *d = gdw_dialect_at(i);
-        gdw_doc *doc = NULL;
-        gdw_error err;
-        size_t used = 0;
-        gdw_status s = gdw_decode(d, b.p, b.n, &o.dec, NULL, &doc, &used, &err);
-        if (s) {
+        const gdw_check_result *r = &res[i];
+        const gdw_dialect *d = r->dialect;
+        if (r->status) {
             printf("%-19s %-8s %8s %8s %-9s %s at byte %zu%s%s: %s\n", d->name, "rejected", "-", "-", "-",
-                   gdw_status_name(err.code), err.offset, err.path[0] ? " in " : "", err.path, err.message);
+                   gdw_status_name(r->err.code), r->err.offset, r->err.path[0] ? " in " : "", r->err.path, r->err.message);
             continue;
         }
-        accepted++;
-        uint8_t *enc = NULL;
-        size_t enc_len = 0;
-        gdw_error eerr;
-        const char *same;
-        gdw_status es = gdw_encode_alloc(d, gdw_doc_root(doc), NULL, NULL, &enc, &enc_len, &eerr);
-        if (es) same = gdw_status_name(es);
-        else same = (enc_len == used && memcmp(enc, b.p, used) == 0) ? "same" : "differs";
-        free(enc);
+        const char *same = r->encode_status ? gdw_status_name(r->encode_status) : r->reencodes_same ? "same" : "differs";
         char line[100];
-        summarize(gdw_doc_root(doc), line, sizeof line);
-        printf("%-19s %-8s %8zu %8zu %-9s %s\n", d->name, "accepted", used, b.n - used, same, line);
-        gdw_doc_free(doc);
+        summarize(gdw_doc_root(r->doc), line, sizeof line);
+        printf("%-19s %-8s %8zu %8zu %-9s %s\n", d->name, "accepted", r->consumed, b.n - r->consumed, same, line);
+        gdw_doc_free(r->doc);
     }
+    free(res);
     printf("%d of %zu dialects accept this packet\n", accepted, gdw_dialect_count());
     free(b.p);
     return accepted ? 0 : EXIT_REJECTED;

@@ -110,7 +110,7 @@ bool gdw_f64_fits_f32(uint64_t bits) {
 }
 
 double gdw_value_real(const gdw_value *v, size_t i) {
-    if (!v) return NAN;
+    if (!v || v->type >= GDW_TYPE_COUNT) return NAN;
     if (v->type == GDW_FLOAT) return v->width == 8 ? bits_to_f64(v->u.bits) : (double)bits_to_f32((uint32_t)v->u.bits);
     size_t n = gdw_type_components((gdw_type)v->type);
     size_t total = gdw_types[v->type].kind == K_PACKED ? (size_t)v->len * n : n;
@@ -119,7 +119,7 @@ double gdw_value_real(const gdw_value *v, size_t i) {
 }
 
 int64_t gdw_value_int_at(const gdw_value *v, size_t i) {
-    if (!v) return 0;
+    if (!v || v->type >= GDW_TYPE_COUNT) return 0;
     if (v->type == GDW_PACKED_BYTE_ARRAY) return i < v->len ? v->u.bytes[i] : 0;
     size_t n = gdw_type_components((gdw_type)v->type);
     size_t total = gdw_types[v->type].kind == K_PACKED ? (size_t)v->len * n : n;
