@@ -9,7 +9,8 @@
  * peak heap of one decode (a counting allocator). ops: decode (compatible mode, the document
  * freed outside the timing), validate, encode (into a buffer of the right size), check (what
  * `gdwire check` does for the library: decode in every dialect and, where accepted, re-encode
- * and compare), memcpy (the same bytes, the bandwidth ceiling). A short op is repeated until
+ * and compare), decode_each (a decode in every dialect, what check is measured against),
+ * memcpy (the same bytes, the bandwidth ceiling). A short op is repeated until
  * one timing lasts at least 20 ms. --json prints one JSON array of objects with the keys
  * workload, dialect, op, bytes, mb_per_s, values_per_s, peak_heap_bytes (plus runs, seconds).
  * --write-packets DIR writes DIR/<workload>.<dialect>.bin (for bench/compare). */
@@ -80,6 +81,12 @@ static int run_op(const char *op, job *j) {
     } else if (!strcmp(op, "check")) {
         gdw_check_result r[64];
         g_sink += gdw_check(j->packet, j->len, &o, false, r);
+    } else if (!strcmp(op, "decode_each")) { /* what check is measured against: a decode per dialect */
+        for (size_t i = 0; i < gdw_dialect_count(); i++) {
+            gdw_doc *doc = NULL;
+            if (gdw_decode(gdw_dialect_at(i), j->packet, j->len, &o, NULL, &doc, NULL, &err) == GDW_OK) g_sink++;
+            gdw_doc_free(doc);
+        }
     } else if (!strcmp(op, "memcpy")) {
         memcpy(j->scratch, j->packet, j->len);
         g_sink += j->scratch[j->len / 2];
@@ -123,7 +130,8 @@ static size_t peak_heap(job *j) {
 }
 
 static void usage(FILE *f) {
-    fputs("usage: bench [--dialect D|all] [--workload NAME] [--op decode|validate|encode|check|memcpy] [--runs N]\n"
+    fputs("usage: bench [--dialect D|all] [--workload NAME] [--op decode|validate|encode|check|decode_each|memcpy]\n"
+          "             [--runs N]\n"
           "             [--scale X] [--json] [--write-packets DIR] [--list]\n"
           "Times gdwire on generated workloads (median of --runs, default 5) beside memcpy; default:\n"
           "every workload, dialect godot3, every op. --scale 0.1 makes every workload ten times smaller.\n"
@@ -151,10 +159,11 @@ int main(int argc, char **argv) {
         else if (val && !strcmp(a, "--write-packets")) packets_dir = val, i++;
         else { fprintf(stderr, "bench: unknown option %s\n", a); usage(stderr); return 2; }
     }
-    static const char *const k_ops[] = {"decode", "validate", "encode", "check", "memcpy"};
+    static const char *const k_ops[] = {"decode", "validate", "encode", "check", "decode_each", "memcpy"};
+    enum { N_OPS = sizeof k_ops / sizeof k_ops[0] };
     if (opname) {
         int ok = 0;
-        for (size_t k = 0; k < 5; k++) ok |= !strcmp(opname, k_ops[k]);
+        for (size_t k = 0; k < N_OPS; k++) ok |= !strcmp(opname, k_ops[k]);
         if (!ok) { fprintf(stderr, "bench: unknown op %s\n", opname); return 2; }
     }
     if (wname && !workload_find(wname)) { fprintf(stderr, "bench: unknown workload %s (--list)\n", wname); return 2; }
@@ -191,7 +200,7 @@ int main(int argc, char **argv) {
             }
             job j = {d, v, packet, len, malloc(len + 64), len + 64};
             size_t heap = peak_heap(&j);
-            for (size_t oi = 0; oi < 5; oi++) {
+            for (size_t oi = 0; oi < N_OPS; oi++) {
                 const char *op = k_ops[oi];
                 if (opname && strcmp(opname, op)) continue;
                 if (packets_dir && !opname) break; /* writing packets only */

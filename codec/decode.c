@@ -30,6 +30,7 @@ typedef struct dctx {
     gdw_cursor cur;
     bool strict, exact, compat;
     bool allow_objects;
+    bool borrow;         /* strings and packed data point into the input (borrow_input) */
     unsigned max_depth;
     gdw_doc *doc;        /* arena, NULL when validating */
     gdw_error *err;
@@ -103,6 +104,9 @@ static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW
 
 static void *alloc(dctx *c, size_t n) { return gdw_arena_alloc(c->doc, n); }
 
+/* Bytes of the input the tree keeps: a copy in the arena, or the input itself (borrow_input). */
+static const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) { return c->borrow ? p : gdw_arena_dup(c->doc, p, n); }
+
 /* ---- strings ----------------------------------------------------------------------------- */
 
 enum { STR_PLAIN, STR_ARRAY_ENTRY };
@@ -151,7 +155,7 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     c->str_len = (uint32_t)(vis - skip);
     if (out) {
         out->len = (uint32_t)(vis - skip);
-        out->ptr = gdw_arena_dup(c->doc, p + skip, vis - skip);
+        out->ptr = keep(c, p + skip, vis - skip);
         if (!out->ptr) return nomem(c);
     }
     return GDW_OK;
@@ -232,7 +236,7 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     if (dst) {
         dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : w);
         dst->len = ti->ncomp;
-        dst->u.bytes = gdw_arena_dup(c->doc, p, size);
+        dst->u.bytes = keep(c, p, size);
         if (!dst->u.bytes) return nomem(c);
     }
     return GDW_OK;
@@ -256,14 +260,17 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     if (dst) {
         dst->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : w);
         dst->len = (uint32_t)count;
-        uint8_t *q = gdw_arena_dup(c->doc, p, (size_t)size);
-        if (!q) return nomem(c);
         if (c->exact && d->defect_vec4_pool_w && ti->ncomp == 4 &&
             (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY)) {
+            uint8_t *q = gdw_arena_dup(c->doc, p, (size_t)size); /* changed below: always a copy */
+            if (!q) return nomem(c);
             /* the engine reads w from the z slot */
             for (int32_t i = 0; i < count; i++) memcpy(q + (size_t)i * elem + 3 * w, q + (size_t)i * elem + 2 * w, w);
+            dst->u.bytes = q;
+        } else {
+            dst->u.bytes = keep(c, p, (size_t)size);
+            if (!dst->u.bytes) return nomem(c);
         }
-        dst->u.bytes = q;
     }
     return GDW_OK;
 }
@@ -281,7 +288,7 @@ static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t len) {
     }
     if (dst) {
         dst->len = (uint32_t)len;
-        dst->u.bytes = gdw_arena_dup(c->doc, p, len);
+        dst->u.bytes = keep(c, p, len);
         if (!dst->u.bytes) return nomem(c);
     }
     return GDW_OK;
@@ -667,6 +674,7 @@ static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t l
     c->exact = o->mode == GDW_MODE_ENGINE_EXACT;
     c->compat = o->mode == GDW_MODE_COMPATIBLE;
     c->allow_objects = o->allow_objects;
+    c->borrow = o->borrow_input;
     c->max_depth = o->max_depth == 0 ? GDW_DEFAULT_MAX_DEPTH : o->max_depth;
     if (c->max_depth > GDW_HARD_MAX_DEPTH) c->max_depth = GDW_HARD_MAX_DEPTH;
     c->err = err;

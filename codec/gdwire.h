@@ -314,6 +314,9 @@ typedef struct gdw_decode_options {
     size_t max_size;      /* 0 = no limit; larger inputs fail with GDW_ERR_TOO_LARGE */
     bool allow_objects;   /* full Objects (class + properties) accepted; default false, as the engines */
     bool allow_trailing;  /* strict mode: accept bytes after the value (the other modes always do) */
+    bool borrow_input;    /* zero-copy: strings and packed data in the tree point into buf instead of
+                             being copied, so buf must outlive the document; the heap then holds the
+                             tree's structure only */
 } gdw_decode_options;
 
 /* gdw_decode_options_default: compatible mode, depth 1024, no size limit, no objects. */
