@@ -13,7 +13,9 @@
  * memcpy (the same bytes, the bandwidth ceiling). A short op is repeated until
  * one timing lasts at least 20 ms. --json prints one JSON array of objects with the keys
  * workload, dialect, op, bytes, mb_per_s, values_per_s, peak_heap_bytes (plus runs, seconds).
- * --write-packets DIR writes DIR/<workload>.<dialect>.bin (for bench/compare). */
+ * --write-packets DIR writes DIR/<workload>.<dialect>.bin (for bench/compare). --once runs each
+ * selected op exactly once, untimed, for instruction counts:
+ *   valgrind --tool=callgrind --toggle-collect=gdw_decode bench --workload dicts_200k --op decode --once */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdint.h>
@@ -132,7 +134,7 @@ static size_t peak_heap(job *j) {
 static void usage(FILE *f) {
     fputs("usage: bench [--dialect D|all] [--workload NAME] [--op decode|validate|encode|check|decode_each|memcpy]\n"
           "             [--runs N]\n"
-          "             [--scale X] [--json] [--write-packets DIR] [--list]\n"
+          "             [--scale X] [--json] [--write-packets DIR] [--list] [--once]\n"
           "Times gdwire on generated workloads (median of --runs, default 5) beside memcpy; default:\n"
           "every workload, dialect godot3, every op. --scale 0.1 makes every workload ten times smaller.\n"
           "Example: bazel run -c opt //bench -- --workload dicts_200k --op decode --json\n",
@@ -141,12 +143,13 @@ static void usage(FILE *f) {
 
 int main(int argc, char **argv) {
     const char *dialect = "godot3", *wname = NULL, *opname = NULL, *packets_dir = NULL;
-    int runs = 5, json = 0;
+    int runs = 5, json = 0, once = 0;
     double scale = 1.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "--once")) once = 1;
         else if (!strcmp(a, "--list")) {
             for (size_t k = 0; k < workload_count(); k++) printf("%-16s %s\n", workload_at(k)->name, workload_at(k)->what);
             return 0;
@@ -204,6 +207,11 @@ int main(int argc, char **argv) {
                 const char *op = k_ops[oi];
                 if (opname && strcmp(opname, op)) continue;
                 if (packets_dir && !opname) break; /* writing packets only */
+                if (once) { /* one call, untimed: for callgrind (--toggle-collect=gdw_decode) */
+                    if (run_op(op, &j)) { fprintf(stderr, "bench: %s failed\n", op); return 1; }
+                    printf("%s %s %s: ran once (%zu bytes, %zu values)\n", w->name, gdw_dialect_name(d), op, len, nvalues);
+                    continue;
+                }
                 double t = time_op(op, &j, runs);
                 if (t < 0) { fprintf(stderr, "bench: %s %s in %s failed\n", op, w->name, gdw_dialect_name(d)); return 1; }
                 double mbps = (double)len / t / 1e6, vps = (double)nvalues / t;
