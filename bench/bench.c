@@ -13,6 +13,8 @@
  * memcpy (the same bytes, the bandwidth ceiling). A short op is repeated until
  * one timing lasts at least 20 ms. --json prints one JSON array of objects with the keys
  * workload, dialect, op, bytes, mb_per_s, values_per_s, peak_heap_bytes (plus runs, seconds).
+ * --allocator reuse gives decode an allocator that keeps freed blocks for the next decode (a
+ * server's steady state: no fresh pages from the kernel); the default is the C library's.
  * --write-packets DIR writes DIR/<workload>.<dialect>.bin (for bench/compare). --once runs each
  * selected op exactly once, untimed, for instruction counts:
  *   valgrind --tool=callgrind --toggle-collect=gdw_decode bench --workload dicts_200k --op decode --once */
@@ -53,6 +55,39 @@ static void c_free(void *ctx, void *p, size_t n) {
     free(p);
 }
 
+/* ---- a reusing allocator: what a server that decodes packet after packet would plug in
+ * (gdw_allocator): freed blocks are kept by size and handed out again, so a steady stream of
+ * decodes touches the same pages instead of faulting in fresh ones from the kernel ---- */
+typedef struct bucket { size_t size; void *head; } bucket;
+typedef struct reuse { bucket b[128]; size_t n; } reuse;
+static bucket *find_bucket(reuse *r, size_t size) {
+    for (size_t i = 0; i < r->n; i++)
+        if (r->b[i].size == size) return &r->b[i];
+    if (r->n == sizeof r->b / sizeof r->b[0]) return NULL;
+    r->b[r->n] = (bucket){size, NULL};
+    return &r->b[r->n++];
+}
+static void *r_malloc(void *ctx, size_t n) {
+    if (n < sizeof(void *)) n = sizeof(void *);
+    bucket *b = find_bucket(ctx, n);
+    if (b && b->head) { void *p = b->head; b->head = *(void **)p; return p; }
+    return malloc(n);
+}
+static void *r_realloc(void *ctx, void *p, size_t o, size_t n) {
+    (void)ctx, (void)o;
+    return realloc(p, n);
+}
+static void r_free(void *ctx, void *p, size_t n) {
+    if (n < sizeof(void *)) n = sizeof(void *);
+    bucket *b = find_bucket(ctx, n);
+    if (!b) { free(p); return; }
+    *(void **)p = b->head;
+    b->head = p;
+}
+static reuse g_reuse;
+static const gdw_allocator k_reuse = {r_malloc, r_realloc, r_free, &g_reuse};
+static const gdw_allocator *g_alloc; /* NULL: the C library's malloc, as gdwire's default */
+
 typedef struct job {
     const gdw_dialect *d;
     const gdw_value *v;
@@ -69,7 +104,7 @@ static int run_op(const char *op, job *j) {
     gdw_decode_options o = gdw_decode_options_default();
     if (!strcmp(op, "decode")) {
         gdw_doc *doc = NULL;
-        if (gdw_decode(j->d, j->packet, j->len, &o, NULL, &doc, NULL, &err) != GDW_OK) return -1;
+        if (gdw_decode(j->d, j->packet, j->len, &o, g_alloc, &doc, NULL, &err) != GDW_OK) return -1;
         g_sink += gdw_doc_root(doc)->len;
         gdw_doc_free(doc);
     } else if (!strcmp(op, "validate")) {
@@ -86,7 +121,7 @@ static int run_op(const char *op, job *j) {
     } else if (!strcmp(op, "decode_each")) { /* what check is measured against: a decode per dialect */
         for (size_t i = 0; i < gdw_dialect_count(); i++) {
             gdw_doc *doc = NULL;
-            if (gdw_decode(gdw_dialect_at(i), j->packet, j->len, &o, NULL, &doc, NULL, &err) == GDW_OK) g_sink++;
+            if (gdw_decode(gdw_dialect_at(i), j->packet, j->len, &o, g_alloc, &doc, NULL, &err) == GDW_OK) g_sink++;
             gdw_doc_free(doc);
         }
     } else if (!strcmp(op, "memcpy")) {
@@ -134,7 +169,7 @@ static size_t peak_heap(job *j) {
 static void usage(FILE *f) {
     fputs("usage: bench [--dialect D|all] [--workload NAME] [--op decode|validate|encode|check|decode_each|memcpy]\n"
           "             [--runs N]\n"
-          "             [--scale X] [--json] [--write-packets DIR] [--list] [--once]\n"
+          "             [--scale X] [--json] [--write-packets DIR] [--list] [--once] [--allocator libc|reuse]\n"
           "Times gdwire on generated workloads (median of --runs, default 5) beside memcpy; default:\n"
           "every workload, dialect godot3, every op. --scale 0.1 makes every workload ten times smaller.\n"
           "Example: bazel run -c opt //bench -- --workload dicts_200k --op decode --json\n",
@@ -150,6 +185,11 @@ int main(int argc, char **argv) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "--once")) once = 1;
+        else if (val && !strcmp(a, "--allocator")) {
+            if (!strcmp(val, "reuse")) g_alloc = &k_reuse;
+            else if (strcmp(val, "libc")) { fprintf(stderr, "bench: --allocator libc|reuse\n"); return 2; }
+            i++;
+        }
         else if (!strcmp(a, "--list")) {
             for (size_t k = 0; k < workload_count(); k++) printf("%-16s %s\n", workload_at(k)->name, workload_at(k)->what);
             return 0;
@@ -217,8 +257,8 @@ int main(int argc, char **argv) {
                 double mbps = (double)len / t / 1e6, vps = (double)nvalues / t;
                 if (json)
                     printf("%s\n {\"workload\": \"%s\", \"dialect\": \"%s\", \"op\": \"%s\", \"bytes\": %zu, \"mb_per_s\": %.1f, "
-                           "\"values_per_s\": %.0f, \"peak_heap_bytes\": %zu, \"runs\": %d, \"seconds\": %.9f}",
-                           first ? "" : ",", w->name, gdw_dialect_name(d), op, len, mbps, vps, heap, runs, t);
+                           "\"values_per_s\": %.0f, \"peak_heap_bytes\": %zu, \"runs\": %d, \"seconds\": %.9f, \"allocator\": \"%s\"}",
+                           first ? "" : ",", w->name, gdw_dialect_name(d), op, len, mbps, vps, heap, runs, t, g_alloc ? "reuse" : "libc");
                 else
                     printf("%-16s %-19s %-8s %12zu %10.1f %14.0f %12zu %8.2f\n", w->name, gdw_dialect_name(d), op, len, mbps, vps, heap,
                            (double)heap / (double)len);
