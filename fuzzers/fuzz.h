@@ -132,6 +132,21 @@ static inline void fuzz_check_error(gdw_status s, const gdw_error *err, size_t l
                err->offset, len);
 }
 
+/* The values inside v: container items (keys and values alternate in a Dictionary), or a
+ * full Object's property names and values; NULL and *n = 0 for anything else. */
+static inline const gdw_value *fuzz_children(const gdw_value *v, size_t *n) {
+    *n = 0;
+    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) {
+        *n = (size_t)v->len * (v->type == GDW_DICTIONARY ? 2 : 1);
+        return gdw_items(v);
+    }
+    if (v->type == GDW_OBJECT && !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && v->u.ext) {
+        *n = 2 * (size_t)v->len;
+        return ((const gdw_object *)v->u.ext)->props;
+    }
+    return NULL;
+}
+
 /* Every component accessor on every value of a decoded tree (reads each one: ASan sees any
  * read past the document), and the document stays within its documented heap bound. */
 static inline void fuzz_walk_components(const gdw_value *v) {
@@ -143,12 +158,8 @@ static inline void fuzz_walk_components(const gdw_value *v) {
     for (size_t i = 0; i < total; i++)
         sink += gdw_type_has_reals((gdw_type)v->type) ? gdw_value_real(v, i) : (double)gdw_value_int_at(v, i);
     (void)sink;
-    const gdw_value *items = NULL;
     size_t k = 0;
-    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY)
-        items = gdw_items(v), k = (size_t)v->len * (v->type == GDW_DICTIONARY ? 2 : 1);
-    else if (v->type == GDW_OBJECT && !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && v->u.ext)
-        items = ((const gdw_object *)v->u.ext)->props, k = 2 * (size_t)v->len;
+    const gdw_value *items = fuzz_children(v, &k);
     for (size_t i = 0; i < k && items; i++) fuzz_walk_components(&items[i]);
 }
 

@@ -15,12 +15,8 @@ static bool has_joystick_value(const gdw_value *v) {
         const gdw_input_event *ev = v->u.ext;
         return ev && ev->type == 4 && ev->extra_count == 2;
     }
-    const gdw_value *items = NULL;
     size_t n = 0;
-    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY)
-        items = gdw_items(v), n = (size_t)v->len * (v->type == GDW_DICTIONARY ? 2 : 1);
-    else if (v->type == GDW_OBJECT && !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && v->u.ext)
-        items = ((const gdw_object *)v->u.ext)->props, n = 2 * (size_t)v->len;
+    const gdw_value *items = fuzz_children(v, &n);
     for (size_t i = 0; i < n && items; i++)
         if (has_joystick_value(&items[i])) return true;
     return false;
