@@ -99,15 +99,20 @@ def write_seeds(tsv, out_dir):
     return n
 
 
-_DIALECTS = None
+_NAMES = None
+
+
+def dialect_names():
+    """The dialects in table order (fuzz inputs pick one by index, byte 0)."""
+    global _NAMES
+    if _NAMES is None:
+        src = open(os.path.join(ROOT, "dialects", "dialects.c")).read()
+        _NAMES = re.findall(r"\{\s*\.name\s*=\s*\"([^\"]+)\"", src)
+    return _NAMES
 
 
 def dialect_count():
-    global _DIALECTS
-    if _DIALECTS is None:
-        src = open(os.path.join(ROOT, "dialects", "dialects.c")).read()
-        _DIALECTS = len(re.findall(r"\{\s*\.name\s*=", src))
-    return _DIALECTS
+    return len(dialect_names())
 
 
 def dialect_table_version():
