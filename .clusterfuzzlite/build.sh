@@ -9,7 +9,7 @@ WORK=${WORK:-$(mktemp -d)}
 TARGETS="decode encode validate_vs_decode strict_implies_compatible translate"
 BYTE_TARGETS="decode validate_vs_decode strict_implies_compatible translate"
 
-CODEC_SRCS="codec/arena.c codec/decode.c codec/encode.c codec/errors.c codec/text_parse.c codec/text_print.c codec/types.c codec/utf8.c dialects/dialects.c"
+CODEC_SRCS=$(echo codec/*.c dialects/*.c)
 objs=()
 for src in $CODEC_SRCS fuzzers/value_gen.c fuzzers/mutator.c; do
     obj="$WORK/$(echo "$src" | tr / _).o"
@@ -31,16 +31,9 @@ done
 runner_srcs="conformance/runner.c conformance/vectors.c conformance/outcome.c conformance/oracle.c"
 "${HOST_CC:-$(command -v cc || command -v clang)}" -std=c11 -D_GNU_SOURCE -O1 -I. $runner_srcs $CODEC_SRCS -lyaml -lm -o "$WORK/conformance-runner"
 "$WORK/conformance-runner" --export godot3 --root conformance/vectors conformance/vectors > "$WORK/seeds.tsv"
-python3 - "$WORK/seeds.tsv" "$WORK/seeds" "$(grep -c '\.name *= *"' dialects/dialects.c)" <<'PY'
-import hashlib, os, sys
-tsv, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-os.makedirs(out, exist_ok=True)
-for line in open(tsv):
-    _id, hexs, objects = line.rstrip("\n").split("\t")
-    for d in range(n):
-        data = bytes([d, 4 if objects == "1" else 0]) + bytes.fromhex(hexs)
-        open(os.path.join(out, hashlib.sha1(data).hexdigest()), "wb").write(data)
-PY
+# the same seed files the campaign writes (byte 0 the dialect, byte 1 the objects flag)
+python3 -c 'import sys; sys.path.insert(0, "tools/fuzz"); import fuzzlib; fuzzlib.write_seeds(sys.argv[1], sys.argv[2])' \
+    "$WORK/seeds.tsv" "$WORK/seeds"
 rm -f "$WORK/seeds.zip"
 (cd "$WORK/seeds" && zip -q -r "$WORK/seeds.zip" .)
 for t in $TARGETS; do
