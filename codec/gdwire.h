@@ -407,6 +407,33 @@ char *gdw_text_print_alloc(const gdw_value *v);
 gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc,
                           gdw_doc **out_doc, gdw_error *err);
 
+/* ---------------------------------------------------------------------------------------
+ * JSON form (docs/json.md, schema docs/gdwire.schema.json): the same information as the
+ * canonical text, as JSON objects {"type": ..., ...} for scripts.
+ * ------------------------------------------------------------------------------------- */
+
+/* gdw_json_print: as gdw_text_print, in the JSON form (one line). */
+size_t gdw_json_print(const gdw_value *v, char *out, size_t cap);
+char *gdw_json_print_alloc(const gdw_value *v); /* free with free(); NULL on OOM */
+
+/* gdw_json_parse: read one JSON value in the JSON form into a new document. Errors: SYNTAX
+ * (not JSON, or not the schema) with err->offset the byte offset in the text and err->path the
+ * JSON path of the offending member; NOMEM; DEPTH. */
+gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc,
+                          gdw_doc **out_doc, gdw_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Base64 (RFC 4648 with '=' padding): Marshalls.variant_to_base64 / base64_to_variant.
+ * ------------------------------------------------------------------------------------- */
+
+/* gdw_base64_encode: writes NUL-terminated base64 of in[0..n) into out[0..cap); returns the
+ * length of the full text (without the NUL), like snprintf. */
+size_t gdw_base64_encode(const uint8_t *in, size_t n, char *out, size_t cap);
+/* gdw_base64_decode: whitespace is skipped; the URL-safe letters - and _ are accepted. out needs
+ * room for n / 4 * 3 + 3 bytes. GDW_ERR_SYNTAX with *bad_at (if not NULL) the offset of the first
+ * character that is not base64 (n when the text ends inside a group). */
+gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at);
+
 #ifdef __cplusplus
 }
 #endif

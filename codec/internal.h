@@ -2,7 +2,10 @@
 #ifndef GDWIRE_INTERNAL_H
 #define GDWIRE_INTERNAL_H
 
+#include <assert.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -137,5 +140,36 @@ gdw_status gdw_encode_matches(const gdw_dialect *d, const gdw_value *v, const ui
 /* gdw_utf8_check: returns the index of the first offending byte, or (size_t)-1 if p[0..n)
  * is acceptable under rule. */
 size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule);
+
+/* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit -------- */
+
+typedef struct sbuf {
+    char *buf;
+    size_t cap;
+    size_t len;
+} sbuf;
+
+static inline void sb_put(sbuf *s, const char *p, size_t n) {
+    if (s->len < s->cap) {
+        size_t room = s->cap - s->len;
+        memcpy(s->buf + s->len, p, n < room ? n : room);
+    }
+    s->len += n;
+}
+static inline void sb_str(sbuf *s, const char *p) { sb_put(s, p, strlen(p)); }
+static inline void sb_fmt(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void sb_fmt(sbuf *s, const char *fmt, ...) {
+    char tmp[256]; /* every caller's longest output (an Image header, 4 x u32) fits */
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    assert(n >= 0 && (size_t)n < sizeof tmp);
+    if (n > 0) sb_put(s, tmp, (size_t)n);
+}
+
+/* gdw_real_text: a real of width 4 or 8 given by its bits, as the text form writes it without a
+ * width marker: shortest decimal that reads back, inf, -inf, nan, -nan or nan(0x<bits>). */
+void gdw_real_text(char *out, size_t cap, uint64_t bits, unsigned width);
 
 #endif

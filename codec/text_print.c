@@ -4,7 +4,6 @@
  * payloads, f32 vs f64 width), arbitrary string bytes. gdw_text_parse reads it back to an
  * equal value.
  */
-#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,31 +11,6 @@
 #include <stdlib.h>
 
 #include "codec/internal.h"
-
-typedef struct sbuf {
-    char *buf;
-    size_t cap;
-    size_t len;
-} sbuf;
-
-static void sb_put(sbuf *s, const char *p, size_t n) {
-    if (s->len < s->cap) {
-        size_t room = s->cap - s->len;
-        memcpy(s->buf + s->len, p, n < room ? n : room);
-    }
-    s->len += n;
-}
-static void sb_str(sbuf *s, const char *p) { sb_put(s, p, strlen(p)); }
-static void sb_fmt(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_fmt(sbuf *s, const char *fmt, ...) {
-    char tmp[256]; /* every caller's longest output (an Image header, 4 x u32) fits */
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    assert(n >= 0 && (size_t)n < sizeof tmp);
-    if (n > 0) sb_put(s, tmp, (size_t)n);
-}
 
 /* ---- numbers ----------------------------------------------------------------------------- */
 
@@ -54,21 +28,25 @@ static void shortest(char *out, size_t cap, double x, unsigned width) {
 }
 
 /* A real component of width 4 or 8 given by its bits, without any width marker. */
-static void print_real_bits(sbuf *s, uint64_t bits, unsigned width) {
+void gdw_real_text(char *out, size_t cap, uint64_t bits, unsigned width) {
     bool neg = width == 8 ? (bits >> 63) != 0 : ((bits >> 31) & 1) != 0;
     double x = width == 8 ? bits_to_f64(bits) : (double)bits_to_f32((uint32_t)bits);
     if (isnan(x)) {
         uint64_t quiet = width == 8 ? 0x7ff8000000000000ull : 0x7fc00000ull;
         uint64_t sign = width == 8 ? 0x8000000000000000ull : 0x80000000ull;
-        if (bits == quiet) sb_str(s, "nan");
-        else if (bits == (quiet | sign)) sb_str(s, "-nan");
-        else if (width == 8) sb_fmt(s, "nan(0x%016" PRIx64 ")", bits);
-        else sb_fmt(s, "nan(0x%08" PRIx32 ")", (uint32_t)bits);
+        if (bits == quiet) snprintf(out, cap, "nan");
+        else if (bits == (quiet | sign)) snprintf(out, cap, "-nan");
+        else if (width == 8) snprintf(out, cap, "nan(0x%016" PRIx64 ")", bits);
+        else snprintf(out, cap, "nan(0x%08" PRIx32 ")", (uint32_t)bits);
         return;
     }
-    if (isinf(x)) { sb_str(s, neg ? "-inf" : "inf"); return; }
+    if (isinf(x)) { snprintf(out, cap, neg ? "-inf" : "inf"); return; }
+    shortest(out, cap, x, width);
+}
+
+static void print_real_bits(sbuf *s, uint64_t bits, unsigned width) {
     char tmp[48];
-    shortest(tmp, sizeof tmp, x, width);
+    gdw_real_text(tmp, sizeof tmp, bits, width);
     sb_str(s, tmp);
 }
 

@@ -7,7 +7,7 @@
  * writes: gen_text.noncanonical lists them), and re-encode byte-identically (where the value came
  * back through one of the mappings fuzz_values_match lists, the mapped value must be a fixed
  * point instead).
- * The text form round-trips too: print(parse(text)) parses to an equal value. */
+ * The text form round-trips too: print(parse(text)) parses to an equal value; so does the JSON form. */
 #include "fuzzers/fuzz.h"
 #include "fuzzers/value_gen.h"
 
@@ -34,6 +34,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(again)), "text round trip fails: %s\n  text: %.2000s\n  printed: %.2000s",
                gdw_status_name(s), gt.s, printed);
     gdw_doc_free(again);
+
+    /* the JSON form holds the same value */
+    char *json = gdw_json_print_alloc(v);
+    FUZZ_CHECK(json != NULL, "out of memory");
+    s = gdw_json_parse(json, strlen(json), NULL, &again, &err);
+    FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(again)), "JSON round trip fails: %s at %zu (%s)\n  text: %.2000s\n  json: %.2000s",
+               gdw_status_name(s), err.offset, s ? err.message : "values differ", printed, json);
+    gdw_doc_free(again);
+    free(json);
 
     /* damaged text: one byte changed, or the text cut short, parses or fails cleanly */
     if (gt.len && size) {

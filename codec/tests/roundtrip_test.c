@@ -42,6 +42,14 @@ static void roundtrip(const gdw_dialect *d, const char *text) {
     CHECK(s == GDW_OK, "parse %s: %s at %zu", text, err.message, err.offset);
     if (s) return;
     const gdw_value *v = gdw_doc_root(doc);
+    /* the JSON form holds the same value */
+    char *json = gdw_json_print_alloc(v);
+    gdw_doc *jdoc = NULL;
+    s = gdw_json_parse(json, strlen(json), NULL, &jdoc, &err);
+    CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(jdoc)), "JSON round trip of %s: %s at %zu (%s)\n  json: %s", text,
+          gdw_status_name(s), err.offset, s ? err.message : "values differ", json);
+    gdw_doc_free(jdoc);
+    free(json);
     size_t need = 0;
     s = gdw_encode(d, v, NULL, NULL, 0, &need, &err);
     if (s == GDW_ERR_UNSUPPORTED_TYPE || s == GDW_ERR_LOSSY) { gdw_doc_free(doc); return; } /* not this dialect's */

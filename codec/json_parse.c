@@ -1,0 +1,708 @@
+/* json_parse.c — reads the JSON form (docs/json.md) into a value tree.
+ *
+ * Two steps: the JSON text is parsed into a small tree of JSON nodes (a scratch arena), then
+ * each value object is written out as canonical text and read by gdw_text_parse. The JSON form
+ * is thus one more syntax for the canonical text: both accept exactly the same values, with
+ * the same checks. Errors carry the byte offset in the JSON and the JSON path of the member.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "codec/internal.h"
+
+enum { J_NULL, J_FALSE, J_TRUE, J_NUM, J_STR, J_ARR, J_OBJ };
+
+typedef struct jnode {
+    uint8_t kind;
+    size_t off;            /* where the node starts in the JSON text */
+    gdw_str str;           /* J_STR: decoded bytes; J_NUM: the number's text */
+    uint32_t n;            /* J_ARR: items; J_OBJ: members */
+    struct jnode *items;   /* J_ARR items, J_OBJ member values */
+    gdw_str *keys;         /* J_OBJ member names */
+} jnode;
+
+#define JSON_MAX_DEPTH (4u * (GDW_HARD_MAX_DEPTH + 2u))
+
+typedef struct jctx {
+    const char *s;
+    size_t n, pos;
+    gdw_doc *scratch;      /* JSON nodes, decoded strings */
+    gdw_error *err;
+    /* the canonical text being written, growable */
+    char *out;
+    size_t out_len, out_cap;
+    bool oom;
+    /* (text offset, JSON offset) of each value written, to map text errors back */
+    size_t *map;
+    size_t map_len, map_cap;
+    char path[GDW_PATH_MAX];
+    size_t path_len;
+} jctx;
+
+static gdw_status jerr(jctx *j, size_t off, gdw_status code, const char *msg) {
+    if (j->err) {
+        memset(j->err, 0, sizeof *j->err);
+        j->err->code = code;
+        j->err->offset = off;
+        j->err->value_offset = off;
+        j->err->engine_error = GDW_ENGINE_NONE;
+        j->err->message = msg;
+        memcpy(j->err->path, j->path, sizeof j->path);
+    }
+    return code;
+}
+
+#define TRY(x) do { gdw_status st_ = (x); if (st_) return st_; } while (0)
+
+/* ---- step 1: JSON text to nodes ------------------------------------------------------------ */
+
+static void jws(jctx *j) {
+    while (j->pos < j->n && (j->s[j->pos] == ' ' || j->s[j->pos] == '\t' || j->s[j->pos] == '\n' || j->s[j->pos] == '\r')) j->pos++;
+}
+
+typedef struct bytes_vec { uint8_t *p; size_t len, cap; } bytes_vec;
+
+static bool bv_put(jctx *j, bytes_vec *v, const void *src, size_t n) {
+    if (v->len + n > v->cap) {
+        size_t nc = v->cap ? v->cap * 2 : 32;
+        while (nc < v->len + n) nc *= 2;
+        uint8_t *q = gdw_arena_alloc(j->scratch, nc);
+        if (!q) return false;
+        if (v->len) memcpy(q, v->p, v->len);
+        v->p = q;
+        v->cap = nc;
+    }
+    memcpy(v->p + v->len, src, n);
+    v->len += n;
+    return true;
+}
+
+static int hex4(const char *p) {
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p[i];
+        int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+        if (d < 0) return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+static gdw_status parse_jstring(jctx *j, gdw_str *out) {
+    j->pos++; /* opening quote */
+    bytes_vec v = {NULL, 0, 0};
+    size_t run = j->pos;
+    for (;;) {
+        if (j->pos >= j->n) return jerr(j, j->pos, GDW_ERR_SYNTAX, "unterminated JSON string");
+        uint8_t c = (uint8_t)j->s[j->pos];
+        if (c == '"' || c == '\\') {
+            if (!bv_put(j, &v, j->s + run, j->pos - run)) return jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory");
+            if (c == '"') { j->pos++; break; }
+            if (j->pos + 1 >= j->n) return jerr(j, j->pos, GDW_ERR_SYNTAX, "unterminated escape");
+            char e = j->s[j->pos + 1];
+            uint8_t buf[4];
+            size_t bn = 1;
+            j->pos += 2;
+            switch (e) {
+            case '"': buf[0] = '"'; break;
+            case '\\': buf[0] = '\\'; break;
+            case '/': buf[0] = '/'; break;
+            case 'b': buf[0] = '\b'; break;
+            case 'f': buf[0] = '\f'; break;
+            case 'n': buf[0] = '\n'; break;
+            case 'r': buf[0] = '\r'; break;
+            case 't': buf[0] = '\t'; break;
+            case 'u': {
+                int u = j->pos + 4 <= j->n ? hex4(j->s + j->pos) : -1;
+                if (u < 0) return jerr(j, j->pos - 2, GDW_ERR_SYNTAX, "\\u needs four hex digits");
+                j->pos += 4;
+                uint32_t cp = (uint32_t)u;
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    int lo = (j->pos + 6 <= j->n && j->s[j->pos] == '\\' && j->s[j->pos + 1] == 'u') ? hex4(j->s + j->pos + 2) : -1;
+                    if (lo < 0xDC00 || lo > 0xDFFF) return jerr(j, j->pos - 6, GDW_ERR_SYNTAX, "lone UTF-16 surrogate (use {\"base64\": ...} for bytes that are not UTF-8)");
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + ((uint32_t)lo - 0xDC00);
+                    j->pos += 6;
+                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                    return jerr(j, j->pos - 6, GDW_ERR_SYNTAX, "lone UTF-16 surrogate (use {\"base64\": ...} for bytes that are not UTF-8)");
+                }
+                if (cp < 0x80) { buf[0] = (uint8_t)cp; }
+                else if (cp < 0x800) { buf[0] = (uint8_t)(0xC0 | (cp >> 6)); buf[1] = (uint8_t)(0x80 | (cp & 63)); bn = 2; }
+                else if (cp < 0x10000) { buf[0] = (uint8_t)(0xE0 | (cp >> 12)); buf[1] = (uint8_t)(0x80 | ((cp >> 6) & 63)); buf[2] = (uint8_t)(0x80 | (cp & 63)); bn = 3; }
+                else { buf[0] = (uint8_t)(0xF0 | (cp >> 18)); buf[1] = (uint8_t)(0x80 | ((cp >> 12) & 63)); buf[2] = (uint8_t)(0x80 | ((cp >> 6) & 63)); buf[3] = (uint8_t)(0x80 | (cp & 63)); bn = 4; }
+                break;
+            }
+            default: return jerr(j, j->pos - 2, GDW_ERR_SYNTAX, "unknown escape in JSON string");
+            }
+            if (!bv_put(j, &v, buf, bn)) return jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory");
+            run = j->pos;
+            continue;
+        }
+        if (c < 0x20) return jerr(j, j->pos, GDW_ERR_SYNTAX, "control character in JSON string");
+        j->pos++;
+    }
+    size_t bad = gdw_utf8_check(v.p ? v.p : (const uint8_t *)"", v.len, GDW_UTF8_STRICT);
+    if (bad != (size_t)-1) return jerr(j, run, GDW_ERR_SYNTAX, "JSON string is not UTF-8");
+    out->ptr = v.p ? v.p : (const uint8_t *)"";
+    out->len = (uint32_t)v.len;
+    return GDW_OK;
+}
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static gdw_status parse_jnumber(jctx *j, jnode *nd) {
+    size_t i = j->pos;
+    if (i < j->n && j->s[i] == '-') i++;
+    if (i >= j->n || !is_digit(j->s[i])) return jerr(j, j->pos, GDW_ERR_SYNTAX, "bad JSON number");
+    if (j->s[i] == '0') i++;
+    else while (i < j->n && is_digit(j->s[i])) i++;
+    if (i < j->n && j->s[i] == '.') {
+        i++;
+        if (i >= j->n || !is_digit(j->s[i])) return jerr(j, j->pos, GDW_ERR_SYNTAX, "bad JSON number");
+        while (i < j->n && is_digit(j->s[i])) i++;
+    }
+    if (i < j->n && (j->s[i] == 'e' || j->s[i] == 'E')) {
+        i++;
+        if (i < j->n && (j->s[i] == '+' || j->s[i] == '-')) i++;
+        if (i >= j->n || !is_digit(j->s[i])) return jerr(j, j->pos, GDW_ERR_SYNTAX, "bad JSON number");
+        while (i < j->n && is_digit(j->s[i])) i++;
+    }
+    if (i - j->pos > 400) return jerr(j, j->pos, GDW_ERR_SYNTAX, "JSON number too long");
+    nd->kind = J_NUM;
+    nd->str.ptr = (const uint8_t *)j->s + j->pos;
+    nd->str.len = (uint32_t)(i - j->pos);
+    j->pos = i;
+    return GDW_OK;
+}
+
+static gdw_status parse_jvalue(jctx *j, jnode *nd, unsigned depth);
+
+/* Items of an array or members of an object, collected in a scratch list then packed. */
+static gdw_status parse_jlist(jctx *j, jnode *nd, bool obj, unsigned depth) {
+    if (depth > JSON_MAX_DEPTH) return jerr(j, j->pos, GDW_ERR_DEPTH, "JSON nested too deeply");
+    char close = obj ? '}' : ']';
+    j->pos++;
+    bytes_vec items = {NULL, 0, 0}, keys = {NULL, 0, 0};
+    jws(j);
+    if (j->pos < j->n && j->s[j->pos] == close) { j->pos++; goto done; }
+    for (;;) {
+        gdw_str key = {NULL, 0};
+        jws(j);
+        if (obj) {
+            if (j->pos >= j->n || j->s[j->pos] != '"') return jerr(j, j->pos, GDW_ERR_SYNTAX, "expected a member name");
+            TRY(parse_jstring(j, &key));
+            jws(j);
+            if (j->pos >= j->n || j->s[j->pos] != ':') return jerr(j, j->pos, GDW_ERR_SYNTAX, "expected ':'");
+            j->pos++;
+            if (!bv_put(j, &keys, &key, sizeof key)) return jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory");
+        }
+        jnode child;
+        TRY(parse_jvalue(j, &child, depth + 1));
+        if (!bv_put(j, &items, &child, sizeof child)) return jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory");
+        jws(j);
+        if (j->pos < j->n && j->s[j->pos] == close) { j->pos++; break; }
+        if (j->pos >= j->n || j->s[j->pos] != ',') return jerr(j, j->pos, GDW_ERR_SYNTAX, obj ? "expected ',' or '}'" : "expected ',' or ']'");
+        j->pos++;
+    }
+done:
+    nd->kind = obj ? J_OBJ : J_ARR;
+    nd->n = (uint32_t)(items.len / sizeof(jnode));
+    nd->items = (jnode *)(void *)items.p;
+    nd->keys = (gdw_str *)(void *)keys.p;
+    return GDW_OK;
+}
+
+static gdw_status parse_jvalue(jctx *j, jnode *nd, unsigned depth) {
+    jws(j);
+    memset(nd, 0, sizeof *nd);
+    nd->off = j->pos;
+    if (j->pos >= j->n) return jerr(j, j->pos, GDW_ERR_SYNTAX, "expected a JSON value");
+    char c = j->s[j->pos];
+    if (c == '{' || c == '[') return parse_jlist(j, nd, c == '{', depth);
+    if (c == '"') { nd->kind = J_STR; return parse_jstring(j, &nd->str); }
+    if (c == '-' || is_digit(c)) return parse_jnumber(j, nd);
+    static const struct { const char *w; uint8_t k; } words[] = {{"null", J_NULL}, {"true", J_TRUE}, {"false", J_FALSE}};
+    for (size_t i = 0; i < 3; i++) {
+        size_t k = strlen(words[i].w);
+        if (j->n - j->pos >= k && memcmp(j->s + j->pos, words[i].w, k) == 0) { j->pos += k; nd->kind = words[i].k; return GDW_OK; }
+    }
+    return jerr(j, j->pos, GDW_ERR_SYNTAX, "expected a JSON value");
+}
+
+/* ---- step 2: value objects to canonical text ---------------------------------------------- */
+
+static void out_put(jctx *j, const char *p, size_t n) {
+    if (j->oom) return;
+    if (j->out_len + n > j->out_cap) {
+        size_t nc = j->out_cap ? j->out_cap * 2 : 256;
+        while (nc < j->out_len + n) nc *= 2;
+        char *q = realloc(j->out, nc);
+        if (!q) { j->oom = true; return; }
+        j->out = q;
+        j->out_cap = nc;
+    }
+    memcpy(j->out + j->out_len, p, n);
+    j->out_len += n;
+}
+static void out_str(jctx *j, const char *p) { out_put(j, p, strlen(p)); }
+
+static void mark(jctx *j, size_t json_off) {
+    if (j->oom) return;
+    if (j->map_len + 2 > j->map_cap) {
+        size_t nc = j->map_cap ? j->map_cap * 2 : 64;
+        size_t *q = realloc(j->map, nc * sizeof *q);
+        if (!q) { j->oom = true; return; }
+        j->map = q;
+        j->map_cap = nc;
+    }
+    j->map[j->map_len++] = j->out_len;
+    j->map[j->map_len++] = json_off;
+}
+
+/* JSON path bookkeeping: push ".name" or "[i]", pop back to a saved length. */
+static size_t path_push(jctx *j, const char *fmt, const char *name, unsigned idx) {
+    size_t saved = j->path_len;
+    if (j->path_len < GDW_PATH_MAX - 1) {
+        int w = name ? snprintf(j->path + j->path_len, GDW_PATH_MAX - j->path_len, fmt, name)
+                     : snprintf(j->path + j->path_len, GDW_PATH_MAX - j->path_len, fmt, idx);
+        if (w > 0) j->path_len += (size_t)w < GDW_PATH_MAX - j->path_len ? (size_t)w : GDW_PATH_MAX - 1 - j->path_len;
+    }
+    return saved;
+}
+static void path_pop(jctx *j, size_t saved) { j->path_len = saved; j->path[saved] = 0; }
+
+static bool key_is(gdw_str k, const char *name) { return k.len == strlen(name) && memcmp(k.ptr, name, k.len) == 0; }
+
+static const jnode *member(const jnode *obj, const char *name) {
+    for (uint32_t i = 0; i < obj->n; i++) if (key_is(obj->keys[i], name)) return &obj->items[i];
+    return NULL;
+}
+
+/* Every member of obj must be in the NULL-terminated list allowed. */
+static gdw_status only_members(jctx *j, const jnode *obj, const char *const *allowed) {
+    for (uint32_t i = 0; i < obj->n; i++) {
+        bool ok = false;
+        for (size_t k = 0; allowed[k]; k++) if (key_is(obj->keys[i], allowed[k])) ok = true;
+        for (uint32_t m = 0; m < i; m++)
+            if (obj->keys[m].len == obj->keys[i].len && memcmp(obj->keys[m].ptr, obj->keys[i].ptr, obj->keys[i].len) == 0) ok = false;
+        if (!ok) {
+            char name[48];
+            snprintf(name, sizeof name, "%.*s", (int)(obj->keys[i].len < 40 ? obj->keys[i].len : 40), (const char *)obj->keys[i].ptr);
+            size_t sv = path_push(j, ".%s", name, 0);
+            gdw_status s = jerr(j, obj->items[i].off, GDW_ERR_SYNTAX, "unknown or repeated member for this type");
+            path_pop(j, sv);
+            return s;
+        }
+    }
+    return GDW_OK;
+}
+
+static gdw_status need(jctx *j, const jnode *obj, const char *name, int kind, const jnode **out) {
+    const jnode *m = member(obj, name);
+    if (!m) {
+        size_t sv = path_push(j, ".%s", name, 0);
+        gdw_status s = jerr(j, obj->off, GDW_ERR_SYNTAX, "member missing");
+        path_pop(j, sv);
+        return s;
+    }
+    if (kind >= 0 && m->kind != kind && !(kind == J_TRUE && m->kind == J_FALSE)) {
+        size_t sv = path_push(j, ".%s", name, 0);
+        gdw_status s = jerr(j, m->off, GDW_ERR_SYNTAX,
+                            kind == J_NUM ? "expected a number" : kind == J_STR ? "expected a string" : kind == J_ARR ? "expected an array"
+                            : kind == J_OBJ ? "expected an object" : "expected true or false");
+        path_pop(j, sv);
+        return s;
+    }
+    *out = m;
+    return GDW_OK;
+}
+
+/* Bytes as a quoted text-form string: every byte outside printable ASCII as \xHH. */
+static void out_quoted(jctx *j, gdw_str g) {
+    out_put(j, "\"", 1);
+    for (uint32_t i = 0; i < g.len; i++) {
+        uint8_t c = g.ptr[i];
+        char tmp[5];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') out_put(j, (const char *)&c, 1);
+        else { snprintf(tmp, sizeof tmp, "\\x%02x", c); out_put(j, tmp, 4); }
+    }
+    out_put(j, "\"", 1);
+}
+
+/* base64 text to bytes in the scratch arena; off is where the JSON string starts. */
+static gdw_status unbase64(jctx *j, const jnode *b, gdw_str *out) {
+    uint8_t *buf = gdw_arena_alloc(j->scratch, b->str.len / 4 * 3 + 3);
+    size_t n = 0, bad = 0;
+    if (!buf) return jerr(j, b->off, GDW_ERR_NOMEM, "out of memory");
+    if (gdw_base64_decode((const char *)b->str.ptr, b->str.len, buf, &n, &bad))
+        return jerr(j, b->off + 1 + bad, GDW_ERR_SYNTAX, "bad base64");
+    out->ptr = buf;
+    out->len = (uint32_t)n;
+    return GDW_OK;
+}
+
+/* A JSON string or {"base64": "..."}, as bytes. */
+static gdw_status get_bytes(jctx *j, const jnode *nd, gdw_str *out) {
+    if (nd->kind == J_STR) { *out = nd->str; return GDW_OK; }
+    if (nd->kind == J_OBJ && nd->n == 1 && key_is(nd->keys[0], "base64") && nd->items[0].kind == J_STR)
+        return unbase64(j, &nd->items[0], out);
+    return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a string or {\"base64\": \"...\"}");
+}
+
+static gdw_status out_bytes(jctx *j, const jnode *nd) {
+    gdw_str g;
+    TRY(get_bytes(j, nd, &g));
+    out_quoted(j, g);
+    return GDW_OK;
+}
+
+/* An integer member: a JSON number without fraction or exponent, within [lo, hi]. */
+static gdw_status get_int(jctx *j, const jnode *nd, int64_t lo, uint64_t hi, char *text, size_t cap) {
+    if (nd->kind != J_NUM || memchr(nd->str.ptr, '.', nd->str.len) || memchr(nd->str.ptr, 'e', nd->str.len) ||
+        memchr(nd->str.ptr, 'E', nd->str.len) || nd->str.len >= cap)
+        return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected an integer");
+    memcpy(text, nd->str.ptr, nd->str.len);
+    text[nd->str.len] = 0;
+    bool ok;
+    if (text[0] == '-') {
+        char *end;
+        errno = 0;
+        long long v = strtoll(text, &end, 10);
+        ok = !errno && v >= lo;
+    } else {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(text, &end, 10);
+        ok = !errno && v <= hi;
+    }
+    if (!ok) return jerr(j, nd->off, GDW_ERR_SYNTAX, "integer out of range");
+    return GDW_OK;
+}
+
+static gdw_status out_int(jctx *j, const jnode *nd, int64_t lo, uint64_t hi) {
+    char text[48];
+    TRY(get_int(j, nd, lo, hi, text, sizeof text));
+    out_str(j, text);
+    return GDW_OK;
+}
+
+/* A real: a JSON number, or one of the text form's words in a string. */
+static gdw_status out_real(jctx *j, const jnode *nd) {
+    if (nd->kind == J_NUM) { out_put(j, (const char *)nd->str.ptr, nd->str.len); return GDW_OK; }
+    if (nd->kind == J_STR) {
+        const char *w = (const char *)nd->str.ptr;
+        size_t n = nd->str.len;
+        bool ok = (n == 3 && memcmp(w, "nan", 3) == 0) || (n == 4 && memcmp(w, "-nan", 4) == 0) ||
+                  (n == 3 && memcmp(w, "inf", 3) == 0) || (n == 4 && memcmp(w, "-inf", 4) == 0);
+        size_t b = (n > 0 && w[0] == '-') ? 1 : 0;
+        if (!ok && n > b + 7 && n < b + 24 && memcmp(w + b, "nan(0x", 6) == 0 && w[n - 1] == ')') {
+            ok = true;
+            for (size_t i = b + 6; i < n - 1; i++) if (!strchr("0123456789abcdefABCDEF", w[i])) ok = false;
+        }
+        if (ok) { out_put(j, w, n); return GDW_OK; }
+    }
+    return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a number, or \"nan\", \"-nan\", \"inf\", \"-inf\", \"nan(0x...)\"");
+}
+
+/* A "width" member: 4 or 8; *w stays 0 when absent. */
+static gdw_status get_width(jctx *j, const jnode *obj, unsigned *w) {
+    const jnode *m = member(obj, "width");
+    *w = 0;
+    if (!m) return GDW_OK;
+    if (m->kind == J_NUM && m->str.len == 1 && (m->str.ptr[0] == '4' || m->str.ptr[0] == '8')) { *w = m->str.ptr[0] - '0'; return GDW_OK; }
+    size_t sv = path_push(j, ".%s", "width", 0);
+    gdw_status s = jerr(j, m->off, GDW_ERR_SYNTAX, "width is 4 or 8");
+    path_pop(j, sv);
+    return s;
+}
+
+static bool ident_ok(gdw_str g) {
+    if (g.len == 0 || g.len > 64) return false;
+    for (uint32_t i = 0; i < g.len; i++) {
+        uint8_t c = g.ptr[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    }
+    return true;
+}
+
+/* A container element type: "Variant", a builtin name, "ObjectID", {"class"}, {"script"}, {"wire_id"}. */
+static gdw_status out_desc(jctx *j, const jnode *nd) {
+    if (nd->kind == J_STR) {
+        if (!ident_ok(nd->str)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "not a type name");
+        out_put(j, (const char *)nd->str.ptr, nd->str.len);
+        return GDW_OK;
+    }
+    if (nd->kind == J_OBJ && nd->n == 1) {
+        if (key_is(nd->keys[0], "class")) return out_bytes(j, &nd->items[0]);
+        if (key_is(nd->keys[0], "script")) { out_str(j, "script("); TRY(out_bytes(j, &nd->items[0])); out_str(j, ")"); return GDW_OK; }
+        if (key_is(nd->keys[0], "wire_id")) { out_str(j, "#"); return out_int(j, &nd->items[0], 0, UINT32_MAX); }
+    }
+    return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a type name, {\"class\": ...}, {\"script\": ...} or {\"wire_id\": N}");
+}
+
+static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth);
+
+/* A JSON array of items, each written by fn, separated by ", ". */
+typedef gdw_status (*item_fn)(jctx *j, const jnode *nd, unsigned depth);
+
+static gdw_status out_list(jctx *j, const jnode *arr, const char *name, item_fn fn, unsigned depth) {
+    size_t sv = path_push(j, ".%s", name, 0);
+    for (uint32_t i = 0; i < arr->n; i++) {
+        if (i) out_str(j, ", ");
+        size_t si = path_push(j, "[%u]", NULL, i);
+        TRY(fn(j, &arr->items[i], depth));
+        path_pop(j, si);
+    }
+    path_pop(j, sv);
+    return GDW_OK;
+}
+
+static gdw_status item_value(jctx *j, const jnode *nd, unsigned depth) { return out_value(j, nd, depth + 1); }
+static gdw_status item_real(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_real(j, nd); }
+static gdw_status item_int(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, INT64_MIN, INT64_MAX); }
+static gdw_status item_byte(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, 0, 255); }
+static gdw_status item_u32(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, 0, UINT32_MAX); }
+static gdw_status item_bytes(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_bytes(j, nd); }
+
+/* [key, value] pairs as "k: v"; for objects the key is a property name (bytes). */
+static gdw_status item_pair(jctx *j, const jnode *nd, unsigned depth) {
+    if (nd->kind != J_ARR || nd->n != 2) return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a [key, value] pair");
+    size_t sv = path_push(j, "[%u]", NULL, 0);
+    TRY(out_value(j, &nd->items[0], depth + 1));
+    path_pop(j, sv);
+    out_str(j, ": ");
+    sv = path_push(j, "[%u]", NULL, 1);
+    TRY(out_value(j, &nd->items[1], depth + 1));
+    path_pop(j, sv);
+    return GDW_OK;
+}
+static gdw_status item_property(jctx *j, const jnode *nd, unsigned depth) {
+    if (nd->kind != J_ARR || nd->n != 2) return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a [name, value] pair");
+    size_t sv = path_push(j, "[%u]", NULL, 0);
+    TRY(out_bytes(j, &nd->items[0]));
+    path_pop(j, sv);
+    out_str(j, ": ");
+    sv = path_push(j, "[%u]", NULL, 1);
+    TRY(out_value(j, &nd->items[1], depth + 1));
+    path_pop(j, sv);
+    return GDW_OK;
+}
+
+static gdw_status out_member_list(jctx *j, const jnode *obj, const char *name, item_fn fn, unsigned depth) {
+    const jnode *m;
+    TRY(need(j, obj, name, J_ARR, &m));
+    return out_list(j, m, name, fn, depth);
+}
+
+#define ALLOWED(...) do { static const char *const k_allowed_[] = {"type", __VA_ARGS__, NULL}; TRY(only_members(j, nd, k_allowed_)); } while (0)
+
+static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth) {
+    if (depth > GDW_HARD_MAX_DEPTH + 1) return jerr(j, nd->off, GDW_ERR_DEPTH, "nesting deeper than the depth limit");
+    if (nd->kind != J_OBJ) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a value is an object {\"type\": ...}");
+    const jnode *tn, *m;
+    TRY(need(j, nd, "type", J_STR, &tn));
+    int t = gdw_type_from_name((const char *)tn->str.ptr, tn->str.len);
+    if (t < 0) {
+        size_t sv = path_push(j, ".%s", "type", 0);
+        gdw_status s = jerr(j, tn->off, GDW_ERR_SYNTAX, "unknown type name");
+        path_pop(j, sv);
+        return s;
+    }
+    mark(j, nd->off);
+    const gdw_type_info *ti = type_info((unsigned)t);
+    unsigned w = 0;
+    switch (ti->kind) {
+    case K_NIL: ALLOWED(NULL); out_str(j, "null"); return GDW_OK;
+    case K_CALLABLE: ALLOWED(NULL); out_str(j, "Callable()"); return GDW_OK;
+    case K_BOOL: ALLOWED("value"); TRY(need(j, nd, "value", J_TRUE, &m)); out_str(j, m->kind == J_TRUE ? "true" : "false"); return GDW_OK;
+    case K_INT: ALLOWED("value"); TRY(need(j, nd, "value", -1, &m)); return out_int(j, m, INT64_MIN, INT64_MAX);
+    case K_FLOAT:
+        ALLOWED("value", "width");
+        TRY(get_width(j, nd, &w));
+        TRY(need(j, nd, "value", -1, &m));
+        if (w) out_str(j, w == 8 ? "f64:" : "f32:");
+        return out_real(j, m);
+    case K_STR: {
+        ALLOWED("value", "base64");
+        if (t == GDW_STRING_NAME) out_str(j, "&");
+        const jnode *v = member(nd, "value"), *b = member(nd, "base64");
+        gdw_str g;
+        if ((v != NULL) == (b != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a string has \"value\" or \"base64\"");
+        if (v && v->kind != J_STR) return jerr(j, v->off, GDW_ERR_SYNTAX, "expected a string");
+        if (b && b->kind != J_STR) return jerr(j, b->off, GDW_ERR_SYNTAX, "expected a string");
+        if (v) g = v->str;
+        else TRY(unbase64(j, b, &g));
+        out_quoted(j, g);
+        return GDW_OK;
+    }
+    case K_FIXED: case K_PACKED: {
+        ALLOWED("value", "width");
+        TRY(get_width(j, nd, &w));
+        bool ints = ti->comp == C_I32 || ti->comp == C_I64;
+        if (w && (ints || (ti->comp == C_F32 && w != 4) || (ti->comp == C_F64 && w != 8)))
+            return jerr(j, member(nd, "width")->off, GDW_ERR_SYNTAX, "this type has no choice of width");
+        if (w == 8 && ti->comp == C_REAL) out_str(j, "f64:");
+        out_str(j, ti->name);
+        out_str(j, "(");
+        TRY(out_member_list(j, nd, "value", ints ? item_int : item_real, depth));
+        out_str(j, ")");
+        return GDW_OK;
+    }
+    case K_PACKED_BYTES: {
+        ALLOWED("value", "base64");
+        const jnode *v = member(nd, "value"), *b = member(nd, "base64");
+        if ((v != NULL) == (b != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a PackedByteArray has \"base64\" or \"value\"");
+        out_str(j, "PackedByteArray(");
+        if (v) TRY(out_member_list(j, nd, "value", item_byte, depth));
+        else {
+            gdw_str g;
+            if (b->kind != J_STR) return jerr(j, b->off, GDW_ERR_SYNTAX, "expected a string");
+            TRY(unbase64(j, b, &g));
+            for (uint32_t i = 0; i < g.len; i++) { char tmp[8]; snprintf(tmp, sizeof tmp, i ? ", %u" : "%u", g.ptr[i]); out_str(j, tmp); }
+        }
+        out_str(j, ")");
+        return GDW_OK;
+    }
+    case K_PACKED_STRINGS:
+        ALLOWED("value");
+        out_str(j, "PackedStringArray(");
+        TRY(out_member_list(j, nd, "value", item_bytes, depth));
+        out_str(j, ")");
+        return GDW_OK;
+    case K_NODEPATH: {
+        ALLOWED("names", "subnames", "absolute", "property");
+        const jnode *ab = member(nd, "absolute"), *pr = member(nd, "property");
+        if (ab && ab->kind != J_TRUE && ab->kind != J_FALSE) return jerr(j, ab->off, GDW_ERR_SYNTAX, "expected true or false");
+        if (pr && pr->kind != J_TRUE && pr->kind != J_FALSE) return jerr(j, pr->off, GDW_ERR_SYNTAX, "expected true or false");
+        out_str(j, "NodePath([");
+        TRY(out_member_list(j, nd, "names", item_bytes, depth));
+        out_str(j, "], [");
+        TRY(out_member_list(j, nd, "subnames", item_bytes, depth));
+        char tmp[16];
+        snprintf(tmp, sizeof tmp, "], %d)", (ab && ab->kind == J_TRUE ? 1 : 0) | (pr && pr->kind == J_TRUE ? 2 : 0));
+        out_str(j, tmp);
+        return GDW_OK;
+    }
+    case K_RID:
+        ALLOWED("id");
+        out_str(j, "RID(");
+        if ((m = member(nd, "id"))) TRY(out_int(j, m, 0, UINT64_MAX));
+        out_str(j, ")");
+        return GDW_OK;
+    case K_OBJECT: {
+        ALLOWED("null", "id", "class", "properties");
+        const jnode *nl = member(nd, "null"), *id = member(nd, "id"), *cls = member(nd, "class");
+        if ((nl != NULL) + (id != NULL) + (cls != NULL) != 1) return jerr(j, nd->off, GDW_ERR_SYNTAX, "an Object has one of \"null\", \"id\" or \"class\"");
+        if (nl) {
+            if (nl->kind != J_TRUE) return jerr(j, nl->off, GDW_ERR_SYNTAX, "expected true");
+            out_str(j, "Object(null)");
+            return GDW_OK;
+        }
+        if (id) { out_str(j, "ObjectID("); TRY(out_int(j, id, 0, UINT64_MAX)); out_str(j, ")"); return GDW_OK; }
+        out_str(j, "Object(");
+        TRY(out_bytes(j, cls));
+        out_str(j, ", {");
+        TRY(out_member_list(j, nd, "properties", item_property, depth));
+        out_str(j, "})");
+        return GDW_OK;
+    }
+    case K_SIGNAL: {
+        ALLOWED("name", "object_id");
+        TRY(need(j, nd, "name", -1, &m));
+        out_str(j, "Signal(");
+        TRY(out_bytes(j, m));
+        out_str(j, ", ");
+        TRY(need(j, nd, "object_id", J_NUM, &m));
+        TRY(out_int(j, m, 0, UINT64_MAX));
+        out_str(j, ")");
+        return GDW_OK;
+    }
+    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+        bool dict = ti->kind == K_DICT;
+        if (dict) ALLOWED("value", "shared", "key_type", "value_type");
+        else ALLOWED("value", "shared", "element_type");
+        const jnode *sh = member(nd, "shared");
+        if (sh && sh->kind != J_TRUE && sh->kind != J_FALSE) return jerr(j, sh->off, GDW_ERR_SYNTAX, "expected true or false");
+        if (sh && sh->kind == J_TRUE) out_str(j, "shared:");
+        const jnode *kt = member(nd, "key_type"), *vt = member(nd, dict ? "value_type" : "element_type");
+        if (dict && (kt != NULL) != (vt != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a typed Dictionary has both \"key_type\" and \"value_type\"");
+        if (ti->kind == K_TYPED_ARRAY && !vt) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a TypedArray has an \"element_type\"");
+        if (vt) {
+            out_str(j, ti->name);
+            out_str(j, "[");
+            if (kt) { TRY(out_desc(j, kt)); out_str(j, ", "); }
+            TRY(out_desc(j, vt));
+            out_str(j, "](");
+        }
+        out_str(j, dict ? "{" : "[");
+        TRY(out_member_list(j, nd, "value", dict ? item_pair : item_value, depth));
+        out_str(j, dict ? "}" : "]");
+        if (vt) out_str(j, ")");
+        return GDW_OK;
+    }
+    case K_IMAGE: {
+        ALLOWED("format", "mipmaps", "width", "height", "data");
+        static const char *const fields[] = {"format", "mipmaps", "width", "height"};
+        out_str(j, "Image(");
+        for (int i = 0; i < 4; i++) { TRY(need(j, nd, fields[i], J_NUM, &m)); TRY(out_int(j, m, 0, UINT32_MAX)); out_str(j, ", "); }
+        TRY(need(j, nd, "data", J_STR, &m));
+        gdw_str g;
+        TRY(unbase64(j, m, &g));
+        out_str(j, "PackedByteArray(");
+        for (uint32_t i = 0; i < g.len; i++) { char tmp[8]; snprintf(tmp, sizeof tmp, i ? ", %u" : "%u", g.ptr[i]); out_str(j, tmp); }
+        out_str(j, "))");
+        return GDW_OK;
+    }
+    case K_INPUT_EVENT: {
+        ALLOWED("event_type", "device", "length", "extra");
+        static const char *const fields[] = {"event_type", "device", "length"};
+        out_str(j, "InputEvent(");
+        for (int i = 0; i < 3; i++) { TRY(need(j, nd, fields[i], J_NUM, &m)); if (i) out_str(j, ", "); TRY(out_int(j, m, 0, UINT32_MAX)); }
+        if ((m = member(nd, "extra"))) {
+            if (m->kind != J_ARR) return jerr(j, m->off, GDW_ERR_SYNTAX, "expected an array");
+            if (m->n) out_str(j, ", ");
+            TRY(out_list(j, m, "extra", item_u32, depth));
+        }
+        out_str(j, ")");
+        return GDW_OK;
+    }
+    }
+    return jerr(j, nd->off, GDW_ERR_SYNTAX, "type has no JSON form");
+}
+
+gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
+    jctx j;
+    memset(&j, 0, sizeof j);
+    j.s = text ? text : "";
+    j.n = text ? len : 0;
+    j.err = err;
+    if (!out_doc) return jerr(&j, 0, GDW_ERR_INVALID_ARG, "out_doc is NULL");
+    *out_doc = NULL;
+    j.scratch = gdw_doc_new(alloc);
+    if (!j.scratch) return jerr(&j, 0, GDW_ERR_NOMEM, "out of memory");
+    jnode root;
+    gdw_status s = parse_jvalue(&j, &root, 0);
+    if (!s) {
+        jws(&j);
+        if (j.pos < j.n) s = jerr(&j, j.pos, GDW_ERR_SYNTAX, "text after the JSON value");
+    }
+    if (!s) s = out_value(&j, &root, 0);
+    if (!s && j.oom) s = jerr(&j, 0, GDW_ERR_NOMEM, "out of memory");
+    if (!s) {
+        gdw_error terr;
+        s = gdw_text_parse(j.out ? j.out : "", j.out_len, alloc, out_doc, &terr);
+        if (s) {
+            /* a check of the text form (e.g. an InputEvent's word count): point at the JSON value */
+            size_t at = 0;
+            for (size_t i = 0; i + 1 < j.map_len; i += 2)
+                if (j.map[i] <= terr.offset) at = j.map[i + 1];
+            j.path[0] = 0;
+            jerr(&j, at, s, terr.message);
+        }
+    }
+    free(j.out);
+    free(j.map);
+    gdw_doc_free(j.scratch);
+    return s;
+}

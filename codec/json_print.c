@@ -1,0 +1,225 @@
+/* json_print.c — the JSON form of values (docs/json.md; schema docs/gdwire.schema.json).
+ *
+ * Every value is an object with a "type" member, the canonical type name. The form holds the
+ * same information as the canonical text: gdw_json_parse reads it back to an equal value.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "codec/internal.h"
+
+/* ---- strings ----------------------------------------------------------------------------- */
+
+static bool is_utf8(const uint8_t *p, size_t n) { return gdw_utf8_check(p, n, GDW_UTF8_STRICT) == (size_t)-1; }
+
+static void json_quoted_utf8(sbuf *s, const uint8_t *p, size_t n) {
+    sb_put(s, "\"", 1);
+    size_t run = 0; /* bytes copied as they are, in one put */
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
+        sb_put(s, (const char *)p + run, i - run);
+        run = i + 1;
+        if (c == '"') sb_str(s, "\\\"");
+        else if (c == '\\') sb_str(s, "\\\\");
+        else if (c == '\n') sb_str(s, "\\n");
+        else if (c == '\t') sb_str(s, "\\t");
+        else if (c == '\r') sb_str(s, "\\r");
+        else sb_fmt(s, "\\u%04x", c);
+    }
+    sb_put(s, (const char *)p + run, n - run);
+    sb_put(s, "\"", 1);
+}
+
+static void json_base64(sbuf *s, const uint8_t *p, size_t n) {
+    sb_put(s, "\"", 1);
+    /* in slices, so the stack buffer stays small */
+    char tmp[1025];
+    for (size_t i = 0; i < n; i += 768) {
+        size_t k = n - i < 768 ? n - i : 768;
+        size_t w = gdw_base64_encode(p + i, k, tmp, sizeof tmp);
+        sb_put(s, tmp, w);
+    }
+    sb_put(s, "\"", 1);
+}
+
+/* A byte string: a JSON string when it is UTF-8, else {"base64": "..."}. */
+static void json_bytes(sbuf *s, gdw_str g) {
+    if (is_utf8(g.ptr, g.len)) { json_quoted_utf8(s, g.ptr, g.len); return; }
+    sb_str(s, "{\"base64\":");
+    json_base64(s, g.ptr, g.len);
+    sb_str(s, "}");
+}
+
+/* "value": "..." or "base64": "..." inside a value object. */
+static void json_string_member(sbuf *s, gdw_str g) {
+    if (is_utf8(g.ptr, g.len)) { sb_str(s, ",\"value\":"); json_quoted_utf8(s, g.ptr, g.len); }
+    else { sb_str(s, ",\"base64\":"); json_base64(s, g.ptr, g.len); }
+}
+
+/* ---- numbers ----------------------------------------------------------------------------- */
+
+/* A real: a JSON number when finite, else the text form's word in a string ("nan", "-inf",
+ * "nan(0x7ff8000000000001)"). */
+static void json_real(sbuf *s, uint64_t bits, unsigned width) {
+    char tmp[48];
+    double x = width == 8 ? bits_to_f64(bits) : (double)bits_to_f32((uint32_t)bits);
+    gdw_real_text(tmp, sizeof tmp, bits, width);
+    if (isnan(x) || isinf(x)) sb_fmt(s, "\"%s\"", tmp);
+    else sb_str(s, tmp);
+}
+
+static void json_components(sbuf *s, const gdw_value *v, size_t n) {
+    const gdw_type_info *ti = type_info(v->type);
+    sb_str(s, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) sb_str(s, ",");
+        if (ti->comp == C_I32) sb_fmt(s, "%" PRId32, (int32_t)rd_u32le(v->u.bytes + 4 * i));
+        else if (ti->comp == C_I64) sb_fmt(s, "%" PRId64, (int64_t)rd_u64le(v->u.bytes + 8 * i));
+        else if (v->width == 8) json_real(s, rd_u64le(v->u.bytes + 8 * i), 8);
+        else json_real(s, rd_u32le(v->u.bytes + 4 * i), 4);
+    }
+    sb_str(s, "]");
+}
+
+/* ---- values ------------------------------------------------------------------------------ */
+
+static void json_value(sbuf *s, const gdw_value *v);
+
+static void json_desc(sbuf *s, const gdw_typedesc *td) {
+    switch (td->kind) {
+    case GDW_DESC_NONE: sb_str(s, "\"Variant\""); break;
+    case GDW_DESC_BUILTIN:
+        if (td->id_only) sb_str(s, "\"ObjectID\"");
+        else if (td->builtin >= GDW_TYPE_COUNT) sb_fmt(s, "{\"wire_id\":%" PRIu32 "}", td->wire_id);
+        else sb_fmt(s, "\"%s\"", gdw_type_name((gdw_type)td->builtin));
+        break;
+    case GDW_DESC_CLASS: sb_str(s, "{\"class\":"); json_bytes(s, td->name); sb_str(s, "}"); break;
+    case GDW_DESC_SCRIPT: sb_str(s, "{\"script\":"); json_bytes(s, td->name); sb_str(s, "}"); break;
+    }
+}
+
+enum { ITEMS, PAIRS, PROPERTIES };
+
+/* Array items, dictionary [key, value] pairs, or object [name, value] pairs (the name a string). */
+static void json_items(sbuf *s, const gdw_value *items, size_t n, int shape) {
+    sb_str(s, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) sb_str(s, ",");
+        if (shape != ITEMS) {
+            sb_str(s, "[");
+            if (shape == PROPERTIES) json_bytes(s, (gdw_str){items[2 * i].u.bytes, items[2 * i].len});
+            else json_value(s, &items[2 * i]);
+            sb_str(s, ",");
+            json_value(s, &items[2 * i + 1]);
+            sb_str(s, "]");
+        }
+        else json_value(s, &items[i]);
+    }
+    sb_str(s, "]");
+}
+
+static void json_parts(sbuf *s, const gdw_str *parts, uint32_t n) {
+    sb_str(s, "[");
+    for (uint32_t i = 0; i < n; i++) { if (i) sb_str(s, ","); json_bytes(s, parts[i]); }
+    sb_str(s, "]");
+}
+
+static void json_value(sbuf *s, const gdw_value *v) {
+    if (v->type >= GDW_TYPE_COUNT) { sb_str(s, "null"); return; }
+    const gdw_type_info *ti = type_info(v->type);
+    sb_fmt(s, "{\"type\":\"%s\"", ti->name);
+    switch (ti->kind) {
+    case K_NIL: case K_CALLABLE: break;
+    case K_BOOL: sb_str(s, v->u.i ? ",\"value\":true" : ",\"value\":false"); break;
+    case K_INT: sb_fmt(s, ",\"value\":%" PRId64, v->u.i); break;
+    case K_FLOAT: {
+        unsigned w = v->width == 8 ? 8 : 4;
+        sb_fmt(s, ",\"width\":%u,\"value\":", w);
+        json_real(s, v->u.bits, w);
+        break;
+    }
+    case K_STR: json_string_member(s, (gdw_str){v->u.bytes, v->len}); break;
+    case K_FIXED: case K_PACKED: {
+        if (ti->comp == C_REAL || ti->comp == C_F32 || ti->comp == C_F64) sb_fmt(s, ",\"width\":%u", v->width == 8 ? 8u : 4u);
+        sb_str(s, ",\"value\":");
+        json_components(s, v, ti->kind == K_FIXED ? ti->ncomp : (size_t)v->len * ti->ncomp);
+        break;
+    }
+    case K_PACKED_BYTES: sb_str(s, ",\"base64\":"); json_base64(s, v->u.bytes, v->len); break;
+    case K_PACKED_STRINGS: sb_str(s, ",\"value\":"); json_parts(s, v->u.ext, v->len); break;
+    case K_NODEPATH: {
+        const gdw_nodepath *np = v->u.ext;
+        sb_str(s, ",\"names\":");
+        json_parts(s, np->parts, np->name_count);
+        sb_str(s, ",\"subnames\":");
+        json_parts(s, np->parts + np->name_count, np->subname_count);
+        sb_fmt(s, ",\"absolute\":%s", (np->flags & 1u) ? "true" : "false");
+        if (np->flags & 2u) sb_str(s, ",\"property\":true");
+        break;
+    }
+    case K_RID:
+        if (v->flags & GDW_VF_RID_ID) sb_fmt(s, ",\"id\":%" PRIu64, (uint64_t)v->u.i);
+        break;
+    case K_OBJECT:
+        if (v->flags & GDW_VF_OBJECT_NULL) sb_str(s, ",\"null\":true");
+        else if (v->flags & GDW_VF_OBJECT_ID) sb_fmt(s, ",\"id\":%" PRIu64, (uint64_t)v->u.i);
+        else {
+            const gdw_object *o = v->u.ext;
+            sb_str(s, ",\"class\":");
+            json_bytes(s, o->class_name);
+            sb_str(s, ",\"properties\":");
+            json_items(s, o->props, v->len, PROPERTIES);
+        }
+        break;
+    case K_SIGNAL: {
+        const gdw_signal *sg = v->u.ext;
+        sb_str(s, ",\"name\":");
+        json_bytes(s, sg->name);
+        sb_fmt(s, ",\"object_id\":%" PRIu64, sg->object_id);
+        break;
+    }
+    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+        const gdw_container *ct = gdw_container_of(v);
+        bool dict = ti->kind == K_DICT;
+        if (v->flags & GDW_VF_SHARED) sb_str(s, ",\"shared\":true");
+        if (ct && dict) { sb_str(s, ",\"key_type\":"); json_desc(s, &ct->key); sb_str(s, ",\"value_type\":"); json_desc(s, &ct->elem); }
+        else if (ct) { sb_str(s, ",\"element_type\":"); json_desc(s, &ct->elem); }
+        sb_str(s, ",\"value\":");
+        json_items(s, gdw_items(v), v->len, dict ? PAIRS : ITEMS);
+        break;
+    }
+    case K_IMAGE: {
+        const gdw_image *im = v->u.ext;
+        sb_fmt(s, ",\"format\":%" PRIu32 ",\"mipmaps\":%" PRIu32 ",\"width\":%" PRIu32 ",\"height\":%" PRIu32 ",\"data\":",
+               im->format, im->mipmaps, im->width, im->height);
+        json_base64(s, im->data.ptr, im->data.len);
+        break;
+    }
+    case K_INPUT_EVENT: {
+        const gdw_input_event *ev = v->u.ext;
+        sb_fmt(s, ",\"event_type\":%" PRIu32 ",\"device\":%" PRIu32 ",\"length\":%" PRIu32 ",\"extra\":[", ev->type, ev->device, ev->llen);
+        for (uint32_t i = 0; i < ev->extra_count; i++) sb_fmt(s, i ? ",%" PRIu32 : "%" PRIu32, ev->extra[i]);
+        sb_str(s, "]");
+        break;
+    }
+    }
+    sb_str(s, "}");
+}
+
+size_t gdw_json_print(const gdw_value *v, char *out, size_t cap) {
+    sbuf s = {out, cap ? cap - 1 : 0, 0};
+    if (!v) sb_str(&s, "null");
+    else json_value(&s, v);
+    if (cap) out[s.len < cap - 1 ? s.len : cap - 1] = 0;
+    return s.len;
+}
+
+char *gdw_json_print_alloc(const gdw_value *v) {
+    size_t n = gdw_json_print(v, NULL, 0);
+    char *p = malloc(n + 1);
+    if (!p) return NULL;
+    gdw_json_print(v, p, n + 1);
+    return p;
+}
