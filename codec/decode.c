@@ -39,6 +39,9 @@ typedef struct dctx {
     size_t value_off;    /* header of the value being read */
     size_t str_off;      /* span of the last string content read (for error paths) */
     uint32_t str_len;
+    gdw_trace_fn trace;  /* options.trace, or NULL */
+    void *trace_ctx;
+    unsigned tr_type;    /* type of the value being read, for trace events */
 } dctx;
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -85,6 +88,18 @@ static void build_path(const dctx *c, char *buf) {
     }
 }
 
+/* ---- tracing (gdw_decode_options.trace) ------------------------------------------------- */
+
+static void __attribute__((noinline)) trace_emit(dctx *c, size_t off, size_t size, const char *field, int64_t number) {
+    char path[GDW_PATH_MAX];
+    gdw_trace_event ev = {off, size, c->sp, (gdw_type)c->tr_type, field, number, NULL};
+    if (field[0] == 'h' && strcmp(field, "header") == 0) { build_path(c, path); ev.path = path; }
+    c->trace(c->trace_ctx, &ev);
+}
+
+#define TRACE(c, off, size, field, number) \
+    do { if ((c)->trace) trace_emit((c), (off), (size), (field), (int64_t)(number)); } while (0)
+
 static gdw_status fail(dctx *c, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
     if (c->err) {
         c->err->code = code;
@@ -118,6 +133,7 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "string length missing");
     size_t len_off = c->cur.pos;
     int32_t n = (int32_t)cur_u32(&c->cur);
+    TRACE(c, len_off, 4, "length", n);
     if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_FILE_EOF, "negative string length");
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
     if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
@@ -128,6 +144,8 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     const uint8_t *p = cur_take(&c->cur, len);
     size_t have_pad = cur_left(&c->cur) < pad ? cur_left(&c->cur) : pad;
     const uint8_t *padp = cur_take(&c->cur, have_pad);
+    TRACE(c, start, len, "bytes", len);
+    if (have_pad) TRACE(c, start + len, have_pad, "padding", pad);
 
     size_t skip = 0, vis = len;
     if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
@@ -197,6 +215,7 @@ static gdw_status read_typedesc(dctx *c, unsigned kind, gdw_typedesc *td) {
         NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "type descriptor missing");
         size_t off = c->cur.pos;
         uint32_t id = cur_u32(&c->cur);
+        TRACE(c, off, 4, "element type", id);
         if (id >= c->d->type_count) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "container element type out of range");
         tmp.wire_id = id;
         tmp.builtin = c->d->types[id];
@@ -232,6 +251,7 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
         return fail(c, GDW_ERR_ENGINE_DEFECT, c->cur.pos, GDW_ENGINE_ERR_INVALID_DATA,
                     "Pandemonium's Projection decoder wants 248 bytes left");
     NEED(c, size, GDW_ENGINE_ERR_INVALID_DATA, "value runs past the end");
+    TRACE(c, c->cur.pos, size, "components", w ? w : 4);
     const uint8_t *p = cur_take(&c->cur, size);
     if (dst) {
         dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : w);
@@ -248,6 +268,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
     size_t count_off = c->cur.pos;
     int32_t count = (int32_t)cur_u32(&c->cur);
+    TRACE(c, count_off, 4, "count", count);
     if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
     unsigned w = comp_width_decode(d, ti->comp, hdr);
     gdw_status s = check_real_width(c, ti, w);
@@ -256,6 +277,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     uint64_t size = (uint64_t)count * elem;
     if (size > INT32_MAX) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array size overflows");
     if (!cur_has(&c->cur, (size_t)size)) return fail(c, GDW_ERR_TRUNCATED, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
+    TRACE(c, c->cur.pos, (size_t)size, "elements", w ? w : 4);
     const uint8_t *p = cur_take(&c->cur, (size_t)size);
     if (dst) {
         dst->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : w);
@@ -277,9 +299,11 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
 
 static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t len) {
     size_t pad = (4 - len % 4) % 4;
+    TRACE(c, c->cur.pos, len, "bytes", len);
     const uint8_t *p = cur_take(&c->cur, len);
     size_t have = cur_left(&c->cur) < pad ? cur_left(&c->cur) : pad;
     size_t pad_off = c->cur.pos;
+    if (have) TRACE(c, pad_off, have, "padding", pad);
     cur_take(&c->cur, have);
     if (c->strict) {
         if (have < pad) return fail(c, GDW_ERR_TRUNCATED, pad_off, GDW_ENGINE_NONE, "padding missing");
@@ -299,12 +323,15 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     size_t off = c->cur.pos;
     uint32_t w0 = rd_u32le(c->cur.base + off);
+    TRACE(c, off, 4, "name count", w0);
     if (!(w0 & 0x80000000u)) return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
     NEED(c, 12, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     cur_u32(&c->cur);
     uint32_t names = w0 & 0x7FFFFFFFu;
     uint32_t subs = cur_u32(&c->cur);
     uint32_t flags = cur_u32(&c->cur);
+    TRACE(c, off + 4, 4, "subname count", subs);
+    TRACE(c, off + 8, 4, "flags", flags);
     uint32_t known = 1u | (d->nodepath_property_bit ? 2u : 0u);
     if (c->strict && (flags & ~known))
         return fail(c, GDW_ERR_BAD_FLAGS, off + 8, GDW_ENGINE_NONE, "NodePath flags the encoder never writes");
@@ -344,6 +371,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
         NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "object id truncated");
         size_t off = c->cur.pos;
         uint64_t id = cur_u64(&c->cur);
+        TRACE(c, off, 8, "object id", id);
         if (id == 0 && c->strict) return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "null object as id 0 (the encoder writes Nil)");
         if (dst) {
             if (id == 0) dst->flags |= GDW_VF_OBJECT_NULL;
@@ -365,6 +393,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "property count missing");
     size_t count_off = c->cur.pos;
     int32_t count = (int32_t)cur_u32(&c->cur);
+    TRACE(c, count_off, 4, "property count", count);
     if (count < 0) {
         if (c->strict) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_NONE, "negative property count");
         count = 0; /* the engine's loop simply does not run */
@@ -403,6 +432,7 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
     size_t count_off = c->cur.pos;
     uint32_t raw = cur_u32(&c->cur);
     uint32_t n = raw & 0x7FFFFFFFu;
+    TRACE(c, count_off, 4, "count", raw);
     if (raw & 0x80000000u) {
         if (d->container_shared_bit) { if (dst) dst->flags |= GDW_VF_SHARED; }
         else if (c->strict) return fail(c, GDW_ERR_NON_CANONICAL, count_off, GDW_ENGINE_NONE, "container count has bit 31 set");
@@ -420,6 +450,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     size_t off = c->cur.pos;
     uint32_t raw = cur_u32(&c->cur);
     uint32_t id = raw & 0x7FFFFFFFu;
+    TRACE(c, off, 4, "element type", raw);
     if (c->strict && (raw & 0x80000000u)) return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "element type has bit 31 set");
     unsigned builtin = id < d->type_count ? d->types[id] : GDW_TYPE_COUNT;
     if (c->strict && builtin == GDW_TYPE_COUNT) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_NONE, "element type out of range");
@@ -442,6 +473,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "class name missing");
         size_t noff = c->cur.pos;
         uint32_t nh = cur_u32(&c->cur);
+        TRACE(c, noff, 4, "class header", nh);
         unsigned nt = (nh & 0xFFu) < d->type_count ? d->types[nh & 0xFFu] : GDW_TYPE_COUNT;
         if (nt != GDW_STRING_NAME) return fail(c, GDW_ERR_BAD_VALUE, noff, GDW_ENGINE_ERR_INVALID_DATA, "typed array class name is not a StringName");
         if (c->strict && (nh & ~0xFFu)) return fail(c, GDW_ERR_BAD_FLAGS, noff, GDW_ENGINE_NONE, "flag bits on the class name");
@@ -454,6 +486,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     size_t count_off = c->cur.pos;
     uint32_t rawn = cur_u32(&c->cur);
     uint32_t n = rawn & 0x7FFFFFFFu;
+    TRACE(c, count_off, 4, "count", rawn);
     if (c->strict && (rawn & 0x80000000u)) return fail(c, GDW_ERR_NON_CANONICAL, count_off, GDW_ENGINE_NONE, "count has bit 31 set");
     if (dst) dst->len = n;
     return open_frame(c, dst, FR_ARRAY, n, ct ? &ct->items : NULL);
@@ -463,6 +496,7 @@ static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
     NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
     size_t off = c->cur.pos;
     int32_t count = (int32_t)cur_u32(&c->cur);
+    TRACE(c, off, 4, "count", count);
     if (count < 0) {
         if (c->strict) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_NONE, "negative string array count");
         count = 0; /* the engines' loop does not run: an empty array */
@@ -486,6 +520,11 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
     uint32_t fmt = cur_u32(&c->cur), mip = cur_u32(&c->cur), wdt = cur_u32(&c->cur), hgt = cur_u32(&c->cur);
     size_t len_off = c->cur.pos;
     int32_t datalen = (int32_t)cur_u32(&c->cur);
+    TRACE(c, off, 4, "format", fmt);
+    TRACE(c, off + 4, 4, "mipmaps", mip);
+    TRACE(c, off + 8, 4, "width", wdt);
+    TRACE(c, off + 12, 4, "height", hgt);
+    TRACE(c, len_off, 4, "data length", datalen);
     if (datalen < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_INVALID_DATA, "negative Image data length");
     if (datalen > 0 && fmt >= GDW_IMAGE_FORMATS) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "Image format out of range");
     if (datalen == 0 && c->strict && (fmt | mip | wdt | hgt))
@@ -510,6 +549,9 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     uint32_t type = cur_u32(&c->cur), device = cur_u32(&c->cur);
     size_t llen_off = c->cur.pos;
     uint32_t llen = cur_u32(&c->cur);
+    TRACE(c, llen_off - 8, 4, "event type", type);
+    TRACE(c, llen_off - 4, 4, "device", device);
+    TRACE(c, llen_off, 4, "length", llen);
     uint32_t extra;
     switch (type) {
     case 1: extra = 2; break;                 /* KEY: modifiers, scancode */
@@ -523,7 +565,10 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
         return fail(c, GDW_ERR_NON_CANONICAL, llen_off, GDW_ENGINE_NONE, "InputEvent length word differs from its type");
     NEED(c, 4 * extra, GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
     gdw_input_event ev = {type, device, llen, extra, {0, 0}};
-    for (uint32_t i = 0; i < extra; i++) ev.extra[i] = cur_u32(&c->cur);
+    for (uint32_t i = 0; i < extra; i++) {
+        TRACE(c, c->cur.pos, 4, "word", rd_u32le(c->cur.base + c->cur.pos));
+        ev.extra[i] = cur_u32(&c->cur);
+    }
     if (dst) {
         gdw_input_event *e = gdw_arena_dup(c->doc, &ev, sizeof ev);
         if (!e) return nomem(c);
@@ -538,6 +583,10 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     if (depth > c->max_depth) return fail(c, GDW_ERR_DEPTH, c->cur.pos, GDW_ENGINE_ERR_OUT_OF_MEMORY, "nesting deeper than the depth limit");
     NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "value header missing");
     uint32_t hdr = cur_u32(&c->cur);
+    if (c->trace) {
+        c->tr_type = (hdr & 0xFFu) < d->type_count ? d->types[hdr & 0xFFu] : GDW_TYPE_COUNT;
+        trace_emit(c, c->value_off, 4, "header", hdr);
+    }
     if (c->exact && d->engine_header_whole && hdr >= d->type_count)
         return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
     unsigned wire = hdr & 0xFFu;
@@ -552,6 +601,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     case K_BOOL: {
         NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "bool truncated");
         uint32_t v = cur_u32(&c->cur);
+        TRACE(c, c->cur.pos - 4, 4, "value", v);
         if (c->strict && v > 1) return fail(c, GDW_ERR_NON_CANONICAL, c->cur.pos - 4, GDW_ENGINE_NONE, "bool is neither 0 nor 1");
         if (dst) dst->u.i = v != 0;
         return GDW_OK;
@@ -560,6 +610,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         bool wide = (hdr & GDW_FLAG16) != 0;
         NEED(c, wide ? 8u : 4u, GDW_ENGINE_ERR_INVALID_DATA, "int truncated");
         int64_t v = wide ? (int64_t)cur_u64(&c->cur) : (int64_t)(int32_t)cur_u32(&c->cur);
+        TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", v);
         if (c->strict) {
             bool want = d->int_encoding == GDW_INT_ALWAYS64 ||
                         (d->int_encoding == GDW_INT_MINIMAL && (v > INT32_MAX || v < INT32_MIN));
@@ -573,6 +624,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         bool wide = (hdr & GDW_FLAG16) != 0;
         NEED(c, wide ? 8u : 4u, GDW_ENGINE_ERR_INVALID_DATA, "float truncated");
         uint64_t bits = wide ? cur_u64(&c->cur) : cur_u32(&c->cur);
+        TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
         if (c->strict && !d->float_encode_f32_only) {
             bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
             if (wide && !nan && gdw_f64_fits_f32(bits))
@@ -596,6 +648,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         if (d->rid_has_id) {
             NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "RID truncated");
             uint64_t id = cur_u64(&c->cur);
+            TRACE(c, c->cur.pos - 8, 8, "id", id);
             if (dst) { dst->u.i = (int64_t)id; dst->flags |= GDW_VF_RID_ID; }
         }
         return GDW_OK;
@@ -606,6 +659,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         if (st) return st;
         NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "Signal object id truncated");
         uint64_t id = cur_u64(&c->cur);
+        TRACE(c, c->cur.pos - 8, 8, "object id", id);
         if (dst) {
             gdw_signal *sg = alloc(c, sizeof *sg);
             if (!sg) return nomem(c);
@@ -622,6 +676,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
         size_t off = c->cur.pos;
         int32_t count = (int32_t)cur_u32(&c->cur);
+        TRACE(c, off, 4, "count", count);
         if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
         if (!cur_has(&c->cur, (size_t)count)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
         return read_packed_bytes(c, dst, (size_t)count);
@@ -675,6 +730,8 @@ static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t l
     c->compat = o->mode == GDW_MODE_COMPATIBLE;
     c->allow_objects = o->allow_objects;
     c->borrow = o->borrow_input;
+    c->trace = o->trace;
+    c->trace_ctx = o->trace_ctx;
     c->max_depth = o->max_depth == 0 ? GDW_DEFAULT_MAX_DEPTH : o->max_depth;
     if (c->max_depth > GDW_HARD_MAX_DEPTH) c->max_depth = GDW_HARD_MAX_DEPTH;
     c->err = err;

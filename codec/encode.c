@@ -22,6 +22,13 @@ typedef struct ectx {
     bool lossy;
     unsigned max_depth;
     gdw_error *err;
+    void (*lossy_report)(void *ctx, const gdw_error *where);
+    void *lossy_ctx;
+    bool narrowed;       /* the value being written has had a real narrowed (reported once) */
+    /* where the value being written sits: the container at each level and the slot in it */
+    const gdw_value *parent[GDW_HARD_MAX_DEPTH + 2];
+    uint32_t slot[GDW_HARD_MAX_DEPTH + 2];
+    unsigned levels;
 } ectx;
 
 static void put(writer *w, const void *src, size_t n) {
@@ -38,16 +45,57 @@ static void put_u32(writer *w, uint32_t v) { uint8_t b[4]; wr_u32le(b, v); put(w
 static void put_u64(writer *w, uint64_t v) { uint8_t b[8]; wr_u64le(b, v); put(w, b, 8); }
 static void put_zeros(writer *w, size_t n) { static const uint8_t z[8] = {0}; put(w, z, n); }
 
-static gdw_status efail(ectx *e, gdw_status code, const char *msg) {
-    if (e->err) {
-        memset(e->err, 0, sizeof *e->err);
-        e->err->code = code;
-        e->err->offset = e->w.pos;
-        e->err->value_offset = e->w.pos;
-        e->err->engine_error = GDW_ENGINE_NONE;
-        e->err->message = msg;
+/* The path of the value being written, in gdw_error.path's notation. */
+static void build_path(const ectx *e, char *out) {
+    size_t n = 0;
+    out[0] = 0;
+    for (unsigned i = 0; i < e->levels && n < GDW_PATH_MAX - 1; i++) {
+        const gdw_value *pv = e->parent[i];
+        uint32_t slot = e->slot[i];
+        char tmp[64];
+        const gdw_value *key = NULL;
+        if (pv->type == GDW_DICTIONARY) {
+            key = &gdw_items(pv)[slot & ~1u];
+            if (slot % 2 == 0) snprintf(tmp, sizeof tmp, "{#%u key}", slot / 2);
+            else if (key->type == GDW_STRING || key->type == GDW_STRING_NAME)
+                snprintf(tmp, sizeof tmp, "{\"%.*s\"}", (int)(key->len < 24 ? key->len : 24), (const char *)key->u.bytes);
+            else snprintf(tmp, sizeof tmp, "{#%u}", slot / 2);
+        } else if (pv->type == GDW_OBJECT) {
+            key = &((const gdw_object *)pv->u.ext)->props[slot & ~1u];
+            snprintf(tmp, sizeof tmp, ".%.*s", (int)(key->len < 24 ? key->len : 24), (const char *)key->u.bytes);
+        } else snprintf(tmp, sizeof tmp, "[%u]", slot);
+        size_t k = strlen(tmp);
+        if (k > GDW_PATH_MAX - 1 - n) k = GDW_PATH_MAX - 1 - n;
+        memcpy(out + n, tmp, k);
+        n += k;
+        out[n] = 0;
     }
+}
+
+static void fill_error(ectx *e, gdw_error *err, gdw_status code, const char *msg) {
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->offset = e->w.pos;
+    err->value_offset = e->w.pos;
+    err->engine_error = GDW_ENGINE_NONE;
+    err->message = msg;
+    build_path(e, err->path);
+}
+
+static gdw_status efail(ectx *e, gdw_status code, const char *msg) {
+    if (e->err) fill_error(e, e->err, code, msg);
     return code;
+}
+
+/* A value that does not fit: an error, or with the lossy option a narrowing, reported. */
+static gdw_status lossy(ectx *e, const char *msg) {
+    if (!e->lossy) return efail(e, GDW_ERR_LOSSY, msg);
+    if (e->lossy_report) {
+        gdw_error where;
+        fill_error(e, &where, GDW_ERR_LOSSY, msg);
+        e->lossy_report(e->lossy_ctx, &where);
+    }
+    return GDW_OK;
 }
 
 static void put_str(writer *w, const uint8_t *p, uint32_t n) {
@@ -60,12 +108,12 @@ static void put_str(writer *w, const uint8_t *p, uint32_t n) {
  * engine's string, a leading byte order mark is dropped, and bytes that are not UTF-8 under
  * the dialect's rule are rejected; so these are LOSSY unless the caller allows it. */
 static gdw_status check_text(ectx *e, const uint8_t *p, uint32_t n) {
-    if (e->lossy || n == 0) return GDW_OK;
+    if ((e->lossy && !e->lossy_report) || n == 0) return GDW_OK;
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
-        return efail(e, GDW_ERR_LOSSY, "a string starting with a byte order mark reads back without it");
-    if (memchr(p, 0, n)) return efail(e, GDW_ERR_LOSSY, "a NUL inside a string: the engine's string ends there");
+        return lossy(e, "a string starting with a byte order mark reads back without it");
+    if (memchr(p, 0, n)) return lossy(e, "a NUL inside a string: the engine's string ends there");
     unsigned rule = e->d->lenient_strings ? GDW_UTF8_UNCHECKED : e->d->utf8_rule;
-    if (gdw_utf8_check(p, n, rule) != (size_t)-1) return efail(e, GDW_ERR_LOSSY, "string is not UTF-8 under this dialect's rule");
+    if (gdw_utf8_check(p, n, rule) != (size_t)-1) return lossy(e, "string is not UTF-8 under this dialect's rule");
     return GDW_OK;
 }
 
@@ -90,7 +138,11 @@ static gdw_status put_real(ectx *e, const uint8_t *p, unsigned from, unsigned to
         return GDW_OK;
     }
     uint64_t bits = rd_u64le(p);
-    if (!gdw_f64_fits_f32(bits) && !e->lossy) return efail(e, GDW_ERR_LOSSY, "a 64-bit real does not fit the dialect's 32-bit field");
+    if (!gdw_f64_fits_f32(bits) && !e->narrowed) {
+        gdw_status s = lossy(e, "a 64-bit real does not fit the dialect's 32-bit field");
+        if (s) return s;
+        e->narrowed = true; /* one report per value */
+    }
     put_u32(&e->w, f32_to_bits((float)bits_to_f64(bits)));
     return GDW_OK;
 }
@@ -104,6 +156,7 @@ static gdw_status put_components(ectx *e, const gdw_value *v, const gdw_type_inf
     if (from != 4 && from != 8) return efail(e, GDW_ERR_INVALID_TREE, "real width is neither 4 nor 8");
     size_t n = count * ti->ncomp;
     if (from == to) { put(&e->w, v->u.bytes, n * to); return GDW_OK; }
+    e->narrowed = false;
     for (size_t i = 0; i < n; i++) {
         gdw_status s = put_real(e, v->u.bytes + i * from, from, to);
         if (s) return s;
@@ -131,11 +184,18 @@ static gdw_status put_desc(ectx *e, const gdw_typedesc *td) {
     return GDW_OK;
 }
 
-static gdw_status enc_items(ectx *e, const gdw_value *items, size_t n, unsigned depth) {
+/* The children of container v; the path records where each one sits. */
+static gdw_status enc_items(ectx *e, const gdw_value *v, const gdw_value *items, size_t n, unsigned depth) {
+    unsigned level = e->levels;
+    if (level > GDW_HARD_MAX_DEPTH) return efail(e, GDW_ERR_DEPTH, "value nested deeper than the depth limit");
+    e->parent[level] = v;
+    e->levels = level + 1;
     for (size_t i = 0; i < n; i++) {
+        e->slot[level] = (uint32_t)i;
         gdw_status s = enc(e, &items[i], depth + 1);
         if (s) return s;
     }
+    e->levels = level;
     return GDW_OK;
 }
 
@@ -149,7 +209,8 @@ static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info
         ek = ct->elem.kind;
         bool fits = is_dict ? d->typed_dict_bits : d->typed_array_bits;
         if ((kk || ek) && !fits) {
-            if (!e->lossy) return efail(e, GDW_ERR_LOSSY, "typed container in a dialect without typed containers");
+            gdw_status s = lossy(e, "typed container in a dialect without typed containers: the element type is dropped");
+            if (s) return s;
             kk = ek = 0;
         }
     }
@@ -159,13 +220,13 @@ static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info
     if (kk && (s = put_desc(e, &ct->key))) return s;
     if (ek && (s = put_desc(e, &ct->elem))) return s;
     if (v->len > 0x7FFFFFFFu) return efail(e, GDW_ERR_INVALID_TREE, "container count above 2^31-1");
-    if ((v->flags & GDW_VF_SHARED) && !d->container_shared_bit && !e->lossy)
-        return efail(e, GDW_ERR_LOSSY, "the Godot 2 'shared' container flag has no field in this dialect");
+    if ((v->flags & GDW_VF_SHARED) && !d->container_shared_bit && (s = lossy(e, "the Godot 2 'shared' container flag has no field in this dialect")))
+        return s;
     uint32_t shared = (v->flags & GDW_VF_SHARED) && d->container_shared_bit ? 0x80000000u : 0;
     put_u32(&e->w, v->len | shared);
     const gdw_value *items = gdw_items(v);
     if (v->len && !items) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
-    return enc_items(e, items, (size_t)v->len * (is_dict ? 2 : 1), depth);
+    return enc_items(e, v, items, (size_t)v->len * (is_dict ? 2 : 1), depth);
 }
 
 static gdw_status enc_p4_typed(ectx *e, const gdw_value *v, unsigned depth) {
@@ -190,7 +251,7 @@ static gdw_status enc_p4_typed(ectx *e, const gdw_value *v, unsigned depth) {
     }
     put_u32(&e->w, v->len);
     if (v->len && !ct->items) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
-    return enc_items(e, ct->items, v->len, depth);
+    return enc_items(e, v, ct->items, v->len, depth);
 }
 
 static gdw_status enc_int(ectx *e, const gdw_value *v) {
@@ -199,9 +260,11 @@ static gdw_status enc_int(ectx *e, const gdw_value *v) {
     bool wide;
     switch (e->d->int_encoding) {
     case GDW_INT_ALWAYS64: wide = true; break;
-    case GDW_INT_ALWAYS32:
-        if (!fits32 && !e->lossy) return efail(e, GDW_ERR_LOSSY, "int needs 64 bits and the dialect has only 32");
+    case GDW_INT_ALWAYS32: {
+        gdw_status s = fits32 ? GDW_OK : lossy(e, "int needs 64 bits and the dialect has only 32: it wraps");
+        if (s) return s;
         wide = false;
+    }
         break;
     default: wide = !fits32;
     }
@@ -221,9 +284,10 @@ static gdw_status enc_float(ectx *e, const gdw_value *v) {
     else return efail(e, GDW_ERR_INVALID_TREE, "float width is neither 4 nor 8");
     bool narrow = !isnan(x) && (double)(float)x == x;
     if (e->d->float_encode_f32_only) {
-        if (!narrow && !(isnan(x) && (v->width == 4 || gdw_f64_fits_f32(bits64))) && !e->lossy)
-            return efail(e, GDW_ERR_LOSSY, "float needs 64 bits and the dialect has only 32");
-        gdw_status s = header(e, GDW_FLOAT, 0);
+        gdw_status s = GDW_OK;
+        if (!narrow && !(isnan(x) && (v->width == 4 || gdw_f64_fits_f32(bits64))))
+            s = lossy(e, "float needs 64 bits and the dialect has only 32: it is rounded");
+        if (s || (s = header(e, GDW_FLOAT, 0))) return s;
         if (s) return s;
         put_u32(&e->w, v->width == 4 ? (uint32_t)v->u.bits : f32_to_bits((float)x));
         return GDW_OK;
@@ -239,8 +303,8 @@ static gdw_status enc_object(ectx *e, const gdw_value *v, unsigned depth) {
     const gdw_dialect *d = e->d;
     bool null = (v->flags & GDW_VF_OBJECT_NULL) != 0;
     if (d->object_header_only) {
-        if (!null && !e->lossy) return efail(e, GDW_ERR_LOSSY, "this dialect never transmits objects");
-        return header(e, GDW_OBJECT, 0);
+        gdw_status s = null ? GDW_OK : lossy(e, "this dialect never transmits objects: it becomes a null Object");
+        return s ? s : header(e, GDW_OBJECT, 0);
     }
     if (null) return header(e, GDW_NIL, 0); /* the engines write a freed or null object as Nil */
     if (v->flags & GDW_VF_OBJECT_ID) {
@@ -256,12 +320,18 @@ static gdw_status enc_object(ectx *e, const gdw_value *v, unsigned depth) {
     if ((s = put_text(e, o->class_name.ptr, o->class_name.len))) return s;
     put_u32(&e->w, v->len);
     if (v->len && !o->props) return efail(e, GDW_ERR_INVALID_TREE, "object without properties");
+    unsigned level = e->levels;
+    if (level > GDW_HARD_MAX_DEPTH) return efail(e, GDW_ERR_DEPTH, "value nested deeper than the depth limit");
+    e->parent[level] = v;
+    e->levels = level + 1;
     for (uint32_t i = 0; i < v->len; i++) {
         const gdw_value *name = &o->props[2 * i];
+        e->slot[level] = 2 * i + 1;
         if (name->type != GDW_STRING && name->type != GDW_STRING_NAME) return efail(e, GDW_ERR_INVALID_TREE, "property name is not a string");
         if ((s = put_text(e, name->u.bytes, name->len))) return s;
         if ((s = enc(e, &o->props[2 * i + 1], depth + 1))) return s;
     }
+    e->levels = level;
     return GDW_OK;
 }
 
@@ -269,8 +339,9 @@ static gdw_status enc_nodepath(ectx *e, const gdw_value *v) {
     const gdw_nodepath *np = v->u.ext;
     if (!np) return efail(e, GDW_ERR_INVALID_TREE, "NodePath without parts");
     uint32_t subs = np->subname_count, flags = np->flags & 1u;
-    if ((np->flags & 2u) && !e->d->nodepath_property_bit && !e->lossy)
-        return efail(e, GDW_ERR_LOSSY, "a Godot 2 NodePath property becomes a plain subname in this dialect");
+    gdw_status s0;
+    if ((np->flags & 2u) && !e->d->nodepath_property_bit && (s0 = lossy(e, "a Godot 2 NodePath property becomes a plain subname in this dialect")))
+        return s0;
     if ((np->flags & 2u) && e->d->nodepath_property_bit) {
         if (subs == 0) return efail(e, GDW_ERR_INVALID_TREE, "NodePath property flag without a property");
         subs--;
@@ -314,7 +385,7 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
     case K_RID:
         if ((s = header(e, GDW_RID, 0))) return s;
         if (d->rid_has_id) put_u64(&e->w, (uint64_t)v->u.i);
-        else if (v->u.i != 0 && !e->lossy) return efail(e, GDW_ERR_LOSSY, "RID id has no field in this dialect");
+        else if (v->u.i != 0) return lossy(e, "RID id has no field in this dialect: it is dropped");
         return GDW_OK;
     case K_OBJECT: return enc_object(e, v, depth);
     case K_SIGNAL: {
@@ -367,8 +438,9 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
             return efail(e, GDW_ERR_INVALID_TREE, "InputEvent carries a number of value words its type does not have");
         /* a reader that does not know the engine's version takes a joystick motion's value word
          * from the length word (decode.c): one that disagrees would read back differently */
-        if (ev->type == 4 && (ev->llen >= 20) != (ev->extra_count == 2) && !e->lossy)
-            return efail(e, GDW_ERR_LOSSY, "joystick motion length word disagrees with its value words");
+        if (ev->type == 4 && (ev->llen >= 20) != (ev->extra_count == 2) &&
+            (s = lossy(e, "joystick motion length word disagrees with its value words")))
+            return s;
         if ((s = header(e, GDW_INPUT_EVENT, 0))) return s;
         put_u32(&e->w, ev->type); put_u32(&e->w, ev->device); put_u32(&e->w, ev->llen);
         for (uint32_t i = 0; i < ev->extra_count; i++) put_u32(&e->w, ev->extra[i]);
@@ -385,15 +457,29 @@ gdw_encode_options gdw_encode_options_default(void) {
     return o;
 }
 
+/* The scalar fields zeroed; the path arrays (12 KiB) are written before they are read. */
+static void ectx_init(ectx *e, const gdw_dialect *d, gdw_error *err) {
+    e->d = d;
+    memset(&e->w, 0, sizeof e->w);
+    e->lossy = false;
+    e->max_depth = GDW_DEFAULT_MAX_DEPTH;
+    e->err = err;
+    e->lossy_report = NULL;
+    e->lossy_ctx = NULL;
+    e->narrowed = false;
+    e->levels = 0;
+}
+
 gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
                       uint8_t *out, size_t cap, size_t *written, gdw_error *err) {
     ectx e;
-    memset(&e, 0, sizeof e);
-    e.err = err;
+    ectx_init(&e, d, err);
     if (!d || !v || !written || (!out && cap)) return efail(&e, GDW_ERR_INVALID_ARG, "NULL argument");
     gdw_encode_options o = opts ? *opts : gdw_encode_options_default();
     e.d = d;
     e.lossy = o.lossy;
+    e.lossy_report = o.lossy_report;
+    e.lossy_ctx = o.lossy_ctx;
     e.max_depth = o.max_depth == 0 ? GDW_DEFAULT_MAX_DEPTH : o.max_depth;
     if (e.max_depth > GDW_HARD_MAX_DEPTH) e.max_depth = GDW_HARD_MAX_DEPTH;
     e.w.buf = out;
@@ -408,9 +494,7 @@ gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode
 
 gdw_status gdw_encode_matches(const gdw_dialect *d, const gdw_value *v, const uint8_t *expect, size_t len, bool *same) {
     ectx e;
-    memset(&e, 0, sizeof e);
-    e.d = d;
-    e.max_depth = GDW_DEFAULT_MAX_DEPTH;
+    ectx_init(&e, d, NULL);
     e.w.expect = expect;
     e.w.cap = len;
     gdw_status s = enc(&e, v, 0);
@@ -421,7 +505,8 @@ gdw_status gdw_encode_matches(const gdw_dialect *d, const gdw_value *v, const ui
 gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
                             const gdw_allocator *alloc, uint8_t **out, size_t *out_len, gdw_error *err) {
     if (!out || !out_len) {
-        ectx e = {.err = err};
+        ectx e;
+        ectx_init(&e, d, err);
         return efail(&e, GDW_ERR_INVALID_ARG, "NULL argument");
     }
     *out = NULL;
@@ -432,7 +517,8 @@ gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_
     if (s) return s;
     uint8_t *buf = alloc->malloc_fn(alloc->ctx, n ? n : 1);
     if (!buf) {
-        ectx e = {.err = err};
+        ectx e;
+        ectx_init(&e, d, err);
         return efail(&e, GDW_ERR_NOMEM, "out of memory");
     }
     size_t n2 = 0;

@@ -308,6 +308,26 @@ int gdw_mode_from_name(const char *name); /* -1 if unknown */
 #define GDW_DEFAULT_MAX_DEPTH 1024u
 #define GDW_HARD_MAX_DEPTH 1024u /* the deepest limit a caller may ask for */
 
+/* A field of the input as the decoder reads it (gdw_decode_options.trace): what `gdwire explain`
+ * prints. Fields come in input order; a value's "header" comes first, then its own fields and its
+ * children's. A field is reported as soon as its bytes are taken, before the checks on it, so the
+ * failing field of a rejected input is the last one reported (or the error lies just past it). */
+typedef struct gdw_trace_event {
+    size_t offset;       /* first byte of the field */
+    size_t size;         /* its length in bytes (0 for an empty string's bytes) */
+    unsigned depth;      /* nesting depth of the value it belongs to (0: top level) */
+    gdw_type type;       /* that value's type; GDW_TYPE_COUNT for a header with an unknown id */
+    const char *field;   /* "header", "value", "length", "bytes", "padding", "count", "components",
+                            "elements", "element type", "class header", "name count", "subname count", "flags", "id",
+                            "object id", "property count", "format", "mipmaps", "width", "height",
+                            "data length", "event type", "device", "word" */
+    int64_t number;      /* the field as a number where it is one: header word, length, count, int,
+                            float bits; for "components" and "elements" the bytes per component */
+    const char *path;    /* "header" only: where the value sits, as in gdw_error.path ("" at the top) */
+} gdw_trace_event;
+
+typedef void (*gdw_trace_fn)(void *ctx, const gdw_trace_event *ev);
+
 typedef struct gdw_decode_options {
     gdw_mode mode;
     unsigned max_depth;   /* 0 = GDW_DEFAULT_MAX_DEPTH; values above GDW_HARD_MAX_DEPTH are clamped */
@@ -317,6 +337,8 @@ typedef struct gdw_decode_options {
     bool borrow_input;    /* zero-copy: strings and packed data in the tree point into buf instead of
                              being copied, so buf must outlive the document; the heap then holds the
                              tree's structure only */
+    gdw_trace_fn trace;   /* if not NULL, called for every field read (gdw_trace_event); slows decoding */
+    void *trace_ctx;
 } gdw_decode_options;
 
 /* gdw_decode_options_default: compatible mode, depth 1024, no size limit, no objects. */
@@ -373,11 +395,15 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
 typedef struct gdw_encode_options {
     unsigned max_depth; /* 0 = GDW_DEFAULT_MAX_DEPTH (clamped to GDW_HARD_MAX_DEPTH) */
     bool lossy;         /* narrow values that do not fit (i64 into Godot 2's i32, f64 into f32) instead of failing */
+    /* with lossy: called at each place narrowed (code GDW_ERR_LOSSY, message, path, output offset);
+       NULL for none. A value whose reals are narrowed is reported once. */
+    void (*lossy_report)(void *ctx, const gdw_error *where);
+    void *lossy_ctx;
 } gdw_encode_options;
 
 gdw_encode_options gdw_encode_options_default(void);
 
-/* gdw_encode: write v in dialect d into out[0..cap). *written (required) receives the
+/* gdw_encode: write v in dialect d into out[0..cap). err->path names the failing value. *written (required) receives the
  * number of bytes the encoding needs, whether or not it fitted; if it is larger than cap
  * the call returns GDW_ERR_TRUNCATED and out holds a prefix. out may be NULL with cap 0 to
  * size the encoding (the same code runs). Padding is always zero. Errors: UNSUPPORTED_TYPE
