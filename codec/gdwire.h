@@ -418,6 +418,28 @@ gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_
                             const gdw_allocator *alloc, uint8_t **out, size_t *out_len, gdw_error *err);
 
 /* ---------------------------------------------------------------------------------------
+ * Conversion between dialects (docs/convert.md).
+ * ------------------------------------------------------------------------------------- */
+typedef struct gdw_convert_options {
+    bool lossy; /* allow changes that lose something, each reported; else the first fails */
+    void (*report)(void *ctx, const gdw_error *where); /* each lossy change: code, message, path */
+    void *report_ctx;
+} gdw_convert_options;
+
+gdw_convert_options gdw_convert_options_default(void);
+
+/* gdw_convert: a copy of v that dialect `to` can hold, in a new document. Types `to` lacks
+ * become their nearest counterpart (Vector2i -> Vector2, StringName -> String, TypedArray ->
+ * Array, ...) or, with none, null. Another name for the same thing (PoolRealArray ->
+ * PackedFloat32Array) is no loss; every other change is: without opts->lossy the first fails
+ * (UNSUPPORTED_TYPE for a type with no counterpart, LOSSY otherwise) with err->path naming
+ * the value. Numbers narrowed inside a type both dialects have (f64 into f32) are left for
+ * gdw_encode to report. The copy shares string and array bytes with v: v's document must
+ * outlive it. */
+gdw_status gdw_convert(const gdw_value *v, const gdw_dialect *to, const gdw_convert_options *opts,
+                       const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err);
+
+/* ---------------------------------------------------------------------------------------
  * Canonical text form (docs/text-format.md).
  * ------------------------------------------------------------------------------------- */
 

@@ -1,0 +1,250 @@
+/* convert.c — a value from one dialect made fit for another (gdwire convert).
+ *
+ * Types the target lacks become their nearest counterpart (docs/convert.md has the table).
+ * Two names for one thing (Godot 3's PoolRealArray and Godot 4's PackedFloat32Array) change
+ * silently; every other change loses something and is an error unless the caller allows it,
+ * in which case each place is reported. Narrowing of numbers inside a type both dialects have
+ * (f64 into f32, i64 into i32) is the encoder's to report (gdw_encode_options.lossy_report).
+ */
+#include <stdio.h>
+
+#include "codec/internal.h"
+
+typedef struct cctx {
+    const gdw_dialect *to;
+    gdw_convert_options o;
+    gdw_doc *doc;
+    gdw_error *err;
+    char path[GDW_PATH_MAX];
+    size_t path_len;
+} cctx;
+
+static gdw_status cfail(cctx *c, gdw_status code, const char *msg) {
+    if (c->err) {
+        memset(c->err, 0, sizeof *c->err);
+        c->err->code = code;
+        c->err->engine_error = GDW_ENGINE_NONE;
+        c->err->message = msg;
+        memcpy(c->err->path, c->path, sizeof c->path);
+    }
+    return code;
+}
+
+/* A lossy change at the current path: fails without the lossy option, else is reported. */
+static gdw_status change(cctx *c, gdw_status code, const char *msg) {
+    if (!c->o.lossy) return cfail(c, code, msg);
+    if (c->o.report) {
+        gdw_error where;
+        memset(&where, 0, sizeof where);
+        where.code = code;
+        where.engine_error = GDW_ENGINE_NONE;
+        where.message = msg;
+        memcpy(where.path, c->path, sizeof c->path);
+        c->o.report(c->o.report_ctx, &where);
+    }
+    return GDW_OK;
+}
+
+static size_t path_push(cctx *c, const char *fmt, unsigned i, const gdw_value *key) {
+    size_t saved = c->path_len;
+    if (c->path_len < GDW_PATH_MAX - 1) {
+        int w = key ? snprintf(c->path + c->path_len, GDW_PATH_MAX - c->path_len, fmt, (int)(key->len < 24 ? key->len : 24), (const char *)key->u.bytes)
+                    : snprintf(c->path + c->path_len, GDW_PATH_MAX - c->path_len, fmt, i);
+        if (w > 0) c->path_len += (size_t)w < GDW_PATH_MAX - c->path_len ? (size_t)w : GDW_PATH_MAX - 1 - c->path_len;
+    }
+    return saved;
+}
+static void path_pop(cctx *c, size_t saved) { c->path_len = saved; c->path[saved] = 0; }
+
+static bool has(const gdw_dialect *d, unsigned t) { return gdw_dialect_type_id(d, (gdw_type)t) >= 0; }
+
+/* The type t becomes in dialect d; *same_thing when it is only another name for it. */
+static unsigned counterpart(const gdw_dialect *d, unsigned t, unsigned width, bool *same_thing) {
+    *same_thing = true;
+    if (has(d, t)) return t;
+    unsigned real_w = comp_width_encode(d, C_REAL);
+    switch (t) {
+    case GDW_PACKED_REAL_ARRAY:
+        if (width == 8 ? has(d, GDW_PACKED_FLOAT64_ARRAY) : has(d, GDW_PACKED_FLOAT32_ARRAY))
+            return width == 8 ? GDW_PACKED_FLOAT64_ARRAY : GDW_PACKED_FLOAT32_ARRAY;
+        break;
+    case GDW_PACKED_FLOAT32_ARRAY:
+        if (has(d, GDW_PACKED_REAL_ARRAY)) return GDW_PACKED_REAL_ARRAY;
+        break;
+    case GDW_PACKED_FLOAT64_ARRAY:
+        if (has(d, GDW_PACKED_REAL_ARRAY)) { *same_thing = real_w == 8; return GDW_PACKED_REAL_ARRAY; }
+        break;
+    default: break;
+    }
+    *same_thing = false;
+    static const struct { uint8_t from, to; } k_near[] = {
+        {GDW_VECTOR2I, GDW_VECTOR2}, {GDW_RECT2I, GDW_RECT2}, {GDW_VECTOR3I, GDW_VECTOR3}, {GDW_VECTOR4I, GDW_VECTOR4},
+        {GDW_STRING_NAME, GDW_STRING}, {GDW_PACKED_INT64_ARRAY, GDW_PACKED_INT32_ARRAY},
+        {GDW_PACKED_VECTOR2I_ARRAY, GDW_PACKED_VECTOR2_ARRAY}, {GDW_PACKED_VECTOR3I_ARRAY, GDW_PACKED_VECTOR3_ARRAY},
+        {GDW_PACKED_VECTOR4I_ARRAY, GDW_PACKED_VECTOR4_ARRAY}, {GDW_TYPED_ARRAY, GDW_ARRAY}, {GDW_PACKED_TYPED_ARRAY, GDW_ARRAY},
+        {GDW_PACKED_FLOAT64_ARRAY, GDW_PACKED_FLOAT32_ARRAY},
+    };
+    for (size_t i = 0; i < sizeof k_near / sizeof k_near[0]; i++)
+        if (k_near[i].from == t && has(d, k_near[i].to)) return k_near[i].to;
+    return GDW_NIL; /* no counterpart: dropped */
+}
+
+/* Integer components (i32 or i64) rewritten as type nt's components. */
+static gdw_status convert_components(cctx *c, gdw_value *out, unsigned nt) {
+    const gdw_type_info *from = type_info(out->type), *to = type_info(nt);
+    size_t n = (size_t)(to->kind == K_FIXED ? 1 : out->len) * to->ncomp;
+    unsigned fw = from->comp == C_I64 ? 8 : 4;
+    unsigned tw = to->comp == C_REAL ? comp_width_encode(c->to, C_REAL) : to->comp == C_I64 || to->comp == C_F64 ? 8 : 4;
+    uint8_t *b = gdw_arena_alloc(c->doc, n * tw + 1);
+    if (!b) return cfail(c, GDW_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        int64_t x = fw == 8 ? (int64_t)rd_u64le(out->u.bytes + 8 * i) : (int64_t)(int32_t)rd_u32le(out->u.bytes + 4 * i);
+        if (to->comp == C_I32) wr_u32le(b + 4 * i, (uint32_t)x);
+        else if (to->comp == C_I64) wr_u64le(b + 8 * i, (uint64_t)x);
+        else if (tw == 8) wr_u64le(b + 8 * i, f64_to_bits((double)x));
+        else wr_u32le(b + 4 * i, f32_to_bits((float)x));
+    }
+    out->u.bytes = b;
+    out->width = (uint8_t)(to->comp == C_I32 || to->comp == C_I64 ? 0 : tw);
+    return GDW_OK;
+}
+
+static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned depth);
+
+static gdw_status conv_desc(cctx *c, gdw_typedesc *td) {
+    if (td->kind != GDW_DESC_BUILTIN || td->builtin >= GDW_TYPE_COUNT || td->id_only) return GDW_OK;
+    bool same;
+    unsigned nt = counterpart(c->to, td->builtin, 4, &same);
+    if (nt == td->builtin) return GDW_OK;
+    gdw_status s = change(c, GDW_ERR_UNSUPPORTED_TYPE, nt == GDW_NIL ? "container element type not in the dialect: the container becomes untyped"
+                                                                    : "container element type not in the dialect: its nearest counterpart is used");
+    if (s) return s;
+    if (nt == GDW_NIL) td->kind = GDW_DESC_NONE;
+    else td->builtin = (uint8_t)nt;
+    return GDW_OK;
+}
+
+static gdw_status conv_items(cctx *c, const gdw_value *parent, const gdw_value *items, gdw_value **out_items, size_t n, unsigned depth) {
+    if (!n) { *out_items = NULL; return GDW_OK; }
+    gdw_value *dst = gdw_arena_alloc(c->doc, n * sizeof *dst);
+    if (!dst) return cfail(c, GDW_ERR_NOMEM, "out of memory");
+    bool dict = parent->type == GDW_DICTIONARY;
+    for (size_t i = 0; i < n; i++) {
+        size_t sv;
+        const gdw_value *key = dict ? &items[i & ~(size_t)1] : NULL;
+        if (!dict) sv = path_push(c, "[%u]", (unsigned)i, NULL);
+        else if (i % 2 == 0) sv = path_push(c, "{#%u key}", (unsigned)i / 2, NULL);
+        else if (key->type == GDW_STRING || key->type == GDW_STRING_NAME) sv = path_push(c, "{\"%.*s\"}", 0, key);
+        else sv = path_push(c, "{#%u}", (unsigned)i / 2, NULL);
+        gdw_status s = conv(c, &items[i], &dst[i], depth + 1);
+        if (s) return s;
+        path_pop(c, sv);
+    }
+    *out_items = dst;
+    return GDW_OK;
+}
+
+static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned depth) {
+    if (depth > GDW_HARD_MAX_DEPTH) return cfail(c, GDW_ERR_DEPTH, "value nested deeper than the depth limit");
+    if (in->type >= GDW_TYPE_COUNT) return cfail(c, GDW_ERR_INVALID_TREE, "unknown value type");
+    *out = *in;
+    bool same;
+    unsigned nt = counterpart(c->to, in->type, in->width, &same);
+    if (nt != in->type) {
+        static const char *const k_msgs[] = {"the dialect has no such type: it is dropped (null)",
+                                             "the dialect has no such type: its nearest counterpart is used"};
+        if (!same) {
+            gdw_status s = change(c, nt == GDW_NIL ? GDW_ERR_UNSUPPORTED_TYPE : GDW_ERR_LOSSY, k_msgs[nt != GDW_NIL]);
+            if (s) return s;
+        }
+        if (nt == GDW_NIL) { memset(out, 0, sizeof *out); return GDW_OK; }
+        const gdw_type_info *from = type_info(in->type), *to = type_info(nt);
+        if ((from->comp == C_I32 || from->comp == C_I64) && to->comp != from->comp) {
+            gdw_status s = convert_components(c, out, nt);
+            if (s) return s;
+        }
+        /* PackedFloat64Array into PackedFloat32Array keeps width 8: the encoder narrows and reports */
+        out->type = (uint8_t)nt;
+        if (from->kind == K_TYPED_ARRAY) {
+            /* Pandemonium's TypedArray as an Array: typed where the target has typed arrays */
+            const gdw_container *ct = gdw_container_of(in);
+            gdw_container *nc = gdw_arena_alloc(c->doc, sizeof *nc);
+            if (!nc) return cfail(c, GDW_ERR_NOMEM, "out of memory");
+            memset(nc, 0, sizeof *nc);
+            bool keep = c->to->typed_array_bits && ct && ct->elem.kind == GDW_DESC_BUILTIN && !ct->elem.id_only &&
+                        ct->elem.builtin < GDW_TYPE_COUNT && ct->elem.builtin != GDW_OBJECT;
+            if (keep) nc->elem = ct->elem;
+            else {
+                gdw_status s = change(c, GDW_ERR_LOSSY, "the array's element type has no field in this dialect: it is dropped");
+                if (s) return s;
+            }
+            if (keep && nc->elem.kind != GDW_DESC_NONE) { out->flags |= GDW_VF_TYPED; out->u.ext = nc; }
+            else { out->flags &= (uint16_t)~GDW_VF_TYPED; out->u.items = NULL; }
+            gdw_value **dst = (out->flags & GDW_VF_TYPED) ? &nc->items : &out->u.items;
+            if (nc->elem.kind != GDW_DESC_NONE) { gdw_status s = conv_desc(c, &nc->elem); if (s) return s; }
+            return conv_items(c, out, ct ? ct->items : NULL, dst, out->len, depth);
+        }
+    }
+    const gdw_type_info *ti = type_info(out->type);
+    switch (ti->kind) {
+    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+        bool dict = ti->kind == K_DICT;
+        const gdw_container *ct = gdw_container_of(in);
+        size_t n = (size_t)in->len * (dict ? 2 : 1);
+        if (ct) {
+            gdw_container *nc = gdw_arena_alloc(c->doc, sizeof *nc);
+            if (!nc) return cfail(c, GDW_ERR_NOMEM, "out of memory");
+            *nc = *ct;
+            gdw_status s;
+            if (dict && (s = conv_desc(c, &nc->key))) return s;
+            if ((s = conv_desc(c, &nc->elem))) return s;
+            out->u.ext = nc;
+            return conv_items(c, out, ct->items, &nc->items, n, depth);
+        }
+        return conv_items(c, out, in->u.items, &out->u.items, n, depth);
+    }
+    case K_OBJECT: {
+        if (in->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) return GDW_OK;
+        const gdw_object *o = in->u.ext;
+        gdw_object *no = gdw_arena_alloc(c->doc, sizeof *no);
+        gdw_value *props = in->len ? gdw_arena_alloc(c->doc, (size_t)in->len * 2 * sizeof *props) : NULL;
+        if (!no || (in->len && !props)) return cfail(c, GDW_ERR_NOMEM, "out of memory");
+        *no = *o;
+        for (uint32_t i = 0; i < in->len; i++) {
+            props[2 * i] = o->props[2 * i];
+            size_t sv = path_push(c, ".%.*s", 0, &o->props[2 * i]);
+            gdw_status s = conv(c, &o->props[2 * i + 1], &props[2 * i + 1], depth + 1);
+            if (s) return s;
+            path_pop(c, sv);
+        }
+        no->props = props;
+        out->u.ext = no;
+        return GDW_OK;
+    }
+    default: return GDW_OK;
+    }
+}
+
+gdw_convert_options gdw_convert_options_default(void) {
+    gdw_convert_options o;
+    memset(&o, 0, sizeof o);
+    return o;
+}
+
+gdw_status gdw_convert(const gdw_value *v, const gdw_dialect *to, const gdw_convert_options *opts,
+                       const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
+    cctx c;
+    memset(&c, 0, sizeof c);
+    c.err = err;
+    if (!v || !to || !out_doc) return cfail(&c, GDW_ERR_INVALID_ARG, "NULL argument");
+    *out_doc = NULL;
+    c.to = to;
+    c.o = opts ? *opts : gdw_convert_options_default();
+    c.doc = gdw_doc_new(alloc);
+    if (!c.doc) return cfail(&c, GDW_ERR_NOMEM, "out of memory");
+    gdw_status s = conv(&c, v, &c.doc->root, 0);
+    if (s) { gdw_doc_free(c.doc); return s; }
+    *out_doc = c.doc;
+    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    return GDW_OK;
+}
