@@ -58,6 +58,42 @@ static void path_pop(cctx *c, size_t saved) { c->path_len = saved; c->path[saved
 
 static bool has(const gdw_dialect *d, unsigned t) { return gdw_dialect_type_id(d, (gdw_type)t) >= 0; }
 
+static const struct { uint8_t from, to; const char *msg; } k_near[] = {
+    {GDW_VECTOR2I, GDW_VECTOR2, "no Vector2i in this dialect: it becomes a Vector2"},
+    {GDW_RECT2I, GDW_RECT2, "no Rect2i in this dialect: it becomes a Rect2"},
+    {GDW_VECTOR3I, GDW_VECTOR3, "no Vector3i in this dialect: it becomes a Vector3"},
+    {GDW_VECTOR4I, GDW_VECTOR4, "no Vector4i in this dialect: it becomes a Vector4"},
+    {GDW_STRING_NAME, GDW_STRING, "no StringName in this dialect: it becomes a String"},
+    {GDW_PACKED_INT64_ARRAY, GDW_PACKED_INT32_ARRAY, "no PackedInt64Array in this dialect: it becomes a PackedInt32Array (values wrap)"},
+    {GDW_PACKED_VECTOR2I_ARRAY, GDW_PACKED_VECTOR2_ARRAY, "no PackedVector2iArray in this dialect: it becomes a PackedVector2Array"},
+    {GDW_PACKED_VECTOR3I_ARRAY, GDW_PACKED_VECTOR3_ARRAY, "no PackedVector3iArray in this dialect: it becomes a PackedVector3Array"},
+    {GDW_PACKED_VECTOR4I_ARRAY, GDW_PACKED_VECTOR4_ARRAY, "no PackedVector4iArray in this dialect: it becomes a PackedVector4Array"},
+    {GDW_TYPED_ARRAY, GDW_ARRAY, "no TypedArray in this dialect: it becomes an Array"},
+    {GDW_PACKED_TYPED_ARRAY, GDW_ARRAY, "no PackedTypedArray in this dialect: it becomes an Array"},
+    {GDW_PACKED_FLOAT64_ARRAY, GDW_PACKED_FLOAT32_ARRAY, "no PackedFloat64Array in this dialect: it becomes a PackedFloat32Array"},
+};
+
+static const struct { uint8_t t; const char *msg; } k_dropped[] = {
+    {GDW_IMAGE, "no Image in this dialect: it becomes null"},
+    {GDW_INPUT_EVENT, "no InputEvent in this dialect: it becomes null"},
+    {GDW_CALLABLE, "no Callable in this dialect: it becomes null"},
+    {GDW_SIGNAL, "no Signal in this dialect: it becomes null"},
+    {GDW_PROJECTION, "no Projection in this dialect: it becomes null"},
+    {GDW_VECTOR4, "no Vector4 in this dialect: it becomes null"},
+    {GDW_VECTOR4I, "no Vector4i in this dialect: it becomes null"},
+    {GDW_PACKED_VECTOR4_ARRAY, "no PackedVector4Array in this dialect: it becomes null"},
+    {GDW_PACKED_VECTOR4I_ARRAY, "no PackedVector4iArray in this dialect: it becomes null"},
+};
+
+/* What happens to type t in a dialect that lacks it (a constant message). */
+static const char *change_message(unsigned t, unsigned nt) {
+    for (size_t i = 0; i < sizeof k_near / sizeof k_near[0]; i++)
+        if (k_near[i].from == t && k_near[i].to == nt) return k_near[i].msg;
+    for (size_t i = 0; i < sizeof k_dropped / sizeof k_dropped[0]; i++)
+        if (k_dropped[i].t == t) return k_dropped[i].msg;
+    return "the dialect has no such type: it becomes null";
+}
+
 /* The type t becomes in dialect d; *same_thing when it is only another name for it. */
 static unsigned counterpart(const gdw_dialect *d, unsigned t, unsigned width, bool *same_thing) {
     *same_thing = true;
@@ -77,13 +113,6 @@ static unsigned counterpart(const gdw_dialect *d, unsigned t, unsigned width, bo
     default: break;
     }
     *same_thing = false;
-    static const struct { uint8_t from, to; } k_near[] = {
-        {GDW_VECTOR2I, GDW_VECTOR2}, {GDW_RECT2I, GDW_RECT2}, {GDW_VECTOR3I, GDW_VECTOR3}, {GDW_VECTOR4I, GDW_VECTOR4},
-        {GDW_STRING_NAME, GDW_STRING}, {GDW_PACKED_INT64_ARRAY, GDW_PACKED_INT32_ARRAY},
-        {GDW_PACKED_VECTOR2I_ARRAY, GDW_PACKED_VECTOR2_ARRAY}, {GDW_PACKED_VECTOR3I_ARRAY, GDW_PACKED_VECTOR3_ARRAY},
-        {GDW_PACKED_VECTOR4I_ARRAY, GDW_PACKED_VECTOR4_ARRAY}, {GDW_TYPED_ARRAY, GDW_ARRAY}, {GDW_PACKED_TYPED_ARRAY, GDW_ARRAY},
-        {GDW_PACKED_FLOAT64_ARRAY, GDW_PACKED_FLOAT32_ARRAY},
-    };
     for (size_t i = 0; i < sizeof k_near / sizeof k_near[0]; i++)
         if (k_near[i].from == t && has(d, k_near[i].to)) return k_near[i].to;
     return GDW_NIL; /* no counterpart: dropped */
@@ -151,10 +180,8 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
     bool same;
     unsigned nt = counterpart(c->to, in->type, in->width, &same);
     if (nt != in->type) {
-        static const char *const k_msgs[] = {"the dialect has no such type: it is dropped (null)",
-                                             "the dialect has no such type: its nearest counterpart is used"};
         if (!same) {
-            gdw_status s = change(c, nt == GDW_NIL ? GDW_ERR_UNSUPPORTED_TYPE : GDW_ERR_LOSSY, k_msgs[nt != GDW_NIL]);
+            gdw_status s = change(c, nt == GDW_NIL ? GDW_ERR_UNSUPPORTED_TYPE : GDW_ERR_LOSSY, change_message(in->type, nt));
             if (s) return s;
         }
         if (nt == GDW_NIL) { memset(out, 0, sizeof *out); return GDW_OK; }

@@ -513,7 +513,10 @@ gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_
     *out_len = 0;
     if (!alloc) alloc = gdw_default_allocator();
     size_t n = 0;
-    gdw_status s = gdw_encode(d, v, opts, NULL, 0, &n, err);
+    /* the sizing pass reports nothing: each narrowing is reported once, by the writing pass */
+    gdw_encode_options sizing = opts ? *opts : gdw_encode_options_default();
+    sizing.lossy_report = NULL;
+    gdw_status s = gdw_encode(d, v, &sizing, NULL, 0, &n, err);
     if (s) return s;
     uint8_t *buf = alloc->malloc_fn(alloc->ctx, n ? n : 1);
     if (!buf) {

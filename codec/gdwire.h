@@ -450,6 +450,10 @@ size_t gdw_text_print(const gdw_value *v, char *out, size_t cap);
 /* gdw_text_print_alloc: as above into a malloc'ed string (free with free()); NULL on OOM. */
 char *gdw_text_print_alloc(const gdw_value *v);
 
+/* gdw_real_text: a real of width 4 or 8 given by its bits, as the text form writes a component:
+ * the shortest decimal that reads back to the same bits, inf, -inf, nan, -nan or nan(0x<bits>). */
+void gdw_real_text(char *out, size_t cap, uint64_t bits, unsigned width);
+
 /* gdw_text_parse: parse text[0..len) into a new document. On error returns GDW_ERR_SYNTAX
  * (or NOMEM/DEPTH) with err->offset the byte offset in the text. */
 gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc,

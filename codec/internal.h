@@ -168,8 +168,5 @@ static inline void sb_fmt(sbuf *s, const char *fmt, ...) {
     if (n > 0) sb_put(s, tmp, (size_t)n);
 }
 
-/* gdw_real_text: a real of width 4 or 8 given by its bits, as the text form writes it without a
- * width marker: shortest decimal that reads back, inf, -inf, nan, -nan or nan(0x<bits>). */
-void gdw_real_text(char *out, size_t cap, uint64_t bits, unsigned width);
 
 #endif

@@ -65,6 +65,7 @@ static void jws(jctx *j) {
 typedef struct bytes_vec { uint8_t *p; size_t len, cap; } bytes_vec;
 
 static bool bv_put(jctx *j, bytes_vec *v, const void *src, size_t n) {
+    if (n == 0) return true;
     if (v->len + n > v->cap) {
         size_t nc = v->cap ? v->cap * 2 : 32;
         while (nc < v->len + n) nc *= 2;

@@ -1,0 +1,337 @@
+/* check.c — `gdwire check`: one packet against every dialect, and which engine most likely
+ * wrote it, with the reasons.
+ *
+ * Ranking: a dialect that accepts the packet beats one that rejects it; then reading every
+ * byte beats leaving trailing bytes; then writing back exactly these bytes (the dialect's own
+ * encoder would have produced them) beats not; then strict and engine-exact acceptance.
+ * Rejecting dialects rank by how far they read. Dialects that read the same value are one
+ * "meaning"; where meanings differ, the reason names the first type id they read differently.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#define MAX_IDS 64
+
+typedef struct row {
+    gdw_check_result r;
+    bool strict_ok, exact_ok;
+    gdw_error strict_err;
+    long score;
+    int rank;      /* 1-based; equal scores share a rank */
+    int meaning;   /* index into meanings, -1 when rejected */
+    char reason[240];
+} row;
+
+typedef struct check_run {
+    const opts *o;
+    size_t nd;
+    row *rows;
+    size_t *accept_count; /* per dialect, over the run */
+    size_t best_count[32];
+    bool matrix;          /* the full matrix per packet (one packet, or -v) */
+} check_run;
+
+/* ---- type ids read, through the decoder's trace -------------------------------------------------- */
+
+typedef struct ids { unsigned id[MAX_IDS]; size_t n; } ids;
+
+static void collect_id(void *ctx, const gdw_trace_event *ev) {
+    ids *s = ctx;
+    if (strcmp(ev->field, "header") != 0) return;
+    unsigned w = (unsigned)(ev->number & 0xFF);
+    for (size_t i = 0; i < s->n; i++) if (s->id[i] == w) return;
+    if (s->n < MAX_IDS) s->id[s->n++] = w;
+}
+
+static const char *type_of(const gdw_dialect *d, unsigned w) {
+    int t = gdw_dialect_wire_type(d, w);
+    return t < 0 ? NULL : gdw_type_name((gdw_type)t);
+}
+
+/* ---- ranking -------------------------------------------------------------------------------------- */
+
+static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, int *n_meanings) {
+    size_t nd = c->nd;
+    row *rows = c->rows;
+    for (size_t i = 0; i < nd; i++) {
+        row *w = &rows[i];
+        if (w->r.status == GDW_OK) {
+            w->score = 1L << 40;
+            if (w->r.consumed == pk->n) w->score += 1L << 36;
+            if (w->r.encode_status == GDW_OK && w->r.reencodes_same) w->score += 1L << 35;
+            if (w->strict_ok) w->score += 1L << 34;
+            if (w->exact_ok) w->score += 1L << 33;
+        } else {
+            w->score = (long)w->r.err.offset; /* further is more plausible */
+        }
+    }
+    int best = 0;
+    for (size_t i = 1; i < nd; i++) if (rows[i].score > rows[best].score) best = (int)i;
+    *best_out = best;
+    for (size_t i = 0; i < nd; i++) {
+        int better = 0;
+        for (size_t k = 0; k < nd; k++) if (rows[k].score > rows[i].score) better++;
+        rows[i].rank = better + 1;
+    }
+    /* meanings: dialects reading equal values */
+    int nm = 0;
+    for (size_t i = 0; i < nd; i++) {
+        rows[i].meaning = -1;
+        if (rows[i].r.status) continue;
+        for (size_t k = 0; k < i; k++)
+            if (rows[k].meaning >= 0 && gdw_value_equal(gdw_doc_root(rows[k].r.doc), gdw_doc_root(rows[i].r.doc))) { rows[i].meaning = rows[k].meaning; break; }
+        if (rows[i].meaning < 0) rows[i].meaning = nm++;
+    }
+    *n_meanings = nm;
+    /* the type ids the best dialect read */
+    seen->n = 0;
+    gdw_decode_options t = c->o->dec;
+    t.trace = collect_id;
+    t.trace_ctx = seen;
+    gdw_validate(rows[best].r.dialect, pk->p, pk->n, &t, NULL, NULL);
+
+    const gdw_dialect *bd = rows[best].r.dialect;
+    for (size_t i = 0; i < nd; i++) {
+        row *w = &rows[i];
+        const gdw_dialect *d = w->r.dialect;
+        char *out = w->reason;
+        size_t cap = sizeof w->reason;
+        if (w->r.status) {
+            const gdw_error *e = &w->r.err;
+            int n = snprintf(out, cap, "rejected: %s at byte %zu%s%s: %s", gdw_status_name(e->code), e->offset, e->path[0] ? " in " : "", e->path, e->message);
+            if (e->code == GDW_ERR_UNKNOWN_TYPE && e->offset < pk->n && n > 0 && (size_t)n < cap)
+                snprintf(out + n, cap - (size_t)n, " (type id %u; %s has ids 0-%u)", pk->p[e->offset], d->name, gdw_dialect_type_count(d) - 1);
+            continue;
+        }
+        if ((int)i == best || (w->meaning == rows[best].meaning && w->score == rows[best].score)) {
+            if ((int)i != best) { snprintf(out, cap, "reads the packet as %s does", bd->name); continue; }
+            size_t n = 0;
+            n += (size_t)snprintf(out + n, cap - n, w->r.consumed == pk->n ? "reads all %zu bytes" : "reads %zu bytes", w->r.consumed);
+            if (w->r.reencodes_same) n += (size_t)snprintf(out + n, cap - n, "; its encoder writes exactly these bytes");
+            else if (w->r.encode_status) n += (size_t)snprintf(out + n, cap - n, "; cannot write the value back (%s)", gdw_status_name(w->r.encode_status));
+            else n += (size_t)snprintf(out + n, cap - n, "; its encoder would write other bytes");
+            if (n < cap && !w->strict_ok) snprintf(out + n, cap - n, " (strict: %s at byte %zu: %s)", gdw_status_name(w->strict_err.code), w->strict_err.offset, w->strict_err.message);
+            continue;
+        }
+        if (w->meaning != rows[best].meaning) {
+            /* the first type id the two dialects read as different types */
+            size_t n = 0;
+            if (w->r.consumed < pk->n) n = (size_t)snprintf(out, cap, "reads %zu of %zu bytes, ", w->r.consumed, pk->n);
+            bool said = false;
+            for (size_t k = 0; k < seen->n && !said; k++) {
+                const char *tb = type_of(bd, seen->id[k]), *tx = type_of(d, seen->id[k]);
+                if (tb && tx && strcmp(tb, tx) != 0) {
+                    snprintf(out + n, cap - n, "a different value: type id %u is %s here, %s in %s", seen->id[k], tx, tb, bd->name);
+                    said = true;
+                }
+            }
+            if (!said) snprintf(out + n, cap - n, "a different value from the same type ids (other field widths or flags than %s)", bd->name);
+            continue;
+        }
+        if (w->r.consumed < pk->n) snprintf(out, cap, "same value as %s, but leaves %zu trailing bytes", bd->name, pk->n - w->r.consumed);
+        else if (!w->r.reencodes_same)
+            snprintf(out, cap, "same value as %s, but its encoder would write other bytes%s%s", bd->name, w->strict_ok ? "" : ": strict says ",
+                     w->strict_ok ? "" : w->strict_err.message);
+        else snprintf(out, cap, "same value as %s; not accepted by the engine as it is (engine-exact)", bd->name);
+    }
+}
+
+/* ---- output --------------------------------------------------------------------------------------- */
+
+static void print_value_line(const gdw_value *v, size_t width) {
+    char *t = gdw_text_print_alloc(v);
+    if (!t) { printf("(out of memory)"); return; }
+    size_t n = strlen(t);
+    if (width && n > width) printf("%.*s...", (int)(width - 3), t);
+    else printf("%s", t);
+    free(t);
+}
+
+static void print_matrix(check_run *c, const packet *pk, int best, int nm, int accepted, const ids *seen) {
+    char name[600];
+    packet_name(pk, name, sizeof name);
+    row *rows = c->rows;
+    printf("%s%s%s: %zu bytes, mode %s\n", c_bold(), name, c_off(), pk->n, gdw_mode_name(c->o->dec.mode));
+    printf("%-19s %-8s %8s %8s %-6s %-9s %s\n", "dialect", "verdict", "consumed", "trailing", "strict", "re-encode", "value / error");
+    int same = 0;
+    for (size_t i = 0; i < c->nd; i++) {
+        const row *w = &rows[i];
+        const gdw_dialect *d = w->r.dialect;
+        if (w->r.status) {
+            printf("%-19s %s%-8s%s %8s %8s %-6s %-9s %s%s at byte %zu%s%s: %s%s\n", d->name, c_bad(), "rejected", c_off(), "-", "-", "-", "-", c_dim(),
+                   gdw_status_name(w->r.err.code), w->r.err.offset, w->r.err.path[0] ? " in " : "", w->r.err.path, w->r.err.message, c_off());
+            continue;
+        }
+        const char *re = w->r.encode_status ? gdw_status_name(w->r.encode_status) : w->r.reencodes_same ? "same" : "differs";
+        same += w->r.reencodes_same;
+        char m[8] = "";
+        if (nm > 1) snprintf(m, sizeof m, "%c ", 'A' + (w->meaning % 26));
+        printf("%-19s %s%-8s%s %8zu %8zu %-6s %-9s %s", d->name, c_ok(), "accepted", c_off(), w->r.consumed, pk->n - w->r.consumed,
+               w->strict_ok ? "yes" : "no", re, m);
+        print_value_line(gdw_doc_root(w->r.doc), 72);
+        printf("\n");
+    }
+    printf("%d of %zu dialects accept this packet; %d write it back byte for byte.\n", accepted, c->nd, same);
+    if (nm > 1) {
+        printf("\nSame bytes, different meanings:\n");
+        for (int m = 0; m < nm; m++) {
+            char list[400];
+            size_t n = 0;
+            const row *first = NULL;
+            list[0] = 0;
+            for (size_t i = 0; i < c->nd; i++)
+                if (rows[i].meaning == m) {
+                    if (!first) first = &rows[i];
+                    n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? ", " : "", rows[i].r.dialect->name);
+                }
+            printf("  %c  %s\n     ", 'A' + (m % 26), list);
+            print_value_line(gdw_doc_root(first->r.doc), 200);
+            printf("\n");
+        }
+        if (seen->n) {
+            printf("  Type ids in the packet, as each meaning reads them:");
+            for (size_t k = 0; k < seen->n && k < 12; k++) {
+                printf("\n    %3u:", seen->id[k]);
+                for (int m = 0; m < nm; m++)
+                    for (size_t i = 0; i < c->nd; i++)
+                        if (rows[i].meaning == m) {
+                            const char *t = type_of(rows[i].r.dialect, seen->id[k]);
+                            printf(" %c=%s", 'A' + (m % 26), t ? t : "-");
+                            break;
+                        }
+            }
+            printf("\n");
+        }
+    }
+    printf("\nRanking (most likely first):\n");
+    for (int r = 1; r <= (int)c->nd; r++)
+        for (size_t i = 0; i < c->nd; i++)
+            if (rows[i].rank == r) printf("  %2d. %-19s %s\n", r, rows[i].r.dialect->name, rows[i].reason);
+    if (accepted) {
+        printf("Most likely: %s%s%s", c_bold(), rows[best].r.dialect->name, c_off());
+        int also = 0;
+        for (size_t i = 0; i < c->nd; i++)
+            if ((int)i != best && rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", rows[i].r.dialect->name);
+        printf("%s\n", also ? ")" : "");
+    } else {
+        printf("No dialect accepts this packet; %s reads furthest (to byte %zu).\n", rows[best].r.dialect->name, rows[best].r.err.offset);
+    }
+}
+
+static void print_line(check_run *c, const packet *pk, int best, int accepted) {
+    char name[600];
+    packet_name(pk, name, sizeof name);
+    const row *b = &c->rows[best];
+    if (accepted) {
+        printf("%s: %zu bytes: %saccepted%s by %d of %zu; most likely %s", name, pk->n, c_ok(), c_off(), accepted, c->nd, b->r.dialect->name);
+        int also = 0;
+        for (size_t i = 0; i < c->nd; i++)
+            if ((int)i != best && c->rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", c->rows[i].r.dialect->name);
+        printf("%s\n", also ? ")" : "");
+    } else {
+        printf("%s: %zu bytes: %srejected%s by all %zu; furthest %s: %s at byte %zu: %s\n", name, pk->n, c_bad(), c_off(), c->nd, b->r.dialect->name,
+               gdw_status_name(b->r.err.code), b->r.err.offset, b->r.err.message);
+    }
+}
+
+static void print_json(check_run *c, const packet *pk, int best, int nm, int accepted) {
+    row *rows = c->rows;
+    printf("{");
+    json_packet_fields(stdout, pk);
+    printf(",\"mode\":\"%s\",\"accepted_by\":[", gdw_mode_name(c->o->dec.mode));
+    int k = 0;
+    for (size_t i = 0; i < c->nd; i++) if (!rows[i].r.status) printf("%s\"%s\"", k++ ? "," : "", rows[i].r.dialect->name);
+    printf("],\"best\":");
+    if (accepted) printf("\"%s\"", rows[best].r.dialect->name); else printf("null");
+    printf(",\"dialects\":[");
+    for (size_t i = 0; i < c->nd; i++) {
+        const row *w = &rows[i];
+        printf("%s{\"dialect\":\"%s\",\"accepted\":%s,\"rank\":%d,\"reason\":", i ? "," : "", w->r.dialect->name, w->r.status ? "false" : "true", w->rank);
+        json_string(stdout, w->reason);
+        if (w->r.status) {
+            printf(",\"error\":");
+            json_error(stdout, &w->r.err);
+            printf("}");
+            continue;
+        }
+        const char *re = w->r.encode_status ? gdw_status_name(w->r.encode_status) : w->r.reencodes_same ? "same" : "differs";
+        printf(",\"consumed\":%zu,\"trailing\":%zu,\"strict\":%s,\"engine_exact\":%s,\"reencode\":\"%s\",\"meaning\":%d,\"value\":",
+               w->r.consumed, pk->n - w->r.consumed, w->strict_ok ? "true" : "false", w->exact_ok ? "true" : "false", re, w->meaning);
+        char *j = gdw_json_print_alloc(gdw_doc_root(w->r.doc));
+        printf("%s", j ? j : "null");
+        free(j);
+        printf("}");
+    }
+    printf("],\"meanings\":[");
+    for (int m = 0; m < nm; m++) {
+        printf("%s{\"dialects\":[", m ? "," : "");
+        const row *first = NULL;
+        int n = 0;
+        for (size_t i = 0; i < c->nd; i++)
+            if (rows[i].meaning == m) { if (!first) first = &rows[i]; printf("%s\"%s\"", n++ ? "," : "", rows[i].r.dialect->name); }
+        printf("],\"text\":");
+        char *t = gdw_text_print_alloc(gdw_doc_root(first->r.doc));
+        json_string(stdout, t ? t : "");
+        free(t);
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+/* ---- the verb ------------------------------------------------------------------------------------- */
+
+static int check_packet(void *ctx, const packet *pk) {
+    check_run *c = ctx;
+    gdw_check_result *res = calloc(c->nd, sizeof *res);
+    if (!res) { fprintf(stderr, "gdwire: out of memory\n"); return EXIT_USAGE; }
+    int accepted = (int)gdw_check(pk->p, pk->n, &c->o->dec, true, res);
+    for (size_t i = 0; i < c->nd; i++) {
+        row *w = &c->rows[i];
+        memset(w, 0, sizeof *w);
+        w->r = res[i];
+        if (w->r.status) continue;
+        c->accept_count[i]++;
+        gdw_decode_options so = c->o->dec;
+        so.mode = GDW_MODE_STRICT;
+        w->strict_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, &w->strict_err) == GDW_OK;
+        so.mode = GDW_MODE_ENGINE_EXACT;
+        w->exact_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, NULL) == GDW_OK;
+    }
+    free(res);
+    int best = 0, nm = 0;
+    ids seen;
+    rank_rows(c, pk, &seen, &best, &nm);
+    if (accepted && best < 32) c->best_count[best]++;
+    if (c->o->json) print_json(c, pk, best, nm, accepted);
+    else if (c->matrix) {
+        print_matrix(c, pk, best, nm, accepted, &seen);
+        if (c->o->verbose) printf("\n");
+    } else print_line(c, pk, best, accepted);
+    for (size_t i = 0; i < c->nd; i++) gdw_doc_free(c->rows[i].r.doc);
+    return accepted ? EXIT_ACCEPTED : EXIT_REJECTED;
+}
+
+int cmd_check(const opts *o) {
+    check_run c;
+    memset(&c, 0, sizeof c);
+    c.o = o;
+    c.matrix = o->verbose || single_packet_input(o);
+    c.nd = gdw_dialect_count();
+    c.rows = calloc(c.nd, sizeof *c.rows);
+    c.accept_count = calloc(c.nd, sizeof *c.accept_count);
+    if (!c.rows || !c.accept_count) { free(c.rows); free(c.accept_count); fprintf(stderr, "gdwire: out of memory\n"); return EXIT_USAGE; }
+    run_stats st = {0};
+    int rc = for_each_packet(o, check_packet, &c, &st);
+    if (!o->json && !single_packet_input(o) && st.packets) {
+        printf("\n%zu packets, %zu bytes: %zu accepted by some dialect, %zu rejected by all%s\n", st.packets, st.bytes, st.accepted, st.rejected,
+               st.frame_errors ? " (frame errors included)" : "");
+        printf("%-19s %9s %12s\n", "dialect", "accepts", "most likely");
+        for (size_t i = 0; i < c.nd; i++)
+            printf("%-19s %9zu %12zu\n", gdw_dialect_at(i)->name, c.accept_count[i], i < 32 ? c.best_count[i] : 0);
+    }
+    free(c.rows);
+    free(c.accept_count);
+    return rc;
+}

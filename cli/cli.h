@@ -1,0 +1,107 @@
+/* cli.h — shared by the files of the gdwire command: options, packet input, terminal output.
+ *
+ * Data flow: files / directories / stdin -> text decoding (--hex, --base64, --lines) -> framing
+ * (--framing) -> packets -> a verb (check, decode, explain, convert) -> stdout; diagnostics on
+ * stderr. Exit status: 0 every packet accepted, 1 some rejected, 2 usage or I/O error.
+ */
+#ifndef GDWIRE_CLI_H
+#define GDWIRE_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "codec/gdwire.h"
+#include "dialects/dialects.h"
+
+#define EXIT_ACCEPTED 0
+#define EXIT_REJECTED 1
+#define EXIT_USAGE 2
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+typedef enum { ENC_RAW, ENC_HEX, ENC_BASE64 } text_encoding;
+typedef enum { FRAME_NONE, FRAME_STREAM, FRAME_FILE, FRAME_PACKET_STREAM } framing;
+
+typedef struct opts {
+    const char *verb;
+    const char **inputs;        /* files, directories, "-" */
+    int n_inputs;
+    const gdw_dialect *dialect; /* -d */
+    const gdw_dialect *from, *to; /* convert */
+    text_encoding enc;
+    bool lines;                 /* every line of the text is a packet */
+    framing frame;
+    bool big_endian;            /* stream/file length prefixes */
+    gdw_decode_options dec;
+    bool json, noout, wire, lossy, verbose, help;
+    int color;                  /* -1 auto, 0 off, 1 on */
+} opts;
+
+/* Option letters a verb takes (see parse_opts in main.c). */
+enum {
+    O_DIALECT = 1 << 0, O_INPUT = 1 << 1, O_FRAMING = 1 << 2, O_MODE = 1 << 3, O_JSON = 1 << 4,
+    O_NOOUT = 1 << 5, O_WIRE = 1 << 6, O_LOSSY = 1 << 7, O_FROMTO = 1 << 8, O_VERBOSE = 1 << 9,
+};
+
+int usage_error(const char *verb, const char *fmt, const char *arg);
+
+/* ---- packets ------------------------------------------------------------------------------- */
+
+typedef struct packet {
+    const char *source;  /* file name, "-" for stdin */
+    long frame;          /* 1-based frame or line number; 0 when the input is one packet */
+    size_t offset;       /* where the packet's bytes start in the (decoded) input */
+    const uint8_t *p;
+    size_t n;
+} packet;
+
+/* A verb's handler: returns EXIT_ACCEPTED, EXIT_REJECTED, or EXIT_USAGE to stop the run. */
+typedef int (*packet_fn)(void *ctx, const packet *pk);
+
+typedef struct run_stats {
+    size_t packets, accepted, rejected, bytes, frame_errors;
+} run_stats;
+
+/* Every packet of every input, in order. Frame errors (a truncated last frame) are reported on
+ * stderr and counted as rejected. Returns the worst exit status. */
+int for_each_packet(const opts *o, packet_fn fn, void *ctx, run_stats *st);
+
+/* One input that is one packet (no directory, framing or --lines): verbs print it plainly. */
+bool single_packet_input(const opts *o);
+
+/* "file", "file frame 3", "file line 2": how messages name a packet. */
+void packet_name(const packet *pk, char *out, size_t cap);
+
+/* Write out[0..n) in the input's encoding and framing (convert, encode). */
+int write_packet(const opts *o, const uint8_t *p, size_t n);
+
+/* ---- terminal ------------------------------------------------------------------------------- */
+
+void term_setup(const opts *o);
+const char *c_ok(void);    /* colour escapes, "" when colour is off */
+const char *c_bad(void);
+const char *c_dim(void);
+const char *c_bold(void);
+const char *c_off(void);
+void progress(const run_stats *st, bool done);
+
+/* ---- JSON output helpers --------------------------------------------------------------------- */
+
+void json_string(FILE *f, const char *s);
+void json_bytes_string(FILE *f, const uint8_t *p, size_t n);
+void json_error(FILE *f, const gdw_error *e);
+void json_packet_fields(FILE *f, const packet *pk);
+
+/* ---- verbs ----------------------------------------------------------------------------------- */
+
+int cmd_check(const opts *o);
+int cmd_decode(const opts *o);
+int cmd_explain(const opts *o);
+int cmd_encode(const opts *o);
+int cmd_convert(const opts *o);
+int cmd_dialects(const opts *o);
+
+void print_decode_error(FILE *f, const packet *pk, const gdw_error *e);
+
+#endif

@@ -1,0 +1,208 @@
+/* decode.c — `gdwire decode` (text, JSON, --noout) and `gdwire explain` / `decode --wire`. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+void print_decode_error(FILE *f, const packet *pk, const gdw_error *e) {
+    char name[600];
+    packet_name(pk, name, sizeof name);
+    fprintf(f, "%s: %s at byte %zu", name, gdw_status_name(e->code), e->offset);
+    if (pk->frame && pk->offset != (size_t)-1) fprintf(f, " (input byte %zu)", pk->offset + e->offset);
+    if (e->path[0]) fprintf(f, " in %s", e->path);
+    fprintf(f, ": %s", e->message);
+    if (e->engine_error != GDW_ENGINE_NONE) fprintf(f, " (engine: %s)", gdw_engine_error_name(e->engine_error));
+    fputc('\n', f);
+}
+
+typedef struct decode_run {
+    const opts *o;
+    bool prefix; /* several packets: name each output line */
+} decode_run;
+
+static int decode_packet(void *ctx, const packet *pk) {
+    decode_run *r = ctx;
+    const opts *o = r->o;
+    gdw_doc *doc = NULL;
+    gdw_error err;
+    size_t used = 0;
+    gdw_decode_options dec = o->dec;
+    dec.borrow_input = true; /* the packet outlives the document here */
+    gdw_status s = gdw_decode(o->dialect, pk->p, pk->n, &dec, NULL, &doc, &used, &err);
+    if (o->json) {
+        printf("{");
+        json_packet_fields(stdout, pk);
+        printf(",\"dialect\":\"%s\",\"mode\":\"%s\",\"accepted\":%s", o->dialect->name, gdw_mode_name(o->dec.mode), s ? "false" : "true");
+        if (s) { printf(",\"error\":"); json_error(stdout, &err); }
+        else {
+            char *j = gdw_json_print_alloc(gdw_doc_root(doc)), *t = gdw_text_print_alloc(gdw_doc_root(doc));
+            printf(",\"consumed\":%zu,\"trailing\":%zu,\"value\":%s,\"text\":", used, pk->n - used, j ? j : "null");
+            json_string(stdout, t ? t : "");
+            free(j);
+            free(t);
+        }
+        printf("}\n");
+    }
+    if (s) {
+        print_decode_error(stderr, pk, &err);
+        return s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
+    }
+    if (!o->json && !o->noout) {
+        char *text = gdw_text_print_alloc(gdw_doc_root(doc));
+        if (!text) { fprintf(stderr, "gdwire: out of memory\n"); gdw_doc_free(doc); return EXIT_USAGE; }
+        if (r->prefix) {
+            char name[600];
+            packet_name(pk, name, sizeof name);
+            printf("%s%s:%s %s\n", c_dim(), name, c_off(), text);
+        } else printf("%s\n", text);
+        free(text);
+    }
+    if (used < pk->n && !o->json && o->dec.mode != GDW_MODE_STRICT) {
+        char name[600];
+        packet_name(pk, name, sizeof name);
+        fprintf(stderr, "%s: note: %zu trailing bytes after the value (ignored, as the engines do)\n", name, pk->n - used);
+    }
+    gdw_doc_free(doc);
+    return EXIT_ACCEPTED;
+}
+
+/* ---- explain -------------------------------------------------------------------------------- */
+
+typedef struct explain_run {
+    const packet *pk;
+    size_t shown_to;    /* bytes covered by the rows printed so far */
+    bool failed;
+    gdw_error err;
+    bool marked;
+} explain_run;
+
+/* The value part of a row: what the field's bytes say. */
+static void field_value(const explain_run *x, const gdw_trace_event *ev, char *out, size_t cap) {
+    const uint8_t *p = x->pk->p + ev->offset;
+    const char *f = ev->field;
+    out[0] = 0;
+    if (strcmp(f, "header") == 0) {
+        uint32_t h = (uint32_t)ev->number;
+        int n = snprintf(out, cap, "%s (type id %u", ev->type < GDW_TYPE_COUNT ? gdw_type_name(ev->type) : "unknown type", h & 0xFFu);
+        if (h >> 8) n += snprintf(out + n, cap - (size_t)n, ", flags 0x%x", h & ~0xFFu);
+        snprintf(out + n, cap - (size_t)n, ")%s%s", ev->path && ev->path[0] ? " at " : "", ev->path ? ev->path : "");
+    } else if (strcmp(f, "bytes") == 0 && (ev->type == GDW_PACKED_BYTE_ARRAY || ev->type == GDW_IMAGE)) {
+        snprintf(out, cap, "%zu bytes", ev->size);
+    } else if (strcmp(f, "bytes") == 0) {
+        size_t n = 0;
+        out[n++] = '"';
+        for (size_t i = 0; i < ev->size && n + 8 < cap; i++) {
+            uint8_t c = p[i];
+            if (i >= 48) { n += (size_t)snprintf(out + n, cap - n, "..."); break; }
+            if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') out[n++] = (char)c;
+            else n += (size_t)snprintf(out + n, cap - n, "\\x%02x", c);
+        }
+        if (n + 2 < cap) { out[n++] = '"'; out[n] = 0; }
+    } else if (strcmp(f, "padding") == 0) {
+        snprintf(out, cap, "to a multiple of 4");
+    } else if (strcmp(f, "value") == 0 && ev->type == GDW_FLOAT) {
+        gdw_real_text(out, cap, (uint64_t)ev->number, (unsigned)ev->size);
+    } else if (strcmp(f, "value") == 0 && ev->type == GDW_BOOL) {
+        snprintf(out, cap, "%s", ev->number == 0 ? "false" : ev->number == 1 ? "true" : "true (not 0 or 1)");
+    } else if (strcmp(f, "components") == 0 || strcmp(f, "elements") == 0) {
+        unsigned w = (unsigned)ev->number;
+        bool ints = ev->type == GDW_VECTOR2I || ev->type == GDW_VECTOR3I || ev->type == GDW_VECTOR4I || ev->type == GDW_RECT2I ||
+                    ev->type == GDW_PACKED_INT32_ARRAY || ev->type == GDW_PACKED_INT64_ARRAY || ev->type == GDW_PACKED_VECTOR2I_ARRAY ||
+                    ev->type == GDW_PACKED_VECTOR3I_ARRAY || ev->type == GDW_PACKED_VECTOR4I_ARRAY;
+        size_t n = 0, count = w ? ev->size / w : 0;
+        for (size_t i = 0; i < count && n + 40 < cap; i++) {
+            if (i >= 16) { n += (size_t)snprintf(out + n, cap - n, ", ... (%zu in all)", count); break; }
+            const uint8_t *q = p + i * w;
+            uint64_t bits = w == 8 ? ((uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24 | (uint64_t)q[4] << 32 |
+                                      (uint64_t)q[5] << 40 | (uint64_t)q[6] << 48 | (uint64_t)q[7] << 56)
+                                   : ((uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24);
+            if (i) n += (size_t)snprintf(out + n, cap - n, ", ");
+            if (ints) n += (size_t)snprintf(out + n, cap - n, "%" PRId64, w == 8 ? (int64_t)bits : (int64_t)(int32_t)bits);
+            else { char t[48]; gdw_real_text(t, sizeof t, bits, w); n += (size_t)snprintf(out + n, cap - n, "%s", t); }
+        }
+    } else if (strcmp(f, "count") == 0 && ((uint64_t)ev->number & 0x80000000u) && ev->type != GDW_PACKED_STRING_ARRAY &&
+               (ev->type == GDW_ARRAY || ev->type == GDW_DICTIONARY)) {
+        snprintf(out, cap, "%" PRId64 " (bit 31 set: Godot 2's shared flag)", ev->number & 0x7FFFFFFF);
+    } else if (strcmp(f, "name count") == 0) {
+        snprintf(out, cap, "%" PRId64 "%s", ev->number & 0x7FFFFFFF, (ev->number & 0x80000000) ? " (bit 31: new format)" : " (bit 31 clear: old format)");
+    } else if (strcmp(f, "element type") == 0) {
+        snprintf(out, cap, "type id %" PRId64, ev->number & 0x7FFFFFFF);
+    } else {
+        snprintf(out, cap, "%" PRId64, ev->number);
+    }
+}
+
+static void print_bytes_cell(const uint8_t *p, size_t n) {
+    char cell[64];
+    size_t k = 0;
+    for (size_t i = 0; i < n && i < 8; i++) k += (size_t)snprintf(cell + k, sizeof cell - k, "%02x%s", p[i], i + 1 < n && i < 7 ? " " : "");
+    if (n > 8) k += (size_t)snprintf(cell + k, sizeof cell - k, " ..");
+    printf("%-26s", cell);
+}
+
+static void mark_error(explain_run *x) {
+    if (!x->failed || x->marked) return;
+    x->marked = true;
+    printf("%s%8zu  %-26s  ^^ %s: %s%s%s%s\n", c_bad(), x->err.offset, "", gdw_status_name(x->err.code), x->err.message,
+           x->err.path[0] ? " in " : "", x->err.path, c_off());
+}
+
+static void explain_row(void *ctx, const gdw_trace_event *ev) {
+    explain_run *x = ctx;
+    if (x->failed && !x->marked && ev->offset > x->err.offset) mark_error(x);
+    char val[400];
+    field_value(x, ev, val, sizeof val);
+    bool failing = x->failed && !x->marked && x->err.offset >= ev->offset && x->err.offset < ev->offset + (ev->size ? ev->size : 1);
+    printf("%s%8zu  ", failing ? c_bad() : "", ev->offset);
+    print_bytes_cell(x->pk->p + ev->offset, ev->size);
+    printf("  %*s%-*s %s%s\n", (int)(2 * ev->depth), "", 14, ev->field, val, failing ? c_off() : "");
+    if (failing) mark_error(x);
+    if (ev->offset + ev->size > x->shown_to) x->shown_to = ev->offset + ev->size;
+}
+
+static int explain_packet(void *ctx, const packet *pk) {
+    const opts *o = ctx;
+    char name[600];
+    packet_name(pk, name, sizeof name);
+    printf("%s%s%s: %zu bytes as %s, mode %s\n", c_bold(), name, c_off(), pk->n, o->dialect->name, gdw_mode_name(o->dec.mode));
+    printf("%8s  %-26s  %-14s %s\n", "offset", "bytes", "field", "value");
+    explain_run x;
+    memset(&x, 0, sizeof x);
+    x.pk = pk;
+    /* first the verdict, then the walk again with the rows, marking the failing byte */
+    size_t used = 0;
+    gdw_status s = gdw_validate(o->dialect, pk->p, pk->n, &o->dec, &used, &x.err);
+    x.failed = s != GDW_OK;
+    gdw_decode_options t = o->dec;
+    t.trace = explain_row;
+    t.trace_ctx = &x;
+    gdw_validate(o->dialect, pk->p, pk->n, &t, NULL, NULL);
+    if (x.failed) {
+        mark_error(&x);
+        printf("%srejected%s: %s at byte %zu: %s\n", c_bad(), c_off(), gdw_status_name(x.err.code), x.err.offset, x.err.message);
+        return EXIT_REJECTED;
+    }
+    if (used < pk->n) {
+        printf("%8zu  ", used);
+        print_bytes_cell(pk->p + used, pk->n - used);
+        printf("  %-14s %zu bytes after the value\n", "trailing", pk->n - used);
+    }
+    printf("%saccepted%s: %zu bytes\n", c_ok(), c_off(), used);
+    return EXIT_ACCEPTED;
+}
+
+int cmd_explain(const opts *o) {
+    run_stats st = {0};
+    return for_each_packet(o, explain_packet, (void *)o, &st);
+}
+
+int cmd_decode(const opts *o) {
+    if (o->wire) return cmd_explain(o);
+    decode_run r = {o, !single_packet_input(o)};
+    run_stats st = {0};
+    int rc = for_each_packet(o, decode_packet, &r, &st);
+    if (r.prefix && !o->json)
+        fprintf(stderr, "%zu packets, %zu bytes: %zu decoded, %zu rejected\n", st.packets, st.bytes, st.accepted, st.rejected);
+    return rc;
+}

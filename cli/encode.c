@@ -1,0 +1,146 @@
+/* encode.c — `gdwire encode` (text or JSON to bytes), `gdwire convert` (dialect to dialect)
+ * and `gdwire dialects`. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static void print_encode_error(const char *where, const gdw_dialect *d, const gdw_error *e, bool converting) {
+    fprintf(stderr, "%s: cannot %s %s: %s%s%s: %s\n", where, converting ? "convert into" : "encode in", d->name, gdw_status_name(e->code),
+            e->path[0] ? " at " : " at the top", e->path, e->message);
+    if (e->code == GDW_ERR_LOSSY || (converting && e->code == GDW_ERR_UNSUPPORTED_TYPE))
+        fprintf(stderr, "%s: (--lossy allows it, with a warning per place)\n", where);
+}
+
+typedef struct lossy_ctx { const char *where; const gdw_dialect *d; size_t count; } lossy_ctx;
+
+static void warn_lossy(void *ctx, const gdw_error *e) {
+    lossy_ctx *l = ctx;
+    l->count++;
+    fprintf(stderr, "%s: warning: into %s: %s%s%s: %s\n", l->where, l->d->name, gdw_status_name(e->code), e->path[0] ? " at " : " at the top", e->path, e->message);
+}
+
+/* Encode v in d (lossy as asked, each narrowing warned about) and write it out. */
+static int encode_and_write(const opts *o, const char *where, const gdw_dialect *d, const gdw_value *v) {
+    gdw_encode_options eo = gdw_encode_options_default();
+    lossy_ctx l = {where, d, 0};
+    eo.lossy = o->lossy;
+    eo.lossy_report = warn_lossy;
+    eo.lossy_ctx = &l;
+    uint8_t *out = NULL;
+    size_t n = 0;
+    gdw_error err;
+    gdw_status s = gdw_encode_alloc(d, v, &eo, NULL, &out, &n, &err);
+    if (s) { print_encode_error(where, d, &err, o->from != NULL); return s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED; }
+    int rc = write_packet(o, out, n);
+    free(out);
+    return rc;
+}
+
+/* ---- encode ---------------------------------------------------------------------------------- */
+
+typedef struct encode_run { const opts *o; } encode_run;
+
+static int encode_input(void *ctx, const packet *pk) {
+    const opts *o = ((encode_run *)ctx)->o;
+    gdw_doc *doc = NULL;
+    gdw_error err;
+    gdw_status s = o->json ? gdw_json_parse((const char *)pk->p, pk->n, NULL, &doc, &err)
+                           : gdw_text_parse((const char *)pk->p, pk->n, NULL, &doc, &err);
+    if (s) {
+        fprintf(stderr, "%s: %s at character %zu%s%s: %s\n", pk->source, gdw_status_name(err.code), err.offset, err.path[0] ? " in " : "", err.path, err.message);
+        return EXIT_USAGE;
+    }
+    int rc = encode_and_write(o, pk->source, o->dialect, gdw_doc_root(doc));
+    gdw_doc_free(doc);
+    return rc;
+}
+
+int cmd_encode(const opts *o) {
+    /* the input is text: read it whole, as one "packet"; --hex/--base64/--framing shape the output */
+    opts in = *o;
+    in.enc = ENC_RAW;
+    in.frame = FRAME_NONE;
+    in.lines = false;
+    encode_run r = {o};
+    run_stats st = {0};
+    return for_each_packet(&in, encode_input, &r, &st);
+}
+
+/* ---- convert --------------------------------------------------------------------------------- */
+
+static int convert_packet(void *ctx, const packet *pk) {
+    const opts *o = ctx;
+    char where[600];
+    packet_name(pk, where, sizeof where);
+    gdw_doc *doc = NULL, *conv = NULL;
+    gdw_error err;
+    gdw_decode_options dec = o->dec;
+    dec.borrow_input = true;
+    gdw_status s = gdw_decode(o->from, pk->p, pk->n, &dec, NULL, &doc, NULL, &err);
+    if (s) {
+        fprintf(stderr, "%s: not a %s packet: ", where, o->from->name);
+        print_decode_error(stderr, pk, &err);
+        return s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
+    }
+    gdw_convert_options co = gdw_convert_options_default();
+    lossy_ctx l = {where, o->to, 0};
+    co.lossy = o->lossy;
+    co.report = warn_lossy;
+    co.report_ctx = &l;
+    s = gdw_convert(gdw_doc_root(doc), o->to, &co, NULL, &conv, &err);
+    int rc;
+    if (s) {
+        print_encode_error(where, o->to, &err, true);
+        rc = s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
+    } else {
+        rc = encode_and_write(o, where, o->to, gdw_doc_root(conv));
+    }
+    gdw_doc_free(conv);
+    gdw_doc_free(doc);
+    return rc;
+}
+
+int cmd_convert(const opts *o) {
+    run_stats st = {0};
+    int rc = for_each_packet(o, convert_packet, (void *)o, &st);
+    if (!single_packet_input(o))
+        fprintf(stderr, "%zu packets: %zu converted, %zu not\n", st.packets, st.accepted, st.rejected);
+    return rc;
+}
+
+/* ---- dialects -------------------------------------------------------------------------------- */
+
+int cmd_dialects(const opts *o) {
+    if (o->json) {
+        printf("[");
+        for (size_t i = 0; i < gdw_dialect_count(); i++) {
+            const gdw_dialect *d = gdw_dialect_at(i);
+            printf("%s{\"name\":\"%s\",\"family\":\"%s\",\"type_ids\":%u,\"engine\":", i ? "," : "", d->name, d->family, d->type_count);
+            json_string(stdout, d->engine);
+            printf(",\"aliases\":[");
+            const char *a = d->aliases;
+            int k = 0;
+            while (*a) {
+                size_t n = strcspn(a, " ");
+                if (n) { printf("%s\"%.*s\"", k++ ? "," : "", (int)n, a); }
+                a += n;
+                while (*a == ' ') a++;
+            }
+            printf("],\"summary\":");
+            json_string(stdout, d->summary);
+            printf(",\"types\":[");
+            for (unsigned w = 0; w < d->type_count; w++) printf("%s\"%s\"", w ? "," : "", gdw_type_name((gdw_type)d->types[w]));
+            printf("]}");
+        }
+        printf("]\n");
+        return 0;
+    }
+    printf("%-19s %-12s %5s  %s\n", "dialect", "family", "types", "engine / aliases");
+    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+        const gdw_dialect *d = gdw_dialect_at(i);
+        printf("%s%-19s%s %-12s %5u  %s%s%s\n", c_bold(), d->name, c_off(), d->family, d->type_count, d->engine, d->aliases[0] ? "; also " : "", d->aliases);
+        printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), d->summary, c_off());
+    }
+    return 0;
+}

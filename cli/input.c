@@ -1,0 +1,342 @@
+/* input.c — where packets come from: files, directories and stdin; hex, base64 or raw bytes;
+ * one packet per input or per line, or the engines' length-prefixed framings.
+ *
+ * Raw framed input is read frame by frame, so a capture through a pipe needs memory for its
+ * largest frame only; a forged length prefix does not allocate more than the bytes that
+ * actually arrive. Text input (hex, base64) is read whole, then split.
+ */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+
+static const char *k_prog = "gdwire";
+
+void packet_name(const packet *pk, char *out, size_t cap) {
+    if (pk->frame == 0) snprintf(out, cap, "%s", pk->source);
+    else snprintf(out, cap, "%s %s %ld", pk->source, pk->offset == (size_t)-1 ? "line" : "frame", pk->frame);
+}
+
+/* ---- reading ---------------------------------------------------------------------------------- */
+
+typedef struct reader {
+    FILE *f;             /* or memory: */
+    const uint8_t *mem;
+    size_t len, pos;
+    size_t consumed;     /* bytes taken so far */
+    bool io_error;
+} reader;
+
+static size_t rd_read(reader *r, uint8_t *dst, size_t n) {
+    size_t k;
+    if (r->f) {
+        k = fread(dst, 1, n, r->f);
+        if (k < n && ferror(r->f)) r->io_error = true;
+    } else {
+        k = r->len - r->pos < n ? r->len - r->pos : n;
+        memcpy(dst, r->mem + r->pos, k);
+        r->pos += k;
+    }
+    r->consumed += k;
+    return k;
+}
+
+/* The whole of f into a malloc'ed buffer. */
+static int slurp(FILE *f, const char *name, uint8_t **out, size_t *out_n) {
+    size_t cap = 65536, n = 0;
+    uint8_t *p = malloc(cap);
+    while (p) {
+        n += fread(p + n, 1, cap - n, f);
+        if (n < cap) break;
+        uint8_t *q = cap > SIZE_MAX / 2 ? NULL : realloc(p, cap * 2);
+        if (!q) { free(p); p = NULL; break; }
+        p = q;
+        cap *= 2;
+    }
+    if (!p) { fprintf(stderr, "%s: %s: out of memory\n", k_prog, name); return EXIT_USAGE; }
+    if (ferror(f)) { free(p); fprintf(stderr, "%s: %s: read error: %s\n", k_prog, name, strerror(errno)); return EXIT_USAGE; }
+    *out = p;
+    *out_n = n;
+    return 0;
+}
+
+/* ---- text encodings ----------------------------------------------------------------------------- */
+
+static int hexdigit(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Hex or base64 text p[0..n) to bytes in place; whitespace ignored. where names the input. */
+static int untext(const opts *o, const char *where, uint8_t *p, size_t *n) {
+    if (o->enc == ENC_HEX) {
+        size_t out = 0, i = 0;
+        int hi = -1;
+        if (*n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) i = 2;
+        for (; i < *n; i++) {
+            int c = p[i];
+            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+            int v = hexdigit(c);
+            if (v < 0) { fprintf(stderr, "%s: %s: not hex at character %zu ('%c')\n", k_prog, where, i, c >= 32 && c < 127 ? c : '?'); return EXIT_USAGE; }
+            if (hi < 0) hi = v;
+            else { p[out++] = (uint8_t)(hi * 16 + v); hi = -1; }
+        }
+        if (hi >= 0) { fprintf(stderr, "%s: %s: odd number of hex digits\n", k_prog, where); return EXIT_USAGE; }
+        *n = out;
+        return 0;
+    }
+    size_t out = 0, bad = 0;
+    uint8_t *tmp = malloc(*n / 4 * 3 + 3);
+    if (!tmp) { fprintf(stderr, "%s: %s: out of memory\n", k_prog, where); return EXIT_USAGE; }
+    if (gdw_base64_decode((const char *)p, *n, tmp, &out, &bad)) {
+        free(tmp);
+        if (bad < *n) fprintf(stderr, "%s: %s: not base64 at character %zu ('%c')\n", k_prog, where, bad, p[bad] >= 32 && p[bad] < 127 ? p[bad] : '?');
+        else fprintf(stderr, "%s: %s: base64 text ends inside a group\n", k_prog, where);
+        return EXIT_USAGE;
+    }
+    memcpy(p, tmp, out);
+    free(tmp);
+    *n = out;
+    return 0;
+}
+
+/* ---- framing ------------------------------------------------------------------------------------ */
+
+static int frame_error(const opts *o, const char *src, long frame, size_t at, const char *msg, run_stats *st) {
+    fprintf(stderr, "%s: %s frame %ld at byte %zu: %s\n", k_prog, src, frame, at, msg);
+    if (o->json) {
+        printf("{\"source\":");
+        json_string(stdout, src);
+        printf(",\"frame\":%ld,\"offset\":%zu,\"accepted\":false,\"frame_error\":", frame, at);
+        json_string(stdout, msg);
+        printf("}\n");
+    }
+    st->frame_errors++;
+    st->rejected++;
+    st->packets++;
+    return EXIT_REJECTED;
+}
+
+static int worse(int a, int b) { return a > b ? a : b; }
+
+/* Split what r delivers into frames, one call of fn each. */
+static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn, void *ctx, run_stats *st) {
+    uint8_t *buf = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (long frame = 1;; frame++) {
+        uint8_t pre[4];
+        size_t at = r->consumed;
+        size_t k = rd_read(r, pre, 4);
+        if (k == 0) break;
+        char msg[160];
+        if (k < 4) {
+            snprintf(msg, sizeof msg, "truncated length prefix: %zu of 4 bytes", k);
+            rc = worse(rc, frame_error(o, src, frame, at, msg, st));
+            break;
+        }
+        uint32_t len = o->big_endian ? ((uint32_t)pre[0] << 24 | (uint32_t)pre[1] << 16 | (uint32_t)pre[2] << 8 | pre[3])
+                                     : ((uint32_t)pre[3] << 24 | (uint32_t)pre[2] << 16 | (uint32_t)pre[1] << 8 | pre[0]);
+        if (o->frame == FRAME_STREAM && (int32_t)len < 0) {
+            /* StreamPeer.get_var reads a signed length; the engine fails, and the stream is lost */
+            snprintf(msg, sizeof msg, "negative length prefix %d (StreamPeer.get_var fails here)", (int)(int32_t)len);
+            rc = worse(rc, frame_error(o, src, frame, at, msg, st));
+            break;
+        }
+        if (o->frame == FRAME_PACKET_STREAM && (size_t)len + 4 > 65536)
+            fprintf(stderr, "%s: warning: %s frame %ld: %u bytes: larger than a default PacketPeerStream's 64 KiB input buffer, the engine would never deliver it\n",
+                    k_prog, src, frame, len);
+        /* grow as bytes arrive, so a forged length costs only what is there */
+        size_t got = 0;
+        while (got < len) {
+            size_t want = len - got < 1048576 ? len - got : 1048576;
+            if (got + want > cap) {
+                size_t nc = cap ? cap : 4096;
+                while (nc < got + want) nc *= 2;
+                uint8_t *q = realloc(buf, nc);
+                if (!q) { free(buf); fprintf(stderr, "%s: %s: out of memory\n", k_prog, src); return EXIT_USAGE; }
+                buf = q;
+                cap = nc;
+            }
+            size_t n = rd_read(r, buf + got, want);
+            got += n;
+            if (n < want) break;
+        }
+        if (r->io_error) { free(buf); fprintf(stderr, "%s: %s: read error: %s\n", k_prog, src, strerror(errno)); return EXIT_USAGE; }
+        if (got < len) {
+            snprintf(msg, sizeof msg, "truncated frame: the prefix says %u bytes, %zu follow", len, got);
+            rc = worse(rc, frame_error(o, src, frame, at, msg, st));
+            break;
+        }
+        packet pk = {src, frame, at + 4, buf ? buf : (const uint8_t *)"", len};
+        int r2 = fn(ctx, &pk);
+        st->packets++;
+        st->bytes += len;
+        if (r2 == EXIT_ACCEPTED) st->accepted++;
+        else if (r2 == EXIT_REJECTED) st->rejected++;
+        rc = worse(rc, r2);
+        progress(st, false);
+        if (r2 == EXIT_USAGE) break;
+    }
+    free(buf);
+    return rc;
+}
+
+static int one_packet(packet_fn fn, void *ctx, run_stats *st, const packet *pk) {
+    int r = fn(ctx, pk);
+    st->packets++;
+    st->bytes += pk->n;
+    if (r == EXIT_ACCEPTED) st->accepted++;
+    else if (r == EXIT_REJECTED) st->rejected++;
+    progress(st, false);
+    return r;
+}
+
+/* Every non-empty line (not starting with '#') of text p[0..n) as one packet. */
+static int split_lines(const opts *o, const char *src, uint8_t *p, size_t n, packet_fn fn, void *ctx, run_stats *st) {
+    int rc = 0;
+    long line = 0;
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && p[end] != '\n') end++;
+        line++;
+        size_t a = i, b = end;
+        while (a < b && (p[a] == ' ' || p[a] == '\t' || p[a] == '\r')) a++;
+        while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t' || p[b - 1] == '\r')) b--;
+        i = end + 1;
+        if (a == b || p[a] == '#') continue;
+        char where[512];
+        snprintf(where, sizeof where, "%s line %ld", src, line);
+        size_t len = b - a;
+        int r = untext(o, where, p + a, &len);
+        if (r) { rc = worse(rc, r); st->rejected++; st->packets++; continue; }
+        packet pk = {src, line, (size_t)-1, p + a, len};
+        r = one_packet(fn, ctx, st, &pk);
+        rc = worse(rc, r);
+        if (r == EXIT_USAGE) break;
+    }
+    return rc;
+}
+
+static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, run_stats *st) {
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) { fprintf(stderr, "%s: cannot open %s: %s\n", k_prog, path, strerror(errno)); return EXIT_USAGE; }
+    int rc;
+    if (o->enc == ENC_RAW && o->frame != FRAME_NONE) {
+        reader r = {f, NULL, 0, 0, 0, false};
+        rc = split_frames(o, path, &r, fn, ctx, st);
+    } else {
+        uint8_t *p = NULL;
+        size_t n = 0;
+        rc = slurp(f, path, &p, &n);
+        if (!rc) {
+            if (o->lines) rc = split_lines(o, path, p, n, fn, ctx, st);
+            else if (o->enc != ENC_RAW && (rc = untext(o, path, p, &n))) { /* reported */ }
+            else if (o->frame != FRAME_NONE) {
+                reader r = {NULL, p, n, 0, 0, false};
+                rc = split_frames(o, path, &r, fn, ctx, st);
+            } else {
+                packet pk = {path, 0, 0, p, n};
+                rc = one_packet(fn, ctx, st, &pk);
+            }
+            free(p);
+        }
+    }
+    if (!is_stdin) fclose(f);
+    return rc;
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* A file, or every file under a directory in name order. */
+static int do_path(const opts *o, const char *path, packet_fn fn, void *ctx, run_stats *st, int depth) {
+    struct stat sb;
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) return do_source(o, path, fn, ctx, st);
+    if (depth > 64) { fprintf(stderr, "%s: %s: directories nested too deeply\n", k_prog, path); return EXIT_USAGE; }
+    DIR *dir = opendir(path);
+    if (!dir) { fprintf(stderr, "%s: cannot open directory %s: %s\n", k_prog, path, strerror(errno)); return EXIT_USAGE; }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(dir))) {
+        if (de->d_name[0] == '.') continue; /* ., .., hidden files */
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **q = realloc(names, cap * sizeof *q);
+            if (!q) break;
+            names = q;
+        }
+        size_t len = strlen(path) + strlen(de->d_name) + 2;
+        names[n] = malloc(len);
+        if (!names[n]) break;
+        snprintf(names[n], len, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", de->d_name);
+        n++;
+    }
+    closedir(dir);
+    qsort(names, n, sizeof *names, cmp_names);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        rc = worse(rc, do_path(o, names[i], fn, ctx, st, depth + 1));
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+bool single_packet_input(const opts *o) {
+    struct stat sb;
+    if (o->n_inputs != 1 || o->frame != FRAME_NONE || o->lines) return false;
+    return strcmp(o->inputs[0], "-") == 0 || stat(o->inputs[0], &sb) != 0 || !S_ISDIR(sb.st_mode);
+}
+
+int for_each_packet(const opts *o, packet_fn fn, void *ctx, run_stats *st) {
+    int rc = 0;
+    for (int i = 0; i < o->n_inputs; i++) rc = worse(rc, do_path(o, o->inputs[i], fn, ctx, st, 0));
+    progress(st, true);
+    return rc;
+}
+
+/* ---- output ------------------------------------------------------------------------------------- */
+
+int write_packet(const opts *o, const uint8_t *p, size_t n) {
+    uint8_t pre[4];
+    size_t np = 0;
+    if (o->frame != FRAME_NONE) {
+        uint32_t len = (uint32_t)n;
+        if (o->big_endian) { pre[0] = (uint8_t)(len >> 24); pre[1] = (uint8_t)(len >> 16); pre[2] = (uint8_t)(len >> 8); pre[3] = (uint8_t)len; }
+        else { pre[0] = (uint8_t)len; pre[1] = (uint8_t)(len >> 8); pre[2] = (uint8_t)(len >> 16); pre[3] = (uint8_t)(len >> 24); }
+        np = 4;
+    }
+    if (o->enc == ENC_RAW) {
+        if (fwrite(pre, 1, np, stdout) != np || fwrite(p, 1, n, stdout) != n) {
+            fprintf(stderr, "%s: write error: %s\n", k_prog, strerror(errno));
+            return EXIT_USAGE;
+        }
+        return 0;
+    }
+    uint8_t *all = malloc(np + n + 1);
+    if (!all) { fprintf(stderr, "%s: out of memory\n", k_prog); return EXIT_USAGE; }
+    memcpy(all, pre, np);
+    if (n) memcpy(all + np, p, n);
+    size_t total = np + n;
+    if (o->enc == ENC_HEX) {
+        for (size_t i = 0; i < total; i++) printf("%02x%s", all[i], (i % 4 == 3 && i + 1 < total) ? " " : "");
+        printf("\n");
+    } else {
+        size_t need = gdw_base64_encode(all, total, NULL, 0);
+        char *t = malloc(need + 1);
+        if (!t) { free(all); fprintf(stderr, "%s: out of memory\n", k_prog); return EXIT_USAGE; }
+        gdw_base64_encode(all, total, t, need + 1);
+        printf("%s\n", t);
+        free(t);
+    }
+    free(all);
+    return 0;
+}

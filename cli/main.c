@@ -1,0 +1,245 @@
+/* main.c — the gdwire command: verbs, options, help. See docs/gdwire.1 (also `gdwire help`).
+ *
+ * Exit status: 0 every packet accepted, 1 some packet rejected (or a value cannot be encoded),
+ * 2 usage or I/O error.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+/* The manual page, docs/gdwire.1, built in (man_page.c, generated) and shown as plain text. */
+extern const char gdwire_man_page[];
+void man_render(FILE *f, const char *roff);
+
+static const char k_input_help[] =
+    "Input (FILE... are files, directories, read recursively in name order, or - for stdin;\n"
+    "stdin when none is given):\n"
+    "  --hex               the input is hex text (whitespace and a leading 0x ignored)\n"
+    "  --base64            the input is base64 (Marshalls.variant_to_base64)\n"
+    "  --lines             every non-empty line of the hex or base64 text is a packet\n"
+    "  --framing F         none (default: one packet per input), stream (StreamPeer.put_var),\n"
+    "                      file (File.store_var), packet-stream (PacketPeerStream): a 4-byte\n"
+    "                      length before each packet; a truncated last frame is an error\n"
+    "  --big-endian        stream/file length prefixes are big-endian (StreamPeer.big_endian)\n";
+
+static const char k_decode_opts_help[] =
+    "  --mode M            compatible (default: what the engine accepts), strict (only what the\n"
+    "                      dialect's encoder writes) or engine-exact (the engine's verdict, defects\n"
+    "                      included)\n"
+    "  --allow-objects     accept full Objects (class + properties), as allow_objects=true\n";
+
+static const char k_exit_help[] = "Exit status: 0 every packet accepted, 1 some rejected, 2 usage or I/O error.\n";
+
+typedef struct verb {
+    const char *name;
+    unsigned opts;
+    int (*run)(const opts *o);
+    const char *synopsis;
+    const char *about;
+    const char *examples;
+} verb;
+
+static const verb k_verbs[] = {
+    {"check", O_INPUT | O_FRAMING | O_MODE | O_JSON | O_VERBOSE, cmd_check,
+     "gdwire check [--json] [-v] [input options] [--mode M] [FILE...]",
+     "Decodes each packet in every dialect. For one packet it prints the matrix (verdict, bytes\n"
+     "consumed, trailing bytes, strict verdict, whether the dialect's encoder writes back the same\n"
+     "bytes, the value or the error), the meanings when dialects read the bytes differently, and a\n"
+     "ranking of the dialects with the reason for each, most likely engine first. For many packets\n"
+     "it prints one line each (the matrix too with -v) and a summary.\n"
+     "  --json              one JSON object per packet (docs/gdwire.schema.json, \"check\")\n"
+     "  -v, --verbose       the full matrix for every packet\n",
+     "  gdwire check --hex cli/samples/godot3-game-state.hex\n"
+     "  gdwire check --framing stream capture.bin\n"
+     "  gdwire check --json corpus/ | jq -r 'select(.best != null) | .best'\n"},
+    {"decode", O_DIALECT | O_INPUT | O_FRAMING | O_MODE | O_JSON | O_NOOUT | O_WIRE, cmd_decode,
+     "gdwire decode -d DIALECT [--json | --noout | --wire] [input options] [--mode M] [FILE...]",
+     "Decodes each packet in the dialect and prints its value in canonical text\n"
+     "(docs/text-format.md), one line per packet (prefixed with the packet's name when there are\n"
+     "several). Errors go to stderr with the packet, the byte offset and the path to the value.\n"
+     "  -d, --dialect D     the dialect (see 'gdwire dialects')\n"
+     "  --json              one JSON object per packet (docs/gdwire.schema.json, \"decode\")\n"
+     "  --noout             decode fully, print nothing: the answer is the exit status\n"
+     "  --wire              an annotated hex dump instead (as 'gdwire explain')\n",
+     "  gdwire decode -d godot3 --hex cli/samples/godot3-game-state.hex\n"
+     "  gdwire decode -d godot4 --json packet.bin | jq .value\n"
+     "  gdwire decode -d godot3 --noout --framing stream capture.bin && echo all good\n"},
+    {"explain", O_DIALECT | O_INPUT | O_FRAMING | O_MODE, cmd_explain,
+     "gdwire explain -d DIALECT [input options] [--mode M] [FILE...]",
+     "Prints an annotated hex dump of each packet: offset, bytes, the field they are and its\n"
+     "value, padding marked, nested values indented. Where the packet is rejected, the failing\n"
+     "byte is marked with the error.\n"
+     "  -d, --dialect D     the dialect to read the bytes as\n",
+     "  gdwire explain -d godot3 --hex cli/samples/godot3-game-state.hex\n"
+     "  echo '1b000000 02000000 04000000' | gdwire explain -d godot4 --hex\n"},
+    {"encode", O_DIALECT | O_JSON | O_LOSSY | O_FRAMING | O_INPUT, cmd_encode,
+     "gdwire encode -d DIALECT [--json] [--lossy] [--hex | --base64] [--framing F] [FILE]",
+     "Reads one value in canonical text (or JSON with --json) and writes the bytes the dialect's\n"
+     "engine writes for it to stdout: raw, or hex / base64 text; --framing adds the length prefix.\n"
+     "A value the dialect cannot hold exactly is an error naming the place; --lossy narrows it\n"
+     "with a warning per place.\n"
+     "  -d, --dialect D     the dialect to write\n"
+     "  --json              the input is the JSON form (docs/gdwire.schema.json, \"value\")\n"
+     "  --lossy             narrow what does not fit (f64 into f32, i64 into i32), warning per place\n"
+     "  --hex, --base64     write text instead of raw bytes\n"
+     "  --framing F         stream, file or packet-stream: write the length prefix too\n",
+     "  echo '{\"hp\": 100, \"pos\": Vector2(1.5, -2)}' | gdwire encode -d godot3 --hex\n"
+     "  echo '{\"type\":\"int\",\"value\":7}' | gdwire encode -d godot4 --json --base64\n"},
+    {"convert", O_FROMTO | O_INPUT | O_FRAMING | O_MODE | O_LOSSY, cmd_convert,
+     "gdwire convert --from A --to B [--lossy] [input options] [FILE...]",
+     "Decodes each packet in dialect A and writes it as dialect B's engine would, in the input's\n"
+     "encoding and framing (raw, hex or base64; one line per packet for text). A type B lacks or a\n"
+     "value that does not fit (Vector2i into godot3, Image into godot4, a typed array into\n"
+     "godot4.0, f64 into a single-precision field) is an error naming the place; --lossy uses\n"
+     "the nearest counterpart (or null) with a warning per place. docs/convert.md has the table.\n"
+     "  --from A, --to B    the dialects\n"
+     "  --lossy             allow lossy changes, each warned about on stderr\n",
+     "  gdwire convert --from godot3 --to godot4 --hex cli/samples/godot3-game-state.hex\n"
+     "  gdwire convert --from godot4 --to godot3 --lossy --framing stream in.bin > out.bin\n"},
+    {"dialects", O_JSON, cmd_dialects,
+     "gdwire dialects [--json]",
+     "Lists every dialect: name, family, number of type ids, engine versions, aliases.\n"
+     "  --json              a JSON array (docs/gdwire.schema.json, \"dialects\")\n",
+     "  gdwire dialects\n"
+     "  gdwire dialects --json | jq -r '.[].name'\n"},
+};
+#define N_VERBS (sizeof k_verbs / sizeof k_verbs[0])
+
+static void usage_main(FILE *f) {
+    fprintf(f, "usage: gdwire VERB [options] [FILE...]\n\nVerbs:\n");
+    for (size_t i = 0; i < N_VERBS; i++) {
+        const char *a = k_verbs[i].about, *nl = strchr(a, '\n');
+        fprintf(f, "  %-9s %.*s\n", k_verbs[i].name, (int)(nl ? nl - a : (long)strlen(a)), a);
+    }
+    fprintf(f, "  help      the manual page\n\n"
+               "'gdwire VERB --help' for a verb's options and examples. --no-color turns colour off.\n%s"
+               "gdwire " GDW_VERSION "\n", k_exit_help);
+}
+
+static void usage_verb(FILE *f, const verb *v) {
+    fprintf(f, "usage: %s\n\n%s", v->synopsis, v->about);
+    if (v->opts & O_INPUT) fprintf(f, "\n%s", v->run == cmd_encode ? "" : k_input_help);
+    if (v->opts & O_MODE) fprintf(f, "%s", k_decode_opts_help);
+    fprintf(f, "  --no-color          no colour (the default when stdout is not a terminal)\n\nExamples:\n%s\n%s", v->examples, k_exit_help);
+}
+
+int usage_error(const char *verb, const char *fmt, const char *arg) {
+    fprintf(stderr, "gdwire %s: ", verb);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(try 'gdwire %s --help')\n", verb);
+    return EXIT_USAGE;
+}
+
+static const gdw_dialect *dialect_arg(const char *verb, const char *name) {
+    const gdw_dialect *d = gdw_dialect_find(name);
+    if (!d) usage_error(verb, "unknown dialect '%s' (see 'gdwire dialects')", name);
+    return d;
+}
+
+static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
+    memset(o, 0, sizeof *o);
+    o->verb = v->name;
+    o->dec = gdw_decode_options_default();
+    o->color = -1;
+    o->inputs = calloc((size_t)argc + 1, sizeof *o->inputs);
+    if (!o->inputs) return EXIT_USAGE;
+    unsigned ok = v->opts;
+    bool only_files = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+#define TAKES(bit) ((ok & (bit)) != 0)
+#define VALUE(what) \
+    do { if (++i >= argc) return usage_error(v->name, "%s needs " what, a); } while (0)
+        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) { o->inputs[o->n_inputs++] = a; continue; }
+        if (strcmp(a, "--") == 0) only_files = true;
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { o->help = true; return 0; }
+        else if (strcmp(a, "--no-color") == 0) o->color = 0;
+        else if (strcmp(a, "--color") == 0) o->color = 1;
+        else if ((strcmp(a, "-d") == 0 || strcmp(a, "--dialect") == 0) && TAKES(O_DIALECT)) {
+            VALUE("a dialect name");
+            if (!(o->dialect = dialect_arg(v->name, argv[i]))) return EXIT_USAGE;
+        } else if ((strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) && TAKES(O_FROMTO)) {
+            VALUE("a dialect name");
+            const gdw_dialect *d = dialect_arg(v->name, argv[i]);
+            if (!d) return EXIT_USAGE;
+            if (a[2] == 'f') o->from = d; else o->to = d;
+        } else if (strcmp(a, "--hex") == 0 && TAKES(O_INPUT)) o->enc = ENC_HEX;
+        else if (strcmp(a, "--base64") == 0 && TAKES(O_INPUT)) o->enc = ENC_BASE64;
+        else if (strcmp(a, "--lines") == 0 && TAKES(O_INPUT) && v->run != cmd_encode) o->lines = true;
+        else if (strcmp(a, "--framing") == 0 && TAKES(O_FRAMING)) {
+            VALUE("none, stream, file or packet-stream");
+            const char *f = argv[i];
+            if (strcmp(f, "none") == 0) o->frame = FRAME_NONE;
+            else if (strcmp(f, "stream") == 0) o->frame = FRAME_STREAM;
+            else if (strcmp(f, "file") == 0) o->frame = FRAME_FILE;
+            else if (strcmp(f, "packet-stream") == 0) o->frame = FRAME_PACKET_STREAM;
+            else return usage_error(v->name, "unknown framing '%s' (none, stream, file, packet-stream)", f);
+        } else if (strcmp(a, "--big-endian") == 0 && TAKES(O_FRAMING)) o->big_endian = true;
+        else if (strcmp(a, "--mode") == 0 && TAKES(O_MODE)) {
+            VALUE("a mode");
+            int m = gdw_mode_from_name(argv[i]);
+            if (m < 0) return usage_error(v->name, "unknown mode '%s' (compatible, strict, engine-exact)", argv[i]);
+            o->dec.mode = (gdw_mode)m;
+        } else if (strcmp(a, "--allow-objects") == 0 && TAKES(O_MODE)) o->dec.allow_objects = true;
+        else if (strcmp(a, "--json") == 0 && TAKES(O_JSON)) o->json = true;
+        else if (strcmp(a, "--noout") == 0 && TAKES(O_NOOUT)) o->noout = true;
+        else if (strcmp(a, "--wire") == 0 && TAKES(O_WIRE)) o->wire = true;
+        else if (strcmp(a, "--lossy") == 0 && TAKES(O_LOSSY)) o->lossy = true;
+        else if ((strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) && TAKES(O_VERBOSE)) o->verbose = true;
+        else return usage_error(v->name, "unknown option '%s'", a);
+#undef TAKES
+#undef VALUE
+    }
+    if ((ok & O_DIALECT) && !o->dialect) return usage_error(v->name, "%s", "no dialect given (-d NAME; see 'gdwire dialects')");
+    if ((ok & O_FROMTO) && (!o->from || !o->to)) return usage_error(v->name, "%s", "needs --from A and --to B (see 'gdwire dialects')");
+    if (o->lines && o->enc == ENC_RAW) return usage_error(v->name, "%s", "--lines needs --hex or --base64");
+    if (o->lines && o->frame != FRAME_NONE) return usage_error(v->name, "%s", "--lines and --framing do not go together");
+    if (o->big_endian && o->frame != FRAME_STREAM && o->frame != FRAME_FILE)
+        return usage_error(v->name, "%s", "--big-endian needs --framing stream or file (PacketPeerStream is always little-endian)");
+    if (o->json + o->noout + o->wire > 1) return usage_error(v->name, "%s", "choose one of --json, --noout and --wire");
+    if (v->run == cmd_encode && o->n_inputs > 1) return usage_error(v->name, "%s", "one input only: a value");
+    if (v->run == cmd_dialects && o->n_inputs) return usage_error(v->name, "unexpected argument '%s'", o->inputs[0]);
+    if (o->n_inputs == 0 && v->run != cmd_dialects) {
+        if (isatty(STDIN_FILENO)) return usage_error(v->name, "%s", "no input given (FILE..., or - for stdin)");
+        o->inputs[o->n_inputs++] = "-";
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { usage_main(stderr); return EXIT_USAGE; }
+    const char *name = argv[1];
+    if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        if (argc > 2) {
+            for (size_t i = 0; i < N_VERBS; i++)
+                if (strcmp(argv[2], k_verbs[i].name) == 0) { usage_verb(stdout, &k_verbs[i]); return 0; }
+            fprintf(stderr, "gdwire: no help for '%s'\n", argv[2]);
+            return EXIT_USAGE;
+        }
+        if (strcmp(name, "help") == 0) man_render(stdout, gdwire_man_page);
+        else usage_main(stdout);
+        return 0;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("gdwire " GDW_VERSION " (%zu dialects)\n", gdw_dialect_count());
+        return 0;
+    }
+    for (size_t i = 0; i < N_VERBS; i++) {
+        if (strcmp(name, k_verbs[i].name) != 0) continue;
+        opts o;
+        int rc = parse_opts(&k_verbs[i], argc - 2, argv + 2, &o);
+        if (!rc && o.help) usage_verb(stdout, &k_verbs[i]);
+        else if (!rc) {
+            term_setup(&o);
+            rc = k_verbs[i].run(&o);
+        }
+        free(o.inputs);
+        if (fflush(stdout) != 0 && rc != EXIT_USAGE) { fprintf(stderr, "gdwire: write error on stdout\n"); rc = EXIT_USAGE; }
+        return rc;
+    }
+    fprintf(stderr, "gdwire: unknown verb '%s'\n", name);
+    usage_main(stderr);
+    return EXIT_USAGE;
+}
