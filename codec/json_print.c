@@ -154,7 +154,7 @@ static void json_value(sbuf *s, const gdw_value *v) {
         sb_str(s, ",\"names\":");
         json_parts(s, np->parts, np->name_count);
         sb_str(s, ",\"subnames\":");
-        json_parts(s, np->parts + np->name_count, np->subname_count);
+        json_parts(s, np->subname_count ? np->parts + np->name_count : NULL, np->subname_count);
         sb_fmt(s, ",\"absolute\":%s", (np->flags & 1u) ? "true" : "false");
         if (np->flags & 2u) sb_str(s, ",\"property\":true");
         break;

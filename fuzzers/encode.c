@@ -42,6 +42,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(again)), "JSON round trip fails: %s at %zu (%s)\n  text: %.2000s\n  json: %.2000s",
                gdw_status_name(s), err.offset, s ? err.message : "values differ", printed, json);
     gdw_doc_free(again);
+    /* damaged JSON parses or fails cleanly */
+    size_t jlen = strlen(json);
+    if (jlen && size) {
+        static const char k_jdamage[] = "\"\\{}[],:0-.eE\x80 ";
+        json[data[size - 1] % jlen] = k_jdamage[data[0] % (sizeof k_jdamage - 1)];
+        gdw_doc *bad = NULL;
+        s = gdw_json_parse(json, jlen, NULL, &bad, &err);
+        if (s != GDW_OK) {
+            FUZZ_CHECK(bad == NULL, "a failed JSON parse returned a document");
+            FUZZ_CHECK(s == GDW_ERR_SYNTAX || s == GDW_ERR_DEPTH, "damaged JSON: %s", gdw_status_name(s));
+            fuzz_check_error(s, &err, jlen);
+        }
+        gdw_doc_free(bad);
+    }
     free(json);
 
     /* damaged text: one byte changed, or the text cut short, parses or fails cleanly */
