@@ -2,11 +2,14 @@
  * wrote it, with the reasons.
  *
  * Ranking: a dialect that accepts the packet beats one that rejects it; then reading every
- * byte beats leaving trailing bytes; then writing back exactly these bytes (the dialect's own
- * encoder would have produced them) beats not; then strict and engine-exact acceptance.
+ * byte beats leaving trailing bytes; then a value without odd reals (subnormal, NaN or beyond
+ * 1e30: the marks of integers or text read as floats) beats one with them; then writing back
+ * exactly these bytes (the dialect's own encoder would have produced them) beats not; then
+ * strict and engine-exact acceptance.
  * Rejecting dialects rank by how far they read. Dialects that read the same value are one
  * "meaning"; where meanings differ, the reason names the first type id they read differently.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +21,7 @@ typedef struct row {
     gdw_check_result r;
     bool strict_ok, exact_ok;
     gdw_error strict_err;
+    size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
     long score;
     int rank;      /* 1-based; equal scores share a rank */
     int meaning;   /* index into meanings, -1 when rejected */
@@ -29,7 +33,7 @@ typedef struct check_run {
     size_t nd;
     row *rows;
     size_t *accept_count; /* per dialect, over the run */
-    size_t best_count[32];
+    size_t *first_count;  /* per dialect: packets it ranks first on (ties included) */
     bool matrix;          /* the full matrix per packet (one packet, or -v) */
 } check_run;
 
@@ -50,6 +54,39 @@ static const char *type_of(const gdw_dialect *d, unsigned w) {
     return t < 0 ? NULL : gdw_type_name((gdw_type)t);
 }
 
+/* ---- plausibility ------------------------------------------------------------------------------ */
+
+static bool odd_real(double x) {
+    if (x == 0) return false;
+    double a = fabs(x);
+    return isnan(x) || a < 1e-30 || a > 1e30;
+}
+
+/* Reals in v that look misread; arrays are sampled (their first 4096 components). */
+static size_t count_odd_reals(const gdw_value *v, unsigned depth) {
+    if (depth > 64) return 0;
+    size_t n = 0;
+    gdw_type t = (gdw_type)v->type;
+    if (t == GDW_FLOAT) return odd_real(gdw_value_real(v, 0));
+    if (gdw_type_has_reals(t)) {
+        size_t comps = gdw_type_components(t);
+        bool packed = t >= GDW_PACKED_BYTE_ARRAY;
+        size_t total = packed ? (size_t)v->len * comps : comps;
+        for (size_t i = 0; i < total && i < 4096; i++) n += odd_real(gdw_value_real(v, i));
+        return n;
+    }
+    const gdw_value *items = NULL;
+    size_t count = 0;
+    if (t == GDW_OBJECT && !(v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) && v->u.ext) {
+        items = ((const gdw_object *)v->u.ext)->props;
+        count = (size_t)v->len * 2;
+    } else if ((items = gdw_items(v))) {
+        count = (size_t)v->len * (t == GDW_DICTIONARY ? 2 : 1);
+    }
+    for (size_t i = 0; i < count; i++) n += count_odd_reals(&items[i], depth + 1);
+    return n;
+}
+
 /* ---- ranking -------------------------------------------------------------------------------------- */
 
 static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, int *n_meanings) {
@@ -60,9 +97,10 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
         if (w->r.status == GDW_OK) {
             w->score = 1L << 40;
             if (w->r.consumed == pk->n) w->score += 1L << 36;
-            if (w->r.encode_status == GDW_OK && w->r.reencodes_same) w->score += 1L << 35;
-            if (w->strict_ok) w->score += 1L << 34;
-            if (w->exact_ok) w->score += 1L << 33;
+            if (w->odd_reals == 0) w->score += 1L << 35;
+            if (w->r.encode_status == GDW_OK && w->r.reencodes_same) w->score += 1L << 34;
+            if (w->strict_ok) w->score += 1L << 33;
+            if (w->exact_ok) w->score += 1L << 32;
         } else {
             w->score = (long)w->r.err.offset; /* further is more plausible */
         }
@@ -109,6 +147,7 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             if ((int)i != best) { snprintf(out, cap, "reads the packet as %s does", bd->name); continue; }
             size_t n = 0;
             n += (size_t)snprintf(out + n, cap - n, w->r.consumed == pk->n ? "reads all %zu bytes" : "reads %zu bytes", w->r.consumed);
+            if (w->odd_reals) n += (size_t)snprintf(out + n, cap - n, ", but %zu reals look misread (subnormal, NaN or huge)", w->odd_reals);
             if (w->r.reencodes_same) n += (size_t)snprintf(out + n, cap - n, "; its encoder writes exactly these bytes");
             else if (w->r.encode_status) n += (size_t)snprintf(out + n, cap - n, "; cannot write the value back (%s)", gdw_status_name(w->r.encode_status));
             else n += (size_t)snprintf(out + n, cap - n, "; its encoder would write other bytes");
@@ -119,6 +158,7 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             /* the first type id the two dialects read as different types */
             size_t n = 0;
             if (w->r.consumed < pk->n) n = (size_t)snprintf(out, cap, "reads %zu of %zu bytes, ", w->r.consumed, pk->n);
+            if (w->odd_reals) n += (size_t)snprintf(out + n, cap - n, "%zu reals look misread, ", w->odd_reals);
             bool said = false;
             for (size_t k = 0; k < seen->n && !said; k++) {
                 const char *tb = type_of(bd, seen->id[k]), *tx = type_of(d, seen->id[k]);
@@ -298,12 +338,13 @@ static int check_packet(void *ctx, const packet *pk) {
         w->strict_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, &w->strict_err) == GDW_OK;
         so.mode = GDW_MODE_ENGINE_EXACT;
         w->exact_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, NULL) == GDW_OK;
+        w->odd_reals = count_odd_reals(gdw_doc_root(w->r.doc), 0);
     }
     free(res);
     int best = 0, nm = 0;
     ids seen;
     rank_rows(c, pk, &seen, &best, &nm);
-    if (accepted && best < 32) c->best_count[best]++;
+    for (size_t i = 0; i < c->nd && accepted; i++) if (c->rows[i].rank == 1) c->first_count[i]++;
     if (c->o->json) print_json(c, pk, best, nm, accepted);
     else if (c->matrix) {
         print_matrix(c, pk, best, nm, accepted, &seen);
@@ -321,17 +362,22 @@ int cmd_check(const opts *o) {
     c.nd = gdw_dialect_count();
     c.rows = calloc(c.nd, sizeof *c.rows);
     c.accept_count = calloc(c.nd, sizeof *c.accept_count);
-    if (!c.rows || !c.accept_count) { free(c.rows); free(c.accept_count); fprintf(stderr, "gdwire: out of memory\n"); return EXIT_USAGE; }
+    c.first_count = calloc(c.nd, sizeof *c.first_count);
+    if (!c.rows || !c.accept_count || !c.first_count) {
+        free(c.rows); free(c.accept_count); free(c.first_count);
+        fprintf(stderr, "gdwire: out of memory\n");
+        return EXIT_USAGE;
+    }
     run_stats st = {0};
     int rc = for_each_packet(o, check_packet, &c, &st);
     if (!o->json && !single_packet_input(o) && st.packets) {
         printf("\n%zu packets, %zu bytes: %zu accepted by some dialect, %zu rejected by all%s\n", st.packets, st.bytes, st.accepted, st.rejected,
                st.frame_errors ? " (frame errors included)" : "");
-        printf("%-19s %9s %12s\n", "dialect", "accepts", "most likely");
-        for (size_t i = 0; i < c.nd; i++)
-            printf("%-19s %9zu %12zu\n", gdw_dialect_at(i)->name, c.accept_count[i], i < 32 ? c.best_count[i] : 0);
+        printf("%-19s %9s %12s\n", "dialect", "accepts", "ranks first");
+        for (size_t i = 0; i < c.nd; i++) printf("%-19s %9zu %12zu\n", gdw_dialect_at(i)->name, c.accept_count[i], c.first_count[i]);
     }
     free(c.rows);
     free(c.accept_count);
+    free(c.first_count);
     return rc;
 }

@@ -98,7 +98,6 @@ static const char *change_message(unsigned t, unsigned nt) {
 static unsigned counterpart(const gdw_dialect *d, unsigned t, unsigned width, bool *same_thing) {
     *same_thing = true;
     if (has(d, t)) return t;
-    unsigned real_w = comp_width_encode(d, C_REAL);
     switch (t) {
     case GDW_PACKED_REAL_ARRAY:
         if (width == 8 ? has(d, GDW_PACKED_FLOAT64_ARRAY) : has(d, GDW_PACKED_FLOAT32_ARRAY))
@@ -108,7 +107,8 @@ static unsigned counterpart(const gdw_dialect *d, unsigned t, unsigned width, bo
         if (has(d, GDW_PACKED_REAL_ARRAY)) return GDW_PACKED_REAL_ARRAY;
         break;
     case GDW_PACKED_FLOAT64_ARRAY:
-        if (has(d, GDW_PACKED_REAL_ARRAY)) { *same_thing = real_w == 8; return GDW_PACKED_REAL_ARRAY; }
+        /* the same array; elements that do not fit f32 are the encoder's to report */
+        if (has(d, GDW_PACKED_REAL_ARRAY)) return GDW_PACKED_REAL_ARRAY;
         break;
     default: break;
     }

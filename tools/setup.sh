@@ -10,6 +10,7 @@ PACKAGES=(
   afl++                              # second fuzzing engine
   godot3-server                      # the real Godot 3.2.3 engine, used as an oracle
   python3 xxd zip unzip              # small helpers used by tests and tools
+  python3-jsonschema                 # the CLI test checks its JSON output against docs/gdwire.schema.json
   gcc-s390x-linux-gnu qemu-user      # the codec on a big-endian host (codec:bigendian_test)
 )
 
