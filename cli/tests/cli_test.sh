@@ -1,62 +1,306 @@
 #!/usr/bin/env bash
-# End-to-end tests of the gdwire command: every verb, its options, exit codes and messages,
-# on the bundled samples (one made by the real Godot 3.2.3 engine).
+# End-to-end tests of the gdwire command: every verb and option, exit codes and messages, on
+# the bundled samples and on the 111 packets the real Godot 3.2.3 engine made
+# (tools/oracle/godot3/engine-packets.tsv); every JSON line is checked against the schema.
 set -u
-G="$1"; SAMPLES="$(dirname "$2")"
+G="$1"; SAMPLES="$(cd "$(dirname "$2")" && pwd)"; ENGINE_TSV="$3"; SCHEMA="$4"; VALIDATE="$5"
+PY=/usr/bin/python3
+T="$(mktemp -d)"; trap 'rm -rf "$T"' EXIT
+OUT="$T/out"; ERR="$T/err"
 pass=0; fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_rc() { local want=$1; shift; "$@" >/tmp/cli_out.$$ 2>/tmp/cli_err.$$; local rc=$?; [ "$rc" = "$want" ] && ok || bad "exit $rc (want $want): $*"; }
-contains() { grep -qF -- "$2" "$1" && ok || { bad "'$2' not in $1 output:"; cat "$1" >&2; }; }
+# run WANT_RC cmd...: runs with stdout to $OUT, stderr to $ERR, checks the exit status
+run() { local want=$1; shift; "$@" >"$OUT" 2>"$ERR"; local rc=$?; [ "$rc" = "$want" ] && ok || { bad "exit $rc (want $want): $*"; head -5 "$ERR" >&2; }; }
+has() { grep -qF -- "$2" "$1" && ok || { bad "'$2' not in $(basename "$1"):"; head -40 "$1" >&2; }; }
+hasnt() { grep -qF -- "$2" "$1" && { bad "'$2' unexpectedly in $(basename "$1")"; } || ok; }
+lines() { local n; n=$(grep -c . "$1"); [ "$n" = "$2" ] && ok || bad "$(basename "$1") has $n lines, want $2"; }
+schema() { "$PY" "$VALIDATE" "$SCHEMA" "$1" "${2:-1}" <"$OUT" >/dev/null 2>"$T/schema.err" && ok || { bad "schema $1:"; cat "$T/schema.err" >&2; }; }
+same() { cmp -s "$1" "$2" && ok || { bad "$1 and $2 differ"; diff "$1" "$2" | head -10 >&2; }; }
 
-expect_rc 0 "$G" check --hex "$SAMPLES/godot3-game-state.hex"
-contains /tmp/cli_out.$$ 'godot3              accepted      192        0 same      {"name": "player"'
-contains /tmp/cli_out.$$ '11 of 13 dialects accept this packet'
-contains /tmp/cli_out.$$ 'godot3-double       rejected'
-expect_rc 0 "$G" check --hex --mode strict "$SAMPLES/nodepath-root.hex"
-contains /tmp/cli_out.$$ 'godot3              accepted       24        0 same      ^"/root"'
-contains /tmp/cli_out.$$ 'godot4              rejected'
-expect_rc 0 "$G" decode -d godot3 --hex "$SAMPLES/godot3-game-state.hex"
-contains /tmp/cli_out.$$ '{"name": "player", "pos": Vector2(1.5, -2.0), "hp": 100, "inv": ["sword", 3, 0.1], "path": ^"/root/level:pos"}'
-echo '1b000000' > /tmp/cli_in.$$
-expect_rc 1 "$G" decode -d godot3 --hex /tmp/cli_in.$$
-contains /tmp/cli_err.$$ 'UNKNOWN_TYPE at byte 0: type id is not in this dialect (engine: ERR_INVALID_DATA)'
-expect_rc 1 "$G" check --hex /tmp/cli_in.$$
-printf '\x04\x00\x00\x00\x02\x00\x00\x00hi\x00\x00' > /tmp/cli_raw.$$
-expect_rc 0 "$G" decode -d godot4 /tmp/cli_raw.$$
-contains /tmp/cli_out.$$ '"hi"'
-echo '{"a": 1, "b": [Vector2i(1, -2)]}' | "$G" encode -d godot4 --hex - >/tmp/cli_out.$$ 2>&1 && ok || bad "encode godot4"
-contains /tmp/cli_out.$$ '1b000000 02000000 04000000 01000000 61000000 02000000 01000000 04000000 01000000 62000000 1c000000 01000000 06000000 01000000 feffffff'
-echo 'Vector2i(1, 2)' > /tmp/cli_in.$$
-expect_rc 1 "$G" encode -d godot3 --hex /tmp/cli_in.$$
-contains /tmp/cli_err.$$ 'UNSUPPORTED_TYPE'
-echo '1099511627776' > /tmp/cli_in.$$
-expect_rc 1 "$G" encode -d mole --hex /tmp/cli_in.$$
-expect_rc 0 "$G" encode -d mole --hex --lossy /tmp/cli_in.$$
-echo '[1,' > /tmp/cli_in.$$
-expect_rc 2 "$G" encode -d godot3 /tmp/cli_in.$$
-contains /tmp/cli_err.$$ 'SYNTAX at character 4: expected a value'
-# encode | decode round trip through raw bytes
-echo 'Dictionary[String, int]({"a": 1})' | "$G" encode -d godot4 - | "$G" decode -d godot4 - >/tmp/cli_out.$$ 2>&1 && ok || bad "pipe"
-contains /tmp/cli_out.$$ 'Dictionary[String, int]({"a": 1})'
-expect_rc 0 "$G" dialects
-contains /tmp/cli_out.$$ 'pandemonium-5       pandemonium     40'
-contains /tmp/cli_out.$$ 'godot2'
-for v in check decode encode dialects; do expect_rc 0 "$G" $v --help; contains /tmp/cli_out.$$ "usage: gdwire $v"; done
-expect_rc 0 "$G" help
-expect_rc 0 "$G" --version
-expect_rc 2 "$G"
-expect_rc 2 "$G" frobnicate
-expect_rc 2 "$G" decode --hex "$SAMPLES/nodepath-root.hex"
-contains /tmp/cli_err.$$ 'no dialect given'
-expect_rc 2 "$G" decode -d godot9 --hex "$SAMPLES/nodepath-root.hex"
-contains /tmp/cli_err.$$ "unknown dialect 'godot9'"
-expect_rc 2 "$G" check --mode sloppy "$SAMPLES/nodepath-root.hex"
-expect_rc 2 "$G" check /nonexistent/file
-contains /tmp/cli_err.$$ 'cannot open /nonexistent/file'
-echo 'zz' > /tmp/cli_in.$$
-expect_rc 2 "$G" check --hex /tmp/cli_in.$$
-contains /tmp/cli_err.$$ 'not hex at character 0'
-rm -f /tmp/cli_out.$$ /tmp/cli_err.$$ /tmp/cli_in.$$ /tmp/cli_raw.$$
+STATE="$SAMPLES/godot3-game-state.hex"   # made by the real Godot 3.2.3 engine
+ROOT="$SAMPLES/nodepath-root.hex"
+tail -n +2 "$ENGINE_TSV" | cut -f2 > "$T/engine.hex"      # one engine packet per line (111)
+tail -n +2 "$ENGINE_TSV" | cut -f1 > "$T/engine.names"
+NENG=$(grep -c . "$T/engine.hex")
+[ "$NENG" -ge 100 ] && ok || bad "only $NENG engine packets"
+
+# ---- check: one packet ---------------------------------------------------------------------
+run 0 "$G" check --hex "$STATE"
+has "$OUT" 'godot3              accepted      192        0 yes    same      B {"name": "player"'
+has "$OUT" 'godot3-double       rejected        -        - -      -         UNKNOWN_TYPE at byte 68 in {#2 key}'
+has "$OUT" '11 of 13 dialects accept this packet; 9 write it back byte for byte.'
+has "$OUT" 'Same bytes, different meanings:'
+has "$OUT" '     19: A=InputEvent B=Array C=Projection D=Projection E=Projection'
+has "$OUT" '   1. godot3              reads all 192 bytes; its encoder writes exactly these bytes'
+has "$OUT" '   3. godot3.0            same value as godot3, but its encoder would write other bytes: strict says 32-bit int where the encoder writes 64 bits'
+has "$OUT" 'mole                reads 4 of 192 bytes, a different value: type id 18 is Object here, Dictionary in godot3'
+has "$OUT" '(type id 104; godot3-double has ids 0-26)'
+has "$OUT" 'Most likely: godot3 (equally: pandemonium-legacy)'
+hasnt "$OUT" $'\033['                       # no colour when stdout is not a terminal
+run 0 "$G" check --color --hex "$STATE"
+has "$OUT" $'\033[32maccepted'
+run 0 "$G" check --no-color --hex --mode strict "$ROOT"
+has "$OUT" 'godot3              accepted       24        0 yes    same      ^"/root"'
+has "$OUT" 'mode strict'
+run 0 "$G" check --json --hex "$STATE"
+schema check 1
+"$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["best"]=="godot3" and len(d["accepted_by"])==11 and len(d["meanings"])==5, d["best"]' <"$OUT" && ok || bad "check --json content"
+echo 1b000000 > "$T/bad.hex"
+run 1 "$G" check --hex "$T/bad.hex"
+has "$OUT" 'No dialect accepts this packet'
+has "$OUT" 'rejected: TRUNCATED at byte 4'
+
+# ---- check: the engine's packets, one per line --------------------------------------------
+run 0 "$G" check --hex --lines "$T/engine.hex"
+has "$OUT" "$NENG packets, "
+has "$OUT" "$NENG accepted by some dialect, 0 rejected by all"
+grep -q "^godot3 .* $NENG  *$NENG\$" "$OUT" && ok || { bad "godot3 does not rank first on every engine packet"; tail -14 "$OUT" >&2; }
+run 0 "$G" check --json --hex --lines "$T/engine.hex"
+schema check "$NENG"
+"$PY" -c '
+import json,sys
+n=0
+for line in sys.stdin:
+    d=json.loads(line); n+=1
+    g=[x for x in d["dialects"] if x["dialect"]=="godot3"][0]
+    assert g["accepted"] and g["rank"]==1, (d["line"], g)
+print(n)' <"$OUT" >"$T/n" && [ "$(cat "$T/n")" = "$NENG" ] && ok || bad "godot3 not rank 1 in check --json on every engine packet"
+run 0 "$G" check -v --hex --lines "$T/engine.hex"
+[ "$(grep -c 'Ranking (most likely first)' "$OUT")" = "$NENG" ] && ok || bad "check -v: not one matrix per packet"
+
+# ---- decode ------------------------------------------------------------------------------------
+run 0 "$G" decode -d godot3 --hex "$STATE"
+has "$OUT" '{"name": "player", "pos": Vector2(1.5, -2.0), "hp": 100, "inv": ["sword", 3, 0.1], "path": ^"/root/level:pos"}'
+lines "$OUT" 1
+run 0 "$G" decode -d godot3 --hex --lines "$T/engine.hex"
+lines "$OUT" "$NENG"
+has "$OUT" "engine.hex line 4: 42"
+has "$ERR" "$NENG packets, "
+has "$ERR" "$NENG decoded, 0 rejected"
+run 0 "$G" decode -d godot3 --json --hex --lines "$T/engine.hex"
+schema decode "$NENG"
+run 0 "$G" decode -d godot3 --noout --hex --lines "$T/engine.hex"
+[ -s "$OUT" ] && bad "decode --noout printed something" || ok
+run 1 "$G" decode -d godot3 --noout --hex "$T/bad.hex"
+[ -s "$OUT" ] && bad "decode --noout printed something" || ok
+has "$ERR" 'bad.hex: UNKNOWN_TYPE at byte 0: type id is not in this dialect (engine: ERR_INVALID_DATA)'
+run 1 "$G" decode -d godot3 --json --hex "$T/bad.hex"
+schema decode 1
+has "$OUT" '"accepted":false,"error":{"code":"UNKNOWN_TYPE","offset":0'
+printf '\x04\x00\x00\x00\x02\x00\x00\x00hi\x00\x00\xff' > "$T/trailing.bin"
+run 0 "$G" decode -d godot4 "$T/trailing.bin"
+has "$OUT" '"hi"'
+has "$ERR" 'note: 1 trailing bytes after the value'
+run 1 "$G" decode -d godot4 --mode strict "$T/trailing.bin"
+has "$ERR" 'TRAILING_BYTES at byte 12'
+run 0 "$G" decode -d godot4 - <"$T/trailing.bin"
+has "$OUT" '"hi"'
+
+# the JSON value of every engine packet encodes back to the bytes its text encodes to
+"$G" decode -d godot3 --json --hex --lines "$T/engine.hex" | "$PY" -c '
+import json,sys
+for line in sys.stdin: print(json.dumps(json.loads(line)["value"]))' > "$T/values.jsonl"
+i=0; jbad=0
+while IFS= read -r v; do
+  i=$((i + 1))
+  a=$(printf '%s' "$v" | "$G" encode -d godot3 --json --hex) || { jbad=$((jbad + 1)); continue; }
+  t=$(sed -n "${i}p" "$T/engine.hex" | "$G" decode -d godot3 --hex)
+  b=$(printf '%s' "$t" | "$G" encode -d godot3 --hex)
+  [ "$a" = "$b" ] || { jbad=$((jbad + 1)); echo "JSON and text encode differently: $(sed -n "${i}p" "$T/engine.names")" >&2; }
+done < "$T/values.jsonl"
+[ "$i" = "$NENG" ] && [ "$jbad" = 0 ] && ok || bad "JSON round trip: $jbad of $i packets"
+# and most of them are the engine's own bytes (NodePaths carry the engine's unset padding)
+i=0; exact=0
+while IFS= read -r v; do
+  i=$((i + 1))
+  a=$(printf '%s' "$v" | "$G" encode -d godot3 --json --hex | tr -d ' ')
+  [ "$a" = "$(sed -n "${i}p" "$T/engine.hex")" ] && exact=$((exact + 1))
+done < "$T/values.jsonl"
+[ "$exact" -ge $((NENG - 8)) ] && ok || bad "only $exact of $NENG engine packets re-encode byte for byte"
+
+# ---- explain / decode --wire -------------------------------------------------------------------
+run 0 "$G" explain -d godot3 --hex "$STATE"
+has "$OUT" '       0  12 00 00 00                 header         Dictionary (type id 18)'
+has "$OUT" '      52  00 00 c0 3f 00 00 00 c0       components     1.5, -2.0'
+has "$OUT" '      34  00 00                         padding        to a multiple of 4'
+has "$OUT" 'header         Array (type id 19) at {"inv"}'
+has "$OUT" 'accepted: 192 bytes'
+cp "$OUT" "$T/explain.out"
+run 0 "$G" decode --wire -d godot3 --hex "$STATE"
+same "$OUT" "$T/explain.out"
+echo '1b000000 02000000 04000000 05000000 6869' > "$T/trunc.hex"
+run 1 "$G" explain -d godot4 --hex "$T/trunc.hex"
+has "$OUT" '      12  05 00 00 00                   length         5'
+has "$OUT" '^^ TRUNCATED: string runs past the end in {#0 key}'
+has "$OUT" 'rejected: TRUNCATED at byte 12'
+run 0 "$G" explain -d mole --hex "$STATE"
+has "$OUT" 'trailing       188 bytes after the value'
+
+# ---- input forms: base64, framing, directories ---------------------------------------------------
+"$G" encode -d godot3 --base64 <<<'{"name": "player", "pos": Vector2(1.5, -2.0), "hp": 100, "inv": ["sword", 3, 0.1], "path": ^"/root/level:pos"}' > "$T/state.b64"
+run 0 "$G" check --base64 "$T/state.b64"
+has "$OUT" 'Most likely: godot3 (equally: pandemonium-legacy)'
+echo 'BAAAAAIAAABoaQAA' > "$T/hi.b64"      # Marshalls.variant_to_base64("hi") in Godot 3
+run 0 "$G" decode -d godot3 --base64 "$T/hi.b64"
+has "$OUT" '"hi"'
+echo 'BAAAAAIAAABoaQA*' > "$T/bad.b64"
+run 2 "$G" decode -d godot3 --base64 "$T/bad.b64"
+has "$ERR" 'not base64 at character 15'
+for framing in stream file packet-stream; do
+  : > "$T/frames.bin"
+  for v in 42 '"hi"' '[1, 2]'; do echo "$v" | "$G" encode -d godot3 --framing $framing >> "$T/frames.bin"; done
+  run 0 "$G" decode -d godot3 --framing $framing "$T/frames.bin"
+  has "$OUT" 'frames.bin frame 2: "hi"'
+  has "$OUT" 'frames.bin frame 3: [1, 2]'
+done
+# the engine's own framing (3.2.3): StreamPeerBuffer.put_var(42), PacketPeerStream.put_var("hi")
+echo '08000000 02000000 2a000000' > "$T/sp.hex"
+run 0 "$G" decode -d godot3 --hex --framing stream "$T/sp.hex"
+has "$OUT" 'sp.hex frame 1: 42'
+echo '0c000000 04000000 02000000 68690000' > "$T/pps.hex"
+run 0 "$G" decode -d godot3 --hex --framing packet-stream "$T/pps.hex"
+has "$OUT" 'pps.hex frame 1: "hi"'
+echo '00000008 02000000 2a000000' > "$T/spbe.hex"   # a big_endian StreamPeer (3.2.3)
+run 0 "$G" decode -d godot3 --hex --framing stream --big-endian "$T/spbe.hex"
+has "$OUT" 'spbe.hex frame 1: 42'
+echo 42 | "$G" encode -d godot3 --hex --framing stream --big-endian > "$OUT"
+has "$OUT" '00000008 02000000 2a000000'
+cat "$T/frames.bin" > "$T/cut.bin"; printf '\x10\x00\x00\x00\x02\x00' >> "$T/cut.bin"
+run 1 "$G" decode -d godot3 --framing packet-stream "$T/cut.bin"
+has "$ERR" 'cut.bin frame 4 at byte 56: truncated frame: the prefix says 16 bytes, 2 follow'
+run 1 "$G" check --json --framing packet-stream "$T/cut.bin"
+head -3 "$OUT" | "$PY" "$VALIDATE" "$SCHEMA" check 3 >/dev/null && ok || bad "check --json of a cut stream"
+tail -1 "$OUT" > "$T/last"; "$PY" "$VALIDATE" "$SCHEMA" frame_error 1 <"$T/last" >/dev/null && ok || bad "frame error record"
+printf '\x00\x00' > "$T/cut2.bin"
+run 1 "$G" check --framing file "$T/cut2.bin"
+has "$ERR" 'truncated length prefix: 2 of 4 bytes'
+printf '\xff\xff\xff\xff' > "$T/neg.bin"
+run 1 "$G" decode -d godot3 --framing stream "$T/neg.bin"
+has "$ERR" 'negative length prefix -1 (StreamPeer.get_var fails here)'
+printf '\xff\xff\xff\x7f\x02\x00' > "$T/forged.bin"    # a forged 2 GiB length: no 2 GiB allocation
+run 1 "$G" decode -d godot3 --framing file "$T/forged.bin"
+has "$ERR" 'the prefix says 2147483647 bytes, 2 follow'
+head -c 70000 /dev/zero | "$PY" -c 'import sys; d=sys.stdin.buffer.read(); sys.stdout.buffer.write((8+len(d)).to_bytes(4,"little")+(20).to_bytes(4,"little")+len(d).to_bytes(4,"little")+d)' > "$T/big.bin"
+run 0 "$G" decode -d godot3 --noout --framing packet-stream "$T/big.bin"
+has "$ERR" "larger than a default PacketPeerStream's 64 KiB input buffer"
+# a long stream through a pipe in bounded memory: 150 MB of frames under a 100 MB address-space cap
+echo "PackedByteArray($(seq -s, 1 50000 | sed 's/[0-9]*/7/g'))" | "$G" encode -d godot3 --framing stream > "$T/frame.bin"
+for i in $(seq 100); do cat "$T/frame.bin"; done > "$T/frames100.bin"
+( ulimit -v 100000; for i in $(seq 30); do cat "$T/frames100.bin"; done | "$G" decode -d godot3 --noout --framing stream ) >"$OUT" 2>"$ERR" && ok || bad "150 MB stream in bounded memory: $(head -3 "$ERR")"
+has "$ERR" '3000 packets, 150024000 bytes: 3000 decoded, 0 rejected'
+# directories, read recursively in name order, with a summary
+mkdir -p "$T/corpus/sub"
+cp "$STATE" "$T/corpus/a.hex"; cp "$ROOT" "$T/corpus/sub/b.hex"; cp "$T/bad.hex" "$T/corpus/c.hex"; echo x > "$T/corpus/.hidden"
+run 1 "$G" check --hex "$T/corpus"
+has "$OUT" 'corpus/a.hex: 192 bytes: accepted by 11 of 13; most likely godot3'
+has "$OUT" 'corpus/c.hex: 4 bytes: rejected by all 13'
+has "$OUT" '3 packets, 220 bytes: 2 accepted by some dialect, 1 rejected by all'
+run 0 "$G" check --hex "$STATE" "$ROOT"
+has "$OUT" '2 packets, '
+run 1 "$G" decode -d godot3 --hex "$T/corpus"
+has "$OUT" 'corpus/sub/b.hex: ^"/root"'
+has "$ERR" 'corpus/c.hex: UNKNOWN_TYPE at byte 0'
+
+# ---- encode ------------------------------------------------------------------------------------
+echo '{"a": 1, "b": [Vector2i(1, -2)]}' | "$G" encode -d godot4 --hex >"$OUT" 2>"$ERR" && ok || bad "encode godot4"
+has "$OUT" '1b000000 02000000 04000000 01000000 61000000 02000000 01000000 04000000 01000000 62000000 1c000000 01000000 06000000 01000000 feffffff'
+echo '{"type":"Dictionary","value":[[{"type":"String","value":"a"},{"type":"int","value":1}],[{"type":"String","value":"b"},{"type":"Array","value":[{"type":"Vector2i","value":[1,-2]}]}]]}' > "$T/v.json"
+run 0 "$G" encode -d godot4 --json --hex "$T/v.json"
+has "$OUT" '1b000000 02000000 04000000 01000000 61000000 02000000 01000000 04000000 01000000 62000000 1c000000 01000000 06000000 01000000 feffffff'
+"$PY" "$VALIDATE" "$SCHEMA" value 1 <"$T/v.json" >/dev/null && ok || bad "the example value is not schema-valid"
+echo '{"type":"int","value":7}' | "$G" encode -d godot4 --json --base64 > "$OUT" && has "$OUT" 'AgAAAAcAAAA='
+echo '{"type":"Vector2","value":[1.5, 2], "colour": 1}' > "$T/badmember.json"
+run 2 "$G" encode -d godot3 --json "$T/badmember.json"
+has "$ERR" 'SYNTAX at character 46 in .colour: unknown or repeated member for this type'
+echo '{"type":"Array","value":[{"type":"float","width":5,"value":1}]}' > "$T/badwidth.json"
+run 2 "$G" encode -d godot3 --json "$T/badwidth.json"
+has "$ERR" 'in .value[0].width: width is 4 or 8'
+echo '{"type":"InputEvent","event_type":1,"device":0,"length":12}' > "$T/badevent.json"
+run 2 "$G" encode -d mole --json "$T/badevent.json"
+has "$ERR" 'SYNTAX at character 0'
+echo 'Vector2i(1, 2)' > "$T/v2i.txt"
+run 1 "$G" encode -d godot3 --hex "$T/v2i.txt"
+has "$ERR" 'cannot encode in godot3: UNSUPPORTED_TYPE at the top: the dialect has no such type'
+echo '[1, {"k": 1099511627776}]' > "$T/big.txt"
+run 1 "$G" encode -d mole --hex "$T/big.txt"
+has "$ERR" 'LOSSY at [1]{"k"}: int needs 64 bits'
+run 0 "$G" encode -d mole --hex --lossy "$T/big.txt"
+has "$ERR" 'warning: into mole: LOSSY at [1]{"k"}: int needs 64 bits and the dialect has only 32: it wraps'
+echo '[1,' > "$T/syntax.txt"
+run 2 "$G" encode -d godot3 "$T/syntax.txt"
+has "$ERR" 'SYNTAX at character 4: expected a value'
+echo 'Dictionary[String, int]({"a": 1})' | "$G" encode -d godot4 | "$G" decode -d godot4 - >"$OUT" 2>"$ERR" && ok || bad "encode | decode"
+has "$OUT" 'Dictionary[String, int]({"a": 1})'
+
+# ---- convert -----------------------------------------------------------------------------------
+run 0 "$G" convert --from godot3 --to godot4 --hex "$STATE"
+"$G" decode -d godot4 --hex "$OUT" > "$T/conv.txt" 2>&1
+"$G" decode -d godot3 --hex "$STATE" > "$T/orig.txt"
+same "$T/conv.txt" "$T/orig.txt"
+has "$OUT" '1b000000 05000000'
+run 0 "$G" convert --from godot3 --to godot4 --hex --lines "$T/engine.hex"
+lines "$OUT" "$NENG"
+has "$ERR" "$NENG packets: $NENG converted, 0 not"
+echo '[Vector2i(1, 2), {&"a": Projection(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)}, f64:Vector2(0.1, 2.0)]' | "$G" encode -d godot4-double --hex > "$T/g4.hex"
+run 1 "$G" convert --from godot4-double --to godot3 --hex "$T/g4.hex"
+has "$ERR" 'cannot convert into godot3: LOSSY at [0]: no Vector2i in this dialect: it becomes a Vector2'
+has "$ERR" '(--lossy allows it, with a warning per place)'
+[ -s "$OUT" ] && bad "a failed convert wrote output" || ok
+run 0 "$G" convert --from godot4-double --to godot3 --lossy --hex "$T/g4.hex"
+has "$ERR" 'warning: into godot3: LOSSY at [0]: no Vector2i in this dialect: it becomes a Vector2'
+has "$ERR" 'warning: into godot3: LOSSY at [1]{#0 key}: no StringName in this dialect: it becomes a String'
+has "$ERR" 'warning: into godot3: UNSUPPORTED_TYPE at [1]{"a"}: no Projection in this dialect: it becomes null'
+has "$ERR" 'warning: into godot3: LOSSY at [2]: a 64-bit real does not fit'
+[ "$(grep -c warning "$ERR")" = 4 ] && ok || bad "convert --lossy: not one warning per place"
+"$G" decode -d godot3 --hex "$OUT" > "$T/conv.txt" && has "$T/conv.txt" '[Vector2(1.0, 2.0), {"a": null}, Vector2(0.1, 2.0)]'
+echo 'Image(0, 0, 1, 1, PackedByteArray(1, 2, 3))' | "$G" encode -d mole --hex > "$T/img.hex"
+run 1 "$G" convert --from mole --to godot4 --hex "$T/img.hex"
+has "$ERR" 'UNSUPPORTED_TYPE at the top: no Image in this dialect'
+echo 'Array[int]([1, 2])' | "$G" encode -d godot4.3 --hex > "$T/typed.hex"
+run 1 "$G" convert --from godot4.3 --to godot4.0 --hex "$T/typed.hex"
+has "$ERR" 'typed container in a dialect without typed containers'
+run 0 "$G" convert --from godot4.3 --to godot4.0 --lossy --hex "$T/typed.hex"
+"$G" decode -d godot4.0 --hex "$OUT" > "$T/conv.txt" && has "$T/conv.txt" '[1, 2]'
+echo 'PackedRealArray(1.5, 2.0)' | "$G" encode -d godot3 > "$T/real.bin"
+run 0 "$G" convert --from godot3 --to godot4 "$T/real.bin"
+[ -s "$ERR" ] && bad "PoolRealArray -> PackedFloat32Array warned" || ok
+"$G" decode -d godot4 "$OUT" > "$T/conv.txt" && has "$T/conv.txt" 'PackedFloat32Array(1.5, 2.0)'
+"$G" encode -d godot3 --framing stream <<<'Vector2(1, 2)' > "$T/s1.bin"; cat "$T/s1.bin" "$T/s1.bin" > "$T/s2.bin"
+run 0 "$G" convert --from godot3 --to godot4-double --framing stream "$T/s2.bin"
+"$G" decode -d godot4-double --framing stream - <"$OUT" > "$T/conv.txt" 2>/dev/null
+has "$T/conv.txt" '- frame 2: f64:Vector2(1.0, 2.0)'
+
+# ---- dialects, help, version, usage errors -----------------------------------------------------
+run 0 "$G" dialects
+has "$OUT" 'pandemonium-5       pandemonium     40'
+run 0 "$G" dialects --json
+"$PY" "$VALIDATE" "$SCHEMA" dialects 1 <"$OUT" >/dev/null && ok || bad "dialects --json schema"
+"$PY" -c 'import json,sys; d=json.load(sys.stdin); assert len(d)==13 and d[1]["name"]=="godot3" and d[1]["types"][18]=="Dictionary"' <"$OUT" && ok || bad "dialects --json content"
+for v in check decode explain encode convert dialects; do
+  run 0 "$G" $v --help; has "$OUT" "usage: gdwire $v"; has "$OUT" 'Examples:'; has "$OUT" 'Exit status: 0'
+  run 0 "$G" help $v; has "$OUT" "usage: gdwire $v"
+done
+run 0 "$G" help
+has "$OUT" 'GDWIRE(1)'; has "$OUT" 'EXIT STATUS'; has "$OUT" '--framing F'
+hasnt "$OUT" '\fB'
+run 0 "$G" --version
+has "$OUT" 'gdwire 0.1.0 (13 dialects)'
+run 2 "$G"
+run 2 "$G" frobnicate
+has "$ERR" "unknown verb 'frobnicate'"
+run 2 "$G" decode --hex "$ROOT"; has "$ERR" 'no dialect given'
+run 2 "$G" decode -d godot9 --hex "$ROOT"; has "$ERR" "unknown dialect 'godot9'"
+run 2 "$G" check --mode sloppy "$ROOT"; has "$ERR" "unknown mode 'sloppy'"
+run 2 "$G" check --framing udp "$ROOT"; has "$ERR" "unknown framing 'udp'"
+run 2 "$G" check --lines "$ROOT"; has "$ERR" '--lines needs --hex or --base64'
+run 2 "$G" check --framing packet-stream --big-endian "$ROOT"; has "$ERR" 'PacketPeerStream is always little-endian'
+run 2 "$G" check --frobnicate "$ROOT"; has "$ERR" "unknown option '--frobnicate'"
+run 2 "$G" convert --from godot3 "$ROOT"; has "$ERR" 'needs --from A and --to B'
+run 2 "$G" decode -d godot3 --json --noout "$ROOT"; has "$ERR" 'choose one of --json, --noout and --wire'
+run 2 "$G" check /nonexistent/file; has "$ERR" 'cannot open /nonexistent/file'
+echo 'zz' > "$T/zz.hex"
+run 2 "$G" check --hex "$T/zz.hex"; has "$ERR" 'not hex at character 0'
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
