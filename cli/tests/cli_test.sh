@@ -187,7 +187,10 @@ has "$ERR" "larger than a default PacketPeerStream's 64 KiB input buffer"
 # a long stream through a pipe in bounded memory: 150 MB of frames under a 100 MB address-space cap
 echo "PackedByteArray($(seq -s, 1 50000 | sed 's/[0-9]*/7/g'))" | "$G" encode -d godot3 --framing stream > "$T/frame.bin"
 for i in $(seq 100); do cat "$T/frame.bin"; done > "$T/frames100.bin"
-( ulimit -v 100000; for i in $(seq 30); do cat "$T/frames100.bin"; done | "$G" decode -d godot3 --noout --framing stream ) >"$OUT" 2>"$ERR" && ok || bad "150 MB stream in bounded memory: $(head -3 "$ERR")"
+# (under ASan, which reserves terabytes of address space, the cap is left off: the default
+# configuration's run of this test is the one that proves the bound)
+cap=100000; [ -n "${ASAN_OPTIONS:-}" ] && cap=unlimited
+( ulimit -v $cap; for i in $(seq 30); do cat "$T/frames100.bin"; done | "$G" decode -d godot3 --noout --framing stream ) >"$OUT" 2>"$ERR" && ok || bad "150 MB stream in bounded memory: $(head -3 "$ERR")"
 has "$ERR" '3000 packets, 150024000 bytes: 3000 decoded, 0 rejected'
 # directories, read recursively in name order, with a summary
 mkdir -p "$T/corpus/sub"
