@@ -20,15 +20,16 @@ typedef struct frame {
     uint32_t slots;     /* array: n; dictionary and object: 2n */
     uint32_t next;      /* next slot to read */
     gdw_value *items;   /* destination slots, or NULL */
-    size_t key_off;     /* last dictionary key / property name, when it was a string */
-    uint32_t key_len;
-    bool key_is_str;
+    size_t key_off;     /* dictionary: offset of the last key's value; object: the last name's content */
+    uint32_t key_len;   /* object: the last name's length */
 } frame;
 
 typedef struct dctx {
     const gdw_dialect *d;
     gdw_cursor cur;
     bool strict, exact, compat;
+    bool whole_header;   /* engine-exact in a dialect whose engine reads the header as a whole id */
+    bool lenient;        /* compatible mode in a dialect with lenient strings */
     bool allow_objects;
     bool borrow;         /* strings and packed data point into the input (borrow_input) */
     unsigned max_depth;
@@ -67,6 +68,21 @@ static void path_key(char *buf, size_t *n, const uint8_t *p, uint32_t len) {
     path_append(buf, n, len > 24 ? "...\"" : "\"");
 }
 
+/* The dictionary key read at off (a whole value, already read): when it is a String or
+ * StringName, its content as the engine sees it (after a BOM, before the first NUL). */
+static bool string_key(const dctx *c, size_t off, const uint8_t **key, uint32_t *key_len) {
+    const uint8_t *b = c->cur.base;
+    unsigned wire = b[off];
+    if (wire >= c->d->type_count || type_info(c->d->types[wire])->kind != K_STR) return false;
+    size_t len = rd_u32le(b + off + 4), skip = 0;
+    const uint8_t *p = b + off + 8;
+    if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) skip = 3;
+    const uint8_t *nul = len > skip ? memchr(p + skip, 0, len - skip) : NULL;
+    *key = p + skip;
+    *key_len = (uint32_t)((nul ? (size_t)(nul - p) : len) - skip);
+    return true;
+}
+
 static void build_path(const dctx *c, char *buf) {
     size_t n = 0;
     buf[0] = 0;
@@ -77,13 +93,14 @@ static void build_path(const dctx *c, char *buf) {
         if (f->kind == FR_ARRAY) {
             path_append(buf, &n, "[%u]", slot);
         } else if (f->kind == FR_DICT) {
+            const uint8_t *key;
+            uint32_t key_len;
             if (slot % 2 == 0) path_append(buf, &n, "{#%u key}", slot / 2);
-            else if (f->key_is_str) { path_append(buf, &n, "{"); path_key(buf, &n, c->cur.base + f->key_off, f->key_len); path_append(buf, &n, "}"); }
+            else if (string_key(c, f->key_off, &key, &key_len)) { path_append(buf, &n, "{"); path_key(buf, &n, key, key_len); path_append(buf, &n, "}"); }
             else path_append(buf, &n, "{#%u}", slot / 2);
         } else {
             if (slot % 2 == 0) path_append(buf, &n, ".#%u", slot / 2);
-            else if (f->key_is_str) { path_append(buf, &n, "."); path_key(buf, &n, c->cur.base + f->key_off, f->key_len); }
-            else path_append(buf, &n, ".#%u", slot / 2);
+            else { path_append(buf, &n, "."); path_key(buf, &n, c->cur.base + f->key_off, f->key_len); }
         }
     }
 }
@@ -126,6 +143,31 @@ static const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) { return c->borr
 
 enum { STR_PLAIN, STR_ARRAY_ENTRY };
 
+/* p[0..n) holds only bytes 0x01-0x7F. A word at a time: a byte >= 0x80 or a zero byte sets a
+ * top bit of w | (w - 0x01...01) (with no top bit in w, only a zero byte borrows). The last
+ * word overlaps the previous one rather than going byte by byte. */
+static inline bool ascii_word64(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return !((w | (w - 0x0101010101010101ull)) & 0x8080808080808080ull);
+}
+static inline bool ascii_word32(const uint8_t *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return !((w | (w - 0x01010101u)) & 0x80808080u);
+}
+static inline bool plain_ascii(const uint8_t *p, size_t n) {
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 <= n; i += 8)
+            if (!ascii_word64(p + i)) return false;
+        return (n % 8) == 0 || ascii_word64(p + n - 8);
+    }
+    if (n >= 4) return ascii_word32(p) && ascii_word32(p + n - 4);
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == 0 || p[i] >= 0x80) return false;
+    return true;
+}
+
 /* Read one length-prefixed, padded string. *out receives the engine-visible content (after
  * a BOM, before the first NUL); out may be NULL. */
 static gdw_status read_string(dctx *c, gdw_str *out, int use) {
@@ -137,7 +179,7 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_FILE_EOF, "negative string length");
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
     if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
-    bool lenient = c->compat && d->lenient_strings;
+    bool lenient = c->lenient;
     if (!cur_has(&c->cur, len + pad) && !lenient)
         return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
     size_t start = c->cur.pos;
@@ -148,11 +190,20 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     if (have_pad) TRACE(c, start + len, have_pad, "padding", pad);
 
     size_t skip = 0, vis = len;
-    if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-        if (c->strict) return fail(c, GDW_ERR_NON_CANONICAL, start, GDW_ENGINE_NONE, "string starts with a byte order mark");
-        skip = 3;
+    /* The common case first: ASCII without a NUL (a string array entry: before its final NUL)
+     * has no BOM, no NUL inside, and is valid UTF-8 under every rule. */
+    size_t body = (use == STR_ARRAY_ENTRY && len && p[len - 1] == 0) ? len - 1 : len;
+    bool ascii = plain_ascii(p, body);
+    const uint8_t *nul;
+    if (ascii) {
+        nul = body < len ? p + body : NULL;
+    } else {
+        if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+            if (c->strict) return fail(c, GDW_ERR_NON_CANONICAL, start, GDW_ENGINE_NONE, "string starts with a byte order mark");
+            skip = 3;
+        }
+        nul = len > skip ? memchr(p + skip, 0, len - skip) : NULL;
     }
-    const uint8_t *nul = len > skip ? memchr(p + skip, 0, len - skip) : NULL;
     if (nul) vis = (size_t)(nul - p);
     if (use == STR_ARRAY_ENTRY && c->strict) {
         /* canonical entries are "bytes NUL" with no NUL before the last byte */
@@ -161,9 +212,11 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     } else if (nul && c->strict) {
         return fail(c, GDW_ERR_NON_CANONICAL, (size_t)(start + (nul - p)), GDW_ENGINE_NONE, "NUL byte inside a string");
     }
-    unsigned rule = lenient ? GDW_UTF8_UNCHECKED : c->strict ? GDW_UTF8_STRICT : d->utf8_rule;
-    size_t bad = gdw_utf8_check(p + skip, vis - skip, rule);
-    if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, start + skip + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+    if (!ascii) {
+        unsigned rule = lenient ? GDW_UTF8_UNCHECKED : c->strict ? GDW_UTF8_STRICT : d->utf8_rule;
+        size_t bad = gdw_utf8_check(p + skip, vis - skip, rule);
+        if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, start + skip + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+    }
     if (c->strict) {
         if (have_pad < pad) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos, GDW_ENGINE_NONE, "string padding missing");
         for (size_t i = 0; i < have_pad; i++)
@@ -203,11 +256,14 @@ static gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, 
     f->slots = slots;
     f->next = 0;
     f->items = items;
-    f->key_is_str = false;
     return GDW_OK;
 }
 
 static gdw_status read_typedesc(dctx *c, unsigned kind, gdw_typedesc *td) {
+    if (kind == GDW_DESC_NONE) {
+        if (td) memset(td, 0, sizeof *td);
+        return GDW_OK;
+    }
     gdw_typedesc tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.kind = (uint8_t)kind;
@@ -587,7 +643,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         c->tr_type = (hdr & 0xFFu) < d->type_count ? d->types[hdr & 0xFFu] : GDW_TYPE_COUNT;
         trace_emit(c, c->value_off, 4, "header", hdr);
     }
-    if (c->exact && d->engine_header_whole && hdr >= d->type_count)
+    if (c->whole_header && hdr >= d->type_count)
         return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
     unsigned wire = hdr & 0xFFu;
     if (wire >= d->type_count) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
@@ -690,33 +746,33 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
 
 /* ---- the walk ---------------------------------------------------------------------------- */
 
+/* One call site of read_value, so the compiler can inline it into the loop. */
 static gdw_status walk(dctx *c, gdw_value *root) {
-    gdw_status s = read_value(c, root, 0);
-    while (s == GDW_OK && c->sp > 0) {
-        frame *f = &c->stack[c->sp - 1];
-        if (f->next == f->slots) { c->sp--; continue; }
-        uint32_t slot = f->next++;
-        gdw_value *dst = f->items ? &f->items[slot] : NULL;
-        if (f->kind == FR_OBJECT && slot % 2 == 0) {
-            /* property name: a bare string, not a Variant */
-            gdw_str name = {0};
-            s = read_string(c, dst ? &name : NULL, STR_PLAIN);
-            if (s == GDW_OK && dst) { memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr; }
-            f->key_off = c->str_off; f->key_len = c->str_len; f->key_is_str = true;
-            continue;
-        }
-        size_t start = c->cur.pos;
-        unsigned sp_before = c->sp;
-        s = read_value(c, dst, c->sp);
-        if (s == GDW_OK && f->kind == FR_DICT && slot % 2 == 0) {
-            /* remember a string key, for the paths of errors in its value */
-            unsigned wire = c->cur.base[start];
-            f->key_is_str = c->sp == sp_before && wire < c->d->type_count &&
-                            type_info(c->d->types[wire])->kind == K_STR;
-            f->key_off = c->str_off; f->key_len = c->str_len;
+    gdw_value *dst = root;
+    for (;;) {
+        gdw_status s = read_value(c, dst, c->sp);
+        if (s) return s;
+        /* the next slot to fill */
+        for (;;) {
+            if (c->sp == 0) return GDW_OK;
+            frame *f = &c->stack[c->sp - 1];
+            if (f->next == f->slots) { c->sp--; continue; }
+            uint32_t slot = f->next++;
+            dst = f->items ? &f->items[slot] : NULL;
+            if (f->kind == FR_OBJECT && slot % 2 == 0) {
+                /* property name: a bare string, not a Variant */
+                gdw_str name = {0};
+                s = read_string(c, dst ? &name : NULL, STR_PLAIN);
+                if (s) return s;
+                if (dst) { memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr; }
+                f->key_off = c->str_off; f->key_len = c->str_len;
+                continue;
+            }
+            /* a dictionary key's offset, for the paths of errors in its value (read only then) */
+            if (f->kind == FR_DICT && slot % 2 == 0) f->key_off = c->cur.pos;
+            break;
         }
     }
-    return s;
 }
 
 static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t len,
@@ -728,6 +784,8 @@ static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t l
     c->strict = o->mode == GDW_MODE_STRICT;
     c->exact = o->mode == GDW_MODE_ENGINE_EXACT;
     c->compat = o->mode == GDW_MODE_COMPATIBLE;
+    c->whole_header = c->exact && d->engine_header_whole;
+    c->lenient = c->compat && d->lenient_strings;
     c->allow_objects = o->allow_objects;
     c->borrow = o->borrow_input;
     c->trace = o->trace;
