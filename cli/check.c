@@ -4,8 +4,8 @@
  * Ranking: a dialect that accepts the packet beats one that rejects it; then reading every
  * byte beats leaving trailing bytes; then a value without odd reals (subnormal, NaN or beyond
  * 1e30: the marks of integers or text read as floats) beats one with them; then writing back
- * exactly these bytes (the dialect's own encoder would have produced them) beats not; then
- * strict and engine-exact acceptance.
+ * exactly these bytes (the dialect's own encoder would have produced them: strict mode
+ * accepts them) beats not; then the engine's own verdict (engine-exact mode).
  * Rejecting dialects rank by how far they read. Dialects that read the same value are one
  * "meaning"; where meanings differ, the reason names the first type id they read differently.
  */
@@ -19,8 +19,7 @@
 
 typedef struct row {
     gdw_check_result r;
-    bool strict_ok, exact_ok;
-    gdw_error strict_err;
+    bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
     long score;
     int rank;      /* 1-based; equal scores share a rank */
@@ -98,9 +97,8 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             w->score = 1L << 40;
             if (w->r.consumed == pk->n) w->score += 1L << 36;
             if (w->odd_reals == 0) w->score += 1L << 35;
-            if (w->r.encode_status == GDW_OK && w->r.reencodes_same) w->score += 1L << 34;
-            if (w->strict_ok) w->score += 1L << 33;
-            if (w->exact_ok) w->score += 1L << 32;
+            if (w->r.reencodes_same) w->score += 1L << 34;
+            if (w->exact_ok) w->score += 1L << 33;
         } else {
             w->score = (long)w->r.err.offset; /* further is more plausible */
         }
@@ -149,9 +147,8 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             n += (size_t)snprintf(out + n, cap - n, w->r.consumed == pk->n ? "reads all %zu bytes" : "reads %zu bytes", w->r.consumed);
             if (w->odd_reals) n += (size_t)snprintf(out + n, cap - n, ", but %zu reals look misread (subnormal, NaN or huge)", w->odd_reals);
             if (w->r.reencodes_same) n += (size_t)snprintf(out + n, cap - n, "; its encoder writes exactly these bytes");
-            else if (w->r.encode_status) n += (size_t)snprintf(out + n, cap - n, "; cannot write the value back (%s)", gdw_status_name(w->r.encode_status));
-            else n += (size_t)snprintf(out + n, cap - n, "; its encoder would write other bytes");
-            if (n < cap && !w->strict_ok) snprintf(out + n, cap - n, " (strict: %s at byte %zu: %s)", gdw_status_name(w->strict_err.code), w->strict_err.offset, w->strict_err.message);
+            else if (n < cap) snprintf(out + n, cap - n, "; its encoder would write other bytes (strict: %s at byte %zu: %s)", gdw_status_name(w->r.strict_err.code),
+                                       w->r.strict_err.offset, w->r.strict_err.message);
             continue;
         }
         if (w->meaning != rows[best].meaning) {
@@ -172,8 +169,7 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
         }
         if (w->r.consumed < pk->n) snprintf(out, cap, "same value as %s, but leaves %zu trailing bytes", bd->name, pk->n - w->r.consumed);
         else if (!w->r.reencodes_same)
-            snprintf(out, cap, "same value as %s, but its encoder would write other bytes%s%s", bd->name, w->strict_ok ? "" : ": strict says ",
-                     w->strict_ok ? "" : w->strict_err.message);
+            snprintf(out, cap, "same value as %s, but its encoder would write other bytes: strict says %s", bd->name, w->r.strict_err.message);
         else snprintf(out, cap, "same value as %s; not accepted by the engine as it is (engine-exact)", bd->name);
     }
 }
@@ -194,7 +190,7 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
     packet_name(pk, name, sizeof name);
     row *rows = c->rows;
     printf("%s%s%s: %zu bytes, mode %s\n", c_bold(), name, c_off(), pk->n, gdw_mode_name(c->o->dec.mode));
-    printf("%-19s %-8s %8s %8s %-6s %-9s %s\n", "dialect", "verdict", "consumed", "trailing", "strict", "re-encode", "value / error");
+    printf("%-19s %-8s %8s %8s %-6s %-9s %s\n", "dialect", "verdict", "consumed", "trailing", "engine", "re-encode", "value / error");
     int same = 0;
     for (size_t i = 0; i < c->nd; i++) {
         const row *w = &rows[i];
@@ -204,12 +200,12 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
                    gdw_status_name(w->r.err.code), w->r.err.offset, w->r.err.path[0] ? " in " : "", w->r.err.path, w->r.err.message, c_off());
             continue;
         }
-        const char *re = w->r.encode_status ? gdw_status_name(w->r.encode_status) : w->r.reencodes_same ? "same" : "differs";
+        const char *re = w->r.reencodes_same ? "same" : "differs";
         same += w->r.reencodes_same;
         char m[8] = "";
         if (nm > 1) snprintf(m, sizeof m, "%c ", 'A' + (w->meaning % 26));
         printf("%-19s %s%-8s%s %8zu %8zu %-6s %-9s %s", d->name, c_ok(), "accepted", c_off(), w->r.consumed, pk->n - w->r.consumed,
-               w->strict_ok ? "yes" : "no", re, m);
+               w->exact_ok ? "yes" : "no", re, m);
         print_value_line(gdw_doc_root(w->r.doc), 72);
         printf("\n");
     }
@@ -296,9 +292,9 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
             printf("}");
             continue;
         }
-        const char *re = w->r.encode_status ? gdw_status_name(w->r.encode_status) : w->r.reencodes_same ? "same" : "differs";
+        const char *re = w->r.reencodes_same ? "same" : "differs";
         printf(",\"consumed\":%zu,\"trailing\":%zu,\"strict\":%s,\"engine_exact\":%s,\"reencode\":\"%s\",\"meaning\":%d,\"value\":",
-               w->r.consumed, pk->n - w->r.consumed, w->strict_ok ? "true" : "false", w->exact_ok ? "true" : "false", re, w->meaning);
+               w->r.consumed, pk->n - w->r.consumed, w->r.reencodes_same ? "true" : "false", w->exact_ok ? "true" : "false", re, w->meaning);
         char *j = gdw_json_print_alloc(gdw_doc_root(w->r.doc));
         printf("%s", j ? j : "null");
         free(j);
@@ -334,8 +330,6 @@ static int check_packet(void *ctx, const packet *pk) {
         if (w->r.status) continue;
         c->accept_count[i]++;
         gdw_decode_options so = c->o->dec;
-        so.mode = GDW_MODE_STRICT;
-        w->strict_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, &w->strict_err) == GDW_OK;
         so.mode = GDW_MODE_ENGINE_EXACT;
         w->exact_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, NULL) == GDW_OK;
         w->odd_reals = count_odd_reals(gdw_doc_root(w->r.doc), 0);

@@ -12,8 +12,6 @@ typedef struct writer {
     uint8_t *buf;
     size_t cap;
     size_t pos;
-    const uint8_t *expect; /* comparing instead of writing (gdw_encode_matches): buf is NULL */
-    bool differs;
 } writer;
 
 typedef struct ectx {
@@ -32,11 +30,6 @@ typedef struct ectx {
 } ectx;
 
 static void put(writer *w, const void *src, size_t n) {
-    if (w->expect) {
-        if (!w->differs && n) w->differs = w->pos > w->cap || n > w->cap - w->pos || memcmp(w->expect + w->pos, src, n) != 0;
-        w->pos += n;
-        return;
-    }
     if (w->buf && n && w->pos <= w->cap && n <= w->cap - w->pos) memcpy(w->buf + w->pos, src, n);
     else if (w->buf && n && w->pos < w->cap) memcpy(w->buf + w->pos, src, w->cap - w->pos); /* a prefix */
     w->pos += n;
@@ -490,16 +483,6 @@ gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode
     if (e.w.pos > cap && out) return efail(&e, GDW_ERR_TRUNCATED, "output buffer too small");
     if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
     return GDW_OK;
-}
-
-gdw_status gdw_encode_matches(const gdw_dialect *d, const gdw_value *v, const uint8_t *expect, size_t len, bool *same) {
-    ectx e;
-    ectx_init(&e, d, NULL);
-    e.w.expect = expect;
-    e.w.cap = len;
-    gdw_status s = enc(&e, v, 0);
-    *same = s == GDW_OK && !e.w.differs && e.w.pos == len;
-    return s;
 }
 
 gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,

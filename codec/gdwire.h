@@ -379,13 +379,14 @@ typedef struct gdw_check_result {
     gdw_status status;         /* the decode verdict in this dialect */
     gdw_error err;             /* filled when status is not GDW_OK */
     size_t consumed;           /* bytes the value used, when accepted */
-    gdw_status encode_status;  /* re-encoding the decoded value, when accepted */
-    bool reencodes_same;       /* the dialect's encoder gives back exactly the consumed bytes */
+    bool reencodes_same;       /* accepted, and the dialect's encoder writes exactly the consumed bytes:
+                                  strict mode accepts them (it accepts exactly what the encoder writes) */
+    gdw_error strict_err;      /* accepted but not reencodes_same: why strict mode rejects the bytes */
     gdw_doc *doc;              /* the decoded tree if keep_docs, else NULL; free with gdw_doc_free */
 } gdw_check_result;
 
 /* gdw_check: decode buf in every dialect (opts, NULL for the defaults) and, where accepted,
- * re-encode and compare. out has room for gdw_dialect_count() results, in table order.
+ * validate the consumed bytes in strict mode (whether the dialect's encoder writes exactly them). out has room for gdw_dialect_count() results, in table order.
  * Returns how many dialects accept the packet. */
 size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, bool keep_docs, gdw_check_result *out);
 

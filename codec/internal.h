@@ -131,9 +131,6 @@ bool gdw_f64_fits_f32(uint64_t bits);
 bool gdw_input_event_words_ok(uint32_t type, uint32_t n);
 /* Godot 2 Image: the formats the engine reads (Image::FORMAT_MAX); an empty Image is not checked. */
 #define GDW_IMAGE_FORMATS 23u
-/* gdw_encode_matches: whether v encodes (default options) to exactly expect[0..len), comparing
- * as it goes instead of writing (no allocation); returns the encoder's status. */
-gdw_status gdw_encode_matches(const gdw_dialect *d, const gdw_value *v, const uint8_t *expect, size_t len, bool *same);
 
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
 
