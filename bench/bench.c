@@ -13,8 +13,9 @@
  * memcpy (the same bytes, the bandwidth ceiling). A short op is repeated until
  * one timing lasts at least 20 ms. --json prints one JSON array of objects with the keys
  * workload, dialect, op, bytes, mb_per_s, values_per_s, peak_heap_bytes (plus runs, seconds).
- * --allocator reuse gives decode an allocator that keeps freed blocks for the next decode (a
- * server's steady state: no fresh pages from the kernel); the default is the C library's.
+ * --allocator reuse gives decode, decode_each and check an allocator that keeps freed blocks for
+ * the next decode (a server's steady state: no fresh pages from the kernel); the default is the
+ * C library's.
  * --write-packets DIR writes DIR/<workload>.<dialect>.bin (for bench/compare). --once runs each
  * selected op exactly once, untimed, for instruction counts:
  *   valgrind --tool=callgrind --toggle-collect=gdw_decode bench --workload dicts_200k --op decode --once */
@@ -117,7 +118,7 @@ static int run_op(const char *op, job *j) {
         g_sink += w;
     } else if (!strcmp(op, "check")) {
         gdw_check_result r[64];
-        g_sink += gdw_check(j->packet, j->len, &o, false, r);
+        g_sink += gdw_check(j->packet, j->len, &o, g_alloc, false, r);
     } else if (!strcmp(op, "decode_each")) {
         /* what check is measured against: a decode per dialect, zero-copy as check's own decodes
          * are, so that the ratio counts only the work check adds */

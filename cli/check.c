@@ -322,7 +322,7 @@ static int check_packet(void *ctx, const packet *pk) {
     check_run *c = ctx;
     gdw_check_result *res = calloc(c->nd, sizeof *res);
     if (!res) { fprintf(stderr, "gdwire: out of memory\n"); return EXIT_USAGE; }
-    int accepted = (int)gdw_check(pk->p, pk->n, &c->o->dec, true, res);
+    int accepted = (int)gdw_check(pk->p, pk->n, &c->o->dec, NULL, true, res);
     for (size_t i = 0; i < c->nd; i++) {
         row *w = &c->rows[i];
         memset(w, 0, sizeof *w);

@@ -45,10 +45,11 @@ static const verb k_verbs[] = {
     {"check", O_INPUT | O_FRAMING | O_MODE | O_JSON | O_VERBOSE, cmd_check,
      "gdwire check [--json] [-v] [input options] [--mode M] [FILE...]",
      "Decodes each packet in every dialect. For one packet it prints the matrix (verdict, bytes\n"
-     "consumed, trailing bytes, strict verdict, whether the dialect's encoder writes back the same\n"
-     "bytes, the value or the error), the meanings when dialects read the bytes differently, and a\n"
-     "ranking of the dialects with the reason for each, most likely engine first. For many packets\n"
-     "it prints one line each (the matrix too with -v) and a summary.\n"
+     "consumed, trailing bytes, the engine's own verdict (engine-exact mode), whether the dialect's\n"
+     "encoder writes exactly these bytes (strict mode accepts them), the value or the error), the\n"
+     "meanings when dialects read the bytes differently, and a ranking of the dialects with the\n"
+     "reason for each, most likely engine first. For many packets it prints one line each (the\n"
+     "matrix too with -v) and a summary.\n"
      "  --json              one JSON object per packet (docs/gdwire.schema.json, \"check\")\n"
      "  -v, --verbose       the full matrix for every packet\n",
      "  gdwire check --hex cli/samples/godot3-game-state.hex\n"

@@ -28,6 +28,9 @@ typedef struct dctx {
     const gdw_dialect *d;
     gdw_cursor cur;
     bool strict, exact, compat;
+    bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
+    gdw_error *shadow;   /* compatible mode with a shadow: the first strict violation goes here */
+    bool shadow_hit;
     bool whole_header;   /* engine-exact in a dialect whose engine reads the header as a whole id */
     bool lenient;        /* compatible mode in a dialect with lenient strings */
     bool allow_objects;
@@ -117,17 +120,37 @@ static void __attribute__((noinline)) trace_emit(dctx *c, size_t off, size_t siz
 #define TRACE(c, off, size, field, number) \
     do { if ((c)->trace) trace_emit((c), (off), (size), (field), (int64_t)(number)); } while (0)
 
+static void fill_error(const dctx *c, gdw_error *e, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
+    e->code = code;
+    e->offset = off;
+    e->value_offset = c->value_off;
+    e->engine_error = ee;
+    e->message = msg ? msg : gdw_strerror(code);
+    build_path(c, e->path);
+}
+
 static gdw_status fail(dctx *c, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
-    if (c->err) {
-        c->err->code = code;
-        c->err->offset = off;
-        c->err->value_offset = c->value_off;
-        c->err->engine_error = ee;
-        c->err->message = msg ? msg : gdw_strerror(code);
-        build_path(c, c->err->path);
-    }
+    if (c->err) fill_error(c, c->err, code, off, ee, msg);
     return code;
 }
+
+/* Bytes the dialect's encoder never writes. Strict mode fails here; a compatible decode with a
+ * shadow (gdw_check) records the first such place as strict mode would report it, and goes on
+ * reading as the engine does. Callers test c->canon first, so other decodes pay one branch. */
+static gdw_status violation_ee(dctx *c, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
+    if (c->strict) return fail(c, code, off, ee, msg);
+    if (c->shadow && !c->shadow_hit) {
+        c->shadow_hit = true;
+        fill_error(c, c->shadow, code, off, ee, msg);
+    }
+    c->canon = false; /* found: the rest of the walk needs no strict checks */
+    return GDW_OK;
+}
+static gdw_status violation(dctx *c, gdw_status code, size_t off, const char *msg) { return violation_ee(c, code, off, GDW_ENGINE_NONE, msg); }
+
+/* A strict-only rule: the bytes are not what the dialect's encoder writes (see violation). */
+#define STRICT_CHECK(c, cond, code, off, msg) \
+    do { if ((c)->canon && (cond)) { gdw_status s_ = violation((c), (code), (off), (msg)); if (s_) return s_; } } while (0)
 
 #define NEED(c, n, ee, msg) \
     do { if (!cur_has(&(c)->cur, (n))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
@@ -180,8 +203,11 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
     if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
     bool lenient = c->lenient;
-    if (!cur_has(&c->cur, len + pad) && !lenient)
-        return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
+    if (!cur_has(&c->cur, len + pad)) {
+        if (!lenient) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
+        gdw_status s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing") : GDW_OK;
+        if (s) return s;
+    }
     size_t start = c->cur.pos;
     const uint8_t *p = cur_take(&c->cur, len);
     size_t have_pad = cur_left(&c->cur) < pad ? cur_left(&c->cur) : pad;
@@ -199,28 +225,33 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
         nul = body < len ? p + body : NULL;
     } else {
         if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-            if (c->strict) return fail(c, GDW_ERR_NON_CANONICAL, start, GDW_ENGINE_NONE, "string starts with a byte order mark");
+            STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, start, "string starts with a byte order mark");
             skip = 3;
         }
         nul = len > skip ? memchr(p + skip, 0, len - skip) : NULL;
     }
     if (nul) vis = (size_t)(nul - p);
-    if (use == STR_ARRAY_ENTRY && c->strict) {
+    if (use == STR_ARRAY_ENTRY) {
         /* canonical entries are "bytes NUL" with no NUL before the last byte */
-        if (len == 0 || p[len - 1] != 0 || vis != len - 1)
-            return fail(c, GDW_ERR_NON_CANONICAL, start, GDW_ENGINE_NONE, "string array entry is not NUL-terminated exactly once");
-    } else if (nul && c->strict) {
-        return fail(c, GDW_ERR_NON_CANONICAL, (size_t)(start + (nul - p)), GDW_ENGINE_NONE, "NUL byte inside a string");
+        STRICT_CHECK(c, len == 0 || p[len - 1] != 0 || vis != len - 1, GDW_ERR_NON_CANONICAL, start,
+                     "string array entry is not NUL-terminated exactly once");
+    } else {
+        STRICT_CHECK(c, nul != NULL, GDW_ERR_NON_CANONICAL, (size_t)(start + (nul - p)), "NUL byte inside a string");
     }
     if (!ascii) {
         unsigned rule = lenient ? GDW_UTF8_UNCHECKED : c->strict ? GDW_UTF8_STRICT : d->utf8_rule;
         size_t bad = gdw_utf8_check(p + skip, vis - skip, rule);
         if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, start + skip + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+        /* a shadow holds the string to strict mode's rule too */
+        if (c->canon && rule != GDW_UTF8_STRICT && (bad = gdw_utf8_check(p + skip, vis - skip, GDW_UTF8_STRICT)) != (size_t)-1) {
+            gdw_status s = violation_ee(c, GDW_ERR_BAD_UTF8, start + skip + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+            if (s) return s;
+        }
     }
-    if (c->strict) {
-        if (have_pad < pad) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos, GDW_ENGINE_NONE, "string padding missing");
-        for (size_t i = 0; i < have_pad; i++)
-            if (padp[i]) return fail(c, GDW_ERR_NONZERO_PADDING, (size_t)(padp - c->cur.base) + i, GDW_ENGINE_NONE, "non-zero string padding");
+    if (c->canon) {
+        STRICT_CHECK(c, have_pad < pad, GDW_ERR_TRUNCATED, c->cur.pos, "string padding missing");
+        for (size_t i = 0; i < have_pad && c->canon; i++)
+            STRICT_CHECK(c, padp[i] != 0, GDW_ERR_NONZERO_PADDING, (size_t)(padp - c->cur.base) + i, "non-zero string padding");
     }
     c->str_off = start + skip;
     c->str_len = (uint32_t)(vis - skip);
@@ -234,8 +265,8 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
 
 /* Check that bytes [from, from+n) of the input are zero (strict padding). */
 static gdw_status zero_pad(dctx *c, size_t from, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (c->cur.base[from + i]) return fail(c, GDW_ERR_NONZERO_PADDING, from + i, GDW_ENGINE_NONE, "non-zero padding");
+    for (size_t i = 0; i < n && c->canon; i++)
+        STRICT_CHECK(c, c->cur.base[from + i] != 0, GDW_ERR_NONZERO_PADDING, from + i, "non-zero padding");
     return GDW_OK;
 }
 
@@ -290,9 +321,8 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth);
 /* Strict: Godot 4 writes bit 16 on real-based types exactly in double builds. */
 static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w) {
     const gdw_dialect *d = c->d;
-    if (c->strict && ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64 && (w == 8) != d->encode_math_f64)
-        return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE,
-                    w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
+    STRICT_CHECK(c, ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64 && (w == 8) != d->encode_math_f64, GDW_ERR_NON_CANONICAL,
+                 c->value_off, w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
     return GDW_OK;
 }
 
@@ -361,8 +391,8 @@ static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t len) {
     size_t pad_off = c->cur.pos;
     if (have) TRACE(c, pad_off, have, "padding", pad);
     cur_take(&c->cur, have);
-    if (c->strict) {
-        if (have < pad) return fail(c, GDW_ERR_TRUNCATED, pad_off, GDW_ENGINE_NONE, "padding missing");
+    if (c->canon) {
+        STRICT_CHECK(c, have < pad, GDW_ERR_TRUNCATED, pad_off, "padding missing");
         gdw_status s = zero_pad(c, pad_off, have);
         if (s) return s;
     }
@@ -389,8 +419,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     TRACE(c, off + 4, 4, "subname count", subs);
     TRACE(c, off + 8, 4, "flags", flags);
     uint32_t known = 1u | (d->nodepath_property_bit ? 2u : 0u);
-    if (c->strict && (flags & ~known))
-        return fail(c, GDW_ERR_BAD_FLAGS, off + 8, GDW_ENGINE_NONE, "NodePath flags the encoder never writes");
+    STRICT_CHECK(c, (flags & ~known) != 0, GDW_ERR_BAD_FLAGS, off + 8, "NodePath flags the encoder never writes");
     uint64_t total = (uint64_t)names + subs + ((flags & 2u) ? 1 : 0);
     /* The engines build a path without parts as the empty NodePath, dropping the absolute
      * flag, although their encoder writes it for NodePath("/") (both checked against Godot
@@ -428,7 +457,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
         size_t off = c->cur.pos;
         uint64_t id = cur_u64(&c->cur);
         TRACE(c, off, 8, "object id", id);
-        if (id == 0 && c->strict) return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "null object as id 0 (the encoder writes Nil)");
+        STRICT_CHECK(c, id == 0, GDW_ERR_NON_CANONICAL, off, "null object as id 0 (the encoder writes Nil)");
         if (dst) {
             if (id == 0) dst->flags |= GDW_VF_OBJECT_NULL;
             else { dst->flags |= GDW_VF_OBJECT_ID; dst->u.i = (int64_t)id; }
@@ -442,7 +471,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     gdw_status s = read_string(c, dst ? &cls : NULL, STR_PLAIN);
     if (s) return s;
     if (c->str_len == 0) {
-        if (c->strict) return fail(c, GDW_ERR_NON_CANONICAL, cls_off, GDW_ENGINE_NONE, "null object as empty class (the encoder writes Nil)");
+        STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
@@ -451,7 +480,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     int32_t count = (int32_t)cur_u32(&c->cur);
     TRACE(c, count_off, 4, "property count", count);
     if (count < 0) {
-        if (c->strict) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_NONE, "negative property count");
+        STRICT_CHECK(c, true, GDW_ERR_BAD_COUNT, count_off, "negative property count");
         count = 0; /* the engine's loop simply does not run */
     }
     gdw_object *obj = NULL;
@@ -491,7 +520,7 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
     TRACE(c, count_off, 4, "count", raw);
     if (raw & 0x80000000u) {
         if (d->container_shared_bit) { if (dst) dst->flags |= GDW_VF_SHARED; }
-        else if (c->strict) return fail(c, GDW_ERR_NON_CANONICAL, count_off, GDW_ENGINE_NONE, "container count has bit 31 set");
+        else STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, count_off, "container count has bit 31 set");
     }
     if (dst) dst->len = n;
     gdw_value **items = !dst ? NULL : ct ? &ct->items : &dst->u.items;
@@ -507,11 +536,11 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     uint32_t raw = cur_u32(&c->cur);
     uint32_t id = raw & 0x7FFFFFFFu;
     TRACE(c, off, 4, "element type", raw);
-    if (c->strict && (raw & 0x80000000u)) return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "element type has bit 31 set");
+    STRICT_CHECK(c, (raw & 0x80000000u), GDW_ERR_NON_CANONICAL, off, "element type has bit 31 set");
     unsigned builtin = id < d->type_count ? d->types[id] : GDW_TYPE_COUNT;
-    if (c->strict && builtin == GDW_TYPE_COUNT) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_NONE, "element type out of range");
+    STRICT_CHECK(c, builtin == GDW_TYPE_COUNT, GDW_ERR_BAD_VALUE, off, "element type out of range");
     bool id_only = (hdr & GDW_FLAG16) != 0;
-    if (c->strict && id_only && builtin != GDW_OBJECT) return fail(c, GDW_ERR_BAD_FLAGS, c->value_off, GDW_ENGINE_NONE, "bit 16 on a typed array of non-objects");
+    STRICT_CHECK(c, id_only && builtin != GDW_OBJECT, GDW_ERR_BAD_FLAGS, c->value_off, "bit 16 on a typed array of non-objects");
     gdw_container *ct = NULL;
     if (dst) {
         ct = alloc(c, sizeof *ct);
@@ -532,7 +561,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         TRACE(c, noff, 4, "class header", nh);
         unsigned nt = (nh & 0xFFu) < d->type_count ? d->types[nh & 0xFFu] : GDW_TYPE_COUNT;
         if (nt != GDW_STRING_NAME) return fail(c, GDW_ERR_BAD_VALUE, noff, GDW_ENGINE_ERR_INVALID_DATA, "typed array class name is not a StringName");
-        if (c->strict && (nh & ~0xFFu)) return fail(c, GDW_ERR_BAD_FLAGS, noff, GDW_ENGINE_NONE, "flag bits on the class name");
+        STRICT_CHECK(c, (nh & ~0xFFu), GDW_ERR_BAD_FLAGS, noff, "flag bits on the class name");
         gdw_status s = read_string(c, ct ? &ct->elem.name : NULL, STR_PLAIN);
         if (s) return s;
         if (ct) ct->elem.kind = GDW_DESC_CLASS;
@@ -543,7 +572,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     uint32_t rawn = cur_u32(&c->cur);
     uint32_t n = rawn & 0x7FFFFFFFu;
     TRACE(c, count_off, 4, "count", rawn);
-    if (c->strict && (rawn & 0x80000000u)) return fail(c, GDW_ERR_NON_CANONICAL, count_off, GDW_ENGINE_NONE, "count has bit 31 set");
+    STRICT_CHECK(c, (rawn & 0x80000000u), GDW_ERR_NON_CANONICAL, count_off, "count has bit 31 set");
     if (dst) dst->len = n;
     return open_frame(c, dst, FR_ARRAY, n, ct ? &ct->items : NULL);
 }
@@ -554,7 +583,7 @@ static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
     int32_t count = (int32_t)cur_u32(&c->cur);
     TRACE(c, off, 4, "count", count);
     if (count < 0) {
-        if (c->strict) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_NONE, "negative string array count");
+        STRICT_CHECK(c, true, GDW_ERR_BAD_COUNT, off, "negative string array count");
         count = 0; /* the engines' loop does not run: an empty array */
     }
     gdw_str *strs = NULL;
@@ -583,8 +612,7 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
     TRACE(c, len_off, 4, "data length", datalen);
     if (datalen < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_INVALID_DATA, "negative Image data length");
     if (datalen > 0 && fmt >= GDW_IMAGE_FORMATS) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "Image format out of range");
-    if (datalen == 0 && c->strict && (fmt | mip | wdt | hgt))
-        return fail(c, GDW_ERR_NON_CANONICAL, off, GDW_ENGINE_NONE, "empty Image with non-zero fields");
+    STRICT_CHECK(c, datalen == 0 && (fmt | mip | wdt | hgt), GDW_ERR_NON_CANONICAL, off, "empty Image with non-zero fields");
     if (!cur_has(&c->cur, (size_t)datalen)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_INVALID_DATA, "Image data runs past the end");
     gdw_value tmp;
     gdw_status s = read_packed_bytes(c, dst ? &tmp : NULL, (size_t)datalen);
@@ -617,8 +645,7 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
         break;
     default: extra = 0;
     }
-    if (c->strict && llen != 12 + 4 * extra)
-        return fail(c, GDW_ERR_NON_CANONICAL, llen_off, GDW_ENGINE_NONE, "InputEvent length word differs from its type");
+    STRICT_CHECK(c, llen != 12 + 4 * extra, GDW_ERR_NON_CANONICAL, llen_off, "InputEvent length word differs from its type");
     NEED(c, 4 * extra, GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
     gdw_input_event ev = {type, device, llen, extra, {0, 0}};
     for (uint32_t i = 0; i < extra; i++) {
@@ -649,8 +676,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     if (wire >= d->type_count) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
     unsigned t = d->types[wire];
     const gdw_type_info *ti = type_info(t);
-    if (c->strict && (hdr & ~0xFFu & ~gdw_meaningful_flags(d, t)))
-        return fail(c, GDW_ERR_BAD_FLAGS, c->value_off, GDW_ENGINE_NONE, "header bits the dialect never writes");
+    STRICT_CHECK(c, (hdr & ~0xFFu & ~gdw_meaningful_flags(d, t)) != 0, GDW_ERR_BAD_FLAGS, c->value_off, "header bits the dialect never writes");
     if (dst) { memset(dst, 0, sizeof *dst); dst->type = (uint8_t)t; }
     switch (ti->kind) {
     case K_NIL: case K_CALLABLE: return GDW_OK;
@@ -658,7 +684,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "bool truncated");
         uint32_t v = cur_u32(&c->cur);
         TRACE(c, c->cur.pos - 4, 4, "value", v);
-        if (c->strict && v > 1) return fail(c, GDW_ERR_NON_CANONICAL, c->cur.pos - 4, GDW_ENGINE_NONE, "bool is neither 0 nor 1");
+        STRICT_CHECK(c, v > 1, GDW_ERR_NON_CANONICAL, c->cur.pos - 4, "bool is neither 0 nor 1");
         if (dst) dst->u.i = v != 0;
         return GDW_OK;
     }
@@ -667,11 +693,11 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         NEED(c, wide ? 8u : 4u, GDW_ENGINE_ERR_INVALID_DATA, "int truncated");
         int64_t v = wide ? (int64_t)cur_u64(&c->cur) : (int64_t)(int32_t)cur_u32(&c->cur);
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", v);
-        if (c->strict) {
+        if (c->canon) {
             bool want = d->int_encoding == GDW_INT_ALWAYS64 ||
                         (d->int_encoding == GDW_INT_MINIMAL && (v > INT32_MAX || v < INT32_MIN));
-            if (want != wide) return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE,
-                                          wide ? "64-bit int where the encoder writes 32 bits" : "32-bit int where the encoder writes 64 bits");
+            STRICT_CHECK(c, want != wide, GDW_ERR_NON_CANONICAL, c->value_off,
+                         wide ? "64-bit int where the encoder writes 32 bits" : "32-bit int where the encoder writes 64 bits");
         }
         if (dst) { dst->u.i = v; if (wide) dst->flags |= GDW_VF_INT64_WIRE; }
         return GDW_OK;
@@ -681,12 +707,10 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         NEED(c, wide ? 8u : 4u, GDW_ENGINE_ERR_INVALID_DATA, "float truncated");
         uint64_t bits = wide ? cur_u64(&c->cur) : cur_u32(&c->cur);
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
-        if (c->strict && !d->float_encode_f32_only) {
+        if (c->canon && !d->float_encode_f32_only) {
             bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
-            if (wide && !nan && gdw_f64_fits_f32(bits))
-                return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE, "64-bit float that fits 32 bits");
-            if (!wide && nan)
-                return fail(c, GDW_ERR_NON_CANONICAL, c->value_off, GDW_ENGINE_NONE, "32-bit NaN (the encoder writes NaN as 64-bit)");
+            STRICT_CHECK(c, wide && !nan && gdw_f64_fits_f32(bits), GDW_ERR_NON_CANONICAL, c->value_off, "64-bit float that fits 32 bits");
+            STRICT_CHECK(c, !wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "32-bit NaN (the encoder writes NaN as 64-bit)");
         }
         if (dst) { dst->u.bits = bits; dst->width = wide ? 8 : 4; }
         return GDW_OK;
@@ -782,6 +806,7 @@ static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t l
     c->cur.base = buf;
     c->cur.len = len;
     c->strict = o->mode == GDW_MODE_STRICT;
+    c->canon = c->strict;
     c->exact = o->mode == GDW_MODE_ENGINE_EXACT;
     c->compat = o->mode == GDW_MODE_COMPATIBLE;
     c->whole_header = c->exact && d->engine_header_whole;
@@ -823,9 +848,10 @@ static gdw_status check_args(const gdw_dialect *d, const uint8_t *buf, size_t le
     return code;
 }
 
-/* The shared body of decode and validate; root == NULL validates. */
+/* The shared body of decode and validate; root == NULL validates. With shadow (compatible mode
+ * only), *canonical tells whether strict mode accepts the consumed bytes, and *shadow where not. */
 static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
-                      gdw_doc *doc, gdw_value *root, size_t *consumed, gdw_error *err) {
+                      gdw_doc *doc, gdw_value *root, size_t *consumed, gdw_error *err, gdw_error *shadow, bool *canonical) {
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
     gdw_status s = check_args(d, buf, len, &o, err);
     if (s) return s;
@@ -833,8 +859,13 @@ static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, cons
     dctx c;
     init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack);
     c.doc = doc;
+    if (shadow && c.compat) {
+        c.shadow = shadow;
+        c.canon = true;
+    }
     s = walk(&c, root);
     if (s) return s;
+    if (canonical) *canonical = c.shadow && !c.shadow_hit;
     if (c.strict && !o.allow_trailing && c.cur.pos < len) {
         c.value_off = c.cur.pos;
         return fail(&c, GDW_ERR_TRAILING_BYTES, c.cur.pos, GDW_ENGINE_NONE, "bytes follow the value");
@@ -846,12 +877,18 @@ static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, cons
 
 gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
                         const gdw_decode_options *opts, size_t *consumed, gdw_error *err) {
-    return run(d, buf, len, opts, NULL, NULL, consumed, err);
+    return run(d, buf, len, opts, NULL, NULL, consumed, err, NULL, NULL);
 }
 
 gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
                       const gdw_decode_options *opts, const gdw_allocator *alloc,
                       gdw_doc **out_doc, size_t *consumed, gdw_error *err) {
+    return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, NULL, NULL);
+}
+
+gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                               const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
+                               gdw_error *shadow, bool *canonical) {
     if (!out_doc) {
         if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "out_doc is NULL"; }
         return GDW_ERR_INVALID_ARG;
@@ -862,7 +899,7 @@ gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_NOMEM; err->engine_error = GDW_ENGINE_NONE; err->message = "out of memory"; }
         return GDW_ERR_NOMEM;
     }
-    gdw_status s = run(d, buf, len, opts, doc, &doc->root, consumed, err);
+    gdw_status s = run(d, buf, len, opts, doc, &doc->root, consumed, err, shadow, canonical);
     if (s) { gdw_doc_free(doc); return s; }
     *out_doc = doc;
     return GDW_OK;

@@ -386,9 +386,11 @@ typedef struct gdw_check_result {
 } gdw_check_result;
 
 /* gdw_check: decode buf in every dialect (opts, NULL for the defaults) and, where accepted,
- * validate the consumed bytes in strict mode (whether the dialect's encoder writes exactly them). out has room for gdw_dialect_count() results, in table order.
- * Returns how many dialects accept the packet. */
-size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, bool keep_docs, gdw_check_result *out);
+ * tell whether strict mode accepts the consumed bytes (whether the dialect's encoder writes exactly
+ * them; in compatible mode found in the same walk). alloc (NULL: libc) holds the documents. out
+ * has room for gdw_dialect_count() results, in table order. Returns how many dialects accept. */
+size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
+                 gdw_check_result *out);
 
 /* ---------------------------------------------------------------------------------------
  * Encoding.

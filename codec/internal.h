@@ -132,6 +132,13 @@ bool gdw_input_event_words_ok(uint32_t type, uint32_t n);
 /* Godot 2 Image: the formats the engine reads (Image::FORMAT_MAX); an empty Image is not checked. */
 #define GDW_IMAGE_FORMATS 23u
 
+/* gdw_decode_shadowed: gdw_decode, and in compatible mode with shadow not NULL, whether strict mode
+ * accepts the consumed bytes (*canonical; else *shadow says where strict mode fails) found in
+ * the same walk: one pass for gdw_check instead of a decode and a strict validation. */
+gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                               const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
+                               gdw_error *shadow, bool *canonical);
+
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
 
 /* gdw_utf8_check: returns the index of the first offending byte, or (size_t)-1 if p[0..n)

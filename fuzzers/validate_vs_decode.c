@@ -1,6 +1,8 @@
 /* Fuzz target `validate_vs_decode`: gdw_validate and gdw_decode give the same verdict, bytes
- * consumed, error code, offset and path on any input; and a zero-copy decode (borrow_input)
- * gives the same verdict and an equal value. */
+ * consumed, error code, offset and path on any input; a zero-copy decode (borrow_input) gives
+ * the same verdict and an equal value; and gdw_check's one-pass strict verdict (found during its
+ * compatible decode) is the verdict, code, offset, path and message of a separate strict
+ * validation of the consumed bytes, in every dialect. */
 #include "fuzzers/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -28,5 +30,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     gdw_doc_free(borrowed);
     gdw_doc_free(doc);
+
+    gdw_decode_options co = in.opt;
+    co.mode = GDW_MODE_COMPATIBLE;
+    co.trace = NULL;
+    gdw_check_result res[64];
+    gdw_check(in.packet, in.len, &co, NULL, false, res);
+    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+        const gdw_check_result *r = &res[i];
+        if (r->status != GDW_OK) continue;
+        gdw_decode_options so = co;
+        so.mode = GDW_MODE_STRICT;
+        gdw_error se;
+        bool ok = gdw_validate(r->dialect, in.packet, r->consumed, &so, NULL, &se) == GDW_OK;
+        FUZZ_CHECK(ok == r->reencodes_same, "%s: strict validation %s, gdw_check's one-pass verdict %s", gdw_dialect_name(r->dialect),
+                   ok ? "accepts" : "rejects", r->reencodes_same ? "accepts" : "rejects");
+        if (!ok)
+            FUZZ_CHECK(se.code == r->strict_err.code && se.offset == r->strict_err.offset && se.value_offset == r->strict_err.value_offset &&
+                           se.engine_error == r->strict_err.engine_error && strcmp(se.path, r->strict_err.path) == 0 &&
+                           strcmp(se.message, r->strict_err.message) == 0,
+                       "%s: strict says %s at %zu in '%s' (%s), gdw_check %s at %zu in '%s' (%s)", gdw_dialect_name(r->dialect),
+                       gdw_status_name(se.code), se.offset, se.path, se.message, gdw_status_name(r->strict_err.code), r->strict_err.offset,
+                       r->strict_err.path, r->strict_err.message);
+    }
     return 0;
 }
