@@ -10,8 +10,15 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
     o.borrow_input = o.borrow_input || !keep_docs; /* the input outlives these documents */
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         gdw_check_result *r = &out[i];
-        memset(r, 0, sizeof *r);
+        /* fields set one by one: the two error records (about 400 bytes) are written only when
+         * used, which matters when thirteen decodes of a packed array take a microsecond */
         r->dialect = gdw_dialect_at(i);
+        r->consumed = 0;
+        r->reencodes_same = false;
+        r->doc = NULL;
+        r->strict_err.code = GDW_OK;
+        r->strict_err.message = gdw_strerror(GDW_OK);
+        r->strict_err.path[0] = 0;
         gdw_doc *doc = NULL;
         /* Strict mode accepts exactly what the dialect's encoder writes, so "does the encoder write
          * these bytes" is strict mode's verdict on the consumed bytes (fuzzers/decode.c checks that

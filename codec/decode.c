@@ -240,11 +240,14 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     }
     if (!ascii) {
         unsigned rule = lenient ? GDW_UTF8_UNCHECKED : c->strict ? GDW_UTF8_STRICT : d->utf8_rule;
-        size_t bad = gdw_utf8_check(p + skip, vis - skip, rule);
+        size_t bad = (size_t)-1, strict_bad = (size_t)-1;
+        /* a shadow holds the string to strict mode's rule as well; text valid under the strict
+         * rule is valid under every dialect's rule (utf8_test), so one pass usually answers both */
+        if (c->canon && rule != GDW_UTF8_STRICT) strict_bad = gdw_utf8_check(p + skip, vis - skip, GDW_UTF8_STRICT);
+        if (!c->canon || rule == GDW_UTF8_STRICT || strict_bad != (size_t)-1) bad = gdw_utf8_check(p + skip, vis - skip, rule);
         if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, start + skip + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
-        /* a shadow holds the string to strict mode's rule too */
-        if (c->canon && rule != GDW_UTF8_STRICT && (bad = gdw_utf8_check(p + skip, vis - skip, GDW_UTF8_STRICT)) != (size_t)-1) {
-            gdw_status s = violation_ee(c, GDW_ERR_BAD_UTF8, start + skip + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+        if (strict_bad != (size_t)-1) {
+            gdw_status s = violation_ee(c, GDW_ERR_BAD_UTF8, start + skip + strict_bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
             if (s) return s;
         }
     }
