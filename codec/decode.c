@@ -46,6 +46,8 @@ typedef struct dctx {
     gdw_trace_fn trace;  /* options.trace, or NULL */
     void *trace_ctx;
     unsigned tr_type;    /* type of the value being read, for trace events */
+    bool fast;           /* compatible mode, no shadow, no trace: values without a destination
+                            may be skipped by skip_leaf / skip_entry (below) */
 } dctx;
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -315,6 +317,59 @@ static gdw_status read_typedesc(dctx *c, unsigned kind, gdw_typedesc *td) {
     }
     if (td) *td = tmp;
     return GDW_OK;
+}
+
+/* ---- the fast path of values without a destination --------------------------------------
+
+ * Validation (and a decode under a container its input cannot fill) only needs to know that a
+ * value is well formed. In compatible mode the common leaves have nothing to check beyond their
+ * size: Nil, bool, int, float, and a string whose bytes are ASCII without a NUL. These two
+ * functions step over such a value and return true, or return false having read nothing: the
+ * general reader then reads it, with every check and the exact error report. So the verdict,
+ * offsets and paths are the general reader's by construction; validate_vs_decode compares them
+ * with a decode (which never takes this path) on every fuzz input. */
+static inline bool skip_leaf(dctx *c) {
+    const uint8_t *p = c->cur.base + c->cur.pos;
+    size_t left = cur_left(&c->cur), n;
+    if (left < 4) return false;
+    uint32_t hdr = rd_u32le(p);
+    unsigned wire = hdr & 0xFFu;
+    if (wire >= c->d->type_count) return false;
+    c->value_off = c->cur.pos; /* as read_value would: errors after this value report it */
+    switch (type_info(c->d->types[wire])->kind) {
+    case K_NIL: case K_CALLABLE: n = 4; break;
+    case K_BOOL: n = 8; break;
+    case K_INT: case K_FLOAT: n = (hdr & GDW_FLAG16) ? 12 : 8; break;
+    case K_STR: {
+        if (left < 8) return false;
+        int32_t len = (int32_t)rd_u32le(p + 4);
+        if (len < 0 || (size_t)len > left - 8 || (size_t)len + (4 - (size_t)len % 4) % 4 > left - 8 || !plain_ascii(p + 8, (size_t)len))
+            return false;
+        c->str_off = c->cur.pos + 8;
+        c->str_len = (uint32_t)len;
+        n = 8 + (size_t)len + (4 - (size_t)len % 4) % 4;
+        break;
+    }
+    default: return false;
+    }
+    if (n > left) return false;
+    c->cur.pos += n;
+    return true;
+}
+
+/* One PackedStringArray entry (length, bytes, padding) that is ASCII up to a final NUL. */
+static inline bool skip_entry(dctx *c) {
+    const uint8_t *p = c->cur.base + c->cur.pos;
+    size_t left = cur_left(&c->cur);
+    if (left < 4) return false;
+    int32_t len = (int32_t)rd_u32le(p);
+    if (len < 0 || (size_t)len > left - 4) return false;
+    size_t l = (size_t)len, pad = (4 - l % 4) % 4;
+    if (l + pad > left - 4) return false;
+    size_t body = (l && p[4 + l - 1] == 0) ? l - 1 : l;
+    if (!plain_ascii(p + 4, body)) return false;
+    c->cur.pos += 4 + l + pad;
+    return true;
 }
 
 /* ---- one value --------------------------------------------------------------------------- */
@@ -595,6 +650,7 @@ static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
         if (!strs) return nomem(c);
     }
     for (int32_t i = 0; i < count; i++) {
+        if (!strs && c->fast && skip_entry(c)) continue;
         gdw_status s = read_string(c, strs ? &strs[i] : NULL, STR_ARRAY_ENTRY);
         if (s) return s;
     }
@@ -777,8 +833,10 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
 static gdw_status walk(dctx *c, gdw_value *root) {
     gdw_value *dst = root;
     for (;;) {
-        gdw_status s = read_value(c, dst, c->sp);
-        if (s) return s;
+        if (!(dst == NULL && c->fast && c->sp <= c->max_depth && skip_leaf(c))) {
+            gdw_status s = read_value(c, dst, c->sp);
+            if (s) return s;
+        }
         /* the next slot to fill */
         for (;;) {
             if (c->sp == 0) return GDW_OK;
@@ -789,7 +847,7 @@ static gdw_status walk(dctx *c, gdw_value *root) {
             if (f->kind == FR_OBJECT && slot % 2 == 0) {
                 /* property name: a bare string, not a Variant */
                 gdw_str name = {0};
-                s = read_string(c, dst ? &name : NULL, STR_PLAIN);
+                gdw_status s = read_string(c, dst ? &name : NULL, STR_PLAIN);
                 if (s) return s;
                 if (dst) { memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr; }
                 f->key_off = c->str_off; f->key_len = c->str_len;
@@ -818,6 +876,7 @@ static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t l
     c->borrow = o->borrow_input;
     c->trace = o->trace;
     c->trace_ctx = o->trace_ctx;
+    c->fast = c->compat && !c->trace;
     c->max_depth = o->max_depth == 0 ? GDW_DEFAULT_MAX_DEPTH : o->max_depth;
     if (c->max_depth > GDW_HARD_MAX_DEPTH) c->max_depth = GDW_HARD_MAX_DEPTH;
     c->err = err;
@@ -865,6 +924,7 @@ static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, cons
     if (shadow && c.compat) {
         c.shadow = shadow;
         c.canon = true;
+        c.fast = false;
     }
     s = walk(&c, root);
     if (s) return s;

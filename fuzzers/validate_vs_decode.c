@@ -1,9 +1,12 @@
 /* Fuzz target `validate_vs_decode`: gdw_validate and gdw_decode give the same verdict, bytes
- * consumed, error code, offset and path on any input; a zero-copy decode (borrow_input) gives
+ * consumed, error code, offsets, path and message on any input, and so does a validation with
+ * the fast path for leaves off (a trace function); a zero-copy decode (borrow_input) gives
  * the same verdict and an equal value; and gdw_check's one-pass strict verdict (found during its
  * compatible decode) is the verdict, code, offset, path and message of a separate strict
  * validation of the consumed bytes, in every dialect. */
 #include "fuzzers/fuzz.h"
+
+static void no_trace(void *ctx, const gdw_trace_event *ev) { (void)ctx; (void)ev; }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_input in;
@@ -17,8 +20,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                gdw_status_name(sd), gdw_status_name(sv));
     if (sd == GDW_OK) FUZZ_CHECK(used_d == used_v, "decode consumed %zu, validate %zu", used_d, used_v);
     else
-        FUZZ_CHECK(ed.offset == ev.offset && ed.engine_error == ev.engine_error && strcmp(ed.path, ev.path) == 0,
+        FUZZ_CHECK(ed.offset == ev.offset && ed.value_offset == ev.value_offset && ed.engine_error == ev.engine_error &&
+                       strcmp(ed.path, ev.path) == 0 && strcmp(ed.message, ev.message) == 0,
                    "decode: offset %zu path '%s'; validate: offset %zu path '%s'", ed.offset, ed.path, ev.offset, ev.path);
+    /* a trace function turns the fast path off (decode.c, skip_leaf): the general reader alone
+     * must give the same verdict, length and report */
+    gdw_decode_options ot = in.opt;
+    ot.trace = no_trace;
+    gdw_error et;
+    size_t used_t = 0;
+    gdw_status st = gdw_validate(in.dialect, in.packet, in.len, &ot, &used_t, &et);
+    FUZZ_CHECK(st == sv, "validate %s, validate without the fast path %s", gdw_status_name(sv), gdw_status_name(st));
+    if (st == GDW_OK) FUZZ_CHECK(used_t == used_v, "validate consumed %zu, without the fast path %zu", used_v, used_t);
+    else
+        FUZZ_CHECK(et.offset == ev.offset && et.value_offset == ev.value_offset && et.engine_error == ev.engine_error &&
+                       strcmp(et.path, ev.path) == 0 && strcmp(et.message, ev.message) == 0,
+                   "validate: offset %zu path '%s'; without the fast path: offset %zu path '%s'", ev.offset, ev.path, et.offset, et.path);
     gdw_decode_options ob = in.opt;
     ob.borrow_input = true;
     gdw_doc *borrowed = NULL;
