@@ -173,4 +173,10 @@ static inline void sb_fmt(sbuf *s, const char *fmt, ...) {
 }
 
 
+/* gdw_print_with: run print into out[0..cap) NUL-terminated, snprintf-like (the length the whole
+ * text needs); gdw_print_alloc_with: the same into a malloc'ed string (NULL on OOM). The text and
+ * JSON printers are both called this way. */
+size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap);
+char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v);
+
 #endif

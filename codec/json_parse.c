@@ -466,11 +466,12 @@ static gdw_status item_byte(jctx *j, const jnode *nd, unsigned depth) { (void)de
 static gdw_status item_u32(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, 0, UINT32_MAX); }
 static gdw_status item_bytes(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_bytes(j, nd); }
 
-/* [key, value] pairs as "k: v"; for objects the key is a property name (bytes). */
-static gdw_status item_pair(jctx *j, const jnode *nd, unsigned depth) {
-    if (nd->kind != J_ARR || nd->n != 2) return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a [key, value] pair");
+/* [key, value] as "k: v": a dictionary's key is a value, an object's a property name (bytes). */
+static gdw_status out_pair(jctx *j, const jnode *nd, unsigned depth, bool name_key) {
+    if (nd->kind != J_ARR || nd->n != 2)
+        return jerr(j, nd->off, GDW_ERR_SYNTAX, name_key ? "expected a [name, value] pair" : "expected a [key, value] pair");
     size_t sv = path_push(j, "[%u]", NULL, 0);
-    TRY(out_value(j, &nd->items[0], depth + 1));
+    TRY(name_key ? out_bytes(j, &nd->items[0]) : out_value(j, &nd->items[0], depth + 1));
     path_pop(j, sv);
     out_str(j, ": ");
     sv = path_push(j, "[%u]", NULL, 1);
@@ -478,17 +479,8 @@ static gdw_status item_pair(jctx *j, const jnode *nd, unsigned depth) {
     path_pop(j, sv);
     return GDW_OK;
 }
-static gdw_status item_property(jctx *j, const jnode *nd, unsigned depth) {
-    if (nd->kind != J_ARR || nd->n != 2) return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a [name, value] pair");
-    size_t sv = path_push(j, "[%u]", NULL, 0);
-    TRY(out_bytes(j, &nd->items[0]));
-    path_pop(j, sv);
-    out_str(j, ": ");
-    sv = path_push(j, "[%u]", NULL, 1);
-    TRY(out_value(j, &nd->items[1], depth + 1));
-    path_pop(j, sv);
-    return GDW_OK;
-}
+static gdw_status item_pair(jctx *j, const jnode *nd, unsigned depth) { return out_pair(j, nd, depth, false); }
+static gdw_status item_property(jctx *j, const jnode *nd, unsigned depth) { return out_pair(j, nd, depth, true); }
 
 static gdw_status out_member_list(jctx *j, const jnode *obj, const char *name, item_fn fn, unsigned depth) {
     const jnode *m;

@@ -208,18 +208,10 @@ static void json_value(sbuf *s, const gdw_value *v) {
     sb_str(s, "}");
 }
 
-size_t gdw_json_print(const gdw_value *v, char *out, size_t cap) {
-    sbuf s = {out, cap ? cap - 1 : 0, 0};
-    if (!v) sb_str(&s, "null");
-    else json_value(&s, v);
-    if (cap) out[s.len < cap - 1 ? s.len : cap - 1] = 0;
-    return s.len;
+static void json_root(sbuf *s, const gdw_value *v) {
+    if (!v) sb_str(s, "null");
+    else json_value(s, v);
 }
 
-char *gdw_json_print_alloc(const gdw_value *v) {
-    size_t n = gdw_json_print(v, NULL, 0);
-    char *p = malloc(n + 1);
-    if (!p) return NULL;
-    gdw_json_print(v, p, n + 1);
-    return p;
-}
+size_t gdw_json_print(const gdw_value *v, char *out, size_t cap) { return gdw_print_with(json_root, v, out, cap); }
+char *gdw_json_print_alloc(const gdw_value *v) { return gdw_print_alloc_with(json_root, v); }

@@ -264,18 +264,25 @@ static void print_value(sbuf *s, const gdw_value *v) {
     }
 }
 
-size_t gdw_text_print(const gdw_value *v, char *out, size_t cap) {
+size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap) {
     sbuf s = {out, cap ? cap - 1 : 0, 0};
-    if (!v) sb_str(&s, "<null>");
-    else print_value(&s, v);
+    print(&s, v);
     if (cap) out[s.len < cap - 1 ? s.len : cap - 1] = 0;
     return s.len;
 }
 
-char *gdw_text_print_alloc(const gdw_value *v) {
-    size_t n = gdw_text_print(v, NULL, 0);
+char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v) {
+    size_t n = gdw_print_with(print, v, NULL, 0);
     char *p = malloc(n + 1);
     if (!p) return NULL;
-    gdw_text_print(v, p, n + 1);
+    gdw_print_with(print, v, p, n + 1);
     return p;
 }
+
+static void text_root(sbuf *s, const gdw_value *v) {
+    if (!v) sb_str(s, "<null>");
+    else print_value(s, v);
+}
+
+size_t gdw_text_print(const gdw_value *v, char *out, size_t cap) { return gdw_print_with(text_root, v, out, cap); }
+char *gdw_text_print_alloc(const gdw_value *v) { return gdw_print_alloc_with(text_root, v); }
