@@ -147,6 +147,16 @@ static inline const gdw_value *fuzz_children(const gdw_value *v, size_t *n) {
     return NULL;
 }
 
+/* Whether v or a value anywhere inside it satisfies is. */
+static inline bool fuzz_any(const gdw_value *v, bool (*is)(const gdw_value *)) {
+    if (is(v)) return true;
+    size_t n;
+    const gdw_value *items = fuzz_children(v, &n);
+    for (size_t i = 0; i < n && items; i++)
+        if (fuzz_any(&items[i], is)) return true;
+    return false;
+}
+
 /* Every component accessor on every value of a decoded tree (reads each one: ASan sees any
  * read past the document), and the document stays within its documented heap bound. */
 static inline void fuzz_walk_components(const gdw_value *v) {
