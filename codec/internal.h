@@ -178,5 +178,8 @@ static inline void sb_fmt(sbuf *s, const char *fmt, ...) {
  * JSON printers are both called this way. */
 size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap);
 char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v);
+/* gdw_print_components: the n components of a math value or packed array, separated by sep;
+ * integers in decimal, reals through real (the text form's or the JSON form's writer). */
+void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep, void (*real)(sbuf *s, uint64_t bits, unsigned width));
 
 #endif

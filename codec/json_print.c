@@ -5,7 +5,6 @@
  */
 #include <inttypes.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include "codec/internal.h"
 
@@ -71,15 +70,8 @@ static void json_real(sbuf *s, uint64_t bits, unsigned width) {
 }
 
 static void json_components(sbuf *s, const gdw_value *v, size_t n) {
-    const gdw_type_info *ti = type_info(v->type);
     sb_str(s, "[");
-    for (size_t i = 0; i < n; i++) {
-        if (i) sb_str(s, ",");
-        if (ti->comp == C_I32) sb_fmt(s, "%" PRId32, (int32_t)rd_u32le(v->u.bytes + 4 * i));
-        else if (ti->comp == C_I64) sb_fmt(s, "%" PRId64, (int64_t)rd_u64le(v->u.bytes + 8 * i));
-        else if (v->width == 8) json_real(s, rd_u64le(v->u.bytes + 8 * i), 8);
-        else json_real(s, rd_u32le(v->u.bytes + 4 * i), 4);
-    }
+    gdw_print_components(s, v, n, ",", json_real);
     sb_str(s, "]");
 }
 

@@ -106,16 +106,18 @@ static void print_gstr(sbuf *s, gdw_str g) { print_quoted(s, g.ptr, g.len); }
 
 static void print_value(sbuf *s, const gdw_value *v);
 
-static void print_components(sbuf *s, const gdw_value *v, size_t n) {
+void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep, void (*real)(sbuf *s, uint64_t bits, unsigned width)) {
     const gdw_type_info *ti = type_info(v->type);
     for (size_t i = 0; i < n; i++) {
-        if (i) sb_str(s, ", ");
+        if (i) sb_str(s, sep);
         if (ti->comp == C_I32) sb_fmt(s, "%" PRId32, (int32_t)rd_u32le(v->u.bytes + 4 * i));
         else if (ti->comp == C_I64) sb_fmt(s, "%" PRId64, (int64_t)rd_u64le(v->u.bytes + 8 * i));
-        else if (v->width == 8) print_real_bits(s, rd_u64le(v->u.bytes + 8 * i), 8);
-        else print_real_bits(s, rd_u32le(v->u.bytes + 4 * i), 4);
+        else if (v->width == 8) real(s, rd_u64le(v->u.bytes + 8 * i), 8);
+        else real(s, rd_u32le(v->u.bytes + 4 * i), 4);
     }
 }
+
+static void print_components(sbuf *s, const gdw_value *v, size_t n) { gdw_print_components(s, v, n, ", ", print_real_bits); }
 
 static void print_desc(sbuf *s, const gdw_typedesc *td) {
     switch (td->kind) {
