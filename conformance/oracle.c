@@ -29,112 +29,146 @@ int cf_oracle_export(cf_suite *s, const char *dialect, FILE *out) {
     return 0;
 }
 
-typedef struct engine_result {
-    char *id, *verdict, *type, *hex, *errclass, *objid;
-} engine_result;
+typedef struct answer {
+    char *id, *verdict, *consumed, *hex, *errclass, *detail;
+} answer;
 
 /* Split a line into exactly n tab-separated fields (in place). */
 static bool split(char *line, char **f, int n) {
+    line[strcspn(line, "\n")] = 0;
     for (int i = 0; i < n; i++) {
         f[i] = line;
-        char *t = strchr(line, i + 1 < n ? '\t' : '\n');
-        if (!t) {
-            if (i + 1 < n) return false;
-            break;
-        }
+        char *t = strchr(line, '\t');
+        if (i + 1 == n) return t == NULL;
+        if (!t) return false;
         *t = 0;
         line = t + 1;
     }
     return true;
 }
 
-static void describe(cf_buf *b, const engine_result *r) {
-    if (!strcmp(r->verdict, "ok")) cf_buf_printf(b, "accepted, typeof %s, var2bytes %s%s%s", r->type, r->hex, r->objid[0] ? ", object id " : "", r->objid);
-    else if (!strcmp(r->verdict, "error")) cf_buf_printf(b, "rejected with %s", r->errclass);
+static void describe(cf_buf *b, const answer *r) {
+    if (!strcmp(r->verdict, "accepted")) cf_buf_printf(b, "accepted, consumed %s, re-encoding %s", r->consumed, r->hex);
+    else if (!strcmp(r->verdict, "rejected")) cf_buf_printf(b, "rejected with %s", r->errclass);
     else cf_buf_printf(b, "%s", r->verdict);
+    if (strcmp(r->detail, "-")) cf_buf_printf(b, " (%.200s)", r->detail);
 }
 
-int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path) {
+/* The category of a vector: the first folder of its file below the suite root (its id). */
+static void category_of(const cf_vector *v, char *out, size_t cap) {
+    size_t n = strcspn(v->id, "/#");
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v->id);
+}
+
+enum { COL_ASKED, COL_AGREE, COL_DEVIATION, COL_DIFFER, COL_HANG, COL_CRASH, COL_UNSUPPORTED, NCOL };
+static const char *const col_name[NCOL] = {"asked", "agree", "deviation", "differ", "hang", "crash", "unsupported"};
+#define MAX_CATEGORIES 16
+
+typedef struct matrix {
+    char name[MAX_CATEGORIES + 1][32];
+    long n[MAX_CATEGORIES + 1][NCOL];
+    int rows;
+} matrix;
+
+static long *row_for(matrix *m, const char *cat) {
+    for (int i = 0; i < m->rows; i++)
+        if (!strcmp(m->name[i], cat)) return m->n[i];
+    int i = m->rows < MAX_CATEGORIES ? m->rows++ : MAX_CATEGORIES - 1;
+    snprintf(m->name[i], sizeof m->name[i], "%s", cat);
+    return m->n[i];
+}
+
+/* Why the answer differs from the expectation (empty: it agrees). */
+static void compare_one(const gdw_dialect *d, const cf_vector *v, const cf_outcome *want, const answer *r, bool compare_errors,
+                        cf_buf *why) {
+    bool got_ok = !strcmp(r->verdict, "accepted"), want_ok = want->status == GDW_OK;
+    if (got_ok != want_ok) { cf_buf_puts(why, "decision differs"); return; }
+    if (!got_ok) {
+        /* only where both name one: an engine's check without a message of its own (ERR_FAIL_INDEX)
+         * does not print its Error */
+        if (compare_errors && want->engine != GDW_ENGINE_NONE && strcmp(r->errclass, "-") &&
+            strcmp(gdw_engine_error_name(want->engine), r->errclass))
+            cf_buf_puts(why, "error class differs");
+        return;
+    }
+    if (strcmp(r->consumed, "-") && strtoull(r->consumed, NULL, 10) != want->consumed) {
+        cf_buf_printf(why, "consumed differs (gdwire %zu)", want->consumed);
+        return;
+    }
+    if (v->opt.objects) return; /* an engine instantiates the class: only the decision is comparable */
+    uint8_t *bytes = NULL;
+    size_t n = 0, bad;
+    if (!cf_unhex(strcmp(r->hex, "-") ? r->hex : "", &bytes, &n, &bad)) { cf_buf_puts(why, "re-encoding is not hex"); return; }
+    if (want->encode_status != GDW_OK) {
+        if (n) cf_buf_puts(why, "re-encoding differs (gdwire cannot re-encode)");
+    }
+    else if (n == want->encode_len && !memcmp(bytes, want->encode, n)) {
+    } else {
+        /* The testee's bytes must still decode (in gdwire) to the same value and re-encode to
+         * the same canonical bytes: then they differ in padding only (Godot 3.2.3 leaves NodePath
+         * padding uninitialised). */
+        cf_outcome again;
+        cf_options none = {0};
+        cf_run(d, GDW_MODE_COMPATIBLE, bytes, n, &none, &again);
+        bool padding_only = again.status == GDW_OK && again.consumed == n && gdw_value_equal(gdw_doc_root(again.doc), gdw_doc_root(want->doc)) &&
+                            again.encode_len == want->encode_len && !memcmp(again.encode, want->encode, want->encode_len);
+        if (!padding_only) cf_buf_puts(why, "re-encoding differs");
+        cf_outcome_free(&again);
+    }
+    free(bytes);
+}
+
+int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path, int mode, bool compare_errors, const char *engine) {
     const gdw_dialect *d = gdw_dialect_find(dialect);
     if (!d) { fprintf(stderr, "unknown dialect %s\n", dialect); return 2; }
     int di = index_of(d);
     FILE *f = fopen(results_path, "r");
     if (!f) { fprintf(stderr, "%s: cannot open\n", results_path); return 2; }
     bool *answered = calloc(s->n + 1, 1);
-    if (!answered) return 2;
-    long agree = 0, fail = 0, excused = 0, accepted = 0, rejected = 0, verdict_only = 0, object_ids = 0, identical = 0, padding_only = 0;
+    matrix *m = calloc(1, sizeof *m);
+    if (!answered || !m) return 2;
+    long fail = 0;
     char *line = NULL;
     size_t cap = 0, next = 0;
     while (getline(&line, &cap, f) > 0) {
         char *fld[6];
-        if (!split(line, fld, 6)) { printf("FAIL malformed engine result line: %s\n", line); fail++; continue; }
-        engine_result r = {fld[0], fld[1], fld[2], fld[3], fld[4], fld[5]};
+        if (!split(line, fld, 6)) { printf("FAIL malformed answer line: %s\n", line); fail++; continue; }
+        answer r = {fld[0], fld[1], fld[2], fld[3], fld[4], fld[5]};
         size_t k = next < s->n && !strcmp(s->v[next].id, r.id) ? next : s->n;
         for (size_t j = 0; k == s->n && j < s->n; j++) if (!strcmp(s->v[j].id, r.id)) k = j;
-        if (k == s->n) { printf("FAIL the engine answered for an unknown vector %s\n", r.id); fail++; continue; }
+        if (k == s->n) { printf("FAIL an answer for an unknown vector %s\n", r.id); fail++; continue; }
         next = k + 1;
         answered[k] = true;
         const cf_vector *v = &s->v[k];
-        const cf_outcome *want = &v->expect[di][GDW_MODE_ENGINE_EXACT];
-        bool engine_ok = !strcmp(r.verdict, "ok"), want_ok = want->status == GDW_OK;
+        char cat[32];
+        category_of(v, cat, sizeof cat);
+        long *row = row_for(m, cat);
+        row[COL_ASKED]++;
+        if (!strcmp(r.verdict, "unsupported")) { row[COL_UNSUPPORTED]++; continue; }
+        const cf_outcome *want = &v->expect[di][mode];
         cf_buf why = {0};
-        if (engine_ok != want_ok || (strcmp(r.verdict, "ok") && strcmp(r.verdict, "error"))) {
-            cf_buf_puts(&why, "decision differs");
-        } else if (!engine_ok) {
-            rejected++;
-            if (want->engine != GDW_ENGINE_NONE && strcmp(gdw_engine_error_name(want->engine), r.errclass))
-                cf_buf_puts(&why, "error class differs");
-        } else {
-            accepted++;
-            const gdw_value *val = gdw_doc_root(want->doc);
-            int wire = gdw_dialect_type_id(d, (gdw_type)val->type);
-            char *end;
-            long type = strtol(r.type, &end, 10);
-            if (v->opt.objects) verdict_only++; /* the engine instantiates the class: only the decision is comparable */
-            else if (type != wire) cf_buf_printf(&why, "type differs (gdwire id %d)", wire);
-            else if (r.objid[0]) {
-                object_ids++; /* an EncodedObjectAsID: compare the id, not its wrapper's re-encoding */
-                if (!(val->type == GDW_OBJECT && (val->flags & GDW_VF_OBJECT_ID) && (uint64_t)val->u.i == strtoull(r.objid, NULL, 10)))
-                    cf_buf_puts(&why, "object id differs");
-            } else {
-                /* The engine's var2bytes of its value must be gdwire's re-encoding. Godot 3.2.3
-                 * leaves NodePath padding uninitialised, so where the bytes differ the engine's
-                 * bytes must still decode (in gdwire) to the same value and re-encode to the
-                 * same canonical bytes: they differ in padding only. */
-                uint8_t *bytes = NULL;
-                size_t n = 0, bad;
-                if (!cf_unhex(r.hex, &bytes, &n, &bad)) cf_buf_puts(&why, "engine re-encoding is not hex");
-                else if (want->encode_status != GDW_OK || n != want->encode_len) cf_buf_puts(&why, "re-encoding differs");
-                else if (!memcmp(bytes, want->encode, n)) identical++;
-                else {
-                    cf_outcome again;
-                    cf_options none = {0};
-                    cf_run(d, GDW_MODE_COMPATIBLE, bytes, n, &none, &again);
-                    if (again.status == GDW_OK && again.consumed == n && gdw_value_equal(gdw_doc_root(again.doc), val) &&
-                        again.encode_len == n && !memcmp(again.encode, want->encode, n))
-                        padding_only++;
-                    else cf_buf_puts(&why, "re-encoding differs");
-                    cf_outcome_free(&again);
-                }
-                free(bytes);
-            }
-        }
-        cf_deviation *dev = cf_find_deviation(s, v->id, d, GDW_MODE_ENGINE_EXACT, true);
+        bool hang = !strcmp(r.verdict, "hang"), crash = !strcmp(r.verdict, "crash") || !strcmp(r.verdict, "bad-response") ||
+                                                     !strcmp(r.errclass, "CRASH");
+        if (hang || crash) cf_buf_puts(&why, hang ? "the testee hung" : "the testee crashed");
+        else if (strcmp(r.verdict, "accepted") && strcmp(r.verdict, "rejected")) cf_buf_printf(&why, "unknown verdict %s", r.verdict);
+        else compare_one(d, v, want, &r, compare_errors, &why);
+        cf_deviation *dev = cf_find_deviation(s, v->id, d, mode, true, engine);
         if (!why.n) {
-            agree++;
+            row[COL_AGREE]++;
             if (dev) {
-                printf("STALE deviation line %d: the engine now agrees on %s; remove the entry\n", dev->line, v->id);
+                printf("STALE deviation line %d: the testee now agrees on %s; remove the entry\n", dev->line, v->id);
                 fail++;
             }
         } else if (dev) {
-            excused++;
+            row[COL_DEVIATION]++;
             dev->used++;
         } else {
+            row[hang ? COL_HANG : crash ? COL_CRASH : COL_DIFFER]++;
             cf_buf want_s = {0}, got_s = {0};
             cf_outcome_format(&want_s, want, v->bytes, v->len);
             describe(&got_s, &r);
-            printf("FAIL %s:%d %s  [%s, engine-exact vs the real engine]: %s\n  - gdwire %.300s%s\n  + engine %.300s%s\n", v->file,
-                   v->line, v->name, dialect, why.p, want_s.p, want_s.n > 300 ? "..." : "", got_s.p, got_s.n > 300 ? "..." : "");
+            printf("FAIL %s:%d %s  [%s, %s vs the testee]: %s\n  - gdwire %.300s%s\n  + testee %.400s\n", v->file, v->line, v->name,
+                   dialect, gdw_mode_name((gdw_mode)mode), why.p, want_s.p, want_s.n > 300 ? "..." : "", got_s.p);
             cf_buf_free(&want_s);
             cf_buf_free(&got_s);
             fail++;
@@ -143,24 +177,33 @@ int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path
     }
     free(line);
     fclose(f);
-    long asked = 0;
     for (size_t k = 0; k < s->n; k++) {
         if (!engine_can_judge(&s->v[k])) continue;
-        asked++;
-        if (!answered[k]) { printf("FAIL the engine gave no answer for %s\n", s->v[k].id); fail++; }
+        if (!answered[k]) { printf("FAIL no answer for %s\n", s->v[k].id); fail++; }
     }
     for (size_t i = 0; i < s->ndev; i++)
-        if (s->dev[i].against_engine && s->dev[i].dialect == d && !s->dev[i].used && s->dev[i].mode != GDW_MODE_COMPATIBLE &&
-            s->dev[i].mode != GDW_MODE_STRICT) {
+        if (cf_deviation_applies(&s->dev[i], d, mode, true, engine) && !s->dev[i].used) {
             printf("STALE deviation line %d: %s excuses nothing; remove the entry\n", s->dev[i].line, s->dev[i].vector);
             fail++;
         }
     free(answered);
-    printf("\n%s against the real engine: %ld vectors asked, %ld accepted by both, %ld rejected by both\n", dialect, asked, accepted, rejected);
-    printf("  values compared by type and re-encoding: %ld (byte-identical %ld, identical but for the engine's\n"
-           "  uninitialised NodePath padding %ld); by object id: %ld; decision only (full objects): %ld\n",
-           accepted - verdict_only - object_ids, identical, padding_only, object_ids, verdict_only);
-    printf("  agree: %ld, listed deviations: %ld, failures: %ld\n", agree, excused, fail);
-    printf("%ld passed, %ld failed\n", agree + excused, fail);
+    long total[NCOL] = {0};
+    printf("\n%s, %s mode, against the testee:\n%-14s", dialect, gdw_mode_name((gdw_mode)mode), "category");
+    for (int c = 0; c < NCOL; c++) printf(" %11s", col_name[c]);
+    printf("\n");
+    for (int i = 0; i <= m->rows; i++) {
+        const long *row = i < m->rows ? m->n[i] : total;
+        printf("%-14s", i < m->rows ? m->name[i] : "all");
+        for (int c = 0; c < NCOL; c++) {
+            printf(" %11ld", row[c]);
+            if (i < m->rows) total[c] += row[c];
+        }
+        printf("\n");
+    }
+    long judged = total[COL_ASKED] - total[COL_UNSUPPORTED];
+    printf("agreement: %.3f%% of %ld judged (%ld listed deviations)\n", judged ? 100.0 * total[COL_AGREE] / judged : 0.0, judged,
+           total[COL_DEVIATION]);
+    free(m);
+    printf("%ld passed, %ld failed\n", total[COL_AGREE] + total[COL_DEVIATION], fail);
     return fail ? 1 : 0;
 }

@@ -4,7 +4,8 @@
  *
  *   runner [--deviations FILE] [--root DIR] PATH...          run the suite
  *   runner --export DIALECT [--root DIR] PATH...             packets for the engine (oracle.c)
- *   runner --oracle DIALECT --engine-results FILE ...        compare with the engine (oracle.c)
+ *   runner --oracle DIALECT --testee-results FILE [--mode M] [--compare-errors] ...
+ *                                                            compare a testee's answers (oracle.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 static void usage(void) {
     fputs("usage: runner [--deviations FILE] [--root DIR] [--verbose] PATH...\n"
           "       runner --export DIALECT [--root DIR] PATH...\n"
-          "       runner --oracle DIALECT --engine-results FILE [--deviations FILE] [--root DIR] PATH...\n",
+          "       runner --oracle DIALECT --testee-results FILE [--mode M] [--compare-errors] [--engine NAME] [--deviations FILE] [--root DIR] PATH...\n",
           stderr);
     exit(2);
 }
@@ -84,7 +85,7 @@ static int run_suite(cf_suite *s) {
                            gdw_dialect_name(d), gdw_mode_name((gdw_mode)m));
                 }
                 bool ok = cf_outcome_equal(want, &got) && got.validate_agrees;
-                cf_deviation *dev = cf_find_deviation(s, v->id, d, m, false);
+                cf_deviation *dev = cf_find_deviation(s, v->id, d, m, false, NULL);
                 if (ok && got.status == GDW_OK && m == GDW_MODE_COMPATIBLE) mark_types(gdw_doc_root(got.doc), seen_type[i], 0);
                 if (ok && !dev) passed[i]++;
                 else if (!ok && dev) { excused[i]++; dev->used++; }
@@ -148,6 +149,9 @@ static int run_suite(cf_suite *s) {
 
 int main(int argc, char **argv) {
     const char *deviations = NULL, *root = NULL, *export_d = NULL, *oracle_d = NULL, *results = NULL;
+    int mode = GDW_MODE_ENGINE_EXACT;
+    const char *engine = NULL;
+    bool compare_errors = false;
     const char *paths[256];
     int np = 0;
     for (int i = 1; i < argc; i++) {
@@ -157,7 +161,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--root") && has_next) root = argv[++i];
         else if (!strcmp(a, "--export") && has_next) export_d = argv[++i];
         else if (!strcmp(a, "--oracle") && has_next) oracle_d = argv[++i];
-        else if (!strcmp(a, "--engine-results") && has_next) results = argv[++i];
+        else if (!strcmp(a, "--testee-results") && has_next) results = argv[++i];
+        else if (!strcmp(a, "--mode") && has_next) {
+            if ((mode = gdw_mode_from_name(argv[++i])) < 0) usage();
+        } else if (!strcmp(a, "--compare-errors")) compare_errors = true;
+        else if (!strcmp(a, "--engine") && has_next) engine = argv[++i];
         else if (a[0] == '-') usage();
         else if (np < 256) paths[np++] = a;
         else usage();
@@ -173,7 +181,7 @@ int main(int argc, char **argv) {
     }
     int rc;
     if (export_d) rc = cf_oracle_export(&s, export_d, stdout);
-    else if (oracle_d) rc = cf_oracle_compare(&s, oracle_d, results);
+    else if (oracle_d) rc = cf_oracle_compare(&s, oracle_d, results, mode, compare_errors, engine);
     else rc = run_suite(&s);
     cf_suite_free(&s);
     return rc;

@@ -387,6 +387,11 @@ void cf_load_path(cf_suite *s, const char *root, const char *path) {
     free(names);
 }
 
+/* A deviation names a vector id exactly (vector:) or by a shell pattern (vectors:). */
+static bool deviation_names(const cf_deviation *d, const char *id) {
+    return d->pattern ? fnmatch(d->vector, id, 0) == 0 : !strcmp(d->vector, id);
+}
+
 void cf_load_deviations(cf_suite *s, const char *path) {
     loader L;
     memset(&L, 0, sizeof L);
@@ -397,14 +402,19 @@ void cf_load_deviations(cf_suite *s, const char *path) {
     for (yaml_node_item_t *it = seq ? seq->data.sequence.items.start : NULL; seq && it < seq->data.sequence.items.top; it++) {
         yaml_node_t *e = node(&L, *it);
         if (e->type != YAML_MAPPING_NODE) { complain(&L, e, "a deviation must be a mapping", NULL, NULL); continue; }
-        cf_deviation d = {NULL, NULL, -1, false, NULL, (int)e->start_mark.line + 1, 0};
+        cf_deviation d = {.mode = -1, .line = (int)e->start_mark.line + 1};
         bool against = false;
         for (yaml_node_pair_t *kv = e->data.mapping.pairs.start; kv < e->data.mapping.pairs.top; kv++) {
             const char *k = scalar(&L, node(&L, kv->key), "a deviation key");
             const char *val = scalar(&L, node(&L, kv->value), "a deviation value");
             if (!k || !val) continue;
-            if (!strcmp(k, "vector")) d.vector = xstrdup(val);
-            else if (!strcmp(k, "reason")) d.reason = xstrdup(val);
+            if (!strcmp(k, "vector") || !strcmp(k, "vectors")) {
+                if (d.vector) complain(&L, e, "a deviation names one vector or one vectors pattern", NULL, NULL);
+                free(d.vector);
+                d.vector = xstrdup(val);
+                d.pattern = !strcmp(k, "vectors");
+            } else if (!strcmp(k, "reason")) d.reason = xstrdup(val);
+            else if (!strcmp(k, "engine")) d.engine = xstrdup(val);
             else if (!strcmp(k, "dialect")) {
                 d.dialect = gdw_dialect_find(val);
                 if (!d.dialect || strcmp(gdw_dialect_name(d.dialect), val)) complain(&L, e, "unknown dialect %s", val, NULL);
@@ -415,14 +425,15 @@ void cf_load_deviations(cf_suite *s, const char *path) {
                 against = true;
                 if (!strcmp(val, "engine")) d.against_engine = true;
                 else if (strcmp(val, "vector")) complain(&L, e, "against: engine or vector, not %s", val, NULL);
-            } else complain(&L, e, "unknown deviation key %s (vector, dialect, mode, against, reason)", k, NULL);
+            } else complain(&L, e, "unknown deviation key %s (vector or vectors, dialect, mode, against, engine, reason)", k, NULL);
         }
         if (!d.vector || !d.dialect || !d.reason || !against || !d.reason[0]) {
-            complain(&L, e, "a deviation needs vector, dialect, against and a reason", NULL, NULL);
+            complain(&L, e, "a deviation needs vector (or vectors), dialect, against and a reason", NULL, NULL);
             continue;
         }
+        if (d.engine && !d.against_engine) complain(&L, e, "engine: goes with against: engine", NULL, NULL);
         bool found = false;
-        for (size_t i = 0; i < s->n && !found; i++) found = !strcmp(s->v[i].id, d.vector);
+        for (size_t i = 0; i < s->n && !found; i++) found = deviation_names(&d, s->v[i].id);
         if (!found) complain(&L, e, "deviation names no loaded vector: %s", d.vector, NULL);
         s->dev = realloc(s->dev, (s->ndev + 1) * sizeof *s->dev);
         if (!s->dev) exit(2);
@@ -431,10 +442,15 @@ void cf_load_deviations(cf_suite *s, const char *path) {
     yaml_document_delete(&L.doc);
 }
 
-cf_deviation *cf_find_deviation(cf_suite *s, const char *id, const gdw_dialect *d, int mode, bool against_engine) {
+bool cf_deviation_applies(const cf_deviation *e, const gdw_dialect *d, int mode, bool against_engine, const char *engine) {
+    return e->dialect == d && e->against_engine == against_engine && (e->mode < 0 || e->mode == mode) &&
+           (!e->engine || (engine && !strcmp(e->engine, engine)));
+}
+
+cf_deviation *cf_find_deviation(cf_suite *s, const char *id, const gdw_dialect *d, int mode, bool against_engine, const char *engine) {
     for (size_t i = 0; i < s->ndev; i++) {
         cf_deviation *e = &s->dev[i];
-        if (e->dialect == d && e->against_engine == against_engine && (e->mode < 0 || e->mode == mode) && !strcmp(e->vector, id)) return e;
+        if (cf_deviation_applies(e, d, mode, against_engine, engine) && deviation_names(e, id)) return e;
     }
     return NULL;
 }
@@ -446,7 +462,7 @@ void cf_suite_free(cf_suite *s) {
         free(v->owned);
         free(v->id); free(v->file); free(v->name); free(v->note); free(v->bytes);
     }
-    for (size_t i = 0; i < s->ndev; i++) { free(s->dev[i].vector); free(s->dev[i].reason); }
+    for (size_t i = 0; i < s->ndev; i++) { free(s->dev[i].vector); free(s->dev[i].reason); free(s->dev[i].engine); }
     free(s->v);
     free(s->dev);
     memset(s, 0, sizeof *s);

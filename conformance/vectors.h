@@ -24,7 +24,9 @@ typedef struct cf_vector {
 } cf_vector;
 
 typedef struct cf_deviation {
-    char *vector;        /* vector id */
+    char *vector;        /* vector id, or a shell pattern of ids when pattern is set */
+    bool pattern;        /* written as vectors: PATTERN (one reason for a class of vectors) */
+    char *engine;        /* against: engine only: the engine it is about (godot3.2, godot4.6...); NULL: every engine */
     const gdw_dialect *dialect;
     int mode;            /* gdw_mode, or -1 for every mode */
     bool against_engine; /* true: gdwire vs the real engine (oracle); false: vs the vector */
@@ -48,7 +50,10 @@ typedef struct cf_suite {
 void cf_load_path(cf_suite *s, const char *root, const char *path);
 /* cf_load_deviations: read the deviations file; every entry must name a loaded vector. */
 void cf_load_deviations(cf_suite *s, const char *path);
-cf_deviation *cf_find_deviation(cf_suite *s, const char *id, const gdw_dialect *d, int mode, bool against_engine);
+/* cf_deviation_applies: e is about dialect d, mode and comparison kind, and (for engine
+ * comparisons) about this engine (engine NULL: the comparison names none). */
+bool cf_deviation_applies(const cf_deviation *e, const gdw_dialect *d, int mode, bool against_engine, const char *engine);
+cf_deviation *cf_find_deviation(cf_suite *s, const char *id, const gdw_dialect *d, int mode, bool against_engine, const char *engine);
 void cf_suite_free(cf_suite *s);
 
 #endif

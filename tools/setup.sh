@@ -1,7 +1,22 @@
 #!/usr/bin/env bash
-# tools/setup.sh — install every Debian package gdwire needs. Idempotent: a second run
-# installs nothing and takes a second. Needs root (or sudo) on Debian 12.
+# SPDX-License-Identifier: MIT
+# tools/setup.sh [--engines] — install every Debian package gdwire needs. Idempotent: a second
+# run installs nothing and takes a second. Needs root (or sudo) on Debian 12.
+#   --engines  also the real engines the test suite asks (Godot 4.6 and 3.6 from Debian sid,
+#              about 700 MB: tools/engines/setup). Checking a packet does not need them.
 set -euo pipefail
+
+engines=0
+for arg in "$@"; do
+  case "$arg" in
+    --engines) engines=1 ;;
+    -h|--help) sed -n '3,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup: unknown argument '$arg' (--engines, --help)" >&2; exit 2 ;;
+  esac
+done
+here=$(cd "$(dirname "$0")" && pwd)
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 PACKAGES=(
   bazel-bootstrap bazel-rules-java   # the build (Bazel 4.2.3, WORKSPACE mode, offline)
@@ -14,6 +29,7 @@ PACKAGES=(
   gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user   # the codec on a big-endian host (codec:bigendian_test);
                                      # the s390x C library is only "recommended" by the compiler, so name it
 )
+[ "$engines" = 0 ] || PACKAGES+=(mmdebstrap)   # makes the engines' Debian sid root (tools/engines/setup)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -22,13 +38,11 @@ done
 
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages already installed"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup: done"
 fi
-
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup: done"
+[ "$engines" = 0 ] || $SUDO "$here/engines/setup"

@@ -1,18 +1,19 @@
-# verdict.gd — ask the real Godot 3 engine what it makes of each packet.
+# godot3.gd — the Godot 3 driver of tools/engines/testee.py (Godot 3.2.3 and 3.6.2).
 # Input: the file named by $GDW_IN, lines "index<TAB>base64<TAB>objects(0/1)".
-# For each packet it writes the marker "@@index" to stderr, decodes the packet with
-# Marshalls.base64_to_variant (the engine's decode_variant; unlike bytes2var it does not stop
-# the script on bad input), and prints to stdout
+# It prints "V<TAB>version" first; then, for each packet, writes the marker "@@index" to stderr,
+# decodes the packet with Marshalls.base64_to_variant (the engine's decode_variant; unlike
+# bytes2var it does not stop the script on bad input) and prints on stdout
 #   R<TAB>index<TAB>typeof<TAB>base64 of var2bytes(value)<TAB>object id (EncodedObjectAsID only)
 # The engine reports a failed decode only on stderr ("Error when trying to decode Variant"):
-# run_engine.py reads the stderr text between two markers to tell a null packet from a
-# rejected one, and takes the engine's Error ("Returned: ERR_...") from the first error line.
+# testee.py reads the stderr text between two markers to tell a null packet from a rejected
+# one, and takes the engine's Error ("Returned: ERR_...") from the first error line.
 extends SceneTree
 
 func _init():
+	print("V\t" + Engine.get_version_info().string)
 	var f = File.new()
 	if f.open(OS.get_environment("GDW_IN"), File.READ) != OK:
-		printerr("verdict.gd: cannot open $GDW_IN")
+		printerr("godot3.gd: cannot open $GDW_IN")
 		quit()
 		return
 	while not f.eof_reached():

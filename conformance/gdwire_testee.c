@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* gdwire_testee — gdwire as a testee of the conformance runner (docs/testee-protocol.md): the
+ * reference implementation of the protocol. Reads requests on stdin, answers each on stdout
+ * with gdwire's outcome in the requested dialect and mode (conformance/outcome.c, the same
+ * function the suite runs). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conformance/outcome.h"
+#include "dialects/dialects.h"
+
+/* Split line into exactly n tab-separated fields in place; false on another count. */
+static bool split_fields(char *line, char **f, int n) {
+    for (int i = 0; i < n; i++) {
+        f[i] = line;
+        char *t = strchr(line, '\t');
+        if (i + 1 == n) return t == NULL;
+        if (!t) return false;
+        *t = 0;
+        line = t + 1;
+    }
+    return true;
+}
+
+/* Text with tabs and line ends made spaces: the detail field holds none. */
+static void put_detail(const char *s, size_t max) {
+    size_t i = 0;
+    for (; s[i] && i < max; i++) putchar(s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ? ' ' : s[i]);
+    if (s[i]) fputs("...", stdout);
+}
+
+static void put_hex(const uint8_t *p, size_t n) {
+    if (!n) putchar('-');
+    for (size_t i = 0; i < n; i++) printf("%02x", p[i]);
+}
+
+int main(void) {
+    printf("gdwire-testee/1\tgdwire\t%s\t1\n", GDW_VERSION);
+    fflush(stdout);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    while ((got = getline(&line, &cap, stdin)) > 0) {
+        if (line[got - 1] == '\n') line[--got] = 0;
+        char *f[5];
+        if (!split_fields(line, f, 5)) {
+            fprintf(stderr, "gdwire_testee: malformed request: %s\n", line);
+            return 2;
+        }
+        const gdw_dialect *d = gdw_dialect_find(f[1]);
+        int mode = gdw_mode_from_name(f[2]);
+        uint8_t *bytes = NULL;
+        size_t len = 0, bad;
+        if (!d || mode < 0) {
+            printf("%s\tunsupported\t-\t-\t-\tno dialect %s or mode %s\n", f[0], f[1], f[2]);
+        } else if (!cf_unhex(strcmp(f[4], "-") ? f[4] : "", &bytes, &len, &bad)) {
+            fprintf(stderr, "gdwire_testee: bad hex in request %s\n", f[0]);
+            return 2;
+        } else {
+            cf_options o = {.objects = !strcmp(f[3], "1")};
+            cf_outcome out;
+            cf_run(d, (gdw_mode)mode, bytes, len, &o, &out);
+            if (out.status == GDW_OK) {
+                printf("%s\taccepted\t%zu\t", f[0], out.consumed);
+                if (out.encode_status == GDW_OK) put_hex(out.encode, out.encode_len);
+                else putchar('-');
+                fputs("\t-\t", stdout);
+                char *text = gdw_text_print_alloc(gdw_doc_root(out.doc));
+                put_detail(text ? text : "(out of memory)", 2000);
+                free(text);
+                putchar('\n');
+            } else {
+                const char *cls = out.engine != GDW_ENGINE_NONE ? gdw_engine_error_name(out.engine) : gdw_status_name(out.status);
+                char msg[GDW_PATH_MAX + 64];
+                snprintf(msg, sizeof msg, "%s at byte %zu%s%s", gdw_status_name(out.status), out.offset, out.path[0] ? " in " : "",
+                         out.path);
+                printf("%s\trejected\t-\t-\t%s\t", f[0], cls);
+                put_detail(msg, sizeof msg);
+                putchar('\n');
+            }
+            cf_outcome_free(&out);
+            free(bytes);
+        }
+        fflush(stdout);
+    }
+    free(line);
+    return 0;
+}

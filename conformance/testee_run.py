@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""testee_run.py — the conformance vectors against any testee (docs/testee-protocol.md).
+
+usage: testee_run.py --runner RUNNER --testee 'CMD ARGS' --dialect D [--mode M]
+                     [--timeout S] [--memory MIB] [--compare-errors] [--expect-version V]
+                     [--deviations FILE] [--root DIR] [--keep DIR] PATH...
+
+1. RUNNER --export D writes the packets of every vector (id, hex, objects);
+2. the testee answers each (started with `sh -c CMD`, an address-space limit of --memory MiB;
+   a response later than --timeout seconds is a hang, a testee that exits a crash: either way
+   it is started again and the run goes on with the next packet);
+3. RUNNER --oracle D compares the answers with the vectors' expectations in mode M and prints
+   the agreement by category, each disagreement, and "N passed, N failed".
+"""
+import argparse
+import os
+import resource
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+PROTOCOL = "gdwire-testee/1"
+
+
+class Testee:
+    def __init__(self, cmd, memory_mib, log):
+        self.cmd, self.memory, self.log = cmd, memory_mib, log
+        self.p = None
+        self.hello = None
+
+    def _limit(self):
+        os.setsid()
+        if self.memory:
+            lim = self.memory << 20
+            resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+
+    def start(self):
+        self.p = subprocess.Popen(["sh", "-c", self.cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=self.log, preexec_fn=self._limit)
+        self.buf = b""
+        line = self.readline(time.monotonic() + 120)
+        if line is None:
+            self.kill()
+            sys.exit("testee_run: the testee gave no hello line (%s)" % self.cmd)
+        f = line.split("\t")
+        if f[0] != PROTOCOL or len(f) != 4:
+            self.kill()
+            sys.exit("testee_run: the testee speaks %r, not %s (first line %r)" % (f[0], PROTOCOL, line))
+        self.hello = {"name": f[1], "version": f[2], "window": max(1, int(f[3]))}
+
+    def kill(self):
+        if self.p and self.p.poll() is None:
+            try:
+                os.killpg(self.p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if self.p:
+            self.p.wait()
+        self.p = None
+
+    def readline(self, deadline):
+        """One line of stdout, or None on timeout or end of output."""
+        fd = self.p.stdout.fileno()
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode("utf-8", "replace")
+
+
+def send(p, data):
+    try:
+        p.stdin.write(data)
+        p.stdin.flush()
+    except (BrokenPipeError, OSError):
+        pass
+
+
+def drive(testee, packets, dialect, mode, timeout):
+    """Every packet through the testee; returns {id: fields} and the number of restarts.
+
+    Requests go out a window at a time (the testee's hello says how many). When the testee
+    dies, hangs or garbles an answer, the packet blamed is the first unanswered one only if it
+    was alone in flight; otherwise the rest of that window is sent again one packet at a time,
+    so a batching testee's failure is pinned on the packet that caused it."""
+    results, restarts, i, solo_until = {}, 0, 0, 0
+    testee.start()
+    while i < len(packets):
+        window = 1 if i < solo_until else testee.hello["window"]
+        chunk = packets[i:i + window]
+        data = "".join("%s\t%s\t%s\t%s\t%s\n" % (pid, dialect, mode, objects, hexs or "-") for pid, hexs, objects in chunk)
+        writer = threading.Thread(target=send, args=(testee.p, data.encode()), daemon=True)
+        writer.start()
+        limit = timeout if timeout else (10 if window == 1 else 60 + 0.01 * len(chunk))
+        for n, (pid, _, _) in enumerate(chunk):
+            line = testee.readline(time.monotonic() + limit)
+            f = line.split("\t") if line is not None else None
+            if f is None or len(f) != 6 or f[0] != pid:
+                alive = testee.p.poll() is None
+                testee.kill()
+                restarts += 1
+                if len(chunk) - n > 1:
+                    solo_until = i + len(chunk) - n  # pin it down: the rest one at a time
+                else:
+                    kind = "bad-response" if f is not None else ("hang" if alive else "crash")
+                    results[pid] = [kind, "-", "-", "-", (line or "")[:200] or "-"]
+                    i += 1
+                testee.start()
+                break
+            results[pid] = f[1:]
+            i += 1
+        writer.join(timeout=5)
+    if testee.p:
+        try:
+            testee.p.stdin.close()
+        except OSError:
+            pass
+        try:
+            testee.p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            testee.kill()
+    return results, restarts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--testee", required=True)
+    ap.add_argument("--dialect", required=True)
+    ap.add_argument("--mode", default="engine-exact", choices=["compatible", "strict", "engine-exact"])
+    ap.add_argument("--timeout", type=float, default=0)
+    ap.add_argument("--memory", type=int, default=4096)
+    ap.add_argument("--compare-errors", action="store_true")
+    ap.add_argument("--expect-version", default="")
+    ap.add_argument("--engine", default="", help="the engine's name, for deviations scoped to it (godot4.6, ...)")
+    ap.add_argument("--deviations", default="")
+    ap.add_argument("--root", default="conformance/vectors")
+    ap.add_argument("--keep", default="", help="write the packets, answers and testee log into this folder")
+    ap.add_argument("paths", nargs="*")
+    a = ap.parse_args()
+    paths = a.paths or [a.root]
+    work = a.keep or tempfile.mkdtemp(prefix="gdw-testee-")
+    os.makedirs(work, exist_ok=True)
+    exported = subprocess.run([a.runner, "--export", a.dialect, "--root", a.root] + paths, capture_output=True, text=True)
+    if exported.returncode:
+        sys.exit("testee_run: %s--export failed: %s" % (a.runner, exported.stderr.strip()))
+    packets = [tuple(l.split("\t")) for l in exported.stdout.splitlines() if l]
+    with open(os.path.join(work, "testee.log"), "wb") as log:
+        testee = Testee(a.testee, a.memory, log)
+        t0 = time.monotonic()
+        results, restarts = drive(testee, packets, a.dialect, a.mode, a.timeout)
+        took = time.monotonic() - t0
+    hello = testee.hello
+    if a.expect_version and hello["version"] != a.expect_version:
+        print("NOTE: the testee is %s %s, but the expectations were recorded with %s: a difference below may be "
+              "the engine's change, not gdwire's" % (hello["name"], hello["version"], a.expect_version))
+    print("testee: %s %s (%s), dialect %s, mode %s: %d packets in %.1f s, %d restarts" %
+          (hello["name"], hello["version"], a.testee, a.dialect, a.mode, len(packets), took, restarts))
+    answers = os.path.join(work, "answers.tsv")
+    with open(answers, "w") as fh:
+        for pid, _, _ in packets:
+            fh.write("\t".join([pid] + results[pid]) + "\n")
+    cmd = [a.runner, "--oracle", a.dialect, "--testee-results", answers, "--mode", a.mode, "--root", a.root]
+    if a.compare_errors:
+        cmd.append("--compare-errors")
+    if a.engine:
+        cmd += ["--engine", a.engine]
+    if a.deviations:
+        cmd += ["--deviations", a.deviations]
+    sys.stdout.flush()
+    rc = subprocess.run(cmd + paths).returncode
+    if not a.keep:
+        for name in ("answers.tsv", "testee.log"):
+            os.unlink(os.path.join(work, name))
+        os.rmdir(work)
+    sys.exit(rc)
+
+
+if __name__ == "__main__":
+    main()

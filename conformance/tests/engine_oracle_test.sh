@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# engine_oracle_test — every vector against a real engine through the testee protocol
+# (docs/testee-protocol.md): the same decision, consumed length, error class and re-encoding as
+# the vector's engine-exact expectation, or a deviation listed for that engine.
+# Usage (from Bazel): engine_oracle_test.sh RUNNER TESTEE_RUN ENGINE_TESTEE ENGINE DIALECT VERSION
+# VERSION is the engine version the deviations were measured with; another one is said first.
+set -euo pipefail
+runner=$1 testee_run=$2 engine_testee=$3 engine=$4 dialect=$5 version=$6
+run=$(dirname "$engine_testee")/run
+if ! listed=$("$run" --list | grep "^$engine	") || [[ "$listed" == *missing* ]]; then
+    echo "the engine $engine is not available here (${listed#*	}):"
+    echo "  run 'sudo bash tools/setup.sh --engines' (Godot 4.6 and 3.6 come from Debian sid, made by tools/engines/setup)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+python3 "$testee_run" --runner "$runner" --testee "$engine_testee $engine" --dialect "$dialect" \
+    --compare-errors --engine "$engine" --expect-version "$version" \
+    --deviations conformance/deviations.yaml --root conformance/vectors conformance/vectors

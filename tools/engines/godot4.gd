@@ -1,0 +1,42 @@
+# godot4.gd — the Godot 4 driver of tools/engines/testee.py.
+# Input: the file named by $GDW_IN, lines "index<TAB>base64<TAB>objects(0/1)".
+# It prints "V<TAB>version" first; then, for each packet, writes the marker "@@index" to stderr
+# and asks the engine's own decoder: PackedByteArray.decode_var_size(0, allow_objects) is the
+# length decode_variant consumed, and 0 exactly when it failed (a valid packet has at least 4
+# bytes), so a Nil packet and an error are told apart without reading stderr. It prints
+#   R<TAB>index<TAB>consumed<TAB>typeof<TAB>base64 of the re-encoding<TAB>object id
+# with consumed 0 for a rejected packet (the engine's Error is in the stderr text after the
+# marker). The re-encoding is var_to_bytes (var_to_bytes_with_objects when objects are allowed);
+# for an EncodedObjectAsID the object id is printed, since var_to_bytes would write the
+# wrapper's own id.
+extends SceneTree
+
+func _init():
+	print("V\t" + Engine.get_version_info().string)
+	var f = FileAccess.open(OS.get_environment("GDW_IN"), FileAccess.READ)
+	if f == null:
+		printerr("godot4.gd: cannot open $GDW_IN")
+		quit()
+		return
+	while not f.eof_reached():
+		var line = f.get_line()
+		if line == "":
+			continue
+		var parts = line.split("\t")
+		printerr("@@" + parts[0])
+		var b = Marshalls.base64_to_raw(parts[1])
+		var objects = parts[2] == "1"
+		var n = b.decode_var_size(0, objects)
+		if n == 0:
+			print("R\t%s\t0\t\t\t" % parts[0])
+			continue
+		var v = b.decode_var(0, objects)
+		var objid = ""
+		if v is EncodedObjectAsID:
+			objid = str(v.get_object_id())
+		var enc = var_to_bytes_with_objects(v) if objects else var_to_bytes(v)
+		print("R\t%s\t%d\t%d\t%s\t%s" % [parts[0], n, typeof(v), Marshalls.raw_to_base64(enc), objid])
+	f.close()
+	printerr("@@done")
+	print("DONE")
+	quit()

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""testee.py ENGINE — a real Godot engine as a testee (docs/testee-protocol.md).
+
+ENGINE is godot4.6, godot3.6 or godot3.2 (tools/engines/run starts it). The adapter speaks the
+protocol on stdin/stdout and runs the engine in batches: it collects the requests in flight
+(up to its window), writes them to a file, starts the engine once with the driver script of that
+generation (godot4.gd, godot3.gd), and answers from what the engine printed.
+
+Telling a Nil packet from a rejected one. Godot 4: PackedByteArray.decode_var_size is 0 exactly
+when decode_variant failed. Godot 3: Marshalls.base64_to_variant returns null both ways, but the
+engine then prints "Error when trying to decode Variant" on stderr exactly when decode_variant
+failed. The driver writes a marker "@@index" on stderr before each packet; stderr is one stream,
+so the text between two markers belongs to one packet. The error class is the first "ERR_..."
+the engine names there (its innermost failing check).
+
+A packet that kills the engine (Godot 3.2.3 overflows its stack on deep nesting) is answered
+"rejected" with error class CRASH, one that makes it run past the batch time limit HANG; the
+engine is started again with the packets after it.
+
+Also: testee.py ENGINE --version prints the engine's own version string.
+"""
+import base64
+import os
+import re
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUN = os.path.join(HERE, "run")
+WINDOW = 2000
+GODOT3_FAIL = "Error when trying to decode Variant"
+ERR_NAME = re.compile(r"Return(?:ed|ing): (ERR_[A-Z_]+)")
+
+ENGINES = {
+    # name: driver, project config_version, command-line after the engine, dialects, Object type id
+    "godot4.6": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4"}, 24),
+    "godot3.6": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3"}, 17),
+    "godot3.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3"}, 17),
+}
+
+
+class Engine:
+    def __init__(self, name):
+        self.name = name
+        self.driver, config_version, self.args, self.dialects, self.object_type = ENGINES[name]
+        self.godot4 = self.driver == "godot4.gd"
+        self.work = tempfile.mkdtemp(prefix="gdw-%s-" % name)
+        with open(os.path.join(self.work, "project.godot"), "w") as fh:
+            fh.write("config_version=%d\n" % config_version)
+        shutil.copy(os.path.join(HERE, self.driver), self.work)
+        self.version = None
+
+    def close(self):
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def run_batch(self, packets, timeout):
+        """packets: [(index, bytes, objects)]; returns ({index: answer}, finished, last marker)."""
+        path = os.path.join(self.work, "in.tsv")
+        with open(path, "w") as fh:
+            for i, data, objects in packets:
+                fh.write("%d\t%s\t%s\n" % (i, base64.b64encode(data).decode(), objects))
+        env = dict(os.environ, GDW_IN=path, HOME=self.work, XDG_DATA_HOME=self.work, XDG_CONFIG_HOME=self.work,
+                   XDG_CACHE_HOME=self.work)
+        cmd = [RUN, self.name] + [a.replace("{work}", self.work) for a in self.args]
+        try:
+            p = subprocess.run(cmd, cwd=self.work, env=env, capture_output=True, timeout=timeout)
+            out, err = p.stdout, p.stderr
+            if p.returncode == 127:
+                sys.stderr.write(err.decode("utf-8", "replace"))
+                sys.exit("testee: engine %s is not available" % self.name)
+        except subprocess.TimeoutExpired as e:
+            out, err = e.stdout or b"", e.stderr or b""
+        finished = b"\nDONE" in out
+        answers = {}
+        for line in out.decode("utf-8", "replace").splitlines():
+            f = line.split("\t")
+            if f[0] == "V" and len(f) > 1:
+                self.version = f[1]
+            elif f[0] == "R":
+                answers[int(f[1])] = self.answer(f[2:])
+        segments, current, last = {}, None, None
+        for line in err.decode("utf-8", "replace").splitlines():
+            if line.startswith("@@"):
+                current = None if line == "@@done" else int(line[2:])
+                if current is not None:
+                    last = current
+                    segments[current] = []
+            elif current is not None and line.strip():
+                segments[current].append(line.strip())
+        for idx, lines in segments.items():
+            if idx not in answers:
+                continue
+            text = "\n".join(lines)
+            rejected = answers[idx][0] == "rejected" or (not self.godot4 and GODOT3_FAIL in text)
+            if rejected:
+                m = ERR_NAME.search(text)
+                cls = m.group(1) if m else ("ERR_OUT_OF_MEMORY" if "too deep" in text else "-")
+                detail = " | ".join(l for l in lines if not l.startswith(("GDScript backtrace", "[0]")))[:500] or "-"
+                answers[idx] = ("rejected", "-", "-", cls, detail)
+        return answers, finished, last
+
+    def answer(self, f):
+        """The driver's R fields (after the index) as a protocol answer."""
+        if self.godot4:
+            consumed, typ, b64, objid = (f + [""] * 4)[:4]
+            if consumed == "0":
+                return ("rejected", "-", "-", "-", "-")
+        else:
+            typ, b64, objid = (f + [""] * 3)[:3]
+            consumed = "-"
+        if objid:
+            # An EncodedObjectAsID: the engine's encoding of an object as its id (GDScript prints
+            # the 64-bit id signed).
+            enc = struct.pack("<IQ", self.object_type | 1 << 16, int(objid) & 0xFFFFFFFFFFFFFFFF)
+        else:
+            enc = base64.b64decode(b64)
+        return ("accepted", consumed, enc.hex() or "-", "-", "typeof %s" % typ)
+
+    def judge(self, packets):
+        """All packets, through as many engine runs as crashes and hangs need."""
+        answers, start = {}, 0
+        while start < len(packets):
+            batch = packets[start:]
+            got, finished, last = self.run_batch(batch, timeout=30 + 0.05 * len(batch))
+            answers.update(got)
+            if finished:
+                break
+            # The packet after the last complete answer took the engine down (or hung it).
+            indices = [i for i, _, _ in batch]
+            bad = last if last is not None and last not in got else None
+            if bad is None:
+                done = [i for i in indices if i in got]
+                bad = indices[len(done)] if len(done) < len(indices) else None
+            if bad is None:
+                break
+            answers[bad] = ("rejected", "-", "-", "CRASH", "the engine died or hung on this packet")
+            start = indices.index(bad) + 1
+        return answers
+
+
+def read_requests(fd, buf, window):
+    """Block for one line, then take what else is already there, up to window lines."""
+    lines = []
+    while len(lines) < window:
+        while b"\n" not in buf[0]:
+            ready, _, _ = select.select([fd], [], [], None if not lines else 0.05)
+            if not ready:
+                return lines, False
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return lines, True
+            buf[0] += chunk
+        line, buf[0] = buf[0].split(b"\n", 1)
+        lines.append(line.decode())
+    return lines, False
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] not in ENGINES:
+        sys.exit("usage: testee.py %s [--version]" % "|".join(ENGINES))
+    engine = Engine(sys.argv[1])
+    try:
+        engine.run_batch([], timeout=60)
+        if not engine.version:
+            sys.exit("testee: engine %s did not start (tools/engines/run %s)" % (engine.name, engine.name))
+        if "--version" in sys.argv[2:]:
+            print(engine.version)
+            return
+        print("gdwire-testee/1\tGodot Engine\t%s\t%d" % (engine.version, WINDOW), flush=True)
+        buf, eof = [b""], False
+        while not eof:
+            lines, eof = read_requests(0, buf, WINDOW)
+            requests, packets = [], []
+            for n, line in enumerate(lines):
+                f = line.split("\t")
+                if len(f) != 5:
+                    sys.exit("testee: malformed request: %r" % line)
+                requests.append(f)
+                if f[1] in engine.dialects:
+                    packets.append((n, bytes.fromhex("" if f[4] == "-" else f[4]), f[3]))
+            answers = engine.judge(packets) if packets else {}
+            for n, f in enumerate(requests):
+                a = answers.get(n, ("unsupported", "-", "-", "-", "%s speaks %s" % (engine.name, ", ".join(sorted(engine.dialects))))
+                          if f[1] not in engine.dialects else ("rejected", "-", "-", "CRASH", "no answer"))
+                sys.stdout.write("\t".join([f[0]] + list(a)) + "\n")
+            sys.stdout.flush()
+    finally:
+        engine.close()
+
+
+if __name__ == "__main__":
+    main()
