@@ -64,8 +64,9 @@ class Testee:
         self.p = None
 
     def readline(self, deadline):
-        """One line of stdout, or None on timeout or end of output."""
+        """One line of stdout, or None on timeout or end of output (self.ended tells which)."""
         fd = self.p.stdout.fileno()
+        self.ended = False
         while b"\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -75,6 +76,7 @@ class Testee:
                 return None
             chunk = os.read(fd, 1 << 16)
             if not chunk:
+                self.ended = True  # the testee closed its output: it died (or quit early)
                 return None
             self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
@@ -109,13 +111,13 @@ def drive(testee, packets, dialect, mode, timeout):
             line = testee.readline(time.monotonic() + limit)
             f = line.split("\t") if line is not None else None
             if f is None or len(f) != 6 or f[0] != pid:
-                alive = testee.p.poll() is None
+                ended = testee.ended
                 testee.kill()
                 restarts += 1
                 if len(chunk) - n > 1:
                     solo_until = i + len(chunk) - n  # pin it down: the rest one at a time
                 else:
-                    kind = "bad-response" if f is not None else ("hang" if alive else "crash")
+                    kind = "bad-response" if f is not None else ("crash" if ended else "hang")
                     results[pid] = [kind, "-", "-", "-", (line or "")[:200] or "-"]
                     i += 1
                 testee.start()
