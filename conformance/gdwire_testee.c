@@ -55,8 +55,7 @@ int main(void) {
         if (!d || mode < 0) {
             printf("%s\tunsupported\t-\t-\t-\tno dialect %s or mode %s\n", f[0], f[1], f[2]);
         } else if (!cf_unhex(strcmp(f[4], "-") ? f[4] : "", &bytes, &len, &bad)) {
-            fprintf(stderr, "gdwire_testee: bad hex in request %s\n", f[0]);
-            return 2;
+            printf("%s\tunsupported\t-\t-\t-\tthe packet is not hex (character %zu)\n", f[0], bad);
         } else {
             cf_options o = {.objects = !strcmp(f[3], "1")};
             cf_outcome out;
