@@ -10,19 +10,6 @@
 #include "conformance/outcome.h"
 #include "dialects/dialects.h"
 
-/* Split line into exactly n tab-separated fields in place; false on another count. */
-static bool split_fields(char *line, char **f, int n) {
-    for (int i = 0; i < n; i++) {
-        f[i] = line;
-        char *t = strchr(line, '\t');
-        if (i + 1 == n) return t == NULL;
-        if (!t) return false;
-        *t = 0;
-        line = t + 1;
-    }
-    return true;
-}
-
 /* Text with tabs and line ends made spaces: the detail field holds none. */
 static void put_detail(const char *s, size_t max) {
     size_t i = 0;
@@ -42,9 +29,8 @@ int main(void) {
     size_t cap = 0;
     ssize_t got;
     while ((got = getline(&line, &cap, stdin)) > 0) {
-        if (line[got - 1] == '\n') line[--got] = 0;
         char *f[5];
-        if (!split_fields(line, f, 5)) {
+        if (!cf_split_fields(line, f, 5)) {
             fprintf(stderr, "gdwire_testee: malformed request: %s\n", line);
             return 2;
         }

@@ -33,20 +33,6 @@ typedef struct answer {
     char *id, *verdict, *consumed, *hex, *errclass, *detail;
 } answer;
 
-/* Split a line into exactly n tab-separated fields (in place). */
-static bool split(char *line, char **f, int n) {
-    line[strcspn(line, "\n")] = 0;
-    for (int i = 0; i < n; i++) {
-        f[i] = line;
-        char *t = strchr(line, '\t');
-        if (i + 1 == n) return t == NULL;
-        if (!t) return false;
-        *t = 0;
-        line = t + 1;
-    }
-    return true;
-}
-
 static void describe(cf_buf *b, const answer *r) {
     if (!strcmp(r->verdict, "accepted")) cf_buf_printf(b, "accepted, consumed %s, re-encoding %s", r->consumed, r->hex);
     else if (!strcmp(r->verdict, "rejected")) cf_buf_printf(b, "rejected with %s", r->errclass);
@@ -132,7 +118,7 @@ int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path
     size_t cap = 0, next = 0;
     while (getline(&line, &cap, f) > 0) {
         char *fld[6];
-        if (!split(line, fld, 6)) { printf("FAIL malformed answer line: %s\n", line); fail++; continue; }
+        if (!cf_split_fields(line, fld, 6)) { printf("FAIL malformed answer line: %s\n", line); fail++; continue; }
         answer r = {fld[0], fld[1], fld[2], fld[3], fld[4], fld[5]};
         size_t k = next < s->n && !strcmp(s->v[next].id, r.id) ? next : s->n;
         for (size_t j = 0; k == s->n && j < s->n; j++) if (!strcmp(s->v[j].id, r.id)) k = j;

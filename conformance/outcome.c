@@ -213,3 +213,16 @@ void cf_outcome_format(cf_buf *b, const cf_outcome *o, const uint8_t *in, size_t
     }
     cf_buf_puts(b, "}");
 }
+
+bool cf_split_fields(char *line, char **f, int n) {
+    line[strcspn(line, "\r\n")] = 0;
+    for (int i = 0; i < n; i++) {
+        f[i] = line;
+        char *t = strchr(line, '\t');
+        if (i + 1 == n) return t == NULL;
+        if (!t) return false;
+        *t = 0;
+        line = t + 1;
+    }
+    return true;
+}

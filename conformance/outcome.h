@@ -28,6 +28,10 @@ void cf_buf_free(cf_buf *b);
  * character or an odd number of digits; *bad is the offset of the first bad character. */
 bool cf_unhex(const char *hex, uint8_t **out, size_t *len, size_t *bad);
 
+/* cf_split_fields: split one line (its line end removed) into exactly n tab-separated fields,
+ * in place; false when it has another number of fields. The testee protocol's lines. */
+bool cf_split_fields(char *line, char **f, int n);
+
 /* Decode options a vector may set. */
 typedef struct cf_options {
     bool objects;        /* allow full Objects */
