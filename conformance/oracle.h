@@ -1,4 +1,4 @@
-/* oracle.h — the conformance suite against a real engine (tools/oracle/godot3/):
+/* oracle.h — the conformance suite against a real engine (tools/engines/):
  * export the packets of one dialect, then compare the engine's verdicts with the vectors'
  * engine-exact expectations. */
 #ifndef GDWIRE_CONFORMANCE_ORACLE_H

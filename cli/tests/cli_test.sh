@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of the gdwire command: every verb and option, exit codes and messages, on
-# the bundled samples and on the 111 packets the real Godot 3.2.3 engine made
-# (tools/oracle/godot3/engine-packets.tsv); every JSON line is checked against the schema.
+# the bundled samples and on the packets the real Godot 3.2.3 engine made
+# (tools/engines/godot3.2-packets.tsv); every JSON line is checked against the schema.
 set -u
 G="$1"; SAMPLES="$(cd "$(dirname "$2")" && pwd)"; ENGINE_TSV="$3"; SCHEMA="$4"; VALIDATE="$5"
 PY=/usr/bin/python3
@@ -20,7 +20,7 @@ same() { cmp -s "$1" "$2" && ok || { bad "$1 and $2 differ"; diff "$1" "$2" | he
 
 STATE="$SAMPLES/godot3-game-state.hex"   # made by the real Godot 3.2.3 engine
 ROOT="$SAMPLES/nodepath-root.hex"
-tail -n +2 "$ENGINE_TSV" | cut -f2 > "$T/engine.hex"      # one engine packet per line (111)
+tail -n +2 "$ENGINE_TSV" | cut -f2 > "$T/engine.hex"      # one engine packet per line
 tail -n +2 "$ENGINE_TSV" | cut -f1 > "$T/engine.names"
 NENG=$(grep -c . "$T/engine.hex")
 [ "$NENG" -ge 100 ] && ok || bad "only $NENG engine packets"

@@ -152,15 +152,40 @@ def valid():
 
 # ---- facts ----------------------------------------------------------------------------------
 
-def engine_facts():
-    path = os.path.join(ROOT, "tools/oracle/godot3/engine-packets.tsv")
-    with open(path, encoding="utf-8") as fh:
+def engine_packets(engine):
+    """(version, [(name, hex, engine round-trip hex)]) of tools/engines/ENGINE-packets.tsv."""
+    version, out = "", []
+    with open(os.path.join(ROOT, f"tools/engines/{engine}-packets.tsv"), encoding="utf-8") as fh:
         for line in fh:
-            if line.startswith("#") or not line.strip():
-                continue
-            name, hexs = line.rstrip("\n").split("\t")
-            row("engine/godot3.yaml", "engine var2bytes: " + name, "godot3", "hex", hexs, facts="godot3=~",
-                note="made by the real Godot 3.2.3 engine's var2bytes (tools/oracle/godot3/packets.gd)")
+            f = line.rstrip("\n").split("\t")
+            if f[0] == "# engine":
+                version = f[1]
+            elif not line.startswith("#") and line.strip():
+                out.append((f[0], f[1], f[2]))
+    return version, out
+
+
+def engine_facts():
+    """Values built inside the real engines and written with their own var2bytes / var_to_bytes
+    (tools/engines/make_packets.sh). Godot 3.6.2 and 3.2.3 run the same script: a packet both
+    wrote alike is one vector naming both engines."""
+    for dialect, engines in (("godot3", ["godot3.6", "godot3.2"]), ("godot4", ["godot4.6"])):
+        made = {}  # hex -> [name, [versions], round trip]
+        for engine in engines:
+            version, packets = engine_packets(engine)
+            for name, hexs, rt in packets:
+                key = hexs
+                if key not in made:
+                    made[key] = [name, [], rt]
+                made[key][1].append(version)
+        seen = set()
+        for hexs, (name, versions, rt) in made.items():
+            label = name if name not in seen else f"{name} (as {versions[0]} wrote it)"
+            seen.add(name)
+            fact = f"{dialect}=~" + (rt if rt != hexs else "")
+            row(f"engine/{dialect}.yaml", "engine-made: " + label, dialect, "hex", hexs, facts=fact,
+                note="written by the real engine (" + ", ".join("Godot " + v for v in versions) +
+                ") with its own var2bytes / var_to_bytes: tools/engines/packets" + dialect[-1] + ".gd")
 
 
 def godot4_test_facts():

@@ -1,17 +1,24 @@
+# SPDX-License-Identifier: MIT
 # packets4.gd — values built inside Godot 4 and written with its own var_to_bytes, one
-# "R<TAB>name<TAB>hex" line each (make_packets4.sh writes them to godot4.6-packets.tsv).
+# "R<TAB>name<TAB>hex<TAB>round-trip hex" line each (make_packets.sh writes them to godot4.6-packets.tsv).
 extends SceneTree
-# Values built inside the engine, written with its own var_to_bytes: "name<TAB>hex" lines.
 var out = []
+# name, the engine's bytes, and the engine's own round trip of them: var_to_bytes(bytes_to_var(bytes)),
+# which differs where the engine's decoder does not keep what its encoder wrote. (An object read
+# back without objects allowed is an EncodedObjectAsID wrapper, whose own id is not the packet's:
+# there the packet itself stands.)
 func emit(name, v):
-	out.append("%s\t%s" % [name, var_to_bytes(v).hex_encode()])
+	var b = var_to_bytes(v)
+	var back = bytes_to_var(b)
+	var rt = b if back is EncodedObjectAsID else var_to_bytes(back)
+	out.append("%s\t%s\t%s" % [name, b.hex_encode(), rt.hex_encode()])
 
 func _init():
 	print("V\t" + Engine.get_version_info().string)
 	var ints = [0, 1, -1, 2147483647, -2147483648, 2147483648, -2147483649, 9223372036854775807, -9223372036854775808, 255, 65536]
 	for i in ints: emit("int %d" % i, i)
-	var floats = [0.0, -0.0, 1.0, -1.5, 0.1, 1e300, -1e-300, 5e-324, 3.4028234663852886e38, 1.0e-45, INF, -INF, NAN, 10.0, 100.0, 1000.0, 16777217.0, 0.5]
-	for f in floats: emit("float %s" % str(f), f)
+	var floats = [0.0, "-0.0".to_float(), 1.0, -1.5, 0.1, 1e300, -1e-300, pow(2.0, -1074), pow(2.0, -1022), 3.4028234663852886e38, 1.0e-45, INF, -INF, NAN, 10.0, 100.0, 1000.0, 16777217.0, 0.5]
+	for f in floats: emit("float %s" % ("-0.0" if var_to_bytes(f).hex_encode() == "0300000000000080" else var_to_str(f)), f)
 	emit("null", null)
 	emit("true", true)
 	emit("false", false)

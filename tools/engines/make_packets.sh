@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# make_packets.sh ENGINE — regenerate ENGINE-packets.tsv (ENGINE: godot4.6, godot3.6, godot3.2):
+# the real engine (tools/engines/run ENGINE) builds every value of its generation's script
+# (packets4.gd or packets3.gd) and writes it with its own var_to_bytes / var2bytes. The file has
+# one "name<TAB>hex<TAB>engine round-trip hex" line per value; its first line records the engine's own version string.
+# tools/conformance/generate.py turns each file into conformance/vectors/engine/ENGINE.yaml.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+engine=${1:-}
+case "$engine" in
+    godot4.6) script=packets4.gd; args=(--headless --path . --script res://packets4.gd); config=5 ;;
+    godot3.6|godot3.2) script=packets3.gd; args=(--no-window -s packets3.gd); config=4 ;;
+    *) echo "usage: tools/engines/make_packets.sh godot4.6|godot3.6|godot3.2" >&2; exit 2 ;;
+esac
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf 'config_version=%s\n' "$config" > "$work/project.godot"
+cp "$here/$script" "$work/"
+(cd "$work" && HOME=$work timeout 300 "$here/run" "$engine" "${args[@]}" > out.txt 2> err.txt) || true
+grep -q '^DONE' "$work/out.txt" || { cat "$work/err.txt" >&2; echo "make_packets: $engine did not finish" >&2; exit 1; }
+out="$here/$engine-packets.tsv"
+{ grep '^V' "$work/out.txt" | sed 's/^V\t/# engine\t/'; grep '^R' "$work/out.txt" | cut -f2-4; } > "$out"
+dups=$(grep -v '^#' "$out" | cut -f1 | sort | uniq -d | head -3)
+[ -z "$dups" ] || { echo "make_packets: $script names two values alike: $dups" >&2; exit 1; }
+echo "make_packets: $(grep -c -v '^#' "$out") packets from $(grep '^# engine' "$out" | cut -f2) -> $out"
