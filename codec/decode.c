@@ -384,6 +384,23 @@ static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w)
     return GDW_OK;
 }
 
+/* Engine-exact in a single-precision build that reads 64-bit math components into its float
+ * real_t (narrow_math_f64): the N doubles at P become N floats, as the engine's C++ assignment
+ * narrows them (round to nearest, overflow to inf, NaN stays NaN). Returns the new bytes. */
+static const uint8_t *narrow_reals(dctx *c, const uint8_t *p, size_t n) {
+    uint8_t *q = gdw_arena_alloc(c->doc, n * 4);
+    if (!q) return NULL;
+    for (size_t i = 0; i < n; i++) { /* stored little-endian, as on the wire */
+        uint32_t b = f32_to_bits((float)bits_to_f64(rd_u64le(p + 8 * i)));
+        q[4 * i] = (uint8_t)b, q[4 * i + 1] = (uint8_t)(b >> 8), q[4 * i + 2] = (uint8_t)(b >> 16), q[4 * i + 3] = (uint8_t)(b >> 24);
+    }
+    return q;
+}
+
+static bool narrows(const dctx *c, const gdw_type_info *ti, unsigned w) {
+    return c->exact && c->d->narrow_math_f64 && ti->comp == C_REAL && w == 8;
+}
+
 static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
@@ -398,9 +415,10 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     TRACE(c, c->cur.pos, size, "components", w ? w : 4);
     const uint8_t *p = cur_take(&c->cur, size);
     if (dst) {
-        dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : w);
+        bool narrow = narrows(c, ti, w);
+        dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : narrow ? 4 : w);
         dst->len = ti->ncomp;
-        dst->u.bytes = keep(c, p, size);
+        dst->u.bytes = narrow ? narrow_reals(c, p, ti->ncomp) : keep(c, p, size);
         if (!dst->u.bytes) return nomem(c);
     }
     return GDW_OK;
@@ -423,7 +441,12 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     if (!cur_has(&c->cur, (size_t)size)) return fail(c, GDW_ERR_TRUNCATED, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
     TRACE(c, c->cur.pos, (size_t)size, "elements", w ? w : 4);
     const uint8_t *p = cur_take(&c->cur, (size_t)size);
-    if (dst) {
+    if (dst && narrows(c, ti, w)) {
+        dst->width = 4;
+        dst->len = (uint32_t)count;
+        dst->u.bytes = narrow_reals(c, p, (size_t)count * ti->ncomp);
+        if (!dst->u.bytes) return nomem(c);
+    } else if (dst) {
         dst->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : w);
         dst->len = (uint32_t)count;
         if (c->exact && d->defect_vec4_pool_w && ti->ncomp == 4 &&

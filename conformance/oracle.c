@@ -1,6 +1,8 @@
 /* oracle.c — export packets for a real engine and compare its verdicts with the vectors. */
 #include "conformance/oracle.h"
 
+#include <dirent.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,4 +194,154 @@ int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path
     free(m);
     printf("%ld passed, %ld failed\n", total[COL_AGREE] + total[COL_DEVIATION], fail);
     return fail ? 1 : 0;
+}
+
+/* ---- recorded engine evidence (conformance/evidence/) ------------------------------------ */
+
+uint64_t cf_packet_hash(const cf_vector *v) {
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 over the bytes, then the objects flag */
+    for (size_t i = 0; i < v->len; i++) h = (h ^ v->bytes[i]) * 0x100000001b3ull;
+    return (h ^ (v->opt.objects ? 1u : 0u)) * 0x100000001b3ull;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* One evidence file: its answers judged as the live oracle judges them. */
+static long evidence_file(cf_suite *s, const char *path, long *n_engine, long *n_dev, matrix *m) {
+    FILE *f = fopen(path, "r");
+    if (!f) { printf("FAIL evidence %s: cannot open\n", path); return 1; }
+    char *line = NULL;
+    size_t cap = 0, next = 0;
+    long fail = 0;
+    char *hdr[5];
+    const gdw_dialect *d = NULL;
+    int mode = -1;
+    if (getline(&line, &cap, f) <= 0 || !cf_split_fields(line, hdr, 5) || strcmp(hdr[0], "# gdwire-evidence/1") ||
+        !(d = gdw_dialect_find(hdr[3])) || (mode = gdw_mode_from_name(hdr[4])) < 0) {
+        printf("FAIL evidence %s: the first line must be \"# gdwire-evidence/1<TAB>engine<TAB>version<TAB>dialect<TAB>mode\"\n", path);
+        free(line);
+        fclose(f);
+        return 1;
+    }
+    char engine[64], version[128];
+    snprintf(engine, sizeof engine, "%s", hdr[1]);
+    snprintf(version, sizeof version, "%s", hdr[2]);
+    int di = index_of(d);
+    bool *answered = calloc(s->n + 1, 1);
+    if (!answered) exit(2);
+    while (getline(&line, &cap, f) > 0) {
+        char *fld[7];
+        if (!cf_split_fields(line, fld, 7)) { printf("FAIL evidence %s: malformed line %.80s\n", path, line); fail++; continue; }
+        size_t k = next < s->n && !strcmp(s->v[next].id, fld[0]) ? next : s->n;
+        for (size_t j = 0; k == s->n && j < s->n; j++) if (!strcmp(s->v[j].id, fld[0])) k = j;
+        if (k == s->n) {
+            printf("FAIL evidence %s: an answer for %s, which is no longer a vector: re-record (tools/engines/record-evidence %s)\n", path, fld[0], engine);
+            fail++;
+            continue;
+        }
+        next = k + 1;
+        cf_vector *v = &s->v[k];
+        char want_hash[17];
+        snprintf(want_hash, sizeof want_hash, "%016llx", (unsigned long long)cf_packet_hash(v));
+        if (strcmp(fld[1], want_hash)) {
+            printf("FAIL evidence %s: %s has other bytes than when %s judged it: re-record (tools/engines/record-evidence %s)\n", path, v->id, engine, engine);
+            fail++;
+            continue;
+        }
+        answered[k] = true;
+        answer r = {fld[0], fld[2], fld[3], fld[4], fld[5], fld[6]};
+        cf_buf why = {0};
+        if (strcmp(r.verdict, "accepted") && strcmp(r.verdict, "rejected")) cf_buf_printf(&why, "the engine's answer was %s", r.verdict);
+        else compare_one(d, v, &v->expect[di][mode], &r, true, &why);
+        char cat[32];
+        category_of(v, cat, sizeof cat);
+        long *row = row_for(m, cat);
+        row[COL_ASKED]++;
+        if (!why.n) {
+            v->evidence[di] = CF_EV_ENGINE;
+            (*n_engine)++;
+            row[COL_AGREE]++;
+        } else if (cf_find_deviation(s, v->id, d, mode, true, engine)) {
+            (*n_dev)++;
+            row[COL_DEVIATION]++;
+        } else {
+            cf_buf want_s = {0}, got_s = {0};
+            cf_outcome_format(&want_s, &v->expect[di][mode], v->bytes, v->len);
+            describe(&got_s, &r);
+            printf("FAIL %s:%d %s  [%s, %s]: the expectation disagrees with %s %s as recorded in %s: %s\n  - expected %.300s\n  + %s did %.400s\n",
+                   v->file, v->line, v->name, gdw_dialect_name(d), gdw_mode_name((gdw_mode)mode), engine, version, path, why.p, want_s.p,
+                   engine, got_s.p);
+            cf_buf_free(&want_s);
+            cf_buf_free(&got_s);
+            fail++;
+        }
+        cf_buf_free(&why);
+    }
+    long missing = 0;
+    for (size_t k = 0; k < s->n; k++)
+        if (engine_can_judge(&s->v[k]) && !answered[k] && missing++ < 5)
+            printf("FAIL evidence %s: no answer for %s: re-record (tools/engines/record-evidence %s)\n", path, s->v[k].id, engine);
+    if (missing > 5) printf("FAIL evidence %s: ... %ld vectors without an answer in all\n", path, missing);
+    fail += missing;
+    free(answered);
+    free(line);
+    fclose(f);
+    return fail;
+}
+
+long cf_evidence_load(cf_suite *s, const char *dir) {
+    printf("\n");
+    DIR *dh = opendir(dir);
+    if (!dh) { printf("FAIL evidence: cannot open the folder %s\n", dir); return 1; }
+    char *names[64];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dh)) && n < 64;) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && !strcmp(e->d_name + l - 4, ".tsv")) names[n++] = strdup(e->d_name);
+    }
+    closedir(dh);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    long fail = 0;
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        matrix *m = calloc(1, sizeof *m);
+        if (!m) exit(2);
+        long agree = 0, dev = 0, f = evidence_file(s, path, &agree, &dev, m);
+        printf("evidence %s: %ld expectations confirmed by the engine, %ld listed deviations, %ld problems; by category:", names[i], agree,
+               dev, f);
+        for (int c = 0; c < m->rows; c++) printf(" %s %ld/%ld", m->name[c], m->n[c][COL_AGREE], m->n[c][COL_ASKED]);
+        printf("\n");
+        free(m);
+        fail += f;
+        free(names[i]);
+    }
+    if (!n) { printf("FAIL evidence: no *.tsv in %s\n", dir); fail++; }
+    return fail;
+}
+
+int cf_evidence_write(cf_suite *s, const char *dialect, int mode, const char *engine, const char *version, const char *results_path,
+                      const char *out_path) {
+    FILE *in = fopen(results_path, "r"), *out = fopen(out_path, "w");
+    if (!in || !out) { fprintf(stderr, "cannot open %s or %s\n", results_path, out_path); return 2; }
+    fprintf(out, "# gdwire-evidence/1\t%s\t%s\t%s\t%s\n", engine, version, dialect, gdw_mode_name((gdw_mode)mode));
+    char *line = NULL;
+    size_t cap = 0, next = 0;
+    long n = 0;
+    while (getline(&line, &cap, in) > 0) {
+        char *fld[6];
+        if (!cf_split_fields(line, fld, 6)) continue;
+        size_t k = next < s->n && !strcmp(s->v[next].id, fld[0]) ? next : s->n;
+        for (size_t j = 0; k == s->n && j < s->n; j++) if (!strcmp(s->v[j].id, fld[0])) k = j;
+        if (k == s->n) continue;
+        next = k + 1;
+        fprintf(out, "%s\t%016llx\t%s\t%s\t%s\t%s\t%s\n", fld[0], (unsigned long long)cf_packet_hash(&s->v[k]), fld[1], fld[2], fld[3],
+                fld[4], fld[5]);
+        n++;
+    }
+    free(line);
+    fclose(in);
+    int bad = fclose(out) != 0;
+    fprintf(stderr, "evidence: %ld answers of %s %s -> %s\n", n, engine, version, out_path);
+    return bad ? 2 : 0;
 }

@@ -2,7 +2,10 @@
  * failures as expected-vs-got diffs and a dialect x passed/failed table ending with the line
  * "N passed, N failed". Also the two halves of the Godot 3 engine cross-check (oracle.c).
  *
- *   runner [--deviations FILE] [--root DIR] PATH...          run the suite
+ *   runner [--deviations FILE] [--evidence DIR] [--root DIR] PATH...   run the suite; with the
+ *                                                            recorded engine evidence of DIR
+ *   runner --oracle D --testee-results F --engine E --engine-version V --write-evidence OUT PATH...
+ *                                                            keep a live engine's answers as evidence
  *   runner --export DIALECT [--root DIR] PATH...             packets for the engine (oracle.c)
  *   runner --oracle DIALECT --testee-results FILE [--mode M] [--compare-errors] ...
  *                                                            compare a testee's answers (oracle.c)
@@ -16,9 +19,10 @@
 #include "dialects/dialects.h"
 
 static void usage(void) {
-    fputs("usage: runner [--deviations FILE] [--root DIR] [--verbose] PATH...\n"
+    fputs("usage: runner [--deviations FILE] [--evidence DIR] [--root DIR] [--verbose] PATH...\n"
           "       runner --export DIALECT [--root DIR] PATH...\n"
-          "       runner --oracle DIALECT --testee-results FILE [--mode M] [--compare-errors] [--engine NAME] [--deviations FILE] [--root DIR] PATH...\n",
+          "       runner --oracle DIALECT --testee-results FILE [--mode M] [--compare-errors] [--engine NAME] [--deviations FILE] [--root DIR] PATH...\n"
+          "       runner --oracle DIALECT --testee-results FILE --engine NAME --engine-version V --write-evidence OUT [--mode M] PATH...\n",
           stderr);
     exit(2);
 }
@@ -57,7 +61,7 @@ static void mark_types(const gdw_value *v, bool seen[GDW_TYPE_COUNT], int depth)
     }
 }
 
-static int run_suite(cf_suite *s) {
+static int run_suite(cf_suite *s, const char *evidence_dir) {
     size_t nd = gdw_dialect_count();
     long passed[CF_MAX_DIALECTS] = {0}, failed[CF_MAX_DIALECTS] = {0}, excused[CF_MAX_DIALECTS] = {0};
     long vectors_with[CF_MAX_DIALECTS] = {0};
@@ -134,21 +138,30 @@ static int run_suite(cf_suite *s) {
 
     printf("\n%zu vectors; made for: ", s->n);
     for (int f = 0; f < NFAMILIES; f++) printf("%s%s %ld", f ? ", " : "", k_family_labels[f], family_count[f]);
-    printf("\n\n%-20s %9s %9s %9s %9s\n", "dialect", "vectors", "passed", "failed", "deviation");
+    long evidence_problems = evidence_dir ? cf_evidence_load(s, evidence_dir) : 0;
+    long ev[CF_MAX_DIALECTS][CF_EV_COUNT] = {{0}};
+    for (size_t k = 0; k < s->n; k++)
+        for (size_t i = 0; i < nd; i++) ev[i][s->v[k].evidence[i]]++;
+    printf("\n\n%-20s %9s %9s %9s %9s   %9s %9s %9s %9s\n", "dialect", "vectors", "passed", "failed", "deviation", "engine", "fact",
+           "source", "recorded");
     long tp = 0, tf = 0;
     for (size_t i = 0; i < nd; i++) {
-        printf("%-20s %9ld %9ld %9ld %9ld\n", gdw_dialect_name(gdw_dialect_at(i)), vectors_with[i], passed[i], failed[i], excused[i]);
+        printf("%-20s %9ld %9ld %9ld %9ld   %9ld %9ld %9ld %9ld\n", gdw_dialect_name(gdw_dialect_at(i)), vectors_with[i], passed[i], failed[i],
+               excused[i], ev[i][CF_EV_ENGINE], ev[i][CF_EV_FACT], ev[i][CF_EV_SOURCE], ev[i][CF_EV_RECORDED]);
         tp += passed[i] + excused[i];
         tf += failed[i];
     }
-    tf += suite_problems;
-    printf("(each vector is checked in 3 modes; a deviation is a listed, expected difference)\n");
+    tf += suite_problems + evidence_problems;
+    printf("(each vector is checked in 3 modes; a deviation is a listed, expected difference. Evidence, per\n"
+           " expectation: engine = a real engine's recorded answer agrees (conformance/evidence/); fact = the\n"
+           " engine's own tests or docs; source = read from engine source, cited; recorded = taken from gdwire)\n");
     printf("%ld passed, %ld failed\n", tp, tf);
     return tf ? 1 : 0;
 }
 
 int main(int argc, char **argv) {
-    const char *deviations = NULL, *root = NULL, *export_d = NULL, *oracle_d = NULL, *results = NULL;
+    const char *deviations = NULL, *root = NULL, *export_d = NULL, *oracle_d = NULL, *results = NULL, *evidence = NULL,
+               *write_evidence = NULL, *engine_version = NULL;
     int mode = GDW_MODE_ENGINE_EXACT;
     const char *engine = NULL;
     bool compare_errors = false;
@@ -159,6 +172,9 @@ int main(int argc, char **argv) {
         bool has_next = i + 1 < argc;
         if (!strcmp(a, "--deviations") && has_next) deviations = argv[++i];
         else if (!strcmp(a, "--root") && has_next) root = argv[++i];
+        else if (!strcmp(a, "--evidence") && has_next) evidence = argv[++i];
+        else if (!strcmp(a, "--write-evidence") && has_next) write_evidence = argv[++i];
+        else if (!strcmp(a, "--engine-version") && has_next) engine_version = argv[++i];
         else if (!strcmp(a, "--export") && has_next) export_d = argv[++i];
         else if (!strcmp(a, "--oracle") && has_next) oracle_d = argv[++i];
         else if (!strcmp(a, "--testee-results") && has_next) results = argv[++i];
@@ -181,8 +197,11 @@ int main(int argc, char **argv) {
     }
     int rc;
     if (export_d) rc = cf_oracle_export(&s, export_d, stdout);
-    else if (oracle_d) rc = cf_oracle_compare(&s, oracle_d, results, mode, compare_errors, engine);
-    else rc = run_suite(&s);
+    else if (oracle_d && write_evidence) {
+        if (!engine || !engine_version) usage();
+        rc = cf_evidence_write(&s, oracle_d, mode, engine, engine_version, results, write_evidence);
+    } else if (oracle_d) rc = cf_oracle_compare(&s, oracle_d, results, mode, compare_errors, engine);
+    else rc = run_suite(&s, evidence);
     cf_suite_free(&s);
     return rc;
 }

@@ -4,7 +4,7 @@
 
 usage: testee_run.py --runner RUNNER --testee 'CMD ARGS' --dialect D [--mode M]
                      [--timeout S] [--memory MIB] [--compare-errors] [--expect-version V]
-                     [--deviations FILE] [--root DIR] [--keep DIR] PATH...
+                     [--deviations FILE] [--root DIR] [--keep DIR] [--engine E --write-evidence F] PATH...
 
 1. RUNNER --export D writes the packets of every vector (id, hex, objects);
 2. the testee answers each (started with `sh -c CMD`, an address-space limit of --memory MiB;
@@ -151,6 +151,8 @@ def main():
     ap.add_argument("--deviations", default="")
     ap.add_argument("--root", default="conformance/vectors")
     ap.add_argument("--keep", default="", help="write the packets, answers and testee log into this folder")
+    ap.add_argument("--write-evidence", default="", help="also keep the answers as an evidence file "
+                    "(conformance/evidence/ENGINE.tsv; needs --engine)")
     ap.add_argument("paths", nargs="*")
     a = ap.parse_args()
     paths = a.paths or [a.root]
@@ -175,6 +177,13 @@ def main():
     with open(answers, "w") as fh:
         for pid, _, _ in packets:
             fh.write("\t".join([pid] + results[pid]) + "\n")
+    if a.write_evidence:
+        if not a.engine:
+            sys.exit("testee_run: --write-evidence needs --engine")
+        w = subprocess.run([a.runner, "--oracle", a.dialect, "--testee-results", answers, "--mode", a.mode, "--root", a.root,
+                            "--engine", a.engine, "--engine-version", hello["version"], "--write-evidence", a.write_evidence] + paths)
+        if w.returncode:
+            sys.exit("testee_run: writing the evidence failed")
     cmd = [a.runner, "--oracle", a.dialect, "--testee-results", answers, "--mode", a.mode, "--root", a.root]
     if a.compare_errors:
         cmd.append("--compare-errors")

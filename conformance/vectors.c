@@ -203,6 +203,32 @@ static bool parse_dialect_outcome(loader *L, yaml_node_t *map, cf_vector *v, cf_
     return ok;
 }
 
+const char *cf_evidence_name(cf_evidence e) {
+    static const char *const names[CF_EV_COUNT] = {"recorded", "source", "fact", "engine"};
+    return (unsigned)e < CF_EV_COUNT ? names[e] : "?";
+}
+
+/* evidence: {DIALECT-OR-PATTERN: "fact: CITATION" | "source: CITATION"} — the citation is
+ * required: godotengine/godot tests/core/io/test_marshalls.h, or a repository, tag, file, line. */
+static void load_evidence(loader *L, yaml_node_t *val, cf_vector *v) {
+    if (val->type != YAML_MAPPING_NODE) { complain(L, val, "evidence must be a mapping of dialects to \"fact: ...\" or \"source: ...\"", NULL, NULL); return; }
+    for (yaml_node_pair_t *kv = val->data.mapping.pairs.start; kv < val->data.mapping.pairs.top; kv++) {
+        yaml_node_t *kn = node(L, kv->key), *vv = node(L, kv->value);
+        const char *pat = scalar(L, kn, "a dialect"), *t = scalar(L, vv, "an evidence");
+        if (!pat || !t) continue;
+        cf_evidence e = !strncmp(t, "fact: ", 6) ? CF_EV_FACT : !strncmp(t, "source: ", 8) ? CF_EV_SOURCE : CF_EV_RECORDED;
+        const char *cite = strchr(t, ':');
+        if (e == CF_EV_RECORDED || strlen(cite + 1) < 8) {
+            complain(L, vv, "evidence %s: write \"fact: CITATION\" or \"source: CITATION\" (engine evidence is recorded in conformance/evidence/)", t, NULL);
+            continue;
+        }
+        int hits = 0;
+        for (size_t i = 0; i < gdw_dialect_count(); i++)
+            if (fnmatch(pat, gdw_dialect_name(gdw_dialect_at(i)), 0) == 0) { hits++; if (e > v->evidence[i]) v->evidence[i] = (uint8_t)e; }
+        if (!hits) complain(L, kn, "evidence: unknown dialect %s", pat, NULL);
+    }
+}
+
 static void load_vector(loader *L, yaml_node_t *vn) {
     cf_suite *s = L->s;
     if (vn->type != YAML_MAPPING_NODE) { complain(L, vn, "a vector must be a mapping", NULL, NULL); return; }
@@ -237,7 +263,8 @@ static void load_vector(loader *L, yaml_node_t *vn) {
                 else complain(L, on, "unknown option %s (objects, max_depth, max_size, heap_limit)", ok, NULL);
             }
         } else if (!strcmp(k, "expect")) expect = val;
-        else complain(L, kn, "unknown vector key %s (name, from, note, hex, options, expect)", k, NULL);
+        else if (!strcmp(k, "evidence")) load_evidence(L, val, &v);
+        else complain(L, kn, "unknown vector key %s (name, from, note, hex, options, evidence, expect)", k, NULL);
     }
     if (!v.name || !hex || !expect || !v.from) {
         complain(L, vn, "a vector needs name, from, hex and expect", NULL, NULL);

@@ -8,6 +8,12 @@
 #define CF_MODES 3 /* compatible, strict, engine-exact: the gdw_mode values */
 #define CF_MAX_DIALECTS 32
 
+/* Where an expectation comes from, weakest first (conformance/README.md: Evidence). ENGINE is
+ * never written in a vector: it is earned when an engine's recorded answer (conformance/evidence/)
+ * agrees with the expectation. */
+typedef enum cf_evidence { CF_EV_RECORDED = 0, CF_EV_SOURCE, CF_EV_FACT, CF_EV_ENGINE, CF_EV_COUNT } cf_evidence;
+const char *cf_evidence_name(cf_evidence e);
+
 typedef struct cf_vector {
     char *id;            /* "<file relative to the suite root>#<name>" */
     char *file;
@@ -19,6 +25,7 @@ typedef struct cf_vector {
     size_t len;
     cf_options opt;
     cf_outcome expect[CF_MAX_DIALECTS][CF_MODES]; /* by dialect table index, by gdw_mode; borrowed */
+    uint8_t evidence[CF_MAX_DIALECTS]; /* cf_evidence, by dialect table index: the vector's `evidence:` */
     cf_outcome *owned;   /* the outcomes that own the documents and buffers expect[] shares */
     size_t nowned;
 } cf_vector;

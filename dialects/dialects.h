@@ -46,6 +46,10 @@ struct gdw_dialect {
     uint8_t real_mode;            /* gdw_real_mode, for math types and real arrays */
     bool encode_math_f64;         /* FLAG64 mode: the encoder sets bit 16 (precision=double build) */
     bool float_encode_f32_only;   /* FLOAT is always written as f32 (2.x as released) */
+    bool narrow_math_f64;         /* engine-exact: a single-precision FLAG64 build reads 64-bit math
+                                     components into its float real_t, so each is narrowed to f32
+                                     (1e300 becomes inf) and written back 32-bit (4.x single builds;
+                                     measured on 4.6.3; core/io/marshalls.cpp decode_double into real_t) */
 
     /* Ints */
     uint8_t int_encoding;         /* gdw_int_encoding */

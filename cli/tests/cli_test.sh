@@ -110,14 +110,15 @@ while IFS= read -r v; do
   [ "$a" = "$b" ] || { jbad=$((jbad + 1)); echo "JSON and text encode differently: $(sed -n "${i}p" "$T/engine.names")" >&2; }
 done < "$T/values.jsonl"
 [ "$i" = "$NENG" ] && [ "$jbad" = 0 ] && ok || bad "JSON round trip: $jbad of $i packets"
-# and most of them are the engine's own bytes (NodePaths carry the engine's unset padding)
+# and nearly all are the engine's own bytes (10 are not: NodePaths carry the engine's unset padding,
+# and NodePath("/") and a leading BOM the engine itself does not read back; tools/engines/README.md)
 i=0; exact=0
 while IFS= read -r v; do
   i=$((i + 1))
   a=$(printf '%s' "$v" | "$G" encode -d godot3 --json --hex | tr -d ' ')
   [ "$a" = "$(sed -n "${i}p" "$T/engine.hex")" ] && exact=$((exact + 1))
 done < "$T/values.jsonl"
-[ "$exact" -ge $((NENG - 8)) ] && ok || bad "only $exact of $NENG engine packets re-encode byte for byte"
+[ "$exact" -ge $((NENG - 10)) ] && ok || bad "only $exact of $NENG engine packets re-encode byte for byte"
 
 # ---- explain / decode --wire -------------------------------------------------------------------
 run 0 "$G" explain -d godot3 --hex "$STATE"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # runner_test — the conformance runner refuses what it must: unknown keys, dialects and
-# outcome fields, malformed hex, aliases, a dialect without an expectation, stale deviations;
+# outcome fields, malformed hex, aliases, a dialect without an expectation, stale deviations,
+# engine evidence that disagrees, is stale, has no header or misses a vector;
 # and a wrong expectation fails with a readable expected/got diff.
 # Usage (from Bazel): runner_test.sh RUNNER
 set -uo pipefail
@@ -26,6 +27,10 @@ expect_fail "wrong value: names the vector" "wrong-value.yaml:2 int 42 claimed t
 expect_fail "stale deviation" "STALE deviation" --root $bad --deviations $bad/stale-deviations.yaml $bad/null.yaml
 expect_fail "deviation for a missing vector" "deviation names no loaded vector" --root $bad --deviations $bad/stale-deviations.yaml $bad/wrong-value.yaml
 expect_fail "incomplete suite" "no vector is accepted with a value of type" --root $bad $bad/null.yaml
+expect_fail "evidence: the engine did otherwise" "the expectation disagrees with godot3.2 test" --root $bad --evidence $bad/evidence-disagree $bad/null.yaml
+expect_fail "evidence: the bytes changed" "has other bytes than when godot3.2 judged it" --root $bad --evidence $bad/evidence-stale $bad/null.yaml
+expect_fail "evidence: no header" "the first line must be" --root $bad --evidence $bad/evidence-header $bad/null.yaml
+expect_fail "evidence: a vector without an answer" "no answer for wrong-value.yaml" --root $bad --evidence $bad/evidence-stale $bad/null.yaml $bad/wrong-value.yaml
 expect_fail "missing file" "no such file" --root $bad $bad/nothing-here.yaml
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

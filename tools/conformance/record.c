@@ -4,7 +4,9 @@
  * bytes; the Godot test suite decodes them to this value) are checked before anything is
  * written: a recorder that disagrees with a fact stops.
  *
- * Spec columns: file, name, from, kind (hex | text), data, edit, options, assert, note
+ * Spec columns: file, name, from, kind (hex | text), data, edit, options, assert, note, evidence
+ *   evidence: "" or PATTERN=LEVEL: CITATION entries separated by ";;" (LEVEL fact or source),
+ *            written as the vector's `evidence:` mapping
  *   edit:    "" | cuts (every proper prefix, one vector each) | patch=OFF:HEX[,OFF:HEX...]
  *            (overwrite) | or=OFF:HEX[,...] (bitwise or) | append=HEX | cut=N
  *   options: "" or a comma list of objects, max_depth=N, max_size=N, heap_limit=N
@@ -28,7 +30,7 @@
 #include "dialects/dialects.h"
 
 typedef struct rec {
-    char *file, *name, *from, *note, *options;
+    char *file, *name, *from, *note, *options, *evidence;
     uint8_t *bytes;
     size_t len;
     cf_options opt;
@@ -68,7 +70,7 @@ static bool same_packet(const rec *a, const uint8_t *b, size_t n, const cf_optio
 }
 
 static void add(const char *file, const char *name, const char *from, const uint8_t *b, size_t n, const char *options,
-                const char *note) {
+                const char *note, const char *evidence) {
     cf_options o;
     parse_options(options, &o);
     for (size_t i = 0; i < g_n; i++)
@@ -84,6 +86,7 @@ static void add(const char *file, const char *name, const char *from, const uint
     r->name = dup(name);
     r->from = dup(from);
     r->note = dup(note);
+    r->evidence = dup(evidence);
     r->options = dup(options);
     r->bytes = malloc(n + 1);
     if (!r->bytes) die("out of memory", NULL);
@@ -149,15 +152,15 @@ static void check_fact(const char *assertion, const uint8_t *b, size_t n, const 
 }
 
 static void spec_line(char *line) {
-    char *f[9];
-    for (int i = 0; i < 9; i++) {
+    char *f[10];
+    for (int i = 0; i < 10; i++) {
         f[i] = line;
-        char *t = strchr(line, i < 8 ? '\t' : '\n');
-        if (!t && i < 8) die("want 9 tab-separated columns", NULL);
+        char *t = strchr(line, i < 9 ? '\t' : '\n');
+        if (!t && i < 9) die("want 10 tab-separated columns", NULL);
         if (t) { *t = 0; line = t + 1; }
     }
     const char *file = f[0], *name = f[1], *from = f[2], *kind = f[3], *data = f[4], *edit = f[5], *options = f[6],
-               *assertion = f[7], *note = f[8];
+               *assertion = f[7], *note = f[8], *evidence = f[9];
     const gdw_dialect *d = gdw_dialect_find(from);
     if (!d || strcmp(gdw_dialect_name(d), from)) die("unknown dialect", from);
     uint8_t *b = NULL;
@@ -217,9 +220,9 @@ static void spec_line(char *line) {
         for (size_t cut = 0; cut < n; cut++) {
             char nm[512];
             snprintf(nm, sizeof nm, "%s, cut at %zu of %zu", name, cut, n);
-            add(file, nm, from, b, cut, options, note);
+            add(file, nm, from, b, cut, options, note, evidence);
         }
-    } else add(file, name, from, b, n, options, note);
+    } else add(file, name, from, b, n, options, note, evidence);
     free(b);
 }
 
@@ -333,6 +336,21 @@ int main(int argc, char **argv) {
             cf_buf_yaml_string(&b, r->name);
             cf_buf_printf(&b, "\n  from: %s\n", r->from);
             if (r->note[0]) { cf_buf_puts(&b, "  note: "); cf_buf_yaml_string(&b, r->note); cf_buf_puts(&b, "\n"); }
+            if (r->evidence[0]) {
+                cf_buf_puts(&b, "  evidence:\n");
+                char *copy = dup(r->evidence), *save = NULL;
+                for (char *e = strtok_r(copy, ";", &save); e; e = strtok_r(NULL, ";", &save)) {
+                    char *eq = strchr(e, '=');
+                    if (!eq) die("evidence wants PATTERN=LEVEL: CITATION", e);
+                    *eq = 0;
+                    cf_buf_puts(&b, "    ");
+                    cf_buf_yaml_string(&b, e);
+                    cf_buf_puts(&b, ": ");
+                    cf_buf_yaml_string(&b, eq + 1);
+                    cf_buf_puts(&b, "\n");
+                }
+                free(copy);
+            }
             cf_buf_puts(&b, "  hex: \"");
             cf_buf_hex(&b, r->bytes, r->len);
             cf_buf_puts(&b, "\"\n");
