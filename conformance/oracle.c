@@ -335,7 +335,8 @@ int cf_evidence_write(cf_suite *s, const char *dialect, int mode, const char *en
         for (size_t j = 0; k == s->n && j < s->n; j++) if (!strcmp(s->v[j].id, fld[0])) k = j;
         if (k == s->n) continue;
         next = k + 1;
-        fprintf(out, "%s\t%016llx\t%s\t%s\t%s\t%s\t%s\n", fld[0], (unsigned long long)cf_packet_hash(&s->v[k]), fld[1], fld[2], fld[3],
+        /* the detail (the engine's own words) is kept short: it is for people, never compared */
+        fprintf(out, "%s\t%016llx\t%s\t%s\t%s\t%s\t%.60s\n", fld[0], (unsigned long long)cf_packet_hash(&s->v[k]), fld[1], fld[2], fld[3],
                 fld[4], fld[5]);
         n++;
     }

@@ -30,18 +30,11 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "conformance"))
+sys.path.insert(0, os.path.join(ROOT, "tools/conformance"))
 from testee_run import Testee, drive  # noqa: E402
+from generate import engine_packets  # noqa: E402  (the one reader of tools/engines/ENGINE-packets.tsv)
 
 DIALECT = {"godot4.6": "godot4", "godot3.6": "godot3", "godot3.2": "godot3"}
-
-
-def engine_packets(engine):
-    out = []
-    with open(os.path.join(ROOT, "tools/engines", engine + "-packets.tsv")) as fh:
-        for line in fh:
-            if not line.startswith("#") and line.strip():
-                out.append(bytes.fromhex(line.split("\t")[1]))
-    return out
 
 
 def mutate(rng, seeds):
@@ -87,7 +80,7 @@ def main():
     dialect = DIALECT[a.oracle]
     os.makedirs(os.path.join(a.out, "findings"), exist_ok=True)
     rng = random.Random(a.seed)
-    seeds = engine_packets(a.oracle)
+    seeds = [bytes.fromhex(h) for _, h, _ in engine_packets(a.oracle)[1]]
     log = open(os.path.join(a.out, "testees.log"), "wb")
     engine = Testee(os.path.join(ROOT, "tools/engines/testee.py") + " " + a.oracle, 4096, log)
     gdwire = Testee(a.gdwire_testee, 4096, log)
