@@ -989,6 +989,12 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
         return GDW_ERR_NOMEM;
     }
     gdw_status s = run(d, buf, len, opts, doc, &doc->root, consumed, err, shadow, canonical);
+    if (!s && opts && opts->mode == GDW_MODE_ENGINE_EXACT && (s = gdw_engine_settle(d, doc, opts->allow_objects)) && err) {
+        memset(err, 0, sizeof *err);
+        err->code = s;
+        err->engine_error = GDW_ENGINE_NONE;
+        err->message = gdw_strerror(s);
+    }
     if (s) { gdw_doc_free(doc); return s; }
     *out_doc = doc;
     return GDW_OK;

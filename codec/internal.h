@@ -139,6 +139,10 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
                                gdw_error *shadow, bool *canonical);
 
+/* gdw_engine_settle (engine_value.c): in engine-exact mode, turn a decoded tree into the value the
+ * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks. */
+gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, bool allow_objects);
+
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
 
 /* gdw_utf8_check: returns the index of the first offending byte, or (size_t)-1 if p[0..n)

@@ -336,7 +336,7 @@ int cf_evidence_write(cf_suite *s, const char *dialect, int mode, const char *en
         if (k == s->n) continue;
         next = k + 1;
         /* the detail (the engine's own words) is kept short: it is for people, never compared */
-        fprintf(out, "%s\t%016llx\t%s\t%s\t%s\t%s\t%.60s\n", fld[0], (unsigned long long)cf_packet_hash(&s->v[k]), fld[1], fld[2], fld[3],
+        fprintf(out, "%s\t%016llx\t%s\t%s\t%s\t%s\t%.24s\n", fld[0], (unsigned long long)cf_packet_hash(&s->v[k]), fld[1], fld[2], fld[3],
                 fld[4], fld[5]);
         n++;
     }

@@ -77,6 +77,14 @@ struct gdw_dialect {
     bool defect_projection_248;   /* Projection decode wants 248 bytes left (Pandemonium) */
     bool defect_vec4_pool_w;      /* PoolVector4/4i arrays decode w from the z slot (Pandemonium) */
     bool joystick_axis_value;     /* 2.x InputEvent JOYSTICK_MOTION carries an f32 value (2.1-era) */
+
+    /* What the engine holds after decoding (engine-exact mode; codec/engine_value.c) */
+    bool typed_convert;           /* typed Array elements and typed Dictionary keys are kept, converted
+                                     (Variant::can_convert_strict) or dropped; element type Nil is
+                                     untyped; Object types become EncodedObjectAsID without objects
+                                     (measured on 4.6.3) */
+    bool merge_dict_keys;         /* Dictionary keys the engine's HashMap finds equal are one entry:
+                                     first key and place, last value (4.x, measured on 4.6.3) */
 };
 
 #endif

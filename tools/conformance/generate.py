@@ -194,6 +194,101 @@ def engine_facts():
                 ") with its own var2bytes / var_to_bytes: tools/engines/packets" + dialect[-1] + ".gd")
 
 
+def engine_holds():
+    """What a Godot 4 engine holds after decoding, where it is not the value as written (typed
+    containers converted, Dictionary keys merged: codec/engine_value.c). The expectations are
+    gdwire's, confirmed by Godot 4.6.3's answers (conformance/evidence/godot4.6.tsv)."""
+    f = "engine/godot4-holds.yaml"
+    i64 = lambda v: struct.pack("<q", v).hex()
+    def s(t):
+        b = t.encode()
+        return u32(len(b)) + pad(b).hex()
+    NIL = u32(0)
+    INT = lambda v: hdr(2) + u32(v)
+    INT64 = lambda v: hdr(2, 1 << 16) + i64(v)
+    F32 = lambda v: hdr(3) + struct.pack("<f", v).hex()
+    F64 = lambda v: hdr(3, 1 << 16) + struct.pack("<d", v).hex()
+    F32B = lambda b: hdr(3) + u32(b)
+    STR = lambda t: hdr(4) + s(t)
+    SN = lambda t: hdr(21) + s(t)
+    V2B = lambda a, b: hdr(5) + u32(a) + u32(b)
+    OBJ = lambda oid: hdr(24, 1 << 16) + struct.pack("<Q", oid).hex()
+    def ARR(items, kind=0, tdata=""):
+        return hdr(28, kind << 16) + tdata + u32(len(items)) + "".join(items)
+    def DICT(pairs, kk=0, kd="", vk=0, vd=""):
+        return hdr(27, (kk << 16) | (vk << 18)) + kd + vd + u32(len(pairs)) + "".join(k + v for k, v in pairs)
+    nan = 0x7FC00000
+    cases = [
+        ("Array[int] of int, float, String, null, double, bool, int64",
+         ARR([INT(1), F32(2.5), STR("x"), NIL, F64(3.0), hdr(1) + u32(1), INT64(7)], 1, u32(2))),
+        ("Array[float] of ints", ARR([INT(3), INT64(4), F32(1.5)], 1, u32(3))),
+        ("Array[String] of StringName and String", ARR([SN("a"), STR("b")], 1, u32(4))),
+        ("Array[StringName] of String and StringName", ARR([STR("a"), SN("b")], 1, u32(21))),
+        ("Array[Object] empty, without objects", ARR([], 1, u32(24))),
+        ("Array[Object] of null, id, int, nil", ARR([OBJ(0), OBJ(1234), INT(1), NIL], 1, u32(24))),
+        ("Array[\"Node\"] of null, id, nil, int", ARR([OBJ(0), OBJ(1234), NIL, INT(1)], 2, s("Node"))),
+        ("Array[Nil] is untyped", ARR([INT(1)], 1, u32(0))),
+        ("Array[Array] of an Array[int]", ARR([ARR([INT(1)], 1, u32(2))], 1, u32(28))),
+        ("Dictionary[int, Variant] with String and float keys",
+         DICT([(INT(1), STR("a")), (STR("x"), STR("b")), (F32(2.0), STR("c")), (INT64(5), STR("d"))], 1, u32(2))),
+        ("Dictionary[Variant, int]: values are not checked", DICT([(INT(1), STR("s")), (INT(2), INT(3))], 0, "", 1, u32(2))),
+        ("Dictionary[StringName, Variant] with String and int keys", DICT([(STR("a"), INT(1)), (SN("a"), INT(2)), (INT(3), INT(3))], 1, u32(21))),
+        ("Dictionary[Variant, \"Node\"]", DICT([(INT(1), INT(2))], 0, "", 2, s("Node"))),
+        ("duplicate keys: int32 1, int64 1, float 1.0, 2, 1",
+         DICT([(INT(1), INT(10)), (INT64(1), INT(20)), (F32(1.0), INT(30)), (INT(2), INT(40)), (INT(1), INT(50))])),
+        ("keys String and StringName", DICT([(STR("k"), INT(1)), (SN("k"), INT(2)), (SN("j"), INT(3)), (STR("j"), INT(4))])),
+        ("keys NaN, another NaN, 0.0, -0.0, double 0.0",
+         DICT([(F32B(nan), INT(1)), (hdr(3, 1 << 16) + struct.pack("<Q", 0x7FF8000000000001).hex(), INT(2)), (F32(0.0), INT(3)),
+               (F32B(0x80000000), INT(4)), (F64(0.0), INT(5))])),
+        ("keys [1], [int64 1], [&\"k\"], [\"k\"], [NaN], [other NaN]",
+         DICT([(ARR([INT(1)]), INT(1)), (ARR([INT64(1)]), INT(2)), (ARR([SN("k")]), INT(3)), (ARR([STR("k")]), INT(4)),
+               (ARR([F32B(nan)]), INT(5)), (ARR([F32B(nan + 1)]), INT(6))])),
+        ("keys [NaN] twice: NaN in an Array never equals", DICT([(ARR([F32B(nan)]), INT(1)), (ARR([F32B(nan)]), INT(2))])),
+        ("keys [0.0] and [-0.0]", DICT([(ARR([F32(0.0)]), INT(1)), (ARR([F32B(0x80000000)]), INT(2))])),
+        ("keys Vector2(NaN, 0) three times", DICT([(V2B(nan, 0), INT(1)), (V2B(nan, 0), INT(2)), (V2B(nan + 1, 0), INT(3))])),
+        ("keys {1: NaN} twice", DICT([(DICT([(INT(1), F32B(nan))]), INT(1)), (DICT([(INT(1), F32B(nan))]), INT(2))])),
+        ("keys float 0.5 and double 0.5", DICT([(F32(0.5), INT(1)), (F64(0.5), INT(2))])),
+        ("keys \"a\" and \"a\\0b\"", DICT([(STR("a"), INT(1)), (hdr(4) + u32(3) + "61006200", INT(2))])),
+        ("keys true, bool 2, int 1", DICT([(hdr(1) + u32(1), INT(1)), (hdr(1) + u32(2), INT(2)), (INT(1), INT(3))])),
+        ("keys \"a\" and NodePath(\"a\")", DICT([(STR("a"), INT(1)), (hdr(22) + u32(0x80000001) + u32(0) + u32(0) + s("a"), INT(2))])),
+        ("keys object ids 5, 5, null, nil", DICT([(OBJ(5), INT(1)), (OBJ(5), INT(2)), (OBJ(0), INT(3)), (NIL, INT(4))])),
+        ("keys RID 5 twice", DICT([(hdr(23) + i64(5), INT(1)), (hdr(23) + i64(5), INT(2))])),
+        ("keys 0, 1, 2, 0, 1, 2, 0", DICT([(INT(k % 3), INT(k)) for k in range(7)])),
+        ("keys {\"k\": 1} and {&\"k\": 1}", DICT([(DICT([(STR("k"), INT(1))]), INT(1)), (DICT([(SN("k"), INT(1))]), INT(2))])),
+    ]
+    for path in ["/a/b:c:d", "a::b", "a:", "//a//b/", ":x", "/", "a/b/", "..:x:", "%u/n"]:
+        cases.append((f"Array[NodePath] of String {path!r}", ARR([STR(path)], 1, u32(22))))
+    loose = [hdr(1) + u32(1), F32(-1.5), STR("12x3"), STR("-7"), STR("a-5"), INT64(2**40 + 3), NIL, F64(1e300),
+             hdr(6) + u32(3) + u32(0xFFFFFFFF), hdr(5) + struct.pack("<ff", 1.5, -2.5).hex()]
+    for want in (29, 30, 31, 32, 33, 35, 36, 37, 38):
+        cases.append((f"Array[type {want}] of a mixed Array", ARR([ARR(loose)], 1, u32(want))))
+    t3 = hdr(18) + "".join(struct.pack("<f", 0.5 + k).hex() for k in range(12))
+    t2 = hdr(11) + "".join(struct.pack("<f", -0.25 - k).hex() for k in range(6))
+    pj = hdr(19) + "".join(struct.pack("<f", 2.0 + k).hex() for k in range(16))
+    bs = hdr(17) + "".join(struct.pack("<f", 3.0 * k).hex() for k in range(9))
+    for want, what, val in ((11, "Transform3D", t3), (18, "Transform2D", t2), (18, "Projection", pj), (18, "Basis", bs), (19, "Transform3D", t3)):
+        cases.append((f"Array[type {want}] of a {what} of distinct components", ARR([val], 1, u32(want))))
+    for name, hexs in cases:
+        row(f, name, "godot4", "hex", hexs, note="what Godot 4.6.3 holds after decoding (codec/engine_value.c)")
+    # Every element type into every typed Array: one packet the engine wrote per element, up to
+    # three per type; the element is kept, converted or dropped.
+    _, packets = engine_packets("godot4.6")
+    per_type = {}
+    for pname, hexs, _ in packets:
+        t = int(hexs[:2], 16)
+        if t != 24 and len(per_type.setdefault(t, [])) < 3:
+            per_type[t].append((pname, hexs))
+    extra = [("null Object", OBJ(0)), ("Object id 5", OBJ(5))]
+    extra += [(f"double {v!r}", F64(v)) for v in (2.5, -2.5, 1e300, float("nan"), float("inf"), 3e9, -0.0, 2147483648.0, 9.3e18)]
+    extra += [(f"int64 {v}", INT64(v)) for v in (2**31 - 1, -2**31, 2**53 + 1, 2**63 - 1, -2**63)]
+    extra += [(f"bool word {v}", hdr(1) + u32(v)) for v in (2, 0xFFFFFFFF)]
+    elems = [e for t in sorted(per_type) for e in per_type[t]] + extra
+    for want in range(1, 39):
+        for ename, ehex in elems:
+            row(f"engine/godot4-typed-arrays-{1 if want < 20 else 2}.yaml", f"Array[type {want}] of {ename}", "godot4", "hex", ARR([ehex], 1, u32(want)),
+                note="a typed Array's element as Godot 4.6.3 keeps, converts or drops it (codec/engine_value.c)")
+
+
 def godot4_test_facts():
     big = 0x0F123456789ABCDEF - (1 << 64)  # uint64_t 0xf123456789abcdef as the engine's int64
     f = "facts/godot4-test-marshalls.yaml"
@@ -470,6 +565,7 @@ def main():
 
     # order matters: a packet already written is not written again, so named packets come first
     engine_facts()
+    engine_holds()
     godot4_test_facts()
     wire_format_facts()
     cross()

@@ -8,7 +8,9 @@
 # with consumed 0 for a rejected packet (the engine's Error is in the stderr text after the
 # marker). The re-encoding is var_to_bytes (var_to_bytes_with_objects when objects are allowed);
 # for an EncodedObjectAsID the object id is printed, since var_to_bytes would write the
-# wrapper's own id.
+# wrapper's own id; for EncodedObjectAsIDs inside Arrays and Dictionaries (keys too), the pairs
+# "wrapper_id=carried_id" separated by commas, and testee.py writes each carried id where the
+# engine wrote its wrapper's.
 extends SceneTree
 
 func _init():
@@ -34,9 +36,29 @@ func _init():
 		var objid = ""
 		if v is EncodedObjectAsID:
 			objid = str(v.get_object_id())
+		elif typeof(v) == TYPE_ARRAY or typeof(v) == TYPE_DICTIONARY:
+			var pairs = []
+			_wrapped_ids(v, pairs)
+			objid = ",".join(pairs)
 		var enc = var_to_bytes_with_objects(v) if objects else var_to_bytes(v)
 		print("R\t%s\t%d\t%d\t%s\t%s" % [parts[0], n, typeof(v), Marshalls.raw_to_base64(enc), objid])
 	f.close()
 	printerr("@@done")
 	print("DONE")
 	quit()
+
+
+# The EncodedObjectAsIDs inside v, as "wrapper_instance_id=carried_id" strings.
+func _wrapped_ids(v, pairs):
+	var items = []
+	if typeof(v) == TYPE_ARRAY:
+		items = v
+	elif typeof(v) == TYPE_DICTIONARY:
+		for k in v:
+			items.append(k)
+			items.append(v[k])
+	for x in items:
+		if x is EncodedObjectAsID:
+			pairs.append("%d=%d" % [x.get_instance_id(), x.get_object_id()])
+		elif typeof(x) == TYPE_ARRAY or typeof(x) == TYPE_DICTIONARY:
+			_wrapped_ids(x, pairs)

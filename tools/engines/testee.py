@@ -113,7 +113,15 @@ class Engine:
         else:
             typ, b64, objid = (f + [""] * 3)[:3]
             consumed = "-"
-        if objid:
+        if "=" in objid:
+            # EncodedObjectAsIDs inside containers: var_to_bytes wrote each wrapper's own instance
+            # id; put the id it carries there (instance ids are unique 64-bit numbers).
+            enc = base64.b64decode(b64)
+            for pair in objid.split(","):
+                wrapper, carried = (int(x) & 0xFFFFFFFFFFFFFFFF for x in pair.split("="))
+                head = struct.pack("<I", self.object_type | 1 << 16)
+                enc = enc.replace(head + struct.pack("<Q", wrapper), head + struct.pack("<Q", carried))
+        elif objid:
             # An EncodedObjectAsID: the engine's encoding of an object as its id (GDScript prints
             # the 64-bit id signed).
             enc = struct.pack("<IQ", self.object_type | 1 << 16, int(objid) & 0xFFFFFFFFFFFFFFFF)

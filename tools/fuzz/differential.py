@@ -5,7 +5,7 @@ engine and through gdwire's engine-exact prediction (both as testees, docs/teste
 and every disagreement is a finding.
 
 usage: differential.py --oracle godot4.6|godot3.6|godot3.2 --out DIR [--minutes M] [--seed N]
-                       [--corpus DIR ...] [--gdwire-testee BIN]
+                       [--corpus DIR ...] [--gdwire-testee BIN] [--known FILE] [--max-inputs N]
 
 Inputs, in batches of 500: first every file of the given fuzz corpora (their 2-byte selector
 is dropped: the bytes after it are the packet; bit 2 of the second byte allows objects), then,
@@ -18,8 +18,11 @@ An engine crash or hang is a finding too.
 Findings are deduplicated by a signature (the kind of difference, the two verdicts, the top
 value's type id); each signature's smallest input is kept as DIR/findings/SIG.hex and proposed
 as a conformance vector in DIR/proposed-vectors.yaml (expectation: what the engine did). The
-figures go to stdout and DIR/differential.txt. Exit status 0 unless the tool itself failed:
-the findings are the result."""
+figures go to stdout and DIR/differential.txt.
+
+--known FILE (tools/fuzz/differential-known.tsv): signatures already analysed, one per line with
+the reason ("SIG<TAB>reason"). The run ends with "N passed, N failed": an input passes when the
+engine and gdwire agree or the disagreement's signature is known; exit status 1 when any failed."""
 import argparse
 import hashlib
 import os
@@ -76,7 +79,15 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--corpus", action="append", default=[])
     ap.add_argument("--gdwire-testee", default=os.path.join(ROOT, "bazel-bin/conformance/gdwire_testee"))
+    ap.add_argument("--known", default="", help="analysed signatures: SIG<TAB>reason per line")
+    ap.add_argument("--max-inputs", type=int, default=0, help="stop after this many inputs (0: only the time limit)")
     a = ap.parse_args()
+    known = {}
+    if a.known:
+        for line in open(a.known, encoding="utf-8"):
+            if line.strip() and not line.startswith("#"):
+                sig, _, why = line.rstrip("\n").partition("\t")
+                known[sig] = why
     dialect = DIALECT[a.oracle]
     os.makedirs(os.path.join(a.out, "findings"), exist_ok=True)
     rng = random.Random(a.seed)
@@ -90,9 +101,9 @@ def main():
     findings = {}  # signature -> (bytes, objects, description)
     counts = {}
     seen = set()
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not (a.max_inputs and sent >= a.max_inputs):
         batch = []
-        while len(batch) < 500:
+        while len(batch) < (min(500, a.max_inputs - sent) if a.max_inputs else 500):
             item = next(corpus, None)
             if item is None:
                 item = (mutate(rng, seeds), rng.random() < 0.1)
@@ -149,19 +160,23 @@ def main():
         "inputs sent to the engine: %d (%d from the corpora, %d generated)" % (sent, from_corpus, sent - from_corpus),
         "agree: %d; disagree: %d, in %d distinct signatures; testee restarts: %d" % (
             agree, sent - agree, len(findings), restarts)]
+    unknown = sum(counts[sig] for sig in findings if sig not in known)
     with open(os.path.join(a.out, "proposed-vectors.yaml"), "w") as pv:
         pv.write("# Proposed conformance vectors from %s: the expectation is what the engine did.\nvectors:\n" % a.oracle)
         for sig, (raw, objects, desc, e) in sorted(findings.items(), key=lambda kv: -counts[kv[0]]):
             open(os.path.join(a.out, "findings", sig + ".hex"), "w").write(raw.hex() + "\n")
             lines.append("  %s  x%-6d %s  %s" % (sig, counts[sig], raw.hex()[:48], desc))
+            lines.append("      " + ("known: " + known[sig] if sig in known else "NEW: not in --known"))
             pv.write('- name: "differential %s %s"\n  from: %s\n  hex: "%s"\n' % (a.oracle, sig, dialect, raw.hex()))
             if objects == "1":
                 pv.write("  options: {objects: true}\n")
             pv.write('  note: "%s: %s"\n' % (a.oracle, desc.replace('"', "'")))
+    lines.append("%d passed, %d failed" % (sent - unknown, unknown))
     text = "\n".join(lines) + "\n"
     open(os.path.join(a.out, "differential.txt"), "w").write(text)
     sys.stdout.write(text)
+    return 1 if unknown else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,681 @@
+/* engine_value.c — engine-exact mode: the value the engine ends up holding, where that is not
+ * the value as written.
+ *
+ * A Godot 4 engine builds its Arrays and Dictionaries through their own setters, so what it
+ * holds after decode_variant can differ from the bytes:
+ *   - a container typed by Object, a class or a script, decoded without objects allowed, is typed
+ *     by the class EncodedObjectAsID (core/io/marshalls.cpp _decode_container_type);
+ *   - element type Nil means untyped;
+ *   - a typed Array's elements and a typed Dictionary's keys go through ContainerTypeValidate:
+ *     a value of the element type is kept, one the engine converts strictly is converted, any
+ *     other is dropped with an error (Dictionary values are not checked);
+ *   - `dict[key] = value`: keys the engine's HashMap finds equal are one entry, at the first one's
+ *     place, holding the last value.
+ * Measured on Godot 4.6.3 (docs/dialects/godot4.md, "What the engine holds"). The dialect asks for
+ * these with typed_convert and merge_dict_keys; this pass runs after a successful decode, children
+ * before their container, so nested keys are settled before their container's keys are compared.
+ * Recursion is bounded by the decode depth limit, as in the encoder.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "codec/internal.h"
+
+typedef struct settle_ctx {
+    const gdw_dialect *d;
+    gdw_doc *doc;
+    bool objects;
+} settle_ctx;
+
+static const uint8_t k_encoded_object_as_id[] = "EncodedObjectAsID";
+
+/* ---- equality as the engine's Dictionary sees it ------------------------------------------ */
+
+/* Variant::hash_compare with semantic comparison (a Dictionary's own keys: NaN equals NaN) or
+ * without it (elements of Arrays and values of Dictionaries compared as keys: NaN never equals). */
+static bool same_real(double a, double b, bool semantic) { return a == b || (semantic && isnan(a) && isnan(b)); }
+
+static bool string_like(unsigned t) { return t == GDW_STRING || t == GDW_STRING_NAME; }
+
+static bool same_str(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
+
+static gdw_str str_of(const gdw_value *v) { gdw_str s = {v->u.bytes, v->len}; return s; }
+
+static bool key_equal(const gdw_value *a, const gdw_value *b, bool top);
+
+static bool same_value(const gdw_value *a, const gdw_value *b, bool semantic) {
+    if (a->type != b->type) return false;
+    switch (a->type) {
+    case GDW_NIL: case GDW_CALLABLE: return true;
+    case GDW_BOOL: case GDW_INT: return a->u.i == b->u.i;
+    case GDW_FLOAT: {
+        double x = a->width == 4 ? (double)bits_to_f32((uint32_t)a->u.bits) : bits_to_f64(a->u.bits);
+        double y = b->width == 4 ? (double)bits_to_f32((uint32_t)b->u.bits) : bits_to_f64(b->u.bits);
+        return same_real(x, y, semantic);
+    }
+    case GDW_STRING: case GDW_STRING_NAME: return same_str(str_of(a), str_of(b));
+    case GDW_RID: return a->u.i == b->u.i;
+    case GDW_OBJECT:
+        /* each decoded object is an instance of its own: only two null Objects are equal */
+        return (a->flags & GDW_VF_OBJECT_NULL) && (b->flags & GDW_VF_OBJECT_NULL);
+    case GDW_SIGNAL: {
+        const gdw_signal *x = a->u.ext, *y = b->u.ext;
+        return x->object_id == y->object_id && same_str(x->name, y->name);
+    }
+    case GDW_NODE_PATH: {
+        const gdw_nodepath *x = a->u.ext, *y = b->u.ext;
+        if (x->name_count != y->name_count || x->subname_count != y->subname_count || (x->flags & 1) != (y->flags & 1)) return false;
+        for (uint32_t i = 0; i < x->name_count + x->subname_count; i++)
+            if (!same_str(x->parts[i], y->parts[i])) return false;
+        return true;
+    }
+    case GDW_ARRAY: {
+        if (a->len != b->len) return false;
+        const gdw_value *x = gdw_items(a), *y = gdw_items(b);
+        for (uint32_t i = 0; i < a->len; i++)
+            if (!same_value(&x[i], &y[i], false)) return false;
+        return true;
+    }
+    case GDW_DICTIONARY: {
+        /* the engine hashes a Dictionary in its order, then looks each key up in the other */
+        if (a->len != b->len) return false;
+        const gdw_value *x = gdw_items(a), *y = gdw_items(b);
+        for (uint32_t i = 0; i < 2 * a->len; i += 2)
+            if (!key_equal(&x[i], &y[i], true) || !same_value(&x[i + 1], &y[i + 1], false)) return false;
+        return true;
+    }
+    case GDW_PACKED_STRING_ARRAY: {
+        if (a->len != b->len) return false;
+        const gdw_str *x = a->u.ext, *y = b->u.ext;
+        for (uint32_t i = 0; i < a->len; i++)
+            if (!same_str(x[i], y[i])) return false;
+        return true;
+    }
+    default: break;
+    }
+    size_t n = gdw_type_components((gdw_type)a->type);
+    if (!n) return false; /* a type a Godot 4 tree does not hold */
+    n *= (a->type >= GDW_PACKED_BYTE_ARRAY) ? a->len : 1;
+    if (a->type >= GDW_PACKED_BYTE_ARRAY && a->len != b->len) return false;
+    bool reals = gdw_type_has_reals((gdw_type)a->type);
+    for (size_t i = 0; i < n; i++) {
+        if (reals ? !same_real(gdw_value_real(a, i), gdw_value_real(b, i), semantic) : gdw_value_int_at(a, i) != gdw_value_int_at(b, i))
+            return false;
+    }
+    return true;
+}
+
+/* Two keys of one Dictionary are one key: at the top the engine's comparator also takes a String
+ * and a StringName with the same text as equal (StringLikeVariantComparator). */
+static bool key_equal(const gdw_value *a, const gdw_value *b, bool top) {
+    if (top && string_like(a->type) && string_like(b->type)) return same_str(str_of(a), str_of(b));
+    return same_value(a, b, top);
+}
+
+/* A hash that equal keys share (reals by value, -0 as 0, every NaN alike; String and StringName
+ * alike): only a bucket, key_equal decides. */
+static uint64_t mix(uint64_t h, uint64_t x) {
+    h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xFF51AFD7ED558CCDull;
+}
+
+static uint64_t real_hash(double x) {
+    if (x == 0) return 0;
+    if (isnan(x)) return 1;
+    return f64_to_bits(x);
+}
+
+static uint64_t bytes_hash(uint64_t h, gdw_str s) {
+    for (uint32_t i = 0; i < s.len; i++) h = (h ^ s.ptr[i]) * 0x100000001B3ull;
+    return mix(h, s.len);
+}
+
+static uint64_t key_hash(const gdw_value *v) {
+    unsigned t = string_like(v->type) ? GDW_STRING : v->type;
+    uint64_t h = mix(0xCBF29CE484222325ull, t);
+    switch (v->type) {
+    case GDW_BOOL: case GDW_INT: case GDW_RID: return mix(h, (uint64_t)v->u.i);
+    case GDW_FLOAT: return mix(h, real_hash(v->width == 4 ? (double)bits_to_f32((uint32_t)v->u.bits) : bits_to_f64(v->u.bits)));
+    case GDW_STRING: case GDW_STRING_NAME: return bytes_hash(h, str_of(v));
+    case GDW_ARRAY: case GDW_DICTIONARY: {
+        const gdw_value *x = gdw_items(v);
+        uint32_t n = v->type == GDW_DICTIONARY ? 2 * v->len : v->len;
+        for (uint32_t i = 0; i < n && i < 8; i++) h = mix(h, key_hash(&x[i]));
+        return mix(h, v->len);
+    }
+    default: break;
+    }
+    size_t n = gdw_type_components((gdw_type)v->type);
+    if (n && v->type < GDW_PACKED_BYTE_ARRAY) {
+        bool reals = gdw_type_has_reals((gdw_type)v->type);
+        for (size_t i = 0; i < n; i++) h = mix(h, reals ? real_hash(gdw_value_real(v, i)) : (uint64_t)gdw_value_int_at(v, i));
+    }
+    return mix(h, v->len);
+}
+
+/* Keys the engine finds equal become one entry: the first one's key and place, the last value.
+ * An open-addressing table of pair indices (temporary, from the document's allocator). */
+static gdw_status merge_keys(settle_ctx *c, gdw_value *dict) {
+    uint32_t n = dict->len;
+    if (n < 2) return GDW_OK;
+    gdw_value *items = (gdw_value *)gdw_items(dict);
+    size_t cap = 4;
+    while (cap < (size_t)n + n / 2) cap *= 2;
+    const gdw_allocator *a = &c->doc->alloc;
+    uint32_t *slot = a->malloc_fn(a->ctx, cap * sizeof *slot);
+    if (!slot) return GDW_ERR_NOMEM;
+    memset(slot, 0xFF, cap * sizeof *slot);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        gdw_value *k = &items[2 * i];
+        size_t at = key_hash(k) & (cap - 1);
+        for (;;) {
+            uint32_t j = slot[at];
+            if (j == UINT32_MAX) {
+                slot[at] = kept;
+                if (kept != i) { items[2 * kept] = items[2 * i]; items[2 * kept + 1] = items[2 * i + 1]; }
+                kept++;
+                break;
+            }
+            if (key_equal(&items[2 * j], k, true)) { items[2 * j + 1] = items[2 * i + 1]; break; }
+            at = (at + 1) & (cap - 1);
+        }
+    }
+    a->free_fn(a->ctx, slot, cap * sizeof *slot);
+    dict->len = kept;
+    return GDW_OK;
+}
+
+/* ---- typed containers --------------------------------------------------------------------- */
+
+/* What the engine makes of a container's element type: Nil is no type; without objects, any
+ * Object type is the class EncodedObjectAsID. Returns the builtin type elements must have
+ * (GDW_NIL: any). */
+static unsigned settle_desc(settle_ctx *c, gdw_typedesc *td) {
+    if (td->kind == GDW_DESC_BUILTIN && td->builtin == GDW_NIL) td->kind = GDW_DESC_NONE;
+    if (td->kind == GDW_DESC_NONE) return GDW_NIL;
+    bool object = td->kind != GDW_DESC_BUILTIN || td->builtin == GDW_OBJECT;
+    if (object && !c->objects) {
+        td->kind = GDW_DESC_CLASS;
+        td->name.ptr = k_encoded_object_as_id;
+        td->name.len = sizeof k_encoded_object_as_id - 1;
+    }
+    return object ? GDW_OBJECT : td->builtin;
+}
+
+/* int32_t(float) and int64_t(double) as the engine's x86-64 build computes them: a value out of
+ * range, infinite or NaN becomes the most negative integer (cvttss2si / cvttsd2si). */
+static int32_t to_i32(double x) { return x > -2147483649.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN; }
+static int64_t to_i64(double x) { return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN; }
+
+/* A FLOAT holding x as a decoded one would after the engine wrote it: 32-bit where that is exact. */
+static void set_float(gdw_value *v, double x) {
+    memset(v, 0, sizeof *v);
+    v->type = GDW_FLOAT;
+    bool narrow = !isnan(x) && (double)(float)x == x;
+    v->width = narrow ? 4 : 8;
+    v->u.bits = narrow ? f32_to_bits((float)x) : f64_to_bits(x);
+}
+
+/* Math vectors between their float and integer forms, component by component. */
+static const struct { uint8_t f, i; } k_vector_pairs[] = {
+    {GDW_VECTOR2, GDW_VECTOR2I}, {GDW_RECT2, GDW_RECT2I}, {GDW_VECTOR3, GDW_VECTOR3I}, {GDW_VECTOR4, GDW_VECTOR4I}};
+
+static gdw_status convert_vector(settle_ctx *c, gdw_value *v, unsigned to) {
+    size_t n = gdw_type_components((gdw_type)to);
+    bool to_reals = gdw_type_has_reals((gdw_type)to);
+    unsigned w = to_reals ? comp_width_encode(c->d, C_REAL) : 4;
+    uint8_t *out = gdw_arena_alloc(c->doc, n * w);
+    if (!out) return GDW_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (to_reals) {
+            double x = (double)gdw_value_int_at(v, i);
+            if (w == 4) wr_u32le(out + 4 * i, f32_to_bits((float)x));
+            else wr_u64le(out + 8 * i, f64_to_bits(x));
+        } else {
+            /* the engine holds real_t components: int32_t(real_t) */
+            double x = gdw_value_real(v, i);
+            if (comp_width_encode(c->d, C_REAL) == 4) x = (double)(float)x;
+            wr_u32le(out + 4 * i, (uint32_t)to_i32(x));
+        }
+    }
+    v->type = (uint8_t)to;
+    v->width = to_reals ? (uint8_t)w : 0;
+    v->u.bytes = out;
+    return GDW_OK;
+}
+
+/* Packed arrays become Arrays of their elements. */
+static gdw_status packed_to_array(settle_ctx *c, gdw_value *v) {
+    unsigned t = v->type, et;
+    switch (t) {
+    case GDW_PACKED_BYTE_ARRAY: case GDW_PACKED_INT32_ARRAY: case GDW_PACKED_INT64_ARRAY: et = GDW_INT; break;
+    case GDW_PACKED_FLOAT32_ARRAY: case GDW_PACKED_FLOAT64_ARRAY: et = GDW_FLOAT; break;
+    case GDW_PACKED_STRING_ARRAY: et = GDW_STRING; break;
+    case GDW_PACKED_VECTOR2_ARRAY: et = GDW_VECTOR2; break;
+    case GDW_PACKED_VECTOR3_ARRAY: et = GDW_VECTOR3; break;
+    case GDW_PACKED_VECTOR4_ARRAY: et = GDW_VECTOR4; break;
+    case GDW_PACKED_COLOR_ARRAY: et = GDW_COLOR; break;
+    default: return GDW_ERR_UNSUPPORTED_TYPE;
+    }
+    gdw_value *items = gdw_arena_alloc(c->doc, (size_t)v->len * sizeof *items);
+    if (!items) return GDW_ERR_NOMEM;
+    size_t per = gdw_type_components((gdw_type)et);
+    for (uint32_t i = 0; i < v->len; i++) {
+        gdw_value *x = &items[i];
+        memset(x, 0, sizeof *x);
+        x->type = (uint8_t)et;
+        if (et == GDW_INT) x->u.i = gdw_value_int_at(v, i);
+        else if (et == GDW_FLOAT) set_float(x, gdw_value_real(v, i));
+        else if (et == GDW_STRING) { const gdw_str *s = v->u.ext; x->len = s[i].len; x->u.bytes = s[i].ptr; }
+        else { x->width = v->width; x->len = (uint32_t)per; x->u.bytes = v->u.bytes + (size_t)i * per * v->width; }
+    }
+    uint32_t n = v->len;
+    memset(v, 0, sizeof *v);
+    v->type = GDW_ARRAY;
+    v->len = n;
+    v->u.items = items;
+    return GDW_OK;
+}
+
+/* NodePath to String: "/" when absolute, names joined by "/", each subname after ":". */
+static gdw_status nodepath_to_string(settle_ctx *c, gdw_value *v) {
+    const gdw_nodepath *np = v->u.ext;
+    size_t len = (np->flags & 1) ? 1 : 0;
+    uint32_t parts = np->name_count + np->subname_count;
+    for (uint32_t i = 0; i < parts; i++) len += np->parts[i].len + (i > 0 || i >= np->name_count ? 1 : 0);
+    uint8_t *out = gdw_arena_alloc(c->doc, len ? len : 1), *p = out;
+    if (!out) return GDW_ERR_NOMEM;
+    if (np->flags & 1) *p++ = '/';
+    for (uint32_t i = 0; i < parts; i++) {
+        if (i >= np->name_count) *p++ = ':';
+        else if (i > 0) *p++ = '/';
+        if (np->parts[i].len) memcpy(p, np->parts[i].ptr, np->parts[i].len);
+        p += np->parts[i].len;
+    }
+    memset(v, 0, sizeof *v);
+    v->type = GDW_STRING;
+    v->len = (uint32_t)(p - out);
+    v->u.bytes = out;
+    return GDW_OK;
+}
+
+/* Color(int): Color::hex of the low 32 bits, RGBA8888, each channel / 255 in float. */
+static gdw_status int_to_color(settle_ctx *c, gdw_value *v) {
+    uint8_t *out = gdw_arena_alloc(c->doc, 16);
+    if (!out) return GDW_ERR_NOMEM;
+    uint32_t hex = (uint32_t)v->u.i;
+    for (int k = 0; k < 4; k++) wr_u32le(out + 4 * k, f32_to_bits((float)((hex >> (24 - 8 * k)) & 0xFF) / 255.0f));
+    memset(v, 0, sizeof *v);
+    v->type = GDW_COLOR;
+    v->width = 4;
+    v->len = 4;
+    v->u.bytes = out;
+    return GDW_OK;
+}
+
+/* The real components of a math value as doubles (n of them). */
+static void reals_of(const gdw_value *v, double *out, size_t n) {
+    for (size_t i = 0; i < n; i++) out[i] = gdw_value_real(v, i);
+}
+
+/* A math value of type t from n doubles, stored as the engine's real_t. */
+static gdw_status set_reals(settle_ctx *c, gdw_value *v, unsigned t, const double *x, size_t n) {
+    unsigned w = t == GDW_COLOR ? 4 : comp_width_encode(c->d, C_REAL);
+    uint8_t *out = gdw_arena_alloc(c->doc, n * w);
+    if (!out) return GDW_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (w == 4) wr_u32le(out + 4 * i, f32_to_bits((float)x[i]));
+        else wr_u64le(out + 8 * i, f64_to_bits(x[i]));
+    }
+    memset(v, 0, sizeof *v);
+    v->type = (uint8_t)t;
+    v->width = (uint8_t)w;
+    v->len = (uint32_t)n;
+    v->u.bytes = out;
+    return GDW_OK;
+}
+
+/* Transform2D, Transform3D, Basis and Projection into one another where the engine copies
+ * components (core/variant/variant.cpp: the Transform2D and Transform3D conversions,
+ * Projection(Transform3D), Projection::operator Transform3D). On the wire: Transform2D is
+ * columns[3][2], Basis rows[3][3], Transform3D basis rows then origin, Projection columns[4][4].
+ * Returns false where the engine computes (Basis and Quaternion: a rotation), not copies. */
+static bool copy_math(settle_ctx *c, gdw_value *v, unsigned to, gdw_status *s) {
+    double in[16], out[16] = {0};
+    unsigned from = v->type;
+    reals_of(v, in, gdw_type_components((gdw_type)from));
+    if (to == GDW_TRANSFORM2D && from == GDW_TRANSFORM3D) {
+        double t[6] = {in[0], in[3], in[1], in[4], in[9], in[10]};
+        *s = set_reals(c, v, to, t, 6);
+        return true;
+    }
+    if (to == GDW_TRANSFORM3D) {
+        out[0] = out[4] = out[8] = 1;
+        if (from == GDW_TRANSFORM2D) {
+            out[0] = in[0]; out[3] = in[1]; out[1] = in[2]; out[4] = in[3]; out[9] = in[4]; out[10] = in[5];
+        } else if (from == GDW_BASIS) {
+            memcpy(out, in, 9 * sizeof *in);
+        } else if (from == GDW_PROJECTION) {
+            const double *m = in;
+            double t[12] = {m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10], m[12], m[13], m[14]};
+            memcpy(out, t, sizeof t);
+        } else {
+            return false;
+        }
+        *s = set_reals(c, v, to, out, 12);
+        return true;
+    }
+    if (to == GDW_PROJECTION && from == GDW_TRANSFORM3D) {
+        const double *b = in, *o = in + 9;
+        double m[16] = {b[0], b[3], b[6], 0, b[1], b[4], b[7], 0, b[2], b[5], b[8], 0, o[0], o[1], o[2], 1};
+        *s = set_reals(c, v, to, m, 16);
+        return true;
+    }
+    return false;
+}
+
+/* NodePath(String) (core/string/node_path.cpp): absolute after a leading '/'; subnames after the
+ * first ':', separated by ':' (an empty one before the end makes the whole path empty); names
+ * between '/'s, empty ones skipped. */
+static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
+    const uint8_t *p = v->u.bytes;
+    uint32_t n = v->len, names = 0, subs = 0, cut = n;
+    bool absolute = n > 0 && p[0] == '/', bad = false;
+    const uint8_t *colon = n ? memchr(p, ':', n) : NULL;
+    if (colon) {
+        cut = (uint32_t)(colon - p);
+        for (uint32_t i = cut + 1, from = cut + 1; i <= n; i++) {
+            if (i < n && p[i] != ':') continue;
+            if (i == from) { if (i < n) bad = true; } else subs++;
+            from = i + 1;
+        }
+    }
+    for (uint32_t i = absolute, last_slash = 1; i < cut; i++) {
+        if (p[i] == '/') last_slash = 1;
+        else { names += last_slash; last_slash = 0; }
+    }
+    gdw_nodepath *np = gdw_arena_alloc(c->doc, sizeof *np);
+    gdw_str *parts = gdw_arena_alloc(c->doc, (size_t)(names + subs + 1) * sizeof *parts);
+    if (!np || !parts) return GDW_ERR_NOMEM;
+    memset(np, 0, sizeof *np);
+    np->parts = parts;
+    if (!bad && (names || subs || absolute)) {
+        uint32_t k = 0;
+        for (uint32_t i = absolute, from = absolute; i <= cut; i++) {
+            if (i < cut && p[i] != '/') continue;
+            if (i > from) { parts[k].ptr = p + from; parts[k].len = i - from; k++; }
+            from = i + 1;
+        }
+        for (uint32_t i = cut + 1, from = cut + 1; colon && i <= n; i++) {
+            if (i < n && p[i] != ':') continue;
+            if (i > from) { parts[k].ptr = p + from; parts[k].len = i - from; k++; }
+            from = i + 1;
+        }
+        np->name_count = names;
+        np->subname_count = subs;
+        np->flags = absolute ? 1u : 0u;
+    }
+    memset(v, 0, sizeof *v);
+    v->type = GDW_NODE_PATH;
+    v->u.ext = np;
+    return GDW_OK;
+}
+
+/* String::to_int: the digits before the first '.', others skipped, a '-' before any digit flips
+ * the sign. false where the engine would overflow (it fails with an error). */
+static bool string_to_int(gdw_str s, int64_t *out) {
+    const uint8_t *dot = s.len ? memchr(s.ptr, '.', s.len) : NULL;
+    uint32_t to = dot ? (uint32_t)(dot - s.ptr) : s.len;
+    int64_t v = 0, sign = 1;
+    for (uint32_t i = 0; i < to; i++) {
+        uint8_t ch = s.ptr[i];
+        if (ch >= '0' && ch <= '9') {
+            if (v > (INT64_MAX - (ch - '0')) / 10) return false;
+            v = v * 10 + (ch - '0');
+        } else if (v == 0 && ch == '-') {
+            sign = -sign;
+        }
+    }
+    *out = v * sign;
+    return true;
+}
+
+/* String::to_float where it is plainly an integer: an optional '-' and decimal digits (at most
+ * 15, so exact in a double) at the start, followed by anything but '.', 'e', 'E' or more digits;
+ * no number at the start is 0. false: not computed (decimals, exponents, long numbers). */
+static bool string_to_float(gdw_str s, double *out) {
+    uint32_t i = 0, digits = 0;
+    bool neg = false;
+    if (i < s.len && (s.ptr[i] == '-' || s.ptr[i] == '+')) neg = s.ptr[i++] == '-';
+    double v = 0;
+    while (i < s.len && s.ptr[i] >= '0' && s.ptr[i] <= '9') { v = v * 10 + (s.ptr[i++] - '0'); digits++; }
+    if (digits == 0) {
+        if (i > 0 || (s.len && (s.ptr[0] == '.' || s.ptr[0] == ' ' || s.ptr[0] == '\t' || s.ptr[0] == 'i' || s.ptr[0] == 'I' ||
+                                 s.ptr[0] == 'n' || s.ptr[0] == 'N'))) return false;
+        *out = 0;
+        return true;
+    }
+    if (digits > 15 || (i < s.len && (s.ptr[i] == '.' || s.ptr[i] == 'e' || s.ptr[i] == 'E'))) return false;
+    *out = neg ? -v : v;
+    return true;
+}
+
+/* An element as the engine's loose Variant conversion makes it a number (operator int64_t when
+ * !real, operator double when real): Nil, containers and other types are 0. false: not
+ * computed (a float parsed from a String with digits; an int that overflows). */
+static bool loose_number(const gdw_value *e, bool real, int64_t *iv, double *dv) {
+    *iv = 0;
+    *dv = 0;
+    switch (e->type) {
+    case GDW_BOOL: case GDW_INT: *iv = e->u.i; *dv = (double)e->u.i; return true;
+    case GDW_FLOAT: {
+        double x = e->width == 4 ? (double)bits_to_f32((uint32_t)e->u.bits) : bits_to_f64(e->u.bits);
+        *dv = x;
+        *iv = to_i64(x);
+        return true;
+    }
+    case GDW_STRING: case GDW_STRING_NAME: {
+        gdw_str s = str_of(e);
+        return real ? string_to_float(s, dv) : string_to_int(s, iv);
+    }
+    default: return true;
+    }
+}
+
+static bool loose_vector(const gdw_value *e) {
+    switch (e->type) {
+    case GDW_VECTOR2: case GDW_VECTOR2I: case GDW_VECTOR3: case GDW_VECTOR3I: case GDW_VECTOR4: case GDW_VECTOR4I: return true;
+    default: return false;
+    }
+}
+
+/* A non-empty Array into a packed array of numbers, vectors or colours, each element converted
+ * loosely (an element of no convertible type becomes the zero value; a Color, Color()).
+ * false: not computed (strings into a string or colour array, a float parsed from a string). */
+static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status *s) {
+    const gdw_value *items = gdw_items(v);
+    uint32_t n = v->len;
+    unsigned elem = 0, w = 0, per = 1;
+    switch (to) {
+    case GDW_PACKED_BYTE_ARRAY: w = 1; break;
+    case GDW_PACKED_INT32_ARRAY: w = 4; break;
+    case GDW_PACKED_INT64_ARRAY: w = 8; break;
+    case GDW_PACKED_FLOAT32_ARRAY: w = 4; break;
+    case GDW_PACKED_FLOAT64_ARRAY: w = 8; break;
+    case GDW_PACKED_VECTOR2_ARRAY: elem = GDW_VECTOR2; break;
+    case GDW_PACKED_VECTOR3_ARRAY: elem = GDW_VECTOR3; break;
+    case GDW_PACKED_VECTOR4_ARRAY: elem = GDW_VECTOR4; break;
+    case GDW_PACKED_COLOR_ARRAY: elem = GDW_COLOR; break;
+    default: return false;
+    }
+    if (elem) {
+        per = (unsigned)gdw_type_components((gdw_type)elem);
+        w = elem == GDW_COLOR ? 4 : comp_width_encode(c->d, C_REAL);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (elem == GDW_COLOR && (items[i].type == GDW_STRING || items[i].type == GDW_STRING_NAME)) return false;
+    uint8_t *out = gdw_arena_alloc(c->doc, (size_t)n * per * w + 1);
+    if (!out) { *s = GDW_ERR_NOMEM; return true; }
+    bool reals = to == GDW_PACKED_FLOAT32_ARRAY || to == GDW_PACKED_FLOAT64_ARRAY || elem;
+    for (uint32_t i = 0; i < n; i++) {
+        const gdw_value *e = &items[i];
+        double x[4] = {0, 0, 0, 0};
+        int64_t iv = 0;
+        if (!elem) {
+            if (!loose_number(e, reals, &iv, &x[0])) return false;
+        } else if (e->type == elem) {
+            reals_of(e, x, per);
+        } else if (elem == GDW_COLOR && e->type == GDW_INT) {
+            for (unsigned k = 0; k < 4; k++) x[k] = (double)((float)(((uint32_t)e->u.i >> (24 - 8 * k)) & 0xFF) / 255.0f);
+        } else if (elem == GDW_COLOR) {
+            x[3] = 1;
+        } else if (loose_vector(e)) { /* any Vector2/3/4(i): its first components, the rest 0 */
+            size_t have = gdw_type_components((gdw_type)e->type);
+            bool r = gdw_type_has_reals((gdw_type)e->type);
+            for (unsigned k = 0; k < per && k < have; k++) x[k] = r ? gdw_value_real(e, k) : (double)gdw_value_int_at(e, k);
+        }
+        uint8_t *p = out + (size_t)i * per * w;
+        for (unsigned k = 0; k < per; k++, p += w) {
+            if (reals && w == 4) wr_u32le(p, f32_to_bits((float)x[k]));
+            else if (reals) wr_u64le(p, f64_to_bits(x[k]));
+            else if (w == 1) *p = (uint8_t)iv;
+            else if (w == 4) wr_u32le(p, (uint32_t)(e->type == GDW_FLOAT ? to_i32(x[0]) : (int32_t)iv));
+            else wr_u64le(p, (uint64_t)iv);
+        }
+    }
+    memset(v, 0, sizeof *v);
+    v->type = (uint8_t)to;
+    v->width = reals ? (uint8_t)w : 0;
+    v->len = n;
+    v->u.bytes = out;
+    return true;
+}
+
+enum { KEEP, DROP };
+
+/* ContainerTypeValidate::validate for an element of builtin type `want` (Godot 4.6: a value of
+ * another type is converted where Variant::can_convert_strict allows, else dropped). Returns
+ * KEEP (v possibly converted) or DROP; *s is set on NOMEM. Conversions the engine makes that
+ * gdwire does not compute (Basis and Quaternion into each other or into a Transform3D; String to
+ * Color; an Array of strings to a PackedStringArray or PackedColorArray) keep the value as
+ * written: the deviations listed in docs/dialects/godot4.md. */
+static int validate_elem(settle_ctx *c, unsigned want, gdw_value *v, gdw_status *s) {
+    unsigned have = v->type;
+    if (want == GDW_NIL || have == want) return KEEP;
+    if (want == GDW_OBJECT) return have == GDW_NIL ? KEEP : DROP;
+    switch (want) {
+    case GDW_BOOL:
+        if (have == GDW_INT) { v->u.i = v->u.i != 0; v->type = GDW_BOOL; v->flags = 0; return KEEP; }
+        if (have == GDW_FLOAT) {
+            double x = v->width == 4 ? (double)bits_to_f32((uint32_t)v->u.bits) : bits_to_f64(v->u.bits);
+            memset(v, 0, sizeof *v); v->type = GDW_BOOL; v->u.i = x != 0; return KEEP;
+        }
+        return DROP;
+    case GDW_INT:
+        if (have == GDW_BOOL) { v->type = GDW_INT; return KEEP; }
+        if (have == GDW_FLOAT) {
+            double x = v->width == 4 ? (double)bits_to_f32((uint32_t)v->u.bits) : bits_to_f64(v->u.bits);
+            memset(v, 0, sizeof *v); v->type = GDW_INT; v->u.i = to_i64(x); return KEEP;
+        }
+        return DROP;
+    case GDW_FLOAT:
+        if (have == GDW_BOOL || have == GDW_INT) { set_float(v, (double)v->u.i); return KEEP; }
+        return DROP;
+    case GDW_STRING:
+        if (have == GDW_STRING_NAME) { v->type = GDW_STRING; return KEEP; }
+        if (have == GDW_NODE_PATH) { *s = nodepath_to_string(c, v); return KEEP; }
+        return DROP;
+    case GDW_STRING_NAME:
+        if (have == GDW_STRING) { v->type = GDW_STRING_NAME; return KEEP; }
+        return DROP;
+    case GDW_RID:
+        if (have == GDW_OBJECT) { memset(v, 0, sizeof *v); v->type = GDW_RID; v->flags = GDW_VF_RID_ID; return KEEP; }
+        return DROP;
+    case GDW_COLOR:
+        if (have == GDW_INT) { *s = int_to_color(c, v); return KEEP; }
+        return have == GDW_STRING ? KEEP : DROP; /* Color(String): not computed */
+    case GDW_ARRAY:
+        if (have >= GDW_PACKED_BYTE_ARRAY && have <= GDW_PACKED_COLOR_ARRAY) { *s = packed_to_array(c, v); return KEEP; }
+        return DROP;
+    case GDW_TRANSFORM2D: case GDW_PROJECTION:
+        if (have != GDW_TRANSFORM3D) return DROP;
+        copy_math(c, v, want, s);
+        return KEEP;
+    case GDW_QUATERNION: return have == GDW_BASIS ? KEEP : DROP;     /* a rotation: not computed */
+    case GDW_BASIS: return have == GDW_QUATERNION ? KEEP : DROP;      /* a rotation: not computed */
+    case GDW_TRANSFORM3D:
+        if (have != GDW_TRANSFORM2D && have != GDW_QUATERNION && have != GDW_BASIS && have != GDW_PROJECTION) return DROP;
+        copy_math(c, v, want, s); /* from a Quaternion: a rotation, not computed */
+        return KEEP;
+    case GDW_NODE_PATH:
+        if (have != GDW_STRING) return DROP;
+        *s = string_to_nodepath(c, v);
+        return KEEP;
+    default: break;
+    }
+    for (size_t i = 0; i < sizeof k_vector_pairs / sizeof k_vector_pairs[0]; i++) {
+        if ((want == k_vector_pairs[i].f && have == k_vector_pairs[i].i) || (want == k_vector_pairs[i].i && have == k_vector_pairs[i].f)) {
+            *s = convert_vector(c, v, want);
+            return KEEP;
+        }
+    }
+    if (want >= GDW_PACKED_BYTE_ARRAY && want <= GDW_PACKED_COLOR_ARRAY && have == GDW_ARRAY) {
+        if (v->len && array_to_packed(c, v, want, s)) return KEEP;
+        if (v->len == 0) { /* an empty Array is the empty packed array */
+            memset(v, 0, sizeof *v);
+            v->type = (uint8_t)want;
+            v->width = gdw_type_has_reals((gdw_type)want) ? (uint8_t)comp_width_encode(c->d, C_REAL) : 0;
+            if (want == GDW_PACKED_FLOAT32_ARRAY || want == GDW_PACKED_COLOR_ARRAY) v->width = 4;
+            if (want == GDW_PACKED_FLOAT64_ARRAY) v->width = 8;
+            v->u.bytes = (const uint8_t *)"";
+        }
+        return KEEP;
+    }
+    return DROP;
+}
+
+/* The elements (stride 1) or keys (stride 2) of a container through validate_elem; the dropped
+ * ones (with their values) are removed. */
+static gdw_status validate_items(settle_ctx *c, unsigned want, gdw_value *items, uint32_t *len, unsigned stride) {
+    if (want == GDW_NIL) return GDW_OK;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < *len; i++) {
+        gdw_status s = GDW_OK;
+        int r = validate_elem(c, want, &items[stride * i], &s);
+        if (s) return s;
+        if (r == DROP) continue;
+        if (kept != i) memmove(&items[stride * kept], &items[stride * i], stride * sizeof *items);
+        kept++;
+    }
+    *len = kept;
+    return GDW_OK;
+}
+
+static gdw_status settle(settle_ctx *c, gdw_value *v) {
+    if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return GDW_OK;
+    bool dict = v->type == GDW_DICTIONARY;
+    gdw_value *items = (gdw_value *)gdw_items(v);
+    for (uint32_t i = 0; i < (dict ? 2 * v->len : v->len); i++) {
+        gdw_status s = settle(c, &items[i]);
+        if (s) return s;
+    }
+    if ((v->flags & GDW_VF_TYPED) && c->d->typed_convert) {
+        gdw_container *ct = v->u.ext;
+        unsigned key = dict ? settle_desc(c, &ct->key) : GDW_NIL, elem = settle_desc(c, &ct->elem);
+        gdw_status s = dict ? validate_items(c, key, items, &v->len, 2) : validate_items(c, elem, items, &v->len, 1);
+        if (s) return s;
+        if (ct->elem.kind == GDW_DESC_NONE && (!dict || ct->key.kind == GDW_DESC_NONE)) {
+            v->flags &= (uint16_t)~GDW_VF_TYPED;
+            v->u.items = items;
+        }
+    }
+    if (dict && c->d->merge_dict_keys) return merge_keys(c, v);
+    return GDW_OK;
+}
+
+gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, bool allow_objects) {
+    if (!d->typed_convert && !d->merge_dict_keys) return GDW_OK;
+    settle_ctx c = {d, doc, allow_objects};
+    return settle(&c, &doc->root);
+}
