@@ -502,6 +502,13 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     uint32_t known = 1u | (d->nodepath_property_bit ? 2u : 0u);
     STRICT_CHECK(c, (flags & ~known) != 0, GDW_ERR_BAD_FLAGS, off + 8, "NodePath flags the encoder never writes");
     uint64_t total = (uint64_t)names + subs + ((flags & 2u) ? 1 : 0);
+    /* Every engine adds the two counts in a uint32_t (core/io/marshalls.cpp, 2.x to 4.x):
+     * one name and ffffffff subnames is a NodePath of no parts that consumes only its header;
+     * engine-exact mode reads what the engine reads (measured on Godot 4.6.3). */
+    if (c->exact && total > UINT32_MAX) {
+        total &= UINT32_MAX;
+        if (names > total) names = (uint32_t)total;
+    }
     /* Godot 2 and 3 build a path without parts as the empty NodePath, dropping the absolute
      * flag, although their encoder writes it for NodePath("/") (checked against Godot 3.2.3):
      * the value is the empty path, and it re-encodes with flags 0. Godot 4 keeps it: its

@@ -270,6 +270,16 @@ def engine_holds():
         cases.append((f"Array[type {want}] of a {what} of distinct components", ARR([val], 1, u32(want))))
     for name, hexs in cases:
         row(f, name, "godot4", "hex", hexs, note="what Godot 4.6.3 holds after decoding (codec/engine_value.c)")
+    # NodePath counts summed in 32 bits (every engine): the parts read are (names + subnames) mod 2^32
+    for dialect, t in (("godot4", 22), ("godot3", 15)):
+        for name, words in (("1 name, ffffffff subnames", (0x80000001, 0xFFFFFFFF, 0)),
+                            ("3 names, fffffffe subnames, one part", (0x80000003, 0xFFFFFFFE, 0)),
+                            ("absolute, 1 name, ffffffff subnames", (0x80000001, 0xFFFFFFFF, 1)),
+                            ("2 names, fffffffe subnames, nothing after", (0x80000002, 0xFFFFFFFE, 3))):
+            tail = s("a") if "one part" in name else ""
+            row("engine/nodepath-count-wrap.yaml", f"{dialect}: NodePath of {name}", dialect, "hex",
+                hdr(t) + "".join(u32(w) for w in words) + tail,
+                note="the engine adds the name and subname counts in a uint32_t (core/io/marshalls.cpp)")
     # Every element type into every typed Array: one packet the engine wrote per element, up to
     # three per type; the element is kept, converted or dropped.
     _, packets = engine_packets("godot4.6")

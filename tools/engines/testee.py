@@ -195,7 +195,10 @@ def main():
             for n, f in enumerate(requests):
                 a = answers.get(n, ("unsupported", "-", "-", "-", "%s speaks %s" % (engine.name, ", ".join(sorted(engine.dialects))))
                           if f[1] not in engine.dialects else ("rejected", "-", "-", "CRASH", "no answer"))
-                sys.stdout.write("\t".join([f[0]] + list(a)) + "\n")
+                # no field may hold a TAB or a line break (an engine's message can quote a class
+                # name or a path holding one)
+                fields = [x.replace("\t", " ").replace("\r", " ").replace("\n", " ") or "-" for x in a]
+                sys.stdout.write("\t".join([f[0]] + fields) + "\n")
             sys.stdout.flush()
     finally:
         engine.close()
