@@ -32,7 +32,8 @@ static const uint8_t k_encoded_object_as_id[] = "EncodedObjectAsID";
 /* ---- equality as the engine's Dictionary sees it ------------------------------------------ */
 
 /* Variant::hash_compare with semantic comparison (a Dictionary's own keys: NaN equals NaN) or
- * without it (elements of Arrays and values of Dictionaries compared as keys: NaN never equals). */
+ * without it (Godot 4: elements of Arrays and values of Dictionaries compared as keys, where NaN
+ * never equals; Godot 3 compares those semantically too: the dialect's keys_nested_nan_equal). */
 static bool same_real(double a, double b, bool semantic) { return a == b || (semantic && isnan(a) && isnan(b)); }
 
 static bool string_like(unsigned t) { return t == GDW_STRING || t == GDW_STRING_NAME; }
@@ -41,9 +42,10 @@ static bool same_str(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 
 
 static gdw_str str_of(const gdw_value *v) { gdw_str s = {v->u.bytes, v->len}; return s; }
 
-static bool key_equal(const gdw_value *a, const gdw_value *b, bool top);
+static bool key_equal(const settle_ctx *c, const gdw_value *a, const gdw_value *b, bool top);
 
-static bool same_value(const gdw_value *a, const gdw_value *b, bool semantic) {
+static bool same_value(const settle_ctx *c, const gdw_value *a, const gdw_value *b, bool semantic) {
+    bool inner = c->d->keys_nested_nan_equal;
     if (a->type != b->type) return false;
     switch (a->type) {
     case GDW_NIL: case GDW_CALLABLE: return true;
@@ -73,15 +75,16 @@ static bool same_value(const gdw_value *a, const gdw_value *b, bool semantic) {
         if (a->len != b->len) return false;
         const gdw_value *x = gdw_items(a), *y = gdw_items(b);
         for (uint32_t i = 0; i < a->len; i++)
-            if (!same_value(&x[i], &y[i], false)) return false;
+            if (!same_value(c, &x[i], &y[i], inner)) return false;
         return true;
     }
     case GDW_DICTIONARY: {
-        /* the engine hashes a Dictionary in its order, then looks each key up in the other */
-        if (a->len != b->len) return false;
+        /* Godot 3 compares Dictionaries by instance (each decoded one is its own); Godot 4
+         * hashes one in its order, then looks each key up in the other */
+        if (c->d->keys_dicts_by_identity || a->len != b->len) return false;
         const gdw_value *x = gdw_items(a), *y = gdw_items(b);
         for (uint32_t i = 0; i < 2 * a->len; i += 2)
-            if (!key_equal(&x[i], &y[i], true) || !same_value(&x[i + 1], &y[i + 1], false)) return false;
+            if (!key_equal(c, &x[i], &y[i], true) || !same_value(c, &x[i + 1], &y[i + 1], false)) return false;
         return true;
     }
     case GDW_PACKED_STRING_ARRAY: {
@@ -105,11 +108,11 @@ static bool same_value(const gdw_value *a, const gdw_value *b, bool semantic) {
     return true;
 }
 
-/* Two keys of one Dictionary are one key: at the top the engine's comparator also takes a String
- * and a StringName with the same text as equal (StringLikeVariantComparator). */
-static bool key_equal(const gdw_value *a, const gdw_value *b, bool top) {
-    if (top && string_like(a->type) && string_like(b->type)) return same_str(str_of(a), str_of(b));
-    return same_value(a, b, top);
+/* Two keys of one Dictionary are one key: at the top a Godot 4 comparator also takes a String
+ * and a StringName with the same text as equal (StringLikeVariantComparator: keys_string_like). */
+static bool key_equal(const settle_ctx *c, const gdw_value *a, const gdw_value *b, bool top) {
+    if (top && c->d->keys_string_like && string_like(a->type) && string_like(b->type)) return same_str(str_of(a), str_of(b));
+    return same_value(c, a, b, top);
 }
 
 /* A hash that equal keys share (reals by value, -0 as 0, every NaN alike; String and StringName
@@ -131,7 +134,7 @@ static uint64_t bytes_hash(uint64_t h, gdw_str s) {
 }
 
 static uint64_t key_hash(const gdw_value *v) {
-    unsigned t = string_like(v->type) ? GDW_STRING : v->type;
+    unsigned t = string_like(v->type) ? GDW_STRING : v->type; /* a bucket may hold both */
     uint64_t h = mix(0xCBF29CE484222325ull, t);
     switch (v->type) {
     case GDW_BOOL: case GDW_INT: case GDW_RID: return mix(h, (uint64_t)v->u.i);
@@ -177,7 +180,7 @@ static gdw_status merge_keys(settle_ctx *c, gdw_value *dict) {
                 kept++;
                 break;
             }
-            if (key_equal(&items[2 * j], k, true)) { items[2 * j + 1] = items[2 * i + 1]; break; }
+            if (key_equal(c, &items[2 * j], k, true)) { items[2 * j + 1] = items[2 * i + 1]; break; }
             at = (at + 1) & (cap - 1);
         }
     }

@@ -84,7 +84,14 @@ struct gdw_dialect {
                                      untyped; Object types become EncodedObjectAsID without objects
                                      (measured on 4.6.3) */
     bool merge_dict_keys;         /* Dictionary keys the engine's HashMap finds equal are one entry:
-                                     first key and place, last value (4.x, measured on 4.6.3) */
+                                     first key and place, last value (4.x measured on 4.6.3; 3.x
+                                     on 3.6.2 and 3.2.3) */
+    bool keys_nested_nan_equal;   /* ... and inside Arrays and Dictionaries compared as keys, NaN
+                                     equals NaN (3.x); else only at the top (4.x) */
+    bool keys_dicts_by_identity;  /* ... and two Dictionaries are never one key (3.x compares them
+                                     by instance) */
+    bool keys_string_like;        /* ... and a String and a StringName with the same text are one
+                                     key (4.x StringLikeVariantComparator) */
 };
 
 #endif

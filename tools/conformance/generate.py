@@ -299,6 +299,56 @@ def engine_holds():
                 note="a typed Array's element as Godot 4.6.3 keeps, converts or drops it (codec/engine_value.c)")
 
 
+def engine_holds_godot3():
+    """Dictionary keys a Godot 3 engine finds equal (one entry: the first key, the last value),
+    confirmed by Godot 3.6.2 and 3.2.3 (conformance/evidence/)."""
+    f = "engine/godot3-holds.yaml"
+    i64 = lambda v: struct.pack("<q", v).hex()
+    def s(t):
+        b = t.encode()
+        return u32(len(b)) + pad(b).hex()
+    NIL = u32(0)
+    INT = lambda v: hdr(2) + u32(v)
+    INT64 = lambda v: hdr(2, 1 << 16) + i64(v)
+    F32 = lambda v: hdr(3) + struct.pack("<f", v).hex()
+    F64 = lambda v: hdr(3, 1 << 16) + struct.pack("<d", v).hex()
+    F32B = lambda b: hdr(3) + u32(b)
+    STR = lambda t: hdr(4) + s(t)
+    V2B = lambda a, b: hdr(5) + u32(a) + u32(b)
+    OBJ = lambda oid: hdr(17, 1 << 16) + struct.pack("<Q", oid).hex()
+    ARR = lambda items: hdr(19) + u32(len(items)) + "".join(items)
+    DICT = lambda pairs: hdr(18) + u32(len(pairs)) + "".join(k + v for k, v in pairs)
+    nan = 0x7FC00000
+    cases = [
+        ("duplicate keys: int32 1, int64 1, float 1.0, 2, 1",
+         DICT([(INT(1), INT(10)), (INT64(1), INT(20)), (F32(1.0), INT(30)), (INT(2), INT(40)), (INT(1), INT(50))])),
+        ("keys NaN, another NaN, 0.0, -0.0, double 0.0",
+         DICT([(F32B(nan), INT(1)), (hdr(3, 1 << 16) + struct.pack("<Q", 0x7FF8000000000001).hex(), INT(2)), (F32(0.0), INT(3)),
+               (F32B(0x80000000), INT(4)), (F64(0.0), INT(5))])),
+        ("keys [1], [int64 1], [NaN], [NaN], [0.0], [-0.0]",
+         DICT([(ARR([INT(1)]), INT(1)), (ARR([INT64(1)]), INT(2)), (ARR([F32B(nan)]), INT(5)), (ARR([F32B(nan)]), INT(6)),
+               (ARR([F32(0.0)]), INT(7)), (ARR([F32B(0x80000000)]), INT(8))])),
+        ("keys Vector2(NaN, 0) twice, Vector2(other NaN, 0), Vector2(-0, 0), Vector2(0, 0)",
+         DICT([(V2B(nan, 0), INT(1)), (V2B(nan, 0), INT(2)), (V2B(nan + 1, 0), INT(3)), (V2B(0x80000000, 0), INT(4)), (V2B(0, 0), INT(5))])),
+        ("keys {1: NaN} twice, {1: 2, 3: 4} and {3: 4, 1: 2}",
+         DICT([(DICT([(INT(1), F32B(nan))]), INT(1)), (DICT([(INT(1), F32B(nan))]), INT(2)),
+               (DICT([(INT(1), INT(2)), (INT(3), INT(4))]), INT(3)), (DICT([(INT(3), INT(4)), (INT(1), INT(2))]), INT(4))])),
+        ("keys \"a\" and \"a\\0b\"", DICT([(STR("a"), INT(1)), (hdr(4) + u32(3) + "61006200", INT(2))])),
+        ("keys true, bool 2, int 1", DICT([(hdr(1) + u32(1), INT(1)), (hdr(1) + u32(2), INT(2)), (INT(1), INT(3))])),
+        ("keys object ids 5, 5, null, nil", DICT([(OBJ(5), INT(1)), (OBJ(5), INT(2)), (OBJ(0), INT(3)), (NIL, INT(4))])),
+        ("keys RID twice", DICT([(hdr(16), INT(1)), (hdr(16), INT(2))])),
+        ("keys 0, 1, 2, 0, 1, 2, 0", DICT([(INT(k % 3), INT(k)) for k in range(7)])),
+        ("keys {1: 2} twice, {} twice, [{}] twice: Dictionaries by instance",
+         DICT([(DICT([(INT(1), INT(2))]), INT(1)), (DICT([(INT(1), INT(2))]), INT(2)), (DICT([]), INT(3)), (DICT([]), INT(4)),
+               (ARR([DICT([])]), INT(5)), (ARR([DICT([])]), INT(6))])),
+        ("keys [[NaN]] twice", DICT([(ARR([ARR([F32B(nan)])]), INT(1)), (ARR([ARR([F32B(nan)])]), INT(2))])),
+        ("keys \"a\" and NodePath(\"a\")", DICT([(STR("a"), INT(1)), (hdr(15) + u32(0x80000001) + u32(0) + u32(0) + s("a"), INT(2))])),
+        ("keys PoolIntArray [1] twice", DICT([(hdr(21) + u32(1) + u32(1), INT(1)), (hdr(21) + u32(1) + u32(1), INT(2))])),
+    ]
+    for name, hexs in cases:
+        row(f, name, "godot3", "hex", hexs, note="the keys Godot 3.6.2 and 3.2.3 find equal (codec/engine_value.c)")
+
+
 def godot4_test_facts():
     big = 0x0F123456789ABCDEF - (1 << 64)  # uint64_t 0xf123456789abcdef as the engine's int64
     f = "facts/godot4-test-marshalls.yaml"
@@ -576,6 +626,7 @@ def main():
     # order matters: a packet already written is not written again, so named packets come first
     engine_facts()
     engine_holds()
+    engine_holds_godot3()
     godot4_test_facts()
     wire_format_facts()
     cross()

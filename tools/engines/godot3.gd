@@ -4,6 +4,8 @@
 # decodes the packet with Marshalls.base64_to_variant (the engine's decode_variant; unlike
 # bytes2var it does not stop the script on bad input) and prints on stdout
 #   R<TAB>index<TAB>typeof<TAB>base64 of var2bytes(value)<TAB>object id (EncodedObjectAsID only)
+# (for EncodedObjectAsIDs inside Arrays and Dictionaries: "wrapper_id=carried_id" pairs separated
+# by commas, as godot4.gd; testee.py writes each carried id where var2bytes wrote its wrapper's)
 # The engine reports a failed decode only on stderr ("Error when trying to decode Variant"):
 # testee.py reads the stderr text between two markers to tell a null packet from a rejected
 # one, and takes the engine's Error ("Returned: ERR_...") from the first error line.
@@ -26,8 +28,28 @@ func _init():
 		var objid = ""
 		if v is EncodedObjectAsID:
 			objid = str(v.get_object_id())
+		elif typeof(v) == TYPE_ARRAY or typeof(v) == TYPE_DICTIONARY:
+			var pairs = []
+			_wrapped_ids(v, pairs)
+			objid = PoolStringArray(pairs).join(",")
 		print("R\t%s\t%d\t%s\t%s" % [parts[0], typeof(v), Marshalls.raw_to_base64(var2bytes(v)), objid])
 	f.close()
 	printerr("@@done")
 	print("DONE")
 	quit()
+
+
+# The EncodedObjectAsIDs inside v, as "wrapper_instance_id=carried_id" strings.
+func _wrapped_ids(v, pairs):
+	var items = []
+	if typeof(v) == TYPE_ARRAY:
+		items = v
+	elif typeof(v) == TYPE_DICTIONARY:
+		for k in v:
+			items.append(k)
+			items.append(v[k])
+	for x in items:
+		if x is EncodedObjectAsID:
+			pairs.append("%d=%d" % [x.get_instance_id(), x.get_object_id()])
+		elif typeof(x) == TYPE_ARRAY or typeof(x) == TYPE_DICTIONARY:
+			_wrapped_ids(x, pairs)

@@ -117,7 +117,9 @@ def main():
         got_e, r1 = drive(engine, batch, dialect, "engine-exact", 0)
         got_g, r2 = drive(gdwire, batch, dialect, "engine-exact", 0)
         restarts += r1 + r2
-        print("  batch: %d inputs, %d restarts so far, %.0f s left" % (len(batch), restarts + 0, deadline - time.monotonic()), file=sys.stderr, flush=True)
+        if (sent // 500) % 20 == 0:
+            print("  %d inputs sent, %d restarts so far, %.0f s left" % (sent + len(batch), restarts, deadline - time.monotonic()),
+                  file=sys.stderr, flush=True)
         # the engine's re-encodings, read back by gdwire: a difference in padding only is none
         differ_enc = [(pid, h, o) for pid, h, o in batch
                       if got_e[pid][0] == got_g[pid][0] == "accepted" and got_e[pid][2] != got_g[pid][2]]
