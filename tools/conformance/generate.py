@@ -194,29 +194,51 @@ def engine_facts():
                 ") with its own var2bytes / var_to_bytes: tools/engines/packets" + dialect[-1] + ".gd")
 
 
+class Packets:
+    """Hex builders for hand-made packets of one generation: obj, dct, arr and sname are its wire
+    ids of Object, Dictionary, Array and StringName (Godot 4: 24, 27, 28, 21; Godot 3: 17, 18, 19)."""
+
+    def __init__(self, obj, dct, arr, sname=None):
+        self.obj, self.dct, self.arr, self.sname = obj, dct, arr, sname
+        self.NIL = u32(0)
+
+    @staticmethod
+    def s(t):
+        b = t.encode()
+        return u32(len(b)) + pad(b).hex()
+
+    INT = staticmethod(lambda v: hdr(2) + u32(v))
+    INT64 = staticmethod(lambda v: hdr(2, 1 << 16) + struct.pack("<q", v).hex())
+    F32 = staticmethod(lambda v: hdr(3) + struct.pack("<f", v).hex())
+    F64 = staticmethod(lambda v: hdr(3, 1 << 16) + struct.pack("<d", v).hex())
+    F32B = staticmethod(lambda b: hdr(3) + u32(b))
+    V2B = staticmethod(lambda a, b: hdr(5) + u32(a) + u32(b))
+
+    def STR(self, t):
+        return hdr(4) + self.s(t)
+
+    def SN(self, t):
+        return hdr(self.sname) + self.s(t)
+
+    def OBJ(self, oid):
+        return hdr(self.obj, 1 << 16) + struct.pack("<Q", oid).hex()
+
+    def ARR(self, items, kind=0, tdata=""):
+        return hdr(self.arr, kind << 16) + tdata + u32(len(items)) + "".join(items)
+
+    def DICT(self, pairs, kk=0, kd="", vk=0, vd=""):
+        return hdr(self.dct, (kk << 16) | (vk << 18)) + kd + vd + u32(len(pairs)) + "".join(k + v for k, v in pairs)
+
+
 def engine_holds():
     """What a Godot 4 engine holds after decoding, where it is not the value as written (typed
     containers converted, Dictionary keys merged: codec/engine_value.c). The expectations are
     gdwire's, confirmed by Godot 4.6.3's answers (conformance/evidence/godot4.6.tsv)."""
     f = "engine/godot4-holds.yaml"
+    p = Packets(obj=24, dct=27, arr=28, sname=21)
+    s, NIL, INT, INT64, F32, F64, F32B, STR, SN, V2B, OBJ, ARR, DICT = (p.s, p.NIL, p.INT, p.INT64, p.F32, p.F64, p.F32B, p.STR,
+                                                                    p.SN, p.V2B, p.OBJ, p.ARR, p.DICT)
     i64 = lambda v: struct.pack("<q", v).hex()
-    def s(t):
-        b = t.encode()
-        return u32(len(b)) + pad(b).hex()
-    NIL = u32(0)
-    INT = lambda v: hdr(2) + u32(v)
-    INT64 = lambda v: hdr(2, 1 << 16) + i64(v)
-    F32 = lambda v: hdr(3) + struct.pack("<f", v).hex()
-    F64 = lambda v: hdr(3, 1 << 16) + struct.pack("<d", v).hex()
-    F32B = lambda b: hdr(3) + u32(b)
-    STR = lambda t: hdr(4) + s(t)
-    SN = lambda t: hdr(21) + s(t)
-    V2B = lambda a, b: hdr(5) + u32(a) + u32(b)
-    OBJ = lambda oid: hdr(24, 1 << 16) + struct.pack("<Q", oid).hex()
-    def ARR(items, kind=0, tdata=""):
-        return hdr(28, kind << 16) + tdata + u32(len(items)) + "".join(items)
-    def DICT(pairs, kk=0, kd="", vk=0, vd=""):
-        return hdr(27, (kk << 16) | (vk << 18)) + kd + vd + u32(len(pairs)) + "".join(k + v for k, v in pairs)
     nan = 0x7FC00000
     cases = [
         ("Array[int] of int, float, String, null, double, bool, int64",
@@ -303,21 +325,9 @@ def engine_holds_godot3():
     """Dictionary keys a Godot 3 engine finds equal (one entry: the first key, the last value),
     confirmed by Godot 3.6.2 and 3.2.3 (conformance/evidence/)."""
     f = "engine/godot3-holds.yaml"
-    i64 = lambda v: struct.pack("<q", v).hex()
-    def s(t):
-        b = t.encode()
-        return u32(len(b)) + pad(b).hex()
-    NIL = u32(0)
-    INT = lambda v: hdr(2) + u32(v)
-    INT64 = lambda v: hdr(2, 1 << 16) + i64(v)
-    F32 = lambda v: hdr(3) + struct.pack("<f", v).hex()
-    F64 = lambda v: hdr(3, 1 << 16) + struct.pack("<d", v).hex()
-    F32B = lambda b: hdr(3) + u32(b)
-    STR = lambda t: hdr(4) + s(t)
-    V2B = lambda a, b: hdr(5) + u32(a) + u32(b)
-    OBJ = lambda oid: hdr(17, 1 << 16) + struct.pack("<Q", oid).hex()
-    ARR = lambda items: hdr(19) + u32(len(items)) + "".join(items)
-    DICT = lambda pairs: hdr(18) + u32(len(pairs)) + "".join(k + v for k, v in pairs)
+    p = Packets(obj=17, dct=18, arr=19)
+    s, NIL, INT, INT64, F32, F64, F32B, STR, V2B, OBJ, ARR, DICT = (p.s, p.NIL, p.INT, p.INT64, p.F32, p.F64, p.F32B, p.STR, p.V2B,
+                                                                p.OBJ, p.ARR, p.DICT)
     nan = 0x7FC00000
     cases = [
         ("duplicate keys: int32 1, int64 1, float 1.0, 2, 1",
