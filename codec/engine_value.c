@@ -115,16 +115,21 @@ static bool key_equal(const settle_ctx *c, const gdw_value *a, const gdw_value *
     return same_value(c, a, b, top);
 }
 
-/* A hash that equal keys share (reals by value, -0 as 0, every NaN alike; String and StringName
- * alike): only a bucket, key_equal decides. */
+/* A hash that keys the engine finds equal share (reals by value, -0 as 0, every NaN alike where
+ * NaN equals NaN; String and StringName alike): a bucket only, key_equal decides. A value that
+ * can equal no other key (a NaN where NaN never equals, a decoded object, a Godot 3 Dictionary)
+ * hashes by its own address, so that hostile keys of that kind cannot share one bucket; every
+ * part of a key is hashed, so the table stays linear in the input whatever the keys. */
 static uint64_t mix(uint64_t h, uint64_t x) {
     h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
     return h * 0xFF51AFD7ED558CCDull;
 }
 
-static uint64_t real_hash(double x) {
+static uint64_t unique(const void *p) { return mix(0x5151515151515151ull, (uint64_t)(uintptr_t)p); }
+
+static uint64_t real_hash(double x, bool semantic, const void *self) {
     if (x == 0) return 0;
-    if (isnan(x)) return 1;
+    if (isnan(x)) return semantic ? 1 : unique(self);
     return f64_to_bits(x);
 }
 
@@ -133,26 +138,45 @@ static uint64_t bytes_hash(uint64_t h, gdw_str s) {
     return mix(h, s.len);
 }
 
-static uint64_t key_hash(const gdw_value *v) {
+static uint64_t key_hash(const settle_ctx *c, const gdw_value *v, bool semantic) {
     unsigned t = string_like(v->type) ? GDW_STRING : v->type; /* a bucket may hold both */
     uint64_t h = mix(0xCBF29CE484222325ull, t);
+    bool inner = c->d->keys_nested_nan_equal;
     switch (v->type) {
+    case GDW_NIL: case GDW_CALLABLE: return h;
     case GDW_BOOL: case GDW_INT: case GDW_RID: return mix(h, (uint64_t)v->u.i);
-    case GDW_FLOAT: return mix(h, real_hash(v->width == 4 ? (double)bits_to_f32((uint32_t)v->u.bits) : bits_to_f64(v->u.bits)));
+    case GDW_FLOAT: return mix(h, real_hash(v->width == 4 ? (double)bits_to_f32((uint32_t)v->u.bits) : bits_to_f64(v->u.bits), semantic, v));
     case GDW_STRING: case GDW_STRING_NAME: return bytes_hash(h, str_of(v));
-    case GDW_ARRAY: case GDW_DICTIONARY: {
+    case GDW_OBJECT: return (v->flags & GDW_VF_OBJECT_NULL) ? h : unique(v);
+    case GDW_SIGNAL: { const gdw_signal *g = v->u.ext; return bytes_hash(mix(h, g->object_id), g->name); }
+    case GDW_NODE_PATH: {
+        const gdw_nodepath *np = v->u.ext;
+        h = mix(mix(h, np->name_count), np->flags & 1);
+        for (uint32_t i = 0; i < np->name_count + np->subname_count; i++) h = bytes_hash(h, np->parts[i]);
+        return h;
+    }
+    case GDW_PACKED_STRING_ARRAY: {
+        const gdw_str *x = v->u.ext;
+        for (uint32_t i = 0; i < v->len; i++) h = bytes_hash(h, x[i]);
+        return mix(h, v->len);
+    }
+    case GDW_ARRAY: {
         const gdw_value *x = gdw_items(v);
-        uint32_t n = v->type == GDW_DICTIONARY ? 2 * v->len : v->len;
-        for (uint32_t i = 0; i < n && i < 8; i++) h = mix(h, key_hash(&x[i]));
+        for (uint32_t i = 0; i < v->len; i++) h = mix(h, key_hash(c, &x[i], inner));
+        return mix(h, v->len);
+    }
+    case GDW_DICTIONARY: {
+        if (c->d->keys_dicts_by_identity) return unique(v);
+        const gdw_value *x = gdw_items(v);
+        for (uint32_t i = 0; i < 2 * v->len; i += 2) h = mix(mix(h, key_hash(c, &x[i], true)), key_hash(c, &x[i + 1], false));
         return mix(h, v->len);
     }
     default: break;
     }
     size_t n = gdw_type_components((gdw_type)v->type);
-    if (n && v->type < GDW_PACKED_BYTE_ARRAY) {
-        bool reals = gdw_type_has_reals((gdw_type)v->type);
-        for (size_t i = 0; i < n; i++) h = mix(h, reals ? real_hash(gdw_value_real(v, i)) : (uint64_t)gdw_value_int_at(v, i));
-    }
+    if (v->type >= GDW_PACKED_BYTE_ARRAY) n *= v->len;
+    bool reals = gdw_type_has_reals((gdw_type)v->type);
+    for (size_t i = 0; i < n; i++) h = mix(h, reals ? real_hash(gdw_value_real(v, i), semantic, v) : (uint64_t)gdw_value_int_at(v, i));
     return mix(h, v->len);
 }
 
@@ -171,7 +195,7 @@ static gdw_status merge_keys(settle_ctx *c, gdw_value *dict) {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; i++) {
         gdw_value *k = &items[2 * i];
-        size_t at = key_hash(k) & (cap - 1);
+        size_t at = key_hash(c, k, true) & (cap - 1);
         for (;;) {
             uint32_t j = slot[at];
             if (j == UINT32_MAX) {
