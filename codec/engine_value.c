@@ -51,8 +51,8 @@ static bool same_value(const settle_ctx *c, const gdw_value *a, const gdw_value 
     case GDW_NIL: case GDW_CALLABLE: return true;
     case GDW_BOOL: case GDW_INT: return a->u.i == b->u.i;
     case GDW_FLOAT: {
-        double x = a->width == 4 ? (double)bits_to_f32((uint32_t)a->u.bits) : bits_to_f64(a->u.bits);
-        double y = b->width == 4 ? (double)bits_to_f32((uint32_t)b->u.bits) : bits_to_f64(b->u.bits);
+        double x = gdw_value_real(a, 0);
+        double y = gdw_value_real(b, 0);
         return same_real(x, y, semantic);
     }
     case GDW_STRING: case GDW_STRING_NAME: return same_str(str_of(a), str_of(b));
@@ -145,7 +145,7 @@ static uint64_t key_hash(const settle_ctx *c, const gdw_value *v, bool semantic)
     switch (v->type) {
     case GDW_NIL: case GDW_CALLABLE: return h;
     case GDW_BOOL: case GDW_INT: case GDW_RID: return mix(h, (uint64_t)v->u.i);
-    case GDW_FLOAT: return mix(h, real_hash(v->width == 4 ? (double)bits_to_f32((uint32_t)v->u.bits) : bits_to_f64(v->u.bits), semantic, v));
+    case GDW_FLOAT: return mix(h, real_hash(gdw_value_real(v, 0), semantic, v));
     case GDW_STRING: case GDW_STRING_NAME: return bytes_hash(h, str_of(v));
     case GDW_OBJECT: return (v->flags & GDW_VF_OBJECT_NULL) ? h : unique(v);
     case GDW_SIGNAL: { const gdw_signal *g = v->u.ext; return bytes_hash(mix(h, g->object_id), g->name); }
@@ -327,12 +327,15 @@ static gdw_status nodepath_to_string(settle_ctx *c, gdw_value *v) {
     return GDW_OK;
 }
 
-/* Color(int): Color::hex of the low 32 bits, RGBA8888, each channel / 255 in float. */
+/* Channel k (0 red .. 3 alpha) of Color::hex(hex): RGBA8888, each channel / 255 in float. */
+static float hex_channel(uint32_t hex, unsigned k) { return (float)((hex >> (24 - 8 * k)) & 0xFF) / 255.0f; }
+
+/* Color(int): Color::hex of the low 32 bits. */
 static gdw_status int_to_color(settle_ctx *c, gdw_value *v) {
     uint8_t *out = gdw_arena_alloc(c->doc, 16);
     if (!out) return GDW_ERR_NOMEM;
     uint32_t hex = (uint32_t)v->u.i;
-    for (int k = 0; k < 4; k++) wr_u32le(out + 4 * k, f32_to_bits((float)((hex >> (24 - 8 * k)) & 0xFF) / 255.0f));
+    for (unsigned k = 0; k < 4; k++) wr_u32le(out + 4 * k, f32_to_bits(hex_channel(hex, k)));
     memset(v, 0, sizeof *v);
     v->type = GDW_COLOR;
     v->width = 4;
@@ -497,7 +500,7 @@ static bool loose_number(const gdw_value *e, bool real, int64_t *iv, double *dv)
     switch (e->type) {
     case GDW_BOOL: case GDW_INT: *iv = e->u.i; *dv = (double)e->u.i; return true;
     case GDW_FLOAT: {
-        double x = e->width == 4 ? (double)bits_to_f32((uint32_t)e->u.bits) : bits_to_f64(e->u.bits);
+        double x = gdw_value_real(e, 0);
         *dv = x;
         *iv = to_i64(x);
         return true;
@@ -554,7 +557,7 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
         } else if (e->type == elem) {
             reals_of(e, x, per);
         } else if (elem == GDW_COLOR && e->type == GDW_INT) {
-            for (unsigned k = 0; k < 4; k++) x[k] = (double)((float)(((uint32_t)e->u.i >> (24 - 8 * k)) & 0xFF) / 255.0f);
+            for (unsigned k = 0; k < 4; k++) x[k] = (double)hex_channel((uint32_t)e->u.i, k);
         } else if (elem == GDW_COLOR) {
             x[3] = 1;
         } else if (loose_vector(e)) { /* any Vector2/3/4(i): its first components, the rest 0 */
@@ -595,14 +598,14 @@ static int validate_elem(settle_ctx *c, unsigned want, gdw_value *v, gdw_status 
     case GDW_BOOL:
         if (have == GDW_INT) { v->u.i = v->u.i != 0; v->type = GDW_BOOL; v->flags = 0; return KEEP; }
         if (have == GDW_FLOAT) {
-            double x = v->width == 4 ? (double)bits_to_f32((uint32_t)v->u.bits) : bits_to_f64(v->u.bits);
+            double x = gdw_value_real(v, 0);
             memset(v, 0, sizeof *v); v->type = GDW_BOOL; v->u.i = x != 0; return KEEP;
         }
         return DROP;
     case GDW_INT:
         if (have == GDW_BOOL) { v->type = GDW_INT; return KEEP; }
         if (have == GDW_FLOAT) {
-            double x = v->width == 4 ? (double)bits_to_f32((uint32_t)v->u.bits) : bits_to_f64(v->u.bits);
+            double x = gdw_value_real(v, 0);
             memset(v, 0, sizeof *v); v->type = GDW_INT; v->u.i = to_i64(x); return KEEP;
         }
         return DROP;
