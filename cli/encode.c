@@ -114,9 +114,12 @@ int cmd_convert(const opts *o) {
 int cmd_dialects(const opts *o) {
     if (o->json) {
         printf("[");
-        for (size_t i = 0; i < gdw_dialect_count(); i++) {
-            const gdw_dialect *d = gdw_dialect_at(i);
-            printf("%s{\"name\":\"%s\",\"family\":\"%s\",\"type_ids\":%u,\"engine\":", i ? "," : "", d->name, d->family, d->type_count);
+        for (size_t i = 0; i < gdw_dialect_count() + gdw_release_count(); i++) {
+            const gdw_dialect *d = i < gdw_dialect_count() ? gdw_dialect_at(i) : gdw_release_at(i - gdw_dialect_count());
+            printf("%s{\"name\":\"%s\",\"family\":\"%s\",\"type_ids\":%u,\"release\":\"%s\",\"release_of\":", i ? "," : "", d->name,
+                   d->family, d->type_count, gdw_dialect_release(d));
+            if (d->release_of) printf("\"%s\"", d->release_of); else printf("null");
+            printf(",\"engine\":");
             json_string(stdout, d->engine);
             printf(",\"aliases\":[");
             const char *a = d->aliases;
@@ -140,6 +143,12 @@ int cmd_dialects(const opts *o) {
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         const gdw_dialect *d = gdw_dialect_at(i);
         printf("%s%-19s%s %-12s %5u  %s%s%s\n", c_bold(), d->name, c_off(), d->family, d->type_count, d->engine, d->aliases[0] ? "; also " : "", d->aliases);
+        printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), d->summary, c_off());
+    }
+    printf("\n%-19s %-12s %5s  %s\n", "engine release", "release of", "", "engine / aliases (engine-exact mode; -d NAME wherever a dialect goes)");
+    for (size_t i = 0; i < gdw_release_count(); i++) {
+        const gdw_dialect *d = gdw_release_at(i);
+        printf("%s%-19s%s %-12s %5s  %s%s%s\n", c_bold(), d->name, c_off(), d->release_of, "", d->engine, d->aliases[0] ? "; also " : "", d->aliases);
         printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), d->summary, c_off());
     }
     return 0;

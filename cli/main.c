@@ -28,7 +28,9 @@ static const char k_decode_opts_help[] =
     "  --mode M            compatible (default: what the engine accepts), strict (only what the\n"
     "                      dialect's encoder writes) or engine-exact (the engine's verdict, defects\n"
     "                      included)\n"
-    "  --allow-objects     accept full Objects (class + properties), as allow_objects=true\n";
+    "  --allow-objects     accept full Objects (class + properties), as allow_objects=true; the\n"
+    "                      default only for Godot 3.0 and 3.1 (godot3.0, godot3@3.1), whose\n"
+    "                      bytes2var and get_var decode objects; --no-allow-objects refuses them\n";
 
 static const char k_exit_help[] = "Exit status: 0 every packet accepted, 1 some rejected, 2 usage or I/O error.\n";
 
@@ -148,6 +150,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     if (!o->inputs) return EXIT_USAGE;
     unsigned ok = v->opts;
     bool only_files = false;
+    int objects = -1; /* --allow-objects / --no-allow-objects; else the dialect's engine default */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
 #define TAKES(bit) ((ok & (bit)) != 0)
@@ -183,7 +186,8 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
             int m = gdw_mode_from_name(argv[i]);
             if (m < 0) return usage_error(v->name, "unknown mode '%s' (compatible, strict, engine-exact)", argv[i]);
             o->dec.mode = (gdw_mode)m;
-        } else if (strcmp(a, "--allow-objects") == 0 && TAKES(O_MODE)) o->dec.allow_objects = true;
+        } else if (strcmp(a, "--allow-objects") == 0 && TAKES(O_MODE)) objects = 1;
+        else if (strcmp(a, "--no-allow-objects") == 0 && TAKES(O_MODE)) objects = 0;
         else if (strcmp(a, "--json") == 0 && TAKES(O_JSON)) o->json = true;
         else if (strcmp(a, "--noout") == 0 && TAKES(O_NOOUT)) o->noout = true;
         else if (strcmp(a, "--wire") == 0 && TAKES(O_WIRE)) o->wire = true;
@@ -194,6 +198,8 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
 #undef VALUE
     }
     if ((ok & O_DIALECT) && !o->dialect) return usage_error(v->name, "%s", "no dialect given (-d NAME; see 'gdwire dialects')");
+    const gdw_dialect *reader = o->dialect ? o->dialect : o->from;
+    o->dec.allow_objects = objects >= 0 ? objects == 1 : reader && reader->objects_by_default;
     if ((ok & O_FROMTO) && (!o->from || !o->to)) return usage_error(v->name, "%s", "needs --from A and --to B (see 'gdwire dialects')");
     if (o->lines && o->enc == ENC_RAW) return usage_error(v->name, "%s", "--lines needs --hex or --base64");
     if (o->lines && o->frame != FRAME_NONE) return usage_error(v->name, "%s", "--lines and --framing do not go together");

@@ -562,7 +562,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     gdw_status s = read_string(c, dst ? &cls : NULL, STR_PLAIN);
     if (s) return s;
     if (c->str_len == 0) {
-        STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
+        STRICT_CHECK(c, !d->null_object_as_class, GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
@@ -702,8 +702,11 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
     TRACE(c, off + 8, 4, "width", wdt);
     TRACE(c, off + 12, 4, "height", hgt);
     TRACE(c, len_off, 4, "data length", datalen);
+    /* the format is range-checked before the data length is read, so even an Image without data
+     * needs a valid format (godotengine/godot 2.0-stable and 2.1 core/io/marshalls.cpp, Image case:
+     * ERR_FAIL_INDEX_V(fmt, Image::FORMAT_MAX) first; ../shared/docs/wire-format.md) */
+    if (fmt >= GDW_IMAGE_FORMATS) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "Image format out of range");
     if (datalen < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_INVALID_DATA, "negative Image data length");
-    if (datalen > 0 && fmt >= GDW_IMAGE_FORMATS) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "Image format out of range");
     STRICT_CHECK(c, datalen == 0 && (fmt | mip | wdt | hgt), GDW_ERR_NON_CANONICAL, off, "empty Image with non-zero fields");
     if (!cur_has(&c->cur, (size_t)datalen)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_INVALID_DATA, "Image data runs past the end");
     gdw_value tmp;

@@ -299,6 +299,11 @@ static gdw_status enc_object(ectx *e, const gdw_value *v, unsigned depth) {
         gdw_status s = null ? GDW_OK : lossy(e, "this dialect never transmits objects: it becomes a null Object");
         return s ? s : header(e, GDW_OBJECT, 0);
     }
+    if (null && d->null_object_as_class) { /* 3.0/3.1 encode objects in full: an empty class */
+        gdw_status s = header(e, GDW_OBJECT, 0);
+        if (!s) put_u32(&e->w, 0);
+        return s;
+    }
     if (null) return header(e, GDW_NIL, 0); /* the engines write a freed or null object as Nil */
     if (v->flags & GDW_VF_OBJECT_ID) {
         gdw_status s = header(e, GDW_OBJECT, GDW_FLAG16);
@@ -417,7 +422,7 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
     case K_IMAGE: {
         const gdw_image *im = v->u.ext;
         if (!im) return efail(e, GDW_ERR_INVALID_TREE, "Image without fields");
-        if (im->data.len && im->format >= GDW_IMAGE_FORMATS)
+        if (im->format >= GDW_IMAGE_FORMATS) /* checked before the data, even for none */
             return efail(e, GDW_ERR_INVALID_TREE, "Image format out of range (the engine reads 0-22)");
         if ((s = header(e, GDW_IMAGE, 0))) return s;
         put_u32(&e->w, im->format); put_u32(&e->w, im->mipmaps);
@@ -433,6 +438,11 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
          * from the length word (decode.c): one that disagrees would read back differently */
         if (ev->type == 4 && (ev->llen >= 20) != (ev->extra_count == 2) &&
             (s = lossy(e, "joystick motion length word disagrees with its value words")))
+            return s;
+        /* the engine release reads the axis value word (2.1) or not (2.0) whatever the length says */
+        if (ev->type == 4 && (ev->extra_count == 2) != e->d->joystick_axis_value &&
+            (s = lossy(e, e->d->joystick_axis_value ? "joystick motion without its axis value: this release reads one (Godot 2.1)"
+                                                     : "joystick motion with an axis value: this release reads the axis only (Godot 2.0)")))
             return s;
         if ((s = header(e, GDW_INPUT_EVENT, 0))) return s;
         put_u32(&e->w, ev->type); put_u32(&e->w, ev->device); put_u32(&e->w, ev->llen);

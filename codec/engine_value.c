@@ -11,7 +11,10 @@
  *     other is dropped with an error (Dictionary values are not checked);
  *   - `dict[key] = value`: keys the engine's HashMap finds equal are one entry, at the first one's
  *     place, holding the last value.
- * Measured on Godot 4.6.3 (docs/dialects/godot4.md, "What the engine holds"). The dialect asks for
+ * Measured on Godot 4.6.3 (docs/dialects/godot4.md, "What the engine holds"). A Godot 3 engine
+ * merges keys the same way (its own equality rules) and its UTF-8 decoder turns each accepted
+ * form into the code point it stands for (utf8_value: overlong forms become the character; 3.5+
+ * also pairs surrogates), measured on 3.2.3 and 3.6.2 (docs/dialects/godot3.md). The dialect asks for
  * these with typed_convert and merge_dict_keys; this pass runs after a successful decode, children
  * before their container, so nested keys are settled before their container's keys are compared.
  * Recursion is bounded by the decode depth limit, as in the encoder.
@@ -682,8 +685,55 @@ static gdw_status validate_items(settle_ctx *c, unsigned want, gdw_value *items,
     return GDW_OK;
 }
 
+/* ---- strings ------------------------------------------------------------------------------ */
+
+/* A string as the engine's UTF-8 decoder leaves it (dialect field utf8_value). */
+static gdw_status settle_str(settle_ctx *c, const uint8_t **p, uint32_t *len) {
+    size_t n = gdw_utf8_engine_value(*p, *len, c->d->utf8_value, NULL);
+    if (n == (size_t)-1) return GDW_OK;
+    uint8_t *out = gdw_arena_alloc(c->doc, *len);
+    if (!out) return GDW_ERR_NOMEM;
+    gdw_utf8_engine_value(*p, *len, c->d->utf8_value, out);
+    *p = out;
+    *len = (uint32_t)n;
+    return GDW_OK;
+}
+
+static gdw_status settle_strs(settle_ctx *c, gdw_str *s, uint64_t n) {
+    for (uint64_t i = 0; i < n; i++) {
+        gdw_status st = settle_str(c, &s[i].ptr, &s[i].len);
+        if (st) return st;
+    }
+    return GDW_OK;
+}
+
+/* ---- the walk ----------------------------------------------------------------------------- */
+
+static gdw_status settle(settle_ctx *c, gdw_value *v);
+
+static gdw_status settle_leaf(settle_ctx *c, gdw_value *v) {
+    if (!c->d->utf8_value) return GDW_OK;
+    switch (v->type) {
+    case GDW_STRING:
+    case GDW_STRING_NAME: return settle_str(c, &v->u.bytes, &v->len);
+    case GDW_NODE_PATH: {
+        gdw_nodepath *np = v->u.ext;
+        return np ? settle_strs(c, np->parts, (uint64_t)np->name_count + np->subname_count) : GDW_OK;
+    }
+    case GDW_PACKED_STRING_ARRAY: return v->u.ext ? settle_strs(c, v->u.ext, v->len) : GDW_OK;
+    case GDW_OBJECT: {
+        if (v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL) || !v->u.ext) return GDW_OK;
+        gdw_object *o = v->u.ext;
+        gdw_status s = settle_str(c, &o->class_name.ptr, &o->class_name.len);
+        for (uint32_t i = 0; !s && i < 2 * v->len; i++) s = settle(c, &o->props[i]);
+        return s;
+    }
+    default: return GDW_OK;
+    }
+}
+
 static gdw_status settle(settle_ctx *c, gdw_value *v) {
-    if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return GDW_OK;
+    if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return settle_leaf(c, v);
     bool dict = v->type == GDW_DICTIONARY;
     gdw_value *items = (gdw_value *)gdw_items(v);
     for (uint32_t i = 0; i < (dict ? 2 * v->len : v->len); i++) {
@@ -705,7 +755,7 @@ static gdw_status settle(settle_ctx *c, gdw_value *v) {
 }
 
 gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, bool allow_objects) {
-    if (!d->typed_convert && !d->merge_dict_keys) return GDW_OK;
+    if (!d->typed_convert && !d->merge_dict_keys && !d->utf8_value) return GDW_OK;
     settle_ctx c = {d, doc, allow_objects};
     return settle(&c, &doc->root);
 }

@@ -280,11 +280,21 @@ bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
  * ------------------------------------------------------------------------------------- */
 typedef struct gdw_dialect gdw_dialect;
 
-/* gdw_dialect_find: by name or alias ("godot3", "godot2", "godot4.4"); NULL if unknown. */
+/* gdw_dialect_find: a dialect or an engine release by name or alias ("godot3", "godot2",
+ * "godot4.4", "godot3@3.2", "godot3.2"); NULL if unknown. */
 const gdw_dialect *gdw_dialect_find(const char *name);
-/* gdw_dialect_count / gdw_dialect_at: every dialect, in table order. */
+/* gdw_dialect_count / gdw_dialect_at: every dialect (one per wire format), in table order. Each
+ * behaves as its newest engine release in engine-exact mode. */
 size_t gdw_dialect_count(void);
 const gdw_dialect *gdw_dialect_at(size_t i);
+/* gdw_release_count / gdw_release_at: the older engine releases that read a dialect's wire format
+ * differently ("godot3@3.2"); each is used wherever a dialect is. */
+size_t gdw_release_count(void);
+const gdw_dialect *gdw_release_at(size_t i);
+/* gdw_dialect_release: the engine release a row models ("3.6"), "" where unnamed. */
+const char *gdw_dialect_release(const gdw_dialect *d);
+/* gdw_dialect_base: the dialect a release row belongs to; a dialect itself otherwise. */
+const gdw_dialect *gdw_dialect_base(const gdw_dialect *d);
 const char *gdw_dialect_name(const gdw_dialect *d);
 /* gdw_dialect_type_count: number of wire type ids (VARIANT_MAX). */
 unsigned gdw_dialect_type_count(const gdw_dialect *d);

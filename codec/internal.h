@@ -148,6 +148,11 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, bool allow_obje
 /* gdw_utf8_check: returns the index of the first offending byte, or (size_t)-1 if p[0..n)
  * is acceptable under rule. */
 size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule);
+/* gdw_utf8_engine_value: a string the Godot 3 rule accepted, as the engine's String holds it under
+ * value_rule (gdw_utf8_value) and String::utf8() writes it back. Returns (size_t)-1 when that is
+ * the same bytes; else writes the new form to out (when not NULL: room for n bytes, it is never
+ * longer) and returns its length. */
+size_t gdw_utf8_engine_value(const uint8_t *p, size_t n, unsigned value_rule, uint8_t *out);
 
 /* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit -------- */
 

@@ -14,17 +14,48 @@
 
 /* ---- numbers ----------------------------------------------------------------------------- */
 
-/* Shortest decimal that reads back (strtod for width 8, strtof for width 4) to the same bits. */
+/* Shortest decimal that reads back (strtod for width 8, strtof for width 4) to the same bits:
+ * the fewest significant digits that do, written plainly where the decimal exponent is in
+ * -4..15 (10.0, 0.001, 1234567.0) and in exponent form elsewhere (1e+16, 1.5e-07), as Python's
+ * repr does; always with a '.' or an exponent, so that it reads as a real. */
 static void shortest(char *out, size_t cap, double x, unsigned width) {
+    char e[48];
     for (int p = 1; p <= 17; p++) {
-        snprintf(out, cap, "%.*g", p, x);
-        if (width == 4 ? strtof(out, NULL) == (float)x : strtod(out, NULL) == x) break;
+        snprintf(e, sizeof e, "%.*e", p - 1, x);
+        if (width == 4 ? strtof(e, NULL) == (float)x : strtod(e, NULL) == x) break;
     }
-    /* -0.0 prints as "-0" already. Make reals look like reals. */
-    if (!strpbrk(out, ".eEn")) {
-        size_t n = strlen(out);
-        if (n + 2 < cap) memcpy(out + n, ".0", 3);
+    /* e is [-]D[.DDD]e(+|-)XX: take its sign, digits and exponent */
+    const char *q = e;
+    bool neg = *q == '-';
+    if (neg) q++;
+    char digits[24];
+    size_t nd = 0;
+    for (; *q && *q != 'e'; q++)
+        if (*q >= '0' && *q <= '9' && nd < sizeof digits - 1) digits[nd++] = *q;
+    int exp = *q == 'e' ? atoi(q + 1) : 0;
+    while (nd > 1 && digits[nd - 1] == '0') nd--;
+    digits[nd] = 0;
+    char buf[64];
+    size_t n = 0;
+    if (neg) buf[n++] = '-';
+    if (exp >= 16 || exp < -4) {
+        buf[n++] = digits[0];
+        if (nd > 1) { buf[n++] = '.'; memcpy(buf + n, digits + 1, nd - 1); n += nd - 1; }
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    } else if (exp >= 0) {
+        for (int i = 0; i <= exp; i++) buf[n++] = (size_t)i < nd ? digits[i] : '0';
+        buf[n++] = '.';
+        if ((size_t)exp + 1 < nd) { memcpy(buf + n, digits + exp + 1, nd - (size_t)exp - 1); n += nd - (size_t)exp - 1; }
+        else buf[n++] = '0';
+    } else {
+        buf[n++] = '0';
+        buf[n++] = '.';
+        for (int i = 0; i < -exp - 1; i++) buf[n++] = '0';
+        memcpy(buf + n, digits, nd);
+        n += nd;
     }
+    buf[n] = 0;
+    snprintf(out, cap, "%s", buf);
 }
 
 /* A real component of width 4 or 8 given by its bits, without any width marker. */

@@ -1,4 +1,6 @@
 /* utf8.c — the string checks of each engine generation (see docs/dialects.md). */
+#include <string.h>
+
 #include "codec/internal.h"
 
 /* Godot 3 String::parse_utf8, as a verdict: scan until the end; lead bytes of 1-6 byte
@@ -61,4 +63,63 @@ size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule) {
     case GDW_UTF8_STRICT: return check_strict(p, n);
     default: return (size_t)-1;
     }
+}
+
+/* ---- what the engine's String holds (engine-exact values) --------------------------------- */
+
+/* One code point of a sequence the Godot 3 rule accepted, and its length in bytes. */
+static uint32_t godot3_code_point(const uint8_t *p, size_t n, size_t *len) {
+    uint8_t c = p[0];
+    size_t k = (c & 0x80) == 0 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+             : (c & 0xF8) == 0xF0 ? 4 : (c & 0xFC) == 0xF8 ? 5 : 6;
+    if (k > n) k = n; /* not reached for an accepted string */
+    uint32_t uc = k == 1 ? c : (uint32_t)((0xFFu >> (k + 1)) & c);
+    for (size_t i = 1; i < k; i++) uc = (uc << 6) | (p[i] & 0x3F);
+    *len = k;
+    return uc;
+}
+
+/* String::utf8() of one code point: the shortest form, up to 6 bytes for code points above
+ * U+1FFFFF (3.x keeps them in its 32-bit wchar_t). */
+static size_t put_code_point(uint32_t uc, uint8_t *out) {
+    static const uint32_t limit[] = {0x80, 0x800, 0x10000, 0x200000, 0x4000000};
+    size_t k = 1;
+    while (k < 6 && uc >= limit[k - 1]) k++;
+    if (k == 1) { out[0] = (uint8_t)uc; return 1; }
+    for (size_t i = k - 1; i > 0; i--) { out[i] = (uint8_t)(0x80 | (uc & 0x3F)); uc >>= 6; }
+    out[0] = (uint8_t)((0xFF00u >> k) | uc);
+    return k;
+}
+
+static bool is_high_surrogate(uint32_t uc) { return uc >= 0xD800 && uc <= 0xDBFF; }
+static bool is_low_surrogate(uint32_t uc) { return uc >= 0xDC00 && uc <= 0xDFFF; }
+
+size_t gdw_utf8_engine_value(const uint8_t *p, size_t n, unsigned value_rule, uint8_t *out) {
+    if (value_rule == GDW_UTF8_VALUE_BYTES) return (size_t)-1;
+    size_t i = 0;
+    while (i < n && p[i] < 0x80) i++;
+    if (i == n) return (size_t)-1; /* ASCII: every rule keeps it */
+    bool pair = value_rule == GDW_UTF8_VALUE_GODOT35, changed = false;
+    size_t w = i;
+    if (out) memcpy(out, p, i);
+    while (i < n) {
+        size_t len, len2;
+        uint32_t uc = godot3_code_point(p + i, n - i, &len);
+        if (pair && (is_high_surrogate(uc) || is_low_surrogate(uc))) {
+            uint32_t lo = is_high_surrogate(uc) && i + len < n ? godot3_code_point(p + i + len, n - i - len, &len2) : 0;
+            if (is_low_surrogate(lo)) {
+                uc = 0x10000 + ((uc - 0xD800) << 10) + (lo - 0xDC00);
+                len += len2;
+            } else {
+                uc = ' ';
+            }
+        }
+        uint8_t form[6];
+        size_t k = put_code_point(uc, form);
+        if (k != len || memcmp(form, p + i, k) != 0) changed = true;
+        if (out) memcpy(out + w, form, k);
+        w += k;
+        i += len;
+    }
+    return changed ? w : (size_t)-1;
 }

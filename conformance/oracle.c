@@ -12,12 +12,6 @@ static bool engine_can_judge(const cf_vector *v) {
     return !v->opt.max_depth && !v->opt.max_size && !v->opt.heap_limit;
 }
 
-static int index_of(const gdw_dialect *d) {
-    for (size_t i = 0; i < gdw_dialect_count(); i++)
-        if (gdw_dialect_at(i) == d) return (int)i;
-    return -1;
-}
-
 int cf_oracle_export(cf_suite *s, const char *dialect, FILE *out) {
     const gdw_dialect *d = gdw_dialect_find(dialect);
     if (!d) { fprintf(stderr, "unknown dialect %s\n", dialect); return 2; }
@@ -109,7 +103,7 @@ static void compare_one(const gdw_dialect *d, const cf_vector *v, const cf_outco
 int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path, int mode, bool compare_errors, const char *engine) {
     const gdw_dialect *d = gdw_dialect_find(dialect);
     if (!d) { fprintf(stderr, "unknown dialect %s\n", dialect); return 2; }
-    int di = index_of(d);
+    int di = cf_row_index(d);
     FILE *f = fopen(results_path, "r");
     if (!f) { fprintf(stderr, "%s: cannot open\n", results_path); return 2; }
     bool *answered = calloc(s->n + 1, 1);
@@ -226,7 +220,7 @@ static long evidence_file(cf_suite *s, const char *path, long *n_engine, long *n
     char engine[64], version[128];
     snprintf(engine, sizeof engine, "%s", hdr[1]);
     snprintf(version, sizeof version, "%s", hdr[2]);
-    int di = index_of(d);
+    int di = cf_row_index(d);
     bool *answered = calloc(s->n + 1, 1);
     if (!answered) exit(2);
     while (getline(&line, &cap, f) > 0) {

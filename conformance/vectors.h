@@ -8,6 +8,14 @@
 #define CF_MODES 3 /* compatible, strict, engine-exact: the gdw_mode values */
 #define CF_MAX_DIALECTS 32
 
+/* The rows every vector states an outcome for: the dialects, then the engine releases
+ * (gdw_release_at). A release row takes an expectation only from a key naming it with '@'
+ * ("godot3@3.2", "godot3@*"); without one it has its dialect's. */
+size_t cf_row_count(void);
+const gdw_dialect *cf_row_at(size_t i);
+/* cf_row_index: the row of d, or -1. */
+int cf_row_index(const gdw_dialect *d);
+
 /* Where an expectation comes from, weakest first (conformance/README.md: Evidence). ENGINE is
  * never written in a vector: it is earned when an engine's recorded answer (conformance/evidence/)
  * agrees with the expectation. */
@@ -24,8 +32,8 @@ typedef struct cf_vector {
     uint8_t *bytes;
     size_t len;
     cf_options opt;
-    cf_outcome expect[CF_MAX_DIALECTS][CF_MODES]; /* by dialect table index, by gdw_mode; borrowed */
-    uint8_t evidence[CF_MAX_DIALECTS]; /* cf_evidence, by dialect table index: the vector's `evidence:` */
+    cf_outcome expect[CF_MAX_DIALECTS][CF_MODES]; /* by row (cf_row_at), by gdw_mode; borrowed */
+    uint8_t evidence[CF_MAX_DIALECTS]; /* cf_evidence, by row: the vector's `evidence:` */
     cf_outcome *owned;   /* the outcomes that own the documents and buffers expect[] shares */
     size_t nowned;
 } cf_vector;

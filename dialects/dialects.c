@@ -75,30 +75,36 @@ static const uint8_t k_godot4_types[] = {
 
 #define N(a) ((uint8_t)(sizeof(a) / sizeof((a)[0])))
 
-/* Field order: see struct gdw_dialect. Only non-default fields are named. */
+/* The fields every Godot 3 row shares (the wire format of 3.x and how its engine builds values). */
+#define GODOT3_COMMON                                                                                 \
+    .family = "godot3", .type_count = N(k_godot3_types), .types = k_godot3_types,                    \
+    .utf8_rule = GDW_UTF8_GODOT3, .merge_dict_keys = true, .keys_nested_nan_equal = true,            \
+    .keys_dicts_by_identity = true
+
+/* The fields of the mole rows (Godot 2.x as released). */
+#define MOLE_COMMON                                                                                   \
+    .family = "mole", .type_count = N(k_mole_types), .types = k_mole_types, .real_mode = GDW_REALS_F32, \
+    .float_encode_f32_only = true, .int_encoding = GDW_INT_ALWAYS32, .engine_header_whole = true,    \
+    .object_header_only = true, .nodepath_property_bit = true, .container_shared_bit = true,         \
+    .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true
+
+/* The dialects: one row per wire format. Each models its newest engine release (`release`);
+ * k_releases below holds the older releases whose engines behave differently on the same
+ * wire format. Field order: see struct gdw_dialect. Only non-default fields are named. */
 static const gdw_dialect k_dialects[] = {
-    {.name = "mole", .aliases = "godot2", .engine = "Godot 2.0-2.1.x", .family = "mole",
+    {.name = "mole", .aliases = "godot2 godot2.1 mole@2.1", .release = "2.1", .engine = "Godot 2.0-2.1.x",
      .summary = "Godot 2 legacy: ids 0-28 with Image and InputEvent, 32-bit ints and reals",
-     .type_count = N(k_mole_types), .types = k_mole_types,
-     .real_mode = GDW_REALS_F32, .float_encode_f32_only = true, .int_encoding = GDW_INT_ALWAYS32,
-     .engine_header_whole = true, .object_header_only = true, .nodepath_property_bit = true,
-     .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
-     .joystick_axis_value = false},
-    {.name = "godot3", .aliases = "godot3.1 godot3.2 godot3.5 godot3.6", .engine = "Godot 3.1-3.6",
-     .family = "godot3", .summary = "Godot 3: ids 0-26, bit 16 = 64-bit int/float or object id",
-     .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true},
-    {.name = "godot3.0", .aliases = "", .engine = "Godot 3.0.x", .family = "godot3",
-     .summary = "Godot 3.0: as godot3, but every int is written as 64-bit",
-     .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_ALWAYS64, .utf8_rule = GDW_UTF8_GODOT3,
-     .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true},
-    {.name = "godot3-double", .aliases = "", .engine = "Godot 3 precision=double, as documented",
-     .family = "godot3", .summary = "Godot 3 documented double build: real_t fields are f64, no flag",
-     .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .real_mode = GDW_REALS_F64, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true},
+     MOLE_COMMON, .joystick_axis_value = true},
+    {.name = "godot3", .aliases = "godot3.5 godot3.6 godot3@3.5 godot3@3.6", .release = "3.6",
+     .engine = "Godot 3.1-3.6", .summary = "Godot 3: ids 0-26, bit 16 = 64-bit int/float or object id",
+     GODOT3_COMMON, .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_value = GDW_UTF8_VALUE_GODOT35},
+    {.name = "godot3.0", .aliases = "godot3@3.0", .release = "3.0", .engine = "Godot 3.0.x",
+     .summary = "Godot 3.0: as godot3, but every int is written as 64-bit, objects in full by default",
+     GODOT3_COMMON, .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_ALWAYS64, .utf8_value = GDW_UTF8_VALUE_GODOT3,
+     .objects_by_default = true, .null_object_as_class = true},
+    {.name = "godot3-double", .aliases = "", .release = "3.6", .engine = "Godot 3 precision=double, as documented",
+     .summary = "Godot 3 documented double build: real_t fields are f64, no flag",
+     GODOT3_COMMON, .real_mode = GDW_REALS_F64, .int_encoding = GDW_INT_MINIMAL, .utf8_value = GDW_UTF8_VALUE_GODOT35},
     {.name = "pandemonium", .aliases = "pandemonium-4", .engine = "Pandemonium v3.8-v4.9 (layout P3)",
      .family = "pandemonium", .summary = "Pandemonium P3: ids 0-37 with *i vectors, Vector4, Projection, StringName",
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
@@ -122,13 +128,14 @@ static const gdw_dialect k_dialects[] = {
      .family = "pandemonium", .summary = "Pandemonium as its docs describe it: the Godot 3 table (ids 0-26)",
      .type_count = N(k_godot3_types), .types = k_godot3_types,
      .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3},
-    {.name = "godot4", .aliases = "godot4.4", .engine = "Godot 4.4 and newer", .family = "godot4",
+    {.name = "godot4", .aliases = "godot4.4 godot4.5 godot4.6 godot4@4.6", .release = "4.6",
+     .engine = "Godot 4.4 and newer", .family = "godot4",
      .summary = "Godot 4.4+: ids 0-38, typed Array and typed Dictionary headers",
      .type_count = N(k_godot4_types), .types = k_godot4_types,
      .real_mode = GDW_REALS_FLAG64, .narrow_math_f64 = true, .int_encoding = GDW_INT_MINIMAL, .rid_has_id = true,
      .nodepath_bare_absolute = true, .typed_array_bits = true, .typed_dict_bits = true, .utf8_rule = GDW_UTF8_STRICT,
      .typed_convert = true, .merge_dict_keys = true, .keys_string_like = true},
-    {.name = "godot4.3", .aliases = "", .engine = "Godot 4.3", .family = "godot4",
+    {.name = "godot4.3", .aliases = "godot4@4.3", .release = "4.3", .engine = "Godot 4.3", .family = "godot4",
      .summary = "Godot 4.3: ids 0-38, typed Array header only",
      .type_count = N(k_godot4_types), .types = k_godot4_types,
      .real_mode = GDW_REALS_FLAG64, .narrow_math_f64 = true, .int_encoding = GDW_INT_MINIMAL, .rid_has_id = true,
@@ -146,9 +153,35 @@ static const gdw_dialect k_dialects[] = {
      .utf8_rule = GDW_UTF8_STRICT, .typed_convert = true, .merge_dict_keys = true, .keys_string_like = true},
 };
 
+/* Engine releases that read a dialect's wire format differently from its newest release: the
+ * same fields, named "<dialect>@<release>". Sources and measurements: docs/dialects/<dialect>.md. */
+static const gdw_dialect k_releases[] = {
+    {.name = "mole@2.0", .aliases = "godot2.0", .release = "2.0", .release_of = "mole", .engine = "Godot 2.0.x",
+     .summary = "Godot 2.0: a JOYSTICK_MOTION InputEvent carries the axis only (2.1 adds its value)",
+     MOLE_COMMON, .joystick_axis_value = false},
+    {.name = "godot3@3.1", .aliases = "godot3.1", .release = "3.1", .release_of = "godot3", .engine = "Godot 3.1.x",
+     .summary = "Godot 3.1: objects in full by default; UTF-8 as 3.2",
+     GODOT3_COMMON, .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_value = GDW_UTF8_VALUE_GODOT3,
+     .objects_by_default = true, .null_object_as_class = true},
+    {.name = "godot3@3.2", .aliases = "godot3.2 godot3.3 godot3.4", .release = "3.2", .release_of = "godot3",
+     .engine = "Godot 3.2-3.4 (measured: 3.2.3)",
+     .summary = "Godot 3.2-3.4: surrogates kept as written, no depth limit (the engine's stack overflows)",
+     GODOT3_COMMON, .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_value = GDW_UTF8_VALUE_GODOT3},
+};
+
 size_t gdw_dialect_count(void) { return sizeof(k_dialects) / sizeof(k_dialects[0]); }
 
 const gdw_dialect *gdw_dialect_at(size_t i) { return i < gdw_dialect_count() ? &k_dialects[i] : NULL; }
+
+size_t gdw_release_count(void) { return sizeof(k_releases) / sizeof(k_releases[0]); }
+
+const gdw_dialect *gdw_release_at(size_t i) { return i < gdw_release_count() ? &k_releases[i] : NULL; }
+
+const char *gdw_dialect_release(const gdw_dialect *d) { return d && d->release ? d->release : ""; }
+
+const gdw_dialect *gdw_dialect_base(const gdw_dialect *d) {
+    return d && d->release_of ? gdw_dialect_find(d->release_of) : d;
+}
 
 const char *gdw_dialect_name(const gdw_dialect *d) { return d ? d->name : "(null)"; }
 
@@ -172,6 +205,10 @@ const gdw_dialect *gdw_dialect_find(const char *name) {
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         if (strcmp(k_dialects[i].name, name) == 0 || word_in_list(k_dialects[i].aliases, name))
             return &k_dialects[i];
+    }
+    for (size_t i = 0; i < gdw_release_count(); i++) {
+        if (strcmp(k_releases[i].name, name) == 0 || word_in_list(k_releases[i].aliases, name))
+            return &k_releases[i];
     }
     return NULL;
 }

@@ -32,8 +32,24 @@ typedef enum gdw_utf8_rule {
     GDW_UTF8_STRICT = 2     /* RFC 3629: no overlongs, surrogates or code points above U+10FFFF (4.x) */
 } gdw_utf8_rule;
 
+/* What a string holds after the engine's UTF-8 decoder (engine-exact mode; codec/engine_value.c),
+ * written back as the engine's String::utf8() writes it. */
+typedef enum gdw_utf8_value {
+    GDW_UTF8_VALUE_BYTES = 0,   /* the bytes as written (4.x: its reader is strict; 2.x and
+                                   Pandemonium: not measured) */
+    GDW_UTF8_VALUE_GODOT3 = 1,  /* 3.x parse_utf8: each accepted form is the code point it encodes,
+                                   written back shortest (1-6 bytes): overlong forms become the
+                                   character, surrogates stay (measured on 3.2.3) */
+    GDW_UTF8_VALUE_GODOT35 = 2  /* ... and a high surrogate followed by a low one is one character,
+                                   any other surrogate a space (3.5+, godotengine/godot PR #54625;
+                                   measured on 3.6.2) */
+} gdw_utf8_value;
+
 struct gdw_dialect {
-    const char *name;      /* command-line name */
+    const char *name;      /* command-line name; a release row is "<dialect>@<release>" */
+    const char *release;   /* the engine release whose behaviour the row models ("3.6") */
+    const char *release_of;/* a release row: the dialect it is a release of (same wire format);
+                              NULL for a dialect */
     const char *aliases;   /* space-separated other names, "" if none */
     const char *engine;    /* the engine versions it speaks for */
     const char *family;    /* mole, godot3, pandemonium, godot4 */
@@ -72,11 +88,19 @@ struct gdw_dialect {
     uint8_t utf8_rule;            /* gdw_utf8_rule the engine applies */
     bool lenient_strings;         /* compatible mode: no UTF-8 check, padding may be missing
                                      (2.x before 2.1.5); engine-exact follows utf8_rule */
+    uint8_t utf8_value;           /* gdw_utf8_value: what an accepted string holds (engine-exact) */
 
     /* Engine defects modelled in engine-exact mode */
     bool defect_projection_248;   /* Projection decode wants 248 bytes left (Pandemonium) */
     bool defect_vec4_pool_w;      /* PoolVector4/4i arrays decode w from the z slot (Pandemonium) */
-    bool joystick_axis_value;     /* 2.x InputEvent JOYSTICK_MOTION carries an f32 value (2.1-era) */
+    bool joystick_axis_value;     /* 2.x InputEvent JOYSTICK_MOTION carries an f32 value (every 2.1.x;
+                                     2.0 reads the axis only) */
+
+    /* The engine's API */
+    bool objects_by_default;      /* decode_variant defaults to allow_objects = true and the script
+                                     API calls it so (3.0, 3.1); the command follows it unless told */
+    bool null_object_as_class;    /* the encoder writes a null Object as an OBJECT with an empty
+                                     class name (3.0, 3.1 full-object encoding), not as NIL */
 
     /* What the engine holds after decoding (engine-exact mode; codec/engine_value.c) */
     bool typed_convert;           /* typed Array elements and typed Dictionary keys are kept, converted

@@ -5,6 +5,7 @@
  * byte; if strict mode accepts the packet, it accepts gdwire's encoding of it, and that encoding
  * is the packet itself (what gdw_check relies on). With byte 1
  * bit 3 set, the packet is decoded under memory pressure instead (decode_under_pressure). */
+#include "dialects/dialects.h"
 #include "fuzzers/fuzz.h"
 
 /* An allocator that fails from the n-th allocation on (byte 1 bit 3 turns it on, bits 4-7
@@ -95,6 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     gdw_decode_options o2 = in.opt;
     o2.mode = GDW_MODE_COMPATIBLE;
+    o2.allow_objects |= d->objects_by_default; /* 3.0/3.1 write a null Object in full */
     gdw_doc *doc2 = NULL;
     size_t used2 = 0;
     s = gdw_decode(d, e1, n1, &o2, NULL, &doc2, &used2, &err);

@@ -301,7 +301,8 @@ static void gen_of_type(gen *g, gdw_type t, unsigned depth) {
         break;
     }
     case GDW_IMAGE: {
-        unsigned n = pick(g, 4 * GEN_MAX_PACKED), fmt = pick(g, n ? 23 : 40), mip = pick(g, 4), w = pick(g, 9), h = pick(g, 9);
+        /* the engine reads formats 0-22 only, with or without data (decode.c read_image) */
+        unsigned n = pick(g, 4 * GEN_MAX_PACKED), fmt = pick(g, 23), mip = pick(g, 4), w = pick(g, 9), h = pick(g, 9);
         if (n == 0 && (fmt | mip | w | h)) {
             if (pick(g, 4)) fmt = mip = w = h = 0; /* the engine writes an empty Image as zeros */
             else g->out->noncanonical = 1;

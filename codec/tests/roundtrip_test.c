@@ -69,7 +69,8 @@ static void roundtrip(const gdw_dialect *d, const char *text) {
     CHECK(s == GDW_OK, "%s: decode %s: %s at %zu", d->name, text, err.message, err.offset);
     if (s == GDW_OK) {
         const gdw_value *v2 = gdw_doc_root(back);
-        bool null_object = v->type == GDW_OBJECT && (v->flags & GDW_VF_OBJECT_NULL) && !d->object_header_only;
+        bool null_object = v->type == GDW_OBJECT && (v->flags & GDW_VF_OBJECT_NULL) && !d->object_header_only &&
+                           !d->null_object_as_class; /* 3.0/3.1 write it as an Object of no class */
         char t2[512];
         gdw_text_print(v2, t2, sizeof t2);
         bool f32_only = d->float_encode_f32_only && v->type == GDW_FLOAT; /* Godot 2 writes every float as f32 */
@@ -126,8 +127,8 @@ int main(void) {
     static char longtext[1100];
     longtext[0] = '"';
     memset(longtext + 1, 'x', 1001);
-    for (size_t i = 0; i < gdw_dialect_count(); i++) {
-        const gdw_dialect *d = gdw_dialect_at(i);
+    for (size_t i = 0; i < gdw_dialect_count() + gdw_release_count(); i++) { /* dialects, then releases */
+        const gdw_dialect *d = i < gdw_dialect_count() ? gdw_dialect_at(i) : gdw_release_at(i - gdw_dialect_count());
         int before = g_values;
         memset(g_seen, 0, sizeof g_seen);
         for (size_t k = 0; k < sizeof k_scalars / sizeof k_scalars[0]; k++) roundtrip(d, k_scalars[k]);

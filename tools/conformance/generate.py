@@ -492,6 +492,49 @@ BAD_UTF8 = [
 ]
 
 
+# Strings a Godot 3 engine accepts but holds differently from their bytes (its parse_utf8 decodes
+# each form to a code point; 3.5+ pairs surrogates): each vector's expectation for godot3 (3.6) and
+# godot3@3.2 is confirmed by the recorded answers of Godot 3.6.2 and 3.2.3 (conformance/evidence/).
+ENGINE_UTF8_VALUES = [
+    ("overlong slash E0 80 AF", b"\xe0\x80\xaf"), ("overlong U+07FF E0 9F BF", b"\xe0\x9f\xbf"),
+    ("overlong U+FFFF F0 8F BF BF", b"\xf0\x8f\xbf\xbf"), ("overlong high surrogate F0 8D AF 80", b"\xf0\x8d\xaf\x80"),
+    ("U+7FFFFFFF in 6 bytes", b"\xfd\xbf\xbf\xbf\xbf\xbf"), ("U+200000 in 5 bytes", b"\xf8\x88\x80\x80\x80"),
+    ("low then high surrogate", b"\xed\xb8\x80\xed\xa0\xbd"), ("high, then a pair", b"\xed\xa0\xbd\xed\xa0\xbd\xed\xb8\x80"),
+    ("high surrogate then A", b"\xed\xa0\xbdA"), ("A then low surrogate", b"A\xed\xb8\x80"),
+    ("high surrogate then a 4-byte character", b"\xed\xa0\xbd\xf0\x9f\x98\x80"), ("text around an overlong", b"a\xe0\x80\xafb"),
+]
+
+
+def engine_strings():
+    f = "engine/godot3-strings.yaml"
+    for name, raw in ENGINE_UTF8_VALUES:
+        row(f, f"String: {name}", "godot3", "hex", string_packet(raw))
+        row(f, f"NodePath name: {name}", "godot3", "hex", hdr(15) + u32(0x80000001) + u32(0) + u32(0) + u32(len(raw)) + pad(raw).hex())
+        row(f, f"Godot 3 PoolStringArray: {name}", "godot3", "hex", hdr(23) + u32(1) + u32(len(raw)) + pad(raw).hex())
+    # a key the engine reads as "/" next to a plain "/": one key, the last value
+    row(f, "Dictionary {\"/\": 1, overlong \"/\": 2}", "godot3", "hex",
+        hdr(18) + u32(2) + string_packet(b"/") + hdr(2) + u32(1) + string_packet(b"\xe0\x80\xaf") + hdr(2) + u32(2))
+
+
+def release_sources():
+    """Rules of engine releases no engine here can run, each read in the engine's source."""
+    cite_image = ("godotengine/godot 2.0-stable and 2.1-stable core/io/marshalls.cpp, decode_variant, case Variant::IMAGE: "
+                  "ERR_FAIL_INDEX_V(fmt, Image::FORMAT_MAX) before the data length (../shared/docs/wire-format.md, Corrections)")
+    row("valid/mole.yaml", "Image format 23 without data", "mole", "hex", hdr(15) + u32(23) + u32(0) * 4,
+        evidence="mole=source: " + cite_image + ";;mole@2.0=source: " + cite_image)
+    cite_joy = ("godotengine/godot 2.0-stable core/io/marshalls.cpp reads JOYSTICK_MOTION's axis only, every 2.1.x reads "
+                "axis and axis_value (../shared/docs/wire-format.md, Corrections)")
+    row("valid/mole.yaml", "InputEvent JOYSTICK_MOTION with its axis value (2.1)", "mole", "hex",
+        hdr(19) + u32(4) + u32(0) + u32(20) + u32(1) + "0000803f", evidence="mole=source: " + cite_joy + ";;mole@2.0=source: " + cite_joy)
+    row("valid/mole.yaml", "InputEvent JOYSTICK_MOTION, the axis only (2.0)", "mole", "hex",
+        hdr(19) + u32(4) + u32(0) + u32(16) + u32(1), evidence="mole=source: " + cite_joy + ";;mole@2.0=source: " + cite_joy)
+    cite_obj = ("godotengine/godot 3.0-stable and 3.1-stable core/io/marshalls.h:202-203: decode_variant(..., p_allow_objects = true), "
+                "encode_variant(..., p_object_as_id = false): a null Object is written 11000000 00000000 "
+                "(../shared/docs/wire-format.md, Corrections)")
+    row("valid/godot3.0.yaml", "null Object as 3.0 and 3.1 write it", "godot3.0", "hex", hdr(17) + u32(0), options="objects",
+        evidence="godot3.0=source: " + cite_obj + ";;godot3@3.1=source: " + cite_obj)
+
+
 def utf8():
     f = "malformed/utf8.yaml"
     reps = ["mole", "godot3", "pandemonium", "godot4"]
@@ -637,6 +680,8 @@ def main():
     engine_facts()
     engine_holds()
     engine_holds_godot3()
+    engine_strings()
+    release_sources()
     godot4_test_facts()
     wire_format_facts()
     cross()

@@ -292,6 +292,15 @@ static void write_expect(FILE *f, const rec *r) {
     }
     for (int i = 0; i < nd; i++)
         if (!eff[i] || strcmp(eff[i], s[i])) fprintf(f, "    %s: %s\n", gdw_dialect_name(gdw_dialect_at((size_t)i)), s[i]);
+    /* an engine release is written only where it differs from its dialect (conformance/vectors.h) */
+    for (size_t k = 0; k < gdw_release_count(); k++) {
+        const gdw_dialect *rd = gdw_release_at(k), *base = gdw_dialect_base(rd);
+        cf_buf b = {0};
+        format_dialect(&b, r, rd);
+        for (int i = 0; i < nd; i++)
+            if (gdw_dialect_at((size_t)i) == base && strcmp(s[i], b.p)) fprintf(f, "    \"%s\": %s\n", gdw_dialect_name(rd), b.p);
+        cf_buf_free(&b);
+    }
     for (int i = 0; i < nd; i++) free(s[i]);
 }
 

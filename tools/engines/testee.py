@@ -39,8 +39,8 @@ ERR_NAME = re.compile(r"Return(?:ed|ing): (ERR_[A-Z_]+)")
 ENGINES = {
     # name: driver, project config_version, command-line after the engine, dialects, Object type id
     "godot4.6": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4"}, 24),
-    "godot3.6": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3"}, 17),
-    "godot3.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3"}, 17),
+    "godot3.6": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3", "godot3@3.6"}, 17),
+    "godot3.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3@3.2", "godot3"}, 17),
 }
 
 

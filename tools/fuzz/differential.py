@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools/conformance"))
 from testee_run import Testee, drive  # noqa: E402
 from generate import engine_packets  # noqa: E402  (the one reader of tools/engines/ENGINE-packets.tsv)
 
-DIALECT = {"godot4.6": "godot4", "godot3.6": "godot3", "godot3.2": "godot3"}
+DIALECT = {"godot4.6": "godot4", "godot3.6": "godot3", "godot3.2": "godot3@3.2"}  # the release row of each engine
 
 
 def mutate(rng, seeds):
