@@ -5,7 +5,9 @@
  * byte beats leaving trailing bytes; then a value without odd reals (subnormal, NaN or beyond
  * 1e30: the marks of integers or text read as floats) beats one with them; then writing back
  * exactly these bytes (the dialect's own encoder would have produced them: strict mode
- * accepts them) beats not; then the engine's own verdict (engine-exact mode).
+ * accepts them) beats not; then the engine's own verdict (engine-exact mode). Dialects of equal
+ * score are equally likely: the newest engine release among them is named first, the others
+ * with it ("equally").
  * Rejecting dialects rank by how far they read. Dialects that read the same value are one
  * "meaning"; where meanings differ, the reason names the first type id they read differently.
  */
@@ -20,6 +22,7 @@
 typedef struct row {
     gdw_check_result r;
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
+    char engine_note[400]; /* the engine holds another value than the bytes spell (engine_note.c) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
     long score;
     int rank;      /* 1-based; equal scores share a rank */
@@ -88,6 +91,12 @@ static size_t count_odd_reals(const gdw_value *v, unsigned depth) {
 
 /* ---- ranking -------------------------------------------------------------------------------------- */
 
+/* a's engine release came out after b's; an undated row is older than any dated one */
+static bool newer(const gdw_dialect *a, const gdw_dialect *b) {
+    if (!a->released) return false;
+    return !b->released || strcmp(a->released, b->released) > 0;
+}
+
 static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, int *n_meanings) {
     size_t nd = c->nd;
     row *rows = c->rows;
@@ -103,8 +112,11 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             w->score = (long)w->r.err.offset; /* further is more plausible */
         }
     }
+    /* among dialects of the best score, the newest engine release (dialect field `released`) */
     int best = 0;
-    for (size_t i = 1; i < nd; i++) if (rows[i].score > rows[best].score) best = (int)i;
+    for (size_t i = 1; i < nd; i++)
+        if (rows[i].score > rows[best].score || (rows[i].score == rows[best].score && newer(rows[i].r.dialect, rows[best].r.dialect)))
+            best = (int)i;
     *best_out = best;
     for (size_t i = 0; i < nd; i++) {
         int better = 0;
@@ -210,6 +222,8 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
         printf("\n");
     }
     printf("%d of %zu dialects accept this packet; %d write it back byte for byte.\n", accepted, c->nd, same);
+    for (size_t i = 0; i < c->nd; i++)
+        if (!rows[i].r.status && rows[i].engine_note[0]) printf("%sNote%s, %s: %s\n", c_bold(), c_off(), rows[i].r.dialect->name, rows[i].engine_note);
     if (nm > 1) {
         printf("\nSame bytes, different meanings:\n");
         for (int m = 0; m < nm; m++) {
@@ -250,7 +264,7 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
         int also = 0;
         for (size_t i = 0; i < c->nd; i++)
             if ((int)i != best && rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", rows[i].r.dialect->name);
-        printf("%s\n", also ? ")" : "");
+        printf("%s\n", also ? "; they read it alike, so the newest engine release is named)" : "");
     } else {
         printf("No dialect accepts this packet; %s reads furthest (to byte %zu).\n", rows[best].r.dialect->name, rows[best].r.err.offset);
     }
@@ -265,7 +279,7 @@ static void print_line(check_run *c, const packet *pk, int best, int accepted) {
         int also = 0;
         for (size_t i = 0; i < c->nd; i++)
             if ((int)i != best && c->rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", c->rows[i].r.dialect->name);
-        printf("%s\n", also ? ")" : "");
+        printf("%s\n", also ? "; the newest named)" : "");
     } else {
         printf("%s: %zu bytes: %srejected%s by all %zu; furthest %s: %s at byte %zu: %s\n", name, pk->n, c_bad(), c_off(), c->nd, b->r.dialect->name,
                gdw_status_name(b->r.err.code), b->r.err.offset, b->r.err.message);
@@ -281,6 +295,11 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
     for (size_t i = 0; i < c->nd; i++) if (!rows[i].r.status) printf("%s\"%s\"", k++ ? "," : "", rows[i].r.dialect->name);
     printf("],\"best\":");
     if (accepted) printf("\"%s\"", rows[best].r.dialect->name); else printf("null");
+    printf(",\"equally\":[");
+    k = 0;
+    for (size_t i = 0; i < c->nd; i++)
+        if (accepted && (int)i != best && rows[i].rank == 1) printf("%s\"%s\"", k++ ? "," : "", rows[i].r.dialect->name);
+    printf("]");
     printf(",\"dialects\":[");
     for (size_t i = 0; i < c->nd; i++) {
         const row *w = &rows[i];
@@ -332,6 +351,7 @@ static int check_packet(void *ctx, const packet *pk) {
         gdw_decode_options so = c->o->dec;
         so.mode = GDW_MODE_ENGINE_EXACT;
         w->exact_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, NULL) == GDW_OK;
+        if (w->exact_ok && c->matrix) engine_value_note(w->r.dialect, pk, &c->o->dec, w->engine_note, sizeof w->engine_note);
         w->odd_reals = count_odd_reals(gdw_doc_root(w->r.doc), 0);
     }
     free(res);

@@ -58,6 +58,12 @@ static int decode_packet(void *ctx, const packet *pk) {
         } else printf("%s\n", text);
         free(text);
     }
+    char held[400];
+    if (!o->json && o->dec.mode != GDW_MODE_STRICT && engine_value_note(o->dialect, pk, &o->dec, held, sizeof held)) {
+        char name[600];
+        packet_name(pk, name, sizeof name);
+        fprintf(stderr, "%s: note: %s\n", name, held);
+    }
     if (used < pk->n && !o->json && o->dec.mode != GDW_MODE_STRICT) {
         char name[600];
         packet_name(pk, name, sizeof name);

@@ -50,6 +50,10 @@ struct gdw_dialect {
     const char *release;   /* the engine release whose behaviour the row models ("3.6") */
     const char *release_of;/* a release row: the dialect it is a release of (same wire format);
                               NULL for a dialect */
+    const char *released;  /* "YYYY-MM": when the newest engine release the row stands for came
+                              out; `check` names the newest of dialects that read a packet alike.
+                              NULL for rows no one release stands for (the Pandemonium fork, the
+                              documented double builds): they come after dated rows */
     const char *aliases;   /* space-separated other names, "" if none */
     const char *engine;    /* the engine versions it speaks for */
     const char *family;    /* mole, godot3, pandemonium, godot4 */

@@ -36,7 +36,7 @@ has "$OUT" '   1. godot3              reads all 192 bytes; its encoder writes ex
 has "$OUT" '   3. godot3.0            same value as godot3, but its encoder would write other bytes: strict says 32-bit int where the encoder writes 64 bits'
 has "$OUT" 'mole                reads 4 of 192 bytes, a different value: type id 18 is Object here, Dictionary in godot3'
 has "$OUT" '(type id 104; godot3-double has ids 0-26)'
-has "$OUT" 'Most likely: godot3 (equally: pandemonium-legacy)'
+has "$OUT" 'Most likely: godot3 (equally: pandemonium-legacy; they read it alike, so the newest engine release is named)'
 hasnt "$OUT" $'\033['                       # no colour when stdout is not a terminal
 run 0 "$G" check --color --hex "$STATE"
 has "$OUT" $'\033[32maccepted'
@@ -141,7 +141,7 @@ has "$OUT" 'trailing       188 bytes after the value'
 # ---- input forms: base64, framing, directories ---------------------------------------------------
 "$G" encode -d godot3 --base64 <<<'{"name": "player", "pos": Vector2(1.5, -2.0), "hp": 100, "inv": ["sword", 3, 0.1], "path": ^"/root/level:pos"}' > "$T/state.b64"
 run 0 "$G" check --base64 "$T/state.b64"
-has "$OUT" 'Most likely: godot3 (equally: pandemonium-legacy)'
+has "$OUT" 'Most likely: godot3 (equally: pandemonium-legacy; they read it alike, so the newest engine release is named)'
 echo 'BAAAAAIAAABoaQAA' > "$T/hi.b64"      # Marshalls.variant_to_base64("hi") in Godot 3
 run 0 "$G" decode -d godot3 --base64 "$T/hi.b64"
 has "$OUT" '"hi"'
@@ -274,6 +274,40 @@ run 0 "$G" convert --from godot3 --to godot4 "$T/real.bin"
 run 0 "$G" convert --from godot3 --to godot4-double --framing stream "$T/s2.bin"
 "$G" decode -d godot4-double --framing stream - <"$OUT" > "$T/conv.txt" 2>/dev/null
 has "$T/conv.txt" '- frame 2: f64:Vector2(1.0, 2.0)'
+
+# ---- engine releases, the engine's value, ranking among equals (issue 13) ----------------------
+printf '0400000003000000e080af00' > "$T/overlong.hex"       # "/" written as the overlong E0 80 AF
+printf '0400000006000000eda0bdedb8800000' > "$T/cesu.hex"   # a CESU-8 surrogate pair
+run 0 "$G" decode -d godot3 --hex "$T/overlong.hex"
+has "$OUT" '"\xe0\x80\xaf"'                                  # compatible mode: the bytes
+has "$ERR" 'note: the engine (godot3, release 3.6) holds another value than the bytes spell: the bytes say "\xe0\x80\xaf", the engine holds "/"'
+run 0 "$G" decode -d godot3 --mode engine-exact --hex "$T/overlong.hex"
+has "$OUT" '"/"'
+run 0 "$G" decode -d godot3 --mode engine-exact --hex "$T/cesu.hex"
+has "$OUT" '"😀"'                                                # 3.6 joins the pair
+run 0 "$G" decode -d godot3@3.2 --mode engine-exact --hex "$T/cesu.hex"
+has "$OUT" '"\xed\xa0\xbd\xed\xb8\x80"'                    # 3.2 keeps it
+hasnt "$ERR" 'note:'
+run 0 "$G" decode -d godot3.2 --mode engine-exact --hex "$T/cesu.hex"   # the alias
+has "$OUT" '"\xed\xa0\xbd\xed\xb8\x80"'
+run 0 "$G" check --hex "$T/overlong.hex"
+has "$OUT" 'Note, godot3: the engine (godot3, release 3.6) holds another value'
+printf '0200000005000000' > "$T/int5.hex"                    # every dialect reads int 5 alike
+run 0 "$G" check --hex "$T/int5.hex"
+has "$OUT" 'Most likely: godot4 (equally: mole, godot3, '
+has "$OUT" 'they read it alike, so the newest engine release is named)'
+run 0 "$G" check --json --hex "$T/int5.hex"
+"$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["best"]=="godot4" and len(d["equally"])==11 and "mole" in d["equally"], d' <"$OUT" && ok || bad "check --json equally"
+printf '1100000000000000' > "$T/nullobj.hex"                 # a null Object as Godot 3.0/3.1 write it
+run 0 "$G" decode -d godot3.0 --hex "$T/nullobj.hex"           # their bytes2var allows objects
+has "$OUT" 'Object(null)'
+run 0 "$G" decode -d godot3@3.1 --hex "$T/nullobj.hex"
+run 1 "$G" decode -d godot3.0 --no-allow-objects --hex "$T/nullobj.hex"
+has "$ERR" 'OBJECTS_DISALLOWED'
+run 1 "$G" decode -d godot3 --hex "$T/nullobj.hex"             # 3.2+: objects only when asked
+echo 'Object(null)' | "$G" encode -d godot3.0 --hex - > "$OUT" 2>"$ERR" && has "$OUT" '11000000 00000000' || bad "godot3.0 null Object"
+echo '[10.0, 100.0, 0.001, 1e20]' | "$G" encode -d godot3 - | "$G" decode -d godot3 - > "$OUT" 2>"$ERR"
+has "$OUT" '[10.0, 100.0, 0.001, 1e+20]'                         # shortest, plainly where short
 
 # ---- dialects, help, version, usage errors -----------------------------------------------------
 run 0 "$G" dialects
