@@ -3,7 +3,8 @@
  * value must equal the first (as numbers: a double-precision dialect writes an f32 it read
  * as f64, gdw_value_same_numbers) and the second encoding must equal the first, byte for
  * byte; if strict mode accepts the packet, it accepts gdwire's encoding of it, and that encoding
- * is the packet itself (what gdw_check relies on). With byte 1
+ * is the packet itself (what gdw_check relies on); in engine-exact mode, the engine's value written
+ * back reads back as itself. With byte 1
  * bit 3 set, the packet is decoded under memory pressure instead (decode_under_pressure). */
 #include "dialects/dialects.h"
 #include "fuzzers/fuzz.h"
@@ -46,6 +47,10 @@ static void decode_under_pressure(const fuzz_input *in) {
         FUZZ_CHECK(s2 == s, "%s under memory pressure, %s without", gdw_status_name(s), gdw_status_name(s2));
     }
 }
+
+/* a null Object: the engines write it as Nil, so next to a Nil key it becomes the same key when
+ * read again (the engine's own var_to_bytes / bytes_to_var does the same) */
+static bool is_null_object(const gdw_value *v) { return v->type == GDW_OBJECT && (v->flags & GDW_VF_OBJECT_NULL); }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_input in;
@@ -110,6 +115,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     s = fuzz_encode(d, v2, &e2, &n2);
     FUZZ_CHECK(s == GDW_OK && n2 == n1 && memcmp(e1, e2, n1) == 0, "%s: second encoding differs", gdw_dialect_name(d));
+    /* engine-exact mode holds the engine's value (codec/engine_value.c): what the engine holds,
+     * written back, is read back as that same value (settling twice changes nothing) */
+    if (in.opt.mode == GDW_MODE_ENGINE_EXACT) {
+        gdw_decode_options o3 = in.opt;
+        o3.allow_objects |= d->objects_by_default;
+        gdw_doc *doc3 = NULL;
+        s = gdw_decode(d, e1, n1, &o3, NULL, &doc3, NULL, &err);
+        if (s != GDW_ERR_ENGINE_DEFECT) {
+            FUZZ_CHECK(s == GDW_OK, "%s: engine-exact rejects the engine value it held: %s at %zu", gdw_dialect_name(d), gdw_status_name(s),
+                       err.offset);
+            if (!fuzz_values_match(v1, gdw_doc_root(doc3)) && !fuzz_any(v1, is_null_object)) {
+                fuzz_print_value("held", v1);
+                fuzz_print_value("held after writing it back", gdw_doc_root(doc3));
+                FUZZ_CHECK(0, "%s: the engine value is not stable", gdw_dialect_name(d));
+            }
+        }
+        gdw_doc_free(doc3);
+    }
     /* a canonical packet's value encodes canonically (a non-canonical one may keep fields the
      * engine's encoder never writes, e.g. an InputEvent length word that does not match its type) */
     o2.mode = GDW_MODE_STRICT;
