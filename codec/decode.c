@@ -485,13 +485,87 @@ static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t len) {
     return GDW_OK;
 }
 
+/* A part of a path string, kept for the value. */
+static bool old_part(dctx *c, gdw_str *parts, uint32_t *n, const uint8_t *p, size_t len) {
+    if (parts) {
+        parts[*n].ptr = keep(c, p, len);
+        parts[*n].len = (uint32_t)len;
+        if (!parts[*n].ptr && len) return false;
+    }
+    (*n)++;
+    return true;
+}
+
+/* Godot 2.0-2.1.4 read a NodePath whose first word lacks bit 31 as its old format: that word is
+ * the length of a path string that follows, without padding (`10000000 01000000 61000000` is
+ * NodePath("a"), 9 bytes), and NodePath(String) parses it (godotengine/godot @1f363a71, 2.x,
+ * core/path_db.cpp NodePath::NodePath(const String &)): absolute after a leading '/'; names
+ * between '/'s, empty ones skipped; after the first ':', each ':'-ended part a subname (an empty
+ * one makes the whole path empty) and the last part the property (bit 1, "last subname is the
+ * property", when not empty). Compatible mode only (../shared/docs/wire-format.md). */
+static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
+    size_t off = c->cur.pos;
+    cur_u32(&c->cur);
+    TRACE(c, off, 4, "old path length", len);
+    if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath string runs past the end");
+    const uint8_t *p = cur_take(&c->cur, len);
+    TRACE(c, off + 4, len, "old path", len);
+    if (!dst) return GDW_OK;
+    const uint8_t *nul = memchr(p, 0, len); /* the engine's String stops at a NUL */
+    size_t n = nul ? (size_t)(nul - p) : len;
+    const uint8_t *colon = memchr(p, ':', n);
+    size_t path_end = colon ? (size_t)(colon - p) : n;
+    bool absolute = n > 0 && p[0] == '/';
+    /* count, then fill: names, subnames, the property */
+    uint32_t flags = absolute ? 1u : 0u, names = 0, total = 0;
+    gdw_str *parts = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t k = 0;
+        bool empty_subname = false;
+        for (size_t i = absolute, from = absolute; i <= path_end; i++)
+            if (i == path_end || p[i] == '/') {
+                if (i > from && !old_part(c, parts, &k, p + from, i - from)) return nomem(c);
+                from = i + 1;
+            }
+        names = k;
+        if (colon) {
+            for (size_t i = path_end + 1, from = path_end + 1; i <= n; i++) {
+                if (i < n && p[i] != ':') continue;
+                if (i < n && i == from) empty_subname = true; /* ERR_FAIL in the constructor */
+                if (i < n || i > from) {
+                    if (!old_part(c, parts, &k, p + from, i - from)) return nomem(c);
+                    if (i == n) flags |= 2u; /* the property */
+                }
+                from = i + 1;
+            }
+        }
+        if (empty_subname || (names == 0 && !absolute && !(flags & 2u))) { k = 0; names = 0; flags = 0; }
+        total = k;
+        if (pass == 0 && total && !(parts = alloc(c, (size_t)total * sizeof(gdw_str)))) return nomem(c);
+        if (!total) break;
+    }
+    gdw_nodepath *np = alloc(c, sizeof *np);
+    if (!np) return nomem(c);
+    np->name_count = names;
+    np->subname_count = total - names;
+    np->flags = total == 0 ? 0 : flags;
+    np->parts = parts;
+    dst->u.ext = np;
+    return GDW_OK;
+}
+
 static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     const gdw_dialect *d = c->d;
     NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     size_t off = c->cur.pos;
     uint32_t w0 = rd_u32le(c->cur.base + off);
     TRACE(c, off, 4, "name count", w0);
-    if (!(w0 & 0x80000000u)) return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
+    if (!(w0 & 0x80000000u)) {
+        if (!d->nodepath_old_string || c->exact)
+            return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
+        STRICT_CHECK(c, true, GDW_ERR_BAD_NODEPATH, off, "NodePath in the old string format (read by Godot 2.0-2.1.4 only)");
+        return read_old_nodepath(c, dst, w0);
+    }
     NEED(c, 12, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     cur_u32(&c->cur);
     uint32_t names = w0 & 0x7FFFFFFFu;

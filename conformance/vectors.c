@@ -247,8 +247,6 @@ static void load_evidence(loader *L, yaml_node_t *val, cf_vector *v) {
             if (key_names_row(pat, i)) { hits++; if (e > v->evidence[i]) v->evidence[i] = (uint8_t)e; }
         if (!hits) complain(L, kn, "evidence: unknown dialect %s", pat, NULL);
     }
-    for (size_t i = gdw_dialect_count(); i < cf_row_count(); i++) /* releases inherit */
-        if (!v->evidence[i]) v->evidence[i] = v->evidence[cf_row_index(gdw_dialect_base(cf_row_at(i)))];
 }
 
 static void load_vector(loader *L, yaml_node_t *vn) {
@@ -325,8 +323,12 @@ static void load_vector(loader *L, yaml_node_t *vn) {
         }
         if (!hits) complain(L, kn, "unknown dialect %s (names and patterns such as godot3*; see `gdwire dialects`)", pat, NULL);
     }
-    for (size_t i = gdw_dialect_count(); i < nd; i++) /* a release without its own key: its dialect's */
-        if (!chosen[i]) chosen[i] = chosen[cf_row_index(gdw_dialect_base(cf_row_at(i)))];
+    for (size_t i = gdw_dialect_count(); i < nd; i++) { /* a release without its own key: its dialect's */
+        size_t base = (size_t)cf_row_index(gdw_dialect_base(cf_row_at(i)));
+        if (chosen[i]) continue;
+        chosen[i] = chosen[base];
+        if (!v.evidence[i]) v.evidence[i] = v.evidence[base]; /* the same outcome, the same evidence */
+    }
     bool ok = true;
     for (size_t i = 0; i < nd; i++) {
         if (!chosen[i]) { complain(L, expect, "vector %s has no expectation for dialect %s", v.name, gdw_dialect_name(cf_row_at(i))); ok = false; continue; }

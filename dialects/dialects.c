@@ -86,7 +86,8 @@ static const uint8_t k_godot4_types[] = {
     .family = "mole", .type_count = N(k_mole_types), .types = k_mole_types, .real_mode = GDW_REALS_F32, \
     .float_encode_f32_only = true, .int_encoding = GDW_INT_ALWAYS32, .engine_header_whole = true,    \
     .object_header_only = true, .nodepath_property_bit = true, .container_shared_bit = true,         \
-    .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true
+    .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,    \
+    .nodepath_old_string = true
 
 /* The dialects: one row per wire format. Each models its newest engine release (`release`);
  * k_releases below holds the older releases whose engines behave differently on the same

@@ -93,6 +93,8 @@ struct gdw_dialect {
     bool lenient_strings;         /* compatible mode: no UTF-8 check, padding may be missing
                                      (2.x before 2.1.5); engine-exact follows utf8_rule */
     uint8_t utf8_value;           /* gdw_utf8_value: what an accepted string holds (engine-exact) */
+    bool nodepath_old_string;     /* compatible mode: a NodePath whose first word lacks bit 31 is the
+                                     old format, a path string without padding (2.0-2.1.4) */
 
     /* Engine defects modelled in engine-exact mode */
     bool defect_projection_248;   /* Projection decode wants 248 bytes left (Pandemonium) */
