@@ -28,6 +28,7 @@ static int b64val(uint8_t c) {
 }
 
 gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at) {
+    if ((!in && n) || !out || !out_len) return GDW_ERR_INVALID_ARG;
     uint32_t acc = 0;
     unsigned bits = 0, pad = 0;
     size_t o = 0;

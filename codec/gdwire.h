@@ -265,7 +265,8 @@ int64_t gdw_value_int_at(const gdw_value *v, size_t i); /* component i of an int
 const gdw_value *gdw_items(const gdw_value *v);        /* array/dict items, NULL if none */
 const gdw_container *gdw_container_of(const gdw_value *v); /* typed descriptor or NULL */
 
-/* gdw_value_equal: exact structural equality (same type, width, flags that matter, bits). */
+/* gdw_value_equal: exact structural equality (same type, width, flags that matter, bits). NULL
+ * equals only NULL; a value whose type is out of range equals nothing but the same pointer. */
 bool gdw_value_equal(const gdw_value *a, const gdw_value *b);
 /* gdw_value_same_numbers: as gdw_value_equal, but a real stored as f32 equals one stored as
  * f64 when widening it gives exactly that f64 (NaN payloads as the C conversion widens them):
@@ -483,7 +484,8 @@ char *gdw_json_print_alloc(const gdw_value *v); /* free with free(); NULL on OOM
 
 /* gdw_json_parse: read one JSON value in the JSON form into a new document. Errors: SYNTAX
  * (not JSON, or not the schema) with err->offset the byte offset in the text and err->path the
- * JSON path of the offending member; NOMEM; DEPTH. */
+ * JSON path of the offending member; NOMEM; DEPTH; INVALID_ARG when out_doc is NULL, or text is
+ * NULL with len > 0 (as gdw_text_parse). */
 gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc,
                           gdw_doc **out_doc, gdw_error *err);
 
@@ -496,7 +498,8 @@ gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *all
 size_t gdw_base64_encode(const uint8_t *in, size_t n, char *out, size_t cap);
 /* gdw_base64_decode: whitespace is skipped; the URL-safe letters - and _ are accepted. out needs
  * room for n / 4 * 3 + 3 bytes. GDW_ERR_SYNTAX with *bad_at (if not NULL) the offset of the first
- * character that is not base64 (n when the text ends inside a group). */
+ * character that is not base64 (n when the text ends inside a group). GDW_ERR_INVALID_ARG when out
+ * or out_len is NULL, or in is NULL with n > 0. */
 gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at);
 
 #ifdef __cplusplus

@@ -671,6 +671,7 @@ gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *all
     j.n = text ? len : 0;
     j.err = err;
     if (!out_doc) return jerr(&j, 0, GDW_ERR_INVALID_ARG, "out_doc is NULL");
+    if (!text && len) return jerr(&j, 0, GDW_ERR_INVALID_ARG, "text is NULL"); /* as gdw_text_parse */
     *out_doc = NULL;
     j.scratch = gdw_doc_new(alloc);
     if (!j.scratch) return jerr(&j, 0, GDW_ERR_NOMEM, "out of memory");

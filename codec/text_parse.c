@@ -1,5 +1,6 @@
 /* text_parse.c — reads the canonical text form (docs/text-format.md) into a value tree.
  * Recursive descent, nesting bounded by GDW_HARD_MAX_DEPTH + 1. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -161,11 +162,17 @@ static gdw_status parse_real(pctx *p, unsigned width, uint64_t *bits) {
     const char *body = (tok[0] == '-' || tok[0] == '+') ? tok + 1 : tok;
     if (strncmp(body, "nan", 3) == 0) {
         if (body[3] == '(') {
-            char *end;
-            errno = 0;
-            uint64_t b = strtoull(body + 4, &end, 16);
-            if (errno || *end != ')' || end[1] || (width == 4 && b > 0xFFFFFFFFu))
-                return perr(p, GDW_ERR_SYNTAX, "bad NaN payload");
+            /* exactly nan(0xHEX...) as gdw_real_text writes it: no spaces, no sign inside, at
+             * most 16 (8 for f32) digits; a '-' before "nan" sets the sign bit */
+            const char *h = body + 4;
+            size_t nd = 0;
+            uint64_t b = 0;
+            bool ok = h[0] == '0' && (h[1] == 'x' || h[1] == 'X');
+            for (h += 2; ok && isxdigit((unsigned char)*h); h++, nd++)
+                b = (b << 4) | (uint64_t)(isdigit((unsigned char)*h) ? *h - '0' : (tolower((unsigned char)*h) - 'a' + 10));
+            if (!ok || nd == 0 || nd > (width == 4 ? 8u : 16u) || h[0] != ')' || h[1])
+                return perr(p, GDW_ERR_SYNTAX, "bad NaN payload (nan(0x...) with up to 16 hex digits, 8 for f32)");
+            if (neg) b |= width == 8 ? 1ull << 63 : 1ull << 31;
             if (width == 8 ? !isnan(bits_to_f64(b)) : !isnan(bits_to_f32((uint32_t)b)))
                 return perr(p, GDW_ERR_SYNTAX, "NaN payload is not a NaN");
             *bits = b;

@@ -177,6 +177,7 @@ static bool equal(const gdw_value *a, const gdw_value *b, bool widen) {
     if (a == b) return true;
     if (!a || !b) return false;
     if (a->type != b->type || a->len != b->len) return false;
+    if (a->type >= GDW_TYPE_COUNT) return false; /* no such type: equal to nothing, not even itself */
     if ((a->flags & GDW_VF_COMPARED) != (b->flags & GDW_VF_COMPARED)) return false;
     const gdw_type_info *ti = type_info(a->type);
     if (gdw_type_has_reals((gdw_type)a->type) && a->width != b->width) {

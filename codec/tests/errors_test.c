@@ -189,6 +189,64 @@ int main(void) {
     s = gdw_text_parse("InputEvent(1, 0, 20, 7)", 23, NULL, &doc, &err);
     CHECK(s == GDW_ERR_SYNTAX, "InputEvent KEY with one word: %s", gdw_status_name(s));
 
+    /* NULL and out-of-range arguments (issue 14): each public function says INVALID_ARG or refuses */
+    {
+        gdw_doc *d = NULL;
+        gdw_error e;
+        gdw_status s = gdw_json_parse(NULL, 5, NULL, &d, &e);
+        CHECK(s == GDW_ERR_INVALID_ARG && d == NULL, "gdw_json_parse(NULL, 5): %s, want INVALID_ARG as gdw_text_parse", gdw_status_name(s));
+        s = gdw_text_parse(NULL, 5, NULL, &d, &e);
+        CHECK(s == GDW_ERR_INVALID_ARG && d == NULL, "gdw_text_parse(NULL, 5): %s", gdw_status_name(s));
+        size_t n = 0;
+        CHECK(gdw_base64_decode("AAAA", 4, NULL, &n, NULL) == GDW_ERR_INVALID_ARG, "gdw_base64_decode with a NULL output");
+        uint8_t buf[8];
+        CHECK(gdw_base64_decode("AAAA", 4, buf, NULL, NULL) == GDW_ERR_INVALID_ARG, "gdw_base64_decode with a NULL length");
+        CHECK(gdw_base64_decode(NULL, 4, buf, &n, NULL) == GDW_ERR_INVALID_ARG, "gdw_base64_decode with a NULL input");
+        CHECK(gdw_base64_decode(NULL, 0, buf, &n, NULL) == GDW_OK && n == 0, "gdw_base64_decode of nothing");
+        gdw_value bogus_a, bogus_b;
+        memset(&bogus_a, 0, sizeof bogus_a);
+        bogus_a.type = 250; /* far past the type table */
+        bogus_b = bogus_a;
+        CHECK(!gdw_value_equal(&bogus_a, &bogus_b), "two values of an out-of-range type compare equal");
+        CHECK(!gdw_value_same_numbers(&bogus_a, &bogus_b), "gdw_value_same_numbers on an out-of-range type");
+        CHECK(gdw_value_equal(&bogus_a, &bogus_a), "a value is not itself");
+        CHECK(!gdw_value_equal(&bogus_a, NULL) && gdw_value_equal(NULL, NULL), "NULL handling of gdw_value_equal");
+        note(GDW_ERR_INVALID_ARG);
+    }
+    /* NaN payloads in the text form: the sign before "nan" is kept, only nan(0xHEX) is a payload */
+    {
+        static const struct { const char *text; gdw_status want; uint64_t bits; } nans[] = {
+            {"f64:-nan(0x7ff8000000000001)", GDW_OK, 0xfff8000000000001ull},
+            {"f64:nan(0xfff8000000000001)", GDW_OK, 0xfff8000000000001ull},
+            {"f64:nan(0x7ff8000000000001)", GDW_OK, 0x7ff8000000000001ull},
+            {"f64:-nan", GDW_OK, 0xfff8000000000000ull},
+            {"nan(-1)", GDW_ERR_SYNTAX, 0},
+            {"nan( 0x7ff8000000000001)", GDW_ERR_SYNTAX, 0},
+            {"nan(+0x7ff8000000000001)", GDW_ERR_SYNTAX, 0},
+            {"nan(0x)", GDW_ERR_SYNTAX, 0},
+            {"f64:nan(0x17ff8000000000001)", GDW_ERR_SYNTAX, 0},
+            {"f64:nan(7ff8000000000001)", GDW_ERR_SYNTAX, 0},
+        };
+        for (size_t i = 0; i < sizeof nans / sizeof nans[0]; i++) {
+            gdw_doc *d = NULL;
+            gdw_error e;
+            gdw_status s = gdw_text_parse(nans[i].text, strlen(nans[i].text), NULL, &d, &e);
+            CHECK(s == nans[i].want, "%s: %s, want %s", nans[i].text, gdw_status_name(s), gdw_status_name(nans[i].want));
+            if (s == GDW_OK) {
+                const gdw_value *v = gdw_doc_root(d);
+                CHECK(v->type == GDW_FLOAT && v->width == 8 && v->u.bits == nans[i].bits, "%s: bits %016llx", nans[i].text,
+                      (unsigned long long)v->u.bits);
+                char back[64];
+                gdw_text_print(v, back, sizeof back);
+                gdw_doc *d2 = NULL;
+                CHECK(gdw_text_parse(back, strlen(back), NULL, &d2, &e) == GDW_OK && gdw_value_equal(v, gdw_doc_root(d2)),
+                      "%s prints as %s, which reads back otherwise", nans[i].text, back);
+                gdw_doc_free(d2);
+            }
+            gdw_doc_free(d);
+        }
+    }
+
     /* every code of the table is produced above, and has a message and a name */
     static const gdw_status all[] = {
         GDW_ERR_TRUNCATED, GDW_ERR_UNKNOWN_TYPE, GDW_ERR_BAD_LENGTH, GDW_ERR_BAD_COUNT, GDW_ERR_BAD_UTF8,
