@@ -390,7 +390,14 @@ static gdw_status out_int(jctx *j, const jnode *nd, int64_t lo, uint64_t hi) {
 
 /* A real: a JSON number, or one of the text form's words in a string. */
 static gdw_status out_real(jctx *j, const jnode *nd) {
-    if (nd->kind == J_NUM) { out_put(j, (const char *)nd->str.ptr, nd->str.len); return GDW_OK; }
+    if (nd->kind == J_NUM) {
+        out_put(j, (const char *)nd->str.ptr, nd->str.len);
+        /* a JSON number without '.' or exponent (5, -0, 30 digits) is still a real here: the text
+         * form would read it as an int, so it gets its ".0" */
+        if (!memchr(nd->str.ptr, '.', nd->str.len) && !memchr(nd->str.ptr, 'e', nd->str.len) && !memchr(nd->str.ptr, 'E', nd->str.len))
+            out_str(j, ".0");
+        return GDW_OK;
+    }
     if (nd->kind == J_STR) {
         const char *w = (const char *)nd->str.ptr;
         size_t n = nd->str.len;

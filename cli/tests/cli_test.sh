@@ -309,6 +309,11 @@ echo 'Object(null)' | "$G" encode -d godot3.0 --hex - > "$OUT" 2>"$ERR" && has "
 echo '[10.0, 100.0, 0.001, 1e20]' | "$G" encode -d godot3 - | "$G" decode -d godot3 - > "$OUT" 2>"$ERR"
 has "$OUT" '[10.0, 100.0, 0.001, 1e+20]'                         # shortest, plainly where short
 
+# ---- encode --json: a float stays a float (issue 14) ---------------------------------------------
+for pair in '5|03000000 0000a040' '-0|03000000 00000080' '123456789012345678901234567890|03000100 3e376cff 90eef845'; do
+    echo "{\"type\":\"float\",\"value\":${pair%%|*}}" | "$G" encode --json -d godot3 --hex - >"$OUT" 2>"$ERR" && has "$OUT" "${pair#*|}" || bad "encode --json float ${pair%%|*}: $(cat "$ERR")"
+done
+
 # ---- dialects, help, version, usage errors -----------------------------------------------------
 run 0 "$G" dialects
 has "$OUT" 'pandemonium-5       pandemonium     40'
