@@ -4,7 +4,8 @@
 #include "codec/internal.h"
 
 #define GDW_CHUNK_SIZE 4096u  /* bytes per ordinary chunk, header included */
-#define GDW_BIG_ALLOC 1024u   /* larger requests get a chunk of their own */
+#define GDW_BIG_ALLOC 256u    /* larger requests get a chunk of their own: a chunk's unused tail is
+                                 under 256 bytes (6.3% of a chunk), a big request's header under 12.5% */
 
 struct gdw_chunk {
     gdw_chunk *next;

@@ -40,6 +40,8 @@ typedef struct dctx {
     gdw_error *err;
     frame *stack;
     unsigned sp;
+    uint64_t pending;    /* child slots the open containers announced and the walk has not begun:
+                            each needs 4 input bytes or more (see room_for) */
     size_t value_off;    /* header of the value being read */
     size_t str_off;      /* span of the last string content read (for error paths) */
     uint32_t str_len;
@@ -162,7 +164,10 @@ static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW
 static void *alloc(dctx *c, size_t n) { return gdw_arena_alloc(c->doc, n); }
 
 /* Bytes of the input the tree keeps: a copy in the arena, or the input itself (borrow_input). */
-static const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) { return c->borrow ? p : gdw_arena_dup(c->doc, p, n); }
+static const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) {
+    static const uint8_t k_empty[1];
+    return c->borrow ? p : n == 0 ? k_empty : gdw_arena_dup(c->doc, p, n);
+}
 
 /* ---- strings ----------------------------------------------------------------------------- */
 
@@ -277,17 +282,25 @@ static gdw_status zero_pad(dctx *c, size_t from, size_t n) {
 
 /* ---- containers -------------------------------------------------------------------------- */
 
-/* Open a container of `slots` child values. Each child takes at least 4 bytes, so a count
- * the input cannot hold gets no destination: the walk will fail at the first missing child. */
+/* The heap bound rests on this test (docs/library.md, "Heap bound"). Every child slot of a
+ * container, NodePath part and string array entry begins with a 4-byte word of its own, so n
+ * new ones fit only if the input left holds 4 bytes for each of them and for every slot the
+ * open containers still wait for. Storage is reserved only when they fit; when they do not, the
+ * input cannot be complete and the walk fails before it needs the storage. So the storage ever
+ * reserved is at most one 16-byte node per 4 input bytes, at every nesting depth together. */
+static bool room_for(const dctx *c, uint64_t n) { return (c->pending + n) * 4 <= cur_left(&c->cur); }
+
+/* Open a container of `slots` child values (storage only if room_for them). */
 static gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, gdw_value **items_out) {
     gdw_value *items = NULL;
-    if (dst && slots > 0 && (uint64_t)slots * 4 <= cur_left(&c->cur)) {
+    if (dst && slots > 0 && room_for(c, slots)) {
         items = alloc(c, (size_t)slots * sizeof(gdw_value));
         if (!items) return nomem(c);
     }
     if (items_out) *items_out = items;
     if (slots == 0) return GDW_OK;
     frame *f = &c->stack[c->sp++];
+    c->pending += slots;
     f->kind = (uint8_t)kind;
     f->slots = slots;
     f->next = 0;
@@ -591,7 +604,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
      * 16000000 00000080 00000000 01000000 back as NodePath("/"). */
     if (total == 0 && !d->nodepath_bare_absolute) flags &= ~1u;
     gdw_str *parts = NULL;
-    if (dst && total * 4 <= cur_left(&c->cur)) {
+    if (dst && room_for(c, total)) {
         parts = alloc(c, (size_t)total * sizeof(gdw_str) + 1);
         if (!parts) return nomem(c);
     }
@@ -752,7 +765,7 @@ static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
         count = 0; /* the engines' loop does not run: an empty array */
     }
     gdw_str *strs = NULL;
-    if (dst && (uint64_t)count * 4 <= cur_left(&c->cur)) {
+    if (dst && room_for(c, (uint64_t)count)) {
         strs = alloc(c, (size_t)count * sizeof(gdw_str) + 1);
         if (!strs) return nomem(c);
     }
@@ -953,6 +966,7 @@ static gdw_status walk(dctx *c, gdw_value *root) {
             frame *f = &c->stack[c->sp - 1];
             if (f->next == f->slots) { c->sp--; continue; }
             uint32_t slot = f->next++;
+            c->pending--;
             dst = f->items ? &f->items[slot] : NULL;
             if (f->kind == FR_OBJECT && slot % 2 == 0) {
                 /* property name: a bare string, not a Variant */
@@ -1087,8 +1101,13 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
 /* Each input byte can cause at most 5 bytes of arena use (a 16-byte value per 4-byte
  * element, a 56-byte descriptor block per 12-byte typed header, copied strings and arrays
  * once); chunks waste at most a quarter of themselves, plus fixed headers. */
-size_t gdw_decode_heap_bound(size_t len) {
-    size_t per = 7;
+/* The proof is in docs/library.md, "Heap bound"; codec/tests/heap_bound_test holds it to
+ * adversarial packets. Engine-exact mode adds what the engine's own conversions build
+ * (codec/engine_value.c: a packed array element becomes an Array, 16 bytes an element). */
+size_t gdw_decode_heap_bound_mode(size_t len, gdw_mode mode) {
+    size_t per = mode == GDW_MODE_ENGINE_EXACT ? 24 : 7;
     if (len > (SIZE_MAX - 16384) / per) return SIZE_MAX;
     return len * per + 16384;
 }
+
+size_t gdw_decode_heap_bound(size_t len) { return gdw_decode_heap_bound_mode(len, GDW_MODE_COMPATIBLE); }

@@ -373,9 +373,12 @@ gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
 gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
                         const gdw_decode_options *opts, size_t *consumed, gdw_error *err);
 
-/* gdw_decode_heap_bound: the most heap gdw_decode can use for an input of len bytes,
- * including arena chunk overhead. */
+/* gdw_decode_heap_bound: the most heap gdw_decode can use for an input of len bytes in compatible
+ * or strict mode, arena overhead included, whatever the bytes: 7 × len + 16 KiB (docs/library.md).
+ * gdw_decode_heap_bound_mode: the same for a mode; engine-exact mode, which also builds the values
+ * the engine converts to, 24 × len + 16 KiB. */
 size_t gdw_decode_heap_bound(size_t len);
+size_t gdw_decode_heap_bound_mode(size_t len, gdw_mode mode);
 
 const gdw_value *gdw_doc_root(const gdw_doc *doc);
 /* gdw_doc_heap_bytes: bytes the document holds on the heap (chunks, headers). */
