@@ -54,25 +54,41 @@ typedef struct dctx {
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
-static void path_append(char *buf, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void path_append(char *buf, size_t *n, const char *fmt, ...) {
+/* Path pieces without printf: a path is built for every traced header (gdwire check and
+ * explain trace every value), so this is on their hot path. Each stops at GDW_PATH_MAX - 1. */
+static void path_put(char *buf, size_t *n, const char *s, size_t len) {
+    size_t room = GDW_PATH_MAX - 1 - *n;
     if (*n >= GDW_PATH_MAX - 1) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf + *n, GDW_PATH_MAX - *n, fmt, ap);
-    va_end(ap);
-    if (w > 0) *n += (size_t)w < GDW_PATH_MAX - *n ? (size_t)w : GDW_PATH_MAX - 1 - *n;
+    if (len > room) len = room;
+    memcpy(buf + *n, s, len);
+    *n += len;
+    buf[*n] = 0;
+}
+
+static void path_uint(char *buf, size_t *n, const char *before, uint32_t v, const char *after) {
+    char tmp[32], digits[12];
+    size_t k = 0, d = 0, bl = strlen(before), al = strlen(after);
+    do { digits[d++] = (char)('0' + v % 10); v /= 10; } while (v);
+    memcpy(tmp, before, bl); k = bl;
+    while (d) tmp[k++] = digits[--d];
+    memcpy(tmp + k, after, al);
+    path_put(buf, n, tmp, k + al);
 }
 
 /* A short printable copy of a key for the path: ASCII kept, the rest as \xHH, cut at 24. */
 static void path_key(char *buf, size_t *n, const uint8_t *p, uint32_t len) {
-    path_append(buf, n, "\"");
+    static const char hex[] = "0123456789abcdef";
+    char tmp[24 * 4 + 8];
+    size_t k = 0;
+    tmp[k++] = '"';
     for (uint32_t i = 0; i < len && i < 24; i++) {
         uint8_t c = p[i];
-        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') path_append(buf, n, "%c", c);
-        else path_append(buf, n, "\\x%02x", c);
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') tmp[k++] = (char)c;
+        else { tmp[k++] = '\\'; tmp[k++] = 'x'; tmp[k++] = hex[c >> 4]; tmp[k++] = hex[c & 15]; }
     }
-    path_append(buf, n, len > 24 ? "...\"" : "\"");
+    if (len > 24) { memcpy(tmp + k, "...", 3); k += 3; }
+    tmp[k++] = '"';
+    path_put(buf, n, tmp, k);
 }
 
 /* The dictionary key read at off (a whole value, already read): when it is a String or
@@ -84,30 +100,33 @@ static bool string_key(const dctx *c, size_t off, const uint8_t **key, uint32_t 
     size_t len = rd_u32le(b + off + 4), skip = 0;
     const uint8_t *p = b + off + 8;
     if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) skip = 3;
-    const uint8_t *nul = len > skip ? memchr(p + skip, 0, len - skip) : NULL;
+    /* a path shows 24 bytes of a key: looking at 25 says whether there are more, so a long key
+     * costs the same as a short one each time a path is built (once per traced header) */
+    size_t look = len - skip < 25 ? len - skip : 25;
+    const uint8_t *nul = look ? memchr(p + skip, 0, look) : NULL;
     *key = p + skip;
-    *key_len = (uint32_t)((nul ? (size_t)(nul - p) : len) - skip);
+    *key_len = (uint32_t)(nul ? (size_t)(nul - p) - skip : len - skip);
     return true;
 }
 
 static void build_path(const dctx *c, char *buf) {
     size_t n = 0;
     buf[0] = 0;
-    for (unsigned i = 0; i < c->sp; i++) {
+    for (unsigned i = 0; i < c->sp && n < GDW_PATH_MAX - 1; i++) { /* a full path stops the walk up */
         const frame *f = &c->stack[i];
         if (f->next == 0) continue; /* failed in the container's own header */
         uint32_t slot = f->next - 1;
         if (f->kind == FR_ARRAY) {
-            path_append(buf, &n, "[%u]", slot);
+            path_uint(buf, &n, "[", slot, "]");
         } else if (f->kind == FR_DICT) {
             const uint8_t *key;
             uint32_t key_len;
-            if (slot % 2 == 0) path_append(buf, &n, "{#%u key}", slot / 2);
-            else if (string_key(c, f->key_off, &key, &key_len)) { path_append(buf, &n, "{"); path_key(buf, &n, key, key_len); path_append(buf, &n, "}"); }
-            else path_append(buf, &n, "{#%u}", slot / 2);
+            if (slot % 2 == 0) path_uint(buf, &n, "{#", slot / 2, " key}");
+            else if (string_key(c, f->key_off, &key, &key_len)) { path_put(buf, &n, "{", 1); path_key(buf, &n, key, key_len); path_put(buf, &n, "}", 1); }
+            else path_uint(buf, &n, "{#", slot / 2, "}");
         } else {
-            if (slot % 2 == 0) path_append(buf, &n, ".#%u", slot / 2);
-            else { path_append(buf, &n, "."); path_key(buf, &n, c->cur.base + f->key_off, f->key_len); }
+            if (slot % 2 == 0) path_uint(buf, &n, ".#", slot / 2, "");
+            else { path_put(buf, &n, ".", 1); path_key(buf, &n, c->cur.base + f->key_off, f->key_len); }
         }
     }
 }
