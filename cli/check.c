@@ -351,7 +351,7 @@ static int check_packet(void *ctx, const packet *pk) {
         gdw_decode_options so = c->o->dec;
         so.mode = GDW_MODE_ENGINE_EXACT;
         w->exact_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, NULL) == GDW_OK;
-        if (w->exact_ok && c->matrix) engine_value_note(w->r.dialect, pk, &c->o->dec, w->engine_note, sizeof w->engine_note);
+        if (w->exact_ok && c->matrix) engine_value_note(w->r.dialect, pk, &c->o->dec, gdw_doc_root(w->r.doc), w->engine_note, sizeof w->engine_note);
         w->odd_reals = count_odd_reals(gdw_doc_root(w->r.doc), 0);
     }
     free(res);

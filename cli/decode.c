@@ -59,7 +59,7 @@ static int decode_packet(void *ctx, const packet *pk) {
         free(text);
     }
     char held[400];
-    if (!o->json && o->dec.mode != GDW_MODE_STRICT && engine_value_note(o->dialect, pk, &o->dec, held, sizeof held)) {
+    if (!o->json && o->dec.mode != GDW_MODE_STRICT && engine_value_note(o->dialect, pk, &o->dec, gdw_doc_root(doc), held, sizeof held)) {
         char name[600];
         packet_name(pk, name, sizeof name);
         fprintf(stderr, "%s: note: %s\n", name, held);

@@ -37,28 +37,36 @@ static void short_text(const gdw_value *v, char *out, size_t cap) {
     if (need >= cap && cap > 4) memcpy(out + cap - 4, "...", 4);
 }
 
-bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_options *dec, char *out, size_t cap) {
+bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_options *dec, const gdw_value *have, char *out,
+                       size_t cap) {
+    /* `have` is the value already decoded in dec->mode: only the other side is decoded here
+     * (both, when dec->mode is strict) */
     gdw_decode_options o = *dec;
     o.borrow_input = true;
-    gdw_doc *as_written = NULL, *held = NULL;
-    o.mode = GDW_MODE_COMPATIBLE;
-    bool differs = false;
-    if (gdw_decode(d, pk->p, pk->n, &o, NULL, &as_written, NULL, NULL) == GDW_OK) {
-        o.mode = GDW_MODE_ENGINE_EXACT;
-        if (gdw_decode(d, pk->p, pk->n, &o, NULL, &held, NULL, NULL) == GDW_OK) {
-            char path[256] = "";
-            const gdw_value *a = NULL, *b = NULL;
-            if ((differs = first_difference(gdw_doc_root(as_written), gdw_doc_root(held), path, sizeof path, &a, &b))) {
-                char ta[96], tb[96];
-                short_text(a, ta, sizeof ta);
-                short_text(b, tb, sizeof tb);
-                const char *rel = gdw_dialect_release(d);
-                snprintf(out, cap, "the engine (%s%s%s) holds another value than the bytes spell%s%s: the bytes say %s, the engine holds %s",
-                         gdw_dialect_name(d), rel[0] ? ", release " : "", rel, path[0] ? " at " : "", path, ta, tb);
-            }
-        }
+    gdw_doc *docs[2] = {NULL, NULL};
+    const gdw_value *side[2] = {dec->mode == GDW_MODE_COMPATIBLE ? have : NULL, dec->mode == GDW_MODE_ENGINE_EXACT ? have : NULL};
+    static const gdw_mode k_side_mode[2] = {GDW_MODE_COMPATIBLE, GDW_MODE_ENGINE_EXACT};
+    bool ok = true;
+    for (int k = 0; k < 2 && ok; k++) {
+        if (side[k]) continue;
+        o.mode = k_side_mode[k];
+        ok = gdw_decode(d, pk->p, pk->n, &o, NULL, &docs[k], NULL, NULL) == GDW_OK;
+        side[k] = gdw_doc_root(docs[k]);
     }
-    gdw_doc_free(as_written);
-    gdw_doc_free(held);
+    const gdw_value *as_written = side[0], *held = side[1];
+    if (!ok) { gdw_doc_free(docs[0]); gdw_doc_free(docs[1]); return false; }
+    char path[256] = "";
+    const gdw_value *a = NULL, *b = NULL;
+    bool differs = first_difference(as_written, held, path, sizeof path, &a, &b);
+    if (differs) {
+        char ta[96], tb[96];
+        short_text(a, ta, sizeof ta);
+        short_text(b, tb, sizeof tb);
+        const char *rel = gdw_dialect_release(d);
+        snprintf(out, cap, "the engine (%s%s%s) holds another value than the bytes spell%s%s: the bytes say %s, the engine holds %s",
+                 gdw_dialect_name(d), rel[0] ? ", release " : "", rel, path[0] ? " at " : "", path, ta, tb);
+    }
+    gdw_doc_free(docs[0]);
+    gdw_doc_free(docs[1]);
     return differs;
 }

@@ -3,6 +3,12 @@
 
 #include "codec/internal.h"
 
+/* The length of the Godot 3 form a lead byte starts (1-6), 0 for a byte no form starts with. */
+static size_t godot3_form_len(uint8_t c) {
+    return (c & 0x80) == 0 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+         : (c & 0xF8) == 0xF0 ? 4 : (c & 0xFC) == 0xF8 ? 5 : (c & 0xFE) == 0xFC ? 6 : 0;
+}
+
 /* Godot 3 String::parse_utf8, as a verdict: scan until the end; lead bytes of 1-6 byte
  * forms, 0xC0/0xC1 leads and a few 3+ byte overlongs rejected, surrogates and code points
  * above U+10FFFF accepted. The caller has already cut the input at its first NUL. */
@@ -10,14 +16,8 @@ static size_t check_godot3(const uint8_t *p, size_t n) {
     size_t i = 0;
     while (i < n) {
         uint8_t c = p[i];
-        size_t len;
-        if ((c & 0x80) == 0) len = 1;
-        else if ((c & 0xE0) == 0xC0) len = 2;
-        else if ((c & 0xF0) == 0xE0) len = 3;
-        else if ((c & 0xF8) == 0xF0) len = 4;
-        else if ((c & 0xFC) == 0xF8) len = 5;
-        else if ((c & 0xFE) == 0xFC) len = 6;
-        else return i;
+        size_t len = godot3_form_len(c);
+        if (len == 0) return i;
         if (len == 2 && (c & 0x1E) == 0) return i;
         if (len > n - i) return i; /* sequence cut short */
         uint32_t uc = len == 1 ? c : (uint32_t)((0xFFu >> (len + 1)) & c);
@@ -70,9 +70,8 @@ size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule) {
 /* One code point of a sequence the Godot 3 rule accepted, and its length in bytes. */
 static uint32_t godot3_code_point(const uint8_t *p, size_t n, size_t *len) {
     uint8_t c = p[0];
-    size_t k = (c & 0x80) == 0 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
-             : (c & 0xF8) == 0xF0 ? 4 : (c & 0xFC) == 0xF8 ? 5 : 6;
-    if (k > n) k = n; /* not reached for an accepted string */
+    size_t k = godot3_form_len(c);
+    if (k == 0 || k > n) k = 1; /* not reached for an accepted string */
     uint32_t uc = k == 1 ? c : (uint32_t)((0xFFu >> (k + 1)) & c);
     for (size_t i = 1; i < k; i++) uc = (uc << 6) | (p[i] & 0x3F);
     *len = k;
