@@ -45,13 +45,11 @@ static gdw_status change(cctx *c, gdw_status code, const char *msg) {
     return GDW_OK;
 }
 
-static size_t path_push(cctx *c, const char *fmt, unsigned i, const gdw_value *key) {
+/* One step down the path (path.c); path_pop goes back up. */
+static size_t path_push(cctx *c, gdw_path_in in, uint32_t slot, const gdw_value *key) {
     size_t saved = c->path_len;
-    if (c->path_len < GDW_PATH_MAX - 1) {
-        int w = key ? snprintf(c->path + c->path_len, GDW_PATH_MAX - c->path_len, fmt, (int)(key->len < 24 ? key->len : 24), (const char *)key->u.bytes)
-                    : snprintf(c->path + c->path_len, GDW_PATH_MAX - c->path_len, fmt, i);
-        if (w > 0) c->path_len += (size_t)w < GDW_PATH_MAX - c->path_len ? (size_t)w : GDW_PATH_MAX - 1 - c->path_len;
-    }
+    bool text = key && (key->type == GDW_STRING || key->type == GDW_STRING_NAME);
+    gdw_path_step(c->path, &c->path_len, in, slot, text ? key->u.bytes : NULL, text ? key->len : 0);
     return saved;
 }
 static void path_pop(cctx *c, size_t saved) { c->path_len = saved; c->path[saved] = 0; }
@@ -159,12 +157,8 @@ static gdw_status conv_items(cctx *c, const gdw_value *parent, const gdw_value *
     if (!dst) return cfail(c, GDW_ERR_NOMEM, "out of memory");
     bool dict = parent->type == GDW_DICTIONARY;
     for (size_t i = 0; i < n; i++) {
-        size_t sv;
-        const gdw_value *key = dict ? &items[i & ~(size_t)1] : NULL;
-        if (!dict) sv = path_push(c, "[%u]", (unsigned)i, NULL);
-        else if (i % 2 == 0) sv = path_push(c, "{#%u key}", (unsigned)i / 2, NULL);
-        else if (key->type == GDW_STRING || key->type == GDW_STRING_NAME) sv = path_push(c, "{\"%.*s\"}", 0, key);
-        else sv = path_push(c, "{#%u}", (unsigned)i / 2, NULL);
+        size_t sv = dict ? path_push(c, GDW_PATH_IN_DICT, (uint32_t)i, &items[i & ~(size_t)1])
+                         : path_push(c, GDW_PATH_IN_ARRAY, (uint32_t)i, NULL);
         gdw_status s = conv(c, &items[i], &dst[i], depth + 1);
         if (s) return s;
         path_pop(c, sv);
@@ -239,7 +233,7 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
         *no = *o;
         for (uint32_t i = 0; i < in->len; i++) {
             props[2 * i] = o->props[2 * i];
-            size_t sv = path_push(c, ".%.*s", 0, &o->props[2 * i]);
+            size_t sv = path_push(c, GDW_PATH_IN_OBJECT, 2 * i + 1, &o->props[2 * i]);
             gdw_status s = conv(c, &o->props[2 * i + 1], &props[2 * i + 1], depth + 1);
             if (s) return s;
             path_pop(c, sv);

@@ -54,43 +54,6 @@ typedef struct dctx {
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
-/* Path pieces without printf: a path is built for every traced header (gdwire check and
- * explain trace every value), so this is on their hot path. Each stops at GDW_PATH_MAX - 1. */
-static void path_put(char *buf, size_t *n, const char *s, size_t len) {
-    size_t room = GDW_PATH_MAX - 1 - *n;
-    if (*n >= GDW_PATH_MAX - 1) return;
-    if (len > room) len = room;
-    memcpy(buf + *n, s, len);
-    *n += len;
-    buf[*n] = 0;
-}
-
-static void path_uint(char *buf, size_t *n, const char *before, uint32_t v, const char *after) {
-    char tmp[32], digits[12];
-    size_t k = 0, d = 0, bl = strlen(before), al = strlen(after);
-    do { digits[d++] = (char)('0' + v % 10); v /= 10; } while (v);
-    memcpy(tmp, before, bl); k = bl;
-    while (d) tmp[k++] = digits[--d];
-    memcpy(tmp + k, after, al);
-    path_put(buf, n, tmp, k + al);
-}
-
-/* A short printable copy of a key for the path: ASCII kept, the rest as \xHH, cut at 24. */
-static void path_key(char *buf, size_t *n, const uint8_t *p, uint32_t len) {
-    static const char hex[] = "0123456789abcdef";
-    char tmp[24 * 4 + 8];
-    size_t k = 0;
-    tmp[k++] = '"';
-    for (uint32_t i = 0; i < len && i < 24; i++) {
-        uint8_t c = p[i];
-        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') tmp[k++] = (char)c;
-        else { tmp[k++] = '\\'; tmp[k++] = 'x'; tmp[k++] = hex[c >> 4]; tmp[k++] = hex[c & 15]; }
-    }
-    if (len > 24) { memcpy(tmp + k, "...", 3); k += 3; }
-    tmp[k++] = '"';
-    path_put(buf, n, tmp, k);
-}
-
 /* The dictionary key read at off (a whole value, already read): when it is a String or
  * StringName, its content as the engine sees it (after a BOM, before the first NUL). */
 static bool string_key(const dctx *c, size_t off, const uint8_t **key, uint32_t *key_len) {
@@ -116,18 +79,13 @@ static void build_path(const dctx *c, char *buf) {
         const frame *f = &c->stack[i];
         if (f->next == 0) continue; /* failed in the container's own header */
         uint32_t slot = f->next - 1;
-        if (f->kind == FR_ARRAY) {
-            path_uint(buf, &n, "[", slot, "]");
-        } else if (f->kind == FR_DICT) {
-            const uint8_t *key;
-            uint32_t key_len;
-            if (slot % 2 == 0) path_uint(buf, &n, "{#", slot / 2, " key}");
-            else if (string_key(c, f->key_off, &key, &key_len)) { path_put(buf, &n, "{", 1); path_key(buf, &n, key, key_len); path_put(buf, &n, "}", 1); }
-            else path_uint(buf, &n, "{#", slot / 2, "}");
-        } else {
-            if (slot % 2 == 0) path_uint(buf, &n, ".#", slot / 2, "");
-            else { path_put(buf, &n, ".", 1); path_key(buf, &n, c->cur.base + f->key_off, f->key_len); }
-        }
+        const uint8_t *key = NULL;
+        uint32_t key_len = 0;
+        if (f->kind == FR_ARRAY) gdw_path_step(buf, &n, GDW_PATH_IN_ARRAY, slot, NULL, 0);
+        else if (f->kind == FR_DICT) {
+            if (slot % 2 == 1 && !string_key(c, f->key_off, &key, &key_len)) key = NULL;
+            gdw_path_step(buf, &n, GDW_PATH_IN_DICT, slot, key, key_len);
+        } else gdw_path_step(buf, &n, GDW_PATH_IN_OBJECT, slot, c->cur.base + f->key_off, f->key_len);
     }
 }
 

@@ -38,30 +38,21 @@ static void put_u32(writer *w, uint32_t v) { uint8_t b[4]; wr_u32le(b, v); put(w
 static void put_u64(writer *w, uint64_t v) { uint8_t b[8]; wr_u64le(b, v); put(w, b, 8); }
 static void put_zeros(writer *w, size_t n) { static const uint8_t z[8] = {0}; put(w, z, n); }
 
-/* The path of the value being written, in gdw_error.path's notation. */
+/* The path of the value being written (path.c). */
 static void build_path(const ectx *e, char *out) {
     size_t n = 0;
     out[0] = 0;
     for (unsigned i = 0; i < e->levels && n < GDW_PATH_MAX - 1; i++) {
         const gdw_value *pv = e->parent[i];
         uint32_t slot = e->slot[i];
-        char tmp[64];
-        const gdw_value *key = NULL;
         if (pv->type == GDW_DICTIONARY) {
-            key = &gdw_items(pv)[slot & ~1u];
-            if (slot % 2 == 0) snprintf(tmp, sizeof tmp, "{#%u key}", slot / 2);
-            else if (key->type == GDW_STRING || key->type == GDW_STRING_NAME)
-                snprintf(tmp, sizeof tmp, "{\"%.*s\"}", (int)(key->len < 24 ? key->len : 24), (const char *)key->u.bytes);
-            else snprintf(tmp, sizeof tmp, "{#%u}", slot / 2);
+            const gdw_value *key = &gdw_items(pv)[slot & ~1u];
+            bool text = key->type == GDW_STRING || key->type == GDW_STRING_NAME;
+            gdw_path_step(out, &n, GDW_PATH_IN_DICT, slot, text ? key->u.bytes : NULL, text ? key->len : 0);
         } else if (pv->type == GDW_OBJECT) {
-            key = &((const gdw_object *)pv->u.ext)->props[slot & ~1u];
-            snprintf(tmp, sizeof tmp, ".%.*s", (int)(key->len < 24 ? key->len : 24), (const char *)key->u.bytes);
-        } else snprintf(tmp, sizeof tmp, "[%u]", slot);
-        size_t k = strlen(tmp);
-        if (k > GDW_PATH_MAX - 1 - n) k = GDW_PATH_MAX - 1 - n;
-        memcpy(out + n, tmp, k);
-        n += k;
-        out[n] = 0;
+            const gdw_value *name = &((const gdw_object *)pv->u.ext)->props[slot & ~1u];
+            gdw_path_step(out, &n, GDW_PATH_IN_OBJECT, slot, name->u.bytes, name->len);
+        } else gdw_path_step(out, &n, GDW_PATH_IN_ARRAY, slot, NULL, 0);
     }
 }
 

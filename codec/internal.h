@@ -154,6 +154,20 @@ size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule);
  * longer) and returns its length. */
 size_t gdw_utf8_engine_value(const uint8_t *p, size_t n, unsigned value_rule, uint8_t *out);
 
+/* ---- Error paths (path.c): the one writer of gdw_error.path -------------------------------- */
+
+#define GDW_PATH_KEY_SHOWN 24 /* bytes of a key or name a path shows; "..." marks the rest */
+
+typedef enum gdw_path_in { GDW_PATH_IN_ARRAY, GDW_PATH_IN_DICT, GDW_PATH_IN_OBJECT } gdw_path_in;
+
+/* Each appends to buf (GDW_PATH_MAX bytes, *n used), stops at GDW_PATH_MAX - 1, keeps the NUL. */
+void gdw_path_put(char *buf, size_t *n, const char *s, size_t len);                  /* literal */
+void gdw_path_uint(char *buf, size_t *n, const char *before, uint32_t v, const char *after);
+void gdw_path_text(char *buf, size_t *n, const uint8_t *p, size_t len, bool quoted);  /* escaped input text */
+/* One step down: slot of a container (for dictionaries and objects, even slots are keys/names
+ * and odd slots values); key: the text of the slot's key when it is a string, else NULL. */
+void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const uint8_t *key, size_t key_len);
+
 /* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit -------- */
 
 typedef struct sbuf {

@@ -261,14 +261,17 @@ static void mark(jctx *j, size_t json_off) {
     j->map[j->map_len++] = json_off;
 }
 
-/* JSON path bookkeeping: push ".name" or "[i]", pop back to a saved length. */
-static size_t path_push(jctx *j, const char *fmt, const char *name, unsigned idx) {
+/* JSON path bookkeeping (path.c): push ".name" (escaped) or "[i]", pop back to a saved length. */
+static size_t path_member_text(jctx *j, const uint8_t *name, size_t len) {
     size_t saved = j->path_len;
-    if (j->path_len < GDW_PATH_MAX - 1) {
-        int w = name ? snprintf(j->path + j->path_len, GDW_PATH_MAX - j->path_len, fmt, name)
-                     : snprintf(j->path + j->path_len, GDW_PATH_MAX - j->path_len, fmt, idx);
-        if (w > 0) j->path_len += (size_t)w < GDW_PATH_MAX - j->path_len ? (size_t)w : GDW_PATH_MAX - 1 - j->path_len;
-    }
+    gdw_path_put(j->path, &j->path_len, ".", 1);
+    gdw_path_text(j->path, &j->path_len, name, len, false);
+    return saved;
+}
+static size_t path_member(jctx *j, const char *name) { return path_member_text(j, (const uint8_t *)name, strlen(name)); }
+static size_t path_index(jctx *j, unsigned idx) {
+    size_t saved = j->path_len;
+    gdw_path_uint(j->path, &j->path_len, "[", idx, "]");
     return saved;
 }
 static void path_pop(jctx *j, size_t saved) { j->path_len = saved; j->path[saved] = 0; }
@@ -288,9 +291,7 @@ static gdw_status only_members(jctx *j, const jnode *obj, const char *const *all
         for (uint32_t m = 0; m < i; m++)
             if (obj->keys[m].len == obj->keys[i].len && memcmp(obj->keys[m].ptr, obj->keys[i].ptr, obj->keys[i].len) == 0) ok = false;
         if (!ok) {
-            char name[48];
-            snprintf(name, sizeof name, "%.*s", (int)(obj->keys[i].len < 40 ? obj->keys[i].len : 40), (const char *)obj->keys[i].ptr);
-            size_t sv = path_push(j, ".%s", name, 0);
+            size_t sv = path_member_text(j, (const uint8_t *)obj->keys[i].ptr, obj->keys[i].len);
             gdw_status s = jerr(j, obj->items[i].off, GDW_ERR_SYNTAX, "unknown or repeated member for this type");
             path_pop(j, sv);
             return s;
@@ -302,13 +303,13 @@ static gdw_status only_members(jctx *j, const jnode *obj, const char *const *all
 static gdw_status need(jctx *j, const jnode *obj, const char *name, int kind, const jnode **out) {
     const jnode *m = member(obj, name);
     if (!m) {
-        size_t sv = path_push(j, ".%s", name, 0);
+        size_t sv = path_member(j, name);
         gdw_status s = jerr(j, obj->off, GDW_ERR_SYNTAX, "member missing");
         path_pop(j, sv);
         return s;
     }
     if (kind >= 0 && m->kind != kind && !(kind == J_TRUE && m->kind == J_FALSE)) {
-        size_t sv = path_push(j, ".%s", name, 0);
+        size_t sv = path_member(j, name);
         gdw_status s = jerr(j, m->off, GDW_ERR_SYNTAX,
                             kind == J_NUM ? "expected a number" : kind == J_STR ? "expected a string" : kind == J_ARR ? "expected an array"
                             : kind == J_OBJ ? "expected an object" : "expected true or false");
@@ -419,7 +420,7 @@ static gdw_status get_width(jctx *j, const jnode *obj, unsigned *w) {
     *w = 0;
     if (!m) return GDW_OK;
     if (m->kind == J_NUM && m->str.len == 1 && (m->str.ptr[0] == '4' || m->str.ptr[0] == '8')) { *w = m->str.ptr[0] - '0'; return GDW_OK; }
-    size_t sv = path_push(j, ".%s", "width", 0);
+    size_t sv = path_member(j, "width");
     gdw_status s = jerr(j, m->off, GDW_ERR_SYNTAX, "width is 4 or 8");
     path_pop(j, sv);
     return s;
@@ -455,10 +456,10 @@ static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth);
 typedef gdw_status (*item_fn)(jctx *j, const jnode *nd, unsigned depth);
 
 static gdw_status out_list(jctx *j, const jnode *arr, const char *name, item_fn fn, unsigned depth) {
-    size_t sv = path_push(j, ".%s", name, 0);
+    size_t sv = path_member(j, name);
     for (uint32_t i = 0; i < arr->n; i++) {
         if (i) out_str(j, ", ");
-        size_t si = path_push(j, "[%u]", NULL, i);
+        size_t si = path_index(j, i);
         TRY(fn(j, &arr->items[i], depth));
         path_pop(j, si);
     }
@@ -477,11 +478,11 @@ static gdw_status item_bytes(jctx *j, const jnode *nd, unsigned depth) { (void)d
 static gdw_status out_pair(jctx *j, const jnode *nd, unsigned depth, bool name_key) {
     if (nd->kind != J_ARR || nd->n != 2)
         return jerr(j, nd->off, GDW_ERR_SYNTAX, name_key ? "expected a [name, value] pair" : "expected a [key, value] pair");
-    size_t sv = path_push(j, "[%u]", NULL, 0);
+    size_t sv = path_index(j, 0);
     TRY(name_key ? out_bytes(j, &nd->items[0]) : out_value(j, &nd->items[0], depth + 1));
     path_pop(j, sv);
     out_str(j, ": ");
-    sv = path_push(j, "[%u]", NULL, 1);
+    sv = path_index(j, 1);
     TRY(out_value(j, &nd->items[1], depth + 1));
     path_pop(j, sv);
     return GDW_OK;
@@ -504,7 +505,7 @@ static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth) {
     TRY(need(j, nd, "type", J_STR, &tn));
     int t = gdw_type_from_name((const char *)tn->str.ptr, tn->str.len);
     if (t < 0) {
-        size_t sv = path_push(j, ".%s", "type", 0);
+        size_t sv = path_member(j, "type");
         gdw_status s = jerr(j, tn->off, GDW_ERR_SYNTAX, "unknown type name");
         path_pop(j, sv);
         return s;

@@ -314,6 +314,45 @@ for pair in '5|03000000 0000a040' '-0|03000000 00000080' '1234567890123456789012
     echo "{\"type\":\"float\",\"value\":${pair%%|*}}" | "$G" encode --json -d godot3 --hex - >"$OUT" 2>"$ERR" && has "$OUT" "${pair#*|}" || bad "encode --json float ${pair%%|*}: $(cat "$ERR")"
 done
 
+# ---- no raw control byte of the input reaches the output (issue 14) ---------------------------
+# A dictionary key of ESC [31m BEL LF "INJECTED" CR: every verb's stdout and stderr must show it
+# escaped (one error per line, no terminal escape), in values, error paths and warnings alike.
+K=1b5b33316d070a494e4a45435445440d
+echo "1b000000 01000000 04000000 10000000 $K 06000000 01000000 02000000" > "$T/ctl4.hex"  # godot4 {key: Vector2i(1, 2)}
+echo "12000000 01000000 04000000 10000000 $K 63000000" > "$T/ctl3.hex"                    # godot3 {key: type id 99}
+printf '%s' '{"type":"Dictionary","value":[[{"type":"String","value":"\u001b[31m\u0007\nINJECTED\r"},{"type":"Vector2i","value":[1,2]}]]}' > "$T/ctl.json"
+printf '%s' '{"type":"Vector2","value":[1,2],"\u001b[31m\u0007\nINJECTED\r":1}' > "$T/ctlmember.json"
+echo '{"\x1b[31m\x07\nINJECTED\r": Vector2i(1, 2)}' > "$T/ctl.txt"
+echo 'Object("Node", {"\x1b\nINJECTED": Vector2i(1, 2)})' > "$T/ctlobj.txt"
+clean() {  # clean WANT_RC cmd...: stdout and stderr hold no control byte but LF and TAB, no line starts with INJECTED
+    local want=$1; shift
+    "$@" >"$T/c.out" 2>"$T/c.err"; local rc=$?
+    [ "$rc" = "$want" ] && ok || bad "exit $rc (want $want): $*"
+    cat "$T/c.out" "$T/c.err" > "$T/c.all"
+    LC_ALL=C tr -d '\000-\010\013-\037\177' < "$T/c.all" | cmp -s - "$T/c.all" && ok || { bad "raw control byte in the output of: $*"; LC_ALL=C cat -A "$T/c.all" | head -5 >&2; }
+    grep -q '^INJECTED' "$T/c.all" && bad "a newline from the input split a line: $*" || ok
+    [ -s "$T/c.all" ] && ok || bad "no output at all: $*"
+}
+clean 0 "$G" check --hex "$T/ctl4.hex"
+clean 0 "$G" check -v --hex "$T/ctl3.hex"
+clean 0 "$G" check --json --hex "$T/ctl3.hex"
+clean 0 "$G" decode -d godot4 --hex "$T/ctl4.hex"
+clean 0 "$G" decode -d godot4 --json --hex "$T/ctl4.hex"
+clean 0 "$G" decode -d godot4 --wire --hex "$T/ctl4.hex"
+clean 1 "$G" decode -d godot3 --hex "$T/ctl3.hex"
+clean 1 "$G" decode -d godot3 --json --hex "$T/ctl3.hex"
+clean 1 "$G" explain -d godot3 --hex "$T/ctl3.hex"
+clean 1 "$G" convert --from godot4 --to godot3 --hex "$T/ctl4.hex"
+clean 0 "$G" convert --from godot4 --to godot3 --lossy --hex "$T/ctl4.hex"
+clean 1 "$G" encode -d godot3 --hex "$T/ctl.txt"
+clean 1 "$G" encode -d godot3 --hex "$T/ctlobj.txt"
+echo '{"\x1b[31m\x07\nINJECTED\r": 1099511627776}' > "$T/ctlwide.txt"
+clean 0 "$G" encode -d mole --lossy --hex "$T/ctlwide.txt"
+clean 1 "$G" encode -d godot3 --json --hex "$T/ctl.json"
+clean 2 "$G" encode -d godot3 --json --hex "$T/ctlmember.json"
+"$G" encode -d godot3 --hex "$T/ctl.txt" 2>"$ERR"; has "$ERR" 'at {"\x1b[31m\x07\x0aINJECTED\x0d"}'; lines "$ERR" 1
+"$G" encode -d godot3 --hex "$T/ctlobj.txt" 2>"$ERR"; has "$ERR" 'at .\x1b\x0aINJECTED:'
+
 # ---- dialects, help, version, usage errors -----------------------------------------------------
 run 0 "$G" dialects
 has "$OUT" 'pandemonium-5       pandemonium     40'
