@@ -33,6 +33,7 @@ typedef struct opts {
     bool lines;                 /* every line of the text is a packet */
     framing frame;
     bool big_endian;            /* stream/file length prefixes */
+    uint64_t max_frame;         /* --max-frame: longest framed packet read; 0 = the framing's default */
     gdw_decode_options dec;
     bool json, noout, wire, lossy, verbose, help;
     int color;                  /* -1 auto, 0 off, 1 on */
@@ -62,6 +63,10 @@ typedef int (*packet_fn)(void *ctx, const packet *pk);
 typedef struct run_stats {
     size_t packets, accepted, rejected, bytes, frame_errors;
 } run_stats;
+
+/* The longest packet a framing delivers unless --max-frame says otherwise (input.c). */
+#define MAX_FRAME_PACKET_STREAM 65531u   /* what a default PacketPeerStream can deliver */
+#define MAX_FRAME_STREAM (256u << 20)     /* gdwire's own bound for stream and file framing */
 
 /* Every packet of every input, in order. Frame errors (a truncated last frame) are reported on
  * stderr and counted as rejected. Returns the worst exit status. */

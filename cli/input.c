@@ -125,6 +125,16 @@ static int frame_error(const opts *o, const char *src, long frame, size_t at, co
 
 static int worse(int a, int b) { return a > b ? a : b; }
 
+/* A failed write on stdout (a closed pipe with SIGPIPE ignored, a full disk) ends the run at
+ * the packet that met it, not at exit: an endless input must not be read on into the void. */
+static bool stdout_failed(void) {
+    static bool said;
+    if (!ferror(stdout)) return false;
+    if (!said) fprintf(stderr, "%s: write error on stdout: stopping\n", k_prog);
+    said = true;
+    return true;
+}
+
 /* Split what r delivers into frames, one call of fn each. */
 static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn, void *ctx, run_stats *st) {
     uint8_t *buf = NULL;
@@ -149,9 +159,16 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
             break;
         }
-        if (o->frame == FRAME_PACKET_STREAM && (size_t)len + 4 > 65536)
-            fprintf(stderr, "%s: warning: %s frame %ld: %u bytes: larger than a default PacketPeerStream's 64 KiB input buffer, the engine would never deliver it\n",
-                    k_prog, src, frame, len);
+        uint64_t cap_len = o->max_frame ? o->max_frame : o->frame == FRAME_PACKET_STREAM ? MAX_FRAME_PACKET_STREAM : MAX_FRAME_STREAM;
+        if (len > cap_len) {
+            /* A default PacketPeerStream never delivers it: its ring buffer holds 2^16 - 1 bytes,
+             * prefix included (godotengine/godot core/io/packet_peer.cpp get_packet, core/ring_buffer.h
+             * space_left), so the stream stalls there; for stream and file, gdwire's own bound. */
+            snprintf(msg, sizeof msg, "frame of %u bytes is over the cap of %llu bytes (--max-frame)%s", len, (unsigned long long)cap_len,
+                     o->frame == FRAME_PACKET_STREAM && !o->max_frame ? ": a default PacketPeerStream never delivers it" : "");
+            rc = worse(rc, frame_error(o, src, frame, at, msg, st));
+            break;
+        }
         /* grow as bytes arrive, so a forged length costs only what is there */
         size_t got = 0;
         while (got < len) {
@@ -183,6 +200,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
         rc = worse(rc, r2);
         progress(st, false);
         if (r2 == EXIT_USAGE) break;
+        if (stdout_failed()) { rc = EXIT_USAGE; break; }
     }
     free(buf);
     return rc;
@@ -195,7 +213,7 @@ static int one_packet(packet_fn fn, void *ctx, run_stats *st, const packet *pk) 
     if (r == EXIT_ACCEPTED) st->accepted++;
     else if (r == EXIT_REJECTED) st->rejected++;
     progress(st, false);
-    return r;
+    return stdout_failed() ? EXIT_USAGE : r;
 }
 
 /* Every non-empty line (not starting with '#') of text p[0..n) as one packet. */
@@ -255,35 +273,85 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
 
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* A file, or every file under a directory in name order. */
-static int do_path(const opts *o, const char *path, packet_fn fn, void *ctx, run_stats *st, int depth) {
+/* What a run has met, by device and inode (an open-addressing set): a directory reached again
+ * (a symlink loop, or two links to one directory) is not walked again, and a file reached again
+ * through a link inside a walk is not read again; each skip is said on stderr. A file named on
+ * the command line is always read. */
+typedef struct seen_set {
+    struct { dev_t dev; ino_t ino; bool used; } *slot;
+    size_t n, cap;
+} seen_set;
+
+/* true when (dev, ino) was there already; else adds it (false; also when memory is short). */
+static bool seen_before(seen_set *s, dev_t dev, ino_t ino) {
+    if (2 * (s->n + 1) > s->cap) {
+        size_t nc = s->cap ? 2 * s->cap : 256;
+        seen_set t = {calloc(nc, sizeof *t.slot), 0, nc};
+        if (!t.slot) return false;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slot[i].used) seen_before(&t, s->slot[i].dev, s->slot[i].ino);
+        free(s->slot);
+        *s = t;
+    }
+    size_t h = ((size_t)ino * 0x9E3779B97F4A7C15ull ^ (size_t)dev) & (s->cap - 1);
+    for (; s->slot[h].used; h = (h + 1) & (s->cap - 1))
+        if (s->slot[h].dev == dev && s->slot[h].ino == ino) return true;
+    s->slot[h].dev = dev;
+    s->slot[h].ino = ino;
+    s->slot[h].used = true;
+    s->n++;
+    return false;
+}
+
+typedef struct walk {
+    const opts *o;
+    packet_fn fn;
+    void *ctx;
+    run_stats *st;
+    seen_set seen;
+} walk;
+
+/* A file, or every file under a directory in name order. in_walk: found inside a directory. */
+static int do_path(walk *w, const char *path, bool in_walk, int depth) {
     struct stat sb;
-    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) return do_source(o, path, fn, ctx, st);
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0) return do_source(w->o, path, w->fn, w->ctx, w->st);
+    if (!S_ISDIR(sb.st_mode)) {
+        if (seen_before(&w->seen, sb.st_dev, sb.st_ino) && in_walk) {
+            fprintf(stderr, "%s: skipped %s: a link to a file already read\n", k_prog, path);
+            return 0;
+        }
+        return do_source(w->o, path, w->fn, w->ctx, w->st);
+    }
+    if (seen_before(&w->seen, sb.st_dev, sb.st_ino)) {
+        fprintf(stderr, "%s: skipped %s: a directory already walked (a symlink loop, or a second link to it)\n", k_prog, path);
+        return 0;
+    }
     if (depth > 64) { fprintf(stderr, "%s: %s: directories nested too deeply\n", k_prog, path); return EXIT_USAGE; }
     DIR *dir = opendir(path);
     if (!dir) { fprintf(stderr, "%s: cannot open directory %s: %s\n", k_prog, path, strerror(errno)); return EXIT_USAGE; }
     char **names = NULL;
     size_t n = 0, cap = 0;
+    int rc = 0;
     struct dirent *de;
     while ((de = readdir(dir))) {
         if (de->d_name[0] == '.') continue; /* ., .., hidden files */
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             char **q = realloc(names, cap * sizeof *q);
-            if (!q) break;
+            if (!q) { rc = EXIT_USAGE; break; }
             names = q;
         }
         size_t len = strlen(path) + strlen(de->d_name) + 2;
         names[n] = malloc(len);
-        if (!names[n]) break;
+        if (!names[n]) { rc = EXIT_USAGE; break; }
         snprintf(names[n], len, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", de->d_name);
         n++;
     }
     closedir(dir);
-    qsort(names, n, sizeof *names, cmp_names);
-    int rc = 0;
+    if (rc) fprintf(stderr, "%s: %s: out of memory listing the directory\n", k_prog, path);
+    if (n) qsort(names, n, sizeof *names, cmp_names);
     for (size_t i = 0; i < n; i++) {
-        rc = worse(rc, do_path(o, names[i], fn, ctx, st, depth + 1));
+        if (!stdout_failed()) rc = worse(rc, do_path(w, names[i], true, depth + 1));
         free(names[i]);
     }
     free(names);
@@ -297,10 +365,12 @@ bool single_packet_input(const opts *o) {
 }
 
 int for_each_packet(const opts *o, packet_fn fn, void *ctx, run_stats *st) {
+    walk w = {o, fn, ctx, st, {NULL, 0, 0}};
     int rc = 0;
-    for (int i = 0; i < o->n_inputs; i++) rc = worse(rc, do_path(o, o->inputs[i], fn, ctx, st, 0));
+    for (int i = 0; i < o->n_inputs && !stdout_failed(); i++) rc = worse(rc, do_path(&w, o->inputs[i], false, 0));
+    free(w.seen.slot);
     progress(st, true);
-    return rc;
+    return stdout_failed() ? EXIT_USAGE : rc;
 }
 
 /* ---- output ------------------------------------------------------------------------------------- */

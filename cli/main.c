@@ -22,7 +22,11 @@ static const char k_input_help[] =
     "  --framing F         none (default: one packet per input), stream (StreamPeer.put_var),\n"
     "                      file (File.store_var), packet-stream (PacketPeerStream): a 4-byte\n"
     "                      length before each packet; a truncated last frame is an error\n"
-    "  --big-endian        stream/file length prefixes are big-endian (StreamPeer.big_endian)\n";
+    "  --big-endian        stream/file length prefixes are big-endian (StreamPeer.big_endian)\n"
+    "  --max-frame N       the longest framed packet to read, in bytes (K, M, G suffixes): a longer\n"
+    "                      one is a frame error that ends the input. Default: 65531 for\n"
+    "                      packet-stream (the most a default PacketPeerStream delivers), 256M\n"
+    "                      for stream and file\n";
 
 static const char k_decode_opts_help[] =
     "  --mode M            compatible (default: what the engine accepts), strict (only what the\n"
@@ -141,6 +145,22 @@ static const gdw_dialect *dialect_arg(const char *verb, const char *name) {
     return d;
 }
 
+/* "65536", "64K", "1M", "4G": 1 .. 4 GiB (a length prefix is 32 bits). */
+static bool size_arg(const char *s, uint64_t *out) {
+    uint64_t v = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9') return false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (uint64_t)(*p - '0');
+        if (v > (1ull << 32)) return false;
+    }
+    unsigned shift = *p == 'K' || *p == 'k' ? 10 : *p == 'M' || *p == 'm' ? 20 : *p == 'G' || *p == 'g' ? 30 : 0;
+    if (shift) p++;
+    if (*p || v == 0 || v > ((1ull << 32) >> shift)) return false;
+    *out = v << shift;
+    return true;
+}
+
 static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     memset(o, 0, sizeof *o);
     o->verb = v->name;
@@ -181,6 +201,10 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
             else if (strcmp(f, "packet-stream") == 0) o->frame = FRAME_PACKET_STREAM;
             else return usage_error(v->name, "unknown framing '%s' (none, stream, file, packet-stream)", f);
         } else if (strcmp(a, "--big-endian") == 0 && TAKES(O_FRAMING)) o->big_endian = true;
+        else if (strcmp(a, "--max-frame") == 0 && TAKES(O_FRAMING) && v->run != cmd_encode) {
+            VALUE("a size in bytes");
+            if (!size_arg(argv[i], &o->max_frame)) return usage_error(v->name, "--max-frame '%s': want a size in bytes from 1 to 4G (K, M, G suffixes)", argv[i]);
+        }
         else if (strcmp(a, "--mode") == 0 && TAKES(O_MODE)) {
             VALUE("a mode");
             int m = gdw_mode_from_name(argv[i]);
@@ -203,6 +227,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     if ((ok & O_FROMTO) && (!o->from || !o->to)) return usage_error(v->name, "%s", "needs --from A and --to B (see 'gdwire dialects')");
     if (o->lines && o->enc == ENC_RAW) return usage_error(v->name, "%s", "--lines needs --hex or --base64");
     if (o->lines && o->frame != FRAME_NONE) return usage_error(v->name, "%s", "--lines and --framing do not go together");
+    if (o->max_frame && o->frame == FRAME_NONE) return usage_error(v->name, "%s", "--max-frame needs --framing stream, file or packet-stream");
     if (o->big_endian && o->frame != FRAME_STREAM && o->frame != FRAME_FILE)
         return usage_error(v->name, "%s", "--big-endian needs --framing stream or file (PacketPeerStream is always little-endian)");
     if (o->json + o->noout + o->wire > 1) return usage_error(v->name, "%s", "choose one of --json, --noout and --wire");

@@ -181,10 +181,25 @@ run 1 "$G" decode -d godot3 --framing stream "$T/neg.bin"
 has "$ERR" 'negative length prefix -1 (StreamPeer.get_var fails here)'
 printf '\xff\xff\xff\x7f\x02\x00' > "$T/forged.bin"    # a forged 2 GiB length: no 2 GiB allocation
 run 1 "$G" decode -d godot3 --framing file "$T/forged.bin"
+has "$ERR" 'frame of 2147483647 bytes is over the cap of 268435456 bytes (--max-frame)'
+run 1 "$G" decode -d godot3 --framing file --max-frame 4G "$T/forged.bin"
 has "$ERR" 'the prefix says 2147483647 bytes, 2 follow'
 head -c 70000 /dev/zero | "$PY" -c 'import sys; d=sys.stdin.buffer.read(); sys.stdout.buffer.write((8+len(d)).to_bytes(4,"little")+(20).to_bytes(4,"little")+len(d).to_bytes(4,"little")+d)' > "$T/big.bin"
-run 0 "$G" decode -d godot3 --noout --framing packet-stream "$T/big.bin"
-has "$ERR" "larger than a default PacketPeerStream's 64 KiB input buffer"
+run 1 "$G" decode -d godot3 --noout --framing packet-stream "$T/big.bin"
+has "$ERR" "big.bin frame 1 at byte 0: frame of 70008 bytes is over the cap of 65531 bytes (--max-frame): a default PacketPeerStream never delivers it"
+run 0 "$G" decode -d godot3 --noout --framing packet-stream --max-frame 70008 "$T/big.bin"
+run 1 "$G" decode -d godot3 --noout --framing packet-stream --max-frame 70007 "$T/big.bin"
+has "$ERR" 'frame of 70008 bytes is over the cap of 70007 bytes (--max-frame)'
+run 0 "$G" decode -d godot3 --noout --framing stream "$T/big.bin"        # stream and file: 256 MiB
+run 1 "$G" check --framing file --max-frame 64K "$T/big.bin"
+has "$ERR" 'over the cap of 65536 bytes'
+printf '\xfb\xff\x00\x00' > "$T/edge.bin"; head -c 65531 /dev/zero >> "$T/edge.bin"   # the longest a PacketPeerStream delivers
+run 0 "$G" check --framing packet-stream "$T/edge.bin"
+printf '\x00\x00\x00\x80' > "$T/huge.bin"                 # a forged 2 GiB frame: refused before any allocation
+( ulimit -v 100000; "$G" check --framing packet-stream --max-frame 4G "$T/huge.bin" ) >"$OUT" 2>"$ERR"; has "$ERR" 'truncated frame: the prefix says 2147483648 bytes, 0 follow'
+run 2 "$G" check --framing stream --max-frame 0 "$T/big.bin"; has "$ERR" "--max-frame '0': want a size in bytes"
+run 2 "$G" check --framing stream --max-frame 5G "$T/big.bin"
+run 2 "$G" check --max-frame 1K "$T/big.bin"; has "$ERR" '--max-frame needs --framing'
 # a long stream through a pipe in bounded memory: 150 MB of frames under a 100 MB address-space cap
 echo "PackedByteArray($(seq -s, 1 50000 | sed 's/[0-9]*/7/g'))" | "$G" encode -d godot3 --framing stream > "$T/frame.bin"
 for i in $(seq 100); do cat "$T/frame.bin"; done > "$T/frames100.bin"
@@ -205,6 +220,29 @@ has "$OUT" '2 packets, '
 run 1 "$G" decode -d godot3 --hex "$T/corpus"
 has "$OUT" 'corpus/sub/b.hex: ^"/root"'
 has "$ERR" 'corpus/c.hex: UNKNOWN_TYPE at byte 0'
+# links: each file read once, each directory walked once, a loop ends (two links to '.' made
+# 2^40 paths before), and every skip is said
+mkdir -p "$T/loop/d"; cp "$ROOT" "$T/loop/d/a.hex"
+ln -s . "$T/loop/d/l1"; ln -s . "$T/loop/d/l2"; ln -s .. "$T/loop/d/up"; ln -s a.hex "$T/loop/d/z.hex"; ln -s gone "$T/loop/d/y.hex"
+timeout 20 "$G" check --hex "$T/loop" >"$OUT" 2>"$ERR"; rc=$?; [ $rc = 2 ] && ok || bad "link loop: exit $rc (want 2: the dangling link)"
+has "$OUT" '1 packets, 24 bytes'
+has "$ERR" 'skipped '"$T"'/loop/d/l1: a directory already walked (a symlink loop, or a second link to it)'
+has "$ERR" 'skipped '"$T"'/loop/d/l2: a directory already walked'
+has "$ERR" 'skipped '"$T"'/loop/d/up: a directory already walked'
+has "$ERR" 'skipped '"$T"'/loop/d/z.hex: a link to a file already read'
+has "$ERR" 'cannot open '"$T"'/loop/d/y.hex'
+run 0 "$G" check --hex "$T/loop/d/a.hex" "$T/loop/d/z.hex"       # files named on the command line are all read
+has "$OUT" '2 packets, 48 bytes'
+# a closed stdout with SIGPIPE ignored ends an endless input at the first failed write
+( trap '' PIPE
+  "$PY" -c 'import sys
+f = bytes.fromhex("080000000200000029000000") * 4096
+try:
+    while True: sys.stdout.buffer.write(f)
+except BrokenPipeError: pass' | timeout 60 "$G" check --framing stream - 2>"$ERR" | head -c 100 >/dev/null
+  echo "${PIPESTATUS[1]}" >"$T/pipe.rc" )
+[ "$(cat "$T/pipe.rc")" = 2 ] && ok || bad "closed stdout: gdwire exit $(cat "$T/pipe.rc") (want 2; 124 is the timeout)"
+has "$ERR" 'write error on stdout: stopping'
 
 # ---- encode ------------------------------------------------------------------------------------
 echo '{"a": 1, "b": [Vector2i(1, -2)]}' | "$G" encode -d godot4 --hex >"$OUT" 2>"$ERR" && ok || bad "encode godot4"
