@@ -74,8 +74,8 @@ const char *gdw_engine_error_name(gdw_engine_error e);
 /* Where and why a call failed. offset is the byte offset of the field that failed;
  * value_offset the offset of the header of the innermost value being read. path names the
  * value inside containers: [3] array index, {"pos"} dictionary value by string key,
- * {#2} value of the 3rd key, {#2 key} the key itself, .name an Object property, .#1 the name
- * of the 2nd property. Text from the input shows at most 24 bytes, then "...": printable ASCII
+ * {#2} value of the 3rd key, {#2 key} the key itself, ."name" an Object property, .#1 the
+ * name of the 2nd property. Text from the input shows at most 24 bytes, then "...": printable ASCII
  * as is, any other byte as \xHH (a path never carries a control byte). JSON input errors use
  * .member and [i]. */
 typedef struct gdw_error {

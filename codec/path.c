@@ -1,7 +1,7 @@
 /* path.c — the one writer of error paths (gdw_error.path, docs/library.md "Error paths").
  *
  * A path is written step by step from the top value down: [3] an array slot, {"hp"} the value
- * under a String key, {#2} the value under the third key, {#2 key} the key itself, .name an
+ * under a String key, {#2} the value under the third key, {#2 key} the key itself, ."name" an
  * Object property, .#1 the name of the second property. Text that comes from the input (keys,
  * property names, JSON member names) is shown escaped, at most GDW_PATH_KEY_SHOWN bytes of it:
  * printable ASCII kept, every other byte as \xHH, so no control byte of a hostile packet ever
@@ -56,7 +56,7 @@ void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const ui
         return;
     case GDW_PATH_IN_OBJECT:
         if (slot % 2 == 0 || !key) gdw_path_uint(buf, n, ".#", slot / 2, "");
-        else { gdw_path_put(buf, n, ".", 1); gdw_path_text(buf, n, key, key_len, false); }
+        else { gdw_path_put(buf, n, ".", 1); gdw_path_text(buf, n, key, key_len, true); }
         return;
     }
 }

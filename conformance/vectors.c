@@ -360,19 +360,80 @@ drop:
     free(v.file);
 }
 
+/* A vector file is data written by people and tools, never trusted to be small or plain:
+ * before libyaml builds a document, the file must be at most CF_YAML_MAX_BYTES, and one pass over
+ * its events (which stops at the first problem) must find no anchor or alias and no nesting
+ * deeper than CF_YAML_MAX_DEPTH. Aliases let a 305 KB file expand to 2.8 GB in 390 s, and
+ * libyaml 0.2.5 is quadratic in flow nesting (200 KB of '[' took 50 s); the event pass meets a
+ * too-deep '[' after CF_YAML_MAX_DEPTH of them, within libyaml's 1024-character look-ahead. */
+#define CF_YAML_MAX_BYTES (64u << 20)
+#define CF_YAML_MAX_DEPTH 16
+
+static bool yaml_refuse(loader *L, const char *path, const yaml_mark_t *at, const char *what) {
+    fprintf(stderr, "%s:%zu: YAML: %s\n", path, at->line + 1, what);
+    L->s->errors++;
+    return false;
+}
+
+static bool yaml_plain_and_shallow(loader *L, const char *path, const unsigned char *text, size_t n) {
+    yaml_parser_t p;
+    yaml_parser_initialize(&p);
+    yaml_parser_set_input_string(&p, text, n);
+    bool ok = true, done = false;
+    unsigned depth = 0;
+    while (ok && !done) {
+        yaml_event_t e;
+        if (!yaml_parser_parse(&p, &e)) {
+            fprintf(stderr, "%s:%zu: YAML: %s\n", path, p.problem_mark.line + 1, p.problem ? p.problem : "parse error");
+            L->s->errors++;
+            ok = false;
+            break;
+        }
+        const char *anchor = NULL;
+        switch (e.type) {
+        case YAML_ALIAS_EVENT: ok = yaml_refuse(L, path, &e.start_mark, "an alias (*name): vector files take no anchors or aliases, write the value out"); break;
+        case YAML_SCALAR_EVENT: anchor = (const char *)e.data.scalar.anchor; break;
+        case YAML_SEQUENCE_START_EVENT: anchor = (const char *)e.data.sequence_start.anchor; depth++; break;
+        case YAML_MAPPING_START_EVENT: anchor = (const char *)e.data.mapping_start.anchor; depth++; break;
+        case YAML_SEQUENCE_END_EVENT: case YAML_MAPPING_END_EVENT: depth--; break;
+        case YAML_STREAM_END_EVENT: done = true; break;
+        default: break;
+        }
+        if (ok && anchor) ok = yaml_refuse(L, path, &e.start_mark, "an anchor (&name): vector files take no anchors or aliases, write the value out");
+        if (ok && depth > CF_YAML_MAX_DEPTH) ok = yaml_refuse(L, path, &e.start_mark, "nested deeper than 16 levels: no vector file needs that");
+        yaml_event_delete(&e);
+    }
+    yaml_parser_delete(&p);
+    return ok;
+}
+
 static bool load_yaml(loader *L, const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) { fprintf(stderr, "%s: cannot open\n", path); L->s->errors++; return false; }
-    yaml_parser_t p;
-    yaml_parser_initialize(&p);
-    yaml_parser_set_input_file(&p, f);
-    bool ok = yaml_parser_load(&p, &L->doc) != 0;
-    if (!ok) {
-        fprintf(stderr, "%s:%zu: YAML: %s\n", path, p.problem_mark.line + 1, p.problem ? p.problem : "parse error");
-        L->s->errors++;
-    }
-    yaml_parser_delete(&p);
+    unsigned char *text = malloc(CF_YAML_MAX_BYTES + 1);
+    size_t n = text ? fread(text, 1, CF_YAML_MAX_BYTES + 1, f) : 0;
+    bool read_error = !text || ferror(f);
     fclose(f);
+    if (read_error) { free(text); fprintf(stderr, "%s: cannot read\n", path); L->s->errors++; return false; }
+    if (n > CF_YAML_MAX_BYTES) {
+        free(text);
+        fprintf(stderr, "%s: YAML: larger than %u MiB: split the file\n", path, CF_YAML_MAX_BYTES >> 20);
+        L->s->errors++;
+        return false;
+    }
+    bool ok = yaml_plain_and_shallow(L, path, text, n);
+    if (ok) {
+        yaml_parser_t p;
+        yaml_parser_initialize(&p);
+        yaml_parser_set_input_string(&p, text, n);
+        ok = yaml_parser_load(&p, &L->doc) != 0;
+        if (!ok) {
+            fprintf(stderr, "%s:%zu: YAML: %s\n", path, p.problem_mark.line + 1, p.problem ? p.problem : "parse error");
+            L->s->errors++;
+        }
+        yaml_parser_delete(&p);
+    }
+    free(text);
     if (ok && !yaml_document_get_root_node(&L->doc)) {
         fprintf(stderr, "%s: empty document\n", path);
         L->s->errors++;

@@ -389,7 +389,7 @@ clean 0 "$G" encode -d mole --lossy --hex "$T/ctlwide.txt"
 clean 1 "$G" encode -d godot3 --json --hex "$T/ctl.json"
 clean 2 "$G" encode -d godot3 --json --hex "$T/ctlmember.json"
 "$G" encode -d godot3 --hex "$T/ctl.txt" 2>"$ERR"; has "$ERR" 'at {"\x1b[31m\x07\x0aINJECTED\x0d"}'; lines "$ERR" 1
-"$G" encode -d godot3 --hex "$T/ctlobj.txt" 2>"$ERR"; has "$ERR" 'at .\x1b\x0aINJECTED:'
+"$G" encode -d godot3 --hex "$T/ctlobj.txt" 2>"$ERR"; has "$ERR" 'at ."\x1b\x0aINJECTED":'
 
 # ---- dialects, help, version, usage errors -----------------------------------------------------
 run 0 "$G" dialects
