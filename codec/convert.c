@@ -136,7 +136,14 @@ static gdw_status convert_components(cctx *c, gdw_value *out, unsigned nt) {
     return GDW_OK;
 }
 
-static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned depth);
+/* The children of a converted container still to convert (conv_tree's stack, no recursion):
+ * in[i] becomes out[i]; for an Object only the odd slots (values; names are copied). */
+typedef struct cframe {
+    const gdw_value *in;
+    gdw_value *out;
+    size_t n, next, path_len;
+    gdw_path_in shape;
+} cframe;
 
 static gdw_status conv_desc(cctx *c, gdw_typedesc *td) {
     if (td->kind != GDW_DESC_BUILTIN || td->builtin >= GDW_TYPE_COUNT || td->id_only) return GDW_OK;
@@ -151,23 +158,24 @@ static gdw_status conv_desc(cctx *c, gdw_typedesc *td) {
     return GDW_OK;
 }
 
-static gdw_status conv_items(cctx *c, const gdw_value *parent, const gdw_value *items, gdw_value **out_items, size_t n, unsigned depth) {
+/* Room for a container's n converted children; the frame that conv_tree fills them from. */
+static gdw_status open_items(cctx *c, cframe *f, const gdw_value *parent, const gdw_value *items, gdw_value **out_items, size_t n) {
+    f->n = 0;
     if (!n) { *out_items = NULL; return GDW_OK; }
     gdw_value *dst = gdw_arena_alloc(c->doc, n * sizeof *dst);
     if (!dst) return cfail(c, GDW_ERR_NOMEM, "out of memory");
-    bool dict = parent->type == GDW_DICTIONARY;
-    for (size_t i = 0; i < n; i++) {
-        size_t sv = dict ? path_push(c, GDW_PATH_IN_DICT, (uint32_t)i, &items[i & ~(size_t)1])
-                         : path_push(c, GDW_PATH_IN_ARRAY, (uint32_t)i, NULL);
-        gdw_status s = conv(c, &items[i], &dst[i], depth + 1);
-        if (s) return s;
-        path_pop(c, sv);
-    }
     *out_items = dst;
+    f->in = items;
+    f->out = dst;
+    f->n = n;
+    f->next = 0;
+    f->shape = parent->type == GDW_DICTIONARY ? GDW_PATH_IN_DICT : GDW_PATH_IN_ARRAY;
     return GDW_OK;
 }
 
-static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned depth) {
+/* One value: in converted into out; a container's children are left in f (f->n of them). */
+static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned depth, cframe *f) {
+    f->n = 0;
     if (depth > GDW_HARD_MAX_DEPTH) return cfail(c, GDW_ERR_DEPTH, "value nested deeper than the depth limit");
     if (in->type >= GDW_TYPE_COUNT) return cfail(c, GDW_ERR_INVALID_TREE, "unknown value type");
     *out = *in;
@@ -203,7 +211,7 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
             else { out->flags &= (uint16_t)~GDW_VF_TYPED; out->u.items = NULL; }
             gdw_value **dst = (out->flags & GDW_VF_TYPED) ? &nc->items : &out->u.items;
             if (nc->elem.kind != GDW_DESC_NONE) { gdw_status s = conv_desc(c, &nc->elem); if (s) return s; }
-            return conv_items(c, out, ct ? ct->items : NULL, dst, out->len, depth);
+            return open_items(c, f, out, ct ? ct->items : NULL, dst, out->len);
         }
     }
     const gdw_type_info *ti = type_info(out->type);
@@ -220,9 +228,9 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
             if (dict && (s = conv_desc(c, &nc->key))) return s;
             if ((s = conv_desc(c, &nc->elem))) return s;
             out->u.ext = nc;
-            return conv_items(c, out, ct->items, &nc->items, n, depth);
+            return open_items(c, f, out, ct->items, &nc->items, n);
         }
-        return conv_items(c, out, in->u.items, &out->u.items, n, depth);
+        return open_items(c, f, out, in->u.items, &out->u.items, n);
     }
     case K_OBJECT: {
         if (in->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) return GDW_OK;
@@ -231,19 +239,35 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
         gdw_value *props = in->len ? gdw_arena_alloc(c->doc, (size_t)in->len * 2 * sizeof *props) : NULL;
         if (!no || (in->len && !props)) return cfail(c, GDW_ERR_NOMEM, "out of memory");
         *no = *o;
-        for (uint32_t i = 0; i < in->len; i++) {
-            props[2 * i] = o->props[2 * i];
-            size_t sv = path_push(c, GDW_PATH_IN_OBJECT, 2 * i + 1, &o->props[2 * i]);
-            gdw_status s = conv(c, &o->props[2 * i + 1], &props[2 * i + 1], depth + 1);
-            if (s) return s;
-            path_pop(c, sv);
-        }
+        for (uint32_t i = 0; i < in->len; i++) props[2 * i] = o->props[2 * i]; /* the names; the values: conv_tree */
         no->props = props;
         out->u.ext = no;
+        if (in->len) { f->in = o->props; f->out = props; f->n = 2 * (size_t)in->len; f->next = 1; f->shape = GDW_PATH_IN_OBJECT; }
         return GDW_OK;
     }
     default: return GDW_OK;
     }
+}
+
+/* in and everything in it, depth first, without recursion: the frames are the stack. */
+static gdw_status conv_tree(cctx *c, const gdw_value *in, gdw_value *out) {
+    cframe f[GDW_HARD_MAX_DEPTH + 2];
+    gdw_status s = conv(c, in, out, 0, &f[0]);
+    if (s) return s;
+    unsigned sp = f[0].n ? 1 : 0;
+    f[0].path_len = c->path_len;
+    while (sp) {
+        cframe *top = &f[sp - 1];
+        path_pop(c, top->path_len);
+        if (top->next >= top->n) { sp--; continue; }
+        size_t i = top->next;
+        top->next += top->shape == GDW_PATH_IN_OBJECT ? 2 : 1;
+        const gdw_value *key = top->shape == GDW_PATH_IN_ARRAY ? NULL : &top->in[i & ~(size_t)1];
+        path_push(c, top->shape, (uint32_t)i, key);
+        if ((s = conv(c, &top->in[i], &top->out[i], sp, &f[sp]))) return s;
+        if (f[sp].n) { f[sp].path_len = c->path_len; sp++; }
+    }
+    return GDW_OK;
 }
 
 gdw_convert_options gdw_convert_options_default(void) {
@@ -263,7 +287,7 @@ gdw_status gdw_convert(const gdw_value *v, const gdw_dialect *to, const gdw_conv
     c.o = opts ? *opts : gdw_convert_options_default();
     c.doc = gdw_doc_new(alloc);
     if (!c.doc) return cfail(&c, GDW_ERR_NOMEM, "out of memory");
-    gdw_status s = conv(&c, v, &c.doc->root, 0);
+    gdw_status s = conv_tree(&c, v, &c.doc->root);
     if (s) { gdw_doc_free(c.doc); return s; }
     *out_doc = c.doc;
     if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }

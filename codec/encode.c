@@ -152,7 +152,7 @@ static uint32_t real_flag(const ectx *e, const gdw_type_info *ti) {
     return (ti->comp == C_REAL && e->d->real_mode == GDW_REALS_FLAG64 && e->d->encode_math_f64) ? GDW_FLAG16 : 0;
 }
 
-static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth);
+static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth);
 
 static gdw_status put_desc(ectx *e, const gdw_typedesc *td) {
     if (td->kind == GDW_DESC_BUILTIN && td->id_only) return efail(e, GDW_ERR_INVALID_TREE, "ObjectID element type outside a Pandemonium TypedArray");
@@ -168,18 +168,17 @@ static gdw_status put_desc(ectx *e, const gdw_typedesc *td) {
     return GDW_OK;
 }
 
-/* The children of container v; the path records where each one sits. */
-static gdw_status enc_items(ectx *e, const gdw_value *v, const gdw_value *items, size_t n, unsigned depth) {
+/* Containers are written without recursion (the C stack stays flat at any depth): a container
+ * writes its own header and count, then opens a level; enc_tree writes the children of the
+ * innermost open level one by one. parent[] and slot[] record where each value sits (the path). */
+#define SLOT_NONE UINT32_MAX
+
+static gdw_status open_level(ectx *e, const gdw_value *v) {
     unsigned level = e->levels;
     if (level > GDW_HARD_MAX_DEPTH) return efail(e, GDW_ERR_DEPTH, "value nested deeper than the depth limit");
     e->parent[level] = v;
+    e->slot[level] = SLOT_NONE;
     e->levels = level + 1;
-    for (size_t i = 0; i < n; i++) {
-        e->slot[level] = (uint32_t)i;
-        gdw_status s = enc(e, &items[i], depth + 1);
-        if (s) return s;
-    }
-    e->levels = level;
     return GDW_OK;
 }
 
@@ -208,9 +207,8 @@ static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info
         return s;
     uint32_t shared = (v->flags & GDW_VF_SHARED) && d->container_shared_bit ? 0x80000000u : 0;
     put_u32(&e->w, v->len | shared);
-    const gdw_value *items = gdw_items(v);
-    if (v->len && !items) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
-    return enc_items(e, v, items, (size_t)v->len * (is_dict ? 2 : 1), depth);
+    if (v->len && !gdw_items(v)) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
+    return v->len ? open_level(e, v) : GDW_OK;
 }
 
 static gdw_status enc_p4_typed(ectx *e, const gdw_value *v, unsigned depth) {
@@ -235,7 +233,7 @@ static gdw_status enc_p4_typed(ectx *e, const gdw_value *v, unsigned depth) {
     }
     put_u32(&e->w, v->len);
     if (v->len && !ct->items) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
-    return enc_items(e, v, ct->items, v->len, depth);
+    return v->len ? open_level(e, v) : GDW_OK;
 }
 
 static gdw_status enc_int(ectx *e, const gdw_value *v) {
@@ -309,19 +307,7 @@ static gdw_status enc_object(ectx *e, const gdw_value *v, unsigned depth) {
     if ((s = put_text(e, o->class_name.ptr, o->class_name.len))) return s;
     put_u32(&e->w, v->len);
     if (v->len && !o->props) return efail(e, GDW_ERR_INVALID_TREE, "object without properties");
-    unsigned level = e->levels;
-    if (level > GDW_HARD_MAX_DEPTH) return efail(e, GDW_ERR_DEPTH, "value nested deeper than the depth limit");
-    e->parent[level] = v;
-    e->levels = level + 1;
-    for (uint32_t i = 0; i < v->len; i++) {
-        const gdw_value *name = &o->props[2 * i];
-        e->slot[level] = 2 * i + 1;
-        if (name->type != GDW_STRING && name->type != GDW_STRING_NAME) return efail(e, GDW_ERR_INVALID_TREE, "property name is not a string");
-        if ((s = put_text(e, name->u.bytes, name->len))) return s;
-        if ((s = enc(e, &o->props[2 * i + 1], depth + 1))) return s;
-    }
-    e->levels = level;
-    return GDW_OK;
+    return v->len ? open_level(e, v) : GDW_OK; /* each property: its name, then its value (enc_tree) */
 }
 
 static gdw_status enc_nodepath(ectx *e, const gdw_value *v) {
@@ -349,7 +335,7 @@ static gdw_status enc_nodepath(ectx *e, const gdw_value *v) {
     return GDW_OK;
 }
 
-static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
+static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
     if (depth > e->max_depth) return efail(e, GDW_ERR_DEPTH, "value nested deeper than the depth limit");
     if (v->type >= GDW_TYPE_COUNT) return efail(e, GDW_ERR_INVALID_TREE, "unknown value type");
     const gdw_type_info *ti = type_info(v->type);
@@ -444,6 +430,45 @@ static gdw_status enc(ectx *e, const gdw_value *v, unsigned depth) {
     return efail(e, GDW_ERR_INVALID_TREE, "type has no writer");
 }
 
+/* The next child of the innermost open level, its name written first for an Object property;
+ * NULL when the level is done. */
+static const gdw_value *next_child(ectx *e, unsigned level, gdw_status *s) {
+    const gdw_value *pv = e->parent[level];
+    uint32_t at = e->slot[level];
+    *s = GDW_OK;
+    if (pv->type == GDW_OBJECT) {
+        const gdw_object *o = pv->u.ext;
+        uint32_t slot = at == SLOT_NONE ? 1 : at + 2; /* odd slots are values, even ones names */
+        if (slot / 2 >= pv->len) return NULL;
+        e->slot[level] = slot;
+        const gdw_value *name = &o->props[slot - 1];
+        if (name->type != GDW_STRING && name->type != GDW_STRING_NAME) { *s = efail(e, GDW_ERR_INVALID_TREE, "property name is not a string"); return NULL; }
+        if ((*s = put_text(e, name->u.bytes, name->len))) return NULL;
+        return &o->props[slot];
+    }
+    uint32_t slot = at == SLOT_NONE ? 0 : at + 1;
+    const gdw_type_info *ti = type_info(pv->type);
+    const gdw_value *items = ti->kind == K_TYPED_ARRAY ? gdw_container_of(pv)->items : gdw_items(pv);
+    uint64_t n = ti->kind == K_DICT ? 2 * (uint64_t)pv->len : pv->len;
+    if (slot >= n) return NULL;
+    e->slot[level] = slot;
+    return &items[slot];
+}
+
+/* v and everything in it, depth first, with no recursion: the open levels are the stack. */
+static gdw_status enc_tree(ectx *e, const gdw_value *v) {
+    unsigned base = e->levels;
+    gdw_status s = enc_one(e, v, 0);
+    while (!s && e->levels > base) {
+        unsigned level = e->levels - 1;
+        const gdw_value *child = next_child(e, level, &s);
+        if (s) break;
+        if (!child) { e->levels = level; continue; }
+        s = enc_one(e, child, level - base + 1);
+    }
+    return s;
+}
+
 gdw_encode_options gdw_encode_options_default(void) {
     gdw_encode_options o;
     memset(&o, 0, sizeof o);
@@ -478,7 +503,7 @@ gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode
     if (e.max_depth > GDW_HARD_MAX_DEPTH) e.max_depth = GDW_HARD_MAX_DEPTH;
     e.w.buf = out;
     e.w.cap = cap;
-    gdw_status s = enc(&e, v, 0);
+    gdw_status s = enc_tree(&e, v);
     *written = e.w.pos;
     if (s) return s;
     if (e.w.pos > cap && out) return efail(&e, GDW_ERR_TRUNCATED, "output buffer too small");

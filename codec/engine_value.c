@@ -17,7 +17,7 @@
  * also pairs surrogates), measured on 3.2.3 and 3.6.2 (docs/dialects/godot3.md). The dialect asks for
  * these with typed_convert and merge_dict_keys; this pass runs after a successful decode, children
  * before their container, so nested keys are settled before their container's keys are compared.
- * Recursion is bounded by the decode depth limit, as in the encoder.
+ * Every walk here (settle, key_equal, key_hash) keeps its own stack of frames: none recurses.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -45,10 +45,15 @@ static bool same_str(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 
 
 static gdw_str str_of(const gdw_value *v) { gdw_str s = {v->u.bytes, v->len}; return s; }
 
-static bool key_equal(const settle_ctx *c, const gdw_value *a, const gdw_value *b, bool top);
+/* How a pair of values is compared: as a Dictionary's own keys (KEY_TOP: String and StringName
+ * alike where the dialect says so, NaN equals NaN), semantically (NaN equals NaN) or not. */
+enum { CMP_PLAIN, CMP_SEMANTIC, CMP_KEY_TOP };
 
-static bool same_value(const settle_ctx *c, const gdw_value *a, const gdw_value *b, bool semantic) {
-    bool inner = c->d->keys_nested_nan_equal;
+/* One pair of nodes; for an Array or a Dictionary only what is not its items (the walk in
+ * key_equal compares those). */
+static bool same_node(const settle_ctx *c, const gdw_value *a, const gdw_value *b, int how) {
+    if (how == CMP_KEY_TOP && c->d->keys_string_like && string_like(a->type) && string_like(b->type)) return same_str(str_of(a), str_of(b));
+    bool semantic = how != CMP_PLAIN;
     if (a->type != b->type) return false;
     switch (a->type) {
     case GDW_NIL: case GDW_CALLABLE: return true;
@@ -74,22 +79,11 @@ static bool same_value(const settle_ctx *c, const gdw_value *a, const gdw_value 
             if (!same_str(x->parts[i], y->parts[i])) return false;
         return true;
     }
-    case GDW_ARRAY: {
-        if (a->len != b->len) return false;
-        const gdw_value *x = gdw_items(a), *y = gdw_items(b);
-        for (uint32_t i = 0; i < a->len; i++)
-            if (!same_value(c, &x[i], &y[i], inner)) return false;
-        return true;
-    }
-    case GDW_DICTIONARY: {
+    case GDW_ARRAY: return a->len == b->len;
+    case GDW_DICTIONARY:
         /* Godot 3 compares Dictionaries by instance (each decoded one is its own); Godot 4
          * hashes one in its order, then looks each key up in the other */
-        if (c->d->keys_dicts_by_identity || a->len != b->len) return false;
-        const gdw_value *x = gdw_items(a), *y = gdw_items(b);
-        for (uint32_t i = 0; i < 2 * a->len; i += 2)
-            if (!key_equal(c, &x[i], &y[i], true) || !same_value(c, &x[i + 1], &y[i + 1], false)) return false;
-        return true;
-    }
+        return !c->d->keys_dicts_by_identity && a->len == b->len;
     case GDW_PACKED_STRING_ARRAY: {
         if (a->len != b->len) return false;
         const gdw_str *x = a->u.ext, *y = b->u.ext;
@@ -111,11 +105,52 @@ static bool same_value(const settle_ctx *c, const gdw_value *a, const gdw_value 
     return true;
 }
 
-/* Two keys of one Dictionary are one key: at the top a Godot 4 comparator also takes a String
- * and a StringName with the same text as equal (StringLikeVariantComparator: keys_string_like). */
+/* The items a key comparison or hash descends into: an Array's, a Dictionary's keys and values
+ * (a Dictionary compared by identity has none to look at). */
+static size_t key_items(const settle_ctx *c, const gdw_value *v, const gdw_value **items) {
+    *items = NULL;
+    if (v->type == GDW_ARRAY) { *items = gdw_items(v); return *items ? v->len : 0; }
+    if (v->type == GDW_DICTIONARY && !c->d->keys_dicts_by_identity) { *items = gdw_items(v); return *items ? 2 * (size_t)v->len : 0; }
+    return 0;
+}
+
+/* How child i of container v is compared: Array elements semantically where the dialect says
+ * so (keys_nested_nan_equal), a Dictionary's keys as keys, its values plainly. */
+static int child_cmp(const settle_ctx *c, const gdw_value *v, size_t i) {
+    if (v->type == GDW_ARRAY) return c->d->keys_nested_nan_equal ? CMP_SEMANTIC : CMP_PLAIN;
+    return i % 2 == 0 ? CMP_KEY_TOP : CMP_PLAIN;
+}
+
+/* Two keys of one Dictionary are one key (Variant::hash_compare, and at the top a Godot 4
+ * comparator that also takes a String and a StringName with the same text as equal:
+ * StringLikeVariantComparator, keys_string_like). The two trees are walked in step without
+ * recursion; decoded keys are at most GDW_HARD_MAX_DEPTH deep. */
 static bool key_equal(const settle_ctx *c, const gdw_value *a, const gdw_value *b, bool top) {
-    if (top && c->d->keys_string_like && string_like(a->type) && string_like(b->type)) return same_str(str_of(a), str_of(b));
-    return same_value(c, a, b, top);
+    struct { const gdw_value *a, *b, *pa; size_t n, next; } f[GDW_WALK_MAX_DEPTH + 1];
+    if (!same_node(c, a, b, top ? CMP_KEY_TOP : CMP_PLAIN)) return false;
+    if (top && c->d->keys_string_like && string_like(a->type) && string_like(b->type)) return true;
+    unsigned sp = 0;
+    f[0].pa = a;
+    f[0].n = key_items(c, a, &f[0].a);
+    key_items(c, b, &f[0].b);
+    f[0].next = 0;
+    sp = 1;
+    while (sp) {
+        unsigned top_i = sp - 1;
+        if (f[top_i].next == f[top_i].n) { sp--; continue; }
+        size_t i = f[top_i].next++;
+        const gdw_value *x = &f[top_i].a[i], *y = &f[top_i].b[i];
+        int how = child_cmp(c, f[top_i].pa, i);
+        if (!same_node(c, x, y, how)) return false;
+        if (how == CMP_KEY_TOP && c->d->keys_string_like && string_like(x->type) && string_like(y->type)) continue;
+        if (sp > GDW_WALK_MAX_DEPTH) return false;
+        f[sp].pa = x;
+        f[sp].n = key_items(c, x, &f[sp].a);
+        key_items(c, y, &f[sp].b);
+        f[sp].next = 0;
+        sp++;
+    }
+    return true;
 }
 
 /* A hash that keys the engine finds equal share (reals by value, -0 as 0, every NaN alike where
@@ -141,10 +176,11 @@ static uint64_t bytes_hash(uint64_t h, gdw_str s) {
     return mix(h, s.len);
 }
 
-static uint64_t key_hash(const settle_ctx *c, const gdw_value *v, bool semantic) {
+/* The hash of a leaf, or the start of a container's (key_hash mixes in its items, then its
+ * length). */
+static uint64_t node_hash(const settle_ctx *c, const gdw_value *v, bool semantic) {
     unsigned t = string_like(v->type) ? GDW_STRING : v->type; /* a bucket may hold both */
     uint64_t h = mix(0xCBF29CE484222325ull, t);
-    bool inner = c->d->keys_nested_nan_equal;
     switch (v->type) {
     case GDW_NIL: case GDW_CALLABLE: return h;
     case GDW_BOOL: case GDW_INT: case GDW_RID: return mix(h, (uint64_t)v->u.i);
@@ -163,17 +199,8 @@ static uint64_t key_hash(const settle_ctx *c, const gdw_value *v, bool semantic)
         for (uint32_t i = 0; i < v->len; i++) h = bytes_hash(h, x[i]);
         return mix(h, v->len);
     }
-    case GDW_ARRAY: {
-        const gdw_value *x = gdw_items(v);
-        for (uint32_t i = 0; i < v->len; i++) h = mix(h, key_hash(c, &x[i], inner));
-        return mix(h, v->len);
-    }
-    case GDW_DICTIONARY: {
-        if (c->d->keys_dicts_by_identity) return unique(v);
-        const gdw_value *x = gdw_items(v);
-        for (uint32_t i = 0; i < 2 * v->len; i += 2) h = mix(mix(h, key_hash(c, &x[i], true)), key_hash(c, &x[i + 1], false));
-        return mix(h, v->len);
-    }
+    case GDW_ARRAY: return h;
+    case GDW_DICTIONARY: return c->d->keys_dicts_by_identity ? unique(v) : h;
     default: break;
     }
     size_t n = gdw_type_components((gdw_type)v->type);
@@ -181,6 +208,39 @@ static uint64_t key_hash(const settle_ctx *c, const gdw_value *v, bool semantic)
     bool reals = gdw_type_has_reals((gdw_type)v->type);
     for (size_t i = 0; i < n; i++) h = mix(h, reals ? real_hash(gdw_value_real(v, i), semantic, v) : (uint64_t)gdw_value_int_at(v, i));
     return mix(h, v->len);
+}
+
+/* Each item's hash is mixed into its container's, in order, then the container's length: the
+ * tree is walked without recursion, children finished before their container. */
+static uint64_t key_hash(const settle_ctx *c, const gdw_value *v, bool semantic) {
+    struct { const gdw_value *v, *items; size_t n, next; uint64_t h; } f[GDW_WALK_MAX_DEPTH + 1];
+    uint64_t h = node_hash(c, v, semantic);
+    size_t n = key_items(c, v, &f[0].items);
+    if (!n) return (v->type == GDW_ARRAY || (v->type == GDW_DICTIONARY && !c->d->keys_dicts_by_identity)) ? mix(h, v->len) : h;
+    f[0].v = v; f[0].n = n; f[0].next = 0; f[0].h = h;
+    unsigned sp = 1;
+    for (;;) {
+        unsigned t = sp - 1;
+        if (f[t].next == f[t].n) {
+            uint64_t done = mix(f[t].h, f[t].v->len);
+            if (--sp == 0) return done;
+            f[sp - 1].h = mix(f[sp - 1].h, done);
+            continue;
+        }
+        size_t i = f[t].next++;
+        const gdw_value *x = &f[t].items[i];
+        int how = child_cmp(c, f[t].v, i);
+        uint64_t hx = node_hash(c, x, how != CMP_PLAIN);
+        const gdw_value *xi;
+        size_t xn = sp > GDW_WALK_MAX_DEPTH ? 0 : key_items(c, x, &xi);
+        if (!xn) {
+            bool container = x->type == GDW_ARRAY || (x->type == GDW_DICTIONARY && !c->d->keys_dicts_by_identity);
+            f[t].h = mix(f[t].h, container ? mix(hx, x->len) : hx);
+            continue;
+        }
+        f[sp].v = x; f[sp].items = xi; f[sp].n = xn; f[sp].next = 0; f[sp].h = hx;
+        sp++;
+    }
 }
 
 /* Keys the engine finds equal become one entry: the first one's key and place, the last value.
@@ -709,9 +769,9 @@ static gdw_status settle_strs(settle_ctx *c, gdw_str *s, uint64_t n) {
 
 /* ---- the walk ----------------------------------------------------------------------------- */
 
-static gdw_status settle(settle_ctx *c, gdw_value *v);
-
-static gdw_status settle_leaf(settle_ctx *c, gdw_value *v) {
+/* A value's own strings (String, StringName, NodePath parts, PackedStringArray entries, an
+ * Object's class name); its children are the walk's. */
+static gdw_status settle_own(settle_ctx *c, gdw_value *v) {
     if (!c->d->utf8_value) return GDW_OK;
     switch (v->type) {
     case GDW_STRING:
@@ -724,22 +784,32 @@ static gdw_status settle_leaf(settle_ctx *c, gdw_value *v) {
     case GDW_OBJECT: {
         if (v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL) || !v->u.ext) return GDW_OK;
         gdw_object *o = v->u.ext;
-        gdw_status s = settle_str(c, &o->class_name.ptr, &o->class_name.len);
-        for (uint32_t i = 0; !s && i < 2 * v->len; i++) s = settle(c, &o->props[i]);
-        return s;
+        return settle_str(c, &o->class_name.ptr, &o->class_name.len);
     }
     default: return GDW_OK;
     }
 }
 
-static gdw_status settle(settle_ctx *c, gdw_value *v) {
-    if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return settle_leaf(c, v);
+/* What settles inside v: an Array's items, a Dictionary's keys and values, an Object's property
+ * names and values (the last for their strings only). */
+static size_t settle_items(const settle_ctx *c, gdw_value *v, gdw_value **items) {
+    *items = NULL;
+    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY) {
+        *items = (gdw_value *)gdw_items(v);
+        return *items ? (size_t)v->len * (v->type == GDW_DICTIONARY ? 2 : 1) : 0;
+    }
+    if (v->type == GDW_OBJECT && c->d->utf8_value && !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && v->u.ext) {
+        *items = ((gdw_object *)v->u.ext)->props;
+        return *items ? 2 * (size_t)v->len : 0;
+    }
+    return 0;
+}
+
+/* An Array or Dictionary once its items are settled: typed conversion, then merged keys. */
+static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
+    if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return GDW_OK;
     bool dict = v->type == GDW_DICTIONARY;
     gdw_value *items = (gdw_value *)gdw_items(v);
-    for (uint32_t i = 0; i < (dict ? 2 * v->len : v->len); i++) {
-        gdw_status s = settle(c, &items[i]);
-        if (s) return s;
-    }
     if ((v->flags & GDW_VF_TYPED) && c->d->typed_convert) {
         gdw_container *ct = v->u.ext;
         unsigned key = dict ? settle_desc(c, &ct->key) : GDW_NIL, elem = settle_desc(c, &ct->elem);
@@ -751,6 +821,34 @@ static gdw_status settle(settle_ctx *c, gdw_value *v) {
         }
     }
     if (dict && c->d->merge_dict_keys) return merge_keys(c, v);
+    return GDW_OK;
+}
+
+/* The whole tree, children before their container, without recursion (decoded trees are at most
+ * GDW_HARD_MAX_DEPTH deep). */
+static gdw_status settle(settle_ctx *c, gdw_value *root) {
+    struct { gdw_value *v, *items; size_t n, next; } f[GDW_WALK_MAX_DEPTH + 1];
+    gdw_status s = settle_own(c, root);
+    if (s) return s;
+    f[0].v = root;
+    f[0].n = settle_items(c, root, &f[0].items);
+    f[0].next = 0;
+    unsigned sp = 1;
+    while (sp) {
+        unsigned t = sp - 1;
+        if (f[t].next == f[t].n) {
+            sp--;
+            if ((s = settle_container(c, f[t].v))) return s;
+            continue;
+        }
+        gdw_value *x = &f[t].items[f[t].next++];
+        if ((s = settle_own(c, x))) return s;
+        if (sp > GDW_WALK_MAX_DEPTH) return GDW_ERR_DEPTH;
+        f[sp].v = x;
+        f[sp].n = settle_items(c, x, &f[sp].items);
+        f[sp].next = 0;
+        sp++;
+    }
     return GDW_OK;
 }
 

@@ -168,6 +168,26 @@ void gdw_path_text(char *buf, size_t *n, const uint8_t *p, size_t len, bool quot
  * and odd slots values); key: the text of the slot's key when it is a string, else NULL. */
 void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const uint8_t *key, size_t key_len);
 
+/* ---- Tree walk (walk.c): depth first, no recursion ----------------------------------------- */
+
+#define GDW_WALK_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 1) /* a decoded tree is at most this deep */
+
+/* The children of v in wire order (keys/names and values alternate); 0 for a scalar. */
+size_t gdw_children(const gdw_value *v, const gdw_value **items);
+
+/* What a walk calls: enter before a value's children (a scalar: its whole text), before ahead
+ * of child `slot` of container parent, leave after the children; parent is NULL at the top.
+ * too_deep instead of enter/leave for a value below GDW_WALK_MAX_DEPTH levels. */
+typedef struct gdw_walk_visitor {
+    void (*enter)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
+    void (*before)(void *ctx, const gdw_value *parent, uint32_t slot);
+    void (*leave)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
+    void (*too_deep)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
+    void *ctx;
+} gdw_walk_visitor;
+
+void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w);
+
 /* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit -------- */
 
 typedef struct sbuf {

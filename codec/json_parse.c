@@ -4,6 +4,10 @@
  * each value object is written out as canonical text and read by gdw_text_parse. The JSON form
  * is thus one more syntax for the canonical text: both accept exactly the same values, with
  * the same checks. Errors carry the byte offset in the JSON and the JSON path of the member.
+ *
+ * Bounded: neither step recurses (open lists and open values are frames on explicit stacks),
+ * every allocation goes through the caller's allocator, node arrays are allocated at their exact
+ * size when their list closes, and a string without escapes points into the JSON text.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,11 +20,15 @@ enum { J_NULL, J_FALSE, J_TRUE, J_NUM, J_STR, J_ARR, J_OBJ };
 
 typedef struct jnode {
     uint8_t kind;
-    size_t off;            /* where the node starts in the JSON text */
-    gdw_str str;           /* J_STR: decoded bytes; J_NUM: the number's text */
     uint32_t n;            /* J_ARR: items; J_OBJ: members */
-    struct jnode *items;   /* J_ARR items, J_OBJ member values */
-    gdw_str *keys;         /* J_OBJ member names */
+    size_t off;            /* where the node starts in the JSON text */
+    union {
+        gdw_str str;       /* J_STR: decoded bytes; J_NUM: the number's text */
+        struct {
+            struct jnode *items; /* J_ARR items, J_OBJ member values */
+            gdw_str *keys;       /* J_OBJ member names */
+        };
+    };
 } jnode;
 
 #define JSON_MAX_DEPTH (4u * (GDW_HARD_MAX_DEPTH + 2u))
@@ -30,6 +38,7 @@ typedef struct jctx {
     size_t n, pos;
     gdw_doc *scratch;      /* JSON nodes, decoded strings */
     gdw_error *err;
+    const gdw_allocator *alloc; /* the caller's: every buffer below */
     /* the canonical text being written, growable */
     char *out;
     size_t out_len, out_cap;
@@ -62,22 +71,25 @@ static void jws(jctx *j) {
     while (j->pos < j->n && (j->s[j->pos] == ' ' || j->s[j->pos] == '\t' || j->s[j->pos] == '\n' || j->s[j->pos] == '\r')) j->pos++;
 }
 
-typedef struct bytes_vec { uint8_t *p; size_t len, cap; } bytes_vec;
-
-static bool bv_put(jctx *j, bytes_vec *v, const void *src, size_t n) {
-    if (n == 0) return true;
-    if (v->len + n > v->cap) {
-        size_t nc = v->cap ? v->cap * 2 : 32;
-        while (nc < v->len + n) nc *= 2;
-        uint8_t *q = gdw_arena_alloc(j->scratch, nc);
-        if (!q) return false;
-        if (v->len) memcpy(q, v->p, v->len);
-        v->p = q;
-        v->cap = nc;
+/* A growable buffer from the caller's allocator (the text being written, the offset map, the
+ * pending nodes of open lists). */
+static bool grow(jctx *j, void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2 / elem) return false;
+        nc *= 2;
     }
-    memcpy(v->p + v->len, src, n);
-    v->len += n;
+    const gdw_allocator *a = j->alloc;
+    void *q = *p ? a->realloc_fn(a->ctx, *p, *cap * elem, nc * elem) : a->malloc_fn(a->ctx, nc * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = nc;
     return true;
+}
+
+static void release(jctx *j, void *p, size_t cap, size_t elem) {
+    if (p) j->alloc->free_fn(j->alloc->ctx, p, cap * elem);
 }
 
 static int hex4(const char *p) {
@@ -91,62 +103,74 @@ static int hex4(const char *p) {
     return v;
 }
 
+/* A JSON string: without escapes, the bytes of the JSON text itself; with them, decoded into an
+ * arena buffer of the raw length (the decoded text is never longer). */
 static gdw_status parse_jstring(jctx *j, gdw_str *out) {
-    j->pos++; /* opening quote */
-    bytes_vec v = {NULL, 0, 0};
-    size_t run = j->pos;
-    for (;;) {
+    size_t start = ++j->pos; /* after the opening quote */
+    bool escaped = false;
+    for (;; j->pos++) {
         if (j->pos >= j->n) return jerr(j, j->pos, GDW_ERR_SYNTAX, "unterminated JSON string");
         uint8_t c = (uint8_t)j->s[j->pos];
-        if (c == '"' || c == '\\') {
-            if (!bv_put(j, &v, j->s + run, j->pos - run)) return jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory");
-            if (c == '"') { j->pos++; break; }
+        if (c == '"') break;
+        if (c < 0x20) return jerr(j, j->pos, GDW_ERR_SYNTAX, "control character in JSON string");
+        if (c == '\\') {
+            escaped = true;
             if (j->pos + 1 >= j->n) return jerr(j, j->pos, GDW_ERR_SYNTAX, "unterminated escape");
-            char e = j->s[j->pos + 1];
-            uint8_t buf[4];
-            size_t bn = 1;
-            j->pos += 2;
+            j->pos++;
+        }
+    }
+    size_t end = j->pos++;
+    if (end - start > UINT32_MAX) return jerr(j, start, GDW_ERR_TOO_LARGE, "JSON string longer than 4 GiB");
+    if (!escaped) {
+        out->ptr = (const uint8_t *)j->s + start;
+        out->len = (uint32_t)(end - start);
+    } else {
+        uint8_t *o = gdw_arena_alloc(j->scratch, end - start);
+        if (!o) return jerr(j, start, GDW_ERR_NOMEM, "out of memory");
+        size_t k = 0;
+        for (size_t i = start; i < end;) {
+            char c = j->s[i];
+            if (c != '\\') { o[k++] = (uint8_t)c; i++; continue; }
+            char e = j->s[i + 1];
+            i += 2;
             switch (e) {
-            case '"': buf[0] = '"'; break;
-            case '\\': buf[0] = '\\'; break;
-            case '/': buf[0] = '/'; break;
-            case 'b': buf[0] = '\b'; break;
-            case 'f': buf[0] = '\f'; break;
-            case 'n': buf[0] = '\n'; break;
-            case 'r': buf[0] = '\r'; break;
-            case 't': buf[0] = '\t'; break;
+            case '"': o[k++] = '"'; break;
+            case '\\': o[k++] = '\\'; break;
+            case '/': o[k++] = '/'; break;
+            case 'b': o[k++] = '\b'; break;
+            case 'f': o[k++] = '\f'; break;
+            case 'n': o[k++] = '\n'; break;
+            case 'r': o[k++] = '\r'; break;
+            case 't': o[k++] = '\t'; break;
             case 'u': {
-                int u = j->pos + 4 <= j->n ? hex4(j->s + j->pos) : -1;
-                if (u < 0) return jerr(j, j->pos - 2, GDW_ERR_SYNTAX, "\\u needs four hex digits");
-                j->pos += 4;
+                int u = i + 4 <= end ? hex4(j->s + i) : -1;
+                if (u < 0) return jerr(j, i - 2, GDW_ERR_SYNTAX, "\\u needs four hex digits");
+                i += 4;
                 uint32_t cp = (uint32_t)u;
                 if (cp >= 0xD800 && cp <= 0xDBFF) {
-                    int lo = (j->pos + 6 <= j->n && j->s[j->pos] == '\\' && j->s[j->pos + 1] == 'u') ? hex4(j->s + j->pos + 2) : -1;
-                    if (lo < 0xDC00 || lo > 0xDFFF) return jerr(j, j->pos - 6, GDW_ERR_SYNTAX, "lone UTF-16 surrogate (use {\"base64\": ...} for bytes that are not UTF-8)");
+                    int lo = (i + 6 <= end && j->s[i] == '\\' && j->s[i + 1] == 'u') ? hex4(j->s + i + 2) : -1;
+                    if (lo < 0xDC00 || lo > 0xDFFF) return jerr(j, i - 6, GDW_ERR_SYNTAX, "lone UTF-16 surrogate (use {\"base64\": ...} for bytes that are not UTF-8)");
                     cp = 0x10000 + ((cp - 0xD800) << 10) + ((uint32_t)lo - 0xDC00);
-                    j->pos += 6;
+                    i += 6;
                 } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    return jerr(j, j->pos - 6, GDW_ERR_SYNTAX, "lone UTF-16 surrogate (use {\"base64\": ...} for bytes that are not UTF-8)");
+                    return jerr(j, i - 6, GDW_ERR_SYNTAX, "lone UTF-16 surrogate (use {\"base64\": ...} for bytes that are not UTF-8)");
                 }
-                if (cp < 0x80) { buf[0] = (uint8_t)cp; }
-                else if (cp < 0x800) { buf[0] = (uint8_t)(0xC0 | (cp >> 6)); buf[1] = (uint8_t)(0x80 | (cp & 63)); bn = 2; }
-                else if (cp < 0x10000) { buf[0] = (uint8_t)(0xE0 | (cp >> 12)); buf[1] = (uint8_t)(0x80 | ((cp >> 6) & 63)); buf[2] = (uint8_t)(0x80 | (cp & 63)); bn = 3; }
-                else { buf[0] = (uint8_t)(0xF0 | (cp >> 18)); buf[1] = (uint8_t)(0x80 | ((cp >> 12) & 63)); buf[2] = (uint8_t)(0x80 | ((cp >> 6) & 63)); buf[3] = (uint8_t)(0x80 | (cp & 63)); bn = 4; }
+                /* 6 escaped characters are at least 1 byte; 12 (a pair) are 4: never longer */
+                if (cp < 0x80) o[k++] = (uint8_t)cp;
+                else if (cp < 0x800) { o[k++] = (uint8_t)(0xC0 | (cp >> 6)); o[k++] = (uint8_t)(0x80 | (cp & 63)); }
+                else if (cp < 0x10000) { o[k++] = (uint8_t)(0xE0 | (cp >> 12)); o[k++] = (uint8_t)(0x80 | ((cp >> 6) & 63)); o[k++] = (uint8_t)(0x80 | (cp & 63)); }
+                else { o[k++] = (uint8_t)(0xF0 | (cp >> 18)); o[k++] = (uint8_t)(0x80 | ((cp >> 12) & 63)); o[k++] = (uint8_t)(0x80 | ((cp >> 6) & 63)); o[k++] = (uint8_t)(0x80 | (cp & 63)); }
                 break;
             }
-            default: return jerr(j, j->pos - 2, GDW_ERR_SYNTAX, "unknown escape in JSON string");
+            default: return jerr(j, i - 2, GDW_ERR_SYNTAX, "unknown escape in JSON string");
             }
-            if (!bv_put(j, &v, buf, bn)) return jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory");
-            run = j->pos;
-            continue;
         }
-        if (c < 0x20) return jerr(j, j->pos, GDW_ERR_SYNTAX, "control character in JSON string");
-        j->pos++;
+        out->ptr = o;
+        out->len = (uint32_t)k;
     }
-    size_t bad = gdw_utf8_check(v.p ? v.p : (const uint8_t *)"", v.len, GDW_UTF8_STRICT);
-    if (bad != (size_t)-1) return jerr(j, run, GDW_ERR_SYNTAX, "JSON string is not UTF-8");
-    out->ptr = v.p ? v.p : (const uint8_t *)"";
-    out->len = (uint32_t)v.len;
+    size_t bad = gdw_utf8_check(out->len ? out->ptr : (const uint8_t *)"", out->len, GDW_UTF8_STRICT);
+    if (bad != (size_t)-1) return jerr(j, start + (escaped ? 0 : bad), GDW_ERR_SYNTAX, "JSON string is not UTF-8");
+    if (!out->len) out->ptr = (const uint8_t *)"";
     return GDW_OK;
 }
 
@@ -177,50 +201,15 @@ static gdw_status parse_jnumber(jctx *j, jnode *nd) {
     return GDW_OK;
 }
 
-static gdw_status parse_jvalue(jctx *j, jnode *nd, unsigned depth);
-
-/* Items of an array or members of an object, collected in a scratch list then packed. */
-static gdw_status parse_jlist(jctx *j, jnode *nd, bool obj, unsigned depth) {
-    if (depth > JSON_MAX_DEPTH) return jerr(j, j->pos, GDW_ERR_DEPTH, "JSON nested too deeply");
-    char close = obj ? '}' : ']';
-    j->pos++;
-    bytes_vec items = {NULL, 0, 0}, keys = {NULL, 0, 0};
-    jws(j);
-    if (j->pos < j->n && j->s[j->pos] == close) { j->pos++; goto done; }
-    for (;;) {
-        gdw_str key = {NULL, 0};
-        jws(j);
-        if (obj) {
-            if (j->pos >= j->n || j->s[j->pos] != '"') return jerr(j, j->pos, GDW_ERR_SYNTAX, "expected a member name");
-            TRY(parse_jstring(j, &key));
-            jws(j);
-            if (j->pos >= j->n || j->s[j->pos] != ':') return jerr(j, j->pos, GDW_ERR_SYNTAX, "expected ':'");
-            j->pos++;
-            if (!bv_put(j, &keys, &key, sizeof key)) return jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory");
-        }
-        jnode child;
-        TRY(parse_jvalue(j, &child, depth + 1));
-        if (!bv_put(j, &items, &child, sizeof child)) return jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory");
-        jws(j);
-        if (j->pos < j->n && j->s[j->pos] == close) { j->pos++; break; }
-        if (j->pos >= j->n || j->s[j->pos] != ',') return jerr(j, j->pos, GDW_ERR_SYNTAX, obj ? "expected ',' or '}'" : "expected ',' or ']'");
-        j->pos++;
-    }
-done:
-    nd->kind = obj ? J_OBJ : J_ARR;
-    nd->n = (uint32_t)(items.len / sizeof(jnode));
-    nd->items = (jnode *)(void *)items.p;
-    nd->keys = (gdw_str *)(void *)keys.p;
-    return GDW_OK;
-}
-
-static gdw_status parse_jvalue(jctx *j, jnode *nd, unsigned depth) {
+/* A scalar (string, number, true, false, null) into nd, or the start of a list: '[' or '{' read,
+ * nd->kind J_ARR or J_OBJ with no items yet (parse_json collects them). */
+static gdw_status parse_jvalue(jctx *j, jnode *nd) {
     jws(j);
     memset(nd, 0, sizeof *nd);
     nd->off = j->pos;
     if (j->pos >= j->n) return jerr(j, j->pos, GDW_ERR_SYNTAX, "expected a JSON value");
     char c = j->s[j->pos];
-    if (c == '{' || c == '[') return parse_jlist(j, nd, c == '{', depth);
+    if (c == '{' || c == '[') { nd->kind = c == '{' ? J_OBJ : J_ARR; j->pos++; return GDW_OK; }
     if (c == '"') { nd->kind = J_STR; return parse_jstring(j, &nd->str); }
     if (c == '-' || is_digit(c)) return parse_jnumber(j, nd);
     static const struct { const char *w; uint8_t k; } words[] = {{"null", J_NULL}, {"true", J_TRUE}, {"false", J_FALSE}};
@@ -231,32 +220,135 @@ static gdw_status parse_jvalue(jctx *j, jnode *nd, unsigned depth) {
     return jerr(j, j->pos, GDW_ERR_SYNTAX, "expected a JSON value");
 }
 
+/* Pass 1: how many items (or members) each list has, in the order the lists open, so that pass 2
+ * allocates every item array at its size when its list opens, and keeps nothing pending. A plain
+ * tokenizer: strings skipped to their closing quote, everything else one character at a time.
+ * On text that is not JSON the counts may be wrong; pass 2 finds the error (and never writes past
+ * a count). Returns false when out of memory. */
+static bool count_items(jctx *j, uint32_t **counts, size_t *n_counts, size_t *cap_counts) {
+    size_t *open = NULL, cap_open = 0, sp = 0; /* the open lists' indexes into counts */
+    bool *seen = NULL;                          /* per open list: a value seen since its start */
+    size_t cap_seen = 0;
+    bool ok = true;
+    for (size_t i = 0; i < j->n && ok; i++) {
+        char c = j->s[i];
+        if (c == '"') {
+            for (i++; i < j->n && j->s[i] != '"'; i++)
+                if (j->s[i] == '\\') i++;
+            if (sp && !seen[sp - 1]) { seen[sp - 1] = true; (*counts)[open[sp - 1]]++; }
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+        if (c == ']' || c == '}') { if (sp) sp--; continue; }
+        if (c == ',') { if (sp) seen[sp - 1] = false; continue; }
+        if (c == ':') continue;
+        /* a value starts (or goes on) here */
+        if (sp && !seen[sp - 1]) { seen[sp - 1] = true; (*counts)[open[sp - 1]]++; }
+        if (c == '[' || c == '{') {
+            if (sp >= JSON_MAX_DEPTH) break; /* pass 2 says so */
+            ok = grow(j, (void **)counts, cap_counts, *n_counts + 1, sizeof **counts) &&
+                 grow(j, (void **)&open, &cap_open, sp + 1, sizeof *open) && grow(j, (void **)&seen, &cap_seen, sp + 1, sizeof *seen);
+            if (!ok) break;
+            (*counts)[*n_counts] = 0;
+            open[sp] = (*n_counts)++;
+            seen[sp++] = false;
+        }
+    }
+    release(j, open, cap_open, sizeof *open);
+    release(j, seen, cap_seen, sizeof *seen);
+    return ok;
+}
+
+/* An open list being filled: its node, with its items (and names) allocated at their count. */
+typedef struct jopen {
+    jnode node;
+    uint32_t filled;
+    gdw_str key; /* its member name in the object it is a value of */
+} jopen;
+
+/* The JSON text's one value into root, without recursion: open lists are a stack (the caller's
+ * allocator), bounded by JSON_MAX_DEPTH. */
+static gdw_status parse_json(jctx *j, jnode *root) {
+    uint32_t *counts = NULL;
+    size_t n_counts = 0, cap_counts = 0, next_list = 0;
+    jopen *open = NULL;
+    size_t n_open = 0, cap_open = 0;
+    gdw_status s = GDW_OK;
+    jnode x;
+    if (!count_items(j, &counts, &n_counts, &cap_counts)) { s = jerr(j, 0, GDW_ERR_NOMEM, "out of memory"); goto out; }
+    for (;;) {
+        gdw_str key = {NULL, 0};
+        /* a member name first, inside an object */
+        if (n_open && open[n_open - 1].node.kind == J_OBJ) {
+            jws(j);
+            if (j->pos >= j->n || j->s[j->pos] != '"') { s = jerr(j, j->pos, GDW_ERR_SYNTAX, "expected a member name"); break; }
+            if ((s = parse_jstring(j, &key))) break;
+            jws(j);
+            if (j->pos >= j->n || j->s[j->pos] != ':') { s = jerr(j, j->pos, GDW_ERR_SYNTAX, "expected ':'"); break; }
+            j->pos++;
+        }
+        if ((s = parse_jvalue(j, &x))) break;
+        bool done = true;
+        if (x.kind == J_ARR || x.kind == J_OBJ) {
+            if (n_open >= JSON_MAX_DEPTH) { s = jerr(j, x.off, GDW_ERR_DEPTH, "JSON nested too deeply"); break; }
+            if (!grow(j, (void **)&open, &cap_open, n_open + 1, sizeof *open)) { s = jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory"); break; }
+            uint32_t n = next_list < n_counts ? counts[next_list] : 0;
+            next_list++;
+            x.n = n;
+            x.items = n ? gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.items) : NULL;
+            x.keys = n && x.kind == J_OBJ ? gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.keys) : NULL;
+            if (n && (!x.items || (x.kind == J_OBJ && !x.keys))) { s = jerr(j, x.off, GDW_ERR_NOMEM, "out of memory"); break; }
+            open[n_open++] = (jopen){x, 0, key};
+            jws(j);
+            char close = x.kind == J_OBJ ? '}' : ']';
+            if (j->pos < j->n && j->s[j->pos] == close) {
+                j->pos++;
+                x = open[--n_open].node;
+                x.n = 0;
+            } else done = false; /* its first item next */
+        }
+        /* x is complete: into its list, and close every list that ends with it */
+        while (done) {
+            if (!n_open) { *root = x; goto out; }
+            jopen *top = &open[n_open - 1];
+            bool obj = top->node.kind == J_OBJ;
+            if (top->filled >= top->node.n) { s = jerr(j, x.off, GDW_ERR_SYNTAX, obj ? "expected ',' or '}'" : "expected ',' or ']'"); goto out; }
+            top->node.items[top->filled] = x;
+            if (obj) top->node.keys[top->filled] = key;
+            top->filled++;
+            jws(j);
+            if (j->pos < j->n && j->s[j->pos] == (obj ? '}' : ']')) {
+                j->pos++;
+                x = open[--n_open].node;
+                x.n = open[n_open].filled;
+                key = open[n_open].key;
+                continue;
+            }
+            if (j->pos >= j->n || j->s[j->pos] != ',') { s = jerr(j, j->pos, GDW_ERR_SYNTAX, obj ? "expected ',' or '}'" : "expected ',' or ']'"); goto out; }
+            j->pos++;
+            break;
+        }
+    }
+out:
+    release(j, counts, cap_counts, sizeof *counts);
+    release(j, open, cap_open, sizeof *open);
+    return s;
+}
+
 /* ---- step 2: value objects to canonical text ---------------------------------------------- */
 
 static void out_put(jctx *j, const char *p, size_t n) {
     if (j->oom) return;
-    if (j->out_len + n > j->out_cap) {
-        size_t nc = j->out_cap ? j->out_cap * 2 : 256;
-        while (nc < j->out_len + n) nc *= 2;
-        char *q = realloc(j->out, nc);
-        if (!q) { j->oom = true; return; }
-        j->out = q;
-        j->out_cap = nc;
-    }
+    if (!grow(j, (void **)&j->out, &j->out_cap, j->out_len + n, 1)) { j->oom = true; return; }
     memcpy(j->out + j->out_len, p, n);
     j->out_len += n;
 }
 static void out_str(jctx *j, const char *p) { out_put(j, p, strlen(p)); }
 
+/* (text offset, JSON offset) of each value written, to map the text parser's errors back. */
 static void mark(jctx *j, size_t json_off) {
     if (j->oom) return;
-    if (j->map_len + 2 > j->map_cap) {
-        size_t nc = j->map_cap ? j->map_cap * 2 : 64;
-        size_t *q = realloc(j->map, nc * sizeof *q);
-        if (!q) { j->oom = true; return; }
-        j->map = q;
-        j->map_cap = nc;
-    }
+    if (!grow(j, (void **)&j->map, &j->map_cap, j->map_len + 2, sizeof *j->map)) { j->oom = true; return; }
     j->map[j->map_len++] = j->out_len;
     j->map[j->map_len++] = json_off;
 }
@@ -450,7 +542,19 @@ static gdw_status out_desc(jctx *j, const jnode *nd) {
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a type name, {\"class\": ...}, {\"script\": ...} or {\"wire_id\": N}");
 }
 
-static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth);
+/* A list of value objects being written (out_tree's stack, no recursion): Array items, or
+ * Dictionary [key, value] / Object [name, value] pairs. */
+enum { LIST_VALUES, LIST_PAIRS, LIST_PROPERTIES };
+typedef struct jlist {
+    const jnode *list;
+    uint32_t i;            /* the next item */
+    uint8_t shape;
+    bool value_next;       /* pairs: the key is written, its value next */
+    unsigned depth;        /* of the container */
+    const char *close;     /* written after the last item */
+    size_t path_outer, path_inner; /* the path before and after the member's name */
+} jlist;
+
 
 /* A JSON array of items, each written by fn, separated by ", ". */
 typedef gdw_status (*item_fn)(jctx *j, const jnode *nd, unsigned depth);
@@ -467,28 +571,11 @@ static gdw_status out_list(jctx *j, const jnode *arr, const char *name, item_fn 
     return GDW_OK;
 }
 
-static gdw_status item_value(jctx *j, const jnode *nd, unsigned depth) { return out_value(j, nd, depth + 1); }
 static gdw_status item_real(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_real(j, nd); }
 static gdw_status item_int(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, INT64_MIN, INT64_MAX); }
 static gdw_status item_byte(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, 0, 255); }
 static gdw_status item_u32(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, 0, UINT32_MAX); }
 static gdw_status item_bytes(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_bytes(j, nd); }
-
-/* [key, value] as "k: v": a dictionary's key is a value, an object's a property name (bytes). */
-static gdw_status out_pair(jctx *j, const jnode *nd, unsigned depth, bool name_key) {
-    if (nd->kind != J_ARR || nd->n != 2)
-        return jerr(j, nd->off, GDW_ERR_SYNTAX, name_key ? "expected a [name, value] pair" : "expected a [key, value] pair");
-    size_t sv = path_index(j, 0);
-    TRY(name_key ? out_bytes(j, &nd->items[0]) : out_value(j, &nd->items[0], depth + 1));
-    path_pop(j, sv);
-    out_str(j, ": ");
-    sv = path_index(j, 1);
-    TRY(out_value(j, &nd->items[1], depth + 1));
-    path_pop(j, sv);
-    return GDW_OK;
-}
-static gdw_status item_pair(jctx *j, const jnode *nd, unsigned depth) { return out_pair(j, nd, depth, false); }
-static gdw_status item_property(jctx *j, const jnode *nd, unsigned depth) { return out_pair(j, nd, depth, true); }
 
 static gdw_status out_member_list(jctx *j, const jnode *obj, const char *name, item_fn fn, unsigned depth) {
     const jnode *m;
@@ -498,7 +585,24 @@ static gdw_status out_member_list(jctx *j, const jnode *obj, const char *name, i
 
 #define ALLOWED(...) do { static const char *const k_allowed_[] = {"type", __VA_ARGS__, NULL}; TRY(only_members(j, nd, k_allowed_)); } while (0)
 
-static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth) {
+/* Items of member `name` of nd, written by out_tree into frame l; `close` after them. */
+static gdw_status open_jlist(jctx *j, const jnode *nd, const char *name, uint8_t shape, unsigned depth, const char *close, jlist *l) {
+    const jnode *m;
+    TRY(need(j, nd, name, J_ARR, &m));
+    l->list = m;
+    l->i = 0;
+    l->shape = shape;
+    l->value_next = false;
+    l->depth = depth;
+    l->close = close;
+    l->path_outer = path_member(j, name);
+    l->path_inner = j->path_len;
+    return GDW_OK;
+}
+
+/* One value object as canonical text; a container's items are left open in l (l->list). */
+static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth, jlist *l) {
+    l->list = NULL;
     if (depth > GDW_HARD_MAX_DEPTH + 1) return jerr(j, nd->off, GDW_ERR_DEPTH, "nesting deeper than the depth limit");
     if (nd->kind != J_OBJ) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a value is an object {\"type\": ...}");
     const jnode *tn, *m;
@@ -604,9 +708,7 @@ static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth) {
         out_str(j, "Object(");
         TRY(out_bytes(j, cls));
         out_str(j, ", {");
-        TRY(out_member_list(j, nd, "properties", item_property, depth));
-        out_str(j, "})");
-        return GDW_OK;
+        return open_jlist(j, nd, "properties", LIST_PROPERTIES, depth, "})", l);
     }
     case K_SIGNAL: {
         ALLOWED("name", "object_id");
@@ -637,10 +739,7 @@ static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth) {
             out_str(j, "](");
         }
         out_str(j, dict ? "{" : "[");
-        TRY(out_member_list(j, nd, "value", dict ? item_pair : item_value, depth));
-        out_str(j, dict ? "}" : "]");
-        if (vt) out_str(j, ")");
-        return GDW_OK;
+        return open_jlist(j, nd, "value", dict ? LIST_PAIRS : LIST_VALUES, depth, dict ? (vt ? "})" : "}") : (vt ? "])" : "]"), l);
     }
     case K_IMAGE: {
         ALLOWED("format", "mipmaps", "width", "height", "data");
@@ -672,6 +771,60 @@ static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth) {
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "type has no JSON form");
 }
 
+/* The root value object and everything in it, depth first, without recursion: the open lists
+ * are a stack (the caller's allocator). */
+static gdw_status out_tree(jctx *j, const jnode *root) {
+    jlist *st = NULL, l;
+    size_t sp = 0, cap = 0;
+    gdw_status s = out_value(j, root, 0, &l);
+    for (;;) {
+        if (s) break;
+        if (l.list) { /* a list opened: it is the one to write next */
+            if (!grow(j, (void **)&st, &cap, sp + 1, sizeof *st)) { s = jerr(j, l.list->off, GDW_ERR_NOMEM, "out of memory"); break; }
+            st[sp++] = l;
+            l.list = NULL;
+        }
+        if (!sp) break;
+        jlist *top = &st[sp - 1];
+        j->path_len = top->path_inner;
+        j->path[j->path_len] = 0;
+        if (top->i == top->list->n) {
+            path_pop(j, top->path_outer);
+            out_str(j, top->close);
+            sp--;
+            continue;
+        }
+        const jnode *it = &top->list->items[top->i];
+        unsigned d = top->depth + 1;
+        if (top->shape == LIST_VALUES) {
+            if (top->i) out_str(j, ", ");
+            path_index(j, top->i++);
+            s = out_value(j, it, d, &l);
+            continue;
+        }
+        if (!top->value_next) {
+            if (top->i) out_str(j, ", ");
+            path_index(j, top->i);
+            if (it->kind != J_ARR || it->n != 2) {
+                s = jerr(j, it->off, GDW_ERR_SYNTAX, top->shape == LIST_PROPERTIES ? "expected a [name, value] pair" : "expected a [key, value] pair");
+                break;
+            }
+            path_index(j, 0);
+            top->value_next = true;
+            if (top->shape == LIST_PROPERTIES) { s = out_bytes(j, &it->items[0]); continue; }
+            s = out_value(j, &it->items[0], d, &l);
+            continue;
+        }
+        path_index(j, top->i++);
+        path_index(j, 1);
+        top->value_next = false;
+        out_str(j, ": ");
+        s = out_value(j, &it->items[1], d, &l);
+    }
+    release(j, st, cap, sizeof *st);
+    return s;
+}
+
 gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
     jctx j;
     memset(&j, 0, sizeof j);
@@ -681,16 +834,19 @@ gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *all
     if (!out_doc) return jerr(&j, 0, GDW_ERR_INVALID_ARG, "out_doc is NULL");
     if (!text && len) return jerr(&j, 0, GDW_ERR_INVALID_ARG, "text is NULL"); /* as gdw_text_parse */
     *out_doc = NULL;
+    j.alloc = alloc ? alloc : gdw_default_allocator();
     j.scratch = gdw_doc_new(alloc);
     if (!j.scratch) return jerr(&j, 0, GDW_ERR_NOMEM, "out of memory");
     jnode root;
-    gdw_status s = parse_jvalue(&j, &root, 0);
+    gdw_status s = parse_json(&j, &root);
     if (!s) {
         jws(&j);
         if (j.pos < j.n) s = jerr(&j, j.pos, GDW_ERR_SYNTAX, "text after the JSON value");
     }
-    if (!s) s = out_value(&j, &root, 0);
+    if (!s) s = out_tree(&j, &root);
     if (!s && j.oom) s = jerr(&j, 0, GDW_ERR_NOMEM, "out of memory");
+    gdw_doc_free(j.scratch); /* the JSON nodes: the text holds what they said */
+    j.scratch = NULL;
     if (!s) {
         gdw_error terr;
         s = gdw_text_parse(j.out ? j.out : "", j.out_len, alloc, out_doc, &terr);
@@ -703,8 +859,7 @@ gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *all
             jerr(&j, at, s, terr.message);
         }
     }
-    free(j.out);
-    free(j.map);
-    gdw_doc_free(j.scratch);
+    release(&j, j.out, j.out_cap, 1);
+    release(&j, j.map, j.map_cap, sizeof *j.map);
     return s;
 }

@@ -92,33 +92,20 @@ static void json_desc(sbuf *s, const gdw_typedesc *td) {
     }
 }
 
-enum { ITEMS, PAIRS, PROPERTIES };
-
-/* Array items, dictionary [key, value] pairs, or object [name, value] pairs (the name a string). */
-static void json_items(sbuf *s, const gdw_value *items, size_t n, int shape) {
-    sb_str(s, "[");
-    for (size_t i = 0; i < n; i++) {
-        if (i) sb_str(s, ",");
-        if (shape != ITEMS) {
-            sb_str(s, "[");
-            if (shape == PROPERTIES) json_bytes(s, (gdw_str){items[2 * i].u.bytes, items[2 * i].len});
-            else json_value(s, &items[2 * i]);
-            sb_str(s, ",");
-            json_value(s, &items[2 * i + 1]);
-            sb_str(s, "]");
-        }
-        else json_value(s, &items[i]);
-    }
-    sb_str(s, "]");
-}
-
 static void json_parts(sbuf *s, const gdw_str *parts, uint32_t n) {
     sb_str(s, "[");
     for (uint32_t i = 0; i < n; i++) { if (i) sb_str(s, ","); json_bytes(s, parts[i]); }
     sb_str(s, "]");
 }
 
-static void json_value(sbuf *s, const gdw_value *v) {
+/* An Object's property name: a JSON string (or {"base64": ...}), not a value object. */
+static bool is_property_name(const gdw_value *parent, uint32_t slot) { return parent && parent->type == GDW_OBJECT && slot % 2 == 0; }
+
+/* Everything of a value up to its items (containers, full Objects) or the whole of it; the walk
+ * (walk.c) writes the items, json_leave closes. */
+static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    sbuf *s = ctx;
+    if (is_property_name(parent, slot)) { json_bytes(s, (gdw_str){v->u.bytes, v->len}); return; }
     if (v->type >= GDW_TYPE_COUNT) { sb_str(s, "null"); return; }
     const gdw_type_info *ti = type_info(v->type);
     sb_fmt(s, "{\"type\":\"%s\"", ti->name);
@@ -161,8 +148,8 @@ static void json_value(sbuf *s, const gdw_value *v) {
             const gdw_object *o = v->u.ext;
             sb_str(s, ",\"class\":");
             json_bytes(s, o->class_name);
-            sb_str(s, ",\"properties\":");
-            json_items(s, o->props, v->len, PROPERTIES);
+            sb_str(s, ",\"properties\":[");
+            return; /* [name, value] pairs, then json_leave */
         }
         break;
     case K_SIGNAL: {
@@ -178,9 +165,8 @@ static void json_value(sbuf *s, const gdw_value *v) {
         if (v->flags & GDW_VF_SHARED) sb_str(s, ",\"shared\":true");
         if (ct && dict) { sb_str(s, ",\"key_type\":"); json_desc(s, &ct->key); sb_str(s, ",\"value_type\":"); json_desc(s, &ct->elem); }
         else if (ct) { sb_str(s, ",\"element_type\":"); json_desc(s, &ct->elem); }
-        sb_str(s, ",\"value\":");
-        json_items(s, gdw_items(v), v->len, dict ? PAIRS : ITEMS);
-        break;
+        sb_str(s, ",\"value\":[");
+        return; /* items or [key, value] pairs, then json_leave */
     }
     case K_IMAGE: {
         const gdw_image *im = v->u.ext;
@@ -198,6 +184,36 @@ static void json_value(sbuf *s, const gdw_value *v) {
     }
     }
     sb_str(s, "}");
+}
+
+static bool pairs(const gdw_value *v) { return v->type == GDW_DICTIONARY || v->type == GDW_OBJECT; }
+
+/* Items "a,b"; pairs "[k,v],[k,v]". */
+static void json_before(void *ctx, const gdw_value *parent, uint32_t slot) {
+    sbuf *s = ctx;
+    if (!pairs(parent)) { if (slot) sb_str(s, ","); }
+    else if (slot % 2 == 1) sb_str(s, ",");
+    else sb_str(s, slot ? "],[" : "[");
+}
+
+static void json_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    sbuf *s = ctx;
+    if (is_property_name(parent, slot) || v->type >= GDW_TYPE_COUNT) return;
+    unsigned k = type_info(v->type)->kind;
+    bool open = k == K_DICT || k == K_ARRAY || k == K_TYPED_ARRAY || (k == K_OBJECT && !(v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)));
+    if (!open) return; /* closed by json_enter */
+    const gdw_value *items;
+    sb_str(s, pairs(v) && gdw_children(v, &items) ? "]]}" : "]}");
+}
+
+static void json_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    (void)v, (void)parent, (void)slot;
+    sb_str(ctx, "null");
+}
+
+static void json_value(sbuf *s, const gdw_value *v) {
+    gdw_walk_visitor w = {json_enter, json_before, json_leave, json_too_deep, s};
+    gdw_walk(v, &w);
 }
 
 static void json_root(sbuf *s, const gdw_value *v) {

@@ -1,5 +1,7 @@
 /* text_parse.c — reads the canonical text form (docs/text-format.md) into a value tree.
- * Recursive descent, nesting bounded by GDW_HARD_MAX_DEPTH + 1. */
+ * A value at a time; an opened list ([ ], { }, an Object's or a typed container's items) is a
+ * frame on a stack of the document's allocator, not a C call, so the C stack stays flat at any
+ * nesting (bounded by GDW_HARD_MAX_DEPTH + 1). */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -235,29 +237,51 @@ static gdw_status parse_u32(pctx *p, uint32_t *out) {
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth);
+/* A list being read: the container value, its items so far, and what closing it asks. */
+enum { FIN_PLAIN, FIN_OBJECT, FIN_TYPED };
+typedef struct plist {
+    gdw_value v;       /* the container, items not yet in place */
+    vec items;
+    void *ext;         /* FIN_OBJECT: the gdw_object; FIN_TYPED: the gdw_container */
+    char close;        /* ']' or '}' */
+    uint8_t finish;
+    bool dict, after_key, shared, open;
+} plist;
 
-static gdw_status parse_items(pctx *p, gdw_value *v, bool dict, gdw_value **items_out, unsigned depth) {
+/* Opens the list a value's items are in: '[' or '{' read, the rest is parse_tree's. */
+static gdw_status open_list(pctx *p, plist *l, bool dict, uint8_t finish, void *ext) {
     TRY(expect(p, dict ? '{' : '['));
-    vec items = {NULL, 0, 0, sizeof(gdw_value)};
-    char close = dict ? '}' : ']';
-    if (!eat(p, close)) {
-        for (;;) {
-            gdw_value x;
-            TRY(parse_value(p, &x, depth + 1));
-            TRY(vec_push(p, &items, &x));
-            if (dict) {
-                TRY(expect(p, ':'));
-                TRY(parse_value(p, &x, depth + 1));
-                TRY(vec_push(p, &items, &x));
-            }
-            if (eat(p, close)) break;
-            TRY(expect(p, ','));
-        }
-    }
-    v->len = (uint32_t)(dict ? items.len / 2 : items.len);
-    *items_out = (gdw_value *)items.data;
+    memset(&l->items, 0, sizeof l->items);
+    l->items.elem = sizeof(gdw_value);
+    l->ext = ext;
+    l->close = dict ? '}' : ']';
+    l->finish = finish;
+    l->dict = dict;
+    l->after_key = false;
+    l->open = true;
     return GDW_OK;
+}
+
+/* A list read to its close: the items in place, then what its constructor still reads. */
+static gdw_status close_list(pctx *p, plist *l, gdw_value *out) {
+    *out = l->v;
+    out->len = (uint32_t)(l->dict ? l->items.len / 2 : l->items.len);
+    gdw_value *items = (gdw_value *)l->items.data;
+    if (l->shared) out->flags |= GDW_VF_SHARED;
+    if (l->finish == FIN_PLAIN) { out->u.items = items; return GDW_OK; }
+    if (l->finish == FIN_OBJECT) {
+        gdw_object *o = l->ext;
+        o->props = items;
+        for (uint32_t i = 0; i < out->len; i++)
+            if (o->props[2 * i].type != GDW_STRING) return perr(p, GDW_ERR_SYNTAX, "property names must be strings");
+        out->u.ext = o;
+        return expect(p, ')');
+    }
+    gdw_container *ct = l->ext;
+    ct->items = items;
+    out->flags |= GDW_VF_TYPED;
+    out->u.ext = ct;
+    return expect(p, ')');
 }
 
 static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
@@ -401,7 +425,7 @@ static gdw_status parse_nodepath_simple(pctx *p, gdw_value *v) {
     return GDW_OK;
 }
 
-static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width, unsigned depth) {
+static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width, plist *l) {
     const gdw_type_info *ti = type_info((unsigned)t);
     v->type = (uint8_t)t;
     if (width == 8 && ti->comp != C_REAL) return perr(p, GDW_ERR_SYNTAX, "f64: applies to real-based types only");
@@ -462,11 +486,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         if (!o) return perr(p, GDW_ERR_NOMEM, "out of memory");
         TRY(parse_quoted(p, &o->class_name));
         TRY(expect(p, ','));
-        TRY(parse_items(p, v, true, &o->props, depth));
-        for (uint32_t i = 0; i < v->len; i++)
-            if (o->props[2 * i].type != GDW_STRING) return perr(p, GDW_ERR_SYNTAX, "property names must be strings");
-        v->u.ext = o;
-        return expect(p, ')');
+        return open_list(p, l, true, FIN_OBJECT, o); /* the properties: parse_tree, then close_list */
     }
     case K_SIGNAL: {
         gdw_signal *sg = palloc(p, sizeof *sg);
@@ -506,10 +526,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         }
         TRY(expect(p, ']'));
         TRY(expect(p, '('));
-        TRY(parse_items(p, v, dict, &ct->items, depth));
-        v->flags |= GDW_VF_TYPED;
-        v->u.ext = ct;
-        return expect(p, ')');
+        return open_list(p, l, dict, FIN_TYPED, ct); /* the items: parse_tree, then close_list */
     }
     case K_IMAGE: {
         gdw_image *im = palloc(p, sizeof *im);
@@ -545,8 +562,11 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
     }
 }
 
-static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth) {
+/* One value into v; a container's list is opened in l (l->open) for parse_tree to fill. */
+static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth, plist *l) {
     memset(v, 0, sizeof *v);
+    l->open = false;
+    l->shared = false;
     if (depth > GDW_HARD_MAX_DEPTH + 1) return perr(p, GDW_ERR_DEPTH, "text nested too deeply");
     ws(p);
     if (p->pos >= p->n) return perr(p, GDW_ERR_SYNTAX, "expected a value");
@@ -555,8 +575,8 @@ static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth) {
     else if (eat_word(p, "f64:")) width = 8;
     else if (eat_word(p, "shared:")) {
         if (!peek(p, '[') && !peek(p, '{')) return perr(p, GDW_ERR_SYNTAX, "shared: applies to [ ] and { }");
-        TRY(parse_value(p, v, depth));
-        v->flags |= GDW_VF_SHARED;
+        TRY(parse_value(p, v, depth, l)); /* one level only: '[' or '{' follows */
+        l->shared = true;
         return GDW_OK;
     }
     ws(p);
@@ -575,8 +595,8 @@ static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth) {
             return GDW_OK;
         }
         if (c == '^') { p->pos++; v->type = GDW_NODE_PATH; return parse_nodepath_simple(p, v); }
-        if (c == '[') { v->type = GDW_ARRAY; return parse_items(p, v, false, &v->u.items, depth); }
-        if (c == '{') { v->type = GDW_DICTIONARY; return parse_items(p, v, true, &v->u.items, depth); }
+        if (c == '[') { v->type = GDW_ARRAY; return open_list(p, l, false, FIN_PLAIN, NULL); }
+        if (c == '{') { v->type = GDW_DICTIONARY; return open_list(p, l, true, FIN_PLAIN, NULL); }
     }
     if (c == '-' || c == '+' || (c >= '0' && c <= '9') || (p->n - p->pos >= 3 && (memcmp(p->s + p->pos, "inf", 3) == 0 || memcmp(p->s + p->pos, "nan", 3) == 0))) {
         size_t n = number_span(p);
@@ -616,7 +636,56 @@ static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth) {
         p->pos = st;
         return perr(p, GDW_ERR_SYNTAX, "unknown value");
     }
-    return parse_constructor(p, v, t, width, depth);
+    return parse_constructor(p, v, t, width, l);
+}
+
+/* The whole text's value into root: values one at a time, the open lists a stack (from the
+ * document's allocator, freed here), so no C recursion. */
+static gdw_status parse_tree(pctx *p, gdw_value *root) {
+    const gdw_allocator *a = &p->doc->alloc;
+    plist *st = NULL;
+    size_t sp = 0, cap = 0;
+    gdw_status s;
+    gdw_value x;
+    plist l;
+    for (;;) {
+        if ((s = parse_value(p, &x, (unsigned)sp, &l))) break;
+        bool done = !l.open;
+        if (l.open) {
+            if (sp == cap) {
+                size_t nc = cap ? 2 * cap : 16;
+                plist *q = st ? a->realloc_fn(a->ctx, st, cap * sizeof *st, nc * sizeof *st) : a->malloc_fn(a->ctx, nc * sizeof *st);
+                if (!q) { s = perr(p, GDW_ERR_NOMEM, "out of memory"); break; }
+                st = q;
+                cap = nc;
+            }
+            l.v = x;
+            st[sp++] = l;
+            if (!eat(p, l.close)) continue; /* its first item next */
+            if ((s = close_list(p, &st[--sp], &x))) break;
+            done = true;
+        }
+        /* x is complete: into its list, and close every list that ends with it */
+        while (done) {
+            if (sp == 0) { *root = x; goto out; }
+            plist *top = &st[sp - 1];
+            if ((s = vec_push(p, &top->items, &x))) goto out;
+            if (top->dict && !top->after_key) {
+                if ((s = expect(p, ':'))) goto out;
+                top->after_key = true;
+                break;
+            }
+            top->after_key = false;
+            if (!eat(p, top->close)) {
+                if ((s = expect(p, ','))) goto out;
+                break;
+            }
+            if ((s = close_list(p, &st[--sp], &x))) goto out;
+        }
+    }
+out:
+    if (st) a->free_fn(a->ctx, st, cap * sizeof *st);
+    return s;
 }
 
 gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
@@ -625,7 +694,7 @@ gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *all
     *out_doc = NULL;
     p.doc = gdw_doc_new(alloc);
     if (!p.doc) return perr(&p, GDW_ERR_NOMEM, "out of memory");
-    gdw_status s = parse_value(&p, &p.doc->root, 0);
+    gdw_status s = parse_tree(&p, &p.doc->root);
     if (!s) {
         ws(&p);
         if (p.pos != p.n) s = perr(&p, GDW_ERR_SYNTAX, "text after the value");

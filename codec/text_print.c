@@ -193,17 +193,16 @@ static void print_nodepath(sbuf *s, const gdw_nodepath *np) {
     sb_fmt(s, "], %" PRIu32 ")", np->flags);
 }
 
-static void print_items(sbuf *s, const gdw_value *items, size_t n, bool dict) {
-    sb_str(s, dict ? "{" : "[");
-    for (size_t i = 0; i < n; i++) {
-        if (i) sb_str(s, ", ");
-        if (dict) { print_value(s, &items[2 * i]); sb_str(s, ": "); print_value(s, &items[2 * i + 1]); }
-        else print_value(s, &items[i]);
-    }
-    sb_str(s, dict ? "}" : "]");
+/* A full Object or a container: printed around its children by the walk (walk.c). */
+static bool walked(const gdw_value *v) {
+    if (v->type >= GDW_TYPE_COUNT) return false;
+    unsigned k = type_info(v->type)->kind;
+    return k == K_DICT || k == K_ARRAY || k == K_TYPED_ARRAY || (k == K_OBJECT && !(v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)));
 }
 
-static void print_value(sbuf *s, const gdw_value *v) {
+static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    sbuf *s = ctx;
+    (void)parent, (void)slot;
     if (v->type >= GDW_TYPE_COUNT) { sb_str(s, "<invalid>"); return; }
     const gdw_type_info *ti = type_info(v->type);
     switch (ti->kind) {
@@ -253,10 +252,8 @@ static void print_value(sbuf *s, const gdw_value *v) {
         const gdw_object *o = v->u.ext;
         sb_str(s, "Object(");
         print_gstr(s, o->class_name);
-        sb_str(s, ", ");
-        print_items(s, o->props, v->len, true);
-        sb_str(s, ")");
-        return;
+        sb_str(s, ", {");
+        return; /* the properties, then text_leave */
     }
     case K_SIGNAL: {
         const gdw_signal *sg = v->u.ext;
@@ -276,9 +273,8 @@ static void print_value(sbuf *s, const gdw_value *v) {
             print_desc(s, &ct->elem);
             sb_str(s, "](");
         }
-        print_items(s, gdw_items(v), v->len, dict);
-        if (ct) sb_str(s, ")");
-        return;
+        sb_str(s, dict ? "{" : "[");
+        return; /* the items, then text_leave */
     }
     case K_IMAGE: {
         const gdw_image *im = v->u.ext;
@@ -295,6 +291,33 @@ static void print_value(sbuf *s, const gdw_value *v) {
         return;
     }
     }
+}
+
+/* Between children: "key: value, key: value" for pairs, "a, b" for items. */
+static void text_before(void *ctx, const gdw_value *parent, uint32_t slot) {
+    sbuf *s = ctx;
+    bool pairs = parent->type == GDW_DICTIONARY || parent->type == GDW_OBJECT;
+    if (pairs && slot % 2 == 1) sb_str(s, ": ");
+    else if (slot > 0) sb_str(s, ", ");
+}
+
+static void text_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    sbuf *s = ctx;
+    (void)parent, (void)slot;
+    if (!walked(v)) return;
+    if (v->type == GDW_OBJECT) { sb_str(s, "})"); return; }
+    sb_str(s, v->type == GDW_DICTIONARY ? "}" : "]");
+    if (gdw_container_of(v)) sb_str(s, ")");
+}
+
+static void text_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    (void)v, (void)parent, (void)slot;
+    sb_str(ctx, "<too deep>");
+}
+
+static void print_value(sbuf *s, const gdw_value *v) {
+    gdw_walk_visitor w = {text_enter, text_before, text_leave, text_too_deep, s};
+    gdw_walk(v, &w);
 }
 
 size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap) {

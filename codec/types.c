@@ -162,7 +162,7 @@ static uint64_t widened_bits(const uint8_t *p, unsigned width) {
     return f64_to_bits((double)bits_to_f32(rd_u32le(p)));
 }
 
-static bool equal(const gdw_value *a, const gdw_value *b, bool widen);
+static bool node_equal(const gdw_value *a, const gdw_value *b, bool widen);
 
 static bool reals_equal(const gdw_value *a, const gdw_value *b, size_t ncomp) {
     for (size_t i = 0; i < ncomp; i++)
@@ -170,10 +170,40 @@ static bool reals_equal(const gdw_value *a, const gdw_value *b, size_t ncomp) {
     return true;
 }
 
+/* Two trees in step, depth first, without recursion (the C stack stays flat at any depth): each
+ * pair of nodes is compared by node_equal, which leaves the children to this walk. Trees deeper
+ * than GDW_WALK_MAX_DEPTH (only hand-built ones) are compared by identity below that. */
+static bool equal(const gdw_value *a, const gdw_value *b, bool widen) {
+    struct { const gdw_value *a, *b; size_t n, next; } f[GDW_WALK_MAX_DEPTH + 1];
+    unsigned sp = 0;
+    if (a == b) return true;
+    if (!node_equal(a, b, widen)) return false;
+    f[0].n = gdw_children(a, &f[0].a);
+    if (gdw_children(b, &f[0].b) != f[0].n) return false;
+    f[0].next = 0;
+    sp = 1;
+    while (sp) {
+        unsigned top = sp - 1;
+        if (f[top].next == f[top].n) { sp--; continue; }
+        size_t i = f[top].next++;
+        const gdw_value *x = &f[top].a[i], *y = &f[top].b[i];
+        if (x == y) continue;
+        if (!node_equal(x, y, widen)) return false;
+        if (sp > GDW_WALK_MAX_DEPTH) return false;
+        f[sp].n = gdw_children(x, &f[sp].a);
+        if (gdw_children(y, &f[sp].b) != f[sp].n) return false;
+        f[sp].next = 0;
+        sp++;
+    }
+    return true;
+}
+
 bool gdw_value_equal(const gdw_value *a, const gdw_value *b) { return equal(a, b, false); }
 bool gdw_value_same_numbers(const gdw_value *a, const gdw_value *b) { return equal(a, b, true); }
 
-static bool equal(const gdw_value *a, const gdw_value *b, bool widen) {
+/* One node against another: type, flags, scalar content, container descriptors, class name;
+ * not the children (equal walks them). */
+static bool node_equal(const gdw_value *a, const gdw_value *b, bool widen) {
     if (a == b) return true;
     if (!a || !b) return false;
     if (a->type != b->type || a->len != b->len) return false;
@@ -216,9 +246,7 @@ static bool equal(const gdw_value *a, const gdw_value *b, bool widen) {
         if (a->flags & GDW_VF_OBJECT_NULL) return true;
         if (a->flags & GDW_VF_OBJECT_ID) return a->u.i == b->u.i;
         const gdw_object *x = a->u.ext, *y = b->u.ext;
-        if (!str_eq(x->class_name, y->class_name)) return false;
-        for (uint32_t i = 0; i < 2 * a->len; i++) if (!equal(&x->props[i], &y->props[i], widen)) return false;
-        return true;
+        return str_eq(x->class_name, y->class_name); /* the properties: equal's walk */
     }
     case K_SIGNAL: {
         const gdw_signal *x = a->u.ext, *y = b->u.ext;
@@ -226,11 +254,8 @@ static bool equal(const gdw_value *a, const gdw_value *b, bool widen) {
     }
     case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
         const gdw_container *ca = gdw_container_of(a), *cb = gdw_container_of(b);
-        if (ca && (!gdw_typedesc_equal(&ca->key, &cb->key) || !gdw_typedesc_equal(&ca->elem, &cb->elem))) return false;
-        const gdw_value *ia = gdw_items(a), *ib = gdw_items(b);
-        size_t n = (size_t)a->len * (ti->kind == K_DICT ? 2 : 1);
-        for (size_t i = 0; i < n; i++) if (!equal(&ia[i], &ib[i], widen)) return false;
-        return true;
+        if ((ca != NULL) != (cb != NULL)) return false;
+        return !ca || (gdw_typedesc_equal(&ca->key, &cb->key) && gdw_typedesc_equal(&ca->elem, &cb->elem)); /* the items: equal's walk */
     }
     case K_IMAGE: {
         const gdw_image *x = a->u.ext, *y = b->u.ext;

@@ -56,6 +56,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             uint8_t *bytes = NULL;
             size_t n = 0;
             gdw_status es = gdw_encode_alloc(d, gdw_doc_root(other), NULL, NULL, &bytes, &n, &err);
+            /* a refusal the decode target allows too (fuzz_encode_refusal_allowed): e.g. a String
+             * in an Array[NodePath] becomes a NodePath whose subname starts with U+FEFF; the engine
+             * writes it, and its reader (String::parse_utf8 skips a leading byte order mark,
+             * godotengine/godot core/string/ustring.cpp) drops it: the engine's own value does not
+             * survive its writer and reader either (measured on Godot 4.6.3: the held subname
+             * U+FEFF, written back as EF BB BF and read again, is the empty subname), and gdwire's
+             * encoder refuses it as LOSSY (found by the campaign of 2026-11-23:
+             * corpus/regressions/strict_implies_compatible/check-90fbce73a4) */
+            if (es != GDW_OK && fuzz_encode_refusal_allowed(es)) {
+                gdw_doc_free(other);
+                continue;
+            }
             FUZZ_CHECK(es == GDW_OK, "%s: the settled value does not encode: %s", gdw_dialect_name(d), gdw_status_name(es));
             gdw_doc *again = NULL;
             size_t used3 = 0;

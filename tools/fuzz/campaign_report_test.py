@@ -32,50 +32,80 @@ fuzzlib = load(FUZZLIB, "fuzzlib")
 campaign = load(CAMPAIGN, "campaign")
 
 
-def stats(start, update, execs, run_time=None, per_sec="84815.00", edges=100):
-    st = {"start_time": str(start), "last_update": str(update), "execs_done": str(execs), "execs_per_sec": per_sec,
-          "edges_found": str(edges), "corpus_count": "7", "saved_crashes": "0", "saved_hangs": "0"}
+def stats(execs, run_time=None, per_sec="84815.00", edges=100):
+    st = {"execs_done": str(execs), "execs_per_sec": per_sec, "edges_found": str(edges), "corpus_count": "7",
+          "saved_crashes": "0", "saved_hangs": "0"}
     if run_time is not None:
         st["run_time"] = str(run_time)
     return st
 
 
+PLOT_HEADER = ("# relative_time, cycles_done, cur_item, corpus_count, pending_total, pending_favs, map_size, saved_crashes, "
+               "saved_hangs, max_depth, execs_per_sec, total_execs, edges_found\n")
+
+
+def plot_row(t, execs, edges, per_sec="84815.00"):
+    return "%d, 0, 1, 1500, 10, 2, 29.67%%, 0, 0, 3, %s, %d, %d\n" % (t, per_sec, execs, edges)
+
+
 class AflRates(unittest.TestCase):
-    def test_first_write_has_no_rate(self):
-        fig = campaign.afl_figures(stats(1000, 1003, 50000), None)
-        self.assertIsNone(fig["execs_per_s"])  # not the frozen 84,815
-        self.assertEqual(fig["at"], 3)
+    def setUp(self):
+        self.d = tempfile.mkdtemp()
+        self.plot = os.path.join(self.d, "plot_data")
 
-    def test_rate_between_writes(self):
-        first = campaign.afl_figures(stats(1000, 1003, 50000), None)
-        second = campaign.afl_figures(stats(1000, 1063, 200000), first)
-        self.assertEqual(second["execs_per_s"], 2500.0)
+    def tearDown(self):
+        shutil.rmtree(self.d)
 
-    def test_unchanged_file_gives_no_new_figure(self):
-        first = campaign.afl_figures(stats(1000, 1003, 50000), None)
-        self.assertIsNone(campaign.afl_figures(stats(1000, 1003, 50000), first))
+    def write(self, *rows):
+        with open(self.plot, "w") as f:
+            f.write(PLOT_HEADER + "".join(rows))
+
+    def test_rates_are_measured_between_rows(self):
+        self.write(plot_row(61, 150000, 1400), plot_row(66, 162500, 1410), plot_row(71, 172500, 1420, per_sec="inf"))
+        pts = campaign.afl_plot_timeline(self.plot)
+        self.assertEqual([p[0] for p in pts], [61, 66, 71])
+        self.assertEqual([p[1] for p in pts], [1400, 1410, 1420])
+        self.assertEqual([p[3] for p in pts], [None, 2500.0, 2000.0])  # never the frozen 84,815 nor inf
+
+    def test_a_repeated_or_torn_row_is_skipped(self):
+        self.write(plot_row(61, 150000, 1400), plot_row(61, 150000, 1400), "66, 0, 1")
+        self.assertEqual(len(campaign.afl_plot_timeline(self.plot)), 1)
+
+    def test_no_file_no_points(self):
+        self.assertEqual(campaign.afl_plot_timeline(os.path.join(self.d, "none")), [])
 
     def test_final_rate_is_a_mean_and_never_inf(self):
-        self.assertEqual(campaign.afl_final_rate(stats(0, 60, 150000, run_time=60, per_sec="inf"), 61), 2500.0)
-        self.assertEqual(campaign.afl_final_rate(stats(0, 0, 150000, run_time=0, per_sec="inf"), 50), 3000.0)
-        self.assertEqual(campaign.afl_final_rate(stats(0, 0, 0, run_time=0), 0), 0.0)
+        self.assertEqual(campaign.afl_final_rate(stats(150000, run_time=60, per_sec="inf"), 61), 2500.0)
+        self.assertEqual(campaign.afl_final_rate(stats(150000, run_time=0, per_sec="inf"), 50), 3000.0)
+        self.assertEqual(campaign.afl_final_rate(stats(0, run_time=0), 0), 0.0)
 
     def test_poll_keeps_measured_figures(self):
-        d = tempfile.mkdtemp()
-        try:
-            r = campaign.Run("decode", "afl", d)
-            r.started = 0
-            path = os.path.join(d, "out", "default", "fuzzer_stats")
-            os.makedirs(os.path.dirname(path))
-            for update, execs in ((1003, 50000), (1063, 200000), (1063, 200000), (1123, 320000)):
-                with open(path, "w") as f:
-                    f.write("".join("%-20s: %s\n" % kv for kv in stats(1000, update, execs).items()))
-                r.poll()
-            self.assertEqual([p[0] for p in r.timeline], [63, 123])   # the times the figures were written
-            self.assertEqual([p[3] for p in r.timeline], [2500.0, 2000.0])
-            self.assertEqual(r.stats["execs_per_s"], 2000.0)
-        finally:
-            shutil.rmtree(d)
+        r = campaign.Run("decode", "afl", self.d)
+        r.started = 0
+        out = os.path.join(self.d, "out", "default")
+        os.makedirs(out)
+        with open(os.path.join(out, "fuzzer_stats"), "w") as f:
+            f.write("".join("%-20s: %s\n" % kv for kv in stats(200000).items()))
+        r.poll()
+        self.assertIsNone(r.stats["execs_per_s"])  # no plot rows yet: n/a, not 84,815
+        with open(os.path.join(out, "plot_data"), "w") as f:
+            f.write(PLOT_HEADER + plot_row(61, 150000, 1400) + plot_row(66, 162500, 1410))
+        r.poll()
+        self.assertEqual(r.stats["execs_per_s"], 2500.0)
+        self.assertEqual([p[0] for p in r.timeline], [61, 66])
+
+    def test_libfuzzer_has_no_point_before_its_first_figure(self):
+        r = campaign.Run("decode", "libfuzzer", self.d)
+        r.started = 0
+        with open(r.log_path, "w") as f:
+            f.write("INFO: Seed: 1\nINFO: Loaded 1 modules\n")
+        r.poll()
+        self.assertEqual(r.timeline, [])
+        with open(r.log_path, "a") as f:
+            f.write("#2048\tpulse  cov: 1500 ft: 3000 corp: 900/40Kb exec/s: 1024 rss: 60Mb\n")
+        r.poll()
+        self.assertEqual(len(r.timeline), 1)
+        self.assertEqual(r.timeline[0][1], 1500)
 
 
 class Run:

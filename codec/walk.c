@@ -1,0 +1,59 @@
+/* walk.c — the one depth-first walk of a value tree, without recursion (docs/library.md
+ * "Stack"): the open containers are a fixed array of frames, so a walk needs the same few KiB
+ * of C stack at any depth. Printers (text, JSON) are visitors of it.
+ *
+ * The children of a container, in wire order: an Array's or typed Array's items; a
+ * Dictionary's keys and values alternating (slot 2i the key, 2i+1 its value); an Object's
+ * property names and values alternating the same way. Scalars, null Objects and Object ids have
+ * none. A tree deeper than GDW_WALK_MAX_DEPTH (only a tree built by hand can be: decoding stops at
+ * GDW_HARD_MAX_DEPTH) is not descended past it: the visitor's too_deep is called there.
+ */
+#include "codec/internal.h"
+
+size_t gdw_children(const gdw_value *v, const gdw_value **items) {
+    *items = NULL;
+    if (v->type >= GDW_TYPE_COUNT || v->len == 0) return 0;
+    switch (type_info(v->type)->kind) {
+    case K_ARRAY: *items = gdw_items(v); return *items ? v->len : 0;
+    case K_DICT: *items = gdw_items(v); return *items ? 2 * (size_t)v->len : 0;
+    case K_TYPED_ARRAY: {
+        const gdw_container *ct = gdw_container_of(v);
+        *items = ct ? ct->items : NULL;
+        return *items ? v->len : 0;
+    }
+    case K_OBJECT: {
+        if (v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) return 0;
+        const gdw_object *o = v->u.ext;
+        *items = o ? o->props : NULL;
+        return *items ? 2 * (size_t)v->len : 0;
+    }
+    default: return 0;
+    }
+}
+
+void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w) {
+    struct { const gdw_value *v, *items; size_t n, next; } f[GDW_WALK_MAX_DEPTH + 1];
+    unsigned sp = 0;
+    w->enter(w->ctx, root, NULL, 0);
+    f[0].v = root;
+    f[0].n = gdw_children(root, &f[0].items);
+    f[0].next = 0;
+    sp = 1;
+    while (sp) {
+        unsigned top = sp - 1;
+        if (f[top].next == f[top].n) {
+            sp--;
+            w->leave(w->ctx, f[top].v, sp ? f[sp - 1].v : NULL, sp ? (uint32_t)(f[sp - 1].next - 1) : 0);
+            continue;
+        }
+        uint32_t slot = (uint32_t)f[top].next++;
+        const gdw_value *c = &f[top].items[slot];
+        w->before(w->ctx, f[top].v, slot);
+        if (sp > GDW_WALK_MAX_DEPTH) { w->too_deep(w->ctx, c, f[top].v, slot); continue; }
+        w->enter(w->ctx, c, f[top].v, slot);
+        f[sp].v = c;
+        f[sp].n = gdw_children(c, &f[sp].items);
+        f[sp].next = 0;
+        sp++;
+    }
+}
