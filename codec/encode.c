@@ -88,6 +88,8 @@ static void put_str(writer *w, const uint8_t *p, uint32_t n) {
     put_zeros(w, (4 - n % 4) % 4);
 }
 
+static unsigned text_rule(const ectx *e) { return e->d->lenient_strings ? GDW_UTF8_UNCHECKED : e->d->utf8_rule; }
+
 /* Text the engine keeps as a String: it must read back as the same bytes. A NUL ends the
  * engine's string, a leading byte order mark is dropped, and bytes that are not UTF-8 under
  * the dialect's rule are rejected; so these are LOSSY unless the caller allows it. */
@@ -96,15 +98,42 @@ static gdw_status check_text(ectx *e, const uint8_t *p, uint32_t n) {
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
         return lossy(e, "a string starting with a byte order mark reads back without it");
     if (memchr(p, 0, n)) return lossy(e, "a NUL inside a string: the engine's string ends there");
-    unsigned rule = e->d->lenient_strings ? GDW_UTF8_UNCHECKED : e->d->utf8_rule;
-    if (gdw_utf8_check(p, n, rule) != (size_t)-1) return lossy(e, "string is not UTF-8 under this dialect's rule");
+    if (gdw_utf8_check(p, n, text_rule(e)) != (size_t)-1)
+        return lossy(e, "string is not UTF-8 under this dialect's rule: each byte that is not becomes U+FFFD");
     return GDW_OK;
+}
+
+/* The bytes a string is written as: as they are, or, when lossy and some are not UTF-8 under
+ * the dialect's rule (the engine would refuse the whole packet), each such byte replaced by
+ * U+FFFD (EF BF BD). Writes to w when not NULL; returns the length. */
+static size_t text_bytes(const ectx *e, writer *w, const uint8_t *p, uint32_t n) {
+    size_t bad = n && e->lossy ? gdw_utf8_check(p, n, text_rule(e)) : (size_t)-1;
+    if (bad == (size_t)-1) {
+        if (w) put(w, p, n);
+        return n;
+    }
+    /* a character at a time: the shortest prefix the rule takes whole (up to the 6-byte forms
+     * Godot 3 reads), else one byte replaced */
+    size_t len = 0, i = 0;
+    while (i < n) {
+        size_t k = 1;
+        while (k <= 6 && i + k <= n && gdw_utf8_check(p + i, k, text_rule(e)) != (size_t)-1) k++;
+        bool ok = k <= 6 && i + k <= n;
+        if (ok) { if (w) put(w, p + i, k); len += k; i += k; }
+        else { if (w) put(w, "\xEF\xBF\xBD", 3); len += 3; i++; }
+    }
+    return len;
 }
 
 static gdw_status put_text(ectx *e, const uint8_t *p, uint32_t n) {
     gdw_status s = check_text(e, p, n);
-    if (!s) put_str(&e->w, p, n);
-    return s;
+    if (s) return s;
+    size_t len = text_bytes(e, NULL, p, n);
+    if (len > 0x7FFFFFFFu) return efail(e, GDW_ERR_INVALID_TREE, "string longer than 2^31-1 bytes");
+    put_u32(&e->w, (uint32_t)len);
+    text_bytes(e, &e->w, p, n);
+    put_zeros(&e->w, (4 - len % 4) % 4);
+    return GDW_OK;
 }
 
 static gdw_status header(ectx *e, gdw_type t, uint32_t flags) {
@@ -389,9 +418,11 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
         put_u32(&e->w, v->len);
         for (uint32_t i = 0; i < v->len; i++) {
             if ((s = check_text(e, strs[i].ptr, strs[i].len))) return s;
-            uint32_t n = strs[i].len + 1; /* the engines count and write a NUL */
+            size_t len = text_bytes(e, NULL, strs[i].ptr, strs[i].len);
+            if (len >= 0x7FFFFFFFu) return efail(e, GDW_ERR_INVALID_TREE, "string longer than 2^31-1 bytes");
+            uint32_t n = (uint32_t)len + 1; /* the engines count and write a NUL */
             put_u32(&e->w, n);
-            put(&e->w, strs[i].ptr, strs[i].len);
+            text_bytes(e, &e->w, strs[i].ptr, strs[i].len);
             put_zeros(&e->w, 1 + (4 - n % 4) % 4);
         }
         return GDW_OK;

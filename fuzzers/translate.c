@@ -1,9 +1,49 @@
 /* Fuzz target `translate`: decode in dialect A (byte 0), then for every dialect B encode the
  * value; where B can hold it (the encoder refuses only what fuzz_encode_refusal_allowed
  * lists), B must decode its own bytes back to the same value (fuzz_values_match: as
- * numbers, and the mappings listed there) and re-encode them identically. */
+ * numbers, and the mappings listed there) and re-encode them identically. And gdw_convert
+ * into B: with --lossy it always succeeds, and B's encoder (lossy too) writes its result,
+ * which B reads back; strict, it fails only with LOSSY or UNSUPPORTED_TYPE, and where B's
+ * encoder takes the value as it is, it changes nothing. (No other target reaches convert.c.) */
 #include "dialects/dialects.h"
 #include "fuzzers/fuzz.h"
+
+static void check_convert(const gdw_dialect *a, const gdw_dialect *b, const gdw_value *v) {
+    gdw_convert_options co = gdw_convert_options_default();
+    gdw_error err;
+    gdw_doc *conv = NULL;
+    gdw_status s = gdw_convert(v, b, &co, NULL, &conv, &err);
+    FUZZ_CHECK(s == GDW_OK || s == GDW_ERR_LOSSY || s == GDW_ERR_UNSUPPORTED_TYPE, "%s -> %s: strict convert: %s", gdw_dialect_name(a),
+               gdw_dialect_name(b), gdw_status_name(s));
+    FUZZ_CHECK(s == GDW_OK || conv == NULL, "a failed convert returned a document");
+    if (s == GDW_OK && gdw_encode(b, v, NULL, NULL, 0, &(size_t){0}, NULL) == GDW_OK && !gdw_value_equal(gdw_doc_root(conv), v)) {
+        fuzz_print_value("from", v);
+        fuzz_print_value("converted", gdw_doc_root(conv));
+        FUZZ_CHECK(0, "%s -> %s: convert changed a value the dialect holds as it is", gdw_dialect_name(a), gdw_dialect_name(b));
+    }
+    gdw_doc_free(conv);
+    co.lossy = true;
+    conv = NULL;
+    s = gdw_convert(v, b, &co, NULL, &conv, &err);
+    FUZZ_CHECK(s == GDW_OK, "%s -> %s: lossy convert: %s", gdw_dialect_name(a), gdw_dialect_name(b), gdw_status_name(s));
+    gdw_encode_options eo = gdw_encode_options_default();
+    eo.lossy = true;
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    s = gdw_encode_alloc(b, gdw_doc_root(conv), &eo, NULL, &bytes, &n, &err);
+    FUZZ_CHECK(s == GDW_OK, "%s -> %s: the converted value does not encode: %s (%s at %s)", gdw_dialect_name(a), gdw_dialect_name(b),
+               gdw_status_name(s), err.message, err.path);
+    gdw_decode_options o = gdw_decode_options_default();
+    o.allow_objects = true;
+    gdw_doc *back = NULL;
+    size_t used = 0;
+    s = gdw_decode(b, bytes, n, &o, NULL, &back, &used, &err);
+    FUZZ_CHECK(s == GDW_OK && used == n, "%s -> %s: the converted value's bytes do not decode: %s at %zu", gdw_dialect_name(a),
+               gdw_dialect_name(b), gdw_status_name(s), err.offset);
+    gdw_doc_free(back);
+    free(bytes);
+    gdw_doc_free(conv);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_input in;
@@ -23,6 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FUZZ_CHECK(t < 0 || gdw_dialect_type_id(b, (gdw_type)t) == (int)id, "%s: wire id %u -> %s -> %d", gdw_dialect_name(b), id,
                        gdw_type_name((gdw_type)t), gdw_dialect_type_id(b, (gdw_type)t));
         }
+        check_convert(in.dialect, b, v);
         uint8_t *e1 = NULL, *e2 = NULL;
         size_t n1 = 0, n2 = 0, used = 0;
         gdw_status s = fuzz_encode(b, v, &e1, &n1);

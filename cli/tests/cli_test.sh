@@ -347,6 +347,13 @@ echo 'Object(null)' | "$G" encode -d godot3.0 --hex - > "$OUT" 2>"$ERR" && has "
 echo '[10.0, 100.0, 0.001, 1e20]' | "$G" encode -d godot3 - | "$G" decode -d godot3 - > "$OUT" 2>"$ERR"
 has "$OUT" '[10.0, 100.0, 0.001, 1e+20]'                         # shortest, plainly where short
 
+# ---- --lossy text a dialect's engine would refuse: each bad byte becomes U+FFFD (found by the
+# translate fuzz target: lossy used to write the bytes as they were, and the engine rejected the packet)
+echo '"a\x80b\xef;\xbfd"' | "$G" encode -d godot3 --lossy 2>"$ERR" | "$G" decode -d godot3 - >"$OUT" 2>&1 && ok || bad "lossy bad UTF-8"
+has "$OUT" "$(printf '"a\357\277\275b\357\277\275;\357\277\275d"')"
+has "$ERR" "string is not UTF-8 under this dialect's rule: each byte that is not becomes U+FFFD"
+echo 0400000004000000ef3bbf64 | "$G" convert --from mole --to godot3 --lossy --hex - 2>/dev/null | "$G" decode -d godot3 --hex - >"$OUT" 2>&1 && ok || bad "mole -> godot3 lossy string"
+
 # ---- encode --json: a float stays a float (issue 14) ---------------------------------------------
 for pair in '5|03000000 0000a040' '-0|03000000 00000080' '123456789012345678901234567890|03000100 3e376cff 90eef845'; do
     echo "{\"type\":\"float\",\"value\":${pair%%|*}}" | "$G" encode --json -d godot3 --hex - >"$OUT" 2>"$ERR" && has "$OUT" "${pair#*|}" || bad "encode --json float ${pair%%|*}: $(cat "$ERR")"
