@@ -8,6 +8,11 @@
 #include "dialects/dialects.h"
 #include "fuzzers/fuzz.h"
 
+static void count_report(void *ctx, const gdw_error *where) {
+    (void)where;
+    ++*(size_t *)ctx;
+}
+
 static void check_convert(const gdw_dialect *a, const gdw_dialect *b, const gdw_value *v) {
     gdw_convert_options co = gdw_convert_options_default();
     gdw_error err;
@@ -27,20 +32,27 @@ static void check_convert(const gdw_dialect *a, const gdw_dialect *b, const gdw_
     s = gdw_convert(v, b, &co, NULL, &conv, &err);
     FUZZ_CHECK(s == GDW_OK, "%s -> %s: lossy convert: %s", gdw_dialect_name(a), gdw_dialect_name(b), gdw_status_name(s));
     gdw_encode_options eo = gdw_encode_options_default();
+    size_t narrowed = 0;
     eo.lossy = true;
+    eo.lossy_report = count_report;
+    eo.lossy_ctx = &narrowed;
     uint8_t *bytes = NULL;
     size_t n = 0;
     s = gdw_encode_alloc(b, gdw_doc_root(conv), &eo, NULL, &bytes, &n, &err);
     FUZZ_CHECK(s == GDW_OK, "%s -> %s: the converted value does not encode: %s (%s at %s)", gdw_dialect_name(a), gdw_dialect_name(b),
                gdw_status_name(s), err.message, err.path);
-    gdw_decode_options o = gdw_decode_options_default();
-    o.allow_objects = true;
-    gdw_doc *back = NULL;
-    size_t used = 0;
-    s = gdw_decode(b, bytes, n, &o, NULL, &back, &used, &err);
-    FUZZ_CHECK(s == GDW_OK && used == n, "%s -> %s: the converted value's bytes do not decode: %s at %zu", gdw_dialect_name(a),
-               gdw_dialect_name(b), gdw_status_name(s), err.offset);
-    gdw_doc_free(back);
+    /* bytes the encoder narrowed nothing in read back whole (a narrowed packet may read
+     * otherwise: that is what its warning says, e.g. a Godot 2.0 joystick motion into 2.1) */
+    if (!narrowed) {
+        gdw_decode_options o = gdw_decode_options_default();
+        o.allow_objects = true;
+        gdw_doc *back = NULL;
+        size_t used = 0;
+        s = gdw_decode(b, bytes, n, &o, NULL, &back, &used, &err);
+        FUZZ_CHECK(s == GDW_OK && used == n, "%s -> %s: the converted value's bytes do not decode: %s at %zu, %zu of %zu bytes",
+                   gdw_dialect_name(a), gdw_dialect_name(b), gdw_status_name(s), err.offset, used, n);
+        gdw_doc_free(back);
+    }
     free(bytes);
     gdw_doc_free(conv);
 }
