@@ -8,34 +8,6 @@
  * whose elements the engine converts into larger values. Prints peak ÷ bound per case. */
 #include "codec/tests/testing.h"
 
-typedef struct counting {
-    size_t live, peak, limit;
-    long refused;
-} counting;
-
-static void *c_malloc(void *ctx, size_t n) {
-    counting *c = ctx;
-    if (n > c->limit - c->live) { c->refused++; return NULL; }
-    void *p = malloc(n);
-    if (!p) return NULL;
-    c->live += n;
-    if (c->live > c->peak) c->peak = c->live;
-    return p;
-}
-static void *c_realloc(void *ctx, void *p, size_t o, size_t n) {
-    counting *c = ctx;
-    if (n > o && n - o > c->limit - c->live) { c->refused++; return NULL; }
-    void *q = realloc(p, n);
-    if (!q) return NULL;
-    c->live = c->live - o + n;
-    if (c->live > c->peak) c->peak = c->live;
-    return q;
-}
-static void c_free(void *ctx, void *p, size_t n) {
-    counting *c = ctx;
-    if (p) { c->live -= n; free(p); }
-}
-
 typedef struct buf { uint8_t *p; size_t n, cap; } buf;
 static void put(buf *b, const void *src, size_t n) {
     if (b->n + n > b->cap) {
@@ -77,8 +49,8 @@ static double g_worst[3];
 static void run(const char *what, const char *dialect, const buf *b, int want_accept, bool objects) {
     const gdw_dialect *d = t_dialect(dialect);
     for (int m = 0; m < 3; m++) {
-        counting c = {0, 0, gdw_decode_heap_bound_mode(b->n, (gdw_mode)m), 0};
-        gdw_allocator a = {c_malloc, c_realloc, c_free, &c};
+        t_counting c = {0, 0, gdw_decode_heap_bound_mode(b->n, (gdw_mode)m), 0};
+        gdw_allocator a = t_counting_allocator(&c);
         gdw_decode_options o = gdw_decode_options_default();
         o.mode = (gdw_mode)m;
         o.allow_objects = objects;

@@ -10,29 +10,6 @@
 #define JSON_BOUND_FACTOR 20
 #define JSON_BOUND_CONSTANT (1u << 20) /* arena chunks, stacks of open lists, the text parser's frames */
 
-typedef struct counting { size_t live, peak, limit; long refused; } counting;
-static void *c_malloc(void *ctx, size_t n) {
-    counting *c = ctx;
-    if (n > c->limit - c->live) { c->refused++; return NULL; }
-    void *p = malloc(n);
-    if (!p) return NULL;
-    c->live += n;
-    if (c->live > c->peak) c->peak = c->live;
-    return p;
-}
-static void *c_realloc(void *ctx, void *p, size_t o, size_t n) {
-    counting *c = ctx;
-    if (n > o && n - o > c->limit - c->live) { c->refused++; return NULL; }
-    void *q = realloc(p, n);
-    if (!q) return NULL;
-    c->live = c->live - o + n;
-    if (c->live > c->peak) c->peak = c->live;
-    return q;
-}
-static void c_free(void *ctx, void *p, size_t n) {
-    counting *c = ctx;
-    if (p) { c->live -= n; free(p); }
-}
 
 typedef struct text { char *p; size_t n, cap; } text;
 static void put(text *t, const char *s) {
@@ -45,8 +22,8 @@ static void put(text *t, const char *s) {
 static double g_worst;
 
 static void run_want(const char *what, text *t, gdw_status want) {
-    counting c = {0, 0, (size_t)JSON_BOUND_FACTOR * t->n + JSON_BOUND_CONSTANT, 0};
-    gdw_allocator a = {c_malloc, c_realloc, c_free, &c};
+    t_counting c = {0, 0, (size_t)JSON_BOUND_FACTOR * t->n + JSON_BOUND_CONSTANT, 0};
+    gdw_allocator a = t_counting_allocator(&c);
     gdw_doc *doc = NULL;
     gdw_error err;
     gdw_status s = gdw_json_parse(t->p, t->n, &a, &doc, &err);

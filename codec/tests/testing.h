@@ -58,4 +58,35 @@ static inline const gdw_dialect *t_dialect(const char *name) {
     return d;
 }
 
+/* A counting allocator that refuses to go past a limit: live and peak bytes, refusals. */
+typedef struct t_counting { size_t live, peak, limit; long refused; } t_counting;
+
+static inline void *t_counting_malloc(void *ctx, size_t n) {
+    t_counting *c = ctx;
+    if (n > c->limit - c->live) { c->refused++; return NULL; }
+    void *p = malloc(n);
+    if (!p) return NULL;
+    c->live += n;
+    if (c->live > c->peak) c->peak = c->live;
+    return p;
+}
+static inline void *t_counting_realloc(void *ctx, void *p, size_t o, size_t n) {
+    t_counting *c = ctx;
+    if (n > o && n - o > c->limit - c->live) { c->refused++; return NULL; }
+    void *q = realloc(p, n);
+    if (!q) return NULL;
+    c->live = c->live - o + n;
+    if (c->live > c->peak) c->peak = c->live;
+    return q;
+}
+static inline void t_counting_free(void *ctx, void *p, size_t n) {
+    t_counting *c = ctx;
+    if (p) { c->live -= n; free(p); }
+}
+/* The allocator over c (limit: SIZE_MAX for none). */
+static inline gdw_allocator t_counting_allocator(t_counting *c) {
+    gdw_allocator a = {t_counting_malloc, t_counting_realloc, t_counting_free, c};
+    return a;
+}
+
 #endif
