@@ -572,6 +572,12 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     if (c->exact && total > UINT32_MAX) {
         total &= UINT32_MAX;
         if (names > total) names = (uint32_t)total;
+        /* a wrapped count never reaches the property slot: Godot 2 takes every part it reads as
+         * a name (`i<namecount`) and leaves the property empty, that is, none (godotengine/godot
+         * 2.1 core/io/marshalls.cpp decode_variant, NODE_PATH: `int total=namecount+subnamecount;
+         * if (flags&2) total++;` ... `else prop=str;`). Found by the campaign of 2026-11-23
+         * (corpus/regressions/decode/), where the flag kept made a value no encoder can write. */
+        flags &= ~2u;
     }
     /* Godot 2 and 3 build a path without parts as the empty NodePath, dropping the absolute
      * flag, although their encoder writes it for NodePath("/") (checked against Godot 3.2.3):

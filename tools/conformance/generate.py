@@ -302,6 +302,17 @@ def engine_holds():
             row("engine/nodepath-count-wrap.yaml", f"{dialect}: NodePath of {name}", dialect, "hex",
                 hdr(t) + "".join(u32(w) for w in words) + tail,
                 note="the engine adds the name and subname counts in a uint32_t (core/io/marshalls.cpp)")
+    # Godot 2 with the property flag: a wrapped count never reaches the property slot, so every part
+    # read is a name and the property stays empty, that is, none
+    cite_wrap = ("godotengine/godot 2.1-stable core/io/marshalls.cpp decode_variant, NODE_PATH: "
+                 "int total=namecount+subnamecount, then if (flags&2) total++, and part i is a name if i<namecount, "
+                 "a subname if i<namecount+subnamecount (uint32), else the property")
+    for name, words, tail in (("2 names, ffffffff subnames, absolute, property flag", (0x80000002, 0xFFFFFFFF, 3), s("a") + s("b")),
+                              ("1 name, ffffffff subnames, property flag", (0x80000001, 0xFFFFFFFF, 2), s("a"))):
+        row("engine/nodepath-count-wrap.yaml", f"mole: NodePath of {name}", "mole", "hex",
+            hdr(16) + "".join(u32(w) for w in words) + tail,
+            note="the engine adds the counts in 32 bits; with the property flag the parts are all names (found by fuzzing)",
+            evidence="mole=source: " + cite_wrap + ";;mole@2.0=source: " + cite_wrap)
     # Every element type into every typed Array: one packet the engine wrote per element, up to
     # three per type; the element is kept, converted or dropped.
     _, packets = engine_packets("godot4.6")
