@@ -85,7 +85,10 @@ static void build_path(const dctx *c, char *buf) {
         else if (f->kind == FR_DICT) {
             if (slot % 2 == 1 && !string_key(c, f->key_off, &key, &key_len)) key = NULL;
             gdw_path_step(buf, &n, GDW_PATH_IN_DICT, slot, key, key_len);
-        } else gdw_path_step(buf, &n, GDW_PATH_IN_OBJECT, slot, c->cur.base + f->key_off, f->key_len);
+        } else { /* an Object: key_off is the name's only once the name is read (odd slots) */
+            if (slot % 2 == 1) { key = c->cur.base + f->key_off; key_len = f->key_len; }
+            gdw_path_step(buf, &n, GDW_PATH_IN_OBJECT, slot, key, key_len);
+        }
     }
 }
 
