@@ -196,7 +196,7 @@ has "$ERR" 'over the cap of 65536 bytes'
 printf '\xfb\xff\x00\x00' > "$T/edge.bin"; head -c 65531 /dev/zero >> "$T/edge.bin"   # the longest a PacketPeerStream delivers
 run 0 "$G" check --framing packet-stream "$T/edge.bin"
 printf '\x00\x00\x00\x80' > "$T/huge.bin"                 # a forged 2 GiB frame: refused before any allocation
-( ulimit -v 100000; "$G" check --framing packet-stream --max-frame 4G "$T/huge.bin" ) >"$OUT" 2>"$ERR"; has "$ERR" 'truncated frame: the prefix says 2147483648 bytes, 0 follow'
+( [ -z "${ASAN_OPTIONS:-}" ] && ulimit -v 100000; "$G" check --framing packet-stream --max-frame 4G "$T/huge.bin" )  # (no cap under ASan, which reserves terabytes) >"$OUT" 2>"$ERR"; has "$ERR" 'truncated frame: the prefix says 2147483648 bytes, 0 follow'
 run 2 "$G" check --framing stream --max-frame 0 "$T/big.bin"; has "$ERR" "--max-frame '0': want a size in bytes"
 run 2 "$G" check --framing stream --max-frame 5G "$T/big.bin"
 run 2 "$G" check --max-frame 1K "$T/big.bin"; has "$ERR" '--max-frame needs --framing'
