@@ -187,6 +187,8 @@ typedef struct gdw_walk_visitor {
 } gdw_walk_visitor;
 
 void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w);
+/* A container or a full Object: a printer opens it in enter and closes it in leave. */
+bool gdw_walk_opens(const gdw_value *v);
 
 /* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit -------- */
 

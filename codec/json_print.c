@@ -198,10 +198,7 @@ static void json_before(void *ctx, const gdw_value *parent, uint32_t slot) {
 
 static void json_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     sbuf *s = ctx;
-    if (is_property_name(parent, slot) || v->type >= GDW_TYPE_COUNT) return;
-    unsigned k = type_info(v->type)->kind;
-    bool open = k == K_DICT || k == K_ARRAY || k == K_TYPED_ARRAY || (k == K_OBJECT && !(v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)));
-    if (!open) return; /* closed by json_enter */
+    if (is_property_name(parent, slot) || !gdw_walk_opens(v)) return; /* else closed by json_enter */
     const gdw_value *items;
     sb_str(s, pairs(v) && gdw_children(v, &items) ? "]]}" : "]}");
 }

@@ -193,13 +193,6 @@ static void print_nodepath(sbuf *s, const gdw_nodepath *np) {
     sb_fmt(s, "], %" PRIu32 ")", np->flags);
 }
 
-/* A full Object or a container: printed around its children by the walk (walk.c). */
-static bool walked(const gdw_value *v) {
-    if (v->type >= GDW_TYPE_COUNT) return false;
-    unsigned k = type_info(v->type)->kind;
-    return k == K_DICT || k == K_ARRAY || k == K_TYPED_ARRAY || (k == K_OBJECT && !(v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)));
-}
-
 static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     sbuf *s = ctx;
     (void)parent, (void)slot;
@@ -304,7 +297,7 @@ static void text_before(void *ctx, const gdw_value *parent, uint32_t slot) {
 static void text_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     sbuf *s = ctx;
     (void)parent, (void)slot;
-    if (!walked(v)) return;
+    if (!gdw_walk_opens(v)) return;
     if (v->type == GDW_OBJECT) { sb_str(s, "})"); return; }
     sb_str(s, v->type == GDW_DICTIONARY ? "}" : "]");
     if (gdw_container_of(v)) sb_str(s, ")");

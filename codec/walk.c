@@ -31,6 +31,12 @@ size_t gdw_children(const gdw_value *v, const gdw_value **items) {
     }
 }
 
+bool gdw_walk_opens(const gdw_value *v) {
+    if (v->type >= GDW_TYPE_COUNT) return false;
+    unsigned k = type_info(v->type)->kind;
+    return k == K_DICT || k == K_ARRAY || k == K_TYPED_ARRAY || (k == K_OBJECT && !(v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)));
+}
+
 void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w) {
     struct { const gdw_value *v, *items; size_t n, next; } f[GDW_WALK_MAX_DEPTH + 1];
     unsigned sp = 0;
