@@ -495,6 +495,104 @@ gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *all
                           gdw_doc **out_doc, gdw_error *err);
 
 /* ---------------------------------------------------------------------------------------
+ * Reading values (docs/library.md "Reading and building values"). Each getter returns false,
+ * leaving *out untouched, when v is NULL, of another type, or out of the range asked for.
+ * ------------------------------------------------------------------------------------- */
+bool gdw_get_bool(const gdw_value *v, bool *out);
+bool gdw_get_int(const gdw_value *v, int64_t *out);
+/* gdw_get_int_in: an INT in [min, max]. */
+bool gdw_get_int_in(const gdw_value *v, int64_t min, int64_t max, int64_t *out);
+/* gdw_get_float: a FLOAT of either width, as a double (exact: every f32 is a double). */
+bool gdw_get_float(const gdw_value *v, double *out);
+/* gdw_get_string: a String or StringName: its bytes (not NUL-terminated; may hold NUL) and length. */
+bool gdw_get_string(const gdw_value *v, const char **s, size_t *len);
+/* gdw_get_components: v is of math type t (Vector2, Color, Vector3i, Transform3D, ...) with exactly
+ * n components; each into out as a double (exact for every width and for 32-bit integers). */
+bool gdw_get_components(const gdw_value *v, gdw_type t, double *out, size_t n);
+/* gdw_count: items of an Array, pairs of a Dictionary, elements of a packed array, properties of an
+ * Object, bytes of a String; 0 for anything else and for NULL. */
+size_t gdw_count(const gdw_value *v);
+/* gdw_array_get: item i of an Array or typed Array; NULL when out of range or not an array. */
+const gdw_value *gdw_array_get(const gdw_value *a, size_t i);
+/* gdw_dict_get: the value under the first String or StringName key with these bytes; NULL if none. */
+const gdw_value *gdw_dict_get(const gdw_value *d, const char *key, size_t len);
+/* gdw_dict_key_at / gdw_dict_value_at: pair i of a Dictionary in wire order; NULL when out of range. */
+const gdw_value *gdw_dict_key_at(const gdw_value *d, size_t i);
+const gdw_value *gdw_dict_value_at(const gdw_value *d, size_t i);
+
+/* ---------------------------------------------------------------------------------------
+ * Building values (docs/library.md "Reading and building values"): a builder makes one document
+ * at a time. Add values in wire order; gdw_build_begin_* opens a container whose items are the
+ * values added until its gdw_build_end (a Dictionary's and an Object's alternate key and value;
+ * an Object's property names are Strings). gdw_build_finish hands over the document and leaves the
+ * builder empty for the next one. Everything added is copied into the document; every byte comes
+ * from the builder's allocator.
+ *
+ * Errors are sticky: the first failing call returns its status (INVALID_ARG for a misuse, LOSSY for
+ * an integer component outside 32 bits, TOO_LARGE past 2^32 - 1 items or bytes, DEPTH past
+ * GDW_HARD_MAX_DEPTH open containers, NOMEM), every later call returns that status and does
+ * nothing, and gdw_build_finish reports it with err->path naming the value that failed. So a
+ * caller may check only gdw_build_finish. Every function takes a NULL builder as INVALID_ARG.
+ * ------------------------------------------------------------------------------------- */
+typedef struct gdw_builder gdw_builder;
+
+gdw_builder *gdw_builder_new(const gdw_allocator *alloc); /* NULL on OOM; alloc NULL: libc */
+void gdw_builder_free(gdw_builder *b);                     /* NULL is a no-op; frees an unfinished document */
+/* gdw_build_finish: exactly one value built and every container closed: *out_doc owns it (free
+ * with gdw_doc_free). Else (or after an earlier failure) the status and *err, *out_doc NULL, and
+ * everything built is freed. Either way the builder is empty and ready for another document. */
+gdw_status gdw_build_finish(gdw_builder *b, gdw_doc **out_doc, gdw_error *err);
+/* gdw_builder_error: the sticky status (GDW_OK if none) and, if err is not NULL, its error. */
+gdw_status gdw_builder_error(const gdw_builder *b, gdw_error *err);
+
+gdw_status gdw_build_nil(gdw_builder *b);
+gdw_status gdw_build_bool(gdw_builder *b, bool x);
+gdw_status gdw_build_int(gdw_builder *b, int64_t x);
+/* gdw_build_float: stored as 32 bits when that holds x exactly (NaN excepted), else 64, the width
+ * every engine's encoder chooses. gdw_build_float_bits: these bits of this width (4 or 8). */
+gdw_status gdw_build_float(gdw_builder *b, double x);
+gdw_status gdw_build_float_bits(gdw_builder *b, uint64_t bits, unsigned width);
+gdw_status gdw_build_string(gdw_builder *b, const char *s, size_t len);
+gdw_status gdw_build_cstring(gdw_builder *b, const char *s); /* NUL-terminated; NULL is "" */
+gdw_status gdw_build_string_name(gdw_builder *b, const char *s, size_t len);
+/* gdw_build_node_path: names then subnames; flags bit 0 absolute, bit 1 (Godot 2) the last
+ * subname is the property (needs a subname). */
+gdw_status gdw_build_node_path(gdw_builder *b, const gdw_str *names, size_t name_count, const gdw_str *subnames,
+                               size_t subname_count, uint32_t flags);
+gdw_status gdw_build_rid(gdw_builder *b, uint64_t id);
+gdw_status gdw_build_object_id(gdw_builder *b, uint64_t id); /* 0 is the null Object */
+gdw_status gdw_build_callable(gdw_builder *b);
+gdw_status gdw_build_signal(gdw_builder *b, const char *name, size_t len, uint64_t object_id);
+/* gdw_build_math: a math type of reals (Vector2/3/4, Rect2, Transform2D, Plane, Quaternion, AABB,
+ * Basis, Transform3D, Projection, Color) from exactly its n components, in the text form's order.
+ * width: bytes per real, 4 (0 means 4: real_t of a standard build) or 8 (double-precision builds);
+ * components are rounded to it. Color is always 4. gdw_build_math_int: Vector2i/3i/4i, Rect2i;
+ * each component must fit 32 bits (else LOSSY). */
+gdw_status gdw_build_math(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width);
+gdw_status gdw_build_math_int(gdw_builder *b, gdw_type t, const int64_t *c, size_t n);
+/* Packed arrays from n components (elements × components per element): reals for
+ * PACKED_{REAL,FLOAT32,FLOAT64,VECTOR2,VECTOR3,VECTOR4,COLOR}_ARRAY (width as gdw_build_math; the
+ * FLOAT32/FLOAT64/COLOR arrays have their own), integers for PACKED_{INT32,INT64,VECTOR2I,VECTOR3I,
+ * VECTOR4I}_ARRAY. */
+gdw_status gdw_build_packed_reals(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width);
+gdw_status gdw_build_packed_ints(gdw_builder *b, gdw_type t, const int64_t *c, size_t n);
+gdw_status gdw_build_packed_bytes(gdw_builder *b, const uint8_t *p, size_t n);
+gdw_status gdw_build_packed_strings(gdw_builder *b, const gdw_str *strs, size_t n);
+/* gdw_build_value: a deep copy of any value (a decoded request's field, a whole tree) as one value. */
+gdw_status gdw_build_value(gdw_builder *b, const gdw_value *v);
+
+/* Containers. gdw_build_begin: ARRAY or DICTIONARY, untyped when key and elem are NULL, else typed
+ * (Godot 4.3+ typed Array: elem; 4.4+ typed Dictionary: key and elem), or Pandemonium's
+ * TYPED_ARRAY (elem required). The descriptors are copied. */
+gdw_status gdw_build_begin(gdw_builder *b, gdw_type t, const gdw_typedesc *key, const gdw_typedesc *elem);
+gdw_status gdw_build_begin_array(gdw_builder *b);
+gdw_status gdw_build_begin_dictionary(gdw_builder *b);
+/* gdw_build_begin_object: a full Object (class name, then property name and value pairs); decoders
+ * accept these only with allow_objects. For an Object by id: gdw_build_object_id. */
+gdw_status gdw_build_begin_object(gdw_builder *b, const char *class_name, size_t len);
+gdw_status gdw_build_end(gdw_builder *b);
+
+/* ---------------------------------------------------------------------------------------
  * Base64 (RFC 4648 with '=' padding): Marshalls.variant_to_base64 / base64_to_variant.
  * ------------------------------------------------------------------------------------- */
 

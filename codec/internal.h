@@ -168,6 +168,25 @@ void gdw_path_text(char *buf, size_t *n, const uint8_t *p, size_t len, bool quot
  * and odd slots values); key: the text of the slot's key when it is a string, else NULL. */
 void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const uint8_t *key, size_t key_len);
 
+/* ---- The tree builder (build.c): what the text parser builds with -------------------------------- */
+
+/* gdw_builder_doc: the document being built (made at the first call); NULL after a failure. */
+gdw_doc *gdw_builder_doc(gdw_builder *b);
+/* gdw_build_alloc: n bytes in that document; NULL (the builder failed with NOMEM) on failure. */
+void *gdw_build_alloc(gdw_builder *b, size_t n);
+/* gdw_build_fail: record the first failure (its path: where the next value goes); returns it. */
+gdw_status gdw_build_fail(gdw_builder *b, gdw_status code, const char *message);
+/* gdw_build_put: a finished value whose bytes are already in the document, as the next value. */
+gdw_status gdw_build_put(gdw_builder *b, const gdw_value *v);
+/* gdw_build_open: open a container: head gives type and flags, ext the gdw_container (typed) or
+ * gdw_object (full Object) its items go into at gdw_build_end, else NULL. */
+gdw_status gdw_build_open(gdw_builder *b, const gdw_value *head, void *ext);
+size_t gdw_builder_depth(const gdw_builder *b);      /* containers open */
+/* gdw_builder_top: the innermost open container's head (*top); whether it has an extra part (an
+ * Object, a typed container) . Only with a container open. */
+bool gdw_builder_top(const gdw_builder *b, const gdw_value **top);
+size_t gdw_builder_open_count(const gdw_builder *b); /* values in the innermost one so far */
+
 /* ---- Tree walk (walk.c): depth first, no recursion ----------------------------------------- */
 
 #define GDW_WALK_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 1) /* a decoded tree is at most this deep */

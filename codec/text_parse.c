@@ -1,7 +1,7 @@
 /* text_parse.c — reads the canonical text form (docs/text-format.md) into a value tree.
- * A value at a time; an opened list ([ ], { }, an Object's or a typed container's items) is a
- * frame on a stack of the document's allocator, not a C call, so the C stack stays flat at any
- * nesting (bounded by GDW_HARD_MAX_DEPTH + 1). */
+ * A value at a time, through the tree builder (build.c): an opened list ([ ], { }, an Object's or
+ * a typed container's items) is an open container of the builder, not a C call, so the C stack
+ * stays flat at any nesting (bounded as the builder bounds it, GDW_WALK_MAX_DEPTH). */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -13,7 +13,7 @@
 typedef struct pctx {
     const char *s;
     size_t n, pos;
-    gdw_doc *doc;
+    gdw_builder *b;
     gdw_error *err;
 } pctx;
 
@@ -67,7 +67,7 @@ static gdw_status expect(pctx *p, char c) {
     return GDW_OK;
 }
 
-static void *palloc(pctx *p, size_t n) { return gdw_arena_alloc(p->doc, n); }
+static void *palloc(pctx *p, size_t n) { return gdw_build_alloc(p->b, n); }
 
 /* ---- growable lists in the arena ----------------------------------------------------------- */
 
@@ -237,51 +237,19 @@ static gdw_status parse_u32(pctx *p, uint32_t *out) {
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-/* A list being read: the container value, its items so far, and what closing it asks. */
-enum { FIN_PLAIN, FIN_OBJECT, FIN_TYPED };
+/* What parse_value says of a container it has started ('[' or '{' read): its extra part (the
+ * gdw_object or typed gdw_container its items go into) and the Godot 2 shared mark. parse_tree
+ * opens it in the builder. */
 typedef struct plist {
-    gdw_value v;       /* the container, items not yet in place */
-    vec items;
-    void *ext;         /* FIN_OBJECT: the gdw_object; FIN_TYPED: the gdw_container */
-    char close;        /* ']' or '}' */
-    uint8_t finish;
-    bool dict, after_key, shared, open;
+    void *ext;
+    bool shared, open;
 } plist;
 
-/* Opens the list a value's items are in: '[' or '{' read, the rest is parse_tree's. */
-static gdw_status open_list(pctx *p, plist *l, bool dict, uint8_t finish, void *ext) {
+static gdw_status open_list(pctx *p, plist *l, bool dict, void *ext) {
     TRY(expect(p, dict ? '{' : '['));
-    memset(&l->items, 0, sizeof l->items);
-    l->items.elem = sizeof(gdw_value);
     l->ext = ext;
-    l->close = dict ? '}' : ']';
-    l->finish = finish;
-    l->dict = dict;
-    l->after_key = false;
     l->open = true;
     return GDW_OK;
-}
-
-/* A list read to its close: the items in place, then what its constructor still reads. */
-static gdw_status close_list(pctx *p, plist *l, gdw_value *out) {
-    *out = l->v;
-    out->len = (uint32_t)(l->dict ? l->items.len / 2 : l->items.len);
-    gdw_value *items = (gdw_value *)l->items.data;
-    if (l->shared) out->flags |= GDW_VF_SHARED;
-    if (l->finish == FIN_PLAIN) { out->u.items = items; return GDW_OK; }
-    if (l->finish == FIN_OBJECT) {
-        gdw_object *o = l->ext;
-        o->props = items;
-        for (uint32_t i = 0; i < out->len; i++)
-            if (o->props[2 * i].type != GDW_STRING) return perr(p, GDW_ERR_SYNTAX, "property names must be strings");
-        out->u.ext = o;
-        return expect(p, ')');
-    }
-    gdw_container *ct = l->ext;
-    ct->items = items;
-    out->flags |= GDW_VF_TYPED;
-    out->u.ext = ct;
-    return expect(p, ')');
 }
 
 static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
@@ -486,7 +454,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         if (!o) return perr(p, GDW_ERR_NOMEM, "out of memory");
         TRY(parse_quoted(p, &o->class_name));
         TRY(expect(p, ','));
-        return open_list(p, l, true, FIN_OBJECT, o); /* the properties: parse_tree, then close_list */
+        return open_list(p, l, true, o); /* the properties: parse_tree */
     }
     case K_SIGNAL: {
         gdw_signal *sg = palloc(p, sizeof *sg);
@@ -526,7 +494,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         }
         TRY(expect(p, ']'));
         TRY(expect(p, '('));
-        return open_list(p, l, dict, FIN_TYPED, ct); /* the items: parse_tree, then close_list */
+        return open_list(p, l, dict, ct); /* the items: parse_tree */
     }
     case K_IMAGE: {
         gdw_image *im = palloc(p, sizeof *im);
@@ -563,11 +531,10 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
 }
 
 /* One value into v; a container's list is opened in l (l->open) for parse_tree to fill. */
-static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth, plist *l) {
+static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
     memset(v, 0, sizeof *v);
     l->open = false;
     l->shared = false;
-    if (depth > GDW_HARD_MAX_DEPTH + 1) return perr(p, GDW_ERR_DEPTH, "text nested too deeply");
     ws(p);
     if (p->pos >= p->n) return perr(p, GDW_ERR_SYNTAX, "expected a value");
     unsigned width = 0;
@@ -575,7 +542,7 @@ static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth, plist *l) {
     else if (eat_word(p, "f64:")) width = 8;
     else if (eat_word(p, "shared:")) {
         if (!peek(p, '[') && !peek(p, '{')) return perr(p, GDW_ERR_SYNTAX, "shared: applies to [ ] and { }");
-        TRY(parse_value(p, v, depth, l)); /* one level only: '[' or '{' follows */
+        TRY(parse_value(p, v, l)); /* one level only: '[' or '{' follows */
         l->shared = true;
         return GDW_OK;
     }
@@ -595,8 +562,8 @@ static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth, plist *l) {
             return GDW_OK;
         }
         if (c == '^') { p->pos++; v->type = GDW_NODE_PATH; return parse_nodepath_simple(p, v); }
-        if (c == '[') { v->type = GDW_ARRAY; return open_list(p, l, false, FIN_PLAIN, NULL); }
-        if (c == '{') { v->type = GDW_DICTIONARY; return open_list(p, l, true, FIN_PLAIN, NULL); }
+        if (c == '[') { v->type = GDW_ARRAY; return open_list(p, l, false, NULL); }
+        if (c == '{') { v->type = GDW_DICTIONARY; return open_list(p, l, true, NULL); }
     }
     if (c == '-' || c == '+' || (c >= '0' && c <= '9') || (p->n - p->pos >= 3 && (memcmp(p->s + p->pos, "inf", 3) == 0 || memcmp(p->s + p->pos, "nan", 3) == 0))) {
         size_t n = number_span(p);
@@ -639,68 +606,73 @@ static gdw_status parse_value(pctx *p, gdw_value *v, unsigned depth, plist *l) {
     return parse_constructor(p, v, t, width, l);
 }
 
-/* The whole text's value into root: values one at a time, the open lists a stack (from the
- * document's allocator, freed here), so no C recursion. */
-static gdw_status parse_tree(pctx *p, gdw_value *root) {
-    const gdw_allocator *a = &p->doc->alloc;
-    plist *st = NULL;
-    size_t sp = 0, cap = 0;
-    gdw_status s;
+/* The builder's failure (NOMEM, DEPTH) as the text parser's, at the current offset. */
+static gdw_status built(pctx *p, gdw_status s) {
+    gdw_error e;
+    if (!s) return GDW_OK;
+    gdw_builder_error(p->b, &e);
+    return perr(p, s, e.message);
+}
+
+/* The innermost open list's close: '}' for a Dictionary's or an Object's, else ']'; an Object's
+ * and a typed container's constructor then closes with ')'. */
+static gdw_status close_list(pctx *p) {
+    const gdw_value *top;
+    bool ext = gdw_builder_top(p->b, &top);
+    TRY(built(p, gdw_build_end(p->b)));
+    return ext ? expect(p, ')') : GDW_OK;
+}
+
+static char close_char(pctx *p) {
+    const gdw_value *top;
+    gdw_builder_top(p->b, &top);
+    return top->type == GDW_DICTIONARY || top->type == GDW_OBJECT ? '}' : ']';
+}
+
+/* The whole text's value: values one at a time into the builder, which holds the open lists. */
+static gdw_status parse_tree(pctx *p) {
     gdw_value x;
     plist l;
     for (;;) {
-        if ((s = parse_value(p, &x, (unsigned)sp, &l))) break;
-        bool done = !l.open;
+        TRY(parse_value(p, &x, &l));
+        const gdw_value *top = NULL;
+        if (gdw_builder_depth(p->b)) gdw_builder_top(p->b, &top);
+        if (top && top->type == GDW_OBJECT && gdw_builder_open_count(p->b) % 2 == 0 && (l.open || x.type != GDW_STRING))
+            return perr(p, GDW_ERR_SYNTAX, "property names must be strings");
         if (l.open) {
-            if (sp == cap) {
-                size_t nc = cap ? 2 * cap : 16;
-                plist *q = st ? a->realloc_fn(a->ctx, st, cap * sizeof *st, nc * sizeof *st) : a->malloc_fn(a->ctx, nc * sizeof *st);
-                if (!q) { s = perr(p, GDW_ERR_NOMEM, "out of memory"); break; }
-                st = q;
-                cap = nc;
-            }
-            l.v = x;
-            st[sp++] = l;
-            if (!eat(p, l.close)) continue; /* its first item next */
-            if ((s = close_list(p, &st[--sp], &x))) break;
-            done = true;
+            if (l.shared) x.flags |= GDW_VF_SHARED;
+            TRY(built(p, gdw_build_open(p->b, &x, l.ext)));
+            if (!eat(p, close_char(p))) continue; /* its first item next */
+            TRY(close_list(p));
+        } else {
+            TRY(built(p, gdw_build_put(p->b, &x)));
         }
-        /* x is complete: into its list, and close every list that ends with it */
-        while (done) {
-            if (sp == 0) { *root = x; goto out; }
-            plist *top = &st[sp - 1];
-            if ((s = vec_push(p, &top->items, &x))) goto out;
-            if (top->dict && !top->after_key) {
-                if ((s = expect(p, ':'))) goto out;
-                top->after_key = true;
-                break;
-            }
-            top->after_key = false;
-            if (!eat(p, top->close)) {
-                if ((s = expect(p, ','))) goto out;
-                break;
-            }
-            if ((s = close_list(p, &st[--sp], &x))) goto out;
+        /* a value is complete: after it a ':' (a key), a ',' or the close of its list */
+        while (gdw_builder_depth(p->b)) {
+            gdw_builder_top(p->b, &top);
+            bool pairs = top->type == GDW_DICTIONARY || top->type == GDW_OBJECT;
+            if (pairs && gdw_builder_open_count(p->b) % 2) { TRY(expect(p, ':')); break; }
+            if (!eat(p, close_char(p))) { TRY(expect(p, ',')); break; }
+            TRY(close_list(p));
         }
+        if (!gdw_builder_depth(p->b)) return GDW_OK;
     }
-out:
-    if (st) a->free_fn(a->ctx, st, cap * sizeof *st);
-    return s;
 }
 
 gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
     pctx p = {text, len, 0, NULL, err};
     if (!out_doc || (!text && len)) return perr(&p, GDW_ERR_INVALID_ARG, "NULL argument");
     *out_doc = NULL;
-    p.doc = gdw_doc_new(alloc);
-    if (!p.doc) return perr(&p, GDW_ERR_NOMEM, "out of memory");
-    gdw_status s = parse_tree(&p, &p.doc->root);
+    p.b = gdw_builder_new(alloc);
+    if (!p.b) return perr(&p, GDW_ERR_NOMEM, "out of memory");
+    gdw_status s = parse_tree(&p);
     if (!s) {
         ws(&p);
         if (p.pos != p.n) s = perr(&p, GDW_ERR_SYNTAX, "text after the value");
     }
-    if (s) { gdw_doc_free(p.doc); return s; }
+    if (!s) s = built(&p, gdw_build_finish(p.b, out_doc, NULL));
+    gdw_builder_free(p.b);
+    if (s) return s;
     if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
-    *out_doc = p.doc;
     return GDW_OK;
 }

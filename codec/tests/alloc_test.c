@@ -1,7 +1,9 @@
-/* alloc_test — fail the n-th allocation for n = 0, 1, 2, ... until the call succeeds:
- * each time the out-of-memory code, no document, and nothing left allocated. Covers
- * gdw_decode in every dialect, gdw_text_parse and gdw_encode_alloc. Under ASan/LSan
- * (--config=asan) leaks are also caught by the sanitizer. */
+/* alloc_test — fail the n-th allocation (malloc or a growing realloc) for n = 0, 1, 2, ... until
+ * the call succeeds: each time the out-of-memory code, no document, and nothing left allocated;
+ * the call that succeeds made exactly n allocations (so every one of them was failed once).
+ * Covers gdw_decode in every dialect, gdw_text_parse, gdw_json_parse, gdw_encode_alloc,
+ * gdw_convert, gdw_check and the builder (gdw_build_*). Under ASan/LSan (--config=asan) leaks are
+ * also caught by the sanitizer. */
 #include "codec/tests/testing.h"
 
 typedef struct failing {
@@ -17,7 +19,14 @@ static void *f_malloc(void *ctx, size_t n) {
     if (p) f->outstanding++;
     return p;
 }
-static void *f_realloc(void *ctx, void *p, size_t o, size_t n) { (void)ctx; (void)p; (void)o; (void)n; return NULL; }
+static void *f_realloc(void *ctx, void *p, size_t o, size_t n) {
+    failing *f = ctx;
+    (void)o;
+    if (f->calls++ == f->fail_at) return NULL;
+    void *q = realloc(p, n);
+    if (q && !p) f->outstanding++;
+    return q;
+}
 static void f_free(void *ctx, void *p, size_t n) {
     failing *f = ctx;
     (void)n;
@@ -65,6 +74,84 @@ static void heap_bound(const char *what, const char *dialect, const char *elemen
     free(text);
 }
 
+
+/* One call under the failing allocator, which frees what it made when it succeeds. */
+typedef gdw_status (*run_fn)(const void *arg, const gdw_allocator *a);
+
+static int sweep(const char *what, run_fn run, const void *arg) {
+    for (long n = 0;; n++) {
+        failing f = {n, 0, 0};
+        gdw_allocator a = {f_malloc, f_realloc, f_free, &f};
+        gdw_status s = run(arg, &a);
+        if (s == GDW_OK) {
+            CHECK(f.outstanding == 0 && f.calls == n, "%s: after success %ld blocks left, %ld allocations made, not %ld", what, f.outstanding, f.calls, n);
+            return (int)n;
+        }
+        CHECK(s == GDW_ERR_NOMEM && f.outstanding == 0, "%s, fail at %ld: %s, %ld blocks left", what, n, gdw_status_name(s), f.outstanding);
+        if (n > 100000) { CHECK(0, "%s never succeeds", what); return (int)n; }
+    }
+}
+
+static gdw_status run_json(const void *arg, const gdw_allocator *a) {
+    gdw_doc *doc = NULL;
+    gdw_status s = gdw_json_parse(arg, strlen(arg), a, &doc, NULL);
+    CHECK(s ? doc == NULL : doc != NULL, "json_parse out_doc");
+    gdw_doc_free(doc);
+    return s;
+}
+
+static const gdw_value *g_convert_src;
+static gdw_status run_convert(const void *arg, const gdw_allocator *a) {
+    gdw_convert_options o = gdw_convert_options_default();
+    o.lossy = true;
+    gdw_doc *doc = NULL;
+    gdw_status s = gdw_convert(g_convert_src, arg, &o, a, &doc, NULL);
+    gdw_doc_free(doc);
+    return s;
+}
+
+typedef struct packet { const uint8_t *p; size_t n; } packet;
+static gdw_status run_check(const void *arg, const gdw_allocator *a) {
+    const packet *pk = arg;
+    gdw_check_result r[64];
+    gdw_decode_options o = gdw_decode_options_default();
+    o.allow_objects = true;
+    gdw_check(pk->p, pk->n, &o, a, true, r);
+    gdw_status s = GDW_OK;
+    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+        if (r[i].status == GDW_ERR_NOMEM) s = GDW_ERR_NOMEM;
+        gdw_doc_free(r[i].doc);
+    }
+    return s;
+}
+
+/* A reply built value by value, with a deep copy of a parsed tree in it. */
+static gdw_status run_build(const void *arg, const gdw_allocator *a) {
+    gdw_builder *b = gdw_builder_new(a);
+    if (!b) return GDW_ERR_NOMEM;
+    const double v2[] = {1, 2};
+    const int64_t ints[] = {1, 2, 3};
+    gdw_typedesc t_int = {GDW_DESC_BUILTIN, GDW_INT, 0, 0, {NULL, 0}};
+    gdw_build_begin_dictionary(b);
+    for (int i = 0; i < 40; i++) { /* enough items to grow the builder's stack */
+        char key[16];
+        snprintf(key, sizeof key, "k%d", i);
+        gdw_build_cstring(b, key);
+        gdw_build_begin(b, GDW_ARRAY, NULL, &t_int);
+        gdw_build_int(b, i);
+        gdw_build_end(b);
+    }
+    gdw_build_cstring(b, "pos"); gdw_build_math(b, GDW_VECTOR2, v2, 2, 0);
+    gdw_build_cstring(b, "ints"); gdw_build_packed_ints(b, GDW_PACKED_INT32_ARRAY, ints, 3);
+    gdw_build_cstring(b, "copy"); gdw_build_value(b, arg);
+    gdw_build_end(b);
+    gdw_doc *doc = NULL;
+    gdw_status s = gdw_build_finish(b, &doc, NULL);
+    gdw_doc_free(doc);
+    gdw_builder_free(b);
+    return s;
+}
+
 int main(void) {
     heap_bound("200k nulls", "godot3", "null", 200000);
     heap_bound("100k one-byte strings", "godot3", "\"a\"", 100000);
@@ -74,7 +161,7 @@ int main(void) {
     heap_bound("50k P4 typed arrays", "pandemonium-5", "TypedArray[int]([])", 50000);
     heap_bound("20k NodePaths", "godot3", "^\"a/b:c\"", 20000);
     heap_bound("one small PackedVector3Array", "godot3", "PackedVector3Array(1, 2, 3)", 1);
-    int sweeps = 0, failures_injected = 0;
+    int sweeps = 0, other_sweeps = 0, failures_injected = 0;
     for (size_t k = 0; k < sizeof k_texts / sizeof k_texts[0]; k++) {
         const char *text = k_texts[k];
         /* text parse sweep */
@@ -83,20 +170,35 @@ int main(void) {
             gdw_allocator a = {f_malloc, f_realloc, f_free, &f};
             gdw_doc *doc = NULL;
             gdw_status s = gdw_text_parse(text, strlen(text), &a, &doc, NULL);
-            if (s == GDW_OK) { gdw_doc_free(doc); CHECK(f.outstanding == 0, "parse leaks after success"); break; }
+            if (s == GDW_OK) {
+                gdw_doc_free(doc);
+                CHECK(f.outstanding == 0 && f.calls == n, "parse leaks after success, or made %ld allocations, not %ld", f.calls, n);
+                break;
+            }
             failures_injected++;
             CHECK(s == GDW_ERR_NOMEM && doc == NULL && f.outstanding == 0, "parse %s, fail at %ld: %s, %ld blocks left", text, n,
                   gdw_status_name(s), f.outstanding);
-            if (n > 10000) break;
+            if (n > 10000) { CHECK(0, "never succeeds"); break; }
         }
         gdw_doc *src = NULL;
         if (gdw_text_parse(text, strlen(text), NULL, &src, NULL)) { CHECK(0, "parse %s", text); continue; }
+        char *json = gdw_json_print_alloc(gdw_doc_root(src));
+        other_sweeps += sweep("json_parse", run_json, json) > 0;
+        free(json);
+        g_convert_src = gdw_doc_root(src);
+        other_sweeps += sweep("convert to godot2", run_convert, t_dialect("godot2")) > 0;
+        other_sweeps += sweep("convert to godot4", run_convert, t_dialect("godot4")) > 0;
+        other_sweeps += sweep("build", run_build, gdw_doc_root(src)) > 0;
         for (size_t i = 0; i < gdw_dialect_count(); i++) {
             const gdw_dialect *d = gdw_dialect_at(i);
             uint8_t *bytes = NULL;
             size_t len = 0;
             if (gdw_encode_alloc(d, gdw_doc_root(src), NULL, NULL, &bytes, &len, NULL) != GDW_OK) continue;
             sweeps++;
+            if (i % 4 == 0) { /* gdw_check decodes in every dialect: a few packets are enough */
+                packet pk = {bytes, len};
+                other_sweeps += sweep("check", run_check, &pk) > 0;
+            }
             gdw_decode_options o = gdw_decode_options_default();
             o.allow_objects = true;
             for (long n = 0;; n++) {
@@ -105,7 +207,7 @@ int main(void) {
                 gdw_doc *doc = (gdw_doc *)1;
                 gdw_status s = gdw_decode(d, bytes, len, &o, &a, &doc, NULL, NULL);
                 if (s == GDW_OK) {
-                    CHECK(f.calls == n || n == 0 || f.calls <= n, "decode made fewer calls than the sweep");
+                    CHECK(f.calls == n, "%s: the decode that succeeded made %ld allocations, not %ld", d->name, f.calls, n);
                     gdw_doc_free(doc);
                     CHECK(f.outstanding == 0, "%s: decode leaks after success", d->name);
                     break;
@@ -113,7 +215,7 @@ int main(void) {
                 failures_injected++;
                 CHECK(s == GDW_ERR_NOMEM && doc == NULL && f.outstanding == 0, "%s decode %s, fail at %ld: %s, %ld blocks left", d->name, text, n,
                       gdw_status_name(s), f.outstanding);
-                if (n > 10000) break;
+                if (n > 10000) { CHECK(0, "never succeeds"); break; }
             }
             for (long n = 0; n < 2; n++) {
                 failing f = {n, 0, 0};
@@ -129,7 +231,8 @@ int main(void) {
         }
         gdw_doc_free(src);
     }
-    printf("%d decode sweeps, %d allocation failures injected\n", sweeps, failures_injected);
+    printf("%d decode sweeps, %d other sweeps, %d allocation failures injected in decode\n", sweeps, other_sweeps, failures_injected);
     CHECK(sweeps > 40, "too few sweeps");
+    CHECK(other_sweeps >= 4 * (int)(sizeof k_texts / sizeof k_texts[0]), "too few sweeps of json_parse, convert, build, check");
     return t_finish();
 }
