@@ -1,4 +1,5 @@
 #!/bin/bash -eu
+# SPDX-License-Identifier: MIT
 # ClusterFuzzLite / OSS-Fuzz build of gdwire's fuzz targets (docs/fuzzing.md).
 # The builder gives $CC, $CFLAGS, $LIB_FUZZING_ENGINE, $SRC, $OUT (and $WORK); Bazel is not used
 # here: the targets are a handful of C files, compiled directly with the builder's flags.

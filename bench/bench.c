@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench — throughput of gdwire's decode, validate, encode and check on generated workloads,
  * beside memcpy of the same bytes (docs/performance.md).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench_smoke_test.sh BENCH — every workload and op runs at 1/100 scale in godot3 and godot4, the
 # JSON is well-formed with the documented keys, and --workload/--op select one measurement.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """growth.py GDWIRE [--base KIB] — is every verb linear on hostile shapes? (issue 14)
 
 Runs each verb of the gdwire command on adversarial packets at 1x, 4x and 16x a base size and

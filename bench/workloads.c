@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workloads.c — the benchmark value trees (workloads.h). */
 #include "bench/workloads.h"
 

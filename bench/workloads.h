@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workloads.h — the benchmark packets, built as value trees in memory (no text parsing) so
  * that large ones (a 64 MiB PoolByteArray, 200,000 Dictionaries) are quick to make. The shapes
  * follow the performance issue: the packets the Godot 3 engine was timed on, plus a mixed game

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.c — `gdwire check`: one packet against every dialect, and which engine most likely
  * wrote it, with the reasons.
  *
@@ -365,6 +366,7 @@ static int check_packet(void *ctx, const packet *pk) {
         if (c->o->verbose) printf("\n");
     } else print_line(c, pk, best, accepted);
     for (size_t i = 0; i < c->nd; i++) gdw_doc_free(c->rows[i].r.doc);
+    if (!accepted) hint_raw_text(c->o, pk);
     return accepted ? EXIT_ACCEPTED : EXIT_REJECTED;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.h — shared by the files of the gdwire command: options, packet input, terminal output.
  *
  * Data flow: files / directories / stdin -> text decoding (--hex, --base64, --lines) -> framing
@@ -47,6 +48,16 @@ enum {
 
 int usage_error(const char *verb, const char *fmt, const char *arg);
 
+/* ---- what a newcomer meant (suggest.c) ----------------------------------------------------- */
+
+/* The name nearest typed among names, if one is close enough (case aside, or few letters off). */
+const char *suggest_verb(const char *typed, const char *const *names, size_t n);
+/* The dialect or release name or alias nearest typed, into out; false if none is close. */
+bool suggest_dialect(const char *typed, char *out, size_t cap);
+/* Raw input that is really text (hex, base64, an xxd dump): a sentence saying which and what flag
+ * reads it; NULL otherwise. */
+const char *raw_input_hint(const uint8_t *p, size_t n);
+
 /* ---- packets ------------------------------------------------------------------------------- */
 
 typedef struct packet {
@@ -77,6 +88,9 @@ bool single_packet_input(const opts *o);
 
 /* "file", "file frame 3", "file line 2": how messages name a packet. */
 void packet_name(const packet *pk, char *out, size_t cap);
+
+/* A rejected raw packet that is really text: say so on stderr, once a run (suggest.c). */
+void hint_raw_text(const opts *o, const packet *pk);
 
 /* Write out[0..n) in the input's encoding and framing (convert, encode). */
 int write_packet(const opts *o, const uint8_t *p, size_t n);

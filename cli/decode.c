@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode.c — `gdwire decode` (text, JSON, --noout) and `gdwire explain` / `decode --wire`. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ static int decode_packet(void *ctx, const packet *pk) {
     }
     if (s) {
         print_decode_error(stderr, pk, &err);
+        hint_raw_text(o, pk);
         return s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
     }
     if (!o->json && !o->noout) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* encode.c — `gdwire encode` (text or JSON to bytes), `gdwire convert` (dialect to dialect)
  * and `gdwire dialects`. */
 #include <stdlib.h>

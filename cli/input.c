@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input.c — where packets come from: files, directories and stdin; hex, base64 or raw bytes;
  * one packet per input or per line, or the engines' length-prefixed framings.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c — the gdwire command: verbs, options, help. See docs/gdwire.1 (also `gdwire help`).
  *
  * Exit status: 0 every packet accepted, 1 some packet rejected (or a value cannot be encoded),
@@ -40,6 +41,7 @@ static const char k_exit_help[] = "Exit status: 0 every packet accepted, 1 some 
 
 typedef struct verb {
     const char *name;
+    const char *summary; /* one line for 'gdwire --help' */
     unsigned opts;
     int (*run)(const opts *o);
     const char *synopsis;
@@ -48,7 +50,7 @@ typedef struct verb {
 } verb;
 
 static const verb k_verbs[] = {
-    {"check", O_INPUT | O_FRAMING | O_MODE | O_JSON | O_VERBOSE, cmd_check,
+    {"check", "check each packet against every dialect, and rank them", O_INPUT | O_FRAMING | O_MODE | O_JSON | O_VERBOSE, cmd_check,
      "gdwire check [--json] [-v] [input options] [--mode M] [FILE...]",
      "Decodes each packet in every dialect. For one packet it prints the matrix (verdict, bytes\n"
      "consumed, trailing bytes, the engine's own verdict (engine-exact mode), whether the dialect's\n"
@@ -61,7 +63,7 @@ static const verb k_verbs[] = {
      "  gdwire check --hex cli/samples/godot3-game-state.hex\n"
      "  gdwire check --framing stream capture.bin\n"
      "  gdwire check --json corpus/ | jq -r 'select(.best != null) | .best'\n"},
-    {"decode", O_DIALECT | O_INPUT | O_FRAMING | O_MODE | O_JSON | O_NOOUT | O_WIRE, cmd_decode,
+    {"decode", "print each packet's value in one dialect (text or JSON)", O_DIALECT | O_INPUT | O_FRAMING | O_MODE | O_JSON | O_NOOUT | O_WIRE, cmd_decode,
      "gdwire decode -d DIALECT [--json | --noout | --wire] [input options] [--mode M] [FILE...]",
      "Decodes each packet in the dialect and prints its value in canonical text\n"
      "(docs/text-format.md), one line per packet (prefixed with the packet's name when there are\n"
@@ -73,7 +75,7 @@ static const verb k_verbs[] = {
      "  gdwire decode -d godot3 --hex cli/samples/godot3-game-state.hex\n"
      "  gdwire decode -d godot4 --json packet.bin | jq .value\n"
      "  gdwire decode -d godot3 --noout --framing stream capture.bin && echo all good\n"},
-    {"explain", O_DIALECT | O_INPUT | O_FRAMING | O_MODE, cmd_explain,
+    {"explain", "an annotated hex dump of each packet: every field and its value", O_DIALECT | O_INPUT | O_FRAMING | O_MODE, cmd_explain,
      "gdwire explain -d DIALECT [input options] [--mode M] [FILE...]",
      "Prints an annotated hex dump of each packet: offset, bytes, the field they are and its\n"
      "value, padding marked, nested values indented. Where the packet is rejected, the failing\n"
@@ -81,7 +83,7 @@ static const verb k_verbs[] = {
      "  -d, --dialect D     the dialect to read the bytes as\n",
      "  gdwire explain -d godot3 --hex cli/samples/godot3-game-state.hex\n"
      "  echo '1b000000 02000000 04000000' | gdwire explain -d godot4 --hex\n"},
-    {"encode", O_DIALECT | O_JSON | O_LOSSY | O_FRAMING | O_INPUT, cmd_encode,
+    {"encode", "write the bytes a dialect's engine writes for a value", O_DIALECT | O_JSON | O_LOSSY | O_FRAMING | O_INPUT, cmd_encode,
      "gdwire encode -d DIALECT [--json] [--lossy] [--hex | --base64] [--framing F] [FILE]",
      "Reads one value in canonical text (or JSON with --json) and writes the bytes the dialect's\n"
      "engine writes for it to stdout: raw, or hex / base64 text; --framing adds the length prefix.\n"
@@ -94,7 +96,7 @@ static const verb k_verbs[] = {
      "  --framing F         stream, file or packet-stream: write the length prefix too\n",
      "  echo '{\"hp\": 100, \"pos\": Vector2(1.5, -2)}' | gdwire encode -d godot3 --hex\n"
      "  echo '{\"type\":\"int\",\"value\":7}' | gdwire encode -d godot4 --json --base64\n"},
-    {"convert", O_FROMTO | O_INPUT | O_FRAMING | O_MODE | O_LOSSY, cmd_convert,
+    {"convert", "rewrite packets from one dialect as another dialect's engine would", O_FROMTO | O_INPUT | O_FRAMING | O_MODE | O_LOSSY, cmd_convert,
      "gdwire convert --from A --to B [--lossy] [input options] [FILE...]",
      "Decodes each packet in dialect A and writes it as dialect B's engine would, in the input's\n"
      "encoding and framing (raw, hex or base64; one line per packet for text). A type B lacks or a\n"
@@ -105,7 +107,7 @@ static const verb k_verbs[] = {
      "  --lossy             allow lossy changes, each warned about on stderr\n",
      "  gdwire convert --from godot3 --to godot4 --hex cli/samples/godot3-game-state.hex\n"
      "  gdwire convert --from godot4 --to godot3 --lossy --framing stream in.bin > out.bin\n"},
-    {"dialects", O_JSON, cmd_dialects,
+    {"dialects", "list every dialect: family, type ids, engine versions, aliases", O_JSON, cmd_dialects,
      "gdwire dialects [--json]",
      "Lists every dialect: name, family, number of type ids, engine versions, aliases.\n"
      "  --json              a JSON array (docs/gdwire.schema.json, \"dialects\")\n",
@@ -116,12 +118,9 @@ static const verb k_verbs[] = {
 
 static void usage_main(FILE *f) {
     fprintf(f, "usage: gdwire VERB [options] [FILE...]\n\nVerbs:\n");
-    for (size_t i = 0; i < N_VERBS; i++) {
-        const char *a = k_verbs[i].about, *nl = strchr(a, '\n');
-        fprintf(f, "  %-9s %.*s\n", k_verbs[i].name, (int)(nl ? nl - a : (long)strlen(a)), a);
-    }
+    for (size_t i = 0; i < N_VERBS; i++) fprintf(f, "  %-9s %s\n", k_verbs[i].name, k_verbs[i].summary);
     fprintf(f, "  help      the manual page\n\n"
-               "'gdwire VERB --help' for a verb's options and examples. --no-color turns colour off.\n%s"
+               "'gdwire VERB --help' for a verb's options and examples.\n--no-color turns colour off.\n%s"
                "gdwire " GDW_VERSION "\n", k_exit_help);
 }
 
@@ -141,7 +140,12 @@ int usage_error(const char *verb, const char *fmt, const char *arg) {
 
 static const gdw_dialect *dialect_arg(const char *verb, const char *name) {
     const gdw_dialect *d = gdw_dialect_find(name);
-    if (!d) usage_error(verb, "unknown dialect '%s' (see 'gdwire dialects')", name);
+    char near[64];
+    if (!d && suggest_dialect(name, near, sizeof near)) {
+        fprintf(stderr, "gdwire %s: unknown dialect '%s'; did you mean '%s'? (see 'gdwire dialects')\n(try 'gdwire %s --help')\n", verb, name, near, verb);
+    } else if (!d) {
+        usage_error(verb, "unknown dialect '%s' (see 'gdwire dialects')", name);
+    }
     return d;
 }
 
@@ -271,7 +275,13 @@ int main(int argc, char **argv) {
         if (fflush(stdout) != 0 && rc != EXIT_USAGE) { fprintf(stderr, "gdwire: write error on stdout\n"); rc = EXIT_USAGE; }
         return rc;
     }
-    fprintf(stderr, "gdwire: unknown verb '%s'\n", name);
+    const char *names[N_VERBS + 2];
+    for (size_t i = 0; i < N_VERBS; i++) names[i] = k_verbs[i].name;
+    names[N_VERBS] = "help";
+    names[N_VERBS + 1] = "version";
+    const char *near = suggest_verb(name, names, N_VERBS + 2);
+    if (near) fprintf(stderr, "gdwire: unknown verb '%s'; did you mean '%s'?\n\n", name, near);
+    else fprintf(stderr, "gdwire: unknown verb '%s'\n\n", name);
     usage_main(stderr);
     return EXIT_USAGE;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output.c — terminal colour and progress, and the JSON pieces the verbs share. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arena.c — the document arena: chunks from the caller's allocator, freed at once. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* base64.c — RFC 4648 base64 with padding, as Godot's Marshalls.variant_to_base64 writes it. */
 #include "codec/internal.h"
 

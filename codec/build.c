@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* build.c — the one tree builder (docs/library.md "Building values"): the public gdw_build_*
  * API, and the way the text parser makes its trees.
  *
@@ -90,7 +91,7 @@ gdw_status gdw_build_fail(gdw_builder *b, gdw_status code, const char *message) 
     return code;
 }
 
-static gdw_status nomem(gdw_builder *b) { return gdw_build_fail(b, GDW_ERR_NOMEM, "out of memory"); }
+static gdw_status fail_nomem(gdw_builder *b) { return gdw_build_fail(b, GDW_ERR_NOMEM, "out of memory"); }
 
 gdw_status gdw_builder_error(const gdw_builder *b, gdw_error *err) {
     if (!b) return GDW_ERR_INVALID_ARG;
@@ -116,7 +117,7 @@ size_t gdw_builder_open_count(const gdw_builder *b) {
 gdw_doc *gdw_builder_doc(gdw_builder *b) {
     if (!b->doc && !b->status) {
         b->doc = gdw_doc_new(&b->alloc);
-        if (!b->doc) nomem(b);
+        if (!b->doc) fail_nomem(b);
     }
     return b->status ? NULL : b->doc;
 }
@@ -125,7 +126,7 @@ void *gdw_build_alloc(gdw_builder *b, size_t n) {
     gdw_doc *doc = gdw_builder_doc(b);
     if (!doc) return NULL;
     void *p = gdw_arena_alloc(doc, n);
-    if (!p) nomem(b);
+    if (!p) fail_nomem(b);
     return p;
 }
 
@@ -135,7 +136,7 @@ static void *dup_bytes(gdw_builder *b, const void *src, size_t n) {
     return p;
 }
 
-static bool grow(gdw_builder *b, void **arr, size_t *cap, size_t need, size_t elem) {
+static bool grow_array(gdw_builder *b, void **arr, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return true;
     size_t nc = *cap ? *cap : 16;
     while (nc < need) nc *= 2;
@@ -173,7 +174,7 @@ gdw_status gdw_build_put(gdw_builder *b, const gdw_value *v) {
         b->has_root = true;
         return GDW_OK;
     }
-    if (!grow(b, (void **)&b->items, &b->cap_items, b->n_items + 1, sizeof *b->items)) return nomem(b);
+    if (!grow_array(b, (void **)&b->items, &b->cap_items, b->n_items + 1, sizeof *b->items)) return fail_nomem(b);
     b->items[b->n_items++] = *v;
     return GDW_OK;
 }
@@ -182,7 +183,7 @@ gdw_status gdw_build_open(gdw_builder *b, const gdw_value *head, void *ext) {
     gdw_status s = may_add(b);
     if (s) return s;
     if (slot_refuses(b, head)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "an Object's property names are Strings");
-    if (!grow(b, (void **)&b->frames, &b->cap_frames, b->depth + 1, sizeof *b->frames)) return nomem(b);
+    if (!grow_array(b, (void **)&b->frames, &b->cap_frames, b->depth + 1, sizeof *b->frames)) return fail_nomem(b);
     bframe *f = &b->frames[b->depth++];
     f->head = *head;
     f->head.len = 0;
@@ -298,7 +299,7 @@ static bool copy_str(gdw_builder *b, gdw_str *dst, gdw_str src) {
 
 static gdw_str *copy_strs(gdw_builder *b, const gdw_str *src, size_t n) {
     if (!src && n) { gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL array with a count"); return NULL; }
-    if (n > SIZE_MAX / sizeof(gdw_str)) { nomem(b); return NULL; }
+    if (n > SIZE_MAX / sizeof(gdw_str)) { fail_nomem(b); return NULL; }
     gdw_str *out = gdw_build_alloc(b, n * sizeof *out);
     for (size_t i = 0; out && i < n; i++)
         if (!copy_str(b, &out[i], src[i])) return NULL;
@@ -384,7 +385,7 @@ static gdw_status components(gdw_builder *b, gdw_type t, bool packed, const doub
     if (n && !(reals || ints)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL array with a count");
     if (n / ti->ncomp > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "more than 2^32 - 1 elements");
     unsigned cw = comp_bytes(ti, width);
-    if (n > SIZE_MAX / cw) return nomem(b);
+    if (n > SIZE_MAX / cw) return fail_nomem(b);
     uint8_t *out = gdw_build_alloc(b, n * cw);
     if (!out) return b->status;
     for (size_t i = 0; i < n; i++) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.c — one packet against every dialect (gdw_check, gdwire.h). */
 #include <string.h>
 

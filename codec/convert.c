@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* convert.c — a value from one dialect made fit for another (gdwire convert).
  *
  * Types the target lacks become their nearest counterpart (docs/convert.md has the table).

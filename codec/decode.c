@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode.c — the decoder and the validator: one walker for every dialect and mode.
  *
  * Bytes are read only through the cursor (internal.h). Containers are walked with an

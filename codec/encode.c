@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* encode.c — the encoder: value tree -> bytes, choosing what each engine's encoder chooses.
  *
  * One writer: it copies while the buffer has room and counts always, so the sizing pass is
@@ -39,7 +40,7 @@ static void put_u64(writer *w, uint64_t v) { uint8_t b[8]; wr_u64le(b, v); put(w
 static void put_zeros(writer *w, size_t n) { static const uint8_t z[8] = {0}; put(w, z, n); }
 
 /* The path of the value being written (path.c). */
-static void build_path(const ectx *e, char *out) {
+static void enc_path(const ectx *e, char *out) {
     size_t n = 0;
     out[0] = 0;
     for (unsigned i = 0; i < e->levels && n < GDW_PATH_MAX - 1; i++) {
@@ -56,18 +57,18 @@ static void build_path(const ectx *e, char *out) {
     }
 }
 
-static void fill_error(ectx *e, gdw_error *err, gdw_status code, const char *msg) {
+static void enc_error(ectx *e, gdw_error *err, gdw_status code, const char *msg) {
     memset(err, 0, sizeof *err);
     err->code = code;
     err->offset = e->w.pos;
     err->value_offset = e->w.pos;
     err->engine_error = GDW_ENGINE_NONE;
     err->message = msg;
-    build_path(e, err->path);
+    enc_path(e, err->path);
 }
 
 static gdw_status efail(ectx *e, gdw_status code, const char *msg) {
-    if (e->err) fill_error(e, e->err, code, msg);
+    if (e->err) enc_error(e, e->err, code, msg);
     return code;
 }
 
@@ -76,7 +77,7 @@ static gdw_status lossy(ectx *e, const char *msg) {
     if (!e->lossy) return efail(e, GDW_ERR_LOSSY, msg);
     if (e->lossy_report) {
         gdw_error where;
-        fill_error(e, &where, GDW_ERR_LOSSY, msg);
+        enc_error(e, &where, GDW_ERR_LOSSY, msg);
         e->lossy_report(e->lossy_ctx, &where);
     }
     return GDW_OK;
@@ -211,7 +212,7 @@ static gdw_status open_level(ectx *e, const gdw_value *v) {
     return GDW_OK;
 }
 
-static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info *ti, unsigned depth) {
+static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info *ti) {
     const gdw_dialect *d = e->d;
     bool is_dict = ti->kind == K_DICT;
     const gdw_container *ct = gdw_container_of(v);
@@ -240,7 +241,7 @@ static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info
     return v->len ? open_level(e, v) : GDW_OK;
 }
 
-static gdw_status enc_p4_typed(ectx *e, const gdw_value *v, unsigned depth) {
+static gdw_status enc_p4_typed(ectx *e, const gdw_value *v) {
     const gdw_container *ct = gdw_container_of(v);
     if (!ct) return efail(e, GDW_ERR_INVALID_TREE, "typed array without a descriptor");
     const gdw_typedesc *td = &ct->elem;
@@ -310,7 +311,7 @@ static gdw_status enc_float(ectx *e, const gdw_value *v) {
     return GDW_OK;
 }
 
-static gdw_status enc_object(ectx *e, const gdw_value *v, unsigned depth) {
+static gdw_status enc_object(ectx *e, const gdw_value *v) {
     const gdw_dialect *d = e->d;
     bool null = (v->flags & GDW_VF_OBJECT_NULL) != 0;
     if (d->object_header_only) {
@@ -391,7 +392,7 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
         if (d->rid_has_id) put_u64(&e->w, (uint64_t)v->u.i);
         else if (v->u.i != 0) return lossy(e, "RID id has no field in this dialect: it is dropped");
         return GDW_OK;
-    case K_OBJECT: return enc_object(e, v, depth);
+    case K_OBJECT: return enc_object(e, v);
     case K_SIGNAL: {
         const gdw_signal *sg = v->u.ext;
         if (!sg) return efail(e, GDW_ERR_INVALID_TREE, "Signal without name");
@@ -400,8 +401,8 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
         put_u64(&e->w, sg->object_id);
         return GDW_OK;
     }
-    case K_DICT: case K_ARRAY: return enc_container(e, v, ti, depth);
-    case K_TYPED_ARRAY: return enc_p4_typed(e, v, depth);
+    case K_DICT: case K_ARRAY: return enc_container(e, v, ti);
+    case K_TYPED_ARRAY: return enc_p4_typed(e, v);
     case K_PACKED:
         if (v->len > 0x7FFFFFFFu) return efail(e, GDW_ERR_INVALID_TREE, "array count above 2^31-1");
         if ((s = header(e, (gdw_type)v->type, real_flag(e, ti)))) return s;

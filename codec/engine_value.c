@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* engine_value.c — engine-exact mode: the value the engine ends up holding, where that is not
  * the value as written.
  *

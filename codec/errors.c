@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errors.c — the one table of status codes, their names and messages. */
 #include <string.h>
 

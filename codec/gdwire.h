@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gdwire.h — the public API of gdwire, a codec for the binary Variant format of the
  * Godot family of engines (var2bytes / bytes_to_var, store_var / get_var, put_var).
  *
@@ -17,7 +18,28 @@
 extern "C" {
 #endif
 
-#define GDW_VERSION "0.1.0"
+/* The version of this header; gdw_version() is the library's (they differ only when a program runs
+ * with another build of the shared library than it was compiled with). Before 1.0 a minor version
+ * may change the API and ABI (docs/library.md "Stability"); CHANGELOG.md says what changed. */
+#define GDW_VERSION_MAJOR 0
+#define GDW_VERSION_MINOR 2
+#define GDW_VERSION_PATCH 0
+#define GDW_VERSION "0.2.0"
+#define GDW_VERSION_NUMBER (GDW_VERSION_MAJOR * 10000 + GDW_VERSION_MINOR * 100 + GDW_VERSION_PATCH)
+
+/* GDW_API marks what the library exports; a shared build (CMake) hides every other symbol. */
+#if defined(_WIN32) && defined(GDW_SHARED_BUILD)
+#define GDW_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define GDW_API __attribute__((visibility("default")))
+#else
+#define GDW_API
+#endif
+
+/* gdw_version: the library's version, "MAJOR.MINOR.PATCH"; gdw_version_number: as
+ * GDW_VERSION_NUMBER. */
+GDW_API const char *gdw_version(void);
+GDW_API unsigned gdw_version_number(void);
 
 /* ---------------------------------------------------------------------------------------
  * Status codes. Numbered in bands: 1xx malformed input, 2xx non-canonical input (strict
@@ -51,11 +73,11 @@ typedef enum gdw_status {
 
 /* gdw_strerror: constant English message for a status; never NULL ("unknown status" for
  * codes outside the table). */
-const char *gdw_strerror(gdw_status code);
+GDW_API const char *gdw_strerror(gdw_status code);
 /* gdw_status_name: the enum's name without prefix, e.g. "TRUNCATED"; never NULL. */
-const char *gdw_status_name(gdw_status code);
+GDW_API const char *gdw_status_name(gdw_status code);
 /* gdw_status_from_name: reverse of gdw_status_name; returns -1 for an unknown name. */
-int gdw_status_from_name(const char *name);
+GDW_API int gdw_status_from_name(const char *name);
 
 /* The engine's own Error value the real engine would report for a rejection. */
 typedef enum gdw_engine_error {
@@ -67,7 +89,7 @@ typedef enum gdw_engine_error {
     GDW_ENGINE_ERR_INVALID_DATA = 30,
     GDW_ENGINE_NONE = -1 /* no engine counterpart (strict-mode findings, gdwire limits) */
 } gdw_engine_error;
-const char *gdw_engine_error_name(gdw_engine_error e);
+GDW_API const char *gdw_engine_error_name(gdw_engine_error e);
 
 #define GDW_PATH_MAX 160
 
@@ -152,10 +174,10 @@ typedef enum gdw_type {
 } gdw_type;
 
 /* gdw_type_name: the canonical text name ("Vector2", "PackedInt32Array", ...). */
-const char *gdw_type_name(gdw_type t);
+GDW_API const char *gdw_type_name(gdw_type t);
 /* gdw_type_from_name: reverse lookup; -1 if unknown. Accepts Godot 3 aliases (Quat,
  * Transform, PoolIntArray, ...). */
-int gdw_type_from_name(const char *name, size_t len);
+GDW_API int gdw_type_from_name(const char *name, size_t len);
 
 typedef struct gdw_value gdw_value;
 
@@ -260,23 +282,23 @@ struct gdw_value {
 };
 
 /* Component helpers for math types and packed arrays. */
-size_t gdw_type_components(gdw_type t);      /* per value or per element; 0 if not fixed */
-bool gdw_type_has_reals(gdw_type t);         /* components are reals (width 4/8) */
-double gdw_value_real(const gdw_value *v, size_t i);  /* component i of a real-based value */
-int64_t gdw_value_int_at(const gdw_value *v, size_t i); /* component i of an integer-based value */
-const gdw_value *gdw_items(const gdw_value *v);        /* array/dict items, NULL if none */
-const gdw_container *gdw_container_of(const gdw_value *v); /* typed descriptor or NULL */
-
-/* gdw_value_equal: exact structural equality (same type, width, flags that matter, bits). NULL
- * equals only NULL; a value whose type is out of range equals nothing but the same pointer. */
-bool gdw_value_equal(const gdw_value *a, const gdw_value *b);
+GDW_API size_t gdw_type_components(gdw_type t);      /* per value or per element; 0 if not fixed */
+GDW_API bool gdw_type_has_reals(gdw_type t);         /* components are reals (width 4/8) */
+GDW_API double gdw_value_real(const gdw_value *v, size_t i);  /* component i of a real-based value */
+GDW_API int64_t gdw_value_int_at(const gdw_value *v, size_t i); /* component i of an integer-based value */
+GDW_API const gdw_value *gdw_items(const gdw_value *v);        /* array/dict items, NULL if none */
+GDW_API const gdw_container *gdw_container_of(const gdw_value *v); /* typed descriptor or NULL */
+        
+        /* gdw_value_equal: exact structural equality (same type, width, flags that matter, bits). NULL
+         * equals only NULL; a value whose type is out of range equals nothing but the same pointer. */
+GDW_API bool gdw_value_equal(const gdw_value *a, const gdw_value *b);
 /* gdw_value_same_numbers: as gdw_value_equal, but a real stored as f32 equals one stored as
  * f64 when widening it gives exactly that f64 (NaN payloads as the C conversion widens them):
  * what a double-precision dialect makes of a single-precision value. */
-bool gdw_value_same_numbers(const gdw_value *a, const gdw_value *b);
+GDW_API bool gdw_value_same_numbers(const gdw_value *a, const gdw_value *b);
 /* gdw_typedesc_equal: two container element types are the same (a builtin's wire id counts only
  * for ids with no type; a class or script by its name). */
-bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
+GDW_API bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
 
 /* ---------------------------------------------------------------------------------------
  * Dialects (the tables live in dialects/; see dialects/dialects.h for the fields).
@@ -285,26 +307,26 @@ typedef struct gdw_dialect gdw_dialect;
 
 /* gdw_dialect_find: a dialect or an engine release by name or alias ("godot3", "godot2",
  * "godot4.4", "godot3@3.2", "godot3.2"); NULL if unknown. */
-const gdw_dialect *gdw_dialect_find(const char *name);
+GDW_API const gdw_dialect *gdw_dialect_find(const char *name);
 /* gdw_dialect_count / gdw_dialect_at: every dialect (one per wire format), in table order. Each
  * behaves as its newest engine release in engine-exact mode. */
-size_t gdw_dialect_count(void);
-const gdw_dialect *gdw_dialect_at(size_t i);
+GDW_API size_t gdw_dialect_count(void);
+GDW_API const gdw_dialect *gdw_dialect_at(size_t i);
 /* gdw_release_count / gdw_release_at: the older engine releases that read a dialect's wire format
  * differently ("godot3@3.2"); each is used wherever a dialect is. */
-size_t gdw_release_count(void);
-const gdw_dialect *gdw_release_at(size_t i);
+GDW_API size_t gdw_release_count(void);
+GDW_API const gdw_dialect *gdw_release_at(size_t i);
 /* gdw_dialect_release: the engine release a row models ("3.6"), "" where unnamed. */
-const char *gdw_dialect_release(const gdw_dialect *d);
+GDW_API const char *gdw_dialect_release(const gdw_dialect *d);
 /* gdw_dialect_base: the dialect a release row belongs to; a dialect itself otherwise. */
-const gdw_dialect *gdw_dialect_base(const gdw_dialect *d);
-const char *gdw_dialect_name(const gdw_dialect *d);
+GDW_API const gdw_dialect *gdw_dialect_base(const gdw_dialect *d);
+GDW_API const char *gdw_dialect_name(const gdw_dialect *d);
 /* gdw_dialect_type_count: number of wire type ids (VARIANT_MAX). */
-unsigned gdw_dialect_type_count(const gdw_dialect *d);
+GDW_API unsigned gdw_dialect_type_count(const gdw_dialect *d);
 /* gdw_dialect_wire_type: logical type of wire id, or -1. */
-int gdw_dialect_wire_type(const gdw_dialect *d, unsigned wire_id);
+GDW_API int gdw_dialect_wire_type(const gdw_dialect *d, unsigned wire_id);
 /* gdw_dialect_type_id: wire id of a logical type, or -1 if the dialect lacks it. */
-int gdw_dialect_type_id(const gdw_dialect *d, gdw_type t);
+GDW_API int gdw_dialect_type_id(const gdw_dialect *d, gdw_type t);
 
 /* ---------------------------------------------------------------------------------------
  * Decoding and validation.
@@ -315,29 +337,29 @@ typedef enum gdw_mode {
     GDW_MODE_ENGINE_EXACT = 2 /* predict the real engine's verdict, defects included */
 } gdw_mode;
 
-const char *gdw_mode_name(gdw_mode m);
-int gdw_mode_from_name(const char *name); /* -1 if unknown */
-
-#define GDW_DEFAULT_MAX_DEPTH 1024u
-#define GDW_HARD_MAX_DEPTH 1024u /* the deepest limit a caller may ask for */
-
-/* A field of the input as the decoder reads it (gdw_decode_options.trace): what `gdwire explain`
- * prints. Fields come in input order; a value's "header" comes first, then its own fields and its
- * children's. A field is reported as soon as its bytes are taken, before the checks on it, so the
- * failing field of a rejected input is the last one reported (or the error lies just past it). */
-typedef struct gdw_trace_event {
-    size_t offset;       /* first byte of the field */
-    size_t size;         /* its length in bytes (0 for an empty string's bytes) */
-    unsigned depth;      /* nesting depth of the value it belongs to (0: top level) */
-    gdw_type type;       /* that value's type; GDW_TYPE_COUNT for a header with an unknown id */
-    const char *field;   /* "header", "value", "length", "bytes", "padding", "count", "components",
-                            "elements", "element type", "class header", "name count", "subname count", "flags", "id",
-                            "object id", "property count", "format", "mipmaps", "width", "height",
-                            "data length", "event type", "device", "word" */
-    int64_t number;      /* the field as a number where it is one: header word, length, count, int,
-                            float bits; for "components" and "elements" the bytes per component */
-    const char *path;    /* "header" only: where the value sits, as in gdw_error.path ("" at the top) */
-} gdw_trace_event;
+GDW_API const char *gdw_mode_name(gdw_mode m);
+GDW_API int gdw_mode_from_name(const char *name); /* -1 if unknown */
+        
+        #define GDW_DEFAULT_MAX_DEPTH 1024u
+        #define GDW_HARD_MAX_DEPTH 1024u /* the deepest limit a caller may ask for */
+        
+        /* A field of the input as the decoder reads it (gdw_decode_options.trace): what `gdwire explain`
+         * prints. Fields come in input order; a value's "header" comes first, then its own fields and its
+         * children's. A field is reported as soon as its bytes are taken, before the checks on it, so the
+         * failing field of a rejected input is the last one reported (or the error lies just past it). */
+        typedef struct gdw_trace_event {
+            size_t offset;       /* first byte of the field */
+            size_t size;         /* its length in bytes (0 for an empty string's bytes) */
+            unsigned depth;      /* nesting depth of the value it belongs to (0: top level) */
+            gdw_type type;       /* that value's type; GDW_TYPE_COUNT for a header with an unknown id */
+            const char *field;   /* "header", "value", "length", "bytes", "padding", "count", "components",
+                                    "elements", "element type", "class header", "name count", "subname count", "flags", "id",
+                                    "object id", "property count", "format", "mipmaps", "width", "height",
+                                    "data length", "event type", "device", "word" */
+            int64_t number;      /* the field as a number where it is one: header word, length, count, int,
+                                    float bits; for "components" and "elements" the bytes per component */
+            const char *path;    /* "header" only: where the value sits, as in gdw_error.path ("" at the top) */
+        } gdw_trace_event;
 
 typedef void (*gdw_trace_fn)(void *ctx, const gdw_trace_event *ev);
 
@@ -355,7 +377,7 @@ typedef struct gdw_decode_options {
 } gdw_decode_options;
 
 /* gdw_decode_options_default: compatible mode, depth 1024, no size limit, no objects. */
-gdw_decode_options gdw_decode_options_default(void);
+GDW_API gdw_decode_options gdw_decode_options_default(void);
 
 /* A decoded tree lives in a gdw_doc (an arena); gdw_doc_free frees all of it at once. */
 typedef struct gdw_doc gdw_doc;
@@ -366,32 +388,32 @@ typedef struct gdw_doc gdw_doc;
  * mode). On failure returns the code, fills *err (if not NULL), sets *out_doc to NULL and
  * frees everything it allocated. buf may be NULL only when len is 0. opts and alloc may be
  * NULL for the defaults. Heap use is bounded by gdw_decode_heap_bound(len). */
-gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
-                      const gdw_decode_options *opts, const gdw_allocator *alloc,
-                      gdw_doc **out_doc, size_t *consumed, gdw_error *err);
+GDW_API gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                              const gdw_decode_options *opts, const gdw_allocator *alloc,
+                              gdw_doc **out_doc, size_t *consumed, gdw_error *err);
 
 /* gdw_validate: the same verdict, error and consumed length as gdw_decode, allocating
  * nothing (it runs the same code with tree building switched off). */
-gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
-                        const gdw_decode_options *opts, size_t *consumed, gdw_error *err);
+GDW_API gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                                const gdw_decode_options *opts, size_t *consumed, gdw_error *err);
 
 /* gdw_decode_heap_bound: the most heap gdw_decode can use for an input of len bytes in compatible
  * or strict mode, arena overhead included, whatever the bytes: 7 × len + 16 KiB (docs/library.md).
  * gdw_decode_heap_bound_mode: the same for a mode; engine-exact mode, which also builds the values
  * the engine converts to, 24 × len + 16 KiB. */
-size_t gdw_decode_heap_bound(size_t len);
-size_t gdw_decode_heap_bound_mode(size_t len, gdw_mode mode);
+GDW_API size_t gdw_decode_heap_bound(size_t len);
+GDW_API size_t gdw_decode_heap_bound_mode(size_t len, gdw_mode mode);
 
-const gdw_value *gdw_doc_root(const gdw_doc *doc);
+GDW_API const gdw_value *gdw_doc_root(const gdw_doc *doc);
 /* gdw_doc_heap_bytes: bytes the document holds on the heap (chunks, headers). */
-size_t gdw_doc_heap_bytes(const gdw_doc *doc);
-void gdw_doc_free(gdw_doc *doc); /* NULL is a no-op */
-
-/* ---------------------------------------------------------------------------------------
- * One packet against every dialect (what `gdwire check` shows).
- * ------------------------------------------------------------------------------------- */
-typedef struct gdw_check_result {
-    const gdw_dialect *dialect;
+GDW_API size_t gdw_doc_heap_bytes(const gdw_doc *doc);
+GDW_API void gdw_doc_free(gdw_doc *doc); /* NULL is a no-op */
+        
+        /* ---------------------------------------------------------------------------------------
+         * One packet against every dialect (what `gdwire check` shows).
+         * ------------------------------------------------------------------------------------- */
+        typedef struct gdw_check_result {
+            const gdw_dialect *dialect;
     gdw_status status;         /* the decode verdict in this dialect */
     gdw_error err;             /* filled when status is not GDW_OK */
     size_t consumed;           /* bytes the value used, when accepted */
@@ -405,8 +427,8 @@ typedef struct gdw_check_result {
  * tell whether strict mode accepts the consumed bytes (whether the dialect's encoder writes exactly
  * them; in compatible mode found in the same walk). alloc (NULL: libc) holds the documents. out
  * has room for gdw_dialect_count() results, in table order. Returns how many dialects accept. */
-size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
-                 gdw_check_result *out);
+GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
+                         gdw_check_result *out);
 
 /* ---------------------------------------------------------------------------------------
  * Encoding.
@@ -420,7 +442,7 @@ typedef struct gdw_encode_options {
     void *lossy_ctx;
 } gdw_encode_options;
 
-gdw_encode_options gdw_encode_options_default(void);
+GDW_API gdw_encode_options gdw_encode_options_default(void);
 
 /* gdw_encode: write v in dialect d into out[0..cap). err->path names the failing value. *written (required) receives the
  * number of bytes the encoding needs, whether or not it fitted; if it is larger than cap
@@ -428,13 +450,13 @@ gdw_encode_options gdw_encode_options_default(void);
  * size the encoding (the same code runs). Padding is always zero. Errors: UNSUPPORTED_TYPE
  * (type not in the dialect), LOSSY (value does not fit and opts->lossy is false), DEPTH,
  * INVALID_TREE. */
-gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
-                      uint8_t *out, size_t cap, size_t *written, gdw_error *err);
+GDW_API gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
+                              uint8_t *out, size_t cap, size_t *written, gdw_error *err);
 
 /* gdw_encode_alloc: size, allocate (with alloc, NULL = libc) and encode. The caller frees
  * *out with the same allocator (size *out_len). */
-gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
-                            const gdw_allocator *alloc, uint8_t **out, size_t *out_len, gdw_error *err);
+GDW_API gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
+                                    const gdw_allocator *alloc, uint8_t **out, size_t *out_len, gdw_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * Conversion between dialects (docs/convert.md).
@@ -445,7 +467,7 @@ typedef struct gdw_convert_options {
     void *report_ctx;
 } gdw_convert_options;
 
-gdw_convert_options gdw_convert_options_default(void);
+GDW_API gdw_convert_options gdw_convert_options_default(void);
 
 /* gdw_convert: a copy of v that dialect `to` can hold, in a new document. Types `to` lacks
  * become their nearest counterpart (Vector2i -> Vector2, StringName -> String, TypedArray ->
@@ -455,8 +477,8 @@ gdw_convert_options gdw_convert_options_default(void);
  * the value. Numbers narrowed inside a type both dialects have (f64 into f32) are left for
  * gdw_encode to report. The copy shares string and array bytes with v: v's document must
  * outlive it. */
-gdw_status gdw_convert(const gdw_value *v, const gdw_dialect *to, const gdw_convert_options *opts,
-                       const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err);
+GDW_API gdw_status gdw_convert(const gdw_value *v, const gdw_dialect *to, const gdw_convert_options *opts,
+                               const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * Canonical text form (docs/text-format.md).
@@ -464,19 +486,19 @@ gdw_status gdw_convert(const gdw_value *v, const gdw_dialect *to, const gdw_conv
 
 /* gdw_text_print: write the text form of v into out[0..cap) NUL-terminated; returns the
  * length the full text needs (without the NUL), like snprintf. Never fails. */
-size_t gdw_text_print(const gdw_value *v, char *out, size_t cap);
+GDW_API size_t gdw_text_print(const gdw_value *v, char *out, size_t cap);
 
 /* gdw_text_print_alloc: as above into a malloc'ed string (free with free()); NULL on OOM. */
-char *gdw_text_print_alloc(const gdw_value *v);
+GDW_API char *gdw_text_print_alloc(const gdw_value *v);
 
 /* gdw_real_text: a real of width 4 or 8 given by its bits, as the text form writes a component:
  * the shortest decimal that reads back to the same bits, inf, -inf, nan, -nan or nan(0x<bits>). */
-void gdw_real_text(char *out, size_t cap, uint64_t bits, unsigned width);
+GDW_API void gdw_real_text(char *out, size_t cap, uint64_t bits, unsigned width);
 
 /* gdw_text_parse: parse text[0..len) into a new document. On error returns GDW_ERR_SYNTAX
  * (or NOMEM/DEPTH) with err->offset the byte offset in the text. */
-gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc,
-                          gdw_doc **out_doc, gdw_error *err);
+GDW_API gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc,
+                                  gdw_doc **out_doc, gdw_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * JSON form (docs/json.md, schema docs/gdwire.schema.json): the same information as the
@@ -484,41 +506,41 @@ gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *all
  * ------------------------------------------------------------------------------------- */
 
 /* gdw_json_print: as gdw_text_print, in the JSON form (one line). */
-size_t gdw_json_print(const gdw_value *v, char *out, size_t cap);
-char *gdw_json_print_alloc(const gdw_value *v); /* free with free(); NULL on OOM */
-
-/* gdw_json_parse: read one JSON value in the JSON form into a new document. Errors: SYNTAX
- * (not JSON, or not the schema) with err->offset the byte offset in the text and err->path the
- * JSON path of the offending member; NOMEM; DEPTH; INVALID_ARG when out_doc is NULL, or text is
- * NULL with len > 0 (as gdw_text_parse). */
-gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc,
-                          gdw_doc **out_doc, gdw_error *err);
+GDW_API size_t gdw_json_print(const gdw_value *v, char *out, size_t cap);
+GDW_API char *gdw_json_print_alloc(const gdw_value *v); /* free with free(); NULL on OOM */
+        
+        /* gdw_json_parse: read one JSON value in the JSON form into a new document. Errors: SYNTAX
+         * (not JSON, or not the schema) with err->offset the byte offset in the text and err->path the
+         * JSON path of the offending member; NOMEM; DEPTH; INVALID_ARG when out_doc is NULL, or text is
+         * NULL with len > 0 (as gdw_text_parse). */
+GDW_API gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc,
+                                  gdw_doc **out_doc, gdw_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * Reading values (docs/library.md "Reading and building values"). Each getter returns false,
  * leaving *out untouched, when v is NULL, of another type, or out of the range asked for.
  * ------------------------------------------------------------------------------------- */
-bool gdw_get_bool(const gdw_value *v, bool *out);
-bool gdw_get_int(const gdw_value *v, int64_t *out);
+GDW_API bool gdw_get_bool(const gdw_value *v, bool *out);
+GDW_API bool gdw_get_int(const gdw_value *v, int64_t *out);
 /* gdw_get_int_in: an INT in [min, max]. */
-bool gdw_get_int_in(const gdw_value *v, int64_t min, int64_t max, int64_t *out);
+GDW_API bool gdw_get_int_in(const gdw_value *v, int64_t min, int64_t max, int64_t *out);
 /* gdw_get_float: a FLOAT of either width, as a double (exact: every f32 is a double). */
-bool gdw_get_float(const gdw_value *v, double *out);
+GDW_API bool gdw_get_float(const gdw_value *v, double *out);
 /* gdw_get_string: a String or StringName: its bytes (not NUL-terminated; may hold NUL) and length. */
-bool gdw_get_string(const gdw_value *v, const char **s, size_t *len);
+GDW_API bool gdw_get_string(const gdw_value *v, const char **s, size_t *len);
 /* gdw_get_components: v is of math type t (Vector2, Color, Vector3i, Transform3D, ...) with exactly
  * n components; each into out as a double (exact for every width and for 32-bit integers). */
-bool gdw_get_components(const gdw_value *v, gdw_type t, double *out, size_t n);
+GDW_API bool gdw_get_components(const gdw_value *v, gdw_type t, double *out, size_t n);
 /* gdw_count: items of an Array, pairs of a Dictionary, elements of a packed array, properties of an
  * Object, bytes of a String; 0 for anything else and for NULL. */
-size_t gdw_count(const gdw_value *v);
+GDW_API size_t gdw_count(const gdw_value *v);
 /* gdw_array_get: item i of an Array or typed Array; NULL when out of range or not an array. */
-const gdw_value *gdw_array_get(const gdw_value *a, size_t i);
+GDW_API const gdw_value *gdw_array_get(const gdw_value *a, size_t i);
 /* gdw_dict_get: the value under the first String or StringName key with these bytes; NULL if none. */
-const gdw_value *gdw_dict_get(const gdw_value *d, const char *key, size_t len);
+GDW_API const gdw_value *gdw_dict_get(const gdw_value *d, const char *key, size_t len);
 /* gdw_dict_key_at / gdw_dict_value_at: pair i of a Dictionary in wire order; NULL when out of range. */
-const gdw_value *gdw_dict_key_at(const gdw_value *d, size_t i);
-const gdw_value *gdw_dict_value_at(const gdw_value *d, size_t i);
+GDW_API const gdw_value *gdw_dict_key_at(const gdw_value *d, size_t i);
+GDW_API const gdw_value *gdw_dict_value_at(const gdw_value *d, size_t i);
 
 /* ---------------------------------------------------------------------------------------
  * Building values (docs/library.md "Reading and building values"): a builder makes one document
@@ -536,61 +558,61 @@ const gdw_value *gdw_dict_value_at(const gdw_value *d, size_t i);
  * ------------------------------------------------------------------------------------- */
 typedef struct gdw_builder gdw_builder;
 
-gdw_builder *gdw_builder_new(const gdw_allocator *alloc); /* NULL on OOM; alloc NULL: libc */
-void gdw_builder_free(gdw_builder *b);                     /* NULL is a no-op; frees an unfinished document */
-/* gdw_build_finish: exactly one value built and every container closed: *out_doc owns it (free
- * with gdw_doc_free). Else (or after an earlier failure) the status and *err, *out_doc NULL, and
- * everything built is freed. Either way the builder is empty and ready for another document. */
-gdw_status gdw_build_finish(gdw_builder *b, gdw_doc **out_doc, gdw_error *err);
+GDW_API gdw_builder *gdw_builder_new(const gdw_allocator *alloc); /* NULL on OOM; alloc NULL: libc */
+GDW_API void gdw_builder_free(gdw_builder *b);                     /* NULL is a no-op; frees an unfinished document */
+        /* gdw_build_finish: exactly one value built and every container closed: *out_doc owns it (free
+         * with gdw_doc_free). Else (or after an earlier failure) the status and *err, *out_doc NULL, and
+         * everything built is freed. Either way the builder is empty and ready for another document. */
+GDW_API gdw_status gdw_build_finish(gdw_builder *b, gdw_doc **out_doc, gdw_error *err);
 /* gdw_builder_error: the sticky status (GDW_OK if none) and, if err is not NULL, its error. */
-gdw_status gdw_builder_error(const gdw_builder *b, gdw_error *err);
+GDW_API gdw_status gdw_builder_error(const gdw_builder *b, gdw_error *err);
 
-gdw_status gdw_build_nil(gdw_builder *b);
-gdw_status gdw_build_bool(gdw_builder *b, bool x);
-gdw_status gdw_build_int(gdw_builder *b, int64_t x);
+GDW_API gdw_status gdw_build_nil(gdw_builder *b);
+GDW_API gdw_status gdw_build_bool(gdw_builder *b, bool x);
+GDW_API gdw_status gdw_build_int(gdw_builder *b, int64_t x);
 /* gdw_build_float: stored as 32 bits when that holds x exactly (NaN excepted), else 64, the width
  * every engine's encoder chooses. gdw_build_float_bits: these bits of this width (4 or 8). */
-gdw_status gdw_build_float(gdw_builder *b, double x);
-gdw_status gdw_build_float_bits(gdw_builder *b, uint64_t bits, unsigned width);
-gdw_status gdw_build_string(gdw_builder *b, const char *s, size_t len);
-gdw_status gdw_build_cstring(gdw_builder *b, const char *s); /* NUL-terminated; NULL is "" */
-gdw_status gdw_build_string_name(gdw_builder *b, const char *s, size_t len);
+GDW_API gdw_status gdw_build_float(gdw_builder *b, double x);
+GDW_API gdw_status gdw_build_float_bits(gdw_builder *b, uint64_t bits, unsigned width);
+GDW_API gdw_status gdw_build_string(gdw_builder *b, const char *s, size_t len);
+GDW_API gdw_status gdw_build_cstring(gdw_builder *b, const char *s); /* NUL-terminated; NULL is "" */
+GDW_API gdw_status gdw_build_string_name(gdw_builder *b, const char *s, size_t len);
 /* gdw_build_node_path: names then subnames; flags bit 0 absolute, bit 1 (Godot 2) the last
  * subname is the property (needs a subname). */
-gdw_status gdw_build_node_path(gdw_builder *b, const gdw_str *names, size_t name_count, const gdw_str *subnames,
-                               size_t subname_count, uint32_t flags);
-gdw_status gdw_build_rid(gdw_builder *b, uint64_t id);
-gdw_status gdw_build_object_id(gdw_builder *b, uint64_t id); /* 0 is the null Object */
-gdw_status gdw_build_callable(gdw_builder *b);
-gdw_status gdw_build_signal(gdw_builder *b, const char *name, size_t len, uint64_t object_id);
+GDW_API gdw_status gdw_build_node_path(gdw_builder *b, const gdw_str *names, size_t name_count, const gdw_str *subnames,
+                                       size_t subname_count, uint32_t flags);
+GDW_API gdw_status gdw_build_rid(gdw_builder *b, uint64_t id);
+GDW_API gdw_status gdw_build_object_id(gdw_builder *b, uint64_t id); /* 0 is the null Object */
+GDW_API gdw_status gdw_build_callable(gdw_builder *b);
+GDW_API gdw_status gdw_build_signal(gdw_builder *b, const char *name, size_t len, uint64_t object_id);
 /* gdw_build_math: a math type of reals (Vector2/3/4, Rect2, Transform2D, Plane, Quaternion, AABB,
  * Basis, Transform3D, Projection, Color) from exactly its n components, in the text form's order.
  * width: bytes per real, 4 (0 means 4: real_t of a standard build) or 8 (double-precision builds);
  * components are rounded to it. Color is always 4. gdw_build_math_int: Vector2i/3i/4i, Rect2i;
  * each component must fit 32 bits (else LOSSY). */
-gdw_status gdw_build_math(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width);
-gdw_status gdw_build_math_int(gdw_builder *b, gdw_type t, const int64_t *c, size_t n);
+GDW_API gdw_status gdw_build_math(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width);
+GDW_API gdw_status gdw_build_math_int(gdw_builder *b, gdw_type t, const int64_t *c, size_t n);
 /* Packed arrays from n components (elements × components per element): reals for
  * PACKED_{REAL,FLOAT32,FLOAT64,VECTOR2,VECTOR3,VECTOR4,COLOR}_ARRAY (width as gdw_build_math; the
  * FLOAT32/FLOAT64/COLOR arrays have their own), integers for PACKED_{INT32,INT64,VECTOR2I,VECTOR3I,
  * VECTOR4I}_ARRAY. */
-gdw_status gdw_build_packed_reals(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width);
-gdw_status gdw_build_packed_ints(gdw_builder *b, gdw_type t, const int64_t *c, size_t n);
-gdw_status gdw_build_packed_bytes(gdw_builder *b, const uint8_t *p, size_t n);
-gdw_status gdw_build_packed_strings(gdw_builder *b, const gdw_str *strs, size_t n);
+GDW_API gdw_status gdw_build_packed_reals(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width);
+GDW_API gdw_status gdw_build_packed_ints(gdw_builder *b, gdw_type t, const int64_t *c, size_t n);
+GDW_API gdw_status gdw_build_packed_bytes(gdw_builder *b, const uint8_t *p, size_t n);
+GDW_API gdw_status gdw_build_packed_strings(gdw_builder *b, const gdw_str *strs, size_t n);
 /* gdw_build_value: a deep copy of any value (a decoded request's field, a whole tree) as one value. */
-gdw_status gdw_build_value(gdw_builder *b, const gdw_value *v);
+GDW_API gdw_status gdw_build_value(gdw_builder *b, const gdw_value *v);
 
 /* Containers. gdw_build_begin: ARRAY or DICTIONARY, untyped when key and elem are NULL, else typed
  * (Godot 4.3+ typed Array: elem; 4.4+ typed Dictionary: key and elem), or Pandemonium's
  * TYPED_ARRAY (elem required). The descriptors are copied. */
-gdw_status gdw_build_begin(gdw_builder *b, gdw_type t, const gdw_typedesc *key, const gdw_typedesc *elem);
-gdw_status gdw_build_begin_array(gdw_builder *b);
-gdw_status gdw_build_begin_dictionary(gdw_builder *b);
+GDW_API gdw_status gdw_build_begin(gdw_builder *b, gdw_type t, const gdw_typedesc *key, const gdw_typedesc *elem);
+GDW_API gdw_status gdw_build_begin_array(gdw_builder *b);
+GDW_API gdw_status gdw_build_begin_dictionary(gdw_builder *b);
 /* gdw_build_begin_object: a full Object (class name, then property name and value pairs); decoders
  * accept these only with allow_objects. For an Object by id: gdw_build_object_id. */
-gdw_status gdw_build_begin_object(gdw_builder *b, const char *class_name, size_t len);
-gdw_status gdw_build_end(gdw_builder *b);
+GDW_API gdw_status gdw_build_begin_object(gdw_builder *b, const char *class_name, size_t len);
+GDW_API gdw_status gdw_build_end(gdw_builder *b);
 
 /* ---------------------------------------------------------------------------------------
  * Base64 (RFC 4648 with '=' padding): Marshalls.variant_to_base64 / base64_to_variant.
@@ -598,12 +620,12 @@ gdw_status gdw_build_end(gdw_builder *b);
 
 /* gdw_base64_encode: writes NUL-terminated base64 of in[0..n) into out[0..cap); returns the
  * length of the full text (without the NUL), like snprintf. */
-size_t gdw_base64_encode(const uint8_t *in, size_t n, char *out, size_t cap);
+GDW_API size_t gdw_base64_encode(const uint8_t *in, size_t n, char *out, size_t cap);
 /* gdw_base64_decode: whitespace is skipped; the URL-safe letters - and _ are accepted. out needs
  * room for n / 4 * 3 + 3 bytes. GDW_ERR_SYNTAX with *bad_at (if not NULL) the offset of the first
  * character that is not base64 (n when the text ends inside a group). GDW_ERR_INVALID_ARG when out
  * or out_len is NULL, or in is NULL with n > 0. */
-gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at);
+GDW_API gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at);
 
 #ifdef __cplusplus
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* get.c — typed getters over a value tree (docs/library.md "Reading and building values"): each
  * checks the type and the range asked for, and says no rather than guess. */
 #include "codec/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h — shared by the codec's own files only: type facts, arena, cursor, UTF-8. */
 #ifndef GDWIRE_INTERNAL_H
 #define GDWIRE_INTERNAL_H
@@ -13,6 +14,9 @@
 #include "dialects/dialects.h"
 
 #define GDW_FLAG16 0x00010000u
+
+/* TRY: return the status of x when it is not GDW_OK (the parsers' one way to pass a failure up). */
+#define TRY(x) do { gdw_status st_ = (x); if (st_) return st_; } while (0)
 
 /* ---- Type facts (dialect independent) ------------------------------------------------ */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_parse.c — reads the JSON form (docs/json.md) into a value tree.
  *
  * Two steps: the JSON text is parsed into a small tree of JSON nodes (a scratch arena), then
@@ -27,8 +28,8 @@ typedef struct jnode {
         struct {
             struct jnode *items; /* J_ARR items, J_OBJ member values */
             gdw_str *keys;       /* J_OBJ member names */
-        };
-    };
+        } l;
+    } u;
 } jnode;
 
 #define JSON_MAX_DEPTH (4u * (GDW_HARD_MAX_DEPTH + 2u))
@@ -63,7 +64,6 @@ static gdw_status jerr(jctx *j, size_t off, gdw_status code, const char *msg) {
     return code;
 }
 
-#define TRY(x) do { gdw_status st_ = (x); if (st_) return st_; } while (0)
 
 /* ---- step 1: JSON text to nodes ------------------------------------------------------------ */
 
@@ -73,7 +73,7 @@ static void jws(jctx *j) {
 
 /* A growable buffer from the caller's allocator (the text being written, the offset map, the
  * pending nodes of open lists). */
-static bool grow(jctx *j, void **p, size_t *cap, size_t need, size_t elem) {
+static bool jgrow(jctx *j, void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return true;
     size_t nc = *cap ? *cap : 64;
     while (nc < need) {
@@ -195,8 +195,8 @@ static gdw_status parse_jnumber(jctx *j, jnode *nd) {
     }
     if (i - j->pos > 400) return jerr(j, j->pos, GDW_ERR_SYNTAX, "JSON number too long");
     nd->kind = J_NUM;
-    nd->str.ptr = (const uint8_t *)j->s + j->pos;
-    nd->str.len = (uint32_t)(i - j->pos);
+    nd->u.str.ptr = (const uint8_t *)j->s + j->pos;
+    nd->u.str.len = (uint32_t)(i - j->pos);
     j->pos = i;
     return GDW_OK;
 }
@@ -210,7 +210,7 @@ static gdw_status parse_jvalue(jctx *j, jnode *nd) {
     if (j->pos >= j->n) return jerr(j, j->pos, GDW_ERR_SYNTAX, "expected a JSON value");
     char c = j->s[j->pos];
     if (c == '{' || c == '[') { nd->kind = c == '{' ? J_OBJ : J_ARR; j->pos++; return GDW_OK; }
-    if (c == '"') { nd->kind = J_STR; return parse_jstring(j, &nd->str); }
+    if (c == '"') { nd->kind = J_STR; return parse_jstring(j, &nd->u.str); }
     if (c == '-' || is_digit(c)) return parse_jnumber(j, nd);
     static const struct { const char *w; uint8_t k; } words[] = {{"null", J_NULL}, {"true", J_TRUE}, {"false", J_FALSE}};
     for (size_t i = 0; i < 3; i++) {
@@ -246,8 +246,8 @@ static bool count_items(jctx *j, uint32_t **counts, size_t *n_counts, size_t *ca
         if (sp && !seen[sp - 1]) { seen[sp - 1] = true; (*counts)[open[sp - 1]]++; }
         if (c == '[' || c == '{') {
             if (sp >= JSON_MAX_DEPTH) break; /* pass 2 says so */
-            ok = grow(j, (void **)counts, cap_counts, *n_counts + 1, sizeof **counts) &&
-                 grow(j, (void **)&open, &cap_open, sp + 1, sizeof *open) && grow(j, (void **)&seen, &cap_seen, sp + 1, sizeof *seen);
+            ok = jgrow(j, (void **)counts, cap_counts, *n_counts + 1, sizeof **counts) &&
+                 jgrow(j, (void **)&open, &cap_open, sp + 1, sizeof *open) && jgrow(j, (void **)&seen, &cap_seen, sp + 1, sizeof *seen);
             if (!ok) break;
             (*counts)[*n_counts] = 0;
             open[sp] = (*n_counts)++;
@@ -291,13 +291,13 @@ static gdw_status parse_json(jctx *j, jnode *root) {
         bool done = true;
         if (x.kind == J_ARR || x.kind == J_OBJ) {
             if (n_open >= JSON_MAX_DEPTH) { s = jerr(j, x.off, GDW_ERR_DEPTH, "JSON nested too deeply"); break; }
-            if (!grow(j, (void **)&open, &cap_open, n_open + 1, sizeof *open)) { s = jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory"); break; }
+            if (!jgrow(j, (void **)&open, &cap_open, n_open + 1, sizeof *open)) { s = jerr(j, j->pos, GDW_ERR_NOMEM, "out of memory"); break; }
             uint32_t n = next_list < n_counts ? counts[next_list] : 0;
             next_list++;
             x.n = n;
-            x.items = n ? gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.items) : NULL;
-            x.keys = n && x.kind == J_OBJ ? gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.keys) : NULL;
-            if (n && (!x.items || (x.kind == J_OBJ && !x.keys))) { s = jerr(j, x.off, GDW_ERR_NOMEM, "out of memory"); break; }
+            x.u.l.items = n ? gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.u.l.items) : NULL;
+            x.u.l.keys = n && x.kind == J_OBJ ? gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.u.l.keys) : NULL;
+            if (n && (!x.u.l.items || (x.kind == J_OBJ && !x.u.l.keys))) { s = jerr(j, x.off, GDW_ERR_NOMEM, "out of memory"); break; }
             open[n_open++] = (jopen){x, 0, key};
             jws(j);
             char close = x.kind == J_OBJ ? '}' : ']';
@@ -313,8 +313,8 @@ static gdw_status parse_json(jctx *j, jnode *root) {
             jopen *top = &open[n_open - 1];
             bool obj = top->node.kind == J_OBJ;
             if (top->filled >= top->node.n) { s = jerr(j, x.off, GDW_ERR_SYNTAX, obj ? "expected ',' or '}'" : "expected ',' or ']'"); goto out; }
-            top->node.items[top->filled] = x;
-            if (obj) top->node.keys[top->filled] = key;
+            top->node.u.l.items[top->filled] = x;
+            if (obj) top->node.u.l.keys[top->filled] = key;
             top->filled++;
             jws(j);
             if (j->pos < j->n && j->s[j->pos] == (obj ? '}' : ']')) {
@@ -339,7 +339,7 @@ out:
 
 static void out_put(jctx *j, const char *p, size_t n) {
     if (j->oom) return;
-    if (!grow(j, (void **)&j->out, &j->out_cap, j->out_len + n, 1)) { j->oom = true; return; }
+    if (!jgrow(j, (void **)&j->out, &j->out_cap, j->out_len + n, 1)) { j->oom = true; return; }
     memcpy(j->out + j->out_len, p, n);
     j->out_len += n;
 }
@@ -348,7 +348,7 @@ static void out_str(jctx *j, const char *p) { out_put(j, p, strlen(p)); }
 /* (text offset, JSON offset) of each value written, to map the text parser's errors back. */
 static void mark(jctx *j, size_t json_off) {
     if (j->oom) return;
-    if (!grow(j, (void **)&j->map, &j->map_cap, j->map_len + 2, sizeof *j->map)) { j->oom = true; return; }
+    if (!jgrow(j, (void **)&j->map, &j->map_cap, j->map_len + 2, sizeof *j->map)) { j->oom = true; return; }
     j->map[j->map_len++] = j->out_len;
     j->map[j->map_len++] = json_off;
 }
@@ -366,12 +366,12 @@ static size_t path_index(jctx *j, unsigned idx) {
     gdw_path_uint(j->path, &j->path_len, "[", idx, "]");
     return saved;
 }
-static void path_pop(jctx *j, size_t saved) { j->path_len = saved; j->path[saved] = 0; }
+static void jpath_pop(jctx *j, size_t saved) { j->path_len = saved; j->path[saved] = 0; }
 
 static bool key_is(gdw_str k, const char *name) { return k.len == strlen(name) && memcmp(k.ptr, name, k.len) == 0; }
 
 static const jnode *member(const jnode *obj, const char *name) {
-    for (uint32_t i = 0; i < obj->n; i++) if (key_is(obj->keys[i], name)) return &obj->items[i];
+    for (uint32_t i = 0; i < obj->n; i++) if (key_is(obj->u.l.keys[i], name)) return &obj->u.l.items[i];
     return NULL;
 }
 
@@ -379,13 +379,13 @@ static const jnode *member(const jnode *obj, const char *name) {
 static gdw_status only_members(jctx *j, const jnode *obj, const char *const *allowed) {
     for (uint32_t i = 0; i < obj->n; i++) {
         bool ok = false;
-        for (size_t k = 0; allowed[k]; k++) if (key_is(obj->keys[i], allowed[k])) ok = true;
+        for (size_t k = 0; allowed[k]; k++) if (key_is(obj->u.l.keys[i], allowed[k])) ok = true;
         for (uint32_t m = 0; m < i; m++)
-            if (obj->keys[m].len == obj->keys[i].len && memcmp(obj->keys[m].ptr, obj->keys[i].ptr, obj->keys[i].len) == 0) ok = false;
+            if (obj->u.l.keys[m].len == obj->u.l.keys[i].len && memcmp(obj->u.l.keys[m].ptr, obj->u.l.keys[i].ptr, obj->u.l.keys[i].len) == 0) ok = false;
         if (!ok) {
-            size_t sv = path_member_text(j, (const uint8_t *)obj->keys[i].ptr, obj->keys[i].len);
-            gdw_status s = jerr(j, obj->items[i].off, GDW_ERR_SYNTAX, "unknown or repeated member for this type");
-            path_pop(j, sv);
+            size_t sv = path_member_text(j, (const uint8_t *)obj->u.l.keys[i].ptr, obj->u.l.keys[i].len);
+            gdw_status s = jerr(j, obj->u.l.items[i].off, GDW_ERR_SYNTAX, "unknown or repeated member for this type");
+            jpath_pop(j, sv);
             return s;
         }
     }
@@ -397,7 +397,7 @@ static gdw_status need(jctx *j, const jnode *obj, const char *name, int kind, co
     if (!m) {
         size_t sv = path_member(j, name);
         gdw_status s = jerr(j, obj->off, GDW_ERR_SYNTAX, "member missing");
-        path_pop(j, sv);
+        jpath_pop(j, sv);
         return s;
     }
     if (kind >= 0 && m->kind != kind && !(kind == J_TRUE && m->kind == J_FALSE)) {
@@ -405,7 +405,7 @@ static gdw_status need(jctx *j, const jnode *obj, const char *name, int kind, co
         gdw_status s = jerr(j, m->off, GDW_ERR_SYNTAX,
                             kind == J_NUM ? "expected a number" : kind == J_STR ? "expected a string" : kind == J_ARR ? "expected an array"
                             : kind == J_OBJ ? "expected an object" : "expected true or false");
-        path_pop(j, sv);
+        jpath_pop(j, sv);
         return s;
     }
     *out = m;
@@ -426,10 +426,10 @@ static void out_quoted(jctx *j, gdw_str g) {
 
 /* base64 text to bytes in the scratch arena; off is where the JSON string starts. */
 static gdw_status unbase64(jctx *j, const jnode *b, gdw_str *out) {
-    uint8_t *buf = gdw_arena_alloc(j->scratch, b->str.len / 4 * 3 + 3);
+    uint8_t *buf = gdw_arena_alloc(j->scratch, b->u.str.len / 4 * 3 + 3);
     size_t n = 0, bad = 0;
     if (!buf) return jerr(j, b->off, GDW_ERR_NOMEM, "out of memory");
-    if (gdw_base64_decode((const char *)b->str.ptr, b->str.len, buf, &n, &bad))
+    if (gdw_base64_decode((const char *)b->u.str.ptr, b->u.str.len, buf, &n, &bad))
         return jerr(j, b->off + 1 + bad, GDW_ERR_SYNTAX, "bad base64");
     out->ptr = buf;
     out->len = (uint32_t)n;
@@ -438,9 +438,9 @@ static gdw_status unbase64(jctx *j, const jnode *b, gdw_str *out) {
 
 /* A JSON string or {"base64": "..."}, as bytes. */
 static gdw_status get_bytes(jctx *j, const jnode *nd, gdw_str *out) {
-    if (nd->kind == J_STR) { *out = nd->str; return GDW_OK; }
-    if (nd->kind == J_OBJ && nd->n == 1 && key_is(nd->keys[0], "base64") && nd->items[0].kind == J_STR)
-        return unbase64(j, &nd->items[0], out);
+    if (nd->kind == J_STR) { *out = nd->u.str; return GDW_OK; }
+    if (nd->kind == J_OBJ && nd->n == 1 && key_is(nd->u.l.keys[0], "base64") && nd->u.l.items[0].kind == J_STR)
+        return unbase64(j, &nd->u.l.items[0], out);
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a string or {\"base64\": \"...\"}");
 }
 
@@ -453,11 +453,11 @@ static gdw_status out_bytes(jctx *j, const jnode *nd) {
 
 /* An integer member: a JSON number without fraction or exponent, within [lo, hi]. */
 static gdw_status get_int(jctx *j, const jnode *nd, int64_t lo, uint64_t hi, char *text, size_t cap) {
-    if (nd->kind != J_NUM || memchr(nd->str.ptr, '.', nd->str.len) || memchr(nd->str.ptr, 'e', nd->str.len) ||
-        memchr(nd->str.ptr, 'E', nd->str.len) || nd->str.len >= cap)
+    if (nd->kind != J_NUM || memchr(nd->u.str.ptr, '.', nd->u.str.len) || memchr(nd->u.str.ptr, 'e', nd->u.str.len) ||
+        memchr(nd->u.str.ptr, 'E', nd->u.str.len) || nd->u.str.len >= cap)
         return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected an integer");
-    memcpy(text, nd->str.ptr, nd->str.len);
-    text[nd->str.len] = 0;
+    memcpy(text, nd->u.str.ptr, nd->u.str.len);
+    text[nd->u.str.len] = 0;
     bool ok;
     if (text[0] == '-') {
         char *end;
@@ -484,16 +484,16 @@ static gdw_status out_int(jctx *j, const jnode *nd, int64_t lo, uint64_t hi) {
 /* A real: a JSON number, or one of the text form's words in a string. */
 static gdw_status out_real(jctx *j, const jnode *nd) {
     if (nd->kind == J_NUM) {
-        out_put(j, (const char *)nd->str.ptr, nd->str.len);
+        out_put(j, (const char *)nd->u.str.ptr, nd->u.str.len);
         /* a JSON number without '.' or exponent (5, -0, 30 digits) is still a real here: the text
          * form would read it as an int, so it gets its ".0" */
-        if (!memchr(nd->str.ptr, '.', nd->str.len) && !memchr(nd->str.ptr, 'e', nd->str.len) && !memchr(nd->str.ptr, 'E', nd->str.len))
+        if (!memchr(nd->u.str.ptr, '.', nd->u.str.len) && !memchr(nd->u.str.ptr, 'e', nd->u.str.len) && !memchr(nd->u.str.ptr, 'E', nd->u.str.len))
             out_str(j, ".0");
         return GDW_OK;
     }
     if (nd->kind == J_STR) {
-        const char *w = (const char *)nd->str.ptr;
-        size_t n = nd->str.len;
+        const char *w = (const char *)nd->u.str.ptr;
+        size_t n = nd->u.str.len;
         bool ok = (n == 3 && memcmp(w, "nan", 3) == 0) || (n == 4 && memcmp(w, "-nan", 4) == 0) ||
                   (n == 3 && memcmp(w, "inf", 3) == 0) || (n == 4 && memcmp(w, "-inf", 4) == 0);
         size_t b = (n > 0 && w[0] == '-') ? 1 : 0;
@@ -511,10 +511,10 @@ static gdw_status get_width(jctx *j, const jnode *obj, unsigned *w) {
     const jnode *m = member(obj, "width");
     *w = 0;
     if (!m) return GDW_OK;
-    if (m->kind == J_NUM && m->str.len == 1 && (m->str.ptr[0] == '4' || m->str.ptr[0] == '8')) { *w = m->str.ptr[0] - '0'; return GDW_OK; }
+    if (m->kind == J_NUM && m->u.str.len == 1 && (m->u.str.ptr[0] == '4' || m->u.str.ptr[0] == '8')) { *w = m->u.str.ptr[0] - '0'; return GDW_OK; }
     size_t sv = path_member(j, "width");
     gdw_status s = jerr(j, m->off, GDW_ERR_SYNTAX, "width is 4 or 8");
-    path_pop(j, sv);
+    jpath_pop(j, sv);
     return s;
 }
 
@@ -530,14 +530,14 @@ static bool ident_ok(gdw_str g) {
 /* A container element type: "Variant", a builtin name, "ObjectID", {"class"}, {"script"}, {"wire_id"}. */
 static gdw_status out_desc(jctx *j, const jnode *nd) {
     if (nd->kind == J_STR) {
-        if (!ident_ok(nd->str)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "not a type name");
-        out_put(j, (const char *)nd->str.ptr, nd->str.len);
+        if (!ident_ok(nd->u.str)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "not a type name");
+        out_put(j, (const char *)nd->u.str.ptr, nd->u.str.len);
         return GDW_OK;
     }
     if (nd->kind == J_OBJ && nd->n == 1) {
-        if (key_is(nd->keys[0], "class")) return out_bytes(j, &nd->items[0]);
-        if (key_is(nd->keys[0], "script")) { out_str(j, "script("); TRY(out_bytes(j, &nd->items[0])); out_str(j, ")"); return GDW_OK; }
-        if (key_is(nd->keys[0], "wire_id")) { out_str(j, "#"); return out_int(j, &nd->items[0], 0, UINT32_MAX); }
+        if (key_is(nd->u.l.keys[0], "class")) return out_bytes(j, &nd->u.l.items[0]);
+        if (key_is(nd->u.l.keys[0], "script")) { out_str(j, "script("); TRY(out_bytes(j, &nd->u.l.items[0])); out_str(j, ")"); return GDW_OK; }
+        if (key_is(nd->u.l.keys[0], "wire_id")) { out_str(j, "#"); return out_int(j, &nd->u.l.items[0], 0, UINT32_MAX); }
     }
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a type name, {\"class\": ...}, {\"script\": ...} or {\"wire_id\": N}");
 }
@@ -564,10 +564,10 @@ static gdw_status out_list(jctx *j, const jnode *arr, const char *name, item_fn 
     for (uint32_t i = 0; i < arr->n; i++) {
         if (i) out_str(j, ", ");
         size_t si = path_index(j, i);
-        TRY(fn(j, &arr->items[i], depth));
-        path_pop(j, si);
+        TRY(fn(j, &arr->u.l.items[i], depth));
+        jpath_pop(j, si);
     }
-    path_pop(j, sv);
+    jpath_pop(j, sv);
     return GDW_OK;
 }
 
@@ -607,11 +607,11 @@ static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth, jlist *l) 
     if (nd->kind != J_OBJ) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a value is an object {\"type\": ...}");
     const jnode *tn, *m;
     TRY(need(j, nd, "type", J_STR, &tn));
-    int t = gdw_type_from_name((const char *)tn->str.ptr, tn->str.len);
+    int t = gdw_type_from_name((const char *)tn->u.str.ptr, tn->u.str.len);
     if (t < 0) {
         size_t sv = path_member(j, "type");
         gdw_status s = jerr(j, tn->off, GDW_ERR_SYNTAX, "unknown type name");
-        path_pop(j, sv);
+        jpath_pop(j, sv);
         return s;
     }
     mark(j, nd->off);
@@ -636,7 +636,7 @@ static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth, jlist *l) 
         if ((v != NULL) == (b != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a string has \"value\" or \"base64\"");
         if (v && v->kind != J_STR) return jerr(j, v->off, GDW_ERR_SYNTAX, "expected a string");
         if (b && b->kind != J_STR) return jerr(j, b->off, GDW_ERR_SYNTAX, "expected a string");
-        if (v) g = v->str;
+        if (v) g = v->u.str;
         else TRY(unbase64(j, b, &g));
         out_quoted(j, g);
         return GDW_OK;
@@ -780,7 +780,7 @@ static gdw_status out_tree(jctx *j, const jnode *root) {
     for (;;) {
         if (s) break;
         if (l.list) { /* a list opened: it is the one to write next */
-            if (!grow(j, (void **)&st, &cap, sp + 1, sizeof *st)) { s = jerr(j, l.list->off, GDW_ERR_NOMEM, "out of memory"); break; }
+            if (!jgrow(j, (void **)&st, &cap, sp + 1, sizeof *st)) { s = jerr(j, l.list->off, GDW_ERR_NOMEM, "out of memory"); break; }
             st[sp++] = l;
             l.list = NULL;
         }
@@ -789,12 +789,12 @@ static gdw_status out_tree(jctx *j, const jnode *root) {
         j->path_len = top->path_inner;
         j->path[j->path_len] = 0;
         if (top->i == top->list->n) {
-            path_pop(j, top->path_outer);
+            jpath_pop(j, top->path_outer);
             out_str(j, top->close);
             sp--;
             continue;
         }
-        const jnode *it = &top->list->items[top->i];
+        const jnode *it = &top->list->u.l.items[top->i];
         unsigned d = top->depth + 1;
         if (top->shape == LIST_VALUES) {
             if (top->i) out_str(j, ", ");
@@ -811,15 +811,15 @@ static gdw_status out_tree(jctx *j, const jnode *root) {
             }
             path_index(j, 0);
             top->value_next = true;
-            if (top->shape == LIST_PROPERTIES) { s = out_bytes(j, &it->items[0]); continue; }
-            s = out_value(j, &it->items[0], d, &l);
+            if (top->shape == LIST_PROPERTIES) { s = out_bytes(j, &it->u.l.items[0]); continue; }
+            s = out_value(j, &it->u.l.items[0], d, &l);
             continue;
         }
         path_index(j, top->i++);
         path_index(j, 1);
         top->value_next = false;
         out_str(j, ": ");
-        s = out_value(j, &it->items[1], d, &l);
+        s = out_value(j, &it->u.l.items[1], d, &l);
     }
     release(j, st, cap, sizeof *st);
     return s;

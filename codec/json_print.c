@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_print.c — the JSON form of values (docs/json.md; schema docs/gdwire.schema.json).
  *
  * Every value is an object with a "type" member, the canonical type name. The form holds the

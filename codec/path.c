@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* path.c — the one writer of error paths (gdw_error.path, docs/library.md "Error paths").
  *
  * A path is written step by step from the top value down: [3] an array slot, {"hp"} the value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text_parse.c — reads the canonical text form (docs/text-format.md) into a value tree.
  * A value at a time, through the tree builder (build.c): an opened list ([ ], { }, an Object's or
  * a typed container's items) is an open container of the builder, not a C call, so the C stack
@@ -29,7 +30,6 @@ static gdw_status perr(pctx *p, gdw_status code, const char *msg) {
     return code;
 }
 
-#define TRY(x) do { gdw_status st_ = (x); if (st_) return st_; } while (0)
 
 static void ws(pctx *p) {
     while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' || p->s[p->pos] == '\r')) p->pos++;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text_print.c — the canonical text form of values (grammar: docs/text-format.md).
  *
  * Every value of every dialect prints exactly: 64-bit ints, reals bit for bit (-0.0, NaN

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* types.c — facts about each logical type, and value accessors. */
 #include <math.h>
 #include <strings.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utf8.c — the string checks of each engine generation (see docs/dialects.md). */
 #include <string.h>
 

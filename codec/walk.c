@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* walk.c — the one depth-first walk of a value tree, without recursion (docs/library.md
  * "Stack"): the open containers are a fixed array of frames, so a walk needs the same few KiB
  * of C stack at any depth. Printers (text, JSON) are visitors of it.

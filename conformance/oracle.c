@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* oracle.c — export packets for a real engine and compare its verdicts with the vectors. */
 #include "conformance/oracle.h"
 

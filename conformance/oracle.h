@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* oracle.h — the conformance suite against a real engine (tools/engines/):
  * export the packets of one dialect, then compare the engine's verdicts with the vectors'
  * engine-exact expectations. */

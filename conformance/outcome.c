@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outcome.c — run one byte string through the codec and describe the result. */
 #include "conformance/outcome.h"
 

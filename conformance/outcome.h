@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outcome.h — what one byte string does in one dialect and mode: accepted (value, bytes
  * consumed, canonical re-encoding) or rejected (code, offset, path, engine error). The
  * conformance runner computes outcomes and compares them with the vectors; the vector

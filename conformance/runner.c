@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* runner.c — `bazel test //conformance`: run every vector in every dialect and mode, print
  * failures as expected-vs-got diffs and a dialect x passed/failed table ending with the line
  * "N passed, N failed". Also the two halves of the Godot 3 engine cross-check (oracle.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dialects.h — what a dialect is: a const table of wire type ids plus named quirk fields.
  *
  * The codec never asks "which dialect is this?"; it reads these fields. Adding a dialect

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target `decode`: any bytes in any dialect and mode. If the packet is accepted, its
  * value is re-encoded in the same dialect, decoded again and re-encoded again: the second
  * value must equal the first (as numbers: a double-precision dialect writes an f32 it read

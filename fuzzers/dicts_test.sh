@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # dicts_test.sh MAKE_DICTS DICT... — the committed dictionaries are what make_dicts writes from
 # the dialect table now (after a dialect change: bazel run //tools/fuzz:make_dicts -- $PWD/fuzzers/dict).
 set -euo pipefail
 gen=$1
 shift
-out=$(mktemp -d)
+out=$(mktemp -d "${TEST_TMPDIR:-/tmp}/dicts.XXXXXX"); trap 'rm -rf "$out"' EXIT
 "$gen" "$out"
 failed=0 passed=0
 for f in "$@"; do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target `encode` (structure-aware): the input is a stream of choices that builds a value
  * tree (value_gen.h), written as canonical text and parsed. The value is then encoded in every
  * dialect: where a dialect refuses it, the refusal must be one fuzz_encode_refusal_allowed lists,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz.h — what the gdwire fuzz targets share: how the first bytes of an input choose the
  * dialect and mode, and the checks every target makes. A failed check prints what broke and
  * calls abort(), which every fuzzing engine reports as a crash.

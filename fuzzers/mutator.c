@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mutator.c — the wire-format-aware mutator (mutator.h). */
 #include "fuzzers/mutator.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mutator.h — a mutator that knows the wire format, shared by libFuzzer
  * (LLVMFuzzerCustomMutator, fuzzers/mutator_libfuzzer.c) and AFL++ (a custom mutator library,
  * fuzzers/mutator_afl.c) for the byte-level targets (input layout in fuzz.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mutator_afl.c — the wire-format-aware mutator (mutator.h) as an AFL++ custom mutator
  * library: AFL_CUSTOM_MUTATOR_LIBRARY=.../libgdwire_afl_mutator.so afl-fuzz ... AFL++ runs its
  * own havoc stage besides (unless AFL_CUSTOM_MUTATOR_ONLY=1), so the byte-level fallback here is

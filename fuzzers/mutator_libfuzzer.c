@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mutator_libfuzzer.c — the wire-format-aware mutator (mutator.h) as libFuzzer's custom
  * mutator. Linked into the byte-level targets in --config=libfuzzer only. Set
  * GDWIRE_FUZZ_NO_MUTATOR=1 to fall back to libFuzzer's own mutations (to measure what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mutator_test — the custom mutator on the conformance packets: every result stays within
  * max_size and is a well-formed input, nothing crashes (this test also runs under ASan in CI),
  * and the structure-aware edits do what they are for: compared with random byte flips from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay_main.c — in the default (non-fuzzing) build every fuzz target links this main, so
  * `bazel test //...` replays its corpus and regressions with any compiler: each file argument,
  * or each file in a directory argument, is one input. Prints "N passed, N failed"; a failing

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # replay_test.sh BINARY SEEDS.tsv CORPUS_DIR REGRESSIONS_DIR — run a fuzz target's replay build
 # over the conformance vectors (in every dialect), its corpus and its crash regressions.
 set -euo pipefail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target `strict_implies_compatible`: whatever strict mode accepts, compatible and
  * engine-exact mode accept with the same value and length. The exceptions are engine-exact
  * mode's model of known engine defects: ENGINE_DEFECT (a valid packet the engine rejects)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target `translate`: decode in dialect A (byte 0), then for every dialect B encode the
  * value; where B can hold it (the encoder refuses only what fuzz_encode_refusal_allowed
  * lists), B must decode its own bytes back to the same value (fuzz_values_match: as

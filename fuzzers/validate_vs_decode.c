@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target `validate_vs_decode`: gdw_validate and gdw_decode give the same verdict, bytes
  * consumed, error code, offsets, path and message on any input, and so does a validation with
  * the fast path for leaves off (a trace function); a zero-copy decode (borrow_input) gives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* value_gen.c — bytes → a value tree in canonical text (value_gen.h). */
 #include "fuzzers/value_gen.h"
 

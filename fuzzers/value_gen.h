@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* value_gen.h — the structure-aware half of the fuzzers: turns any bytes into a value tree.
  *
  * The input is read as a stream of choices (which type, how many items, which interesting

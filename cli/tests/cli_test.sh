@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # End-to-end tests of the gdwire command: every verb and option, exit codes and messages, on
 # the bundled samples and on the packets the real Godot 3.2.3 engine made
 # (tools/engines/godot3.2-packets.tsv); every JSON line is checked against the schema.
 set -u
-G="$1"; SAMPLES="$(cd "$(dirname "$2")" && pwd)"; ENGINE_TSV="$3"; SCHEMA="$4"; VALIDATE="$5"
+G="$1"; SAMPLES="$(cd "$(dirname "$2")" && pwd)"; ENGINE_TSV="$3"; SCHEMA="$4"; VALIDATE="$5"; MAN="$6"
 PY=/usr/bin/python3
 T="$(mktemp -d)"; trap 'rm -rf "$T"' EXIT
 OUT="$T/out"; ERR="$T/err"
@@ -411,8 +412,55 @@ done
 run 0 "$G" help
 has "$OUT" 'GDWIRE(1)'; has "$OUT" 'EXIT STATUS'; has "$OUT" '--framing F'
 hasnt "$OUT" '\fB'
+# the manual as a reader sees it: each synopsis whole on its line, filled lines within 80 columns,
+# and every sentence of the page (docs/gdwire.1 without its requests) there in order
+has "$OUT" '       gdwire explain -d DIALECT [input options] [FILE...]'
+has "$OUT" '       gdwire convert --from A --to B [--lossy] [input options] [FILE...]'
+has "$OUT" '       gdwire dialects [--json]'
+long=$(awk '/^EXAMPLES/ {ex=1} /^[A-Z]/ && !/^EXAMPLES/ {ex=0} !ex && length($0) > 80' "$OUT" | head -3)
+[ -z "$long" ] && ok || bad "gdwire help has lines over 80 columns: $long"
+"$PY" - "$OUT" "$MAN" <<'PYEOF' && ok || bad "gdwire help loses or reorders text of the man page"
+import re, sys
+shown = " ".join(open(sys.argv[1]).read().split())
+src = sys.argv[2]
+roff = open(src).read()
+pos = 0
+for line in roff.splitlines():
+    if line.startswith("."):
+        continue
+    text = re.sub(r"\\f[BIRP]", "", line).replace("\\-", "-").replace("\\(em", "--").replace("\\&", "")
+    text = " ".join(text.split())
+    if not text:
+        continue
+    at = shown.find(text, pos)
+    if at < 0:
+        print("missing or out of order:", text[:80], file=sys.stderr)
+        sys.exit(1)
+    pos = at + len(text)
+PYEOF
+# 'gdwire --help' gives each verb one whole line
+run 0 "$G" --help
+for v in check decode explain encode convert dialects; do
+  grep -qE "^  $v +[a-z].{10,}[a-z)]$" "$OUT" && ok || bad "--help line for $v"
+done
+long=$(awk 'length($0) > 80' "$OUT" | head -3)
+[ -z "$long" ] && ok || bad "gdwire --help has lines over 80 columns: $long"
+# a newcomer's slips: a mistyped verb or dialect, text read as raw bytes
+run 2 "$G" chek "$ROOT"; has "$ERR" "unknown verb 'chek'; did you mean 'check'?"
+run 2 "$G" decod; has "$ERR" "did you mean 'decode'?"
+run 2 "$G" decode -d Godot3 --hex "$ROOT"; has "$ERR" "unknown dialect 'Godot3'; did you mean 'godot3'?"
+run 2 "$G" decode -d godto4 --hex "$ROOT"; has "$ERR" "did you mean 'godot4'?"
+run 2 "$G" decode -d xyzzy --hex "$ROOT"; hasnt "$ERR" "did you mean"
+run 1 "$G" check "$STATE"; has "$ERR" "looks like hex text: read it with --hex"
+run 1 "$G" decode -d godot3 "$STATE"; has "$ERR" "looks like hex text: read it with --hex"
+tr -d ' \n' < "$STATE" | sed 's/../\\x&/g' | { read -r esc; printf "$esc"; } > "$T/state.bin"
+base64 -w0 < "$T/state.bin" > "$T/state.b64"
+run 1 "$G" check "$T/state.b64"; has "$ERR" "looks like base64 text: read it with --base64"
+xxd < "$T/state.bin" > "$T/state.xxd"
+run 1 "$G" decode -d godot3 "$T/state.xxd"; has "$ERR" "looks like an xxd dump"
+run 0 "$G" check "$T/state.bin"; hasnt "$ERR" "looks like"
 run 0 "$G" --version
-has "$OUT" 'gdwire 0.1.0 (13 dialects)'
+has "$OUT" 'gdwire 0.2.0 (13 dialects)'
 run 2 "$G"
 run 2 "$G" frobnicate
 has "$ERR" "unknown verb 'frobnicate'"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Checks JSON Lines on stdin against one definition of docs/gdwire.schema.json.
 
 usage: validate_json.py SCHEMA DEF [MIN_LINES]   (DEF: check, decode, frame_error, dialects, value)

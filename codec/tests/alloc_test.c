@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc_test — fail the n-th allocation (malloc or a growing realloc) for n = 0, 1, 2, ... until
  * the call succeeds: each time the out-of-memory code, no document, and nothing left allocated;
  * the call that succeeds made exactly n allocations (so every one of them was failed once).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bigendian_test.sh SEEDS.tsv FILE... — the codec on a big-endian host: cross-compiles the
 # codec tests and the decode fuzz replay (the conformance packets in every dialect) for s390x (big-endian)
 # with s390x-linux-gnu-gcc and runs them under qemu-s390x. The codec never reads host-endian
@@ -7,7 +8,7 @@
 set -euo pipefail
 seeds=$(realpath "$1")
 shift
-src=$(mktemp -d)
+src=$(mktemp -d "${TEST_TMPDIR:-/tmp}/bigendian.XXXXXX"); trap 'rm -rf "$src"' EXIT
 for f in "$@"; do mkdir -p "$src/$(dirname "$f")"; cp "$f" "$src/$f"; done
 cd "$src"
 CC=s390x-linux-gnu-gcc

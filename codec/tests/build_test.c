@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* build_test — the value-building API (gdw_build_*) and the typed getters (gdw_get_*, gdw_dict_get,
  * gdw_array_get): every type built equals the same value read from its canonical text (an
  * independent path: the text parser's grammar); every misuse fails with its status and the path of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* depth_test — the nesting limit: a value at depth 1024 is accepted, at 1025 rejected with
  * GDW_ERR_DEPTH (the top value is depth 0, as in the engines); a 10-million-deep array bomb

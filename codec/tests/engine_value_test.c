@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* engine_value_test — merging Dictionary keys the engine finds equal (codec/engine_value.c) on
  * hostile shapes of 200,000 keys: keys that can equal no other key (a NaN inside a Godot 4 Array,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errors_test — every status code is produced by at least one case here, with its byte
  * offset (and, inside containers, its path) checked; every code has a message. */
 #include "codec/tests/testing.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* examples_test — every engine-verified and derived example of docs/wire-format.md (in our
  * own words in docs/dialects/) decodes in its dialect to the stated value and re-encodes
  * byte-exactly, or, where the engine's own encoder writes something else, to the stated

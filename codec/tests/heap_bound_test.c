@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* heap_bound_test — the decoder's heap bound as a property (docs/library.md, "Heap bound"):
  * under an allocator that counts live bytes and refuses any allocation that would take them above
  * gdw_decode_heap_bound_mode(len, mode), adversarial packets decode with their own verdict (never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_memory_test — the JSON reader's memory is bounded by its input (issue 14): every byte it
  * holds comes from the caller's allocator (a counting one here, which also refuses to go past the
  * bound), and the peak stays under JSON_BOUND_FACTOR x the JSON's length + 1 MiB on the shapes

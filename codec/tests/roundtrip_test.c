@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* roundtrip_test — for each dialect, for each of its types, edge values (boundaries, NaN,
  * -0.0, infinities, denormals, empty and long, every padding length) go through
  * encode -> validate -> decode -> encode: same value, same bytes, sizing pass = bytes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 /* stack_test — every recursive walk of the codec is bounded in C stack (issue 14): each public
  * call runs on a thread of STACK_KIB KiB (a library must not assume an 8 MiB main thread) with

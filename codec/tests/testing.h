@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testing.h — the small harness the codec tests share: counted checks, hex, helpers.
  * Each test program ends with the line "N passed, N failed" and exits 1 on any failure. */
 #ifndef GDWIRE_TESTING_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utf8_test — text valid under the strict rule (RFC 3629) is valid under every dialect's rule.
  * gdw_check's one-pass strict verdict (decode.c) relies on it to check a string once: every
  * sequence of 1 to 3 bytes, and 2,000,000 random 4-8 byte strings weighted to lead and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # runner_test — the conformance runner refuses what it must: unknown keys, dialects and
 # outcome fields, malformed hex, aliases, a dialect without an expectation, stale deviations,
 # engine evidence that disagrees, is stale, has no header or misses a vector;

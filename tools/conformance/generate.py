@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """generate.py — write the conformance vectors under conformance/vectors/.
 
 Builds a spec (one packet per line: file, name, source dialect, hex or canonical text, an edit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* record.c — write conformance vectors: read a spec (tab-separated, one packet per line,
  * made by generate.py), build each packet, run it through every dialect and mode, and write
  * the outcomes as YAML under the output folder. Facts the spec asserts (an engine made these

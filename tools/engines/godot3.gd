@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # godot3.gd — the Godot 3 driver of tools/engines/testee.py (Godot 3.2.3 and 3.6.2).
 # Input: the file named by $GDW_IN, lines "index<TAB>base64<TAB>objects(0/1)".
 # It prints "V<TAB>version" first; then, for each packet, writes the marker "@@index" to stderr,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # campaign_args_test.sh CAMPAIGN — the campaign refuses bad arguments at once (exit 2, a message),
 # before it builds or seeds anything: --jobs 0 used to build, seed, then sleep forever.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """campaign_report_test — the fuzzing tools tell the truth and never lose an input (issue 14):
 AFL++ rates are measured, not copied from its frozen figure; the coverage figure counts the
 library, not the targets that ran; the plot keeps libFuzzer and AFL++ apart; the nightly

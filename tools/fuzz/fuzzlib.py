@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """fuzzlib — what tools/fuzz/campaign, minimize and coverage share: the targets and their
 settings, building each engine's binaries with Bazel, seed corpora, libFuzzer merges, and the
 clang coverage report. Standard library only (Debian's python3)."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* make_dicts — writes the fuzzing dictionaries (libFuzzer / AFL++ format) from the dialect
  * table: one per dialect, with every type header of that dialect (plain and with the flag bits
  * its reader knows), and all.dict, the union, which the byte-level targets use (their first

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # A misbehaving testee for testee_run_test.sh: window 3; hangs on int 1, exits on int 2, prints
 # garbage for int 3, re-encodes int 4 as 5; answers the rest as gdwire would.
 import sys, time

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""amalgamate.py OUT_DIR — write gdwire.h and gdwire.c: the codec and the dialect tables as one
+translation unit, for projects that drop two files into their tree (README "Using the library").
+
+gdwire.h is codec/gdwire.h as it is. gdwire.c is dialects/dialects.h, codec/internal.h, then
+every dialects/*.c and codec/*.c (the same lists Bazel and CMake take from the folders), with the
+project's own #include lines dropped: compile it alone, with no include path.
+"""
+import glob
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+OWN_INCLUDE = re.compile(r'^\s*#\s*include\s+"(codec|dialects)/[a-z_]+\.h"\s*$')
+
+
+def body(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    out = ["", "/* ==== %s ==== */" % path]
+    out += [l for l in lines if not OWN_INCLUDE.match(l) and not l.startswith("/* SPDX-License-Identifier")]
+    return out
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: tools/amalgamate.py OUT_DIR")
+    out_dir = sys.argv[1]
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(ROOT, "codec/gdwire.h"), encoding="utf-8") as f:
+        header = f.read()
+    with open(os.path.join(out_dir, "gdwire.h"), "w", encoding="utf-8") as f:
+        f.write(header)
+    sources = sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "dialects", "*.c")))
+    sources += sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "codec", "*.c")))
+    lines = ["/* SPDX-License-Identifier: MIT */",
+             "/* gdwire.c — the gdwire codec and dialect tables in one file, written by tools/amalgamate.py",
+             " * from %d sources; do not edit. Compile it with gdwire.h beside it. */" % len(sources),
+             "#if !defined(_GNU_SOURCE) && !defined(__cplusplus)",
+             "#define _GNU_SOURCE",
+             "#endif",
+             '#include "gdwire.h"']
+    for path in ["dialects/dialects.h", "codec/internal.h"] + sources:
+        lines += body(path)
+    with open(os.path.join(out_dir, "gdwire.c"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    print("amalgamate: %s/gdwire.c (%d sources, %d lines) and gdwire.h" % (out_dir, len(sources), len(lines)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# amalgamation_test.sh — tools/amalgamate.py writes gdwire.c + gdwire.h; gdwire.c compiles alone
+# (no include path, nothing else) with -pedantic -Wall -Wextra -Werror as C99 and C11 under gcc and
+# clang; gdwire.h compiles in C++ (C++11 and C++17, g++ and clang++) in a program that builds,
+# encodes and decodes a value; and examples/reply.c built on the two files answers a real engine's
+# request with the engine's own reply bytes.
+set -uo pipefail
+T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/amalgamation.XXXXXX"); trap 'rm -rf "$T"' EXIT
+passed=0 failed=0
+check() { if eval "$2"; then passed=$((passed + 1)); else echo "FAIL: $1" >&2; failed=$((failed + 1)); fi; }
+python3 tools/amalgamate.py "$T/amal" > /dev/null || { echo "FAIL: amalgamate.py"; echo "0 passed, 1 failed"; exit 1; }
+check "only gdwire.c and gdwire.h written" '[ "$(ls "$T/amal" | tr "\n" " ")" = "gdwire.c gdwire.h " ]'
+check "no include of the project's own files left" '! grep -qE "#include \"(codec|dialects)/" "$T/amal/gdwire.c"'
+W="-pedantic -Wall -Wextra -Werror"
+for cc in gcc clang; do
+    for std in c99 c11; do
+        check "$cc -std=$std: $($cc -std=$std $W -c "$T/amal/gdwire.c" -o "$T/gdwire-$cc-$std.o" 2>&1 | head -3)" '[ -s "$T/gdwire-$cc-$std.o" ]'
+    done
+done
+want=$(tr -d ' \n' < examples/reply-godot4.hex)
+for cxx in g++ clang++; do
+    for std in c++11 c++17; do
+        exe=$T/cpp-$cxx-$std
+        out=$($cxx -std=$std $W -I"$T/amal" tools/amalgamation_test.cpp "$T/gdwire-gcc-c99.o" -lm -o "$exe" 2>&1 | head -3)
+        check "$cxx -std=$std: $out" '[ -x "$exe" ]'
+        [ -x "$exe" ] || continue
+        got=$("$exe")
+        check "$cxx -std=$std program: the engine's bytes" '[ "$(sed -n 1p <<<"$got")" = "$want" ]'
+        check "$cxx -std=$std program: reads back" 'sed -n 2p <<<"$got" | grep -q "\"msg\": \"running\"}"'
+    done
+done
+gcc -std=c99 $W -I"$T/amal" examples/reply.c "$T/amal/gdwire.c" -lm -o "$T/reply" 2> "$T/err"
+check "examples/reply.c on the amalgamation: $(head -3 "$T/err")" '[ -x "$T/reply" ]'
+check "the reply is the engine's" '[ "$("$T/reply" examples/request-godot4.hex | sed -n "s/^bytes    //p")" = "$want" ]'
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
