@@ -275,20 +275,21 @@ gdw_status gdw_build_float_bits(gdw_builder *b, uint64_t bits, unsigned width) {
     return gdw_build_put(b, &v);
 }
 
-static gdw_status text_value(gdw_builder *b, gdw_type t, const char *s, size_t len) {
+/* A String, StringName or PackedByteArray: its bytes copied. */
+static gdw_status bytes_value(gdw_builder *b, gdw_type t, const void *s, size_t len) {
     gdw_status st = may_add(b);
     if (st) return st;
-    if (!s && len) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL text with a length");
-    if (len > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "a string of 4 GiB or more");
+    if (!s && len) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL bytes with a length");
+    if (len > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "4 GiB or more of bytes in one value");
     gdw_value v = scalar(t);
     v.len = (uint32_t)len;
     v.u.bytes = dup_bytes(b, s, len);
     return v.u.bytes ? gdw_build_put(b, &v) : b->status;
 }
 
-gdw_status gdw_build_string(gdw_builder *b, const char *s, size_t len) { return text_value(b, GDW_STRING, s, len); }
-gdw_status gdw_build_cstring(gdw_builder *b, const char *s) { return text_value(b, GDW_STRING, s, s ? strlen(s) : 0); }
-gdw_status gdw_build_string_name(gdw_builder *b, const char *s, size_t len) { return text_value(b, GDW_STRING_NAME, s, len); }
+gdw_status gdw_build_string(gdw_builder *b, const char *s, size_t len) { return bytes_value(b, GDW_STRING, s, len); }
+gdw_status gdw_build_cstring(gdw_builder *b, const char *s) { return bytes_value(b, GDW_STRING, s, s ? strlen(s) : 0); }
+gdw_status gdw_build_string_name(gdw_builder *b, const char *s, size_t len) { return bytes_value(b, GDW_STRING_NAME, s, len); }
 
 static bool copy_str(gdw_builder *b, gdw_str *dst, gdw_str src) {
     if (!src.ptr && src.len) { gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL text with a length"); return false; }
@@ -411,16 +412,7 @@ gdw_status gdw_build_math_int(gdw_builder *b, gdw_type t, const int64_t *c, size
 gdw_status gdw_build_packed_reals(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width) { return components(b, t, true, c, NULL, n, width); }
 gdw_status gdw_build_packed_ints(gdw_builder *b, gdw_type t, const int64_t *c, size_t n) { return components(b, t, true, NULL, c, n, 0); }
 
-gdw_status gdw_build_packed_bytes(gdw_builder *b, const uint8_t *p, size_t n) {
-    gdw_status s = may_add(b);
-    if (s) return s;
-    if (!p && n) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL array with a count");
-    if (n > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "more than 2^32 - 1 elements");
-    gdw_value v = scalar(GDW_PACKED_BYTE_ARRAY);
-    v.len = (uint32_t)n;
-    v.u.bytes = dup_bytes(b, p, n);
-    return v.u.bytes ? gdw_build_put(b, &v) : b->status;
-}
+gdw_status gdw_build_packed_bytes(gdw_builder *b, const uint8_t *p, size_t n) { return bytes_value(b, GDW_PACKED_BYTE_ARRAY, p, n); }
 
 gdw_status gdw_build_packed_strings(gdw_builder *b, const gdw_str *strs, size_t n) {
     gdw_status s = may_add(b);
