@@ -8,7 +8,9 @@
  * writes: gen_text.noncanonical lists them), and re-encode byte-identically (where the value came
  * back through one of the mappings fuzz_values_match lists, the mapped value must be a fixed
  * point instead).
- * The text form round-trips too: print(parse(text)) parses to an equal value; so does the JSON form. */
+ * The text form round-trips too: print(parse(text)) parses to an equal value; so does the JSON form.
+ * The tree itself is made by the builder (the text parser builds through gdw_build_*), and the
+ * builder's deep copy (gdw_build_value, inside an Array) is the same value again. */
 #include "fuzzers/fuzz.h"
 #include "fuzzers/value_gen.h"
 
@@ -35,6 +37,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(again)), "text round trip fails: %s\n  text: %.2000s\n  printed: %.2000s",
                gdw_status_name(s), gt.s, printed);
     gdw_doc_free(again);
+
+    /* the builder copies the whole tree as one item of an Array: the same value */
+    gdw_builder *b = gdw_builder_new(NULL);
+    FUZZ_CHECK(b != NULL, "out of memory");
+    gdw_build_begin_array(b);
+    gdw_build_int(b, (int64_t)size);
+    gdw_build_value(b, v);
+    gdw_build_end(b);
+    s = gdw_build_finish(b, &again, &err);
+    FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_array_get(gdw_doc_root(again), 1)), "builder copy differs: %s (%s at %s)\n  text: %.2000s",
+               gdw_status_name(s), s ? err.message : "values differ", s ? err.path : "", printed);
+    gdw_doc_free(again);
+    gdw_builder_free(b);
 
     /* the JSON form holds the same value */
     char *json = gdw_json_print_alloc(v);
