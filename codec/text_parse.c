@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -153,6 +154,19 @@ static size_t number_span(pctx *p) {
     return i - p->pos;
 }
 
+/* The text form's decimal point is always '.'; strtod reads the C library's current LC_NUMERIC
+ * one (',' in de_DE, say, when the host program called setlocale). So the token's '.' becomes
+ * that point before strtod sees it: the text reads the same in every locale. */
+static void point_to_locale(char *tok, size_t cap) {
+    const struct lconv *lc = localeconv();
+    const char *dp = lc && lc->decimal_point && lc->decimal_point[0] ? lc->decimal_point : ".";
+    char *d = strchr(tok, '.');
+    size_t dl = strlen(dp);
+    if (!d || (dl == 1 && dp[0] == '.') || strlen(tok) + dl >= cap) return;
+    memmove(d + dl, d + 1, strlen(d + 1) + 1);
+    memcpy(d, dp, dl);
+}
+
 /* A real of width 4 or 8 as raw bits. */
 static gdw_status parse_real(pctx *p, unsigned width, uint64_t *bits) {
     size_t n = number_span(p);
@@ -184,6 +198,7 @@ static gdw_status parse_real(pctx *p, unsigned width, uint64_t *bits) {
         p->pos += n;
         return GDW_OK;
     }
+    point_to_locale(tok, sizeof tok);
     char *end;
     if (width == 4) {
         float f = strtof(tok, &end);
