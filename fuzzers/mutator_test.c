@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* mutator_test — the custom mutator on the conformance packets: every result stays within
- * max_size and is a well-formed input, nothing crashes (this test also runs under ASan in CI),
+ * max_size and keeps the two header bytes of the byte-level targets' input (fuzz.h: with them
+ * every input is one the targets read, since every value of bytes 0 and 1 has a meaning),
+ * nothing crashes (this test also runs under ASan in CI),
  * and the structure-aware edits do what they are for: compared with random byte flips from
  * the same seeds, more of their results decode in the input's dialect. Prints the figures.
  *   mutator_test SEEDS.tsv */
@@ -50,6 +52,7 @@ int main(int argc, char **argv) {
             size_t max = k == 7 ? n + 2 : MAX; /* once with no room to grow */
             size_t m = gdw_fuzz_mutate(copy, n + 2, max, seed, flip);
             if (m > max) { fprintf(stderr, "FAIL: mutated to %zu bytes, max %zu\n", m, max); failed++; }
+            if (m < 2) { fprintf(stderr, "FAIL: the mutator dropped the input's header bytes (%zu bytes left)\n", m); failed++; }
             ok_custom += decodes(copy, m);
             grew += m > n + 2;
             memcpy(copy, buf, n + 2);
