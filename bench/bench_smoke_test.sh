@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # bench_smoke_test.sh BENCH — every workload and op runs at 1/100 scale in godot3 and godot4, the
-# JSON is well-formed with the documented keys, and --workload/--op select one measurement.
+# JSON is well-formed with the documented keys, every op of a workload measures the same packet,
+# each workload's peak heap is within the library's promise (gdw_decode_heap_bound: 7 x bytes +
+# 16 KiB), and --workload/--op select one measurement.
 set -euo pipefail
 bench=$1
 passed=0 failed=0
@@ -21,6 +23,12 @@ assert ops == {"decode", "validate", "encode", "check", "decode_each", "memcpy"}
 workloads = {r["workload"] for r in rows}
 want = 9 if sys.argv[2] == "godot4" else 8   # no PackedFloat64Array in Godot 3
 assert len(workloads) == want, workloads
+for w in workloads:
+    sizes = {r["bytes"] for r in rows if r["workload"] == w}
+    assert len(sizes) == 1, (w, "ops measured different packets", sizes)
+    n = sizes.pop()
+    peak = max(r["peak_heap_bytes"] for r in rows if r["workload"] == w)
+    assert peak <= 7 * n + 16384, (w, "peak heap", peak, "over the bound for", n, "bytes")
 PY
 done
 one=$("$bench" --workload dicts_200k --op decode --scale 0.01 --runs 1 --json)
