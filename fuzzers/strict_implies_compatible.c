@@ -2,7 +2,7 @@
 /* Fuzz target `strict_implies_compatible`: whatever strict mode accepts, compatible and
  * engine-exact mode accept with the same value and length. The exceptions are engine-exact
  * mode's model of known engine defects: ENGINE_DEFECT (a valid packet the engine rejects)
- * and, in dialects with defect_vec4_pool_w, packed Vector4 arrays whose w the engine reads
+ * and, in dialects with defect_vec4_pool_w, packed Vector4 and Vector4i arrays whose w the engine reads
  * from z (a different value), and, in Godot 2 dialects whose engine-exact form is the 2015
  * one (joystick_axis_value false), a JOYSTICK_MOTION InputEvent with a value word: 2.1-era
  * engines write and strict mode accepts it, the 2015 engine reads the axis only (a shorter
@@ -21,6 +21,8 @@ static bool is_joystick_value(const gdw_value *v) {
     const gdw_input_event *ev = v->type == GDW_INPUT_EVENT ? v->u.ext : NULL;
     return ev && ev->type == 4 && ev->extra_count == 2;
 }
+
+static bool is_packed_vector4(const gdw_value *v) { return v->type == GDW_PACKED_VECTOR4_ARRAY || v->type == GDW_PACKED_VECTOR4I_ARRAY; }
 
 static bool is_joystick_axis_only(const gdw_value *v) {
     const gdw_input_event *ev = v->type == GDW_INPUT_EVENT ? v->u.ext : NULL;
@@ -51,7 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(s == GDW_OK, "%s: strict accepts, %s rejects with %s at %zu", gdw_dialect_name(d), gdw_mode_name(o.mode),
                    gdw_status_name(s), err.offset);
         FUZZ_CHECK(used2 == used, "%s: strict consumed %zu, %s %zu", gdw_dialect_name(d), used, gdw_mode_name(o.mode), used2);
-        bool defect_values = m == GDW_MODE_ENGINE_EXACT && d->defect_vec4_pool_w;
+        /* only a packet holding a packed Vector4 or Vector4i array meets the w-from-z defect */
+        bool defect_values = m == GDW_MODE_ENGINE_EXACT && d->defect_vec4_pool_w && fuzz_any(gdw_doc_root(strict), is_packed_vector4);
         if (m == GDW_MODE_ENGINE_EXACT && (d->typed_convert || d->merge_dict_keys) &&
             !gdw_value_equal(gdw_doc_root(strict), gdw_doc_root(other))) {
             uint8_t *bytes = NULL;
