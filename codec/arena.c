@@ -27,7 +27,7 @@ const gdw_allocator *gdw_default_allocator(void) { return &k_libc; }
 
 gdw_doc *gdw_doc_new(const gdw_allocator *alloc) {
     if (!alloc) alloc = &k_libc;
-    gdw_doc *doc = alloc->malloc_fn(alloc->ctx, sizeof(gdw_doc));
+    gdw_doc *doc = (gdw_doc *)alloc->malloc_fn(alloc->ctx, sizeof(gdw_doc));
     if (!doc) return NULL;
     memset(doc, 0, sizeof(*doc));
     doc->alloc = *alloc;
@@ -38,7 +38,7 @@ gdw_doc *gdw_doc_new(const gdw_allocator *alloc) {
 static gdw_chunk *new_chunk(gdw_doc *doc, size_t payload) {
     size_t size = HDR + payload;
     if (size < payload) return NULL;
-    gdw_chunk *c = doc->alloc.malloc_fn(doc->alloc.ctx, size);
+    gdw_chunk *c = (gdw_chunk *)doc->alloc.malloc_fn(doc->alloc.ctx, size);
     if (!c) return NULL;
     c->size = size;
     c->used = 0;

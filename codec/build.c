@@ -41,7 +41,7 @@ struct gdw_builder {
 
 gdw_builder *gdw_builder_new(const gdw_allocator *alloc) {
     if (!alloc) alloc = gdw_default_allocator();
-    gdw_builder *b = alloc->malloc_fn(alloc->ctx, sizeof *b);
+    gdw_builder *b = (gdw_builder *)alloc->malloc_fn(alloc->ctx, sizeof *b);
     if (!b) return NULL;
     memset(b, 0, sizeof *b);
     b->alloc = *alloc;
@@ -202,7 +202,7 @@ gdw_status gdw_build_end(gdw_builder *b) {
     if (pairs && n % 2) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, f->head.type == GDW_OBJECT ? "an Object property has a name and no value" : "a Dictionary key has no value");
     size_t count = pairs ? n / 2 : n;
     if (count > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "more than 2^32 - 1 items in one container");
-    gdw_value *items = dup_bytes(b, n ? b->items + f->base : NULL, n * sizeof *items);
+    gdw_value *items = (gdw_value *)dup_bytes(b, n ? b->items + f->base : NULL, n * sizeof *items);
     if (!items) return b->status;
     gdw_value v = f->head;
     v.len = (uint32_t)count;
@@ -283,7 +283,7 @@ static gdw_status bytes_value(gdw_builder *b, gdw_type t, const void *s, size_t 
     if (len > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "4 GiB or more of bytes in one value");
     gdw_value v = scalar(t);
     v.len = (uint32_t)len;
-    v.u.bytes = dup_bytes(b, s, len);
+    v.u.bytes = (const uint8_t *)dup_bytes(b, s, len);
     return v.u.bytes ? gdw_build_put(b, &v) : b->status;
 }
 
@@ -294,14 +294,14 @@ gdw_status gdw_build_string_name(gdw_builder *b, const char *s, size_t len) { re
 static bool copy_str(gdw_builder *b, gdw_str *dst, gdw_str src) {
     if (!src.ptr && src.len) { gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL text with a length"); return false; }
     dst->len = src.len;
-    dst->ptr = dup_bytes(b, src.ptr, src.len);
+    dst->ptr = (const uint8_t *)dup_bytes(b, src.ptr, src.len);
     return dst->ptr != NULL;
 }
 
 static gdw_str *copy_strs(gdw_builder *b, const gdw_str *src, size_t n) {
     if (!src && n) { gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL array with a count"); return NULL; }
     if (n > SIZE_MAX / sizeof(gdw_str)) { fail_nomem(b); return NULL; }
-    gdw_str *out = gdw_build_alloc(b, n * sizeof *out);
+    gdw_str *out = (gdw_str *)gdw_build_alloc(b, n * sizeof *out);
     for (size_t i = 0; out && i < n; i++)
         if (!copy_str(b, &out[i], src[i])) return NULL;
     return out;
@@ -313,8 +313,8 @@ gdw_status gdw_build_node_path(gdw_builder *b, const gdw_str *names, size_t name
     if (s) return s;
     if (flags > 3 || ((flags & 2) && subname_count == 0)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NodePath flags: bit 0 absolute, bit 1 (Godot 2) only with a subname");
     if (name_count > UINT32_MAX || subname_count > UINT32_MAX - name_count) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "too many NodePath parts");
-    gdw_nodepath *np = gdw_build_alloc(b, sizeof *np);
-    gdw_str *parts = gdw_build_alloc(b, (name_count + subname_count) * sizeof *parts);
+    gdw_nodepath *np = (gdw_nodepath *)gdw_build_alloc(b, sizeof *np);
+    gdw_str *parts = (gdw_str *)gdw_build_alloc(b, (name_count + subname_count) * sizeof *parts);
     if (!np || !parts) return b->status;
     for (size_t i = 0; i < name_count + subname_count; i++) {
         const gdw_str *src = i < name_count ? names : subnames;
@@ -350,8 +350,8 @@ gdw_status gdw_build_signal(gdw_builder *b, const char *name, size_t len, uint64
     gdw_status s = may_add(b);
     if (s) return s;
     if (len > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "a string of 4 GiB or more");
-    gdw_signal *sg = gdw_build_alloc(b, sizeof *sg);
-    if (!sg || !copy_str(b, &sg->name, (gdw_str){(const uint8_t *)name, (uint32_t)len})) return b->status;
+    gdw_signal *sg = (gdw_signal *)gdw_build_alloc(b, sizeof *sg);
+    if (!sg || !copy_str(b, &sg->name, str_make(name, len))) return b->status;
     sg->object_id = object_id;
     gdw_value v = scalar(GDW_SIGNAL);
     v.u.ext = sg;
@@ -387,7 +387,7 @@ static gdw_status components(gdw_builder *b, gdw_type t, bool packed, const doub
     if (n / ti->ncomp > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "more than 2^32 - 1 elements");
     unsigned cw = comp_bytes(ti, width);
     if (n > SIZE_MAX / cw) return fail_nomem(b);
-    uint8_t *out = gdw_build_alloc(b, n * cw);
+    uint8_t *out = (uint8_t *)gdw_build_alloc(b, n * cw);
     if (!out) return b->status;
     for (size_t i = 0; i < n; i++) {
         if (ints) {
@@ -440,13 +440,13 @@ static bool copy_desc(gdw_builder *b, gdw_typedesc *dst, const gdw_typedesc *src
 gdw_status gdw_build_begin(gdw_builder *b, gdw_type t, const gdw_typedesc *key, const gdw_typedesc *elem) {
     gdw_status s = may_add(b);
     if (s) return s;
-    unsigned kind = (unsigned)t < GDW_TYPE_COUNT ? type_info((unsigned)t)->kind : K_NIL;
+    unsigned kind = (unsigned)t < GDW_TYPE_COUNT ? type_info((unsigned)t)->kind : (unsigned)K_NIL;
     if (kind != K_ARRAY && kind != K_DICT && kind != K_TYPED_ARRAY) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "not an Array, Dictionary or (Packed)TypedArray");
     if (kind != K_DICT && key) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "only a Dictionary has a key type");
     if (kind == K_TYPED_ARRAY && !elem) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "a (Packed)TypedArray has an element type");
     gdw_container *ct = NULL;
     if (key || elem) {
-        ct = gdw_build_alloc(b, sizeof *ct);
+        ct = (gdw_container *)gdw_build_alloc(b, sizeof *ct);
         if (!ct) return b->status;
         memset(ct, 0, sizeof *ct);
         if (!copy_desc(b, &ct->key, key) || !copy_desc(b, &ct->elem, elem)) return b->status;
@@ -462,10 +462,10 @@ gdw_status gdw_build_begin_object(gdw_builder *b, const char *class_name, size_t
     gdw_status s = may_add(b);
     if (s) return s;
     if (len > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "a string of 4 GiB or more");
-    gdw_object *o = gdw_build_alloc(b, sizeof *o);
+    gdw_object *o = (gdw_object *)gdw_build_alloc(b, sizeof *o);
     if (!o) return b->status;
     memset(o, 0, sizeof *o);
-    if (!copy_str(b, &o->class_name, (gdw_str){(const uint8_t *)class_name, (uint32_t)len})) return b->status;
+    if (!copy_str(b, &o->class_name, str_make(class_name, len))) return b->status;
     gdw_value head = scalar(GDW_OBJECT);
     return gdw_build_open(b, &head, o);
 }
@@ -493,29 +493,29 @@ static void copy_scalar(gdw_builder *b, const gdw_value *v) {
     gdw_value c = *v;
     switch (ti->kind) {
     case K_STR: case K_PACKED_BYTES:
-        c.u.bytes = dup_bytes(b, v->u.bytes, v->len);
+        c.u.bytes = (const uint8_t *)dup_bytes(b, v->u.bytes, v->len);
         break;
     case K_FIXED: case K_PACKED: {
         size_t n = (size_t)(ti->kind == K_PACKED ? v->len : 1) * ti->ncomp * comp_bytes(ti, v->width);
-        c.u.bytes = dup_bytes(b, v->u.bytes, n);
+        c.u.bytes = (const uint8_t *)dup_bytes(b, v->u.bytes, n);
         break;
     }
-    case K_PACKED_STRINGS: c.u.ext = copy_strs(b, v->u.ext, v->len); break;
+    case K_PACKED_STRINGS: c.u.ext = copy_strs(b, (const gdw_str *)v->u.ext, v->len); break;
     case K_NODEPATH: {
-        const gdw_nodepath *np = v->u.ext;
-        gdw_nodepath *q = dup_bytes(b, np, sizeof *np);
+        const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
+        gdw_nodepath *q = (gdw_nodepath *)dup_bytes(b, np, sizeof *np);
         if (q) q->parts = copy_strs(b, np->parts, (size_t)np->name_count + np->subname_count);
         c.u.ext = q;
         break;
     }
     case K_SIGNAL: {
-        gdw_signal *q = dup_bytes(b, v->u.ext, sizeof(gdw_signal));
+        gdw_signal *q = (gdw_signal *)dup_bytes(b, v->u.ext, sizeof(gdw_signal));
         if (q) copy_str(b, &q->name, q->name);
         c.u.ext = q;
         break;
     }
     case K_IMAGE: {
-        gdw_image *q = dup_bytes(b, v->u.ext, sizeof(gdw_image));
+        gdw_image *q = (gdw_image *)dup_bytes(b, v->u.ext, sizeof(gdw_image));
         if (q) copy_str(b, &q->data, q->data);
         c.u.ext = q;
         break;
@@ -528,7 +528,7 @@ static void copy_scalar(gdw_builder *b, const gdw_value *v) {
 
 static void copy_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     (void)parent, (void)slot;
-    gdw_builder *b = ctx;
+    gdw_builder *b = (gdw_builder *)ctx;
     if (may_add(b)) return;
     if (malformed(v)) { gdw_build_fail(b, GDW_ERR_INVALID_TREE, "a malformed value (type, width or pointers)"); return; }
     if (!gdw_walk_opens(v)) { copy_scalar(b, v); return; }
@@ -536,13 +536,13 @@ static void copy_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
     head.flags &= (uint16_t)~GDW_VF_TYPED;
     void *ext = NULL;
     if (v->type == GDW_OBJECT) {
-        const gdw_object *o = v->u.ext;
-        gdw_object *q = gdw_build_alloc(b, sizeof *q);
+        const gdw_object *o = (const gdw_object *)v->u.ext;
+        gdw_object *q = (gdw_object *)gdw_build_alloc(b, sizeof *q);
         if (!q || !copy_str(b, &q->class_name, o->class_name)) return;
         ext = q;
     } else if (v->flags & GDW_VF_TYPED) {
-        const gdw_container *ct = v->u.ext;
-        gdw_container *q = gdw_build_alloc(b, sizeof *q);
+        const gdw_container *ct = (const gdw_container *)v->u.ext;
+        gdw_container *q = (gdw_container *)gdw_build_alloc(b, sizeof *q);
         if (!q) return;
         memset(q, 0, sizeof *q);
         if (!copy_desc(b, &q->key, &ct->key) || !copy_desc(b, &q->elem, &ct->elem)) return;
@@ -555,12 +555,12 @@ static void copy_before(void *ctx, const gdw_value *parent, uint32_t slot) { (vo
 
 static void copy_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     (void)parent, (void)slot;
-    if (gdw_walk_opens(v)) gdw_build_end(ctx);
+    if (gdw_walk_opens(v)) gdw_build_end((gdw_builder *)ctx);
 }
 
 static void copy_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     (void)v, (void)parent, (void)slot;
-    gdw_build_fail(ctx, GDW_ERR_DEPTH, "containers nested too deeply");
+    gdw_build_fail((gdw_builder *)ctx, GDW_ERR_DEPTH, "containers nested too deeply");
 }
 
 gdw_status gdw_build_value(gdw_builder *b, const gdw_value *v) {

@@ -123,7 +123,7 @@ static gdw_status convert_components(cctx *c, gdw_value *out, unsigned nt) {
     size_t n = (size_t)(to->kind == K_FIXED ? 1 : out->len) * to->ncomp;
     unsigned fw = from->comp == C_I64 ? 8 : 4;
     unsigned tw = to->comp == C_REAL ? comp_width_encode(c->to, C_REAL) : to->comp == C_I64 || to->comp == C_F64 ? 8 : 4;
-    uint8_t *b = gdw_arena_alloc(c->doc, n * tw + 1);
+    uint8_t *b = (uint8_t *)gdw_arena_alloc(c->doc, n * tw + 1);
     if (!b) return cfail(c, GDW_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         int64_t x = fw == 8 ? (int64_t)rd_u64le(out->u.bytes + 8 * i) : (int64_t)(int32_t)rd_u32le(out->u.bytes + 4 * i);
@@ -163,7 +163,7 @@ static gdw_status conv_desc(cctx *c, gdw_typedesc *td) {
 static gdw_status open_items(cctx *c, cframe *f, const gdw_value *parent, const gdw_value *items, gdw_value **out_items, size_t n) {
     f->n = 0;
     if (!n) { *out_items = NULL; return GDW_OK; }
-    gdw_value *dst = gdw_arena_alloc(c->doc, n * sizeof *dst);
+    gdw_value *dst = (gdw_value *)gdw_arena_alloc(c->doc, n * sizeof *dst);
     if (!dst) return cfail(c, GDW_ERR_NOMEM, "out of memory");
     *out_items = dst;
     f->in = items;
@@ -198,7 +198,7 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
         if (from->kind == K_TYPED_ARRAY) {
             /* Pandemonium's TypedArray as an Array: typed where the target has typed arrays */
             const gdw_container *ct = gdw_container_of(in);
-            gdw_container *nc = gdw_arena_alloc(c->doc, sizeof *nc);
+            gdw_container *nc = (gdw_container *)gdw_arena_alloc(c->doc, sizeof *nc);
             if (!nc) return cfail(c, GDW_ERR_NOMEM, "out of memory");
             memset(nc, 0, sizeof *nc);
             bool keep = c->to->typed_array_bits && ct && ct->elem.kind == GDW_DESC_BUILTIN && !ct->elem.id_only &&
@@ -222,7 +222,7 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
         const gdw_container *ct = gdw_container_of(in);
         size_t n = (size_t)in->len * (dict ? 2 : 1);
         if (ct) {
-            gdw_container *nc = gdw_arena_alloc(c->doc, sizeof *nc);
+            gdw_container *nc = (gdw_container *)gdw_arena_alloc(c->doc, sizeof *nc);
             if (!nc) return cfail(c, GDW_ERR_NOMEM, "out of memory");
             *nc = *ct;
             gdw_status s;
@@ -235,9 +235,9 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
     }
     case K_OBJECT: {
         if (in->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) return GDW_OK;
-        const gdw_object *o = in->u.ext;
-        gdw_object *no = gdw_arena_alloc(c->doc, sizeof *no);
-        gdw_value *props = in->len ? gdw_arena_alloc(c->doc, (size_t)in->len * 2 * sizeof *props) : NULL;
+        const gdw_object *o = (const gdw_object *)in->u.ext;
+        gdw_object *no = (gdw_object *)gdw_arena_alloc(c->doc, sizeof *no);
+        gdw_value *props = in->len ? (gdw_value *)gdw_arena_alloc(c->doc, (size_t)in->len * 2 * sizeof *props) : NULL;
         if (!no || (in->len && !props)) return cfail(c, GDW_ERR_NOMEM, "out of memory");
         *no = *o;
         for (uint32_t i = 0; i < in->len; i++) props[2 * i] = o->props[2 * i]; /* the names; the values: conv_tree */

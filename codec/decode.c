@@ -67,7 +67,7 @@ static bool string_key(const dctx *c, size_t off, const uint8_t **key, uint32_t 
     /* a path shows 24 bytes of a key: looking at 25 says whether there are more, so a long key
      * costs the same as a short one each time a path is built (once per traced header) */
     size_t look = len - skip < 25 ? len - skip : 25;
-    const uint8_t *nul = look ? memchr(p + skip, 0, look) : NULL;
+    const uint8_t *nul = look ? (const uint8_t *)memchr(p + skip, 0, look) : NULL;
     *key = p + skip;
     *key_len = (uint32_t)(nul ? (size_t)(nul - p) - skip : len - skip);
     return true;
@@ -146,8 +146,8 @@ static void *alloc(dctx *c, size_t n) { return gdw_arena_alloc(c->doc, n); }
 
 /* Bytes of the input the tree keeps: a copy in the arena, or the input itself (borrow_input). */
 static const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) {
-    static const uint8_t k_empty[1];
-    return c->borrow ? p : n == 0 ? k_empty : gdw_arena_dup(c->doc, p, n);
+    static const uint8_t k_empty[1] = {0};
+    return c->borrow ? p : n == 0 ? k_empty : (const uint8_t *)gdw_arena_dup(c->doc, p, n);
 }
 
 /* ---- strings ----------------------------------------------------------------------------- */
@@ -216,7 +216,7 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
             STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, start, "string starts with a byte order mark");
             skip = 3;
         }
-        nul = len > skip ? memchr(p + skip, 0, len - skip) : NULL;
+        nul = len > skip ? (const uint8_t *)memchr(p + skip, 0, len - skip) : NULL;
     }
     if (nul) vis = (size_t)(nul - p);
     if (use == STR_ARRAY_ENTRY) {
@@ -227,7 +227,7 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
         STRICT_CHECK(c, nul != NULL, GDW_ERR_NON_CANONICAL, (size_t)(start + (nul - p)), "NUL byte inside a string");
     }
     if (!ascii) {
-        unsigned rule = lenient ? GDW_UTF8_UNCHECKED : c->strict ? GDW_UTF8_STRICT : d->utf8_rule;
+        unsigned rule = lenient ? (unsigned)GDW_UTF8_UNCHECKED : c->strict ? (unsigned)GDW_UTF8_STRICT : d->utf8_rule;
         size_t bad = (size_t)-1, strict_bad = (size_t)-1;
         /* a shadow holds the string to strict mode's rule as well; text valid under the strict
          * rule is valid under every dialect's rule (utf8_test), so one pass usually answers both */
@@ -275,7 +275,7 @@ static bool room_for(const dctx *c, uint64_t n) { return (c->pending + n) * 4 <=
 static gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, gdw_value **items_out) {
     gdw_value *items = NULL;
     if (dst && slots > 0 && room_for(c, slots)) {
-        items = alloc(c, (size_t)slots * sizeof(gdw_value));
+        items = (gdw_value *)alloc(c, (size_t)slots * sizeof(gdw_value));
         if (!items) return nomem(c);
     }
     if (items_out) *items_out = items;
@@ -382,7 +382,7 @@ static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w)
  * real_t (narrow_math_f64): the N doubles at P become N floats, as the engine's C++ assignment
  * narrows them (round to nearest, overflow to inf, NaN stays NaN). Returns the new bytes. */
 static const uint8_t *narrow_reals(dctx *c, const uint8_t *p, size_t n) {
-    uint8_t *q = gdw_arena_alloc(c->doc, n * 4);
+    uint8_t *q = (uint8_t *)gdw_arena_alloc(c->doc, n * 4);
     if (!q) return NULL;
     for (size_t i = 0; i < n; i++) { /* stored little-endian, as on the wire */
         uint32_t b = f32_to_bits((float)bits_to_f64(rd_u64le(p + 8 * i)));
@@ -445,7 +445,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
         dst->len = (uint32_t)count;
         if (c->exact && d->defect_vec4_pool_w && ti->ncomp == 4 &&
             (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY)) {
-            uint8_t *q = gdw_arena_dup(c->doc, p, (size_t)size); /* changed below: always a copy */
+            uint8_t *q = (uint8_t *)gdw_arena_dup(c->doc, p, (size_t)size); /* changed below: always a copy */
             if (!q) return nomem(c);
             /* the engine reads w from the z slot */
             for (int32_t i = 0; i < count; i++) memcpy(q + (size_t)i * elem + 3 * w, q + (size_t)i * elem + 2 * w, w);
@@ -505,9 +505,9 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     const uint8_t *p = cur_take(&c->cur, len);
     TRACE(c, off + 4, len, "old path", len);
     if (!dst) return GDW_OK;
-    const uint8_t *nul = memchr(p, 0, len); /* the engine's String stops at a NUL */
+    const uint8_t *nul = (const uint8_t *)memchr(p, 0, len); /* the engine's String stops at a NUL */
     size_t n = nul ? (size_t)(nul - p) : len;
-    const uint8_t *colon = memchr(p, ':', n);
+    const uint8_t *colon = (const uint8_t *)memchr(p, ':', n);
     size_t path_end = colon ? (size_t)(colon - p) : n;
     bool absolute = n > 0 && p[0] == '/';
     /* count, then fill: names, subnames, the property */
@@ -535,10 +535,10 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
         }
         if (empty_subname || (names == 0 && !absolute && !(flags & 2u))) { k = 0; names = 0; flags = 0; }
         total = k;
-        if (pass == 0 && total && !(parts = alloc(c, (size_t)total * sizeof(gdw_str)))) return nomem(c);
+        if (pass == 0 && total && !(parts = (gdw_str *)alloc(c, (size_t)total * sizeof(gdw_str)))) return nomem(c);
         if (!total) break;
     }
-    gdw_nodepath *np = alloc(c, sizeof *np);
+    gdw_nodepath *np = (gdw_nodepath *)alloc(c, sizeof *np);
     if (!np) return nomem(c);
     np->name_count = names;
     np->subname_count = total - names;
@@ -592,7 +592,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     if (total == 0 && !d->nodepath_bare_absolute) flags &= ~1u;
     gdw_str *parts = NULL;
     if (dst && room_for(c, total)) {
-        parts = alloc(c, (size_t)total * sizeof(gdw_str) + 1);
+        parts = (gdw_str *)alloc(c, (size_t)total * sizeof(gdw_str) + 1);
         if (!parts) return nomem(c);
     }
     for (uint64_t i = 0; i < total; i++) {
@@ -600,7 +600,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
         if (s) return s;
     }
     if (dst) {
-        gdw_nodepath *np = alloc(c, sizeof *np);
+        gdw_nodepath *np = (gdw_nodepath *)alloc(c, sizeof *np);
         if (!np) return nomem(c);
         np->name_count = names;
         np->subname_count = (uint32_t)(total - names);
@@ -631,7 +631,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     }
     if (!c->allow_objects)
         return fail(c, GDW_ERR_OBJECTS_DISALLOWED, c->value_off, GDW_ENGINE_ERR_UNAUTHORIZED, "full object and objects are not allowed");
-    gdw_str cls = {0};
+    gdw_str cls = {NULL, 0};
     size_t cls_off = c->cur.pos;
     gdw_status s = read_string(c, dst ? &cls : NULL, STR_PLAIN);
     if (s) return s;
@@ -650,7 +650,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     }
     gdw_object *obj = NULL;
     if (dst) {
-        obj = alloc(c, sizeof *obj);
+        obj = (gdw_object *)alloc(c, sizeof *obj);
         if (!obj) return nomem(c);
         obj->class_name = cls;
         obj->props = NULL;
@@ -669,7 +669,7 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
     if (!is_dict && d->typed_array_bits) elem_kind = (hdr >> 16) & 3u;
     gdw_container *ct = NULL;
     if ((key_kind || elem_kind) && dst) {
-        ct = alloc(c, sizeof *ct);
+        ct = (gdw_container *)alloc(c, sizeof *ct);
         if (!ct) return nomem(c);
         memset(ct, 0, sizeof *ct);
         dst->flags |= GDW_VF_TYPED;
@@ -702,13 +702,13 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     uint32_t id = raw & 0x7FFFFFFFu;
     TRACE(c, off, 4, "element type", raw);
     STRICT_CHECK(c, (raw & 0x80000000u), GDW_ERR_NON_CANONICAL, off, "element type has bit 31 set");
-    unsigned builtin = id < d->type_count ? d->types[id] : GDW_TYPE_COUNT;
+    unsigned builtin = id < d->type_count ? d->types[id] : (unsigned)GDW_TYPE_COUNT;
     STRICT_CHECK(c, builtin == GDW_TYPE_COUNT, GDW_ERR_BAD_VALUE, off, "element type out of range");
     bool id_only = (hdr & GDW_FLAG16) != 0;
     STRICT_CHECK(c, id_only && builtin != GDW_OBJECT, GDW_ERR_BAD_FLAGS, c->value_off, "bit 16 on a typed array of non-objects");
     gdw_container *ct = NULL;
     if (dst) {
-        ct = alloc(c, sizeof *ct);
+        ct = (gdw_container *)alloc(c, sizeof *ct);
         if (!ct) return nomem(c);
         memset(ct, 0, sizeof *ct);
         ct->elem.kind = GDW_DESC_BUILTIN;
@@ -724,7 +724,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         size_t noff = c->cur.pos;
         uint32_t nh = cur_u32(&c->cur);
         TRACE(c, noff, 4, "class header", nh);
-        unsigned nt = (nh & 0xFFu) < d->type_count ? d->types[nh & 0xFFu] : GDW_TYPE_COUNT;
+        unsigned nt = (nh & 0xFFu) < d->type_count ? d->types[nh & 0xFFu] : (unsigned)GDW_TYPE_COUNT;
         if (nt != GDW_STRING_NAME) return fail(c, GDW_ERR_BAD_VALUE, noff, GDW_ENGINE_ERR_INVALID_DATA, "typed array class name is not a StringName");
         STRICT_CHECK(c, (nh & ~0xFFu), GDW_ERR_BAD_FLAGS, noff, "flag bits on the class name");
         gdw_status s = read_string(c, ct ? &ct->elem.name : NULL, STR_PLAIN);
@@ -753,7 +753,7 @@ static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
     }
     gdw_str *strs = NULL;
     if (dst && room_for(c, (uint64_t)count)) {
-        strs = alloc(c, (size_t)count * sizeof(gdw_str) + 1);
+        strs = (gdw_str *)alloc(c, (size_t)count * sizeof(gdw_str) + 1);
         if (!strs) return nomem(c);
     }
     for (int32_t i = 0; i < count; i++) {
@@ -787,7 +787,7 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
     gdw_status s = read_packed_bytes(c, dst ? &tmp : NULL, (size_t)datalen);
     if (s) return s;
     if (dst) {
-        gdw_image *im = alloc(c, sizeof *im);
+        gdw_image *im = (gdw_image *)alloc(c, sizeof *im);
         if (!im) return nomem(c);
         im->format = fmt; im->mipmaps = mip; im->width = wdt; im->height = hgt;
         im->data.ptr = tmp.u.bytes;
@@ -822,7 +822,7 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
         ev.extra[i] = cur_u32(&c->cur);
     }
     if (dst) {
-        gdw_input_event *e = gdw_arena_dup(c->doc, &ev, sizeof ev);
+        gdw_input_event *e = (gdw_input_event *)gdw_arena_dup(c->doc, &ev, sizeof ev);
         if (!e) return nomem(c);
         dst->u.ext = e;
     }
@@ -836,7 +836,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "value header missing");
     uint32_t hdr = cur_u32(&c->cur);
     if (c->trace) {
-        c->tr_type = (hdr & 0xFFu) < d->type_count ? d->types[hdr & 0xFFu] : GDW_TYPE_COUNT;
+        c->tr_type = (hdr & 0xFFu) < d->type_count ? d->types[hdr & 0xFFu] : (unsigned)GDW_TYPE_COUNT;
         trace_emit(c, c->value_off, 4, "header", hdr);
     }
     if (c->whole_header && hdr >= d->type_count)
@@ -885,7 +885,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         return GDW_OK;
     }
     case K_STR: {
-        gdw_str s = {0};
+        gdw_str s = {NULL, 0};
         gdw_status st = read_string(c, dst ? &s : NULL, STR_PLAIN);
         if (st) return st;
         if (dst) { dst->len = s.len; dst->u.bytes = s.ptr; }
@@ -903,14 +903,14 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         return GDW_OK;
     case K_OBJECT: return read_object(c, dst, hdr);
     case K_SIGNAL: {
-        gdw_str name = {0};
+        gdw_str name = {NULL, 0};
         gdw_status st = read_string(c, dst ? &name : NULL, STR_PLAIN);
         if (st) return st;
         NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "Signal object id truncated");
         uint64_t id = cur_u64(&c->cur);
         TRACE(c, c->cur.pos - 8, 8, "object id", id);
         if (dst) {
-            gdw_signal *sg = alloc(c, sizeof *sg);
+            gdw_signal *sg = (gdw_signal *)alloc(c, sizeof *sg);
             if (!sg) return nomem(c);
             sg->name = name;
             sg->object_id = id;
@@ -957,7 +957,7 @@ static gdw_status walk(dctx *c, gdw_value *root) {
             dst = f->items ? &f->items[slot] : NULL;
             if (f->kind == FR_OBJECT && slot % 2 == 0) {
                 /* property name: a bare string, not a Variant */
-                gdw_str name = {0};
+                gdw_str name = {NULL, 0};
                 gdw_status s = read_string(c, dst ? &name : NULL, STR_PLAIN);
                 if (s) return s;
                 if (dst) { memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr; }

@@ -89,7 +89,7 @@ static void put_str(writer *w, const uint8_t *p, uint32_t n) {
     put_zeros(w, (4 - n % 4) % 4);
 }
 
-static unsigned text_rule(const ectx *e) { return e->d->lenient_strings ? GDW_UTF8_UNCHECKED : e->d->utf8_rule; }
+static unsigned text_rule(const ectx *e) { return e->d->lenient_strings ? (unsigned)GDW_UTF8_UNCHECKED : e->d->utf8_rule; }
 
 /* Text the engine keeps as a String: it must read back as the same bytes. A NUL ends the
  * engine's string, a leading byte order mark is dropped, and bytes that are not UTF-8 under
@@ -330,7 +330,7 @@ static gdw_status enc_object(ectx *e, const gdw_value *v) {
         put_u64(&e->w, (uint64_t)v->u.i);
         return GDW_OK;
     }
-    const gdw_object *o = v->u.ext;
+    const gdw_object *o = (const gdw_object *)v->u.ext;
     if (!o) return efail(e, GDW_ERR_INVALID_TREE, "object without class");
     gdw_status s = header(e, GDW_OBJECT, 0);
     if (s) return s;
@@ -341,7 +341,7 @@ static gdw_status enc_object(ectx *e, const gdw_value *v) {
 }
 
 static gdw_status enc_nodepath(ectx *e, const gdw_value *v) {
-    const gdw_nodepath *np = v->u.ext;
+    const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
     if (!np) return efail(e, GDW_ERR_INVALID_TREE, "NodePath without parts");
     uint32_t subs = np->subname_count, flags = np->flags & 1u;
     gdw_status s0;
@@ -394,7 +394,7 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
         return GDW_OK;
     case K_OBJECT: return enc_object(e, v);
     case K_SIGNAL: {
-        const gdw_signal *sg = v->u.ext;
+        const gdw_signal *sg = (const gdw_signal *)v->u.ext;
         if (!sg) return efail(e, GDW_ERR_INVALID_TREE, "Signal without name");
         if ((s = header(e, GDW_SIGNAL, 0))) return s;
         if ((s = put_text(e, sg->name.ptr, sg->name.len))) return s;
@@ -414,7 +414,7 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
         return GDW_OK;
     case K_PACKED_STRINGS: {
         if ((s = header(e, GDW_PACKED_STRING_ARRAY, 0))) return s;
-        const gdw_str *strs = v->u.ext;
+        const gdw_str *strs = (const gdw_str *)v->u.ext;
         if (v->len && !strs) return efail(e, GDW_ERR_INVALID_TREE, "string array without strings");
         put_u32(&e->w, v->len);
         for (uint32_t i = 0; i < v->len; i++) {
@@ -429,7 +429,7 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
         return GDW_OK;
     }
     case K_IMAGE: {
-        const gdw_image *im = v->u.ext;
+        const gdw_image *im = (const gdw_image *)v->u.ext;
         if (!im) return efail(e, GDW_ERR_INVALID_TREE, "Image without fields");
         if (im->format >= GDW_IMAGE_FORMATS) /* checked before the data, even for none */
             return efail(e, GDW_ERR_INVALID_TREE, "Image format out of range (the engine reads 0-22)");
@@ -440,7 +440,7 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
         return GDW_OK;
     }
     case K_INPUT_EVENT: {
-        const gdw_input_event *ev = v->u.ext;
+        const gdw_input_event *ev = (const gdw_input_event *)v->u.ext;
         if (!ev || !gdw_input_event_words_ok(ev->type, ev->extra_count))
             return efail(e, GDW_ERR_INVALID_TREE, "InputEvent carries a number of value words its type does not have");
         /* a reader that does not know the engine's version takes a joystick motion's value word
@@ -469,7 +469,7 @@ static const gdw_value *next_child(ectx *e, unsigned level, gdw_status *s) {
     uint32_t at = e->slot[level];
     *s = GDW_OK;
     if (pv->type == GDW_OBJECT) {
-        const gdw_object *o = pv->u.ext;
+        const gdw_object *o = (const gdw_object *)pv->u.ext;
         uint32_t slot = at == SLOT_NONE ? 1 : at + 2; /* odd slots are values, even ones names */
         if (slot / 2 >= pv->len) return NULL;
         e->slot[level] = slot;
@@ -559,7 +559,7 @@ gdw_status gdw_encode_alloc(const gdw_dialect *d, const gdw_value *v, const gdw_
     sizing.lossy_report = NULL;
     gdw_status s = gdw_encode(d, v, &sizing, NULL, 0, &n, err);
     if (s) return s;
-    uint8_t *buf = alloc->malloc_fn(alloc->ctx, n ? n : 1);
+    uint8_t *buf = (uint8_t *)alloc->malloc_fn(alloc->ctx, n ? n : 1);
     if (!buf) {
         ectx e;
         ectx_init(&e, d, err);

@@ -44,7 +44,6 @@ static bool string_like(unsigned t) { return t == GDW_STRING || t == GDW_STRING_
 
 static bool same_str(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
 
-static gdw_str str_of(const gdw_value *v) { gdw_str s = {v->u.bytes, v->len}; return s; }
 
 /* How a pair of values is compared: as a Dictionary's own keys (KEY_TOP: String and StringName
  * alike where the dialect says so, NaN equals NaN), semantically (NaN equals NaN) or not. */
@@ -70,11 +69,11 @@ static bool same_node(const settle_ctx *c, const gdw_value *a, const gdw_value *
         /* each decoded object is an instance of its own: only two null Objects are equal */
         return (a->flags & GDW_VF_OBJECT_NULL) && (b->flags & GDW_VF_OBJECT_NULL);
     case GDW_SIGNAL: {
-        const gdw_signal *x = a->u.ext, *y = b->u.ext;
+        const gdw_signal *x = (const gdw_signal *)a->u.ext, *y = (const gdw_signal *)b->u.ext;
         return x->object_id == y->object_id && same_str(x->name, y->name);
     }
     case GDW_NODE_PATH: {
-        const gdw_nodepath *x = a->u.ext, *y = b->u.ext;
+        const gdw_nodepath *x = (const gdw_nodepath *)a->u.ext, *y = (const gdw_nodepath *)b->u.ext;
         if (x->name_count != y->name_count || x->subname_count != y->subname_count || (x->flags & 1) != (y->flags & 1)) return false;
         for (uint32_t i = 0; i < x->name_count + x->subname_count; i++)
             if (!same_str(x->parts[i], y->parts[i])) return false;
@@ -87,7 +86,7 @@ static bool same_node(const settle_ctx *c, const gdw_value *a, const gdw_value *
         return !c->d->keys_dicts_by_identity && a->len == b->len;
     case GDW_PACKED_STRING_ARRAY: {
         if (a->len != b->len) return false;
-        const gdw_str *x = a->u.ext, *y = b->u.ext;
+        const gdw_str *x = (const gdw_str *)a->u.ext, *y = (const gdw_str *)b->u.ext;
         for (uint32_t i = 0; i < a->len; i++)
             if (!same_str(x[i], y[i])) return false;
         return true;
@@ -180,7 +179,7 @@ static uint64_t bytes_hash(uint64_t h, gdw_str s) {
 /* The hash of a leaf, or the start of a container's (key_hash mixes in its items, then its
  * length). */
 static uint64_t node_hash(const settle_ctx *c, const gdw_value *v, bool semantic) {
-    unsigned t = string_like(v->type) ? GDW_STRING : v->type; /* a bucket may hold both */
+    unsigned t = string_like(v->type) ? (unsigned)GDW_STRING : v->type; /* a bucket may hold both */
     uint64_t h = mix(0xCBF29CE484222325ull, t);
     switch (v->type) {
     case GDW_NIL: case GDW_CALLABLE: return h;
@@ -188,15 +187,15 @@ static uint64_t node_hash(const settle_ctx *c, const gdw_value *v, bool semantic
     case GDW_FLOAT: return mix(h, real_hash(gdw_value_real(v, 0), semantic, v));
     case GDW_STRING: case GDW_STRING_NAME: return bytes_hash(h, str_of(v));
     case GDW_OBJECT: return (v->flags & GDW_VF_OBJECT_NULL) ? h : unique(v);
-    case GDW_SIGNAL: { const gdw_signal *g = v->u.ext; return bytes_hash(mix(h, g->object_id), g->name); }
+    case GDW_SIGNAL: { const gdw_signal *g = (const gdw_signal *)v->u.ext; return bytes_hash(mix(h, g->object_id), g->name); }
     case GDW_NODE_PATH: {
-        const gdw_nodepath *np = v->u.ext;
+        const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
         h = mix(mix(h, np->name_count), np->flags & 1);
         for (uint32_t i = 0; i < np->name_count + np->subname_count; i++) h = bytes_hash(h, np->parts[i]);
         return h;
     }
     case GDW_PACKED_STRING_ARRAY: {
-        const gdw_str *x = v->u.ext;
+        const gdw_str *x = (const gdw_str *)v->u.ext;
         for (uint32_t i = 0; i < v->len; i++) h = bytes_hash(h, x[i]);
         return mix(h, v->len);
     }
@@ -253,7 +252,7 @@ static gdw_status merge_keys(settle_ctx *c, gdw_value *dict) {
     size_t cap = 4;
     while (cap < (size_t)n + n / 2) cap *= 2;
     const gdw_allocator *a = &c->doc->alloc;
-    uint32_t *slot = a->malloc_fn(a->ctx, cap * sizeof *slot);
+    uint32_t *slot = (uint32_t *)a->malloc_fn(a->ctx, cap * sizeof *slot);
     if (!slot) return GDW_ERR_NOMEM;
     memset(slot, 0xFF, cap * sizeof *slot);
     uint32_t kept = 0;
@@ -291,7 +290,7 @@ static unsigned settle_desc(settle_ctx *c, gdw_typedesc *td) {
         td->name.ptr = k_encoded_object_as_id;
         td->name.len = sizeof k_encoded_object_as_id - 1;
     }
-    return object ? GDW_OBJECT : td->builtin;
+    return object ? (unsigned)GDW_OBJECT : td->builtin;
 }
 
 /* int32_t(float) and int64_t(double) as the engine's x86-64 build computes them: a value out of
@@ -316,7 +315,7 @@ static gdw_status convert_vector(settle_ctx *c, gdw_value *v, unsigned to) {
     size_t n = gdw_type_components((gdw_type)to);
     bool to_reals = gdw_type_has_reals((gdw_type)to);
     unsigned w = to_reals ? comp_width_encode(c->d, C_REAL) : 4;
-    uint8_t *out = gdw_arena_alloc(c->doc, n * w);
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, n * w);
     if (!out) return GDW_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
         if (to_reals) {
@@ -349,7 +348,7 @@ static gdw_status packed_to_array(settle_ctx *c, gdw_value *v) {
     case GDW_PACKED_COLOR_ARRAY: et = GDW_COLOR; break;
     default: return GDW_ERR_UNSUPPORTED_TYPE;
     }
-    gdw_value *items = gdw_arena_alloc(c->doc, (size_t)v->len * sizeof *items);
+    gdw_value *items = (gdw_value *)gdw_arena_alloc(c->doc, (size_t)v->len * sizeof *items);
     if (!items) return GDW_ERR_NOMEM;
     size_t per = gdw_type_components((gdw_type)et);
     for (uint32_t i = 0; i < v->len; i++) {
@@ -358,7 +357,7 @@ static gdw_status packed_to_array(settle_ctx *c, gdw_value *v) {
         x->type = (uint8_t)et;
         if (et == GDW_INT) x->u.i = gdw_value_int_at(v, i);
         else if (et == GDW_FLOAT) set_float(x, gdw_value_real(v, i));
-        else if (et == GDW_STRING) { const gdw_str *s = v->u.ext; x->len = s[i].len; x->u.bytes = s[i].ptr; }
+        else if (et == GDW_STRING) { const gdw_str *s = (const gdw_str *)v->u.ext; x->len = s[i].len; x->u.bytes = s[i].ptr; }
         else { x->width = v->width; x->len = (uint32_t)per; x->u.bytes = v->u.bytes + (size_t)i * per * v->width; }
     }
     uint32_t n = v->len;
@@ -371,11 +370,11 @@ static gdw_status packed_to_array(settle_ctx *c, gdw_value *v) {
 
 /* NodePath to String: "/" when absolute, names joined by "/", each subname after ":". */
 static gdw_status nodepath_to_string(settle_ctx *c, gdw_value *v) {
-    const gdw_nodepath *np = v->u.ext;
+    const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
     size_t len = (np->flags & 1) ? 1 : 0;
     uint32_t parts = np->name_count + np->subname_count;
     for (uint32_t i = 0; i < parts; i++) len += np->parts[i].len + (i > 0 || i >= np->name_count ? 1 : 0);
-    uint8_t *out = gdw_arena_alloc(c->doc, len ? len : 1), *p = out;
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, len ? len : 1), *p = out;
     if (!out) return GDW_ERR_NOMEM;
     if (np->flags & 1) *p++ = '/';
     for (uint32_t i = 0; i < parts; i++) {
@@ -396,7 +395,7 @@ static float hex_channel(uint32_t hex, unsigned k) { return (float)((hex >> (24 
 
 /* Color(int): Color::hex of the low 32 bits. */
 static gdw_status int_to_color(settle_ctx *c, gdw_value *v) {
-    uint8_t *out = gdw_arena_alloc(c->doc, 16);
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, 16);
     if (!out) return GDW_ERR_NOMEM;
     uint32_t hex = (uint32_t)v->u.i;
     for (unsigned k = 0; k < 4; k++) wr_u32le(out + 4 * k, f32_to_bits(hex_channel(hex, k)));
@@ -416,7 +415,7 @@ static void reals_of(const gdw_value *v, double *out, size_t n) {
 /* A math value of type t from n doubles, stored as the engine's real_t. */
 static gdw_status set_reals(settle_ctx *c, gdw_value *v, unsigned t, const double *x, size_t n) {
     unsigned w = t == GDW_COLOR ? 4 : comp_width_encode(c->d, C_REAL);
-    uint8_t *out = gdw_arena_alloc(c->doc, n * w);
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, n * w);
     if (!out) return GDW_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
         if (w == 4) wr_u32le(out + 4 * i, f32_to_bits((float)x[i]));
@@ -476,7 +475,7 @@ static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
     const uint8_t *p = v->u.bytes;
     uint32_t n = v->len, names = 0, subs = 0, cut = n;
     bool absolute = n > 0 && p[0] == '/', bad = false;
-    const uint8_t *colon = n ? memchr(p, ':', n) : NULL;
+    const uint8_t *colon = n ? (const uint8_t *)memchr(p, ':', n) : NULL;
     if (colon) {
         cut = (uint32_t)(colon - p);
         for (uint32_t i = cut + 1, from = cut + 1; i <= n; i++) {
@@ -489,8 +488,8 @@ static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
         if (p[i] == '/') last_slash = 1;
         else { names += last_slash; last_slash = 0; }
     }
-    gdw_nodepath *np = gdw_arena_alloc(c->doc, sizeof *np);
-    gdw_str *parts = gdw_arena_alloc(c->doc, (size_t)(names + subs + 1) * sizeof *parts);
+    gdw_nodepath *np = (gdw_nodepath *)gdw_arena_alloc(c->doc, sizeof *np);
+    gdw_str *parts = (gdw_str *)gdw_arena_alloc(c->doc, (size_t)(names + subs + 1) * sizeof *parts);
     if (!np || !parts) return GDW_ERR_NOMEM;
     memset(np, 0, sizeof *np);
     np->parts = parts;
@@ -519,7 +518,7 @@ static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
 /* String::to_int: the digits before the first '.', others skipped, a '-' before any digit flips
  * the sign. false where the engine would overflow (it fails with an error). */
 static bool string_to_int(gdw_str s, int64_t *out) {
-    const uint8_t *dot = s.len ? memchr(s.ptr, '.', s.len) : NULL;
+    const uint8_t *dot = s.len ? (const uint8_t *)memchr(s.ptr, '.', s.len) : NULL;
     uint32_t to = dot ? (uint32_t)(dot - s.ptr) : s.len;
     int64_t v = 0, sign = 1;
     for (uint32_t i = 0; i < to; i++) {
@@ -609,7 +608,7 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
     }
     for (uint32_t i = 0; i < n; i++)
         if (elem == GDW_COLOR && (items[i].type == GDW_STRING || items[i].type == GDW_STRING_NAME)) return false;
-    uint8_t *out = gdw_arena_alloc(c->doc, (size_t)n * per * w + 1);
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, (size_t)n * per * w + 1);
     if (!out) { *s = GDW_ERR_NOMEM; return true; }
     bool reals = to == GDW_PACKED_FLOAT32_ARRAY || to == GDW_PACKED_FLOAT64_ARRAY || elem;
     for (uint32_t i = 0; i < n; i++) {
@@ -752,7 +751,7 @@ static gdw_status validate_items(settle_ctx *c, unsigned want, gdw_value *items,
 static gdw_status settle_str(settle_ctx *c, const uint8_t **p, uint32_t *len) {
     size_t n = gdw_utf8_engine_value(*p, *len, c->d->utf8_value, NULL);
     if (n == (size_t)-1) return GDW_OK;
-    uint8_t *out = gdw_arena_alloc(c->doc, *len);
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, *len);
     if (!out) return GDW_ERR_NOMEM;
     gdw_utf8_engine_value(*p, *len, c->d->utf8_value, out);
     *p = out;
@@ -778,13 +777,13 @@ static gdw_status settle_own(settle_ctx *c, gdw_value *v) {
     case GDW_STRING:
     case GDW_STRING_NAME: return settle_str(c, &v->u.bytes, &v->len);
     case GDW_NODE_PATH: {
-        gdw_nodepath *np = v->u.ext;
+        gdw_nodepath *np = (gdw_nodepath *)v->u.ext;
         return np ? settle_strs(c, np->parts, (uint64_t)np->name_count + np->subname_count) : GDW_OK;
     }
-    case GDW_PACKED_STRING_ARRAY: return v->u.ext ? settle_strs(c, v->u.ext, v->len) : GDW_OK;
+    case GDW_PACKED_STRING_ARRAY: return v->u.ext ? settle_strs(c, (gdw_str *)v->u.ext, v->len) : GDW_OK;
     case GDW_OBJECT: {
         if (v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL) || !v->u.ext) return GDW_OK;
-        gdw_object *o = v->u.ext;
+        gdw_object *o = (gdw_object *)v->u.ext;
         return settle_str(c, &o->class_name.ptr, &o->class_name.len);
     }
     default: return GDW_OK;
@@ -812,8 +811,8 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
     bool dict = v->type == GDW_DICTIONARY;
     gdw_value *items = (gdw_value *)gdw_items(v);
     if ((v->flags & GDW_VF_TYPED) && c->d->typed_convert) {
-        gdw_container *ct = v->u.ext;
-        unsigned key = dict ? settle_desc(c, &ct->key) : GDW_NIL, elem = settle_desc(c, &ct->elem);
+        gdw_container *ct = (gdw_container *)v->u.ext;
+        unsigned key = dict ? settle_desc(c, &ct->key) : (unsigned)GDW_NIL, elem = settle_desc(c, &ct->elem);
         gdw_status s = dict ? validate_items(c, key, items, &v->len, 2) : validate_items(c, elem, items, &v->len, 1);
         if (s) return s;
         if (ct->elem.kind == GDW_DESC_NONE && (!dict || ct->key.kind == GDW_DESC_NONE)) {

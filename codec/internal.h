@@ -33,6 +33,7 @@ typedef enum gdw_comp {
 } gdw_comp;
 
 typedef struct gdw_type_info {
+    uint8_t type;  /* gdw_type: the row's own index (a C++ build cannot name it with [GDW_X] =) */
     const char *name;
     uint8_t kind;  /* gdw_kind */
     uint8_t comp;  /* gdw_comp */
@@ -42,6 +43,16 @@ typedef struct gdw_type_info {
 extern const gdw_type_info gdw_types[GDW_TYPE_COUNT];
 
 static inline const gdw_type_info *type_info(unsigned t) { return &gdw_types[t]; }
+
+/* A byte string from a pointer and length, and a String-kind value's bytes (C++ has no compound
+ * literals, and the amalgamation compiles as C++ too). */
+static inline gdw_str str_make(const void *p, size_t n) {
+    gdw_str s;
+    s.ptr = (const uint8_t *)p;
+    s.len = (uint32_t)n;
+    return s;
+}
+static inline gdw_str str_of(const gdw_value *v) { return str_make(v->u.bytes, v->len); }
 
 /* Bytes per component of class comp in dialect d for a value whose header is hdr. */
 static inline unsigned comp_width_decode(const gdw_dialect *d, unsigned comp, uint32_t hdr) {

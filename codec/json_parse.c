@@ -125,7 +125,7 @@ static gdw_status parse_jstring(jctx *j, gdw_str *out) {
         out->ptr = (const uint8_t *)j->s + start;
         out->len = (uint32_t)(end - start);
     } else {
-        uint8_t *o = gdw_arena_alloc(j->scratch, end - start);
+        uint8_t *o = (uint8_t *)gdw_arena_alloc(j->scratch, end - start);
         if (!o) return jerr(j, start, GDW_ERR_NOMEM, "out of memory");
         size_t k = 0;
         for (size_t i = start; i < end;) {
@@ -295,10 +295,12 @@ static gdw_status parse_json(jctx *j, jnode *root) {
             uint32_t n = next_list < n_counts ? counts[next_list] : 0;
             next_list++;
             x.n = n;
-            x.u.l.items = n ? gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.u.l.items) : NULL;
-            x.u.l.keys = n && x.kind == J_OBJ ? gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.u.l.keys) : NULL;
+            x.u.l.items = n ? (struct jnode *)gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.u.l.items) : NULL;
+            x.u.l.keys = n && x.kind == J_OBJ ? (gdw_str *)gdw_arena_alloc(j->scratch, (size_t)n * sizeof *x.u.l.keys) : NULL;
             if (n && (!x.u.l.items || (x.kind == J_OBJ && !x.u.l.keys))) { s = jerr(j, x.off, GDW_ERR_NOMEM, "out of memory"); break; }
-            open[n_open++] = (jopen){x, 0, key};
+            open[n_open].node = x;
+            open[n_open].filled = 0;
+            open[n_open++].key = key;
             jws(j);
             char close = x.kind == J_OBJ ? '}' : ']';
             if (j->pos < j->n && j->s[j->pos] == close) {
@@ -426,7 +428,7 @@ static void out_quoted(jctx *j, gdw_str g) {
 
 /* base64 text to bytes in the scratch arena; off is where the JSON string starts. */
 static gdw_status unbase64(jctx *j, const jnode *b, gdw_str *out) {
-    uint8_t *buf = gdw_arena_alloc(j->scratch, b->u.str.len / 4 * 3 + 3);
+    uint8_t *buf = (uint8_t *)gdw_arena_alloc(j->scratch, b->u.str.len / 4 * 3 + 3);
     size_t n = 0, bad = 0;
     if (!buf) return jerr(j, b->off, GDW_ERR_NOMEM, "out of memory");
     if (gdw_base64_decode((const char *)b->u.str.ptr, b->u.str.len, buf, &n, &bad))

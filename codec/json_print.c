@@ -105,8 +105,8 @@ static bool is_property_name(const gdw_value *parent, uint32_t slot) { return pa
 /* Everything of a value up to its items (containers, full Objects) or the whole of it; the walk
  * (walk.c) writes the items, json_leave closes. */
 static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
-    sbuf *s = ctx;
-    if (is_property_name(parent, slot)) { json_bytes(s, (gdw_str){v->u.bytes, v->len}); return; }
+    sbuf *s = (sbuf *)ctx;
+    if (is_property_name(parent, slot)) { json_bytes(s, str_of(v)); return; }
     if (v->type >= GDW_TYPE_COUNT) { sb_str(s, "null"); return; }
     const gdw_type_info *ti = type_info(v->type);
     sb_fmt(s, "{\"type\":\"%s\"", ti->name);
@@ -120,7 +120,7 @@ static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         json_real(s, v->u.bits, w);
         break;
     }
-    case K_STR: json_string_member(s, (gdw_str){v->u.bytes, v->len}); break;
+    case K_STR: json_string_member(s, str_of(v)); break;
     case K_FIXED: case K_PACKED: {
         if (ti->comp == C_REAL || ti->comp == C_F32 || ti->comp == C_F64) sb_fmt(s, ",\"width\":%u", v->width == 8 ? 8u : 4u);
         sb_str(s, ",\"value\":");
@@ -128,9 +128,9 @@ static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         break;
     }
     case K_PACKED_BYTES: sb_str(s, ",\"base64\":"); json_base64(s, v->u.bytes, v->len); break;
-    case K_PACKED_STRINGS: sb_str(s, ",\"value\":"); json_parts(s, v->u.ext, v->len); break;
+    case K_PACKED_STRINGS: sb_str(s, ",\"value\":"); json_parts(s, (const gdw_str *)v->u.ext, v->len); break;
     case K_NODEPATH: {
-        const gdw_nodepath *np = v->u.ext;
+        const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
         sb_str(s, ",\"names\":");
         json_parts(s, np->parts, np->name_count);
         sb_str(s, ",\"subnames\":");
@@ -146,7 +146,7 @@ static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         if (v->flags & GDW_VF_OBJECT_NULL) sb_str(s, ",\"null\":true");
         else if (v->flags & GDW_VF_OBJECT_ID) sb_fmt(s, ",\"id\":%" PRIu64, (uint64_t)v->u.i);
         else {
-            const gdw_object *o = v->u.ext;
+            const gdw_object *o = (const gdw_object *)v->u.ext;
             sb_str(s, ",\"class\":");
             json_bytes(s, o->class_name);
             sb_str(s, ",\"properties\":[");
@@ -154,7 +154,7 @@ static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         }
         break;
     case K_SIGNAL: {
-        const gdw_signal *sg = v->u.ext;
+        const gdw_signal *sg = (const gdw_signal *)v->u.ext;
         sb_str(s, ",\"name\":");
         json_bytes(s, sg->name);
         sb_fmt(s, ",\"object_id\":%" PRIu64, sg->object_id);
@@ -170,14 +170,14 @@ static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         return; /* items or [key, value] pairs, then json_leave */
     }
     case K_IMAGE: {
-        const gdw_image *im = v->u.ext;
+        const gdw_image *im = (const gdw_image *)v->u.ext;
         sb_fmt(s, ",\"format\":%" PRIu32 ",\"mipmaps\":%" PRIu32 ",\"width\":%" PRIu32 ",\"height\":%" PRIu32 ",\"data\":",
                im->format, im->mipmaps, im->width, im->height);
         json_base64(s, im->data.ptr, im->data.len);
         break;
     }
     case K_INPUT_EVENT: {
-        const gdw_input_event *ev = v->u.ext;
+        const gdw_input_event *ev = (const gdw_input_event *)v->u.ext;
         sb_fmt(s, ",\"event_type\":%" PRIu32 ",\"device\":%" PRIu32 ",\"length\":%" PRIu32 ",\"extra\":[", ev->type, ev->device, ev->llen);
         for (uint32_t i = 0; i < ev->extra_count; i++) sb_fmt(s, i ? ",%" PRIu32 : "%" PRIu32, ev->extra[i]);
         sb_str(s, "]");
@@ -191,14 +191,14 @@ static bool pairs(const gdw_value *v) { return v->type == GDW_DICTIONARY || v->t
 
 /* Items "a,b"; pairs "[k,v],[k,v]". */
 static void json_before(void *ctx, const gdw_value *parent, uint32_t slot) {
-    sbuf *s = ctx;
+    sbuf *s = (sbuf *)ctx;
     if (!pairs(parent)) { if (slot) sb_str(s, ","); }
     else if (slot % 2 == 1) sb_str(s, ",");
     else sb_str(s, slot ? "],[" : "[");
 }
 
 static void json_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
-    sbuf *s = ctx;
+    sbuf *s = (sbuf *)ctx;
     if (is_property_name(parent, slot) || !gdw_walk_opens(v)) return; /* else closed by json_enter */
     const gdw_value *items;
     sb_str(s, pairs(v) && gdw_children(v, &items) ? "]]}" : "]}");
@@ -206,7 +206,7 @@ static void json_leave(void *ctx, const gdw_value *v, const gdw_value *parent, u
 
 static void json_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     (void)v, (void)parent, (void)slot;
-    sb_str(ctx, "null");
+    sb_str((sbuf *)ctx, "null");
 }
 
 static void json_value(sbuf *s, const gdw_value *v) {

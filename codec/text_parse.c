@@ -80,7 +80,7 @@ typedef struct vec {
 static gdw_status vec_push(pctx *p, vec *v, const void *x) {
     if (v->len == v->cap) {
         size_t nc = v->cap ? v->cap * 2 : 8;
-        uint8_t *nd = palloc(p, nc * v->elem);
+        uint8_t *nd = (uint8_t *)palloc(p, nc * v->elem);
         if (!nd) return perr(p, GDW_ERR_NOMEM, "out of memory");
         if (v->len) memcpy(nd, v->data, v->len * v->elem);
         v->data = nd;
@@ -325,7 +325,7 @@ static gdw_status parse_components(pctx *p, gdw_value *v, const gdw_type_info *t
     if (fixed ? n != ti->ncomp : n % ti->ncomp) return perr(p, GDW_ERR_SYNTAX, "wrong number of components");
     v->len = (uint32_t)(fixed ? n : n / ti->ncomp);
     v->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : cw);
-    v->u.bytes = bytes.data ? bytes.data : palloc(p, 8);
+    v->u.bytes = bytes.data ? bytes.data : (const uint8_t *)palloc(p, 8);
     return v->u.bytes ? GDW_OK : perr(p, GDW_ERR_NOMEM, "out of memory");
 }
 
@@ -371,17 +371,17 @@ static gdw_status parse_string_list(pctx *p, char close, vec *out) {
 static gdw_status parse_nodepath_simple(pctx *p, gdw_value *v) {
     gdw_str whole;
     TRY(parse_quoted(p, &whole));
-    gdw_nodepath *np = palloc(p, sizeof *np);
+    gdw_nodepath *np = (gdw_nodepath *)palloc(p, sizeof *np);
     vec parts = {NULL, 0, 0, sizeof(gdw_str)};
     if (!np) return perr(p, GDW_ERR_NOMEM, "out of memory");
     memset(np, 0, sizeof *np);
     const uint8_t *s = whole.ptr, *end = whole.ptr + whole.len;
     if (s < end && *s == '/') { np->flags = 1; s++; }
-    const uint8_t *colon = memchr(s, ':', (size_t)(end - s));
+    const uint8_t *colon = (const uint8_t *)memchr(s, ':', (size_t)(end - s));
     const uint8_t *names_end = colon ? colon : end;
     /* names: '/'-separated */
     while (s < names_end) {
-        const uint8_t *e = memchr(s, '/', (size_t)(names_end - s));
+        const uint8_t *e = (const uint8_t *)memchr(s, '/', (size_t)(names_end - s));
         if (!e) e = names_end;
         if (e == s) return perr(p, GDW_ERR_SYNTAX, "empty NodePath name");
         gdw_str g = {s, (uint32_t)(e - s)};
@@ -393,7 +393,7 @@ static gdw_status parse_nodepath_simple(pctx *p, gdw_value *v) {
     if (colon) {
         s = colon + 1;
         for (;;) {
-            const uint8_t *e = memchr(s, ':', (size_t)(end - s));
+            const uint8_t *e = (const uint8_t *)memchr(s, ':', (size_t)(end - s));
             if (!e) e = end;
             if (e == s) return perr(p, GDW_ERR_SYNTAX, "empty NodePath subname");
             gdw_str g = {s, (uint32_t)(e - s)};
@@ -431,7 +431,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         return GDW_OK;
     }
     case K_NODEPATH: {
-        gdw_nodepath *np = palloc(p, sizeof *np);
+        gdw_nodepath *np = (gdw_nodepath *)palloc(p, sizeof *np);
         if (!np) return perr(p, GDW_ERR_NOMEM, "out of memory");
         vec parts = {NULL, 0, 0, sizeof(gdw_str)};
         TRY(expect(p, '('));
@@ -465,14 +465,14 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
     case K_OBJECT: {
         TRY(expect(p, '('));
         if (eat_word(p, "null")) { v->flags |= GDW_VF_OBJECT_NULL; return expect(p, ')'); }
-        gdw_object *o = palloc(p, sizeof *o);
+        gdw_object *o = (gdw_object *)palloc(p, sizeof *o);
         if (!o) return perr(p, GDW_ERR_NOMEM, "out of memory");
         TRY(parse_quoted(p, &o->class_name));
         TRY(expect(p, ','));
         return open_list(p, l, true, o); /* the properties: parse_tree */
     }
     case K_SIGNAL: {
-        gdw_signal *sg = palloc(p, sizeof *sg);
+        gdw_signal *sg = (gdw_signal *)palloc(p, sizeof *sg);
         if (!sg) return perr(p, GDW_ERR_NOMEM, "out of memory");
         TRY(expect(p, '('));
         TRY(parse_quoted(p, &sg->name));
@@ -483,7 +483,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
     }
     case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
         bool dict = ti->kind == K_DICT;
-        gdw_container *ct = palloc(p, sizeof *ct);
+        gdw_container *ct = (gdw_container *)palloc(p, sizeof *ct);
         if (!ct) return perr(p, GDW_ERR_NOMEM, "out of memory");
         memset(ct, 0, sizeof *ct);
         TRY(expect(p, '['));
@@ -512,7 +512,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         return open_list(p, l, dict, ct); /* the items: parse_tree */
     }
     case K_IMAGE: {
-        gdw_image *im = palloc(p, sizeof *im);
+        gdw_image *im = (gdw_image *)palloc(p, sizeof *im);
         if (!im) return perr(p, GDW_ERR_NOMEM, "out of memory");
         TRY(expect(p, '('));
         TRY(parse_u32(p, &im->format)); TRY(expect(p, ','));
@@ -524,7 +524,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         return expect(p, ')');
     }
     case K_INPUT_EVENT: {
-        gdw_input_event *ev = palloc(p, sizeof *ev);
+        gdw_input_event *ev = (gdw_input_event *)palloc(p, sizeof *ev);
         if (!ev) return perr(p, GDW_ERR_NOMEM, "out of memory");
         memset(ev, 0, sizeof *ev);
         TRY(expect(p, '('));

@@ -195,7 +195,7 @@ static void print_nodepath(sbuf *s, const gdw_nodepath *np) {
 }
 
 static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
-    sbuf *s = ctx;
+    sbuf *s = (sbuf *)ctx;
     (void)parent, (void)slot;
     if (v->type >= GDW_TYPE_COUNT) { sb_str(s, "<invalid>"); return; }
     const gdw_type_info *ti = type_info(v->type);
@@ -229,13 +229,13 @@ static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         sb_str(s, ")");
         return;
     case K_PACKED_STRINGS: {
-        const gdw_str *strs = v->u.ext;
+        const gdw_str *strs = (const gdw_str *)v->u.ext;
         sb_str(s, "PackedStringArray(");
         for (uint32_t i = 0; i < v->len; i++) { if (i) sb_str(s, ", "); print_gstr(s, strs[i]); }
         sb_str(s, ")");
         return;
     }
-    case K_NODEPATH: print_nodepath(s, v->u.ext); return;
+    case K_NODEPATH: print_nodepath(s, (const gdw_nodepath *)v->u.ext); return;
     case K_RID:
         if (v->flags & GDW_VF_RID_ID) sb_fmt(s, "RID(%" PRIu64 ")", (uint64_t)v->u.i);
         else sb_str(s, "RID()");
@@ -243,14 +243,14 @@ static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
     case K_OBJECT: {
         if (v->flags & GDW_VF_OBJECT_NULL) { sb_str(s, "Object(null)"); return; }
         if (v->flags & GDW_VF_OBJECT_ID) { sb_fmt(s, "ObjectID(%" PRIu64 ")", (uint64_t)v->u.i); return; }
-        const gdw_object *o = v->u.ext;
+        const gdw_object *o = (const gdw_object *)v->u.ext;
         sb_str(s, "Object(");
         print_gstr(s, o->class_name);
         sb_str(s, ", {");
         return; /* the properties, then text_leave */
     }
     case K_SIGNAL: {
-        const gdw_signal *sg = v->u.ext;
+        const gdw_signal *sg = (const gdw_signal *)v->u.ext;
         sb_str(s, "Signal(");
         print_gstr(s, sg->name);
         sb_fmt(s, ", %" PRIu64 ")", sg->object_id);
@@ -271,14 +271,14 @@ static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         return; /* the items, then text_leave */
     }
     case K_IMAGE: {
-        const gdw_image *im = v->u.ext;
+        const gdw_image *im = (const gdw_image *)v->u.ext;
         sb_fmt(s, "Image(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", PackedByteArray(", im->format, im->mipmaps, im->width, im->height);
         for (uint32_t i = 0; i < im->data.len; i++) sb_fmt(s, i ? ", %u" : "%u", im->data.ptr[i]);
         sb_str(s, "))");
         return;
     }
     case K_INPUT_EVENT: {
-        const gdw_input_event *ev = v->u.ext;
+        const gdw_input_event *ev = (const gdw_input_event *)v->u.ext;
         sb_fmt(s, "InputEvent(%" PRIu32 ", %" PRIu32 ", %" PRIu32, ev->type, ev->device, ev->llen);
         for (uint32_t i = 0; i < ev->extra_count; i++) sb_fmt(s, ", %" PRIu32, ev->extra[i]);
         sb_str(s, ")");
@@ -289,14 +289,14 @@ static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
 
 /* Between children: "key: value, key: value" for pairs, "a, b" for items. */
 static void text_before(void *ctx, const gdw_value *parent, uint32_t slot) {
-    sbuf *s = ctx;
+    sbuf *s = (sbuf *)ctx;
     bool pairs = parent->type == GDW_DICTIONARY || parent->type == GDW_OBJECT;
     if (pairs && slot % 2 == 1) sb_str(s, ": ");
     else if (slot > 0) sb_str(s, ", ");
 }
 
 static void text_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
-    sbuf *s = ctx;
+    sbuf *s = (sbuf *)ctx;
     (void)parent, (void)slot;
     if (!gdw_walk_opens(v)) return;
     if (v->type == GDW_OBJECT) { sb_str(s, "})"); return; }
@@ -306,7 +306,7 @@ static void text_leave(void *ctx, const gdw_value *v, const gdw_value *parent, u
 
 static void text_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     (void)v, (void)parent, (void)slot;
-    sb_str(ctx, "<too deep>");
+    sb_str((sbuf *)ctx, "<too deep>");
 }
 
 static void print_value(sbuf *s, const gdw_value *v) {
@@ -323,7 +323,7 @@ size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_valu
 
 char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v) {
     size_t n = gdw_print_with(print, v, NULL, 0);
-    char *p = malloc(n + 1);
+    char *p = (char *)malloc(n + 1);
     if (!p) return NULL;
     gdw_print_with(print, v, p, n + 1);
     return p;

@@ -5,54 +5,55 @@
 
 #include "codec/internal.h"
 
+/* In gdw_type order; each row names its own type and types_test checks the two agree. */
 const gdw_type_info gdw_types[GDW_TYPE_COUNT] = {
-    [GDW_NIL] = {"Nil", K_NIL, C_NONE, 0},
-    [GDW_BOOL] = {"bool", K_BOOL, C_NONE, 0},
-    [GDW_INT] = {"int", K_INT, C_NONE, 0},
-    [GDW_FLOAT] = {"float", K_FLOAT, C_NONE, 0},
-    [GDW_STRING] = {"String", K_STR, C_NONE, 0},
-    [GDW_VECTOR2] = {"Vector2", K_FIXED, C_REAL, 2},
-    [GDW_VECTOR2I] = {"Vector2i", K_FIXED, C_I32, 2},
-    [GDW_RECT2] = {"Rect2", K_FIXED, C_REAL, 4},
-    [GDW_RECT2I] = {"Rect2i", K_FIXED, C_I32, 4},
-    [GDW_VECTOR3] = {"Vector3", K_FIXED, C_REAL, 3},
-    [GDW_VECTOR3I] = {"Vector3i", K_FIXED, C_I32, 3},
-    [GDW_TRANSFORM2D] = {"Transform2D", K_FIXED, C_REAL, 6},
-    [GDW_VECTOR4] = {"Vector4", K_FIXED, C_REAL, 4},
-    [GDW_VECTOR4I] = {"Vector4i", K_FIXED, C_I32, 4},
-    [GDW_PLANE] = {"Plane", K_FIXED, C_REAL, 4},
-    [GDW_QUATERNION] = {"Quaternion", K_FIXED, C_REAL, 4},
-    [GDW_AABB] = {"AABB", K_FIXED, C_REAL, 6},
-    [GDW_BASIS] = {"Basis", K_FIXED, C_REAL, 9},
-    [GDW_TRANSFORM3D] = {"Transform3D", K_FIXED, C_REAL, 12},
-    [GDW_PROJECTION] = {"Projection", K_FIXED, C_REAL, 16},
-    [GDW_COLOR] = {"Color", K_FIXED, C_F32, 4},
-    [GDW_STRING_NAME] = {"StringName", K_STR, C_NONE, 0},
-    [GDW_NODE_PATH] = {"NodePath", K_NODEPATH, C_NONE, 0},
-    [GDW_RID] = {"RID", K_RID, C_NONE, 0},
-    [GDW_OBJECT] = {"Object", K_OBJECT, C_NONE, 0},
-    [GDW_CALLABLE] = {"Callable", K_CALLABLE, C_NONE, 0},
-    [GDW_SIGNAL] = {"Signal", K_SIGNAL, C_NONE, 0},
-    [GDW_DICTIONARY] = {"Dictionary", K_DICT, C_NONE, 0},
-    [GDW_ARRAY] = {"Array", K_ARRAY, C_NONE, 0},
-    [GDW_TYPED_ARRAY] = {"TypedArray", K_TYPED_ARRAY, C_NONE, 0},
-    [GDW_PACKED_TYPED_ARRAY] = {"PackedTypedArray", K_TYPED_ARRAY, C_NONE, 0},
-    [GDW_PACKED_BYTE_ARRAY] = {"PackedByteArray", K_PACKED_BYTES, C_NONE, 1},
-    [GDW_PACKED_INT32_ARRAY] = {"PackedInt32Array", K_PACKED, C_I32, 1},
-    [GDW_PACKED_INT64_ARRAY] = {"PackedInt64Array", K_PACKED, C_I64, 1},
-    [GDW_PACKED_REAL_ARRAY] = {"PackedRealArray", K_PACKED, C_REAL, 1},
-    [GDW_PACKED_FLOAT32_ARRAY] = {"PackedFloat32Array", K_PACKED, C_F32, 1},
-    [GDW_PACKED_FLOAT64_ARRAY] = {"PackedFloat64Array", K_PACKED, C_F64, 1},
-    [GDW_PACKED_STRING_ARRAY] = {"PackedStringArray", K_PACKED_STRINGS, C_NONE, 0},
-    [GDW_PACKED_VECTOR2_ARRAY] = {"PackedVector2Array", K_PACKED, C_REAL, 2},
-    [GDW_PACKED_VECTOR2I_ARRAY] = {"PackedVector2iArray", K_PACKED, C_I32, 2},
-    [GDW_PACKED_VECTOR3_ARRAY] = {"PackedVector3Array", K_PACKED, C_REAL, 3},
-    [GDW_PACKED_VECTOR3I_ARRAY] = {"PackedVector3iArray", K_PACKED, C_I32, 3},
-    [GDW_PACKED_VECTOR4_ARRAY] = {"PackedVector4Array", K_PACKED, C_REAL, 4},
-    [GDW_PACKED_VECTOR4I_ARRAY] = {"PackedVector4iArray", K_PACKED, C_I32, 4},
-    [GDW_PACKED_COLOR_ARRAY] = {"PackedColorArray", K_PACKED, C_F32, 4},
-    [GDW_IMAGE] = {"Image", K_IMAGE, C_NONE, 0},
-    [GDW_INPUT_EVENT] = {"InputEvent", K_INPUT_EVENT, C_NONE, 0},
+    {GDW_NIL, "Nil", K_NIL, C_NONE, 0},
+    {GDW_BOOL, "bool", K_BOOL, C_NONE, 0},
+    {GDW_INT, "int", K_INT, C_NONE, 0},
+    {GDW_FLOAT, "float", K_FLOAT, C_NONE, 0},
+    {GDW_STRING, "String", K_STR, C_NONE, 0},
+    {GDW_VECTOR2, "Vector2", K_FIXED, C_REAL, 2},
+    {GDW_VECTOR2I, "Vector2i", K_FIXED, C_I32, 2},
+    {GDW_RECT2, "Rect2", K_FIXED, C_REAL, 4},
+    {GDW_RECT2I, "Rect2i", K_FIXED, C_I32, 4},
+    {GDW_VECTOR3, "Vector3", K_FIXED, C_REAL, 3},
+    {GDW_VECTOR3I, "Vector3i", K_FIXED, C_I32, 3},
+    {GDW_TRANSFORM2D, "Transform2D", K_FIXED, C_REAL, 6},
+    {GDW_VECTOR4, "Vector4", K_FIXED, C_REAL, 4},
+    {GDW_VECTOR4I, "Vector4i", K_FIXED, C_I32, 4},
+    {GDW_PLANE, "Plane", K_FIXED, C_REAL, 4},
+    {GDW_QUATERNION, "Quaternion", K_FIXED, C_REAL, 4},
+    {GDW_AABB, "AABB", K_FIXED, C_REAL, 6},
+    {GDW_BASIS, "Basis", K_FIXED, C_REAL, 9},
+    {GDW_TRANSFORM3D, "Transform3D", K_FIXED, C_REAL, 12},
+    {GDW_PROJECTION, "Projection", K_FIXED, C_REAL, 16},
+    {GDW_COLOR, "Color", K_FIXED, C_F32, 4},
+    {GDW_STRING_NAME, "StringName", K_STR, C_NONE, 0},
+    {GDW_NODE_PATH, "NodePath", K_NODEPATH, C_NONE, 0},
+    {GDW_RID, "RID", K_RID, C_NONE, 0},
+    {GDW_OBJECT, "Object", K_OBJECT, C_NONE, 0},
+    {GDW_CALLABLE, "Callable", K_CALLABLE, C_NONE, 0},
+    {GDW_SIGNAL, "Signal", K_SIGNAL, C_NONE, 0},
+    {GDW_DICTIONARY, "Dictionary", K_DICT, C_NONE, 0},
+    {GDW_ARRAY, "Array", K_ARRAY, C_NONE, 0},
+    {GDW_TYPED_ARRAY, "TypedArray", K_TYPED_ARRAY, C_NONE, 0},
+    {GDW_PACKED_TYPED_ARRAY, "PackedTypedArray", K_TYPED_ARRAY, C_NONE, 0},
+    {GDW_PACKED_BYTE_ARRAY, "PackedByteArray", K_PACKED_BYTES, C_NONE, 1},
+    {GDW_PACKED_INT32_ARRAY, "PackedInt32Array", K_PACKED, C_I32, 1},
+    {GDW_PACKED_INT64_ARRAY, "PackedInt64Array", K_PACKED, C_I64, 1},
+    {GDW_PACKED_REAL_ARRAY, "PackedRealArray", K_PACKED, C_REAL, 1},
+    {GDW_PACKED_FLOAT32_ARRAY, "PackedFloat32Array", K_PACKED, C_F32, 1},
+    {GDW_PACKED_FLOAT64_ARRAY, "PackedFloat64Array", K_PACKED, C_F64, 1},
+    {GDW_PACKED_STRING_ARRAY, "PackedStringArray", K_PACKED_STRINGS, C_NONE, 0},
+    {GDW_PACKED_VECTOR2_ARRAY, "PackedVector2Array", K_PACKED, C_REAL, 2},
+    {GDW_PACKED_VECTOR2I_ARRAY, "PackedVector2iArray", K_PACKED, C_I32, 2},
+    {GDW_PACKED_VECTOR3_ARRAY, "PackedVector3Array", K_PACKED, C_REAL, 3},
+    {GDW_PACKED_VECTOR3I_ARRAY, "PackedVector3iArray", K_PACKED, C_I32, 3},
+    {GDW_PACKED_VECTOR4_ARRAY, "PackedVector4Array", K_PACKED, C_REAL, 4},
+    {GDW_PACKED_VECTOR4I_ARRAY, "PackedVector4iArray", K_PACKED, C_I32, 4},
+    {GDW_PACKED_COLOR_ARRAY, "PackedColorArray", K_PACKED, C_F32, 4},
+    {GDW_IMAGE, "Image", K_IMAGE, C_NONE, 0},
+    {GDW_INPUT_EVENT, "InputEvent", K_INPUT_EVENT, C_NONE, 0},
 };
 
 /* Older engines' names, accepted by the text parser. */
@@ -233,12 +234,12 @@ static bool node_equal(const gdw_value *a, const gdw_value *b, bool widen) {
     }
     case K_PACKED_BYTES: return a->len == 0 || memcmp(a->u.bytes, b->u.bytes, a->len) == 0;
     case K_PACKED_STRINGS: {
-        const gdw_str *x = a->u.ext, *y = b->u.ext;
+        const gdw_str *x = (const gdw_str *)a->u.ext, *y = (const gdw_str *)b->u.ext;
         for (uint32_t i = 0; i < a->len; i++) if (!str_eq(x[i], y[i])) return false;
         return true;
     }
     case K_NODEPATH: {
-        const gdw_nodepath *x = a->u.ext, *y = b->u.ext;
+        const gdw_nodepath *x = (const gdw_nodepath *)a->u.ext, *y = (const gdw_nodepath *)b->u.ext;
         if (x->name_count != y->name_count || x->subname_count != y->subname_count || x->flags != y->flags) return false;
         for (uint32_t i = 0; i < x->name_count + x->subname_count; i++) if (!str_eq(x->parts[i], y->parts[i])) return false;
         return true;
@@ -246,11 +247,11 @@ static bool node_equal(const gdw_value *a, const gdw_value *b, bool widen) {
     case K_OBJECT: {
         if (a->flags & GDW_VF_OBJECT_NULL) return true;
         if (a->flags & GDW_VF_OBJECT_ID) return a->u.i == b->u.i;
-        const gdw_object *x = a->u.ext, *y = b->u.ext;
+        const gdw_object *x = (const gdw_object *)a->u.ext, *y = (const gdw_object *)b->u.ext;
         return str_eq(x->class_name, y->class_name); /* the properties: equal's walk */
     }
     case K_SIGNAL: {
-        const gdw_signal *x = a->u.ext, *y = b->u.ext;
+        const gdw_signal *x = (const gdw_signal *)a->u.ext, *y = (const gdw_signal *)b->u.ext;
         return str_eq(x->name, y->name) && x->object_id == y->object_id;
     }
     case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
@@ -259,12 +260,12 @@ static bool node_equal(const gdw_value *a, const gdw_value *b, bool widen) {
         return !ca || (gdw_typedesc_equal(&ca->key, &cb->key) && gdw_typedesc_equal(&ca->elem, &cb->elem)); /* the items: equal's walk */
     }
     case K_IMAGE: {
-        const gdw_image *x = a->u.ext, *y = b->u.ext;
+        const gdw_image *x = (const gdw_image *)a->u.ext, *y = (const gdw_image *)b->u.ext;
         return x->format == y->format && x->mipmaps == y->mipmaps && x->width == y->width &&
                x->height == y->height && str_eq(x->data, y->data);
     }
     case K_INPUT_EVENT: {
-        const gdw_input_event *x = a->u.ext, *y = b->u.ext;
+        const gdw_input_event *x = (const gdw_input_event *)a->u.ext, *y = (const gdw_input_event *)b->u.ext;
         if (x->type != y->type || x->device != y->device || x->llen != y->llen || x->extra_count != y->extra_count) return false;
         for (uint32_t i = 0; i < x->extra_count; i++) if (x->extra[i] != y->extra[i]) return false;
         return true;

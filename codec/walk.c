@@ -24,7 +24,7 @@ size_t gdw_children(const gdw_value *v, const gdw_value **items) {
     }
     case K_OBJECT: {
         if (v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) return 0;
-        const gdw_object *o = v->u.ext;
+        const gdw_object *o = (const gdw_object *)v->u.ext;
         *items = o ? o->props : NULL;
         return *items ? 2 * (size_t)v->len : 0;
     }

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 # amalgamation_test.sh — tools/amalgamate.py writes gdwire.c + gdwire.h; gdwire.c compiles alone
 # (no include path, nothing else) with -pedantic -Wall -Wextra -Werror as C99 and C11 under gcc and
-# clang; gdwire.h compiles in C++ (C++11 and C++17, g++ and clang++) in a program that builds,
-# encodes and decodes a value; and examples/reply.c built on the two files answers a real engine's
-# request with the engine's own reply bytes.
+# clang, and as C++ under g++ and clang++: C++20 with -pedantic (the dialect table names its fields
+# with designated initializers, in declaration order, which C++ has since C++20), C++11 and C++17
+# with -Wall -Wextra -Werror (those accept the designators as the compilers' extension). A C++
+# program includes gdwire.h, builds, encodes and decodes a value, linked once against the C object
+# and once against each C++ one; and examples/reply.c built on the two files answers a real
+# engine's request with the engine's own reply bytes.
 set -uo pipefail
 T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/amalgamation.XXXXXX"); trap 'rm -rf "$T"' EXIT
 passed=0 failed=0
@@ -19,15 +22,28 @@ for cc in gcc clang; do
     done
 done
 want=$(tr -d ' \n' < examples/reply-godot4.hex)
+# g++ 12 warns of every field a designated initializer leaves out, which is the point of naming
+# only a dialect row's non-default fields; clang++ does not.
+CXXW="-Wall -Wextra -Werror -Wno-missing-field-initializers"
+run_program() { # $1 label, $2 executable
+    local got; got=$("$2")
+    check "$1 program: the engine's bytes" '[ "$(sed -n 1p <<<"$got")" = "$want" ]'
+    check "$1 program: reads back" 'sed -n 2p <<<"$got" | grep -q "\"msg\": \"running\"}"'
+}
 for cxx in g++ clang++; do
-    for std in c++11 c++17; do
+    for std in c++11 c++17 c++20; do
+        pedantic=; [ "$std" = c++20 ] && pedantic=-pedantic
+        obj=$T/gdwire-$cxx-$std.o
+        check "gdwire.c as $cxx -std=$std $pedantic: $($cxx -std=$std $pedantic $CXXW -x c++ -c "$T/amal/gdwire.c" -o "$obj" 2>&1 | head -3)" '[ -s "$obj" ]'
+        [ -s "$obj" ] || continue
         exe=$T/cpp-$cxx-$std
-        out=$($cxx -std=$std $W -I"$T/amal" tools/amalgamation_test.cpp "$T/gdwire-gcc-c99.o" -lm -o "$exe" 2>&1 | head -3)
-        check "$cxx -std=$std: $out" '[ -x "$exe" ]'
-        [ -x "$exe" ] || continue
-        got=$("$exe")
-        check "$cxx -std=$std program: the engine's bytes" '[ "$(sed -n 1p <<<"$got")" = "$want" ]'
-        check "$cxx -std=$std program: reads back" 'sed -n 2p <<<"$got" | grep -q "\"msg\": \"running\"}"'
+        out=$($cxx -std=$std -pedantic $W -I"$T/amal" tools/amalgamation_test.cpp "$obj" -lm -o "$exe" 2>&1 | head -3)
+        check "$cxx -std=$std, all C++: $out" '[ -x "$exe" ]'
+        [ -x "$exe" ] && run_program "$cxx -std=$std, all C++" "$exe"
+        exe=$T/cpp-c-$cxx-$std
+        out=$($cxx -std=$std -pedantic $W -I"$T/amal" tools/amalgamation_test.cpp "$T/gdwire-gcc-c99.o" -lm -o "$exe" 2>&1 | head -3)
+        check "$cxx -std=$std on the C object: $out" '[ -x "$exe" ]'
+        [ -x "$exe" ] && run_program "$cxx -std=$std on the C object" "$exe"
     done
 done
 gcc -std=c99 $W -I"$T/amal" examples/reply.c "$T/amal/gdwire.c" -lm -o "$T/reply" 2> "$T/err"
