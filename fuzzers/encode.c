@@ -9,8 +9,9 @@
  * back through one of the mappings fuzz_values_match lists, the mapped value must be a fixed
  * point instead).
  * The text form round-trips too: print(parse(text)) parses to an equal value; so does the JSON form.
- * The tree itself is made by the builder (the text parser builds through gdw_build_*), and the
- * builder's deep copy (gdw_build_value, inside an Array) is the same value again. */
+ * The generator makes the tree twice: as text, parsed, and with the typed gdw_build_* calls of the
+ * library's API (gen_value_build). The two must be the same value, and the builder's deep copy
+ * (gdw_build_value, inside an Array) is that value again. */
 #include "fuzzers/fuzz.h"
 #include "fuzzers/value_gen.h"
 
@@ -23,12 +24,23 @@ static int lacks_a_type(const gdw_dialect *d, const gen_text *gt) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gen_text gt;
-    FUZZ_CHECK(gen_value_text(data, size, &gt), "out of memory");
-    gdw_doc *doc = NULL;
+    gdw_builder *b = gdw_builder_new(NULL);
+    FUZZ_CHECK(b != NULL && gen_value_build(data, size, &gt, b), "out of memory");
+    gdw_doc *doc = NULL, *built = NULL;
     gdw_error err;
     gdw_status s = gdw_text_parse(gt.s, gt.len, NULL, &doc, &err);
     FUZZ_CHECK(s == GDW_OK, "generated text does not parse: %s at %zu (%s)\n  text: %.2000s", gdw_status_name(s), err.offset, err.message, gt.s);
     const gdw_value *v = gdw_doc_root(doc);
+
+    /* the typed calls made the value the text says */
+    s = gdw_build_finish(b, &built, &err);
+    FUZZ_CHECK(s == GDW_OK, "the typed gdw_build_* calls failed: %s (%s at %s)\n  text: %.2000s", gdw_status_name(s), err.message, err.path, gt.s);
+    if (!gdw_value_equal(v, gdw_doc_root(built))) {
+        fuzz_print_value("parsed", v);
+        fuzz_print_value("built", gdw_doc_root(built));
+        FUZZ_CHECK(0, "the typed gdw_build_* calls made another value than the text\n  text: %.2000s", gt.s);
+    }
+    gdw_doc_free(built);
 
     char *printed = gdw_text_print_alloc(v);
     FUZZ_CHECK(printed != NULL, "out of memory");
@@ -39,8 +51,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gdw_doc_free(again);
 
     /* the builder copies the whole tree as one item of an Array: the same value */
-    gdw_builder *b = gdw_builder_new(NULL);
-    FUZZ_CHECK(b != NULL, "out of memory");
     gdw_build_begin_array(b);
     gdw_build_int(b, (int64_t)size);
     gdw_build_value(b, v);

@@ -9,6 +9,13 @@
  * exercised on the way. gen_value_text never fails; a text it writes that does not parse is a
  * defect (the `encode` target checks it).
  *
+ * gen_value_build makes the same tree a second way, with the typed gdw_build_* calls a library user
+ * makes (one call per value, gdw_build_begin / gdw_build_end around containers), so a target can
+ * hold the builder against the text parser. The few values those calls cannot make (an Image or
+ * InputEvent, a Godot 2 "shared" container, a RID without an id, a float32 signalling-NaN
+ * component) reach the builder as gdw_build_value of the value parsed from their own text; the
+ * generator counts them (`opaque_values`).
+ *
  * The generator records which types the tree uses (`uses`), including the element types of
  * typed containers, so a target can tell "this dialect has no such type" from a wrong refusal. */
 #ifndef GDWIRE_FUZZ_VALUE_GEN_H
@@ -31,10 +38,14 @@ typedef struct gen_text {
                                      Pandemonium 5 reads it), an empty Image with non-zero fields, a
                                      string that is not UTF-8 (Godot 2 reads some), an
                                      InputEvent whose length word disagrees with its type */
+    unsigned opaque_values;       /* values given to the builder whole, as above */
 } gen_text;
 
 /* gen_value_text: the value tree chosen by data[0..size) as canonical text. Returns 0 only when
  * out of memory. Free out->s with free(). */
 int gen_value_text(const uint8_t *data, size_t size, gen_text *out);
+/* gen_value_build: as gen_value_text, and the same tree added to b, which holds it as its one value
+ * (gdw_build_finish then hands it over); out of memory in b is b's sticky error. */
+int gen_value_build(const uint8_t *data, size_t size, gen_text *out, gdw_builder *b);
 
 #endif
