@@ -48,6 +48,9 @@ typedef enum gdw_utf8_value {
 
 struct gdw_dialect {
     const char *name;      /* command-line name; a release row is "<dialect>@<release>" */
+    uint8_t fuzz_id;       /* byte 0 of a fuzz input names the row by this id (fuzzers/fuzz.h): the
+                              next free one for a new row, never changed or reused, so committed
+                              corpora keep their meaning when rows are added. Dense: 0 .. rows-1 */
     const char *release;   /* the engine release whose behaviour the row models ("3.6") */
     const char *release_of;/* a release row: the dialect it is a release of (same wire format);
                               NULL for a dialect */

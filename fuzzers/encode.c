@@ -104,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* gdw_encode_alloc writes what the two-pass fuzz_encode writes */
     uint8_t *ea = NULL;
     size_t na = 0;
-    gdw_status sa = gdw_encode_alloc(gdw_dialect_at(size ? data[0] % gdw_dialect_count() : 0), v, NULL, NULL, &ea, &na, &err);
+    gdw_status sa = gdw_encode_alloc(fuzz_dialect(size ? data[0] : 0), v, NULL, NULL, &ea, &na, &err);
     if (sa != GDW_OK) fuzz_check_error(sa, &err, (size_t)-1);
     free(ea);
 

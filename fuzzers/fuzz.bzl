@@ -1,7 +1,7 @@
 """fuzz_target: one fuzz target = a binary (libFuzzer, AFL++ or replay main, by config) and a
 test that replays corpus/<name>/, corpus/regressions/<name>/ and the conformance vectors."""
 
-def fuzz_target(name, srcs = None, mutator = True):
+def fuzz_target(name, srcs = None, mutator = True, exact_ids = True):
     native.cc_binary(
         name = name,
         srcs = srcs or [name + ".c"],
@@ -20,7 +20,7 @@ def fuzz_target(name, srcs = None, mutator = True):
         name = name + "_replay",
         size = "small",
         srcs = ["replay_test.sh"],
-        args = [
+        args = (["--exact-ids"] if exact_ids else []) + [
             "$(location :%s)" % name,
             "$(location :conformance_seeds)",
             "corpus/" + name,

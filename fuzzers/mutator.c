@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codec/gdwire.h"
+#include "fuzzers/fuzz.h"
 #include "fuzzers/value_gen.h"
 
 typedef struct rng { uint64_t s; } rng;
@@ -108,11 +109,11 @@ size_t gdw_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned see
         data[0] = (uint8_t)next(&r), data[1] = (uint8_t)next(&r);
         size = 2;
     }
-    const gdw_dialect *d = gdw_dialect_at(data[0] % gdw_dialect_count());
+    const gdw_dialect *d = fuzz_dialect(data[0]);
     size_t pkt = size - 2;
     long at;
     switch (below(&r, 11)) {
-    case 0: data[0] = (uint8_t)below(&r, (uint32_t)gdw_dialect_count()); return size;
+    case 0: data[0] = (uint8_t)below(&r, (uint32_t)fuzz_id_count()); return size; /* any row's id */
     case 1: data[1] = (uint8_t)((data[1] & ~7u) | below(&r, 8)); return size;
     case 2:
         if ((at = aligned_at(&r, size, 4)) < 0) break;

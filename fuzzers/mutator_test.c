@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "codec/gdwire.h"
+#include "fuzzers/fuzz.h"
 #include "fuzzers/mutator.h"
 
 static uint64_t g_r = 88172645463325252ULL;
@@ -26,7 +27,7 @@ static int decodes(const uint8_t *in, size_t n) {
     if (n < 2) return 0;
     gdw_decode_options o = gdw_decode_options_default();
     o.allow_objects = true;
-    return gdw_validate(gdw_dialect_at(in[0] % gdw_dialect_count()), in + 2, n - 2, &o, NULL, NULL) == GDW_OK;
+    return gdw_validate(fuzz_dialect(in[0]), in + 2, n - 2, &o, NULL, NULL) == GDW_OK;
 }
 
 int main(int argc, char **argv) {
@@ -44,7 +45,7 @@ int main(int argc, char **argv) {
         if (!end) { fputs("mutator_test: malformed seeds line\n", stderr); return 2; }
         size_t n = (size_t)(end - hex - 1) / 2;
         if (n + 2 > MAX / 2) continue;
-        buf[0] = (uint8_t)(seed % gdw_dialect_count());
+        buf[0] = (uint8_t)(seed % fuzz_id_count());
         buf[1] = 4;
         for (size_t i = 0; i < n; i++) { unsigned b; sscanf(hex + 1 + 2 * i, "%2x", &b); buf[2 + i] = (uint8_t)b; }
         for (int k = 0; k < 8; k++, seed++) {

@@ -4,10 +4,13 @@
  * or each file in a directory argument, is one input. Prints "N passed, N failed"; a failing
  * input aborts, which fails the test.
  *
- *   replay [--vectors FILE] PATH...
+ *   replay [--exact-ids] [--vectors FILE] PATH...
  * --vectors FILE: packets exported from the conformance suite (`runner --export`, lines
  * "id<TAB>hex<TAB>objects"); each is run once per dialect, with the fuzz input prefix
- * (fuzzers/fuzz.h) choosing that dialect and the vector's objects option. */
+ * (fuzzers/fuzz.h) choosing that dialect and the vector's objects option.
+ * --exact-ids: the byte-level targets' inputs begin with a row's fuzz id; an input whose byte 0
+ * is past the last id (one a new row would take) fails the replay: committed corpora must keep
+ * their meaning when rows are added (fuzzers/fuzz.h; tools/fuzz/campaign writes exact ids). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdint.h>
@@ -17,10 +20,12 @@
 #include <sys/stat.h>
 
 #include "codec/gdwire.h"
+#include "dialects/dialects.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static long g_inputs;
+static int g_exact_ids;
 
 static void run_file(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -34,6 +39,12 @@ static void run_file(const char *path) {
     fclose(f);
     if (!buf) { fputs("replay: out of memory\n", stderr); exit(1); }
     fprintf(stderr, "replay %s (%zu bytes)\n", path, n);
+    size_t ids = gdw_dialect_count() + gdw_release_count();
+    if (g_exact_ids && n >= 2 && buf[0] >= ids) {
+        fprintf(stderr, "replay: %s: byte 0 is %u, no row's fuzz id (0-%zu): a new row would change its meaning; "
+                        "write it with byte 0 = %zu, the id it means now\n", path, buf[0], ids - 1, buf[0] % ids);
+        exit(1);
+    }
     LLVMFuzzerTestOneInput(buf, n);
     free(buf);
     g_inputs++;
@@ -83,8 +94,8 @@ static void run_vectors(const char *path) {
             sscanf(hex + 1 + i, "%2x", &b);
             buf[2 + i / 2] = (uint8_t)b;
         }
-        for (size_t d = 0; d < gdw_dialect_count(); d++) {
-            buf[0] = (uint8_t)d;
+        for (size_t d = 0; d < gdw_dialect_count(); d++) { /* the dialects; fuzzers reach the releases */
+            buf[0] = gdw_dialect_at(d)->fuzz_id;
             buf[1] = objects[1] == '1' ? 4 : 0;
             LLVMFuzzerTestOneInput(buf, nhex / 2 + 2);
             g_inputs++;
@@ -97,7 +108,8 @@ static void run_vectors(const char *path) {
 
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--vectors") && i + 1 < argc) run_vectors(argv[++i]);
+        if (!strcmp(argv[i], "--exact-ids")) g_exact_ids = 1;
+        else if (!strcmp(argv[i], "--vectors") && i + 1 < argc) run_vectors(argv[++i]);
         else run_path(argv[i]);
     }
     printf("%ld passed, 0 failed\n", g_inputs);

@@ -14,6 +14,7 @@ Run from the repository root; without --record it builds the recorder with Bazel
 The generated YAML is committed: review the diff (git diff conformance/vectors) after a run.
 """
 import argparse
+import json
 import os
 import re
 import struct
@@ -22,10 +23,11 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-DIALECTS = ["mole", "godot3", "godot3.0", "godot3-double", "pandemonium", "pandemonium-double",
-            "pandemonium-3.5", "pandemonium-5", "pandemonium-legacy", "godot4", "godot4.3",
-            "godot4.0", "godot4-double"]
-# One dialect per layout family, for the sweeps (truncation, flags, counts, ...).
+# Every dialect of the table, in table order: main() reads them from `gdwire dialects --json`, so a
+# new row gets its valid/<name>.yaml without an edit here.
+DIALECTS = []
+# One dialect per layout family, for the sweeps (truncation, flags, counts, ...); each must be a
+# dialect of the table (main() checks).
 REPS = ["mole", "godot3", "pandemonium", "pandemonium-3.5", "pandemonium-5", "godot4", "godot4-double"]
 
 rows = []
@@ -694,6 +696,11 @@ def main():
         subprocess.run(["bazel", "build", "//tools/conformance:record", "//cli:gdwire"], cwd=ROOT, check=True)
     record = args.record or os.path.join(ROOT, "bazel-bin/tools/conformance/record")
     GDWIRE = args.gdwire or os.path.join(ROOT, "bazel-bin/cli/gdwire")
+    table = json.loads(subprocess.run([GDWIRE, "dialects", "--json"], capture_output=True, check=True).stdout)
+    DIALECTS[:] = [r["name"] for r in table if r["release_of"] is None]
+    missing = [d for d in REPS if d not in DIALECTS]
+    if missing:
+        raise SystemExit("generate.py: REPS names %s, not a dialect of the table" % ", ".join(missing))
 
     # order matters: a packet already written is not written again, so named packets come first
     engine_facts()

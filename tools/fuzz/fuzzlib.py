@@ -14,11 +14,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # Every fuzz target: max_len (bytes), dictionary (None: the input is not wire bytes), whether the
 # custom mutator applies, and whether a finding is a decode verdict (a YAML vector is proposed).
 TARGETS = {
-    "decode": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True},
-    "validate_vs_decode": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True},
-    "strict_implies_compatible": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True},
-    "translate": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": False},
-    "encode": {"max_len": 1024, "dict": None, "mutator": False, "verdict": False},
+    "decode": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True, "exact_ids": True},
+    "validate_vs_decode": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True, "exact_ids": True},
+    "strict_implies_compatible": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True, "exact_ids": True},
+    "translate": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": False, "exact_ids": True},
+    "encode": {"max_len": 1024, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
 }
 
 # The sanitizers each config builds with (recorded in the run record).
@@ -82,16 +82,16 @@ def count_files(d):
 
 def write_seeds(tsv, out_dir):
     """The conformance packets (runner --export lines: id, hex, objects) as fuzz inputs, each in
-    every dialect: byte 0 the dialect, byte 1 the objects flag (fuzzers/fuzz.h). Names are the
-    content hash, so the same input is one file."""
+    every dialect: byte 0 the dialect's fuzz id, byte 1 the objects flag (fuzzers/fuzz.h). Names
+    are the content hash, so the same input is one file."""
     os.makedirs(out_dir, exist_ok=True)
     n = 0
-    ndialects = dialect_count()
+    ids = [i for i, _name, release_of in fuzz_rows() if not release_of]
     with open(tsv) as f:
         for line in f:
             _id, hexs, objects = line.rstrip("\n").split("\t")
             packet = bytes.fromhex(hexs)
-            for d in range(ndialects):
+            for d in ids:
                 data = bytes([d, 4 if objects == "1" else 0]) + packet
                 name = hashlib.sha1(data).hexdigest()
                 with open(os.path.join(out_dir, name), "wb") as g:
@@ -100,20 +100,58 @@ def write_seeds(tsv, out_dir):
     return n
 
 
-_NAMES = None
+_ROWS = None
 
 
-def dialect_names():
-    """The dialects in table order (fuzz inputs pick one by index, byte 0)."""
-    global _NAMES
-    if _NAMES is None:
+def fuzz_rows():
+    """Every row of the dialect table (dialects/dialects.c), dialects then engine releases, as
+    (fuzz_id, name, release_of or None), by fuzz id. dialects:rows_test holds this against
+    `gdwire dialects --json`."""
+    global _ROWS
+    if _ROWS is None:
         src = open(os.path.join(ROOT, "dialects", "dialects.c")).read()
-        _NAMES = re.findall(r"\{\s*\.name\s*=\s*\"([^\"]+)\"", src)
-    return _NAMES
+        rows = []
+        for m in re.finditer(r'\{\.name = "([^"]+)", \.fuzz_id = (\d+),([^}]*)', src):
+            rel = re.search(r'\.release_of = "([^"]+)"', m.group(3))
+            rows.append((int(m.group(2)), m.group(1), rel.group(1) if rel else None))
+        _ROWS = sorted(rows)
+        if [r[0] for r in _ROWS] != list(range(len(_ROWS))):
+            raise SystemExit("fuzzlib: the fuzz ids in dialects/dialects.c are not 0 .. %d" % (len(_ROWS) - 1))
+    return _ROWS
 
 
-def dialect_count():
-    return len(dialect_names())
+def exact_id(byte0):
+    """The fuzz id byte 0 means (fuzzers/fuzz.h fuzz_dialect): itself, or folded by modulo."""
+    n = len(fuzz_rows())
+    return byte0 if byte0 < n else byte0 % n
+
+
+def fuzz_dialect_name(byte0):
+    return fuzz_rows()[exact_id(byte0)][1]
+
+
+def with_exact_id(data):
+    """A byte-level input written with byte 0 the exact id it means now, so that it keeps that
+    meaning when rows are added (replay_test --exact-ids fails on any other)."""
+    return bytes([exact_id(data[0])]) + data[1:] if len(data) >= 2 else data
+
+
+def exact_ids_dir(d):
+    """Rewrite every input of folder d with an exact id (with_exact_id), renamed to its new content
+    hash; returns how many changed."""
+    changed = 0
+    for n in sorted(os.listdir(d)):
+        p = os.path.join(d, n)
+        if n == "README.md" or not os.path.isfile(p):
+            continue
+        data = open(p, "rb").read()
+        new = with_exact_id(data)
+        if new != data:
+            os.remove(p)
+            with open(os.path.join(d, hashlib.sha1(new).hexdigest()), "wb") as g:
+                g.write(new)
+            changed += 1
+    return changed
 
 
 def dialect_table_version():

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* table_test.c — the dialect table agrees with itself: fuzz ids 0 .. rows-1, each once (byte 0 of
+ * a fuzz input, fuzzers/fuzz.h); names and aliases unique and found by gdw_dialect_find; a release
+ * row is a release of a dialect with the same wire format (family and type table); every type
+ * table maps each wire id to a distinct type; released dates are "YYYY-MM". What each row must
+ * have beside the table (its docs page, dictionary, vectors) is tools/rows_test.sh's job. */
+#include <stdio.h>
+#include <string.h>
+
+#include "codec/tests/testing.h"
+#include "dialects/dialects.h"
+
+static size_t rows(void) { return gdw_dialect_count() + gdw_release_count(); }
+static const gdw_dialect *row(size_t i) { return i < gdw_dialect_count() ? gdw_dialect_at(i) : gdw_release_at(i - gdw_dialect_count()); }
+
+/* each space-separated word of list, in turn */
+static int next_word(const char **p, char *out, size_t cap) {
+    while (**p == ' ') (*p)++;
+    size_t n = strcspn(*p, " ");
+    if (!n) return 0;
+    snprintf(out, cap, "%.*s", (int)n, *p);
+    *p += n;
+    return 1;
+}
+
+int main(void) {
+    size_t n = rows();
+    CHECK(n <= 256, "%zu rows: fuzz ids are one byte", n);
+    for (size_t id = 0; id < n; id++) {
+        int holders = 0;
+        for (size_t i = 0; i < n; i++) holders += row(i)->fuzz_id == id;
+        CHECK(holders == 1, "fuzz id %zu is held by %d rows, want 1 (a new row takes the next free id)", id, holders);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const gdw_dialect *d = row(i);
+        CHECK(d->name && d->name[0], "row %zu has no name", i);
+        CHECK(d->fuzz_id < n, "%s: fuzz id %u past the last row", d->name, d->fuzz_id);
+        CHECK(gdw_dialect_find(d->name) == d, "%s: gdw_dialect_find does not find it", d->name);
+        const char *p = d->aliases ? d->aliases : "";
+        char word[64];
+        while (next_word(&p, word, sizeof word)) CHECK(gdw_dialect_find(word) == d, "%s: alias %s finds another row", d->name, word);
+        for (size_t j = 0; j < i; j++) CHECK(strcmp(d->name, row(j)->name) != 0, "two rows named %s", d->name);
+        CHECK(d->family && d->family[0] && d->engine && d->summary && d->aliases, "%s: a text field is missing", d->name);
+        CHECK(d->type_count > 0 && d->types, "%s: no type table", d->name);
+        for (unsigned w = 0; w < d->type_count; w++) {
+            CHECK(d->types[w] < GDW_TYPE_COUNT, "%s: wire id %u maps to no type", d->name, w);
+            for (unsigned v = 0; v < w; v++) CHECK(d->types[v] != d->types[w], "%s: wire ids %u and %u are one type", d->name, v, w);
+        }
+        if (d->released) {
+            unsigned y, m;
+            char tail;
+            CHECK(strlen(d->released) == 7 && sscanf(d->released, "%4u-%2u%c", &y, &m, &tail) == 2 && y >= 2014 && m >= 1 && m <= 12,
+                  "%s: released \"%s\" is not YYYY-MM", d->name, d->released);
+        }
+        if (i < gdw_dialect_count()) {
+            CHECK(d->release_of == NULL, "dialect %s has release_of", d->name);
+        } else {
+            const gdw_dialect *base = d->release_of ? gdw_dialect_find(d->release_of) : NULL;
+            CHECK(base && !base->release_of, "release %s: release_of names no dialect", d->name);
+            if (!base) continue;
+            CHECK(gdw_dialect_base(d) == base, "release %s: gdw_dialect_base", d->name);
+            size_t bl = strlen(base->name);
+            CHECK(!strncmp(d->name, base->name, bl) && d->name[bl] == '@', "release %s is not named %s@<release>", d->name, base->name);
+            CHECK(!strcmp(d->family, base->family) && d->type_count == base->type_count && d->types == base->types,
+                  "release %s: another wire format than %s", d->name, base->name);
+        }
+    }
+    return t_finish();
+}
