@@ -5,6 +5,7 @@
 #   - a dialect: its page docs/dialects/<name>.md, naming it in its title; its fuzz dictionary
 #     fuzzers/dict/<name>.dict (dicts_test checks the contents);
 #   - an engine release: a row of the "Engine releases" table of its dialect's page;
+#   - every row: docs/dialects.md, the side-by-side page, names it;
 #   - every row: conformance vectors that give it an outcome of its own (an expectation keyed by
 #     its name, not only "*" or a family pattern), so the suite tells it from its neighbours;
 #   - tools/fuzz/fuzzlib.py reads the same rows with the same fuzz ids (the campaign's seeds and
@@ -31,6 +32,8 @@ while read -r id name release_of family; do
         page=docs/dialects/$release_of.md
         check "$name: a row of the Engine releases table of $page" 'grep -qF "| \`$name\` |" "$page"'
     fi
+    word="(^|[^A-Za-z0-9.@-])$(sed 's/[.@]/\\&/g' <<<"$name")([^A-Za-z0-9.@-]|$)"
+    check "$name: docs/dialects.md names it" 'grep -qE "$word" docs/dialects.md'
     n=$(grep -RhE "^    \"?$(sed 's/[.@]/\\&/g' <<<"$name")\"?:" conformance/vectors | wc -l)
     check "$name: vectors give it an outcome of its own ($n)" '[ "$n" -ge 1 ]'
 done <<<"$rows"
