@@ -27,6 +27,7 @@ PACKAGES=(
   python3 xxd zip unzip              # small helpers used by tests and tools
   locales                            # de_DE.UTF-8 for codec:locale_test (the text form in a comma-decimal locale)
   cmake pkg-config g++               # the CMake build, find_package and pkg-config consumers, the header from C++ (//:cmake_consumer_test, //:amalgamation_test)
+  valgrind                           # instruction budgets: callgrind in bench:budget_test
   python3-jsonschema                 # the CLI test checks its JSON output against docs/gdwire.schema.json
   gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user   # the codec on a big-endian host (codec:bigendian_test);
                                      # the s390x C library is only "recommended" by the compiler, so name it
