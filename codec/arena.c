@@ -47,9 +47,8 @@ static gdw_chunk *new_chunk(gdw_doc *doc, size_t payload) {
 }
 
 void *gdw_arena_alloc(gdw_doc *doc, size_t n) {
-    n = (n + 7u) & ~(size_t)7u;
-    if (n == 0) n = 8;
-    if (n < 8) return NULL; /* overflowed */
+    if (n > SIZE_MAX - 7u) return NULL; /* rounding up would wrap to a tiny size */
+    n = n ? (n + 7u) & ~(size_t)7u : 8u;
     gdw_chunk *cur = doc->chunks;
     if (cur && cur->size - HDR - cur->used >= n) {
         void *p = (uint8_t *)cur + HDR + cur->used;

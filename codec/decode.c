@@ -58,11 +58,12 @@ typedef struct dctx {
 /* The dictionary key read at off (a whole value, already read): when it is a String or
  * StringName, its content as the engine sees it (after a BOM, before the first NUL). */
 static bool string_key(const dctx *c, size_t off, const uint8_t **key, uint32_t *key_len) {
-    const uint8_t *b = c->cur.base;
-    unsigned wire = b[off];
+    const uint8_t *head, *p;
+    if (!cur_behind(&c->cur, off, 8, &head)) return false;
+    unsigned wire = head[0];
     if (wire >= c->d->type_count || type_info(c->d->types[wire])->kind != K_STR) return false;
-    size_t len = rd_u32le(b + off + 4), skip = 0;
-    const uint8_t *p = b + off + 8;
+    size_t len = rd_u32le(head + 4), skip = 0;
+    if (!cur_behind(&c->cur, off + 8, len, &p)) return false;
     if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) skip = 3;
     /* a path shows 24 bytes of a key: looking at 25 says whether there are more, so a long key
      * costs the same as a short one each time a path is built (once per traced header) */
@@ -87,7 +88,7 @@ static void build_path(const dctx *c, char *buf) {
             if (slot % 2 == 1 && !string_key(c, f->key_off, &key, &key_len)) key = NULL;
             gdw_path_step(buf, &n, GDW_PATH_IN_DICT, slot, key, key_len);
         } else { /* an Object: key_off is the name's only once the name is read (odd slots) */
-            if (slot % 2 == 1) { key = c->cur.base + f->key_off; key_len = f->key_len; }
+            if (slot % 2 == 1 && cur_behind(&c->cur, f->key_off, f->key_len, &key)) key_len = f->key_len;
             gdw_path_step(buf, &n, GDW_PATH_IN_OBJECT, slot, key, key_len);
         }
     }
@@ -138,7 +139,17 @@ static gdw_status violation(dctx *c, gdw_status code, size_t off, const char *ms
     do { if ((c)->canon && (cond)) { gdw_status s_ = violation((c), (code), (off), (msg)); if (s_) return s_; } } while (0)
 
 #define NEED(c, n, ee, msg) \
-    do { if (!cur_has(&(c)->cur, (n))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
+    do { if (GDW_UNLIKELY(!cur_has(&(c)->cur, (n)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
+
+/* Reads through the cursor (each checks itself, internal.h) that report their own truncation at
+ * the read: the next word into x, or the next n bytes into p. After a NEED for a group of words
+ * (whose error names the group's start) they cannot fail, and say so in the same words. */
+#define READ_U32(c, x, ee, msg) \
+    do { if (GDW_UNLIKELY(!cur_u32(&(c)->cur, &(x)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
+#define READ_U64(c, x, ee, msg) \
+    do { if (GDW_UNLIKELY(!cur_u64(&(c)->cur, &(x)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
+#define READ_BYTES(c, p, n, ee, msg) \
+    do { if (GDW_UNLIKELY(!cur_bytes(&(c)->cur, (n), &(p)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
 
 static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW_ENGINE_NONE, "out of memory"); }
 
@@ -183,9 +194,10 @@ static inline bool plain_ascii(const uint8_t *p, size_t n) {
  * a BOM, before the first NUL); out may be NULL. */
 static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     const gdw_dialect *d = c->d;
-    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "string length missing");
     size_t len_off = c->cur.pos;
-    int32_t n = (int32_t)cur_u32(&c->cur);
+    uint32_t n32;
+    READ_U32(c, n32, GDW_ENGINE_ERR_INVALID_DATA, "string length missing");
+    int32_t n = (int32_t)n32;
     TRACE(c, len_off, 4, "length", n);
     if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_FILE_EOF, "negative string length");
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
@@ -197,9 +209,10 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
         if (s) return s;
     }
     size_t start = c->cur.pos;
-    const uint8_t *p = cur_take(&c->cur, len);
-    size_t have_pad = cur_left(&c->cur) < pad ? cur_left(&c->cur) : pad;
-    const uint8_t *padp = cur_take(&c->cur, have_pad);
+    size_t have_pad = cur_left(&c->cur) - len < pad ? cur_left(&c->cur) - len : pad; /* len is there */
+    const uint8_t *p;
+    READ_BYTES(c, p, len + have_pad, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
+    const uint8_t *padp = p + len;
     TRACE(c, start, len, "bytes", len);
     if (have_pad) TRACE(c, start + len, have_pad, "padding", pad);
 
@@ -242,7 +255,7 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     if (c->canon) {
         STRICT_CHECK(c, have_pad < pad, GDW_ERR_TRUNCATED, c->cur.pos, "string padding missing");
         for (size_t i = 0; i < have_pad && c->canon; i++)
-            STRICT_CHECK(c, padp[i] != 0, GDW_ERR_NONZERO_PADDING, (size_t)(padp - c->cur.base) + i, "non-zero string padding");
+            STRICT_CHECK(c, padp[i] != 0, GDW_ERR_NONZERO_PADDING, start + len + i, "non-zero string padding");
     }
     c->str_off = start + skip;
     c->str_len = (uint32_t)(vis - skip);
@@ -256,8 +269,10 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
 
 /* Check that bytes [from, from+n) of the input are zero (strict padding). */
 static gdw_status zero_pad(dctx *c, size_t from, size_t n) {
+    const uint8_t *pad;
+    if (!c->canon || !cur_behind(&c->cur, from, n, &pad)) return GDW_OK;
     for (size_t i = 0; i < n && c->canon; i++)
-        STRICT_CHECK(c, c->cur.base[from + i] != 0, GDW_ERR_NONZERO_PADDING, from + i, "non-zero padding");
+        STRICT_CHECK(c, pad[i] != 0, GDW_ERR_NONZERO_PADDING, from + i, "non-zero padding");
     return GDW_OK;
 }
 
@@ -298,9 +313,9 @@ static gdw_status read_typedesc(dctx *c, unsigned kind, gdw_typedesc *td) {
     memset(&tmp, 0, sizeof tmp);
     tmp.kind = (uint8_t)kind;
     if (kind == GDW_DESC_BUILTIN) {
-        NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "type descriptor missing");
         size_t off = c->cur.pos;
-        uint32_t id = cur_u32(&c->cur);
+        uint32_t id;
+        READ_U32(c, id, GDW_ENGINE_ERR_INVALID_DATA, "type descriptor missing");
         TRACE(c, off, 4, "element type", id);
         if (id >= c->d->type_count) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "container element type out of range");
         tmp.wire_id = id;
@@ -323,10 +338,9 @@ static gdw_status read_typedesc(dctx *c, unsigned kind, gdw_typedesc *td) {
  * offsets and paths are the general reader's by construction; validate_vs_decode compares them
  * with a decode (which never takes this path) on every fuzz input. */
 static inline bool skip_leaf(dctx *c) {
-    const uint8_t *p = c->cur.base + c->cur.pos;
-    size_t left = cur_left(&c->cur), n;
-    if (left < 4) return false;
-    uint32_t hdr = rd_u32le(p);
+    uint32_t hdr, len32;
+    size_t n;
+    if (!cur_peek_u32(&c->cur, 0, &hdr)) return false;
     unsigned wire = hdr & 0xFFu;
     if (wire >= c->d->type_count) return false;
     c->value_off = c->cur.pos; /* as read_value would: errors after this value report it */
@@ -335,35 +349,30 @@ static inline bool skip_leaf(dctx *c) {
     case K_BOOL: n = 8; break;
     case K_INT: case K_FLOAT: n = (hdr & GDW_FLAG16) ? 12 : 8; break;
     case K_STR: {
-        if (left < 8) return false;
-        int32_t len = (int32_t)rd_u32le(p + 4);
-        if (len < 0 || (size_t)len > left - 8 || (size_t)len + (4 - (size_t)len % 4) % 4 > left - 8 || !plain_ascii(p + 8, (size_t)len))
-            return false;
+        const uint8_t *body;
+        if (!cur_peek_u32(&c->cur, 4, &len32) || (int32_t)len32 < 0) return false;
+        size_t len = len32, padded = len + (4 - len % 4) % 4; /* len < 2^31: no overflow */
+        if (!cur_peek_bytes(&c->cur, 8, padded, &body) || !plain_ascii(body, len)) return false;
         c->str_off = c->cur.pos + 8;
-        c->str_len = (uint32_t)len;
-        n = 8 + (size_t)len + (4 - (size_t)len % 4) % 4;
+        c->str_len = len32;
+        n = 8 + padded;
         break;
     }
     default: return false;
     }
-    if (n > left) return false;
-    c->cur.pos += n;
-    return true;
+    return cur_skip(&c->cur, n);
 }
 
 /* One PackedStringArray entry (length, bytes, padding) that is ASCII up to a final NUL. */
 static inline bool skip_entry(dctx *c) {
-    const uint8_t *p = c->cur.base + c->cur.pos;
-    size_t left = cur_left(&c->cur);
-    if (left < 4) return false;
-    int32_t len = (int32_t)rd_u32le(p);
-    if (len < 0 || (size_t)len > left - 4) return false;
-    size_t l = (size_t)len, pad = (4 - l % 4) % 4;
-    if (l + pad > left - 4) return false;
+    uint32_t len32;
+    const uint8_t *p;
+    if (!cur_peek_u32(&c->cur, 0, &len32) || (int32_t)len32 < 0) return false;
+    size_t l = len32, n = 4 + l + (4 - l % 4) % 4; /* l < 2^31: no overflow */
+    if (!cur_peek_bytes(&c->cur, 0, n, &p)) return false;
     size_t body = (l && p[4 + l - 1] == 0) ? l - 1 : l;
     if (!plain_ascii(p + 4, body)) return false;
-    c->cur.pos += 4 + l + pad;
-    return true;
+    return cur_skip(&c->cur, n);
 }
 
 /* ---- one value --------------------------------------------------------------------------- */
@@ -405,9 +414,10 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     if (c->exact && d->defect_projection_248 && t == GDW_PROJECTION && !cur_has(&c->cur, 248))
         return fail(c, GDW_ERR_ENGINE_DEFECT, c->cur.pos, GDW_ENGINE_ERR_INVALID_DATA,
                     "Pandemonium's Projection decoder wants 248 bytes left");
-    NEED(c, size, GDW_ENGINE_ERR_INVALID_DATA, "value runs past the end");
-    TRACE(c, c->cur.pos, size, "components", w ? w : 4);
-    const uint8_t *p = cur_take(&c->cur, size);
+    size_t at = c->cur.pos;
+    const uint8_t *p;
+    READ_BYTES(c, p, size, GDW_ENGINE_ERR_INVALID_DATA, "value runs past the end");
+    TRACE(c, at, size, "components", w ? w : 4);
     if (dst) {
         bool narrow = narrows(c, ti, w);
         dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : narrow ? 4 : w);
@@ -421,9 +431,10 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
 static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
-    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
     size_t count_off = c->cur.pos;
-    int32_t count = (int32_t)cur_u32(&c->cur);
+    uint32_t count32;
+    READ_U32(c, count32, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
+    int32_t count = (int32_t)count32;
     TRACE(c, count_off, 4, "count", count);
     if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
     unsigned w = comp_width_decode(d, ti->comp, hdr);
@@ -434,7 +445,8 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     if (size > INT32_MAX) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array size overflows");
     if (!cur_has(&c->cur, (size_t)size)) return fail(c, GDW_ERR_TRUNCATED, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
     TRACE(c, c->cur.pos, (size_t)size, "elements", w ? w : 4);
-    const uint8_t *p = cur_take(&c->cur, (size_t)size);
+    const uint8_t *p;
+    READ_BYTES(c, p, (size_t)size, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
     if (dst && narrows(c, ti, w)) {
         dst->width = 4;
         dst->len = (uint32_t)count;
@@ -460,12 +472,14 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
 
 static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t len) {
     size_t pad = (4 - len % 4) % 4;
-    TRACE(c, c->cur.pos, len, "bytes", len);
-    const uint8_t *p = cur_take(&c->cur, len);
+    size_t off = c->cur.pos;
+    const uint8_t *p;
+    READ_BYTES(c, p, len, GDW_ENGINE_ERR_INVALID_DATA, "bytes run past the end");
+    TRACE(c, off, len, "bytes", len);
     size_t have = cur_left(&c->cur) < pad ? cur_left(&c->cur) : pad;
     size_t pad_off = c->cur.pos;
     if (have) TRACE(c, pad_off, have, "padding", pad);
-    cur_take(&c->cur, have);
+    cur_skip(&c->cur, have); /* have <= what is left */
     if (c->canon) {
         STRICT_CHECK(c, have < pad, GDW_ERR_TRUNCATED, pad_off, "padding missing");
         gdw_status s = zero_pad(c, pad_off, have);
@@ -499,10 +513,12 @@ static bool old_part(dctx *c, gdw_str *parts, uint32_t *n, const uint8_t *p, siz
  * property", when not empty). Compatible mode only (../shared/docs/wire-format.md). */
 static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     size_t off = c->cur.pos;
-    cur_u32(&c->cur);
+    uint32_t word;
+    READ_U32(c, word, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated"); /* len, read ahead by the caller */
     TRACE(c, off, 4, "old path length", len);
     if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath string runs past the end");
-    const uint8_t *p = cur_take(&c->cur, len);
+    const uint8_t *p;
+    READ_BYTES(c, p, len, GDW_ENGINE_ERR_INVALID_DATA, "NodePath string runs past the end");
     TRACE(c, off + 4, len, "old path", len);
     if (!dst) return GDW_OK;
     const uint8_t *nul = (const uint8_t *)memchr(p, 0, len); /* the engine's String stops at a NUL */
@@ -550,9 +566,9 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
 
 static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     const gdw_dialect *d = c->d;
-    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     size_t off = c->cur.pos;
-    uint32_t w0 = rd_u32le(c->cur.base + off);
+    uint32_t w0;
+    if (!cur_peek_u32(&c->cur, 0, &w0)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     TRACE(c, off, 4, "name count", w0);
     if (!(w0 & 0x80000000u)) {
         if (!d->nodepath_old_string || c->exact)
@@ -561,10 +577,10 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
         return read_old_nodepath(c, dst, w0);
     }
     NEED(c, 12, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
-    cur_u32(&c->cur);
-    uint32_t names = w0 & 0x7FFFFFFFu;
-    uint32_t subs = cur_u32(&c->cur);
-    uint32_t flags = cur_u32(&c->cur);
+    uint32_t names = w0 & 0x7FFFFFFFu, subs, flags;
+    READ_U32(c, w0, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
+    READ_U32(c, subs, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
+    READ_U32(c, flags, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     TRACE(c, off + 4, 4, "subname count", subs);
     TRACE(c, off + 8, 4, "flags", flags);
     uint32_t known = 1u | (d->nodepath_property_bit ? 2u : 0u);
@@ -618,9 +634,9 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
         return GDW_OK;
     }
     if (hdr & GDW_FLAG16) {
-        NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "object id truncated");
         size_t off = c->cur.pos;
-        uint64_t id = cur_u64(&c->cur);
+        uint64_t id;
+        READ_U64(c, id, GDW_ENGINE_ERR_INVALID_DATA, "object id truncated");
         TRACE(c, off, 8, "object id", id);
         STRICT_CHECK(c, id == 0, GDW_ERR_NON_CANONICAL, off, "null object as id 0 (the encoder writes Nil)");
         if (dst) {
@@ -640,9 +656,10 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
-    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "property count missing");
     size_t count_off = c->cur.pos;
-    int32_t count = (int32_t)cur_u32(&c->cur);
+    uint32_t count32;
+    READ_U32(c, count32, GDW_ENGINE_ERR_INVALID_DATA, "property count missing");
+    int32_t count = (int32_t)count32;
     TRACE(c, count_off, 4, "property count", count);
     if (count < 0) {
         STRICT_CHECK(c, true, GDW_ERR_BAD_COUNT, count_off, "negative property count");
@@ -678,9 +695,9 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
     gdw_status s;
     if (is_dict && (s = read_typedesc(c, key_kind, ct ? &ct->key : NULL))) return s;
     if ((s = read_typedesc(c, elem_kind, ct ? &ct->elem : NULL))) return s;
-    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "container count missing");
     size_t count_off = c->cur.pos;
-    uint32_t raw = cur_u32(&c->cur);
+    uint32_t raw;
+    READ_U32(c, raw, GDW_ENGINE_ERR_INVALID_DATA, "container count missing");
     uint32_t n = raw & 0x7FFFFFFFu;
     TRACE(c, count_off, 4, "count", raw);
     if (raw & 0x80000000u) {
@@ -698,7 +715,8 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "typed array truncated");
     size_t off = c->cur.pos;
-    uint32_t raw = cur_u32(&c->cur);
+    uint32_t raw;
+    READ_U32(c, raw, GDW_ENGINE_ERR_INVALID_DATA, "typed array truncated");
     uint32_t id = raw & 0x7FFFFFFFu;
     TRACE(c, off, 4, "element type", raw);
     STRICT_CHECK(c, (raw & 0x80000000u), GDW_ERR_NON_CANONICAL, off, "element type has bit 31 set");
@@ -720,9 +738,9 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     }
     if (builtin == GDW_OBJECT && !id_only) {
         /* the class name, as a whole StringName Variant */
-        NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "class name missing");
         size_t noff = c->cur.pos;
-        uint32_t nh = cur_u32(&c->cur);
+        uint32_t nh;
+        READ_U32(c, nh, GDW_ENGINE_ERR_INVALID_DATA, "class name missing");
         TRACE(c, noff, 4, "class header", nh);
         unsigned nt = (nh & 0xFFu) < d->type_count ? d->types[nh & 0xFFu] : (unsigned)GDW_TYPE_COUNT;
         if (nt != GDW_STRING_NAME) return fail(c, GDW_ERR_BAD_VALUE, noff, GDW_ENGINE_ERR_INVALID_DATA, "typed array class name is not a StringName");
@@ -732,9 +750,9 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         if (ct) ct->elem.kind = GDW_DESC_CLASS;
     }
     /* The engine reads this count without checking the length (over-read); we stop. */
-    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "typed array count missing");
     size_t count_off = c->cur.pos;
-    uint32_t rawn = cur_u32(&c->cur);
+    uint32_t rawn;
+    READ_U32(c, rawn, GDW_ENGINE_ERR_INVALID_DATA, "typed array count missing");
     uint32_t n = rawn & 0x7FFFFFFFu;
     TRACE(c, count_off, 4, "count", rawn);
     STRICT_CHECK(c, (rawn & 0x80000000u), GDW_ERR_NON_CANONICAL, count_off, "count has bit 31 set");
@@ -743,9 +761,10 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
 }
 
 static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
-    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
     size_t off = c->cur.pos;
-    int32_t count = (int32_t)cur_u32(&c->cur);
+    uint32_t count32;
+    READ_U32(c, count32, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
+    int32_t count = (int32_t)count32;
     TRACE(c, off, 4, "count", count);
     if (count < 0) {
         STRICT_CHECK(c, true, GDW_ERR_BAD_COUNT, off, "negative string array count");
@@ -767,10 +786,14 @@ static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
 
 static gdw_status read_image(dctx *c, gdw_value *dst) {
     NEED(c, 20, GDW_ENGINE_ERR_INVALID_DATA, "Image header truncated");
-    size_t off = c->cur.pos;
-    uint32_t fmt = cur_u32(&c->cur), mip = cur_u32(&c->cur), wdt = cur_u32(&c->cur), hgt = cur_u32(&c->cur);
-    size_t len_off = c->cur.pos;
-    int32_t datalen = (int32_t)cur_u32(&c->cur);
+    size_t off = c->cur.pos, len_off = off + 16;
+    uint32_t fmt, mip, wdt, hgt, len32;
+    READ_U32(c, fmt, GDW_ENGINE_ERR_INVALID_DATA, "Image header truncated");
+    READ_U32(c, mip, GDW_ENGINE_ERR_INVALID_DATA, "Image header truncated");
+    READ_U32(c, wdt, GDW_ENGINE_ERR_INVALID_DATA, "Image header truncated");
+    READ_U32(c, hgt, GDW_ENGINE_ERR_INVALID_DATA, "Image header truncated");
+    READ_U32(c, len32, GDW_ENGINE_ERR_INVALID_DATA, "Image header truncated");
+    int32_t datalen = (int32_t)len32;
     TRACE(c, off, 4, "format", fmt);
     TRACE(c, off + 4, 4, "mipmaps", mip);
     TRACE(c, off + 8, 4, "width", wdt);
@@ -799,9 +822,11 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
 
 static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     NEED(c, 12, GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
-    uint32_t type = cur_u32(&c->cur), device = cur_u32(&c->cur);
-    size_t llen_off = c->cur.pos;
-    uint32_t llen = cur_u32(&c->cur);
+    size_t llen_off = c->cur.pos + 8;
+    uint32_t type, device, llen;
+    READ_U32(c, type, GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
+    READ_U32(c, device, GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
+    READ_U32(c, llen, GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
     TRACE(c, llen_off - 8, 4, "event type", type);
     TRACE(c, llen_off - 4, 4, "device", device);
     TRACE(c, llen_off, 4, "length", llen);
@@ -818,8 +843,9 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     NEED(c, 4 * extra, GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
     gdw_input_event ev = {type, device, llen, extra, {0, 0}};
     for (uint32_t i = 0; i < extra; i++) {
-        TRACE(c, c->cur.pos, 4, "word", rd_u32le(c->cur.base + c->cur.pos));
-        ev.extra[i] = cur_u32(&c->cur);
+        size_t woff = c->cur.pos;
+        READ_U32(c, ev.extra[i], GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
+        TRACE(c, woff, 4, "word", ev.extra[i]);
     }
     if (dst) {
         gdw_input_event *e = (gdw_input_event *)gdw_arena_dup(c->doc, &ev, sizeof ev);
@@ -833,8 +859,8 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     const gdw_dialect *d = c->d;
     c->value_off = c->cur.pos;
     if (depth > c->max_depth) return fail(c, GDW_ERR_DEPTH, c->cur.pos, GDW_ENGINE_ERR_OUT_OF_MEMORY, "nesting deeper than the depth limit");
-    NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "value header missing");
-    uint32_t hdr = cur_u32(&c->cur);
+    uint32_t hdr;
+    READ_U32(c, hdr, GDW_ENGINE_ERR_INVALID_DATA, "value header missing");
     if (c->trace) {
         c->tr_type = (hdr & 0xFFu) < d->type_count ? d->types[hdr & 0xFFu] : (unsigned)GDW_TYPE_COUNT;
         trace_emit(c, c->value_off, 4, "header", hdr);
@@ -850,8 +876,8 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     switch (ti->kind) {
     case K_NIL: case K_CALLABLE: return GDW_OK;
     case K_BOOL: {
-        NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "bool truncated");
-        uint32_t v = cur_u32(&c->cur);
+        uint32_t v;
+        READ_U32(c, v, GDW_ENGINE_ERR_INVALID_DATA, "bool truncated");
         TRACE(c, c->cur.pos - 4, 4, "value", v);
         STRICT_CHECK(c, v > 1, GDW_ERR_NON_CANONICAL, c->cur.pos - 4, "bool is neither 0 nor 1");
         if (dst) dst->u.i = v != 0;
@@ -859,8 +885,9 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     }
     case K_INT: {
         bool wide = (hdr & GDW_FLAG16) != 0;
-        NEED(c, wide ? 8u : 4u, GDW_ENGINE_ERR_INVALID_DATA, "int truncated");
-        int64_t v = wide ? (int64_t)cur_u64(&c->cur) : (int64_t)(int32_t)cur_u32(&c->cur);
+        int64_t v;
+        if (wide) { uint64_t x; READ_U64(c, x, GDW_ENGINE_ERR_INVALID_DATA, "int truncated"); v = (int64_t)x; }
+        else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "int truncated"); v = (int32_t)x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", v);
         if (c->canon) {
             bool want = d->int_encoding == GDW_INT_ALWAYS64 ||
@@ -873,8 +900,9 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     }
     case K_FLOAT: {
         bool wide = (hdr & GDW_FLAG16) != 0;
-        NEED(c, wide ? 8u : 4u, GDW_ENGINE_ERR_INVALID_DATA, "float truncated");
-        uint64_t bits = wide ? cur_u64(&c->cur) : cur_u32(&c->cur);
+        uint64_t bits;
+        if (wide) READ_U64(c, bits, GDW_ENGINE_ERR_INVALID_DATA, "float truncated");
+        else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "float truncated"); bits = x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
         if (c->canon && !d->float_encode_f32_only) {
             bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
@@ -895,8 +923,8 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     case K_NODEPATH: return read_nodepath(c, dst);
     case K_RID:
         if (d->rid_has_id) {
-            NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "RID truncated");
-            uint64_t id = cur_u64(&c->cur);
+            uint64_t id;
+            READ_U64(c, id, GDW_ENGINE_ERR_INVALID_DATA, "RID truncated");
             TRACE(c, c->cur.pos - 8, 8, "id", id);
             if (dst) { dst->u.i = (int64_t)id; dst->flags |= GDW_VF_RID_ID; }
         }
@@ -906,8 +934,8 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         gdw_str name = {NULL, 0};
         gdw_status st = read_string(c, dst ? &name : NULL, STR_PLAIN);
         if (st) return st;
-        NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "Signal object id truncated");
-        uint64_t id = cur_u64(&c->cur);
+        uint64_t id;
+        READ_U64(c, id, GDW_ENGINE_ERR_INVALID_DATA, "Signal object id truncated");
         TRACE(c, c->cur.pos - 8, 8, "object id", id);
         if (dst) {
             gdw_signal *sg = (gdw_signal *)alloc(c, sizeof *sg);
@@ -922,9 +950,10 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     case K_TYPED_ARRAY: return read_p4_typed_array(c, dst, hdr);
     case K_PACKED: return read_packed(c, dst, t, hdr);
     case K_PACKED_BYTES: {
-        NEED(c, 4, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
         size_t off = c->cur.pos;
-        int32_t count = (int32_t)cur_u32(&c->cur);
+        uint32_t count32;
+        READ_U32(c, count32, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
+        int32_t count = (int32_t)count32;
         TRACE(c, off, 4, "count", count);
         if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
         if (!cur_has(&c->cur, (size_t)count)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");

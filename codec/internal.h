@@ -98,7 +98,18 @@ void *gdw_arena_alloc(gdw_doc *doc, size_t n);
 /* gdw_arena_dup: copy n bytes; NULL on failure. */
 void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n);
 
-/* ---- Cursor: every input read goes through these --------------------------------------- */
+/* ---- Cursor: every input read goes through these, and each checks itself --------------------
+ * In the spirit of BoringSSL's CBS: a read that would pass the end reads nothing, moves nothing
+ * and returns false, and the decoder turns false into its error report (offset, message, engine
+ * error). Nothing reads the input without a check of its own, so a check the decoder forgot is
+ * a wrong verdict at worst, never a read out of bounds. Invariant: pos <= len. */
+
+/* A branch that is all but never taken (a read past the end): the compiler lays it out of line. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GDW_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define GDW_UNLIKELY(x) (x)
+#endif
 
 typedef struct gdw_cursor {
     const uint8_t *base;
@@ -122,10 +133,47 @@ static inline void wr_u64le(uint8_t *p, uint64_t v) {
     wr_u32le(p, (uint32_t)v); wr_u32le(p + 4, (uint32_t)(v >> 32));
 }
 
-/* Callers check cur_has() first: these only advance. */
-static inline uint32_t cur_u32(gdw_cursor *c) { uint32_t v = rd_u32le(c->base + c->pos); c->pos += 4; return v; }
-static inline uint64_t cur_u64(gdw_cursor *c) { uint64_t v = rd_u64le(c->base + c->pos); c->pos += 8; return v; }
-static inline const uint8_t *cur_take(gdw_cursor *c, size_t n) { const uint8_t *p = c->base + c->pos; c->pos += n; return p; }
+/* The next 4 or 8 bytes as a little-endian word, or n bytes (a pointer into the input). */
+static inline bool cur_u32(gdw_cursor *c, uint32_t *out) {
+    if (!cur_has(c, 4)) return false;
+    *out = rd_u32le(c->base + c->pos);
+    c->pos += 4;
+    return true;
+}
+static inline bool cur_u64(gdw_cursor *c, uint64_t *out) {
+    if (!cur_has(c, 8)) return false;
+    *out = rd_u64le(c->base + c->pos);
+    c->pos += 8;
+    return true;
+}
+static inline bool cur_bytes(gdw_cursor *c, size_t n, const uint8_t **out) {
+    if (!cur_has(c, n)) return false;
+    *out = c->base + c->pos;
+    c->pos += n;
+    return true;
+}
+/* Looking ahead without moving: the word or n bytes that start `ahead` bytes after pos. */
+static inline bool cur_peek_u32(const gdw_cursor *c, size_t ahead, uint32_t *out) {
+    if (ahead > cur_left(c) || !(4 <= cur_left(c) - ahead)) return false;
+    *out = rd_u32le(c->base + c->pos + ahead);
+    return true;
+}
+static inline bool cur_peek_bytes(const gdw_cursor *c, size_t ahead, size_t n, const uint8_t **out) {
+    if (ahead > cur_left(c) || n > cur_left(c) - ahead) return false;
+    *out = c->base + c->pos + ahead;
+    return true;
+}
+static inline bool cur_skip(gdw_cursor *c, size_t n) {
+    if (!cur_has(c, n)) return false;
+    c->pos += n;
+    return true;
+}
+/* Bytes already read, again (a dictionary key for an error's path): [off, off + n) before pos. */
+static inline bool cur_behind(const gdw_cursor *c, size_t off, size_t n, const uint8_t **out) {
+    if (off > c->pos || n > c->pos - off) return false;
+    *out = c->base + off;
+    return true;
+}
 
 /* ---- Reals ------------------------------------------------------------------------------ */
 
