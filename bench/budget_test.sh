@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # budget_test.sh [--record] — instruction budgets: deterministic, unlike timings, so a test can hold
-# them. Builds bench/bench with gcc -O2 from the sources (Bazel's test build is unoptimised), and
+# them. Builds bench/bench with gcc -O2 -DNDEBUG from the sources, as a release build (Bazel's test
+# build is unoptimised, and its asserts on), and
 # counts with callgrind the instructions of one op (bench.c run_op, --once) on small workloads in
 # godot3 and godot4. It fails when
 #   - an op costs more than 5% over its figure in bench/budget.tsv (recorded with the gcc named
@@ -20,7 +21,7 @@ passed=0 failed=0
 check() { if eval "$2"; then passed=$((passed + 1)); else echo "FAIL: $1" >&2; failed=$((failed + 1)); fi; }
 command -v valgrind > /dev/null || { echo "FAIL: no valgrind (tools/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
 cc=$(gcc -dumpfullversion)
-gcc -std=c11 -O2 -I. codec/*.c dialects/*.c bench/bench.c bench/workloads.c -lm -o "$T/bench" 2> "$T/cc.err" \
+gcc -std=c11 -O2 -DNDEBUG -I. codec/*.c dialects/*.c bench/bench.c bench/workloads.c -lm -o "$T/bench" 2> "$T/cc.err" \
     || { cat "$T/cc.err"; echo "FAIL: cannot build bench"; echo "0 passed, 1 failed"; exit 1; }
 SCALE=0.01
 WORKLOADS="game_state dicts_200k strings_500k utf8_strings pool_vector3_1m nested_1000 deep_dict"

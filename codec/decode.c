@@ -8,6 +8,7 @@
  * under a container whose count the remaining input cannot hold (the walk is then sure to
  * fail, and only its failure point is wanted).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,10 +26,26 @@ typedef struct frame {
     uint32_t key_len;   /* object: the last name's length */
 } frame;
 
+/* The walk's mode: every flag below is set by set_mode, from the options' mode, the dialect, a
+ * shadow and a trace, and by nothing else (canon and shadow_hit then change as a shadow finds its
+ * violation). The runs that occur, and what each flag is in them:
+ *
+ *   run                        strict exact compat canon  shadow lenient        whole_header   fast
+ *   compatible                 -      -     yes    -      -      dialect's (1)  -              no trace
+ *   compatible + shadow (2)    -      -     yes    yes(3) yes    dialect's (1)  -              -
+ *   strict                     yes    -     -      yes    -      -              -              -
+ *   engine-exact               -      yes   -      -      -      -              dialect's (4)  -
+ *
+ * (1) lenient_strings: no UTF-8 check, padding may be missing (Godot 2 before 2.1.5).
+ * (2) gdw_decode_shadowed (gdw_check): compatible verdict and value, and on the way the first
+ *     place strict mode would refuse (*shadow), so one walk gives both verdicts.
+ * (3) until the first violation is found, then no (nothing more to look for).
+ * (4) engine_header_whole: the whole header word must be a type id (Godot 2 as released).
+ * mode_holds() states the table as invariants; init_ctx asserts them. */
 typedef struct dctx {
     const gdw_dialect *d;
     gdw_cursor cur;
-    bool strict, exact, compat;
+    bool strict, exact, compat; /* the options' mode: exactly one */
     bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
     gdw_error *shadow;   /* compatible mode with a shadow: the first strict violation goes here */
     bool shadow_hit;
@@ -190,10 +207,18 @@ static inline bool plain_ascii(const uint8_t *p, size_t n) {
     return true;
 }
 
-/* Read one length-prefixed, padded string. *out receives the engine-visible content (after
- * a BOM, before the first NUL); out may be NULL. */
-static gdw_status read_string(dctx *c, gdw_str *out, int use) {
-    const gdw_dialect *d = c->d;
+/* A string's parts, each rule in one function: its bytes and padding on the wire
+ * (string_bytes), what the engine sees of them (string_content: the ASCII fast path, a BOM, a
+ * NUL), their UTF-8 (string_utf8), and the padding's zeros (string_padding). read_string reads
+ * one string through the four. */
+typedef struct wire_string {
+    const uint8_t *p; /* the len bytes, in the input */
+    size_t start, len, pad, have_pad;
+    size_t skip, vis; /* the engine sees p[skip, vis): after a BOM, before the first NUL */
+    bool ascii;       /* the fast path held: ASCII without a NUL (an array entry: before its last byte) */
+} wire_string;
+
+static gdw_status string_bytes(dctx *c, wire_string *ws) {
     size_t len_off = c->cur.pos;
     uint32_t n32;
     READ_U32(c, n32, GDW_ENGINE_ERR_INVALID_DATA, "string length missing");
@@ -202,66 +227,87 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_FILE_EOF, "negative string length");
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
     if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
-    bool lenient = c->lenient;
-    if (!cur_has(&c->cur, len + pad)) {
-        if (!lenient) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
+    if (!cur_has(&c->cur, len + pad)) { /* only lenient strings may lack their padding */
+        if (!c->lenient) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
         gdw_status s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing") : GDW_OK;
         if (s) return s;
     }
-    size_t start = c->cur.pos;
-    size_t have_pad = cur_left(&c->cur) - len < pad ? cur_left(&c->cur) - len : pad; /* len is there */
-    const uint8_t *p;
-    READ_BYTES(c, p, len + have_pad, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
-    const uint8_t *padp = p + len;
-    TRACE(c, start, len, "bytes", len);
-    if (have_pad) TRACE(c, start + len, have_pad, "padding", pad);
+    ws->start = c->cur.pos;
+    ws->len = len;
+    ws->pad = pad;
+    ws->have_pad = cur_left(&c->cur) - len < pad ? cur_left(&c->cur) - len : pad; /* len is there */
+    READ_BYTES(c, ws->p, len + ws->have_pad, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
+    TRACE(c, ws->start, len, "bytes", len);
+    if (ws->have_pad) TRACE(c, ws->start + len, ws->have_pad, "padding", pad);
+    return GDW_OK;
+}
 
-    size_t skip = 0, vis = len;
+static gdw_status string_content(dctx *c, wire_string *ws, int use) {
+    const uint8_t *p = ws->p;
+    size_t len = ws->len;
+    ws->skip = 0;
+    ws->vis = len;
     /* The common case first: ASCII without a NUL (a string array entry: before its final NUL)
      * has no BOM, no NUL inside, and is valid UTF-8 under every rule. */
     size_t body = (use == STR_ARRAY_ENTRY && len && p[len - 1] == 0) ? len - 1 : len;
-    bool ascii = plain_ascii(p, body);
+    ws->ascii = plain_ascii(p, body);
     const uint8_t *nul;
-    if (ascii) {
+    if (ws->ascii) {
         nul = body < len ? p + body : NULL;
     } else {
         if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-            STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, start, "string starts with a byte order mark");
-            skip = 3;
+            STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, ws->start, "string starts with a byte order mark");
+            ws->skip = 3;
         }
-        nul = len > skip ? (const uint8_t *)memchr(p + skip, 0, len - skip) : NULL;
+        nul = len > ws->skip ? (const uint8_t *)memchr(p + ws->skip, 0, len - ws->skip) : NULL;
     }
-    if (nul) vis = (size_t)(nul - p);
+    if (nul) ws->vis = (size_t)(nul - p);
     if (use == STR_ARRAY_ENTRY) {
         /* canonical entries are "bytes NUL" with no NUL before the last byte */
-        STRICT_CHECK(c, len == 0 || p[len - 1] != 0 || vis != len - 1, GDW_ERR_NON_CANONICAL, start,
+        STRICT_CHECK(c, len == 0 || p[len - 1] != 0 || ws->vis != len - 1, GDW_ERR_NON_CANONICAL, ws->start,
                      "string array entry is not NUL-terminated exactly once");
     } else {
-        STRICT_CHECK(c, nul != NULL, GDW_ERR_NON_CANONICAL, (size_t)(start + (nul - p)), "NUL byte inside a string");
+        STRICT_CHECK(c, nul != NULL, GDW_ERR_NON_CANONICAL, (size_t)(ws->start + (nul - p)), "NUL byte inside a string");
     }
-    if (!ascii) {
-        unsigned rule = lenient ? (unsigned)GDW_UTF8_UNCHECKED : c->strict ? (unsigned)GDW_UTF8_STRICT : d->utf8_rule;
-        size_t bad = (size_t)-1, strict_bad = (size_t)-1;
-        /* a shadow holds the string to strict mode's rule as well; text valid under the strict
-         * rule is valid under every dialect's rule (utf8_test), so one pass usually answers both */
-        if (c->canon && rule != GDW_UTF8_STRICT) strict_bad = gdw_utf8_check(p + skip, vis - skip, GDW_UTF8_STRICT);
-        if (!c->canon || rule == GDW_UTF8_STRICT || strict_bad != (size_t)-1) bad = gdw_utf8_check(p + skip, vis - skip, rule);
-        if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, start + skip + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
-        if (strict_bad != (size_t)-1) {
-            gdw_status s = violation_ee(c, GDW_ERR_BAD_UTF8, start + skip + strict_bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
-            if (s) return s;
-        }
-    }
-    if (c->canon) {
-        STRICT_CHECK(c, have_pad < pad, GDW_ERR_TRUNCATED, c->cur.pos, "string padding missing");
-        for (size_t i = 0; i < have_pad && c->canon; i++)
-            STRICT_CHECK(c, padp[i] != 0, GDW_ERR_NONZERO_PADDING, start + len + i, "non-zero string padding");
-    }
-    c->str_off = start + skip;
-    c->str_len = (uint32_t)(vis - skip);
+    return GDW_OK;
+}
+
+/* The visible bytes under the rule the engine applies (none for lenient strings), and, while
+ * strict checks are evaluated, under strict mode's rule too. */
+static gdw_status string_utf8(dctx *c, const wire_string *ws) {
+    if (ws->ascii) return GDW_OK;
+    unsigned rule = c->lenient ? (unsigned)GDW_UTF8_UNCHECKED : c->strict ? (unsigned)GDW_UTF8_STRICT : c->d->utf8_rule;
+    const uint8_t *text = ws->p + ws->skip;
+    size_t n = ws->vis - ws->skip, at = ws->start + ws->skip, bad = (size_t)-1, strict_bad = (size_t)-1;
+    /* a shadow holds the string to strict mode's rule as well; text valid under the strict
+     * rule is valid under every dialect's rule (utf8_test), so one pass usually answers both */
+    if (c->canon && rule != GDW_UTF8_STRICT) strict_bad = gdw_utf8_check(text, n, GDW_UTF8_STRICT);
+    if (!c->canon || rule == GDW_UTF8_STRICT || strict_bad != (size_t)-1) bad = gdw_utf8_check(text, n, rule);
+    if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, at + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+    if (strict_bad != (size_t)-1) return violation_ee(c, GDW_ERR_BAD_UTF8, at + strict_bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+    return GDW_OK;
+}
+
+static gdw_status string_padding(dctx *c, const wire_string *ws) {
+    if (!c->canon) return GDW_OK;
+    STRICT_CHECK(c, ws->have_pad < ws->pad, GDW_ERR_TRUNCATED, c->cur.pos, "string padding missing");
+    for (size_t i = 0; i < ws->have_pad && c->canon; i++)
+        STRICT_CHECK(c, ws->p[ws->len + i] != 0, GDW_ERR_NONZERO_PADDING, ws->start + ws->len + i, "non-zero string padding");
+    return GDW_OK;
+}
+
+/* Read one length-prefixed, padded string. *out receives the engine-visible content (after
+ * a BOM, before the first NUL); out may be NULL. */
+static gdw_status read_string(dctx *c, gdw_str *out, int use) {
+    wire_string ws;
+    gdw_status s;
+    if ((s = string_bytes(c, &ws)) || (s = string_content(c, &ws, use)) || (s = string_utf8(c, &ws)) || (s = string_padding(c, &ws)))
+        return s;
+    c->str_off = ws.start + ws.skip;
+    c->str_len = (uint32_t)(ws.vis - ws.skip);
     if (out) {
-        out->len = (uint32_t)(vis - skip);
-        out->ptr = keep(c, p + skip, vis - skip);
+        out->len = (uint32_t)(ws.vis - ws.skip);
+        out->ptr = keep(c, ws.p + ws.skip, ws.vis - ws.skip);
         if (!out->ptr) return nomem(c);
     }
     return GDW_OK;
@@ -1000,23 +1046,37 @@ static gdw_status walk(dctx *c, gdw_value *root) {
     }
 }
 
+/* The table above, as invariants that hold at the start of a walk. */
+static bool mode_holds(const dctx *c) {
+    return c->strict + c->exact + c->compat == 1 && c->canon == (c->strict || c->shadow != NULL) &&
+           (!c->shadow || c->compat) && (!c->lenient || c->compat) && (!c->whole_header || c->exact) &&
+           c->fast == (c->compat && !c->shadow && !c->trace) && !c->shadow_hit;
+}
+
+/* The walk's mode (the table above): its one definition. */
+static void set_mode(dctx *c, const gdw_dialect *d, gdw_mode mode, gdw_error *shadow, bool traced) {
+    c->strict = mode == GDW_MODE_STRICT;
+    c->exact = mode == GDW_MODE_ENGINE_EXACT;
+    c->compat = mode == GDW_MODE_COMPATIBLE;
+    c->shadow = c->compat ? shadow : NULL;
+    c->canon = c->strict || c->shadow;
+    c->lenient = c->compat && d->lenient_strings;
+    c->whole_header = c->exact && d->engine_header_whole;
+    c->fast = c->compat && !c->shadow && !traced;
+}
+
 static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t len,
-                     const gdw_decode_options *o, gdw_error *err, frame *stack) {
+                     const gdw_decode_options *o, gdw_error *err, frame *stack, gdw_error *shadow) {
     memset(c, 0, sizeof *c);
     c->d = d;
     c->cur.base = buf;
     c->cur.len = len;
-    c->strict = o->mode == GDW_MODE_STRICT;
-    c->canon = c->strict;
-    c->exact = o->mode == GDW_MODE_ENGINE_EXACT;
-    c->compat = o->mode == GDW_MODE_COMPATIBLE;
-    c->whole_header = c->exact && d->engine_header_whole;
-    c->lenient = c->compat && d->lenient_strings;
-    c->allow_objects = o->allow_objects;
-    c->borrow = o->borrow_input;
     c->trace = o->trace;
     c->trace_ctx = o->trace_ctx;
-    c->fast = c->compat && !c->trace;
+    set_mode(c, d, o->mode, shadow, c->trace != NULL);
+    assert(mode_holds(c));
+    c->allow_objects = o->allow_objects;
+    c->borrow = o->borrow_input;
     c->max_depth = o->max_depth == 0 ? GDW_DEFAULT_MAX_DEPTH : o->max_depth;
     if (c->max_depth > GDW_HARD_MAX_DEPTH) c->max_depth = GDW_HARD_MAX_DEPTH;
     c->err = err;
@@ -1059,13 +1119,8 @@ static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, cons
     if (s) return s;
     frame stack[GDW_HARD_MAX_DEPTH + 1];
     dctx c;
-    init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack);
+    init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack, shadow);
     c.doc = doc;
-    if (shadow && c.compat) {
-        c.shadow = shadow;
-        c.canon = true;
-        c.fast = false;
-    }
     s = walk(&c, root);
     if (s) return s;
     if (canonical) *canonical = c.shadow && !c.shadow_hit;
