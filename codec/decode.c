@@ -168,6 +168,25 @@ static gdw_status violation(dctx *c, gdw_status code, size_t off, const char *ms
 #define READ_BYTES(c, p, n, ee, msg) \
     do { if (GDW_UNLIKELY(!cur_bytes(&(c)->cur, (n), &(p)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
 
+/* A signed 32-bit count or length word (strings, arrays, properties): *n, read at *off and traced
+ * as `field`; a missing word is `missing`. */
+static inline gdw_status read_i32(dctx *c, int32_t *n, size_t *off, const char *field, const char *missing) {
+    *off = c->cur.pos;
+    uint32_t x;
+    READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, missing);
+    *n = (int32_t)x;
+    TRACE(c, *off, 4, field, *n);
+    return GDW_OK;
+}
+
+/* A negative count the engine reads as no items: its loop does not run. Strict mode refuses it. */
+static gdw_status negative_as_none(dctx *c, int32_t *n, size_t off, const char *msg) {
+    if (*n >= 0) return GDW_OK;
+    STRICT_CHECK(c, true, GDW_ERR_BAD_COUNT, off, msg);
+    *n = 0;
+    return GDW_OK;
+}
+
 static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW_ENGINE_NONE, "out of memory"); }
 
 static void *alloc(dctx *c, size_t n) { return gdw_arena_alloc(c->doc, n); }
@@ -219,17 +238,16 @@ typedef struct wire_string {
 } wire_string;
 
 static gdw_status string_bytes(dctx *c, wire_string *ws) {
-    size_t len_off = c->cur.pos;
-    uint32_t n32;
-    READ_U32(c, n32, GDW_ENGINE_ERR_INVALID_DATA, "string length missing");
-    int32_t n = (int32_t)n32;
-    TRACE(c, len_off, 4, "length", n);
+    size_t len_off;
+    int32_t n;
+    gdw_status s = read_i32(c, &n, &len_off, "length", "string length missing");
+    if (s) return s;
     if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_FILE_EOF, "negative string length");
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
     if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
     if (!cur_has(&c->cur, len + pad)) { /* only lenient strings may lack their padding */
         if (!c->lenient) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
-        gdw_status s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing") : GDW_OK;
+        s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing") : GDW_OK;
         if (s) return s;
     }
     ws->start = c->cur.pos;
@@ -477,14 +495,13 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
 static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
-    size_t count_off = c->cur.pos;
-    uint32_t count32;
-    READ_U32(c, count32, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
-    int32_t count = (int32_t)count32;
-    TRACE(c, count_off, 4, "count", count);
+    size_t count_off;
+    int32_t count;
+    gdw_status s = read_i32(c, &count, &count_off, "count", "array count missing");
+    if (s) return s;
     if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
     unsigned w = comp_width_decode(d, ti->comp, hdr);
-    gdw_status s = check_real_width(c, ti, w);
+    s = check_real_width(c, ti, w);
     if (s) return s;
     uint64_t elem = (uint64_t)ti->ncomp * w;
     uint64_t size = (uint64_t)count * elem;
@@ -702,15 +719,11 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
-    size_t count_off = c->cur.pos;
-    uint32_t count32;
-    READ_U32(c, count32, GDW_ENGINE_ERR_INVALID_DATA, "property count missing");
-    int32_t count = (int32_t)count32;
-    TRACE(c, count_off, 4, "property count", count);
-    if (count < 0) {
-        STRICT_CHECK(c, true, GDW_ERR_BAD_COUNT, count_off, "negative property count");
-        count = 0; /* the engine's loop simply does not run */
-    }
+    size_t count_off;
+    int32_t count;
+    if ((s = read_i32(c, &count, &count_off, "property count", "property count missing")) ||
+        (s = negative_as_none(c, &count, count_off, "negative property count")))
+        return s;
     gdw_object *obj = NULL;
     if (dst) {
         obj = (gdw_object *)alloc(c, sizeof *obj);
@@ -807,15 +820,11 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
 }
 
 static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
-    size_t off = c->cur.pos;
-    uint32_t count32;
-    READ_U32(c, count32, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
-    int32_t count = (int32_t)count32;
-    TRACE(c, off, 4, "count", count);
-    if (count < 0) {
-        STRICT_CHECK(c, true, GDW_ERR_BAD_COUNT, off, "negative string array count");
-        count = 0; /* the engines' loop does not run: an empty array */
-    }
+    size_t off;
+    int32_t count;
+    gdw_status s;
+    if ((s = read_i32(c, &count, &off, "count", "array count missing")) || (s = negative_as_none(c, &count, off, "negative string array count")))
+        return s;
     gdw_str *strs = NULL;
     if (dst && room_for(c, (uint64_t)count)) {
         strs = (gdw_str *)alloc(c, (size_t)count * sizeof(gdw_str) + 1);
@@ -823,8 +832,7 @@ static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
     }
     for (int32_t i = 0; i < count; i++) {
         if (!strs && c->fast && skip_entry(c)) continue;
-        gdw_status s = read_string(c, strs ? &strs[i] : NULL, STR_ARRAY_ENTRY);
-        if (s) return s;
+        if ((s = read_string(c, strs ? &strs[i] : NULL, STR_ARRAY_ENTRY))) return s;
     }
     if (dst) { dst->len = (uint32_t)count; dst->u.ext = strs; }
     return GDW_OK;
@@ -996,11 +1004,10 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     case K_TYPED_ARRAY: return read_p4_typed_array(c, dst, hdr);
     case K_PACKED: return read_packed(c, dst, t, hdr);
     case K_PACKED_BYTES: {
-        size_t off = c->cur.pos;
-        uint32_t count32;
-        READ_U32(c, count32, GDW_ENGINE_ERR_INVALID_DATA, "array count missing");
-        int32_t count = (int32_t)count32;
-        TRACE(c, off, 4, "count", count);
+        size_t off;
+        int32_t count;
+        gdw_status st = read_i32(c, &count, &off, "count", "array count missing");
+        if (st) return st;
         if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
         if (!cur_has(&c->cur, (size_t)count)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
         return read_packed_bytes(c, dst, (size_t)count);
