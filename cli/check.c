@@ -98,20 +98,44 @@ static bool newer(const gdw_dialect *a, const gdw_dialect *b) {
     return !b->released || strcmp(a->released, b->released) > 0;
 }
 
-static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, int *n_meanings) {
+/* Scores, ranks, meanings and (with detail: the matrix or JSON) each row's reason. A score is
+ * four bits, most telling first: reads every byte, no misread-looking reals, its encoder writes
+ * the bytes back, the engine itself accepts them. The last two cost a walk of the tree and an
+ * engine-exact validation; they only tell apart rows that tie on the bits above, so without detail
+ * only those rows pay for them. The rows that rank first, and so the answer, are the same. */
+static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, int *n_meanings, bool detail) {
     size_t nd = c->nd;
     row *rows = c->rows;
+    long top = -1;
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
         if (w->r.status == GDW_OK) {
             w->score = 1L << 40;
             if (w->r.consumed == pk->n) w->score += 1L << 36;
-            if (w->odd_reals == 0) w->score += 1L << 35;
-            if (w->r.reencodes_same) w->score += 1L << 34;
-            if (w->exact_ok) w->score += 1L << 33;
+            if (w->score > top) top = w->score;
         } else {
             w->score = (long)w->r.err.offset; /* further is more plausible */
         }
+    }
+    long top2 = -1;
+    for (size_t i = 0; i < nd; i++) {
+        row *w = &rows[i];
+        if (w->r.status != GDW_OK) continue;
+        if (detail || w->score == top) {
+            w->odd_reals = count_odd_reals(gdw_doc_root(w->r.doc), 0);
+            if (w->odd_reals == 0) w->score += 1L << 35;
+        }
+        if (w->r.reencodes_same) w->score += 1L << 34;
+        if (w->score > top2) top2 = w->score;
+    }
+    for (size_t i = 0; i < nd; i++) {
+        row *w = &rows[i];
+        if (w->r.status != GDW_OK || (!detail && w->score != top2)) continue;
+        gdw_decode_options so = c->o->dec;
+        so.mode = GDW_MODE_ENGINE_EXACT;
+        w->exact_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, NULL) == GDW_OK;
+        if (w->exact_ok) w->score += 1L << 33;
+        if (w->exact_ok && c->matrix) engine_value_note(w->r.dialect, pk, &c->o->dec, gdw_doc_root(w->r.doc), w->engine_note, sizeof w->engine_note);
     }
     /* among dialects of the best score, the newest engine release (dialect field `released`) */
     int best = 0;
@@ -124,6 +148,9 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
         for (size_t k = 0; k < nd; k++) if (rows[k].score > rows[i].score) better++;
         rows[i].rank = better + 1;
     }
+    seen->n = 0;
+    *n_meanings = 0;
+    if (!detail) return; /* one line per packet: the rows that rank first are all it says */
     /* meanings: dialects reading equal values */
     int nm = 0;
     for (size_t i = 0; i < nd; i++) {
@@ -135,7 +162,6 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
     }
     *n_meanings = nm;
     /* the type ids the best dialect read */
-    seen->n = 0;
     gdw_decode_options t = c->o->dec;
     t.trace = collect_id;
     t.trace_ctx = seen;
@@ -189,13 +215,14 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
 
 /* ---- output --------------------------------------------------------------------------------------- */
 
+/* The start of a value's text, cut to width with "..." (in time proportional to width: a large
+ * value is not printed whole to show 72 characters of it). */
 static void print_value_line(const gdw_value *v, size_t width) {
-    char *t = gdw_text_print_alloc(v);
-    if (!t) { printf("(out of memory)"); return; }
-    size_t n = strlen(t);
-    if (width && n > width) printf("%.*s...", (int)(width - 3), t);
+    char t[256];
+    if (width + 2 > sizeof t) width = sizeof t - 2;
+    size_t n = gdw_text_print_head(v, t, width + 2); /* one character more than shown: says whether there is more */
+    if (n > width) printf("%.*s...", (int)(width - 3), t);
     else printf("%s", t);
-    free(t);
 }
 
 static void print_matrix(check_run *c, const packet *pk, int best, int nm, int accepted, const ids *seen) {
@@ -349,16 +376,11 @@ static int check_packet(void *ctx, const packet *pk) {
         w->r = res[i];
         if (w->r.status) continue;
         c->accept_count[i]++;
-        gdw_decode_options so = c->o->dec;
-        so.mode = GDW_MODE_ENGINE_EXACT;
-        w->exact_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, NULL) == GDW_OK;
-        if (w->exact_ok && c->matrix) engine_value_note(w->r.dialect, pk, &c->o->dec, gdw_doc_root(w->r.doc), w->engine_note, sizeof w->engine_note);
-        w->odd_reals = count_odd_reals(gdw_doc_root(w->r.doc), 0);
     }
     free(res);
     int best = 0, nm = 0;
     ids seen;
-    rank_rows(c, pk, &seen, &best, &nm);
+    rank_rows(c, pk, &seen, &best, &nm, c->matrix || c->o->json);
     for (size_t i = 0; i < c->nd && accepted; i++) if (c->rows[i].rank == 1) c->first_count[i]++;
     if (c->o->json) print_json(c, pk, best, nm, accepted);
     else if (c->matrix) {

@@ -568,7 +568,7 @@ gdw_status gdw_build_value(gdw_builder *b, const gdw_value *v) {
     if (s) return s;
     if (!v) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL value");
     size_t depth = b->depth;
-    gdw_walk_visitor w = {copy_enter, copy_before, copy_leave, copy_too_deep, b};
+    gdw_walk_visitor w = {copy_enter, copy_before, copy_leave, copy_too_deep, b, NULL};
     gdw_walk(v, &w);
     if (!b->status && b->depth != depth) return gdw_build_fail(b, GDW_ERR_INVALID_TREE, "a container's items are missing");
     return b->status;

@@ -490,6 +490,12 @@ GDW_API size_t gdw_text_print(const gdw_value *v, char *out, size_t cap);
 
 /* gdw_text_print_alloc: as above into a malloc'ed string (free with free()); NULL on OOM. */
 GDW_API char *gdw_text_print_alloc(const gdw_value *v);
+/* gdw_text_print_head: the start of the text form, for a log line or a table cell: as
+ * gdw_text_print, but it stops once out[0..cap) is full, so it costs time in proportion to cap,
+ * not to v. A result below cap - 1 is the whole text's length; cap - 1 or more means the text
+ * filled out (cut there, or exactly cap - 1 long; how much more there is is not counted): ask for
+ * one character more than you show. */
+GDW_API size_t gdw_text_print_head(const gdw_value *v, char *out, size_t cap);
 
 /* gdw_real_text: a real of width 4 or 8 given by its bits, as the text form writes a component:
  * the shortest decimal that reads back to the same bits, inf, -inf, nan, -nan or nan(0x<bits>). */

@@ -266,6 +266,7 @@ typedef struct gdw_walk_visitor {
     void (*leave)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
     void (*too_deep)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
     void *ctx;
+    bool (*done)(void *ctx); /* NULL, or true to stop the walk where it is (a printer that is full) */
 } gdw_walk_visitor;
 
 void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w);
@@ -278,7 +279,11 @@ typedef struct sbuf {
     char *buf;
     size_t cap;
     size_t len;
+    bool head; /* stop once full (gdw_text_print_head): the walk and long loops ask sb_done */
 } sbuf;
+
+static inline bool sb_done(const sbuf *s) { return s->head && s->len >= s->cap; }
+static inline bool sb_done_ctx(void *ctx) { return sb_done((const sbuf *)ctx); }
 
 static inline void sb_put(sbuf *s, const char *p, size_t n) {
     if (s->len < s->cap) {

@@ -104,7 +104,7 @@ static void print_float(sbuf *s, const gdw_value *v) {
  * are not part of a valid UTF-8 sequence. */
 static void print_escaped(sbuf *s, const uint8_t *p, size_t n) {
     size_t i = 0;
-    while (i < n) {
+    while (i < n && !sb_done(s)) {
         uint8_t c = p[i];
         if (c >= 0x80) {
             /* a valid UTF-8 sequence is kept as is; any other byte is escaped */
@@ -140,7 +140,7 @@ static void print_value(sbuf *s, const gdw_value *v);
 
 void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep, void (*real)(sbuf *s, uint64_t bits, unsigned width)) {
     const gdw_type_info *ti = type_info(v->type);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !sb_done(s); i++) {
         if (i) sb_str(s, sep);
         if (ti->comp == C_I32) sb_fmt(s, "%" PRId32, (int32_t)rd_u32le(v->u.bytes + 4 * i));
         else if (ti->comp == C_I64) sb_fmt(s, "%" PRId64, (int64_t)rd_u64le(v->u.bytes + 8 * i));
@@ -310,15 +310,19 @@ static void text_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent
 }
 
 static void print_value(sbuf *s, const gdw_value *v) {
-    gdw_walk_visitor w = {text_enter, text_before, text_leave, text_too_deep, s};
+    gdw_walk_visitor w = {text_enter, text_before, text_leave, text_too_deep, s, sb_done_ctx};
     gdw_walk(v, &w);
 }
 
-size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap) {
-    sbuf s = {out, cap ? cap - 1 : 0, 0};
+static size_t print_into(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap, bool head) {
+    sbuf s = {out, cap ? cap - 1 : 0, 0, head};
     print(&s, v);
     if (cap) out[s.len < cap - 1 ? s.len : cap - 1] = 0;
     return s.len;
+}
+
+size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap) {
+    return print_into(print, v, out, cap, false);
 }
 
 char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v) {
@@ -335,4 +339,5 @@ static void text_root(sbuf *s, const gdw_value *v) {
 }
 
 size_t gdw_text_print(const gdw_value *v, char *out, size_t cap) { return gdw_print_with(text_root, v, out, cap); }
+size_t gdw_text_print_head(const gdw_value *v, char *out, size_t cap) { return print_into(text_root, v, out, cap, true); }
 char *gdw_text_print_alloc(const gdw_value *v) { return gdw_print_alloc_with(text_root, v); }

@@ -47,6 +47,7 @@ void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w) {
     f[0].next = 0;
     sp = 1;
     while (sp) {
+        if (w->done && w->done(w->ctx)) return;
         unsigned top = sp - 1;
         if (f[top].next == f[top].n) {
             sp--;

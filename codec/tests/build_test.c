@@ -246,7 +246,33 @@ static void request_reply(void) {
     gdw_builder_free(b);
 }
 
+/* gdw_text_print_head: the start of the text, stopping once full. */
+static void print_head(void) {
+    gdw_builder *b = gdw_builder_new(NULL);
+    gdw_build_begin_array(b);
+    for (int i = 0; i < 200000; i++) gdw_build_int(b, i);
+    gdw_build_end(b);
+    gdw_doc *doc = NULL;
+    gdw_error err;
+    CHECK(gdw_build_finish(b, &doc, &err) == GDW_OK, "200,000 ints");
+    if (!doc) { gdw_builder_free(b); return; }
+    const gdw_value *v = gdw_doc_root(doc);
+    char head[33], whole[64];
+    size_t n = gdw_text_print_head(v, head, sizeof head), full = gdw_text_print(v, NULL, 0);
+    CHECK(full > 1000000, "the whole text is %zu bytes", full);
+    CHECK(n >= sizeof head - 1 && n < 64, "the head stopped at %zu bytes of %zu (a full print counts them all)", n, full);
+    CHECK(strlen(head) == sizeof head - 1 && !strncmp(head, "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1", sizeof head - 1), "the head is the text's start: %s", head);
+    /* a value that fits: its whole text and length, as gdw_text_print */
+    const gdw_value *one = gdw_array_get(v, 12345);
+    n = gdw_text_print_head(one, head, sizeof head);
+    CHECK(n == 5 && !strcmp(head, "12345") && gdw_text_print(one, whole, sizeof whole) == n, "a short value: %zu %s", n, head);
+    CHECK(gdw_text_print_head(v, NULL, 0) <= 1, "cap 0 writes nothing and stops at once");
+    gdw_doc_free(doc);
+    gdw_builder_free(b);
+}
+
 int main(void) {
+    print_head();
     every_type();
     misuse();
     deep_copy();
