@@ -100,9 +100,9 @@ static bool newer(const gdw_dialect *a, const gdw_dialect *b) {
 
 /* Scores, ranks, meanings and (with detail: the matrix or JSON) each row's reason. A score is
  * four bits, most telling first: reads every byte, no misread-looking reals, its encoder writes
- * the bytes back, the engine itself accepts them. The last two cost a walk of the tree and an
- * engine-exact validation; they only tell apart rows that tie on the bits above, so without detail
- * only those rows pay for them. The rows that rank first, and so the answer, are the same. */
+ * the bytes back, the engine itself accepts them. The second costs a walk of the tree and the last
+ * an engine-exact validation; each only tells apart rows that tie on the bits above it, so without
+ * detail only those rows pay for it. The rows that rank first, and so the answer, are the same. */
 static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, int *n_meanings, bool detail) {
     size_t nd = c->nd;
     row *rows = c->rows;
