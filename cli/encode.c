@@ -115,8 +115,8 @@ int cmd_convert(const opts *o) {
 int cmd_dialects(const opts *o) {
     if (o->json) {
         printf("[");
-        for (size_t i = 0; i < gdw_dialect_count() + gdw_release_count(); i++) {
-            const gdw_dialect *d = i < gdw_dialect_count() ? gdw_dialect_at(i) : gdw_release_at(i - gdw_dialect_count());
+        for (size_t i = 0; i < gdw_row_count(); i++) {
+            const gdw_dialect *d = gdw_row_at(i);
             printf("%s{\"name\":\"%s\",\"fuzz_id\":%u,\"family\":\"%s\",\"type_ids\":%u,\"release\":\"%s\",\"release_of\":",
                    i ? "," : "", d->name, d->fuzz_id, d->family, d->type_count, gdw_dialect_release(d));
             if (d->release_of) printf("\"%s\"", d->release_of); else printf("null");

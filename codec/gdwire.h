@@ -316,6 +316,9 @@ GDW_API const gdw_dialect *gdw_dialect_at(size_t i);
  * differently ("godot3@3.2"); each is used wherever a dialect is. */
 GDW_API size_t gdw_release_count(void);
 GDW_API const gdw_dialect *gdw_release_at(size_t i);
+/* gdw_row_count / gdw_row_at: every row of the table, the dialects then the engine releases. */
+GDW_API size_t gdw_row_count(void);
+GDW_API const gdw_dialect *gdw_row_at(size_t i);
 /* gdw_dialect_release: the engine release a row models ("3.6"), "" where unnamed. */
 GDW_API const char *gdw_dialect_release(const gdw_dialect *d);
 /* gdw_dialect_base: the dialect a release row belongs to; a dialect itself otherwise. */

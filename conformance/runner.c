@@ -80,7 +80,7 @@ static void mark_types(const gdw_value *v, bool seen[GDW_TYPE_COUNT], int depth)
 }
 
 static int run_suite(cf_suite *s, const char *evidence_dir) {
-    size_t nd = cf_row_count();
+    size_t nd = gdw_row_count();
     long passed[CF_MAX_DIALECTS] = {0}, failed[CF_MAX_DIALECTS] = {0}, excused[CF_MAX_DIALECTS] = {0};
     long vectors_with[CF_MAX_DIALECTS] = {0};
     bool seen_type[CF_MAX_DIALECTS][GDW_TYPE_COUNT];
@@ -95,7 +95,7 @@ static int run_suite(cf_suite *s, const char *evidence_dir) {
         int fam = family_of(v->from);
         if (fam >= 0) family_count[fam]++;
         for (size_t i = 0; i < nd; i++) {
-            const gdw_dialect *d = cf_row_at(i);
+            const gdw_dialect *d = gdw_row_at(i);
             vectors_with[i]++;
             for (int m = 0; m < CF_MODES; m++) {
                 const cf_outcome *want = &v->expect[i][m];
@@ -128,7 +128,7 @@ static int run_suite(cf_suite *s, const char *evidence_dir) {
     /* the suite itself must be complete */
     long suite_problems = 0;
     for (size_t i = 0; i < nd; i++) {
-        const gdw_dialect *d = cf_row_at(i);
+        const gdw_dialect *d = gdw_row_at(i);
         if (!vectors_with[i]) { printf("FAIL dialect %s has no vectors at all\n", gdw_dialect_name(d)); suite_problems++; }
         for (unsigned id = 0; id < gdw_dialect_type_count(d); id++) {
             int t = gdw_dialect_wire_type(d, id);
@@ -165,7 +165,7 @@ static int run_suite(cf_suite *s, const char *evidence_dir) {
            "source", "recorded");
     long tp = 0, tf = 0;
     for (size_t i = 0; i < nd; i++) {
-        printf("%-20s %9ld %9ld %9ld %9ld   %9ld %9ld %9ld %9ld\n", gdw_dialect_name(cf_row_at(i)), vectors_with[i], passed[i], failed[i],
+        printf("%-20s %9ld %9ld %9ld %9ld   %9ld %9ld %9ld %9ld\n", gdw_dialect_name(gdw_row_at(i)), vectors_with[i], passed[i], failed[i],
                excused[i], ev[i][CF_EV_ENGINE], ev[i][CF_EV_FACT], ev[i][CF_EV_SOURCE], ev[i][CF_EV_RECORDED]);
         tp += passed[i] + excused[i];
         tf += failed[i];

@@ -12,21 +12,15 @@
 
 #include "dialects/dialects.h"
 
-size_t cf_row_count(void) { return gdw_dialect_count() + gdw_release_count(); }
-
-const gdw_dialect *cf_row_at(size_t i) {
-    return i < gdw_dialect_count() ? gdw_dialect_at(i) : gdw_release_at(i - gdw_dialect_count());
-}
-
 int cf_row_index(const gdw_dialect *d) {
-    for (size_t i = 0; i < cf_row_count(); i++)
-        if (cf_row_at(i) == d) return (int)i;
+    for (size_t i = 0; i < gdw_row_count(); i++)
+        if (gdw_row_at(i) == d) return (int)i;
     return -1;
 }
 
 /* A key names row i: a release row only through a pattern with '@' (else it inherits). */
 static bool key_names_row(const char *pat, size_t i) {
-    const gdw_dialect *d = cf_row_at(i);
+    const gdw_dialect *d = gdw_row_at(i);
     if (gdw_dialect_base(d) != d && !strchr(pat, '@')) return false;
     return fnmatch(pat, gdw_dialect_name(d), 0) == 0;
 }
@@ -243,7 +237,7 @@ static void load_evidence(loader *L, yaml_node_t *val, cf_vector *v) {
             continue;
         }
         int hits = 0;
-        for (size_t i = 0; i < cf_row_count(); i++)
+        for (size_t i = 0; i < gdw_row_count(); i++)
             if (key_names_row(pat, i)) { hits++; if (e > v->evidence[i]) v->evidence[i] = (uint8_t)e; }
         if (!hits) complain(L, kn, "evidence: unknown dialect %s", pat, NULL);
     }
@@ -301,7 +295,7 @@ static void load_vector(loader *L, yaml_node_t *vn) {
     if (expect->type != YAML_MAPPING_NODE) { complain(L, expect, "expect must be a mapping of dialect -> outcome", NULL, NULL); goto drop; }
 
     /* expand dialect names and patterns: exact name > longer pattern; every dialect once */
-    size_t nd = cf_row_count();
+    size_t nd = gdw_row_count();
     int rank[CF_MAX_DIALECTS];
     yaml_node_t *chosen[CF_MAX_DIALECTS] = {0};
     for (size_t i = 0; i < nd; i++) rank[i] = -1;
@@ -318,20 +312,20 @@ static void load_vector(loader *L, yaml_node_t *vn) {
         for (size_t i = 0; i < nd; i++) {
             if (!key_names_row(pat, i)) continue;
             hits++;
-            if (r == rank[i]) complain(L, kn, "%s and another key of the same rank both name %s", pat, gdw_dialect_name(cf_row_at(i)));
+            if (r == rank[i]) complain(L, kn, "%s and another key of the same rank both name %s", pat, gdw_dialect_name(gdw_row_at(i)));
             if (r > rank[i]) { rank[i] = r; chosen[i] = node(L, kv->value); }
         }
         if (!hits) complain(L, kn, "unknown dialect %s (names and patterns such as godot3*; see `gdwire dialects`)", pat, NULL);
     }
     for (size_t i = gdw_dialect_count(); i < nd; i++) { /* a release without its own key: its dialect's */
-        size_t base = (size_t)cf_row_index(gdw_dialect_base(cf_row_at(i)));
+        size_t base = (size_t)cf_row_index(gdw_dialect_base(gdw_row_at(i)));
         if (chosen[i]) continue;
         chosen[i] = chosen[base];
         if (!v.evidence[i]) v.evidence[i] = v.evidence[base]; /* the same outcome, the same evidence */
     }
     bool ok = true;
     for (size_t i = 0; i < nd; i++) {
-        if (!chosen[i]) { complain(L, expect, "vector %s has no expectation for dialect %s", v.name, gdw_dialect_name(cf_row_at(i))); ok = false; continue; }
+        if (!chosen[i]) { complain(L, expect, "vector %s has no expectation for dialect %s", v.name, gdw_dialect_name(gdw_row_at(i))); ok = false; continue; }
         ok &= parse_dialect_outcome(L, chosen[i], &v, v.expect[i]);
     }
     if (!ok) goto drop;

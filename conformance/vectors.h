@@ -8,11 +8,9 @@
 #define CF_MODES 3 /* compatible, strict, engine-exact: the gdw_mode values */
 #define CF_MAX_DIALECTS 32
 
-/* The rows every vector states an outcome for: the dialects, then the engine releases
- * (gdw_release_at). A release row takes an expectation only from a key naming it with '@'
- * ("godot3@3.2", "godot3@*"); without one it has its dialect's. */
-size_t cf_row_count(void);
-const gdw_dialect *cf_row_at(size_t i);
+/* The rows every vector states an outcome for: every row of the table (gdw_row_count,
+ * gdw_row_at: the dialects, then the engine releases). A release row takes an expectation only
+ * from a key naming it with '@' ("godot3@3.2", "godot3@*"); without one it has its dialect's. */
 /* cf_row_index: the row of d, or -1. */
 int cf_row_index(const gdw_dialect *d);
 
@@ -32,7 +30,7 @@ typedef struct cf_vector {
     uint8_t *bytes;
     size_t len;
     cf_options opt;
-    cf_outcome expect[CF_MAX_DIALECTS][CF_MODES]; /* by row (cf_row_at), by gdw_mode; borrowed */
+    cf_outcome expect[CF_MAX_DIALECTS][CF_MODES]; /* by row (gdw_row_at), by gdw_mode; borrowed */
     uint8_t evidence[CF_MAX_DIALECTS]; /* cf_evidence, by row: the vector's `evidence:` */
     cf_outcome *owned;   /* the outcomes that own the documents and buffers expect[] shares */
     size_t nowned;

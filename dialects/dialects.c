@@ -203,6 +203,10 @@ size_t gdw_release_count(void) { return sizeof(k_releases) / sizeof(k_releases[0
 
 const gdw_dialect *gdw_release_at(size_t i) { return i < gdw_release_count() ? &k_releases[i] : NULL; }
 
+size_t gdw_row_count(void) { return gdw_dialect_count() + gdw_release_count(); }
+
+const gdw_dialect *gdw_row_at(size_t i) { return i < gdw_dialect_count() ? gdw_dialect_at(i) : gdw_release_at(i - gdw_dialect_count()); }
+
 const char *gdw_dialect_release(const gdw_dialect *d) { return d && d->release ? d->release : ""; }
 
 const gdw_dialect *gdw_dialect_base(const gdw_dialect *d) {

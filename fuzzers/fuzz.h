@@ -32,16 +32,13 @@ typedef struct fuzz_input {
     size_t len;
 } fuzz_input;
 
-/* Every row has a fuzz id: the dialects and the engine releases; the ids are 0 .. count-1. */
-static inline size_t fuzz_id_count(void) { return gdw_dialect_count() + gdw_release_count(); }
-static inline const gdw_dialect *fuzz_row(size_t i) {
-    return i < gdw_dialect_count() ? gdw_dialect_at(i) : gdw_release_at(i - gdw_dialect_count());
-}
+/* Every row has a fuzz id (the dialects and the engine releases); the ids are 0 .. rows-1. */
+static inline size_t fuzz_id_count(void) { return gdw_row_count(); }
 /* The row byte 0 names (see above). */
 static inline const gdw_dialect *fuzz_dialect(uint8_t byte0) {
-    size_t n = fuzz_id_count(), id = byte0 < n ? byte0 : byte0 % n;
+    size_t n = gdw_row_count(), id = byte0 < n ? byte0 : byte0 % n;
     for (size_t i = 0; i < n; i++)
-        if (fuzz_row(i)->fuzz_id == id) return fuzz_row(i);
+        if (gdw_row_at(i)->fuzz_id == id) return gdw_row_at(i);
     abort(); /* the ids are not 0 .. count-1: dialects:table_test says so too */
 }
 

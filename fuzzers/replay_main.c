@@ -39,7 +39,7 @@ static void run_file(const char *path) {
     fclose(f);
     if (!buf) { fputs("replay: out of memory\n", stderr); exit(1); }
     fprintf(stderr, "replay %s (%zu bytes)\n", path, n);
-    size_t ids = gdw_dialect_count() + gdw_release_count();
+    size_t ids = gdw_row_count();
     if (g_exact_ids && n >= 2 && buf[0] >= ids) {
         fprintf(stderr, "replay: %s: byte 0 is %u, no row's fuzz id (0-%zu): a new row would change its meaning; "
                         "write it with byte 0 = %zu, the id it means now\n", path, buf[0], ids - 1, buf[0] % ids);

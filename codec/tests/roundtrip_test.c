@@ -128,8 +128,8 @@ int main(void) {
     static char longtext[1100];
     longtext[0] = '"';
     memset(longtext + 1, 'x', 1001);
-    for (size_t i = 0; i < gdw_dialect_count() + gdw_release_count(); i++) { /* dialects, then releases */
-        const gdw_dialect *d = i < gdw_dialect_count() ? gdw_dialect_at(i) : gdw_release_at(i - gdw_dialect_count());
+    for (size_t i = 0; i < gdw_row_count(); i++) { /* dialects, then releases */
+        const gdw_dialect *d = gdw_row_at(i);
         int before = g_values;
         memset(g_seen, 0, sizeof g_seen);
         for (size_t k = 0; k < sizeof k_scalars / sizeof k_scalars[0]; k++) roundtrip(d, k_scalars[k]);

@@ -10,8 +10,8 @@
 #include "codec/tests/testing.h"
 #include "dialects/dialects.h"
 
-static size_t rows(void) { return gdw_dialect_count() + gdw_release_count(); }
-static const gdw_dialect *row(size_t i) { return i < gdw_dialect_count() ? gdw_dialect_at(i) : gdw_release_at(i - gdw_dialect_count()); }
+static size_t rows(void) { return gdw_row_count(); }
+static const gdw_dialect *row(size_t i) { return gdw_row_at(i); }
 
 /* each space-separated word of list, in turn */
 static int next_word(const char **p, char *out, size_t cap) {
