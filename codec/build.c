@@ -158,17 +158,50 @@ static gdw_status may_add(gdw_builder *b) {
     return gdw_builder_doc(b) ? GDW_OK : b->status;
 }
 
-/* An Object's property names are Strings: the rule every reader and the encoder hold. */
-static bool slot_refuses(const gdw_builder *b, const gdw_value *v) {
-    if (!b->depth) return false;
-    const bframe *f = &b->frames[b->depth - 1];
-    return f->head.type == GDW_OBJECT && (b->n_items - f->base) % 2 == 0 && v->type != GDW_STRING;
+const char *gdw_descs_refused(unsigned kind, const gdw_container *ct) {
+    if (kind == K_TYPED_ARRAY && !ct) return "a (Packed)TypedArray has an element type";
+    if (!ct) return NULL;
+    if (kind == K_DICT && ct->key.id_only) return "ObjectID element types are Pandemonium's TypedArray only";
+    if (kind != K_TYPED_ARRAY) return ct->elem.id_only ? "ObjectID element types are Pandemonium's TypedArray only" : NULL;
+    if (ct->elem.kind != GDW_DESC_BUILTIN && ct->elem.kind != GDW_DESC_CLASS)
+        return "a Pandemonium TypedArray's element type is a builtin type, a class name or ObjectID";
+    if (ct->elem.kind == GDW_DESC_BUILTIN && ct->elem.builtin == GDW_OBJECT && !ct->elem.id_only)
+        return "a Pandemonium TypedArray of Objects names a class (\"Node\") or is ObjectID";
+    return NULL;
+}
+
+/* The rules a value holds however it is made (the typed calls, the text and JSON readers, a copy
+ * of a tree): one definition, checked as the value is added. NULL, or why not. ext: a container's
+ * extra part at gdw_build_open. */
+static const char *refused(const gdw_builder *b, const gdw_value *v, const void *ext, bool opens) {
+    if (b->depth) { /* an Object's property names are Strings: the rule every reader and the encoder hold */
+        const bframe *f = &b->frames[b->depth - 1];
+        if (f->head.type == GDW_OBJECT && (b->n_items - f->base) % 2 == 0 && v->type != GDW_STRING) return "an Object's property names are Strings";
+    }
+    if (v->type >= GDW_TYPE_COUNT) return "no such type";
+    unsigned kind = type_info(v->type)->kind;
+    if (opens) return kind == K_OBJECT ? NULL : gdw_descs_refused(kind, (const gdw_container *)ext);
+    switch (kind) {
+    case K_NODEPATH: {
+        const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
+        return np && (np->flags > 3 || ((np->flags & 2) && np->subname_count == 0)) ? "NodePath flags: bit 0 absolute, bit 1 (Godot 2) only with a subname" : NULL;
+    }
+    case K_INPUT_EVENT: {
+        const gdw_input_event *ev = (const gdw_input_event *)v->u.ext;
+        return ev && !gdw_input_event_words_ok(ev->type, ev->extra_count)
+                   ? "InputEvent: wrong number of value words for its type (KEY 2; MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH 1; JOYSTICK_MOTION 1 or 2; others 0)"
+                   : NULL;
+    }
+    case K_OBJECT: return (v->flags & GDW_VF_OBJECT_ID) && v->u.i == 0 ? "ObjectID(0) is Object(null)" : NULL;
+    default: return NULL;
+    }
 }
 
 gdw_status gdw_build_put(gdw_builder *b, const gdw_value *v) {
     gdw_status s = may_add(b);
     if (s) return s;
-    if (slot_refuses(b, v)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "an Object's property names are Strings");
+    const char *why = refused(b, v, NULL, false);
+    if (why) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, why);
     if (b->depth == 0) {
         b->root = *v;
         b->has_root = true;
@@ -182,7 +215,8 @@ gdw_status gdw_build_put(gdw_builder *b, const gdw_value *v) {
 gdw_status gdw_build_open(gdw_builder *b, const gdw_value *head, void *ext) {
     gdw_status s = may_add(b);
     if (s) return s;
-    if (slot_refuses(b, head)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "an Object's property names are Strings");
+    const char *why = refused(b, head, ext, true);
+    if (why) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, why);
     if (!grow_array(b, (void **)&b->frames, &b->cap_frames, b->depth + 1, sizeof *b->frames)) return fail_nomem(b);
     bframe *f = &b->frames[b->depth++];
     f->head = *head;
@@ -311,7 +345,6 @@ gdw_status gdw_build_node_path(gdw_builder *b, const gdw_str *names, size_t name
                                uint32_t flags) {
     gdw_status s = may_add(b);
     if (s) return s;
-    if (flags > 3 || ((flags & 2) && subname_count == 0)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NodePath flags: bit 0 absolute, bit 1 (Godot 2) only with a subname");
     if (name_count > UINT32_MAX || subname_count > UINT32_MAX - name_count) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "too many NodePath parts");
     gdw_nodepath *np = (gdw_nodepath *)gdw_build_alloc(b, sizeof *np);
     gdw_str *parts = (gdw_str *)gdw_build_alloc(b, (name_count + subname_count) * sizeof *parts);
@@ -360,8 +393,7 @@ gdw_status gdw_build_signal(gdw_builder *b, const char *name, size_t len, uint64
 
 /* ---- math types and packed arrays ------------------------------------------------------------ */
 
-/* Bytes per component of a value of type t whose reals have width w. */
-static unsigned comp_bytes(const gdw_type_info *ti, unsigned w) {
+unsigned gdw_comp_bytes(const gdw_type_info *ti, unsigned w) {
     switch (ti->comp) {
     case C_I32: case C_F32: return 4;
     case C_I64: case C_F64: return 8;
@@ -369,7 +401,21 @@ static unsigned comp_bytes(const gdw_type_info *ti, unsigned w) {
     }
 }
 
-/* n components (count values × ncomp) into a new array of the type's component form. */
+gdw_status gdw_build_components(gdw_builder *b, gdw_type t, const uint8_t *bytes, size_t n, unsigned width) {
+    gdw_status s = may_add(b);
+    if (s) return s;
+    const gdw_type_info *ti = type_info((unsigned)t);
+    bool packed = ti->kind == K_PACKED, int_comps = ti->comp == C_I32 || ti->comp == C_I64;
+    if (packed ? n % ti->ncomp != 0 : n != ti->ncomp) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "wrong number of components");
+    if (n / ti->ncomp > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "more than 2^32 - 1 elements");
+    gdw_value v = scalar(t);
+    v.len = (uint32_t)(packed ? n / ti->ncomp : n);
+    v.width = (uint8_t)(int_comps ? 0 : gdw_comp_bytes(ti, width));
+    v.u.bytes = bytes;
+    return gdw_build_put(b, &v);
+}
+
+/* n components (count values × ncomp) from doubles or int64s, in the type's component form. */
 static gdw_status components(gdw_builder *b, gdw_type t, bool packed, const double *reals, const int64_t *ints, size_t n, unsigned width) {
     gdw_status s = may_add(b);
     if (s) return s;
@@ -381,11 +427,9 @@ static gdw_status components(gdw_builder *b, gdw_type t, bool packed, const doub
                                                               : (ints ? "not a math type of integers" : "not a math type of reals"));
     if (width == 0) width = 4;
     if (width != 4 && width != 8) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "a real's width is 4 or 8");
-    if (ti->comp != C_REAL && !int_comps && width != comp_bytes(ti, width)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "this type's reals have a fixed width");
-    if (packed ? n % ti->ncomp != 0 : n != ti->ncomp) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "wrong number of components");
+    if (ti->comp != C_REAL && !int_comps && width != gdw_comp_bytes(ti, width)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "this type's reals have a fixed width");
     if (n && !(reals || ints)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL array with a count");
-    if (n / ti->ncomp > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "more than 2^32 - 1 elements");
-    unsigned cw = comp_bytes(ti, width);
+    unsigned cw = gdw_comp_bytes(ti, width);
     if (n > SIZE_MAX / cw) return fail_nomem(b);
     uint8_t *out = (uint8_t *)gdw_build_alloc(b, n * cw);
     if (!out) return b->status;
@@ -400,11 +444,7 @@ static gdw_status components(gdw_builder *b, gdw_type t, bool packed, const doub
             wr_u64le(out + 8 * i, f64_to_bits(reals[i]));
         }
     }
-    gdw_value v = scalar(t);
-    v.len = (uint32_t)(packed ? n / ti->ncomp : n);
-    v.width = (uint8_t)(int_comps ? 0 : cw);
-    v.u.bytes = out;
-    return gdw_build_put(b, &v);
+    return gdw_build_components(b, t, out, n, width);
 }
 
 gdw_status gdw_build_math(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width) { return components(b, t, false, c, NULL, n, width); }
@@ -496,7 +536,7 @@ static void copy_scalar(gdw_builder *b, const gdw_value *v) {
         c.u.bytes = (const uint8_t *)dup_bytes(b, v->u.bytes, v->len);
         break;
     case K_FIXED: case K_PACKED: {
-        size_t n = (size_t)(ti->kind == K_PACKED ? v->len : 1) * ti->ncomp * comp_bytes(ti, v->width);
+        size_t n = (size_t)(ti->kind == K_PACKED ? v->len : 1) * ti->ncomp * gdw_comp_bytes(ti, v->width);
         c.u.bytes = (const uint8_t *)dup_bytes(b, v->u.bytes, n);
         break;
     }

@@ -231,7 +231,17 @@ void gdw_path_text(char *buf, size_t *n, const uint8_t *p, size_t len, bool quot
  * and odd slots values); key: the text of the slot's key when it is a string, else NULL. */
 void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const uint8_t *key, size_t key_len);
 
-/* ---- The tree builder (build.c): what the text parser builds with -------------------------------- */
+/* ---- Numbers of the text and JSON forms (numbers.c) ---------------------------------------- */
+
+/* Each reads the token s[0..n) whole and returns NULL, or why not (a message for gdw_error). */
+const char *gdw_number_real(const char *s, size_t n, unsigned width, uint64_t *bits); /* width 4 or 8 */
+const char *gdw_number_i64(const char *s, size_t n, int64_t *out);
+const char *gdw_number_u64(const char *s, size_t n, uint64_t *out);
+/* The width a real read at width 8 gets when its input names none: 4 (bits narrowed) when f32
+ * holds it bit for bit and it is not a NaN, else 8. The encoders choose the same. */
+unsigned gdw_number_natural_width(uint64_t *bits);
+
+/* ---- The tree builder (build.c): what the text and JSON readers build with ------------------- */
 
 /* gdw_builder_doc: the document being built (made at the first call); NULL after a failure. */
 gdw_doc *gdw_builder_doc(gdw_builder *b);
@@ -249,6 +259,16 @@ size_t gdw_builder_depth(const gdw_builder *b);      /* containers open */
  * Object, a typed container) . Only with a container open. */
 bool gdw_builder_top(const gdw_builder *b, const gdw_value **top);
 size_t gdw_builder_open_count(const gdw_builder *b); /* values in the innermost one so far */
+/* gdw_build_components: a math type or packed array of type t whose n components are already in
+ * the document at bytes (little-endian, gdw_comp_bytes(t, width) each; width 4 or 8 for reals,
+ * ignored for integer types): the count checked as for every way of building one. */
+gdw_status gdw_build_components(gdw_builder *b, gdw_type t, const uint8_t *bytes, size_t n, unsigned width);
+/* gdw_descs_refused: NULL, or why the element types of a typed container of kind (K_DICT, K_ARRAY,
+ * K_TYPED_ARRAY) break the rules every way of building one holds (gdw_build_open checks them; a
+ * reader may too, earlier, to point at the element type). ct NULL: untyped. */
+const char *gdw_descs_refused(unsigned kind, const gdw_container *ct);
+/* Bytes per component of a value of a math or packed type ti whose reals have width w. */
+unsigned gdw_comp_bytes(const gdw_type_info *ti, unsigned w);
 
 /* ---- Tree walk (walk.c): depth first, no recursion ----------------------------------------- */
 

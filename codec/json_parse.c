@@ -2,18 +2,15 @@
 /* json_parse.c — reads the JSON form (docs/json.md) into a value tree.
  *
  * Two steps: the JSON text is parsed into a small tree of JSON nodes (a scratch arena), then
- * each value object is written out as canonical text and read by gdw_text_parse. The JSON form
- * is thus one more syntax for the canonical text: both accept exactly the same values, with
- * the same checks. Errors carry the byte offset in the JSON and the JSON path of the member.
+ * each value object goes to the tree builder (build.c), as the text parser's values do: the same
+ * builder, the same rules of a value (build.c), the same number reading (numbers.c), so both forms
+ * accept exactly the same values. Errors carry the byte offset in the JSON and the JSON path of
+ * the member, the builder's rules included.
  *
  * Bounded: neither step recurses (open lists and open values are frames on explicit stacks),
  * every allocation goes through the caller's allocator, node arrays are allocated at their exact
  * size when their list closes, and a string without escapes points into the JSON text.
  */
-#include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "codec/internal.h"
 
@@ -37,16 +34,10 @@ typedef struct jnode {
 typedef struct jctx {
     const char *s;
     size_t n, pos;
-    gdw_doc *scratch;      /* JSON nodes, decoded strings */
+    gdw_doc *scratch;      /* JSON nodes, decoded strings, lists read before the builder copies them */
+    gdw_builder *b;        /* the document being built */
     gdw_error *err;
     const gdw_allocator *alloc; /* the caller's: every buffer below */
-    /* the canonical text being written, growable */
-    char *out;
-    size_t out_len, out_cap;
-    bool oom;
-    /* (text offset, JSON offset) of each value written, to map text errors back */
-    size_t *map;
-    size_t map_len, map_cap;
     char path[GDW_PATH_MAX];
     size_t path_len;
 } jctx;
@@ -337,23 +328,7 @@ out:
     return s;
 }
 
-/* ---- step 2: value objects to canonical text ---------------------------------------------- */
-
-static void out_put(jctx *j, const char *p, size_t n) {
-    if (j->oom) return;
-    if (!jgrow(j, (void **)&j->out, &j->out_cap, j->out_len + n, 1)) { j->oom = true; return; }
-    memcpy(j->out + j->out_len, p, n);
-    j->out_len += n;
-}
-static void out_str(jctx *j, const char *p) { out_put(j, p, strlen(p)); }
-
-/* (text offset, JSON offset) of each value written, to map the text parser's errors back. */
-static void mark(jctx *j, size_t json_off) {
-    if (j->oom) return;
-    if (!jgrow(j, (void **)&j->map, &j->map_cap, j->map_len + 2, sizeof *j->map)) { j->oom = true; return; }
-    j->map[j->map_len++] = j->out_len;
-    j->map[j->map_len++] = json_off;
-}
+/* ---- step 2: value objects to the tree builder ---------------------------------------------- */
 
 /* JSON path bookkeeping (path.c): push ".name" (escaped) or "[i]", pop back to a saved length. */
 static size_t path_member_text(jctx *j, const uint8_t *name, size_t len) {
@@ -369,6 +344,24 @@ static size_t path_index(jctx *j, unsigned idx) {
     return saved;
 }
 static void jpath_pop(jctx *j, size_t saved) { j->path_len = saved; j->path[saved] = 0; }
+
+/* An error at member `name` of a value object: its path names the member. */
+static gdw_status member_err(jctx *j, const char *name, size_t off, gdw_status code, const char *msg) {
+    size_t sv = path_member(j, name);
+    gdw_status s = jerr(j, off, code, msg);
+    jpath_pop(j, sv);
+    return s;
+}
+
+/* The builder's failure while adding the value at JSON node nd: a rule the value breaks (NodePath
+ * flags, an InputEvent's words, an element type, ...; build.c has them for every reader) is the
+ * JSON's fault, GDW_ERR_SYNTAX; the offset and JSON path are the node's. */
+static gdw_status jbuilt(jctx *j, const jnode *nd, gdw_status s) {
+    if (!s) return GDW_OK;
+    gdw_error e;
+    gdw_builder_error(j->b, &e);
+    return jerr(j, nd->off, s == GDW_ERR_INVALID_ARG ? GDW_ERR_SYNTAX : s, e.message);
+}
 
 static bool key_is(gdw_str k, const char *name) { return k.len == strlen(name) && memcmp(k.ptr, name, k.len) == 0; }
 
@@ -394,39 +387,29 @@ static gdw_status only_members(jctx *j, const jnode *obj, const char *const *all
     return GDW_OK;
 }
 
+/* Member `name` of obj, of JSON kind `kind` (-1: any; J_TRUE: true or false). */
 static gdw_status need(jctx *j, const jnode *obj, const char *name, int kind, const jnode **out) {
     const jnode *m = member(obj, name);
-    if (!m) {
-        size_t sv = path_member(j, name);
-        gdw_status s = jerr(j, obj->off, GDW_ERR_SYNTAX, "member missing");
-        jpath_pop(j, sv);
-        return s;
-    }
-    if (kind >= 0 && m->kind != kind && !(kind == J_TRUE && m->kind == J_FALSE)) {
-        size_t sv = path_member(j, name);
-        gdw_status s = jerr(j, m->off, GDW_ERR_SYNTAX,
-                            kind == J_NUM ? "expected a number" : kind == J_STR ? "expected a string" : kind == J_ARR ? "expected an array"
-                            : kind == J_OBJ ? "expected an object" : "expected true or false");
-        jpath_pop(j, sv);
-        return s;
-    }
+    if (!m) return member_err(j, name, obj->off, GDW_ERR_SYNTAX, "member missing");
+    if (kind >= 0 && m->kind != kind && !(kind == J_TRUE && m->kind == J_FALSE))
+        return member_err(j, name, m->off, GDW_ERR_SYNTAX,
+                          kind == J_NUM ? "expected a number" : kind == J_STR ? "expected a string" : kind == J_ARR ? "expected an array"
+                          : kind == J_OBJ ? "expected an object" : "expected true or false");
     *out = m;
     return GDW_OK;
 }
 
-/* Bytes as a quoted text-form string: every byte outside printable ASCII as \xHH. */
-static void out_quoted(jctx *j, gdw_str g) {
-    out_put(j, "\"", 1);
-    for (uint32_t i = 0; i < g.len; i++) {
-        uint8_t c = g.ptr[i];
-        char tmp[5];
-        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') out_put(j, (const char *)&c, 1);
-        else { snprintf(tmp, sizeof tmp, "\\x%02x", c); out_put(j, tmp, 4); }
-    }
-    out_put(j, "\"", 1);
+/* An optional member that is true or false; *on false when absent. */
+static gdw_status flag(jctx *j, const jnode *obj, const char *name, bool *on) {
+    const jnode *m = member(obj, name);
+    *on = false;
+    if (!m) return GDW_OK;
+    if (m->kind != J_TRUE && m->kind != J_FALSE) return jerr(j, m->off, GDW_ERR_SYNTAX, "expected true or false");
+    *on = m->kind == J_TRUE;
+    return GDW_OK;
 }
 
-/* base64 text to bytes in the scratch arena; off is where the JSON string starts. */
+/* base64 text to bytes in the scratch arena. */
 static gdw_status unbase64(jctx *j, const jnode *b, gdw_str *out) {
     uint8_t *buf = (uint8_t *)gdw_arena_alloc(j->scratch, b->u.str.len / 4 * 3 + 3);
     size_t n = 0, bad = 0;
@@ -438,7 +421,8 @@ static gdw_status unbase64(jctx *j, const jnode *b, gdw_str *out) {
     return GDW_OK;
 }
 
-/* A JSON string or {"base64": "..."}, as bytes. */
+/* A JSON string or {"base64": "..."}, as bytes (in the JSON text or the scratch arena: the
+ * builder copies what it keeps). */
 static gdw_status get_bytes(jctx *j, const jnode *nd, gdw_str *out) {
     if (nd->kind == J_STR) { *out = nd->u.str; return GDW_OK; }
     if (nd->kind == J_OBJ && nd->n == 1 && key_is(nd->u.l.keys[0], "base64") && nd->u.l.items[0].kind == J_STR)
@@ -446,66 +430,52 @@ static gdw_status get_bytes(jctx *j, const jnode *nd, gdw_str *out) {
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a string or {\"base64\": \"...\"}");
 }
 
-static gdw_status out_bytes(jctx *j, const jnode *nd) {
-    gdw_str g;
-    TRY(get_bytes(j, nd, &g));
-    out_quoted(j, g);
-    return GDW_OK;
-}
-
-/* An integer member: a JSON number without fraction or exponent, within [lo, hi]. */
-static gdw_status get_int(jctx *j, const jnode *nd, int64_t lo, uint64_t hi, char *text, size_t cap) {
+/* An integer: a JSON number without fraction or exponent, within [lo, hi]; *out as its int64
+ * (hi above INT64_MAX: the caller reads it as uint64). */
+static gdw_status get_int(jctx *j, const jnode *nd, int64_t lo, uint64_t hi, int64_t *out) {
     if (nd->kind != J_NUM || memchr(nd->u.str.ptr, '.', nd->u.str.len) || memchr(nd->u.str.ptr, 'e', nd->u.str.len) ||
-        memchr(nd->u.str.ptr, 'E', nd->u.str.len) || nd->u.str.len >= cap)
+        memchr(nd->u.str.ptr, 'E', nd->u.str.len))
         return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected an integer");
-    memcpy(text, nd->u.str.ptr, nd->u.str.len);
-    text[nd->u.str.len] = 0;
+    const char *t = (const char *)nd->u.str.ptr;
     bool ok;
-    if (text[0] == '-') {
-        char *end;
-        errno = 0;
-        long long v = strtoll(text, &end, 10);
-        ok = !errno && v >= lo;
+    if (t[0] == '-') {
+        int64_t v = 0;
+        ok = !gdw_number_i64(t, nd->u.str.len, &v) && v >= lo;
+        *out = v;
     } else {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(text, &end, 10);
-        ok = !errno && v <= hi;
+        uint64_t v = 0;
+        ok = !gdw_number_u64(t, nd->u.str.len, &v) && v <= hi;
+        *out = (int64_t)v;
     }
-    if (!ok) return jerr(j, nd->off, GDW_ERR_SYNTAX, "integer out of range");
+    return ok ? GDW_OK : jerr(j, nd->off, GDW_ERR_SYNTAX, "integer out of range");
+}
+
+static gdw_status get_u32(jctx *j, const jnode *nd, uint32_t *out) {
+    int64_t v;
+    TRY(get_int(j, nd, 0, UINT32_MAX, &v));
+    *out = (uint32_t)v;
     return GDW_OK;
 }
 
-static gdw_status out_int(jctx *j, const jnode *nd, int64_t lo, uint64_t hi) {
-    char text[48];
-    TRY(get_int(j, nd, lo, hi, text, sizeof text));
-    out_str(j, text);
+static gdw_status get_u64(jctx *j, const jnode *nd, uint64_t *out) {
+    int64_t v;
+    TRY(get_int(j, nd, 0, UINT64_MAX, &v));
+    *out = (uint64_t)v;
     return GDW_OK;
 }
 
-/* A real: a JSON number, or one of the text form's words in a string. */
-static gdw_status out_real(jctx *j, const jnode *nd) {
-    if (nd->kind == J_NUM) {
-        out_put(j, (const char *)nd->u.str.ptr, nd->u.str.len);
-        /* a JSON number without '.' or exponent (5, -0, 30 digits) is still a real here: the text
-         * form would read it as an int, so it gets its ".0" */
-        if (!memchr(nd->u.str.ptr, '.', nd->u.str.len) && !memchr(nd->u.str.ptr, 'e', nd->u.str.len) && !memchr(nd->u.str.ptr, 'E', nd->u.str.len))
-            out_str(j, ".0");
-        return GDW_OK;
-    }
-    if (nd->kind == J_STR) {
-        const char *w = (const char *)nd->u.str.ptr;
-        size_t n = nd->u.str.len;
-        bool ok = (n == 3 && memcmp(w, "nan", 3) == 0) || (n == 4 && memcmp(w, "-nan", 4) == 0) ||
-                  (n == 3 && memcmp(w, "inf", 3) == 0) || (n == 4 && memcmp(w, "-inf", 4) == 0);
-        size_t b = (n > 0 && w[0] == '-') ? 1 : 0;
-        if (!ok && n > b + 7 && n < b + 24 && memcmp(w + b, "nan(0x", 6) == 0 && w[n - 1] == ')') {
-            ok = true;
-            for (size_t i = b + 6; i < n - 1; i++) if (!strchr("0123456789abcdefABCDEF", w[i])) ok = false;
-        }
-        if (ok) { out_put(j, w, n); return GDW_OK; }
-    }
-    return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a number, or \"nan\", \"-nan\", \"inf\", \"-inf\", \"nan(0x...)\"");
+/* A real at width 4 or 8 (numbers.c reads it): a JSON number, or one of the text form's words in
+ * a string ("nan", "-nan", "inf", "-inf", "nan(0x...)", "-nan(0x...)"). */
+static gdw_status get_real(jctx *j, const jnode *nd, unsigned width, uint64_t *bits) {
+    bool text = nd->kind == J_NUM || nd->kind == J_STR;
+    const char *w = text ? (const char *)nd->u.str.ptr : "";
+    size_t n = text ? nd->u.str.len : 0, b = n > 0 && w[0] == '-' ? 1 : 0;
+    bool word = nd->kind == J_STR && ((n == b + 3 && (memcmp(w + b, "nan", 3) == 0 || memcmp(w + b, "inf", 3) == 0)) ||
+                                      (n > b + 4 && memcmp(w + b, "nan(", 4) == 0));
+    if (nd->kind != J_NUM && !word)
+        return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a number, or \"nan\", \"-nan\", \"inf\", \"-inf\", \"nan(0x...)\"");
+    const char *why = gdw_number_real(w, n, width, bits);
+    return why ? jerr(j, nd->off, GDW_ERR_SYNTAX, why) : GDW_OK;
 }
 
 /* A "width" member: 4 or 8; *w stays 0 when absent. */
@@ -514,274 +484,325 @@ static gdw_status get_width(jctx *j, const jnode *obj, unsigned *w) {
     *w = 0;
     if (!m) return GDW_OK;
     if (m->kind == J_NUM && m->u.str.len == 1 && (m->u.str.ptr[0] == '4' || m->u.str.ptr[0] == '8')) { *w = m->u.str.ptr[0] - '0'; return GDW_OK; }
-    size_t sv = path_member(j, "width");
-    gdw_status s = jerr(j, m->off, GDW_ERR_SYNTAX, "width is 4 or 8");
-    jpath_pop(j, sv);
-    return s;
+    return member_err(j, "width", m->off, GDW_ERR_SYNTAX, "width is 4 or 8");
 }
 
-static bool ident_ok(gdw_str g) {
-    if (g.len == 0 || g.len > 64) return false;
-    for (uint32_t i = 0; i < g.len; i++) {
-        uint8_t c = g.ptr[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
-    }
-    return true;
+/* Bytes copied into the document being built. */
+static gdw_status doc_copy(jctx *j, const jnode *nd, gdw_str *g) {
+    uint8_t *p = g->len ? (uint8_t *)gdw_build_alloc(j->b, g->len) : (uint8_t *)"";
+    if (!p) return jbuilt(j, nd, GDW_ERR_NOMEM);
+    if (g->len) memcpy(p, g->ptr, g->len);
+    g->ptr = p;
+    return GDW_OK;
 }
 
-/* A container element type: "Variant", a builtin name, "ObjectID", {"class"}, {"script"}, {"wire_id"}. */
-static gdw_status out_desc(jctx *j, const jnode *nd) {
+/* A container element type: "Variant", a builtin name, "ObjectID", {"class"}, {"script"},
+ * {"wire_id"}; its name copied into the document. */
+static gdw_status get_desc(jctx *j, const jnode *nd, gdw_typedesc *td) {
+    memset(td, 0, sizeof *td);
     if (nd->kind == J_STR) {
-        if (!ident_ok(nd->u.str)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "not a type name");
-        out_put(j, (const char *)nd->u.str.ptr, nd->u.str.len);
+        const char *w = (const char *)nd->u.str.ptr;
+        size_t n = nd->u.str.len;
+        int t = gdw_type_from_name(w, n);
+        if (n == 7 && memcmp(w, "Variant", 7) == 0) return GDW_OK;
+        if (n == 8 && memcmp(w, "ObjectID", 8) == 0) { td->kind = GDW_DESC_BUILTIN; td->builtin = GDW_OBJECT; td->id_only = 1; return GDW_OK; }
+        if (t < 0) return jerr(j, nd->off, GDW_ERR_SYNTAX, "unknown element type");
+        td->kind = GDW_DESC_BUILTIN;
+        td->builtin = (uint8_t)t;
         return GDW_OK;
     }
     if (nd->kind == J_OBJ && nd->n == 1) {
-        if (key_is(nd->u.l.keys[0], "class")) return out_bytes(j, &nd->u.l.items[0]);
-        if (key_is(nd->u.l.keys[0], "script")) { out_str(j, "script("); TRY(out_bytes(j, &nd->u.l.items[0])); out_str(j, ")"); return GDW_OK; }
-        if (key_is(nd->u.l.keys[0], "wire_id")) { out_str(j, "#"); return out_int(j, &nd->u.l.items[0], 0, UINT32_MAX); }
+        const jnode *m = &nd->u.l.items[0];
+        if (key_is(nd->u.l.keys[0], "class") || key_is(nd->u.l.keys[0], "script")) {
+            td->kind = key_is(nd->u.l.keys[0], "class") ? GDW_DESC_CLASS : GDW_DESC_SCRIPT;
+            TRY(get_bytes(j, m, &td->name));
+            return doc_copy(j, m, &td->name);
+        }
+        if (key_is(nd->u.l.keys[0], "wire_id")) {
+            td->kind = GDW_DESC_BUILTIN;
+            td->builtin = GDW_TYPE_COUNT;
+            return get_u32(j, m, &td->wire_id);
+        }
     }
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a type name, {\"class\": ...}, {\"script\": ...} or {\"wire_id\": N}");
 }
 
-/* A list of value objects being written (out_tree's stack, no recursion): Array items, or
- * Dictionary [key, value] / Object [name, value] pairs. */
-enum { LIST_VALUES, LIST_PAIRS, LIST_PROPERTIES };
-typedef struct jlist {
-    const jnode *list;
-    uint32_t i;            /* the next item */
-    uint8_t shape;
-    bool value_next;       /* pairs: the key is written, its value next */
-    unsigned depth;        /* of the container */
-    const char *close;     /* written after the last item */
-    size_t path_outer, path_inner; /* the path before and after the member's name */
-} jlist;
+/* Member `name` of nd, an array of n items, each read by fn into out[i] (elem bytes each, in the
+ * scratch arena); the JSON path names the item that fails. */
+typedef gdw_status (*item_fn)(jctx *j, const jnode *nd, void *out, const void *arg);
 
-
-/* A JSON array of items, each written by fn, separated by ", ". */
-typedef gdw_status (*item_fn)(jctx *j, const jnode *nd, unsigned depth);
-
-static gdw_status out_list(jctx *j, const jnode *arr, const char *name, item_fn fn, unsigned depth) {
+static gdw_status get_list(jctx *j, const jnode *obj, const char *name, size_t elem, item_fn fn, const void *arg, void **out, uint32_t *n) {
+    const jnode *m;
+    TRY(need(j, obj, name, J_ARR, &m));
+    uint8_t *items = m->n ? (uint8_t *)gdw_arena_alloc(j->scratch, (size_t)m->n * elem) : NULL;
+    if (m->n && !items) return jerr(j, m->off, GDW_ERR_NOMEM, "out of memory");
     size_t sv = path_member(j, name);
-    for (uint32_t i = 0; i < arr->n; i++) {
-        if (i) out_str(j, ", ");
+    for (uint32_t i = 0; i < m->n; i++) {
         size_t si = path_index(j, i);
-        TRY(fn(j, &arr->u.l.items[i], depth));
+        TRY(fn(j, &m->u.l.items[i], items + (size_t)i * elem, arg));
         jpath_pop(j, si);
     }
     jpath_pop(j, sv);
+    *out = items;
+    *n = m->n;
     return GDW_OK;
 }
 
-static gdw_status item_real(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_real(j, nd); }
-static gdw_status item_int(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, INT64_MIN, INT64_MAX); }
-static gdw_status item_byte(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, 0, 255); }
-static gdw_status item_u32(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_int(j, nd, 0, UINT32_MAX); }
-static gdw_status item_bytes(jctx *j, const jnode *nd, unsigned depth) { (void)depth; return out_bytes(j, nd); }
-
-static gdw_status out_member_list(jctx *j, const jnode *obj, const char *name, item_fn fn, unsigned depth) {
-    const jnode *m;
-    TRY(need(j, obj, name, J_ARR, &m));
-    return out_list(j, m, name, fn, depth);
+static gdw_status item_bytes(jctx *j, const jnode *nd, void *out, const void *arg) { (void)arg; return get_bytes(j, nd, (gdw_str *)out); }
+static gdw_status item_u32(jctx *j, const jnode *nd, void *out, const void *arg) { (void)arg; return get_u32(j, nd, (uint32_t *)out); }
+static gdw_status item_byte(jctx *j, const jnode *nd, void *out, const void *arg) {
+    (void)arg;
+    int64_t v;
+    TRY(get_int(j, nd, 0, 255, &v));
+    *(uint8_t *)out = (uint8_t)v;
+    return GDW_OK;
+}
+/* A component of a math type or packed array, little-endian at its width (arg: the type info). */
+typedef struct comp_form { const gdw_type_info *ti; unsigned cw; } comp_form;
+static gdw_status item_component(jctx *j, const jnode *nd, void *out, const void *arg) {
+    const comp_form *f = (const comp_form *)arg;
+    if (f->ti->comp == C_I32 || f->ti->comp == C_I64) {
+        int64_t v;
+        TRY(get_int(j, nd, f->cw == 4 ? INT32_MIN : INT64_MIN, f->cw == 4 ? INT32_MAX : INT64_MAX, &v));
+        if (f->cw == 4) wr_u32le((uint8_t *)out, (uint32_t)v); else wr_u64le((uint8_t *)out, (uint64_t)v);
+        return GDW_OK;
+    }
+    uint64_t bits;
+    TRY(get_real(j, nd, f->cw, &bits));
+    if (f->cw == 4) wr_u32le((uint8_t *)out, (uint32_t)bits); else wr_u64le((uint8_t *)out, bits);
+    return GDW_OK;
 }
 
 #define ALLOWED(...) do { static const char *const k_allowed_[] = {"type", __VA_ARGS__, NULL}; TRY(only_members(j, nd, k_allowed_)); } while (0)
 
-/* Items of member `name` of nd, written by out_tree into frame l; `close` after them. */
-static gdw_status open_jlist(jctx *j, const jnode *nd, const char *name, uint8_t shape, unsigned depth, const char *close, jlist *l) {
+/* A list of value objects being built (build_tree's stack, no recursion): Array items, or
+ * Dictionary [key, value] / Object [name, value] pairs. */
+enum { LIST_VALUES, LIST_PAIRS, LIST_PROPERTIES };
+typedef struct jlist {
+    const jnode *list;
+    const jnode *owner;    /* the value object whose container this is */
+    uint32_t i;            /* the next item */
+    uint8_t shape;
+    bool value_next;       /* pairs: the key is built, its value next */
+    unsigned depth;        /* of the container */
+    size_t path_outer, path_inner; /* the path before and after the member's name */
+} jlist;
+
+/* Member `name` of nd: the items of the container just opened, for build_tree (frame l). */
+static gdw_status open_jlist(jctx *j, const jnode *nd, const char *name, uint8_t shape, unsigned depth, jlist *l) {
     const jnode *m;
     TRY(need(j, nd, name, J_ARR, &m));
     l->list = m;
+    l->owner = nd;
     l->i = 0;
     l->shape = shape;
     l->value_next = false;
     l->depth = depth;
-    l->close = close;
     l->path_outer = path_member(j, name);
     l->path_inner = j->path_len;
     return GDW_OK;
 }
 
-/* One value object as canonical text; a container's items are left open in l (l->list). */
-static gdw_status out_value(jctx *j, const jnode *nd, unsigned depth, jlist *l) {
+/* A typed or untyped Array or Dictionary, or a Pandemonium TypedArray: opened in the builder. */
+static gdw_status open_container(jctx *j, const jnode *nd, int t, unsigned depth, jlist *l) {
+    const gdw_type_info *ti = type_info((unsigned)t);
+    bool dict = ti->kind == K_DICT, shared;
+    if (dict) ALLOWED("value", "shared", "key_type", "value_type");
+    else ALLOWED("value", "shared", "element_type");
+    TRY(flag(j, nd, "shared", &shared));
+    const char *elem_name = dict ? "value_type" : "element_type";
+    const jnode *kt = member(nd, "key_type"), *vt = member(nd, elem_name);
+    if (dict && (kt != NULL) != (vt != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a typed Dictionary has both \"key_type\" and \"value_type\"");
+    if (ti->kind == K_TYPED_ARRAY && !vt) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a TypedArray has an \"element_type\"");
+    gdw_container *ct = NULL;
+    if (vt) {
+        ct = (gdw_container *)gdw_build_alloc(j->b, sizeof *ct);
+        if (!ct) return jbuilt(j, nd, GDW_ERR_NOMEM);
+        memset(ct, 0, sizeof *ct);
+        /* each element type checked as it is read, to point at it (the rules: build.c's) */
+        for (int k = kt ? 0 : 1; k < 2; k++) {
+            const char *name = k ? elem_name : "key_type";
+            const jnode *m = k ? vt : kt;
+            size_t sv = path_member(j, name);
+            TRY(get_desc(j, m, k ? &ct->elem : &ct->key));
+            const char *why = gdw_descs_refused(ti->kind, ct);
+            if (why) return jerr(j, m->off, GDW_ERR_SYNTAX, why);
+            jpath_pop(j, sv);
+        }
+    }
+    gdw_value head;
+    memset(&head, 0, sizeof head);
+    head.type = (uint8_t)t;
+    if (shared) head.flags |= GDW_VF_SHARED;
+    TRY(jbuilt(j, nd, gdw_build_open(j->b, &head, ct)));
+    return open_jlist(j, nd, "value", dict ? LIST_PAIRS : LIST_VALUES, depth, l);
+}
+
+/* A value put by hand (no typed call makes it): ext, when not NULL, its extra part in the document. */
+static gdw_status jput(jctx *j, const jnode *nd, int t, uint16_t flags, int64_t i, void *ext) {
+    gdw_value v;
+    memset(&v, 0, sizeof v);
+    v.type = (uint8_t)t;
+    v.flags = flags;
+    if (ext) v.u.ext = ext; else v.u.i = i;
+    return jbuilt(j, nd, gdw_build_put(j->b, &v));
+}
+
+/* One value object into the builder; a container is left open, its items in l (l->list). */
+static gdw_status build_value(jctx *j, const jnode *nd, unsigned depth, jlist *l) {
     l->list = NULL;
     if (depth > GDW_HARD_MAX_DEPTH + 1) return jerr(j, nd->off, GDW_ERR_DEPTH, "nesting deeper than the depth limit");
     if (nd->kind != J_OBJ) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a value is an object {\"type\": ...}");
-    const jnode *tn, *m;
+    const jnode *tn, *m = NULL;
     TRY(need(j, nd, "type", J_STR, &tn));
     int t = gdw_type_from_name((const char *)tn->u.str.ptr, tn->u.str.len);
-    if (t < 0) {
-        size_t sv = path_member(j, "type");
-        gdw_status s = jerr(j, tn->off, GDW_ERR_SYNTAX, "unknown type name");
-        jpath_pop(j, sv);
-        return s;
-    }
-    mark(j, nd->off);
+    if (t < 0) return member_err(j, "type", tn->off, GDW_ERR_SYNTAX, "unknown type name");
     const gdw_type_info *ti = type_info((unsigned)t);
+    gdw_builder *b = j->b;
     unsigned w = 0;
+    uint64_t u;
+    gdw_str g;
+    void *list;
+    uint32_t n;
     switch (ti->kind) {
-    case K_NIL: ALLOWED(NULL); out_str(j, "null"); return GDW_OK;
-    case K_CALLABLE: ALLOWED(NULL); out_str(j, "Callable()"); return GDW_OK;
-    case K_BOOL: ALLOWED("value"); TRY(need(j, nd, "value", J_TRUE, &m)); out_str(j, m->kind == J_TRUE ? "true" : "false"); return GDW_OK;
-    case K_INT: ALLOWED("value"); TRY(need(j, nd, "value", -1, &m)); return out_int(j, m, INT64_MIN, INT64_MAX);
+    case K_NIL: ALLOWED(NULL); return jbuilt(j, nd, gdw_build_nil(b));
+    case K_CALLABLE: ALLOWED(NULL); return jbuilt(j, nd, gdw_build_callable(b));
+    case K_BOOL: ALLOWED("value"); TRY(need(j, nd, "value", J_TRUE, &m)); return jbuilt(j, nd, gdw_build_bool(b, m->kind == J_TRUE));
+    case K_INT: {
+        int64_t x;
+        ALLOWED("value");
+        TRY(need(j, nd, "value", -1, &m));
+        TRY(get_int(j, m, INT64_MIN, INT64_MAX, &x));
+        return jbuilt(j, nd, gdw_build_int(b, x));
+    }
     case K_FLOAT:
         ALLOWED("value", "width");
         TRY(get_width(j, nd, &w));
         TRY(need(j, nd, "value", -1, &m));
-        if (w) out_str(j, w == 8 ? "f64:" : "f32:");
-        return out_real(j, m);
+        TRY(get_real(j, m, w ? w : 8, &u));
+        if (!w) w = gdw_number_natural_width(&u); /* no width: the one the encoders choose */
+        return jbuilt(j, nd, gdw_build_float_bits(b, u, w));
     case K_STR: {
         ALLOWED("value", "base64");
-        if (t == GDW_STRING_NAME) out_str(j, "&");
-        const jnode *v = member(nd, "value"), *b = member(nd, "base64");
-        gdw_str g;
-        if ((v != NULL) == (b != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a string has \"value\" or \"base64\"");
+        const jnode *v = member(nd, "value"), *b64 = member(nd, "base64");
+        if ((v != NULL) == (b64 != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a string has \"value\" or \"base64\"");
         if (v && v->kind != J_STR) return jerr(j, v->off, GDW_ERR_SYNTAX, "expected a string");
-        if (b && b->kind != J_STR) return jerr(j, b->off, GDW_ERR_SYNTAX, "expected a string");
+        if (b64 && b64->kind != J_STR) return jerr(j, b64->off, GDW_ERR_SYNTAX, "expected a string");
         if (v) g = v->u.str;
-        else TRY(unbase64(j, b, &g));
-        out_quoted(j, g);
-        return GDW_OK;
+        else TRY(unbase64(j, b64, &g));
+        return jbuilt(j, nd, (t == GDW_STRING_NAME ? gdw_build_string_name : gdw_build_string)(b, (const char *)g.ptr, g.len));
     }
     case K_FIXED: case K_PACKED: {
         ALLOWED("value", "width");
         TRY(get_width(j, nd, &w));
         bool ints = ti->comp == C_I32 || ti->comp == C_I64;
         if (w && (ints || (ti->comp == C_F32 && w != 4) || (ti->comp == C_F64 && w != 8)))
-            return jerr(j, member(nd, "width")->off, GDW_ERR_SYNTAX, "this type has no choice of width");
-        if (w == 8 && ti->comp == C_REAL) out_str(j, "f64:");
-        out_str(j, ti->name);
-        out_str(j, "(");
-        TRY(out_member_list(j, nd, "value", ints ? item_int : item_real, depth));
-        out_str(j, ")");
-        return GDW_OK;
+            return member_err(j, "width", member(nd, "width")->off, GDW_ERR_SYNTAX, "this type has no choice of width");
+        comp_form f = {ti, gdw_comp_bytes(ti, w ? w : 4)};
+        TRY(get_list(j, nd, "value", f.cw, item_component, &f, &list, &n));
+        g.ptr = (const uint8_t *)list;
+        g.len = n * f.cw;
+        TRY(doc_copy(j, nd, &g));
+        return jbuilt(j, nd, gdw_build_components(b, (gdw_type)t, g.ptr, n, f.cw));
     }
     case K_PACKED_BYTES: {
         ALLOWED("value", "base64");
-        const jnode *v = member(nd, "value"), *b = member(nd, "base64");
-        if ((v != NULL) == (b != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a PackedByteArray has \"base64\" or \"value\"");
-        out_str(j, "PackedByteArray(");
-        if (v) TRY(out_member_list(j, nd, "value", item_byte, depth));
-        else {
-            gdw_str g;
-            if (b->kind != J_STR) return jerr(j, b->off, GDW_ERR_SYNTAX, "expected a string");
-            TRY(unbase64(j, b, &g));
-            for (uint32_t i = 0; i < g.len; i++) { char tmp[8]; snprintf(tmp, sizeof tmp, i ? ", %u" : "%u", g.ptr[i]); out_str(j, tmp); }
+        const jnode *v = member(nd, "value"), *b64 = member(nd, "base64");
+        if ((v != NULL) == (b64 != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a PackedByteArray has \"base64\" or \"value\"");
+        if (v) {
+            TRY(get_list(j, nd, "value", 1, item_byte, NULL, &list, &n));
+            g.ptr = (const uint8_t *)list;
+            g.len = n;
+        } else {
+            if (b64->kind != J_STR) return jerr(j, b64->off, GDW_ERR_SYNTAX, "expected a string");
+            TRY(unbase64(j, b64, &g));
         }
-        out_str(j, ")");
-        return GDW_OK;
+        return jbuilt(j, nd, gdw_build_packed_bytes(b, g.ptr, g.len));
     }
     case K_PACKED_STRINGS:
         ALLOWED("value");
-        out_str(j, "PackedStringArray(");
-        TRY(out_member_list(j, nd, "value", item_bytes, depth));
-        out_str(j, ")");
-        return GDW_OK;
+        TRY(get_list(j, nd, "value", sizeof(gdw_str), item_bytes, NULL, &list, &n));
+        return jbuilt(j, nd, gdw_build_packed_strings(b, (const gdw_str *)list, n));
     case K_NODEPATH: {
         ALLOWED("names", "subnames", "absolute", "property");
-        const jnode *ab = member(nd, "absolute"), *pr = member(nd, "property");
-        if (ab && ab->kind != J_TRUE && ab->kind != J_FALSE) return jerr(j, ab->off, GDW_ERR_SYNTAX, "expected true or false");
-        if (pr && pr->kind != J_TRUE && pr->kind != J_FALSE) return jerr(j, pr->off, GDW_ERR_SYNTAX, "expected true or false");
-        out_str(j, "NodePath([");
-        TRY(out_member_list(j, nd, "names", item_bytes, depth));
-        out_str(j, "], [");
-        TRY(out_member_list(j, nd, "subnames", item_bytes, depth));
-        char tmp[16];
-        snprintf(tmp, sizeof tmp, "], %d)", (ab && ab->kind == J_TRUE ? 1 : 0) | (pr && pr->kind == J_TRUE ? 2 : 0));
-        out_str(j, tmp);
-        return GDW_OK;
+        bool absolute, property;
+        void *subs;
+        uint32_t n_subs;
+        TRY(flag(j, nd, "absolute", &absolute));
+        TRY(flag(j, nd, "property", &property));
+        TRY(get_list(j, nd, "names", sizeof(gdw_str), item_bytes, NULL, &list, &n));
+        TRY(get_list(j, nd, "subnames", sizeof(gdw_str), item_bytes, NULL, &subs, &n_subs));
+        return jbuilt(j, nd, gdw_build_node_path(b, (const gdw_str *)list, n, (const gdw_str *)subs, n_subs, (absolute ? 1u : 0u) | (property ? 2u : 0u)));
     }
     case K_RID:
         ALLOWED("id");
-        out_str(j, "RID(");
-        if ((m = member(nd, "id"))) TRY(out_int(j, m, 0, UINT64_MAX));
-        out_str(j, ")");
-        return GDW_OK;
+        if (!(m = member(nd, "id"))) return jput(j, nd, GDW_RID, 0, 0, NULL); /* a Godot 2 RID: no id on the wire */
+        TRY(get_u64(j, m, &u));
+        return jbuilt(j, nd, gdw_build_rid(b, u));
     case K_OBJECT: {
         ALLOWED("null", "id", "class", "properties");
         const jnode *nl = member(nd, "null"), *id = member(nd, "id"), *cls = member(nd, "class");
         if ((nl != NULL) + (id != NULL) + (cls != NULL) != 1) return jerr(j, nd->off, GDW_ERR_SYNTAX, "an Object has one of \"null\", \"id\" or \"class\"");
         if (nl) {
             if (nl->kind != J_TRUE) return jerr(j, nl->off, GDW_ERR_SYNTAX, "expected true");
-            out_str(j, "Object(null)");
-            return GDW_OK;
+            return jbuilt(j, nd, gdw_build_object_id(b, 0));
         }
-        if (id) { out_str(j, "ObjectID("); TRY(out_int(j, id, 0, UINT64_MAX)); out_str(j, ")"); return GDW_OK; }
-        out_str(j, "Object(");
-        TRY(out_bytes(j, cls));
-        out_str(j, ", {");
-        return open_jlist(j, nd, "properties", LIST_PROPERTIES, depth, "})", l);
+        if (id) { TRY(get_u64(j, id, &u)); return jput(j, nd, GDW_OBJECT, GDW_VF_OBJECT_ID, (int64_t)u, NULL); } /* 0: the builder says no */
+        TRY(get_bytes(j, cls, &g));
+        TRY(jbuilt(j, nd, gdw_build_begin_object(b, (const char *)g.ptr, g.len)));
+        return open_jlist(j, nd, "properties", LIST_PROPERTIES, depth, l);
     }
-    case K_SIGNAL: {
+    case K_SIGNAL:
         ALLOWED("name", "object_id");
         TRY(need(j, nd, "name", -1, &m));
-        out_str(j, "Signal(");
-        TRY(out_bytes(j, m));
-        out_str(j, ", ");
+        TRY(get_bytes(j, m, &g));
         TRY(need(j, nd, "object_id", J_NUM, &m));
-        TRY(out_int(j, m, 0, UINT64_MAX));
-        out_str(j, ")");
-        return GDW_OK;
-    }
-    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
-        bool dict = ti->kind == K_DICT;
-        if (dict) ALLOWED("value", "shared", "key_type", "value_type");
-        else ALLOWED("value", "shared", "element_type");
-        const jnode *sh = member(nd, "shared");
-        if (sh && sh->kind != J_TRUE && sh->kind != J_FALSE) return jerr(j, sh->off, GDW_ERR_SYNTAX, "expected true or false");
-        if (sh && sh->kind == J_TRUE) out_str(j, "shared:");
-        const jnode *kt = member(nd, "key_type"), *vt = member(nd, dict ? "value_type" : "element_type");
-        if (dict && (kt != NULL) != (vt != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a typed Dictionary has both \"key_type\" and \"value_type\"");
-        if (ti->kind == K_TYPED_ARRAY && !vt) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a TypedArray has an \"element_type\"");
-        if (vt) {
-            out_str(j, ti->name);
-            out_str(j, "[");
-            if (kt) { TRY(out_desc(j, kt)); out_str(j, ", "); }
-            TRY(out_desc(j, vt));
-            out_str(j, "](");
-        }
-        out_str(j, dict ? "{" : "[");
-        return open_jlist(j, nd, "value", dict ? LIST_PAIRS : LIST_VALUES, depth, dict ? (vt ? "})" : "}") : (vt ? "])" : "]"), l);
-    }
+        TRY(get_u64(j, m, &u));
+        return jbuilt(j, nd, gdw_build_signal(b, (const char *)g.ptr, g.len, u));
+    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY:
+        return open_container(j, nd, t, depth, l);
     case K_IMAGE: {
         ALLOWED("format", "mipmaps", "width", "height", "data");
         static const char *const fields[] = {"format", "mipmaps", "width", "height"};
-        out_str(j, "Image(");
-        for (int i = 0; i < 4; i++) { TRY(need(j, nd, fields[i], J_NUM, &m)); TRY(out_int(j, m, 0, UINT32_MAX)); out_str(j, ", "); }
+        gdw_image *im = (gdw_image *)gdw_build_alloc(b, sizeof *im);
+        if (!im) return jbuilt(j, nd, GDW_ERR_NOMEM);
+        uint32_t *dst[] = {&im->format, &im->mipmaps, &im->width, &im->height};
+        for (int i = 0; i < 4; i++) { TRY(need(j, nd, fields[i], J_NUM, &m)); TRY(get_u32(j, m, dst[i])); }
         TRY(need(j, nd, "data", J_STR, &m));
-        gdw_str g;
-        TRY(unbase64(j, m, &g));
-        out_str(j, "PackedByteArray(");
-        for (uint32_t i = 0; i < g.len; i++) { char tmp[8]; snprintf(tmp, sizeof tmp, i ? ", %u" : "%u", g.ptr[i]); out_str(j, tmp); }
-        out_str(j, "))");
-        return GDW_OK;
+        TRY(unbase64(j, m, &im->data));
+        TRY(doc_copy(j, m, &im->data));
+        return jput(j, nd, GDW_IMAGE, 0, 0, im);
     }
     case K_INPUT_EVENT: {
         ALLOWED("event_type", "device", "length", "extra");
         static const char *const fields[] = {"event_type", "device", "length"};
-        out_str(j, "InputEvent(");
-        for (int i = 0; i < 3; i++) { TRY(need(j, nd, fields[i], J_NUM, &m)); if (i) out_str(j, ", "); TRY(out_int(j, m, 0, UINT32_MAX)); }
+        gdw_input_event *ev = (gdw_input_event *)gdw_build_alloc(b, sizeof *ev);
+        if (!ev) return jbuilt(j, nd, GDW_ERR_NOMEM);
+        memset(ev, 0, sizeof *ev);
+        uint32_t *dst[] = {&ev->type, &ev->device, &ev->llen};
+        for (int i = 0; i < 3; i++) { TRY(need(j, nd, fields[i], J_NUM, &m)); TRY(get_u32(j, m, dst[i])); }
         if ((m = member(nd, "extra"))) {
             if (m->kind != J_ARR) return jerr(j, m->off, GDW_ERR_SYNTAX, "expected an array");
-            if (m->n) out_str(j, ", ");
-            TRY(out_list(j, m, "extra", item_u32, depth));
+            TRY(get_list(j, nd, "extra", sizeof(uint32_t), item_u32, NULL, &list, &n));
+            if (n > 2) return member_err(j, "extra", m->off, GDW_ERR_SYNTAX, "InputEvent has at most two extra words");
+            if (n) memcpy(ev->extra, list, n * sizeof(uint32_t));
+            ev->extra_count = n;
         }
-        out_str(j, ")");
-        return GDW_OK;
+        return jput(j, nd, GDW_INPUT_EVENT, 0, 0, ev); /* its words for its type: the builder's rule */
     }
     }
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "type has no JSON form");
 }
 
 /* The root value object and everything in it, depth first, without recursion: the open lists
- * are a stack (the caller's allocator). */
-static gdw_status out_tree(jctx *j, const jnode *root) {
+ * are a stack (the caller's allocator), each an open container of the builder. */
+static gdw_status build_tree(jctx *j, const jnode *root) {
     jlist *st = NULL, l;
     size_t sp = 0, cap = 0;
-    gdw_status s = out_value(j, root, 0, &l);
+    gdw_status s = build_value(j, root, 0, &l);
     for (;;) {
         if (s) break;
-        if (l.list) { /* a list opened: it is the one to write next */
+        if (l.list) { /* a list opened: it is the one to fill next */
             if (!jgrow(j, (void **)&st, &cap, sp + 1, sizeof *st)) { s = jerr(j, l.list->off, GDW_ERR_NOMEM, "out of memory"); break; }
             st[sp++] = l;
             l.list = NULL;
@@ -792,20 +813,18 @@ static gdw_status out_tree(jctx *j, const jnode *root) {
         j->path[j->path_len] = 0;
         if (top->i == top->list->n) {
             jpath_pop(j, top->path_outer);
-            out_str(j, top->close);
+            s = jbuilt(j, top->owner, gdw_build_end(j->b));
             sp--;
             continue;
         }
         const jnode *it = &top->list->u.l.items[top->i];
         unsigned d = top->depth + 1;
         if (top->shape == LIST_VALUES) {
-            if (top->i) out_str(j, ", ");
             path_index(j, top->i++);
-            s = out_value(j, it, d, &l);
+            s = build_value(j, it, d, &l);
             continue;
         }
         if (!top->value_next) {
-            if (top->i) out_str(j, ", ");
             path_index(j, top->i);
             if (it->kind != J_ARR || it->n != 2) {
                 s = jerr(j, it->off, GDW_ERR_SYNTAX, top->shape == LIST_PROPERTIES ? "expected a [name, value] pair" : "expected a [key, value] pair");
@@ -813,15 +832,19 @@ static gdw_status out_tree(jctx *j, const jnode *root) {
             }
             path_index(j, 0);
             top->value_next = true;
-            if (top->shape == LIST_PROPERTIES) { s = out_bytes(j, &it->u.l.items[0]); continue; }
-            s = out_value(j, &it->u.l.items[0], d, &l);
+            if (top->shape == LIST_PROPERTIES) {
+                gdw_str g;
+                s = get_bytes(j, &it->u.l.items[0], &g);
+                if (!s) s = jbuilt(j, &it->u.l.items[0], gdw_build_string(j->b, (const char *)g.ptr, g.len));
+                continue;
+            }
+            s = build_value(j, &it->u.l.items[0], d, &l);
             continue;
         }
         path_index(j, top->i++);
         path_index(j, 1);
         top->value_next = false;
-        out_str(j, ": ");
-        s = out_value(j, &it->u.l.items[1], d, &l);
+        s = build_value(j, &it->u.l.items[1], d, &l);
     }
     release(j, st, cap, sizeof *st);
     return s;
@@ -838,30 +861,18 @@ gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *all
     *out_doc = NULL;
     j.alloc = alloc ? alloc : gdw_default_allocator();
     j.scratch = gdw_doc_new(alloc);
-    if (!j.scratch) return jerr(&j, 0, GDW_ERR_NOMEM, "out of memory");
+    j.b = gdw_builder_new(alloc);
+    gdw_status s = j.scratch && j.b ? GDW_OK : jerr(&j, 0, GDW_ERR_NOMEM, "out of memory");
     jnode root;
-    gdw_status s = parse_json(&j, &root);
+    if (!s) s = parse_json(&j, &root);
     if (!s) {
         jws(&j);
         if (j.pos < j.n) s = jerr(&j, j.pos, GDW_ERR_SYNTAX, "text after the JSON value");
     }
-    if (!s) s = out_tree(&j, &root);
-    if (!s && j.oom) s = jerr(&j, 0, GDW_ERR_NOMEM, "out of memory");
-    gdw_doc_free(j.scratch); /* the JSON nodes: the text holds what they said */
-    j.scratch = NULL;
-    if (!s) {
-        gdw_error terr;
-        s = gdw_text_parse(j.out ? j.out : "", j.out_len, alloc, out_doc, &terr);
-        if (s) {
-            /* a check of the text form (e.g. an InputEvent's word count): point at the JSON value */
-            size_t at = 0;
-            for (size_t i = 0; i + 1 < j.map_len; i += 2)
-                if (j.map[i] <= terr.offset) at = j.map[i + 1];
-            j.path[0] = 0;
-            jerr(&j, at, s, terr.message);
-        }
-    }
-    release(&j, j.out, j.out_cap, 1);
-    release(&j, j.map, j.map_cap, sizeof *j.map);
+    if (!s) s = build_tree(&j, &root);
+    if (!s) s = jbuilt(&j, &root, gdw_build_finish(j.b, out_doc, NULL));
+    gdw_builder_free(j.b);
+    gdw_doc_free(j.scratch);
+    if (!s && err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
     return s;
 }

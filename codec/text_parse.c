@@ -4,9 +4,6 @@
  * a typed container's items) is an open container of the builder, not a C call, so the C stack
  * stays flat at any nesting (bounded as the builder bounds it, GDW_WALK_MAX_DEPTH). */
 #include <ctype.h>
-#include <errno.h>
-#include <inttypes.h>
-#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -154,92 +151,27 @@ static size_t number_span(pctx *p) {
     return i - p->pos;
 }
 
-/* The text form's decimal point is always '.'; strtod reads the C library's current LC_NUMERIC
- * one (',' in de_DE, say, when the host program called setlocale). So the token's '.' becomes
- * that point before strtod sees it: the text reads the same in every locale. */
-static void point_to_locale(char *tok, size_t cap) {
-    const struct lconv *lc = localeconv();
-    const char *dp = lc && lc->decimal_point && lc->decimal_point[0] ? lc->decimal_point : ".";
-    char *d = strchr(tok, '.');
-    size_t dl = strlen(dp);
-    if (!d || (dl == 1 && dp[0] == '.') || strlen(tok) + dl >= cap) return;
-    memmove(d + dl, d + 1, strlen(d + 1) + 1);
-    memcpy(d, dp, dl);
+/* Numbers: the token's span here, its reading in numbers.c (shared with the JSON reader). */
+static gdw_status number(pctx *p, const char *why, size_t n) {
+    if (why) return perr(p, GDW_ERR_SYNTAX, why);
+    p->pos += n;
+    return GDW_OK;
 }
 
 /* A real of width 4 or 8 as raw bits. */
 static gdw_status parse_real(pctx *p, unsigned width, uint64_t *bits) {
     size_t n = number_span(p);
-    if (n == 0 || n > 64) return perr(p, GDW_ERR_SYNTAX, "expected a number");
-    char tok[72];
-    memcpy(tok, p->s + p->pos, n);
-    tok[n] = 0;
-    bool neg = tok[0] == '-';
-    const char *body = (tok[0] == '-' || tok[0] == '+') ? tok + 1 : tok;
-    if (strncmp(body, "nan", 3) == 0) {
-        if (body[3] == '(') {
-            /* exactly nan(0xHEX...) as gdw_real_text writes it: no spaces, no sign inside, at
-             * most 16 (8 for f32) digits; a '-' before "nan" sets the sign bit */
-            const char *h = body + 4;
-            size_t nd = 0;
-            uint64_t b = 0;
-            bool ok = h[0] == '0' && (h[1] == 'x' || h[1] == 'X');
-            for (h += 2; ok && isxdigit((unsigned char)*h); h++, nd++)
-                b = (b << 4) | (uint64_t)(isdigit((unsigned char)*h) ? *h - '0' : (tolower((unsigned char)*h) - 'a' + 10));
-            if (!ok || nd == 0 || nd > (width == 4 ? 8u : 16u) || h[0] != ')' || h[1])
-                return perr(p, GDW_ERR_SYNTAX, "bad NaN payload (nan(0x...) with up to 16 hex digits, 8 for f32)");
-            if (neg) b |= width == 8 ? 1ull << 63 : 1ull << 31;
-            if (width == 8 ? !isnan(bits_to_f64(b)) : !isnan(bits_to_f32((uint32_t)b)))
-                return perr(p, GDW_ERR_SYNTAX, "NaN payload is not a NaN");
-            *bits = b;
-        } else if (!body[3]) {
-            *bits = width == 8 ? 0x7ff8000000000000ull | (neg ? 1ull << 63 : 0) : 0x7fc00000u | (neg ? 1u << 31 : 0);
-        } else return perr(p, GDW_ERR_SYNTAX, "bad NaN");
-        p->pos += n;
-        return GDW_OK;
-    }
-    point_to_locale(tok, sizeof tok);
-    char *end;
-    if (width == 4) {
-        float f = strtof(tok, &end);
-        *bits = f32_to_bits(f);
-    } else {
-        double d = strtod(tok, &end);
-        *bits = f64_to_bits(d);
-    }
-    if (*end || strncmp(body, "0x", 2) == 0) return perr(p, GDW_ERR_SYNTAX, "bad number");
-    p->pos += n;
-    return GDW_OK;
+    return number(p, gdw_number_real(p->s + p->pos, n, width, bits), n);
 }
 
 static gdw_status parse_i64(pctx *p, int64_t *out) {
     size_t n = number_span(p);
-    if (n == 0 || n > 40) return perr(p, GDW_ERR_SYNTAX, "expected an integer");
-    char tok[48];
-    memcpy(tok, p->s + p->pos, n);
-    tok[n] = 0;
-    char *end;
-    errno = 0;
-    long long v = strtoll(tok, &end, 10);
-    if (*end || errno) return perr(p, GDW_ERR_SYNTAX, "bad integer");
-    *out = v;
-    p->pos += n;
-    return GDW_OK;
+    return number(p, gdw_number_i64(p->s + p->pos, n, out), n);
 }
 
 static gdw_status parse_u64(pctx *p, uint64_t *out) {
     size_t n = number_span(p);
-    if (n == 0 || n > 40 || p->s[p->pos] == '-') return perr(p, GDW_ERR_SYNTAX, "expected an unsigned integer");
-    char tok[48];
-    memcpy(tok, p->s + p->pos, n);
-    tok[n] = 0;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(tok, &end, 10);
-    if (*end || errno) return perr(p, GDW_ERR_SYNTAX, "bad integer");
-    *out = v;
-    p->pos += n;
-    return GDW_OK;
+    return number(p, gdw_number_u64(p->s + p->pos, n, out), n);
 }
 
 static gdw_status parse_u32(pctx *p, uint32_t *out) {
@@ -258,6 +190,7 @@ static gdw_status parse_u32(pctx *p, uint32_t *out) {
 typedef struct plist {
     void *ext;
     bool shared, open;
+    bool added; /* the value went to the builder already (math types, packed arrays) */
 } plist;
 
 static gdw_status open_list(pctx *p, plist *l, bool dict, void *ext) {
@@ -297,8 +230,19 @@ static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
     return GDW_OK;
 }
 
-static gdw_status parse_components(pctx *p, gdw_value *v, const gdw_type_info *ti, unsigned width, bool fixed) {
-    unsigned cw = ti->comp == C_I32 ? 4 : ti->comp == C_I64 ? 8 : ti->comp == C_F32 ? 4 : ti->comp == C_F64 ? 8 : width ? width : 4;
+/* The builder's failure (a rule of the value, NOMEM, DEPTH) as the text parser's, at the current
+ * offset; a broken rule is the text's fault: GDW_ERR_SYNTAX. */
+static gdw_status built(pctx *p, gdw_status s) {
+    gdw_error e;
+    if (!s) return GDW_OK;
+    gdw_builder_error(p->b, &e);
+    return perr(p, s == GDW_ERR_INVALID_ARG ? GDW_ERR_SYNTAX : s, e.message);
+}
+
+/* "(1, 2, ...)" after a math type's or packed array's name, into the builder (its count checked
+ * there, as for every way of building one). */
+static gdw_status parse_components(pctx *p, gdw_type t, const gdw_type_info *ti, unsigned width, plist *l) {
+    unsigned cw = gdw_comp_bytes(ti, width ? width : 4);
     vec bytes = {NULL, 0, 0, cw};
     TRY(expect(p, '('));
     if (!eat(p, ')')) {
@@ -321,12 +265,10 @@ static gdw_status parse_components(pctx *p, gdw_value *v, const gdw_type_info *t
             TRY(expect(p, ','));
         }
     }
-    size_t n = bytes.len;
-    if (fixed ? n != ti->ncomp : n % ti->ncomp) return perr(p, GDW_ERR_SYNTAX, "wrong number of components");
-    v->len = (uint32_t)(fixed ? n : n / ti->ncomp);
-    v->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : cw);
-    v->u.bytes = bytes.data ? bytes.data : (const uint8_t *)palloc(p, 8);
-    return v->u.bytes ? GDW_OK : perr(p, GDW_ERR_NOMEM, "out of memory");
+    const uint8_t *data = bytes.data ? bytes.data : (const uint8_t *)palloc(p, 8);
+    if (!data) return perr(p, GDW_ERR_NOMEM, "out of memory");
+    l->added = true;
+    return built(p, gdw_build_components(p->b, t, data, bytes.len, cw));
 }
 
 /* "(1, 2, 3)" after a PackedByteArray name. */
@@ -413,8 +355,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
     v->type = (uint8_t)t;
     if (width == 8 && ti->comp != C_REAL) return perr(p, GDW_ERR_SYNTAX, "f64: applies to real-based types only");
     switch (ti->kind) {
-    case K_FIXED: return parse_components(p, v, ti, width, true);
-    case K_PACKED: return parse_components(p, v, ti, width, false);
+    case K_FIXED: case K_PACKED: return parse_components(p, (gdw_type)t, ti, width, l);
     case K_PACKED_BYTES: {
         gdw_str g;
         TRY(parse_byte_list(p, &g));
@@ -443,8 +384,7 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         TRY(parse_string_list(p, ']', &parts));
         np->subname_count = (uint32_t)parts.len - np->name_count;
         TRY(expect(p, ','));
-        TRY(parse_u32(p, &np->flags));
-        if (np->flags > 3 || ((np->flags & 2) && np->subname_count == 0)) return perr(p, GDW_ERR_SYNTAX, "bad NodePath flags");
+        TRY(parse_u32(p, &np->flags)); /* its rule: the builder's */
         np->parts = (gdw_str *)parts.data;
         v->u.ext = np;
         return expect(p, ')');
@@ -487,25 +427,13 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         if (!ct) return perr(p, GDW_ERR_NOMEM, "out of memory");
         memset(ct, 0, sizeof *ct);
         TRY(expect(p, '['));
-        size_t desc_at = p->pos;
-        if (dict) {
-            TRY(parse_desc(p, &ct->key));
-            if (ct->key.id_only) { p->pos = desc_at; return perr(p, GDW_ERR_SYNTAX, "ObjectID element types are Pandemonium's TypedArray only"); }
-            TRY(expect(p, ','));
-        }
-        desc_at = p->pos;
-        TRY(parse_desc(p, &ct->elem));
-        if (ti->kind == K_TYPED_ARRAY && !(ct->elem.kind == GDW_DESC_BUILTIN || ct->elem.kind == GDW_DESC_CLASS)) {
-            p->pos = desc_at;
-            return perr(p, GDW_ERR_SYNTAX, "a Pandemonium TypedArray's element type is a builtin type, a class name or ObjectID");
-        }
-        if (ti->kind == K_TYPED_ARRAY && ct->elem.kind == GDW_DESC_BUILTIN && ct->elem.builtin == GDW_OBJECT && !ct->elem.id_only) {
-            p->pos = desc_at;
-            return perr(p, GDW_ERR_SYNTAX, "a Pandemonium TypedArray of Objects names a class (\"Node\") or is ObjectID");
-        }
-        if (ti->kind != K_TYPED_ARRAY && ct->elem.id_only) {
-            p->pos = desc_at;
-            return perr(p, GDW_ERR_SYNTAX, "ObjectID element types are Pandemonium's TypedArray only");
+        /* each element type checked as it is read, to point at it (the rules: build.c's) */
+        for (int k = dict ? 0 : 1; k < 2; k++) {
+            size_t desc_at = p->pos;
+            TRY(parse_desc(p, k ? &ct->elem : &ct->key));
+            const char *why = gdw_descs_refused(ti->kind, ct);
+            if (why) { p->pos = desc_at; ws(p); return perr(p, GDW_ERR_SYNTAX, why); }
+            if (!k) TRY(expect(p, ','));
         }
         TRY(expect(p, ']'));
         TRY(expect(p, '('));
@@ -535,8 +463,6 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
             if (ev->extra_count == 2) return perr(p, GDW_ERR_SYNTAX, "InputEvent has at most two extra words");
             TRY(parse_u32(p, &ev->extra[ev->extra_count++]));
         }
-        if (!gdw_input_event_words_ok(ev->type, ev->extra_count))
-            return perr(p, GDW_ERR_SYNTAX, "InputEvent: wrong number of value words for its type (KEY 2; MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH 1; JOYSTICK_MOTION 1 or 2; others 0)");
         v->u.ext = ev;
         return expect(p, ')');
     }
@@ -550,6 +476,7 @@ static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
     memset(v, 0, sizeof *v);
     l->open = false;
     l->shared = false;
+    l->added = false;
     ws(p);
     if (p->pos >= p->n) return perr(p, GDW_ERR_SYNTAX, "expected a value");
     unsigned width = 0;
@@ -596,8 +523,8 @@ static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
         /* no marker: the width the encoders choose (f32 iff exact; NaN is f64) */
         uint64_t bits;
         TRY(parse_real(p, 8, &bits));
-        if (gdw_f64_fits_f32(bits) && !isnan(bits_to_f64(bits))) { v->width = 4; v->u.bits = f32_to_bits((float)bits_to_f64(bits)); }
-        else { v->width = 8; v->u.bits = bits; }
+        v->width = (uint8_t)gdw_number_natural_width(&bits);
+        v->u.bits = bits;
         return GDW_OK;
     }
     if (c == 'O' && eat_word(p, "ObjectID")) {
@@ -606,8 +533,7 @@ static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
         uint64_t id;
         TRY(expect(p, '('));
         TRY(parse_u64(p, &id));
-        if (id == 0) return perr(p, GDW_ERR_SYNTAX, "ObjectID(0) is Object(null)");
-        v->u.i = (int64_t)id;
+        v->u.i = (int64_t)id; /* 0 is Object(null): the builder's rule */
         return expect(p, ')');
     }
     size_t st = p->pos;
@@ -621,13 +547,6 @@ static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
     return parse_constructor(p, v, t, width, l);
 }
 
-/* The builder's failure (NOMEM, DEPTH) as the text parser's, at the current offset. */
-static gdw_status built(pctx *p, gdw_status s) {
-    gdw_error e;
-    if (!s) return GDW_OK;
-    gdw_builder_error(p->b, &e);
-    return perr(p, s, e.message);
-}
 
 /* The innermost open list's close: '}' for a Dictionary's or an Object's, else ']'; an Object's
  * and a typed container's constructor then closes with ')'. */
@@ -650,16 +569,13 @@ static gdw_status parse_tree(pctx *p) {
     plist l;
     for (;;) {
         TRY(parse_value(p, &x, &l));
-        const gdw_value *top = NULL;
-        if (gdw_builder_depth(p->b)) gdw_builder_top(p->b, &top);
-        if (top && top->type == GDW_OBJECT && gdw_builder_open_count(p->b) % 2 == 0 && (l.open || x.type != GDW_STRING))
-            return perr(p, GDW_ERR_SYNTAX, "property names must be strings");
+        const gdw_value *top;
         if (l.open) {
             if (l.shared) x.flags |= GDW_VF_SHARED;
             TRY(built(p, gdw_build_open(p->b, &x, l.ext)));
             if (!eat(p, close_char(p))) continue; /* its first item next */
             TRY(close_list(p));
-        } else {
+        } else if (!l.added) {
             TRY(built(p, gdw_build_put(p->b, &x)));
         }
         /* a value is complete: after it a ':' (a key), a ',' or the close of its list */

@@ -190,6 +190,73 @@ int main(void) {
     s = gdw_text_parse("InputEvent(1, 0, 20, 7)", 23, NULL, &doc, &err);
     CHECK(s == GDW_ERR_SYNTAX, "InputEvent KEY with one word: %s", gdw_status_name(s));
 
+    /* The rules of a value have one definition (build.c): the text form, the JSON form and the
+     * typed calls break each with the same message; the JSON reader keeps the path and offset of
+     * the member that breaks it (it once lost both: its values went through the text form). */
+    {
+        static const gdw_typedesc variant = {GDW_DESC_NONE, 0, 0, 0, {NULL, 0}};
+        static const double one = 1;
+        static const struct rule_case {
+            const char *text, *json, *json_path, *message;
+            size_t json_off;
+            int typed; /* which typed call breaks it too (below), 0: none */
+        } rules[] = {
+            {"[NodePath([], [], 2)]", "{\"type\":\"Array\",\"value\":[{\"type\":\"NodePath\",\"names\":[],\"subnames\":[],\"property\":true}]}",
+             ".value[0]", "NodePath flags", 25, 1},
+            {"[InputEvent(1, 0, 20, 7)]", "{\"type\":\"Array\",\"value\":[{\"type\":\"InputEvent\",\"event_type\":1,\"device\":0,\"length\":20,\"extra\":[7]}]}",
+             ".value[0]", "InputEvent: wrong number of value words", 25, 0},
+            {"[ObjectID(0)]", "{\"type\":\"Array\",\"value\":[{\"type\":\"Object\",\"id\":0}]}", ".value[0]", "ObjectID(0) is Object(null)", 25, 0},
+            {"[TypedArray[Variant]([])]", "{\"type\":\"Array\",\"value\":[{\"type\":\"TypedArray\",\"element_type\":\"Variant\",\"value\":[]}]}",
+             ".value[0].element_type", "a Pandemonium TypedArray's element type", 61, 2},
+            {"[Array[ObjectID]([])]", "{\"type\":\"Array\",\"value\":[{\"type\":\"Array\",\"element_type\":\"ObjectID\",\"value\":[]}]}",
+             ".value[0].element_type", "ObjectID element types are Pandemonium's TypedArray only", 56, 0},
+            {"[Vector2(1)]", "{\"type\":\"Array\",\"value\":[{\"type\":\"Vector2\",\"value\":[1]}]}", ".value[0]", "wrong number of components", 25, 3},
+            {"Object(\"Node\", {1: 2})", NULL, NULL, "an Object's property names are Strings", 0, 4},
+        };
+        for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+            const struct rule_case *r = &rules[i];
+            gdw_doc *d = NULL;
+            gdw_error e;
+            gdw_status s = gdw_text_parse(r->text, strlen(r->text), NULL, &d, &e);
+            CHECK(s == GDW_ERR_SYNTAX && strstr(e.message, r->message), "text %s: %s (%s), want SYNTAX (%s...)", r->text, gdw_status_name(s),
+                  s ? e.message : "", r->message);
+            gdw_doc_free(d);
+            if (r->json) {
+                s = gdw_json_parse(r->json, strlen(r->json), NULL, &d, &e);
+                CHECK(s == GDW_ERR_SYNTAX && strstr(e.message, r->message) && strcmp(e.path, r->json_path) == 0 && e.offset == r->json_off,
+                      "JSON %s: %s (%s) at %zu path '%s', want SYNTAX (%s...) at %zu path '%s'", r->json, gdw_status_name(s), s ? e.message : "",
+                      e.offset, e.path, r->message, r->json_off, r->json_path);
+                gdw_doc_free(d);
+            }
+            if (!r->typed) continue;
+            gdw_builder *b = gdw_builder_new(NULL);
+            if (r->typed == 1) s = gdw_build_node_path(b, NULL, 0, NULL, 0, 2);
+            if (r->typed == 2) s = gdw_build_begin(b, GDW_TYPED_ARRAY, NULL, &variant);
+            if (r->typed == 3) s = gdw_build_math(b, GDW_VECTOR2, &one, 1, 4);
+            if (r->typed == 4) { gdw_build_begin_object(b, "Node", 4); s = gdw_build_int(b, 1); }
+            gdw_builder_error(b, &e);
+            CHECK(s == GDW_ERR_INVALID_ARG && strstr(e.message, r->message), "typed call for %s: %s (%s)", r->text, gdw_status_name(s), e.message);
+            gdw_builder_free(b);
+        }
+    }
+    /* one number reader for both forms: a JSON number of 300 digits is the text form's number */
+    {
+        char json[400], text[340];
+        memset(text, '1', 300);
+        memcpy(text + 300, ".5", 3);
+        snprintf(json, sizeof json, "{\"type\":\"float\",\"width\":8,\"value\":%s}", text);
+        gdw_doc *dj = NULL, *dt = NULL;
+        gdw_error e;
+        char ftext[360];
+        snprintf(ftext, sizeof ftext, "f64:%s", text);
+        gdw_status sj = gdw_json_parse(json, strlen(json), NULL, &dj, &e), st = gdw_text_parse(ftext, strlen(ftext), NULL, &dt, &e);
+        CHECK(sj == GDW_OK && st == GDW_OK && gdw_value_equal(gdw_doc_root(dj), gdw_doc_root(dt)) && gdw_doc_root(dj)->u.bits == 0x7e053ca79555bde0ull,
+              "a 300-digit number: JSON %s, text %s, bits %016llx", gdw_status_name(sj), gdw_status_name(st),
+              sj ? 0ull : (unsigned long long)gdw_doc_root(dj)->u.bits);
+        gdw_doc_free(dj);
+        gdw_doc_free(dt);
+    }
+
     /* NULL and out-of-range arguments (issue 14): each public function says INVALID_ARG or refuses */
     {
         gdw_doc *d = NULL;
