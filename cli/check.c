@@ -21,7 +21,7 @@
 #define MAX_IDS 64
 
 typedef struct row {
-    gdw_check_result r;
+    const gdw_check_result *r; /* gdw_check's, in check_run.res */
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
     char engine_note[400]; /* the engine holds another value than the bytes spell (engine_note.c) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
@@ -35,6 +35,7 @@ typedef struct check_run {
     const opts *o;
     size_t nd;
     row *rows;
+    gdw_check_result *res; /* gdw_check's results for the packet being checked */
     size_t *accept_count; /* per dialect, over the run */
     size_t *first_count;  /* per dialect: packets it ranks first on (ties included) */
     bool matrix;          /* the full matrix per packet (one packet, or -v) */
@@ -59,35 +60,88 @@ static const char *type_of(const gdw_dialect *d, unsigned w) {
 
 /* ---- plausibility ------------------------------------------------------------------------------ */
 
-static bool odd_real(double x) {
+/* The real of width w (4 or 8) stored little-endian at p. */
+static inline double real_at_le(const uint8_t *p, unsigned w) {
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (w == 8) { double x; memcpy(&x, p, 8); return x; }
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+#else
+    uint64_t b = 0;
+    for (unsigned k = w; k-- > 0;) b = b << 8 | p[k];
+    if (w == 8) { double x; memcpy(&x, &b, 8); return x; }
+    uint32_t b32 = (uint32_t)b;
+    float f;
+    memcpy(&f, &b32, 4);
+    return f;
+#endif
+}
+
+static inline bool odd_real(double x) {
     if (x == 0) return false;
     double a = fabs(x);
     return isnan(x) || a < 1e-30 || a > 1e30;
 }
 
-/* Reals in v that look misread; arrays are sampled (their first 4096 components). */
-static size_t count_odd_reals(const gdw_value *v, unsigned depth) {
-    if (depth > 64) return 0;
+/* What count_odd_reals does at a value of each type: skip it, read its reals, or go into it. */
+enum { ODD_SKIP, ODD_REALS, ODD_ITEMS };
+static uint8_t odd_step[GDW_TYPE_COUNT];
+static uint8_t odd_comps[GDW_TYPE_COUNT]; /* components per value or element */
+
+static void odd_steps_init(void) {
+    for (unsigned t = 0; t < GDW_TYPE_COUNT; t++) {
+        odd_comps[t] = t == GDW_FLOAT ? 1 : (uint8_t)gdw_type_components((gdw_type)t);
+        odd_step[t] = t == GDW_FLOAT || gdw_type_has_reals((gdw_type)t) ? ODD_REALS
+                      : t == GDW_ARRAY || t == GDW_DICTIONARY || t == GDW_OBJECT || t == GDW_TYPED_ARRAY || t == GDW_PACKED_TYPED_ARRAY ? ODD_ITEMS
+                                                                                                                       : ODD_SKIP;
+    }
+}
+
+#define ODD_SAMPLE 4096 /* components read of each math value or packed array */
+
+/* Reals in v that look misread; arrays are sampled (their first ODD_SAMPLE components), containers
+ * read down to 64 levels. A walk with its own stack: most of a tree is values without reals,
+ * each one table lookup. */
+static size_t count_odd_reals(const gdw_value *root) {
+    struct { const gdw_value *items; size_t left; } st[65];
+    unsigned sp = 0;
     size_t n = 0;
-    gdw_type t = (gdw_type)v->type;
-    if (t == GDW_FLOAT) return odd_real(gdw_value_real(v, 0));
-    if (gdw_type_has_reals(t)) {
-        size_t comps = gdw_type_components(t);
-        bool packed = t >= GDW_PACKED_BYTE_ARRAY;
-        size_t total = packed ? (size_t)v->len * comps : comps;
-        for (size_t i = 0; i < total && i < 4096; i++) n += odd_real(gdw_value_real(v, i));
-        return n;
+    const gdw_value *v = root;
+    for (;;) {
+        gdw_type t = (gdw_type)v->type;
+        unsigned step = (unsigned)t < GDW_TYPE_COUNT ? odd_step[t] : ODD_SKIP;
+        if (step == ODD_REALS && t == GDW_FLOAT) {
+            uint64_t b = v->u.bits;
+            uint32_t b32 = (uint32_t)b;
+            double x;
+            float f;
+            if (v->width == 8) memcpy(&x, &b, 8);
+            else memcpy(&f, &b32, 4), x = f;
+            n += odd_real(x);
+        } else if (step == ODD_REALS) { /* components little-endian at v->width (gdwire.h) */
+            size_t comps = odd_comps[t];
+            size_t total = t >= GDW_PACKED_BYTE_ARRAY ? (size_t)v->len * comps : comps;
+            const uint8_t *p = v->u.bytes;
+            for (size_t i = 0; i < total && i < ODD_SAMPLE; i++, p += v->width) n += odd_real(real_at_le(p, v->width));
+        } else if (step == ODD_ITEMS && sp < 64) {
+            const gdw_value *items = NULL;
+            size_t count = 0;
+            if (t == GDW_OBJECT) {
+                if (!(v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) && v->u.ext) {
+                    items = ((const gdw_object *)v->u.ext)->props;
+                    count = (size_t)v->len * 2;
+                }
+            } else if ((items = gdw_items(v))) {
+                count = (size_t)v->len * (t == GDW_DICTIONARY ? 2 : 1);
+            }
+            if (count) { st[sp].items = items; st[sp++].left = count; }
+        }
+        while (sp && st[sp - 1].left == 0) sp--;
+        if (!sp) return n;
+        st[sp - 1].left--;
+        v = st[sp - 1].items++;
     }
-    const gdw_value *items = NULL;
-    size_t count = 0;
-    if (t == GDW_OBJECT && !(v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) && v->u.ext) {
-        items = ((const gdw_object *)v->u.ext)->props;
-        count = (size_t)v->len * 2;
-    } else if ((items = gdw_items(v))) {
-        count = (size_t)v->len * (t == GDW_DICTIONARY ? 2 : 1);
-    }
-    for (size_t i = 0; i < count; i++) n += count_odd_reals(&items[i], depth + 1);
-    return n;
 }
 
 /* ---- ranking -------------------------------------------------------------------------------------- */
@@ -100,47 +154,44 @@ static bool newer(const gdw_dialect *a, const gdw_dialect *b) {
 
 /* Scores, ranks, meanings and (with detail: the matrix or JSON) each row's reason. A score is
  * four bits, most telling first: reads every byte, no misread-looking reals, its encoder writes
- * the bytes back, the engine itself accepts them. The second costs a walk of the tree and the last
- * an engine-exact validation; each only tells apart rows that tie on the bits above it, so without
- * detail only those rows pay for it. The rows that rank first, and so the answer, are the same. */
+ * the bytes back, the engine itself accepts them (the last two are gdw_check's, found in its one
+ * walk per dialect). The second costs a walk of the tree; it only tells apart rows that tie on the
+ * bit above it, so without detail only those rows pay for it. The rows that rank first, and so
+ * the answer, are the same. */
 static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, int *n_meanings, bool detail) {
     size_t nd = c->nd;
     row *rows = c->rows;
     long top = -1;
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
-        if (w->r.status == GDW_OK) {
+        if (w->r->status == GDW_OK) {
             w->score = 1L << 40;
-            if (w->r.consumed == pk->n) w->score += 1L << 36;
+            if (w->r->consumed == pk->n) w->score += 1L << 36;
             if (w->score > top) top = w->score;
         } else {
-            w->score = (long)w->r.err.offset; /* further is more plausible */
+            w->score = (long)w->r->err.offset; /* further is more plausible */
         }
     }
-    long top2 = -1;
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
-        if (w->r.status != GDW_OK) continue;
+        if (w->r->status != GDW_OK) continue;
         if (detail || w->score == top) {
-            w->odd_reals = count_odd_reals(gdw_doc_root(w->r.doc), 0);
+            w->odd_reals = count_odd_reals(gdw_doc_root(w->r->doc));
             if (w->odd_reals == 0) w->score += 1L << 35;
         }
-        if (w->r.reencodes_same) w->score += 1L << 34;
-        if (w->score > top2) top2 = w->score;
+        if (w->r->reencodes_same) w->score += 1L << 34;
     }
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
-        if (w->r.status != GDW_OK || (!detail && w->score != top2)) continue;
-        gdw_decode_options so = c->o->dec;
-        so.mode = GDW_MODE_ENGINE_EXACT;
-        w->exact_ok = gdw_validate(w->r.dialect, pk->p, pk->n, &so, NULL, NULL) == GDW_OK;
+        if (w->r->status != GDW_OK) continue;
+        w->exact_ok = w->r->engine_exact; /* gdw_check's: found in its walk unless an engine quirk was met */
         if (w->exact_ok) w->score += 1L << 33;
-        if (w->exact_ok && c->matrix) engine_value_note(w->r.dialect, pk, &c->o->dec, gdw_doc_root(w->r.doc), w->engine_note, sizeof w->engine_note);
+        if (w->exact_ok && c->matrix) engine_value_note(w->r->dialect, pk, &c->o->dec, gdw_doc_root(w->r->doc), w->engine_note, sizeof w->engine_note);
     }
     /* among dialects of the best score, the newest engine release (dialect field `released`) */
     int best = 0;
     for (size_t i = 1; i < nd; i++)
-        if (rows[i].score > rows[best].score || (rows[i].score == rows[best].score && newer(rows[i].r.dialect, rows[best].r.dialect)))
+        if (rows[i].score > rows[best].score || (rows[i].score == rows[best].score && newer(rows[i].r->dialect, rows[best].r->dialect)))
             best = (int)i;
     *best_out = best;
     for (size_t i = 0; i < nd; i++) {
@@ -155,9 +206,9 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
     int nm = 0;
     for (size_t i = 0; i < nd; i++) {
         rows[i].meaning = -1;
-        if (rows[i].r.status) continue;
+        if (rows[i].r->status) continue;
         for (size_t k = 0; k < i; k++)
-            if (rows[k].meaning >= 0 && gdw_value_equal(gdw_doc_root(rows[k].r.doc), gdw_doc_root(rows[i].r.doc))) { rows[i].meaning = rows[k].meaning; break; }
+            if (rows[k].meaning >= 0 && gdw_value_equal(gdw_doc_root(rows[k].r->doc), gdw_doc_root(rows[i].r->doc))) { rows[i].meaning = rows[k].meaning; break; }
         if (rows[i].meaning < 0) rows[i].meaning = nm++;
     }
     *n_meanings = nm;
@@ -165,16 +216,16 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
     gdw_decode_options t = c->o->dec;
     t.trace = collect_id;
     t.trace_ctx = seen;
-    gdw_validate(rows[best].r.dialect, pk->p, pk->n, &t, NULL, NULL);
+    gdw_validate(rows[best].r->dialect, pk->p, pk->n, &t, NULL, NULL);
 
-    const gdw_dialect *bd = rows[best].r.dialect;
+    const gdw_dialect *bd = rows[best].r->dialect;
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
-        const gdw_dialect *d = w->r.dialect;
+        const gdw_dialect *d = w->r->dialect;
         char *out = w->reason;
         size_t cap = sizeof w->reason;
-        if (w->r.status) {
-            const gdw_error *e = &w->r.err;
+        if (w->r->status) {
+            const gdw_error *e = &w->r->err;
             int n = snprintf(out, cap, "rejected: %s at byte %zu%s%s: %s", gdw_status_name(e->code), e->offset, e->path[0] ? " in " : "", e->path, e->message);
             if (e->code == GDW_ERR_UNKNOWN_TYPE && e->offset < pk->n && n > 0 && (size_t)n < cap)
                 snprintf(out + n, cap - (size_t)n, " (type id %u; %s has ids 0-%u)", pk->p[e->offset], d->name, gdw_dialect_type_count(d) - 1);
@@ -183,17 +234,17 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
         if ((int)i == best || (w->meaning == rows[best].meaning && w->score == rows[best].score)) {
             if ((int)i != best) { snprintf(out, cap, "reads the packet as %s does", bd->name); continue; }
             size_t n = 0;
-            n += (size_t)snprintf(out + n, cap - n, w->r.consumed == pk->n ? "reads all %zu bytes" : "reads %zu bytes", w->r.consumed);
+            n += (size_t)snprintf(out + n, cap - n, w->r->consumed == pk->n ? "reads all %zu bytes" : "reads %zu bytes", w->r->consumed);
             if (w->odd_reals) n += (size_t)snprintf(out + n, cap - n, ", but %zu reals look misread (subnormal, NaN or huge)", w->odd_reals);
-            if (w->r.reencodes_same) n += (size_t)snprintf(out + n, cap - n, "; its encoder writes exactly these bytes");
-            else if (n < cap) snprintf(out + n, cap - n, "; its encoder would write other bytes (strict: %s at byte %zu: %s)", gdw_status_name(w->r.strict_err.code),
-                                       w->r.strict_err.offset, w->r.strict_err.message);
+            if (w->r->reencodes_same) n += (size_t)snprintf(out + n, cap - n, "; its encoder writes exactly these bytes");
+            else if (n < cap) snprintf(out + n, cap - n, "; its encoder would write other bytes (strict: %s at byte %zu: %s)", gdw_status_name(w->r->strict_err.code),
+                                       w->r->strict_err.offset, w->r->strict_err.message);
             continue;
         }
         if (w->meaning != rows[best].meaning) {
             /* the first type id the two dialects read as different types */
             size_t n = 0;
-            if (w->r.consumed < pk->n) n = (size_t)snprintf(out, cap, "reads %zu of %zu bytes, ", w->r.consumed, pk->n);
+            if (w->r->consumed < pk->n) n = (size_t)snprintf(out, cap, "reads %zu of %zu bytes, ", w->r->consumed, pk->n);
             if (w->odd_reals) n += (size_t)snprintf(out + n, cap - n, "%zu reals look misread, ", w->odd_reals);
             bool said = false;
             for (size_t k = 0; k < seen->n && !said; k++) {
@@ -206,9 +257,9 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             if (!said) snprintf(out + n, cap - n, "a different value from the same type ids (other field widths or flags than %s)", bd->name);
             continue;
         }
-        if (w->r.consumed < pk->n) snprintf(out, cap, "same value as %s, but leaves %zu trailing bytes", bd->name, pk->n - w->r.consumed);
-        else if (!w->r.reencodes_same)
-            snprintf(out, cap, "same value as %s, but its encoder would write other bytes: strict says %s", bd->name, w->r.strict_err.message);
+        if (w->r->consumed < pk->n) snprintf(out, cap, "same value as %s, but leaves %zu trailing bytes", bd->name, pk->n - w->r->consumed);
+        else if (!w->r->reencodes_same)
+            snprintf(out, cap, "same value as %s, but its encoder would write other bytes: strict says %s", bd->name, w->r->strict_err.message);
         else snprintf(out, cap, "same value as %s; not accepted by the engine as it is (engine-exact)", bd->name);
     }
 }
@@ -234,24 +285,24 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
     int same = 0;
     for (size_t i = 0; i < c->nd; i++) {
         const row *w = &rows[i];
-        const gdw_dialect *d = w->r.dialect;
-        if (w->r.status) {
+        const gdw_dialect *d = w->r->dialect;
+        if (w->r->status) {
             printf("%-19s %s%-8s%s %8s %8s %-6s %-9s %s%s at byte %zu%s%s: %s%s\n", d->name, c_bad(), "rejected", c_off(), "-", "-", "-", "-", c_dim(),
-                   gdw_status_name(w->r.err.code), w->r.err.offset, w->r.err.path[0] ? " in " : "", w->r.err.path, w->r.err.message, c_off());
+                   gdw_status_name(w->r->err.code), w->r->err.offset, w->r->err.path[0] ? " in " : "", w->r->err.path, w->r->err.message, c_off());
             continue;
         }
-        const char *re = w->r.reencodes_same ? "same" : "differs";
-        same += w->r.reencodes_same;
+        const char *re = w->r->reencodes_same ? "same" : "differs";
+        same += w->r->reencodes_same;
         char m[8] = "";
         if (nm > 1) snprintf(m, sizeof m, "%c ", 'A' + (w->meaning % 26));
-        printf("%-19s %s%-8s%s %8zu %8zu %-6s %-9s %s", d->name, c_ok(), "accepted", c_off(), w->r.consumed, pk->n - w->r.consumed,
+        printf("%-19s %s%-8s%s %8zu %8zu %-6s %-9s %s", d->name, c_ok(), "accepted", c_off(), w->r->consumed, pk->n - w->r->consumed,
                w->exact_ok ? "yes" : "no", re, m);
-        print_value_line(gdw_doc_root(w->r.doc), 72);
+        print_value_line(gdw_doc_root(w->r->doc), 72);
         printf("\n");
     }
     printf("%d of %zu dialects accept this packet; %d write it back byte for byte.\n", accepted, c->nd, same);
     for (size_t i = 0; i < c->nd; i++)
-        if (!rows[i].r.status && rows[i].engine_note[0]) printf("%sNote%s, %s: %s\n", c_bold(), c_off(), rows[i].r.dialect->name, rows[i].engine_note);
+        if (!rows[i].r->status && rows[i].engine_note[0]) printf("%sNote%s, %s: %s\n", c_bold(), c_off(), rows[i].r->dialect->name, rows[i].engine_note);
     if (nm > 1) {
         printf("\nSame bytes, different meanings:\n");
         for (int m = 0; m < nm; m++) {
@@ -262,10 +313,10 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
             for (size_t i = 0; i < c->nd; i++)
                 if (rows[i].meaning == m) {
                     if (!first) first = &rows[i];
-                    n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? ", " : "", rows[i].r.dialect->name);
+                    n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? ", " : "", rows[i].r->dialect->name);
                 }
             printf("  %c  %s\n     ", 'A' + (m % 26), list);
-            print_value_line(gdw_doc_root(first->r.doc), 200);
+            print_value_line(gdw_doc_root(first->r->doc), 200);
             printf("\n");
         }
         if (seen->n) {
@@ -275,7 +326,7 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
                 for (int m = 0; m < nm; m++)
                     for (size_t i = 0; i < c->nd; i++)
                         if (rows[i].meaning == m) {
-                            const char *t = type_of(rows[i].r.dialect, seen->id[k]);
+                            const char *t = type_of(rows[i].r->dialect, seen->id[k]);
                             printf(" %c=%s", 'A' + (m % 26), t ? t : "-");
                             break;
                         }
@@ -286,15 +337,15 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
     printf("\nRanking (most likely first):\n");
     for (int r = 1; r <= (int)c->nd; r++)
         for (size_t i = 0; i < c->nd; i++)
-            if (rows[i].rank == r) printf("  %2d. %-19s %s\n", r, rows[i].r.dialect->name, rows[i].reason);
+            if (rows[i].rank == r) printf("  %2d. %-19s %s\n", r, rows[i].r->dialect->name, rows[i].reason);
     if (accepted) {
-        printf("Most likely: %s%s%s", c_bold(), rows[best].r.dialect->name, c_off());
+        printf("Most likely: %s%s%s", c_bold(), rows[best].r->dialect->name, c_off());
         int also = 0;
         for (size_t i = 0; i < c->nd; i++)
-            if ((int)i != best && rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", rows[i].r.dialect->name);
+            if ((int)i != best && rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", rows[i].r->dialect->name);
         printf("%s\n", also ? "; they read it alike, so the newest engine release is named)" : "");
     } else {
-        printf("No dialect accepts this packet; %s reads furthest (to byte %zu).\n", rows[best].r.dialect->name, rows[best].r.err.offset);
+        printf("No dialect accepts this packet; %s reads furthest (to byte %zu).\n", rows[best].r->dialect->name, rows[best].r->err.offset);
     }
 }
 
@@ -303,14 +354,14 @@ static void print_line(check_run *c, const packet *pk, int best, int accepted) {
     packet_name(pk, name, sizeof name);
     const row *b = &c->rows[best];
     if (accepted) {
-        printf("%s: %zu bytes: %saccepted%s by %d of %zu; most likely %s", name, pk->n, c_ok(), c_off(), accepted, c->nd, b->r.dialect->name);
+        printf("%s: %zu bytes: %saccepted%s by %d of %zu; most likely %s", name, pk->n, c_ok(), c_off(), accepted, c->nd, b->r->dialect->name);
         int also = 0;
         for (size_t i = 0; i < c->nd; i++)
-            if ((int)i != best && c->rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", c->rows[i].r.dialect->name);
+            if ((int)i != best && c->rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", c->rows[i].r->dialect->name);
         printf("%s\n", also ? "; the newest named)" : "");
     } else {
-        printf("%s: %zu bytes: %srejected%s by all %zu; furthest %s: %s at byte %zu: %s\n", name, pk->n, c_bad(), c_off(), c->nd, b->r.dialect->name,
-               gdw_status_name(b->r.err.code), b->r.err.offset, b->r.err.message);
+        printf("%s: %zu bytes: %srejected%s by all %zu; furthest %s: %s at byte %zu: %s\n", name, pk->n, c_bad(), c_off(), c->nd, b->r->dialect->name,
+               gdw_status_name(b->r->err.code), b->r->err.offset, b->r->err.message);
     }
 }
 
@@ -320,29 +371,29 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
     json_packet_fields(stdout, pk);
     printf(",\"mode\":\"%s\",\"accepted_by\":[", gdw_mode_name(c->o->dec.mode));
     int k = 0;
-    for (size_t i = 0; i < c->nd; i++) if (!rows[i].r.status) printf("%s\"%s\"", k++ ? "," : "", rows[i].r.dialect->name);
+    for (size_t i = 0; i < c->nd; i++) if (!rows[i].r->status) printf("%s\"%s\"", k++ ? "," : "", rows[i].r->dialect->name);
     printf("],\"best\":");
-    if (accepted) printf("\"%s\"", rows[best].r.dialect->name); else printf("null");
+    if (accepted) printf("\"%s\"", rows[best].r->dialect->name); else printf("null");
     printf(",\"equally\":[");
     k = 0;
     for (size_t i = 0; i < c->nd; i++)
-        if (accepted && (int)i != best && rows[i].rank == 1) printf("%s\"%s\"", k++ ? "," : "", rows[i].r.dialect->name);
+        if (accepted && (int)i != best && rows[i].rank == 1) printf("%s\"%s\"", k++ ? "," : "", rows[i].r->dialect->name);
     printf("]");
     printf(",\"dialects\":[");
     for (size_t i = 0; i < c->nd; i++) {
         const row *w = &rows[i];
-        printf("%s{\"dialect\":\"%s\",\"accepted\":%s,\"rank\":%d,\"reason\":", i ? "," : "", w->r.dialect->name, w->r.status ? "false" : "true", w->rank);
+        printf("%s{\"dialect\":\"%s\",\"accepted\":%s,\"rank\":%d,\"reason\":", i ? "," : "", w->r->dialect->name, w->r->status ? "false" : "true", w->rank);
         json_string(stdout, w->reason);
-        if (w->r.status) {
+        if (w->r->status) {
             printf(",\"error\":");
-            json_error(stdout, &w->r.err);
+            json_error(stdout, &w->r->err);
             printf("}");
             continue;
         }
-        const char *re = w->r.reencodes_same ? "same" : "differs";
+        const char *re = w->r->reencodes_same ? "same" : "differs";
         printf(",\"consumed\":%zu,\"trailing\":%zu,\"strict\":%s,\"engine_exact\":%s,\"reencode\":\"%s\",\"meaning\":%d,\"value\":",
-               w->r.consumed, pk->n - w->r.consumed, w->r.reencodes_same ? "true" : "false", w->exact_ok ? "true" : "false", re, w->meaning);
-        char *j = gdw_json_print_alloc(gdw_doc_root(w->r.doc));
+               w->r->consumed, pk->n - w->r->consumed, w->r->reencodes_same ? "true" : "false", w->exact_ok ? "true" : "false", re, w->meaning);
+        char *j = gdw_json_print_alloc(gdw_doc_root(w->r->doc));
         printf("%s", j ? j : "null");
         free(j);
         printf("}");
@@ -353,9 +404,9 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
         const row *first = NULL;
         int n = 0;
         for (size_t i = 0; i < c->nd; i++)
-            if (rows[i].meaning == m) { if (!first) first = &rows[i]; printf("%s\"%s\"", n++ ? "," : "", rows[i].r.dialect->name); }
+            if (rows[i].meaning == m) { if (!first) first = &rows[i]; printf("%s\"%s\"", n++ ? "," : "", rows[i].r->dialect->name); }
         printf("],\"text\":");
-        char *t = gdw_text_print_alloc(gdw_doc_root(first->r.doc));
+        char *t = gdw_text_print_alloc(gdw_doc_root(first->r->doc));
         json_string(stdout, t ? t : "");
         free(t);
         printf("}");
@@ -367,17 +418,21 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
 
 static int check_packet(void *ctx, const packet *pk) {
     check_run *c = ctx;
-    gdw_check_result *res = calloc(c->nd, sizeof *res);
-    if (!res) { fprintf(stderr, "gdwire: out of memory\n"); return EXIT_USAGE; }
-    int accepted = (int)gdw_check(pk->p, pk->n, &c->o->dec, NULL, true, res);
+    gdw_decode_options dec = c->o->dec;
+    dec.borrow_input = true; /* the packet outlives the documents: they are freed below */
+    int accepted = (int)gdw_check(pk->p, pk->n, &dec, NULL, true, c->res);
     for (size_t i = 0; i < c->nd; i++) {
         row *w = &c->rows[i];
-        memset(w, 0, sizeof *w);
-        w->r = res[i];
-        if (w->r.status) continue;
+        /* the fields rank_rows reads before it writes them (the texts are long: not cleared whole) */
+        w->r = &c->res[i];
+        w->exact_ok = false;
+        w->engine_note[0] = 0;
+        w->reason[0] = 0;
+        w->odd_reals = 0;
+        w->meaning = -1;
+        if (w->r->status) continue;
         c->accept_count[i]++;
     }
-    free(res);
     int best = 0, nm = 0;
     ids seen;
     rank_rows(c, pk, &seen, &best, &nm, c->matrix || c->o->json);
@@ -387,7 +442,7 @@ static int check_packet(void *ctx, const packet *pk) {
         print_matrix(c, pk, best, nm, accepted, &seen);
         if (c->o->verbose) printf("\n");
     } else print_line(c, pk, best, accepted);
-    for (size_t i = 0; i < c->nd; i++) gdw_doc_free(c->rows[i].r.doc);
+    for (size_t i = 0; i < c->nd; i++) gdw_doc_free(c->res[i].doc);
     if (!accepted) hint_raw_text(c->o, pk);
     return accepted ? EXIT_ACCEPTED : EXIT_REJECTED;
 }
@@ -398,11 +453,13 @@ int cmd_check(const opts *o) {
     c.o = o;
     c.matrix = o->verbose || single_packet_input(o);
     c.nd = gdw_dialect_count();
+    odd_steps_init();
     c.rows = calloc(c.nd, sizeof *c.rows);
+    c.res = calloc(c.nd, sizeof *c.res);
     c.accept_count = calloc(c.nd, sizeof *c.accept_count);
     c.first_count = calloc(c.nd, sizeof *c.first_count);
-    if (!c.rows || !c.accept_count || !c.first_count) {
-        free(c.rows); free(c.accept_count); free(c.first_count);
+    if (!c.rows || !c.res || !c.accept_count || !c.first_count) {
+        free(c.rows); free(c.res); free(c.accept_count); free(c.first_count);
         fprintf(stderr, "gdwire: out of memory\n");
         return EXIT_USAGE;
     }
@@ -415,6 +472,7 @@ int cmd_check(const opts *o) {
         for (size_t i = 0; i < c.nd; i++) printf("%-19s %9zu %12zu\n", gdw_dialect_at(i)->name, c.accept_count[i], c.first_count[i]);
     }
     free(c.rows);
+    free(c.res);
     free(c.accept_count);
     free(c.first_count);
     return rc;

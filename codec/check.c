@@ -17,6 +17,7 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
         r->consumed = 0;
         r->reencodes_same = false;
         r->doc = NULL;
+        r->engine_exact = false;
         r->strict_err.code = GDW_OK;
         r->strict_err.message = gdw_strerror(GDW_OK);
         r->strict_err.path[0] = 0;
@@ -24,9 +25,11 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
         /* Strict mode accepts exactly what the dialect's encoder writes, so "does the encoder write
          * these bytes" is strict mode's verdict on the consumed bytes (fuzzers/decode.c checks that
          * strict acceptance implies a byte-identical re-encode). In compatible mode the decode
-         * finds it in the same walk; in the other modes a strict validation follows. */
-        bool canonical = false;
-        r->status = gdw_decode_shadowed(r->dialect, buf, len, &o, alloc, &doc, &r->consumed, &r->err, &r->strict_err, &canonical);
+         * finds it in the same walk, and whether engine-exact mode reads the bytes the same way
+         * (then its verdict is this one); other verdicts take a validation of their own
+         * (fuzzers/validate_vs_decode.c checks both against separate validations). */
+        bool canonical = false, engine_same = false;
+        r->status = gdw_decode_shadowed(r->dialect, buf, len, &o, alloc, &doc, &r->consumed, &r->err, &r->strict_err, &canonical, &engine_same);
         if (r->status != GDW_OK) continue;
         accepted++;
         if (o.mode == GDW_MODE_COMPATIBLE) {
@@ -37,6 +40,14 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
             so.allow_trailing = false;
             so.trace = NULL;
             r->reencodes_same = gdw_validate(r->dialect, buf, r->consumed, &so, NULL, &r->strict_err) == GDW_OK;
+        }
+        if (engine_same || o.mode == GDW_MODE_ENGINE_EXACT) {
+            r->engine_exact = true;
+        } else {
+            gdw_decode_options eo = o;
+            eo.mode = GDW_MODE_ENGINE_EXACT;
+            eo.trace = NULL;
+            r->engine_exact = gdw_validate(r->dialect, buf, len, &eo, NULL, NULL) == GDW_OK;
         }
         if (keep_docs) r->doc = doc;
         else gdw_doc_free(doc);

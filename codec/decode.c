@@ -30,18 +30,28 @@ typedef struct frame {
  * shadow and a trace, and by nothing else (canon and shadow_hit then change as a shadow finds its
  * violation). The runs that occur, and what each flag is in them:
  *
- *   run                        strict exact compat canon  shadow lenient        whole_header   fast
- *   compatible                 -      -     yes    -      -      dialect's (1)  -              no trace
- *   compatible + shadow (2)    -      -     yes    yes(3) yes    dialect's (1)  -              -
- *   strict                     yes    -     -      yes    -      -              -              -
- *   engine-exact               -      yes   -      -      -      -              dialect's (4)  -
+ *   run                        strict exact compat canon  shadow lenient        fast
+ *   compatible                 -      -     yes    -      -      dialect's (1)  no trace
+ *   compatible + shadow (2)    -      -     yes    yes(3) yes    dialect's (1)  -
+ *   strict                     yes    -     -      yes    -      -              -
+ *   engine-exact               -      yes   -      -      -      -              -
  *
  * (1) lenient_strings: no UTF-8 check, padding may be missing (Godot 2 before 2.1.5).
  * (2) gdw_decode_shadowed (gdw_check): compatible verdict and value, and on the way the first
- *     place strict mode would refuse (*shadow), so one walk gives both verdicts.
+ *     place strict mode would refuse (*shadow), and whether engine-exact mode reads the bytes
+ *     the same way (engine_reads), so one walk gives all three verdicts.
  * (3) until the first violation is found, then no (nothing more to look for).
- * (4) engine_header_whole: the whole header word must be a type id (Godot 2 as released).
- * mode_holds() states the table as invariants; init_ctx asserts them. */
+ * mode_holds() states the table as invariants; init_ctx asserts them.
+ *
+ * So every rule is of one of three kinds, each written one way:
+ *   STRICT_CHECK(c, cond, ...)   bytes the dialect's encoder never writes: strict mode fails,
+ *                                a shadow records the first, other runs skip the test;
+ *   engine_reads(c, cond)        the engine reads these bytes otherwise than compatible mode
+ *                                (its quirks: a verdict or a length changes): engine-exact mode
+ *                                takes the engine's way, a shadow notes that it would differ;
+ *   engine_value(c, cond)        the engine holds another value from the same bytes (engine-exact
+ *                                only; the verdict and length are compatible mode's);
+ * and every other check (fail) holds in every mode. */
 typedef struct dctx {
     const gdw_dialect *d;
     gdw_cursor cur;
@@ -49,7 +59,8 @@ typedef struct dctx {
     bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
     gdw_error *shadow;   /* compatible mode with a shadow: the first strict violation goes here */
     bool shadow_hit;
-    bool whole_header;   /* engine-exact in a dialect whose engine reads the header as a whole id */
+    bool engine_differs; /* with a shadow: an engine_reads place was met, engine-exact mode would
+                            read these bytes otherwise (its verdict needs its own walk) */
     bool lenient;        /* compatible mode in a dialect with lenient strings */
     bool allow_objects;
     bool borrow;         /* strings and packed data point into the input (borrow_input) */
@@ -151,6 +162,17 @@ static gdw_status violation_ee(dctx *c, gdw_status code, size_t off, gdw_engine_
 }
 static gdw_status violation(dctx *c, gdw_status code, size_t off, const char *msg) { return violation_ee(c, code, off, GDW_ENGINE_NONE, msg); }
 
+/* A place where the engine reads the bytes otherwise than compatible mode does (engine_way: the
+ * engine's own reading applies here): engine-exact mode takes it (true); a shadow notes that the
+ * engine's verdict may differ (gdw_check then asks engine-exact mode itself). */
+static inline bool engine_reads(dctx *c, bool engine_way) {
+    if (c->shadow && engine_way) c->engine_differs = true;
+    return c->exact && engine_way;
+}
+
+/* A place where the engine holds another value from the same bytes, read the same way. */
+static inline bool engine_value(const dctx *c, bool engine_way) { return c->exact && engine_way; }
+
 /* A strict-only rule: the bytes are not what the dialect's encoder writes (see violation). */
 #define STRICT_CHECK(c, cond, code, off, msg) \
     do { if ((c)->canon && (cond)) { gdw_status s_ = violation((c), (code), (off), (msg)); if (s_) return s_; } } while (0)
@@ -246,7 +268,7 @@ static gdw_status string_bytes(dctx *c, wire_string *ws) {
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
     if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
     if (!cur_has(&c->cur, len + pad)) { /* only lenient strings may lack their padding */
-        if (!c->lenient) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
+        if (!c->lenient || engine_reads(c, true)) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
         s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing") : GDW_OK;
         if (s) return s;
     }
@@ -294,6 +316,9 @@ static gdw_status string_content(dctx *c, wire_string *ws, int use) {
  * strict checks are evaluated, under strict mode's rule too. */
 static gdw_status string_utf8(dctx *c, const wire_string *ws) {
     if (ws->ascii) return GDW_OK;
+    /* lenient strings go unchecked; the engine itself applies its rule to them (engine-exact
+     * mode is never lenient): noted for any text that is not plain ASCII */
+    if (c->lenient) engine_reads(c, true);
     unsigned rule = c->lenient ? (unsigned)GDW_UTF8_UNCHECKED : c->strict ? (unsigned)GDW_UTF8_STRICT : c->d->utf8_rule;
     const uint8_t *text = ws->p + ws->skip;
     size_t n = ws->vis - ws->skip, at = ws->start + ws->skip, bad = (size_t)-1, strict_bad = (size_t)-1;
@@ -465,7 +490,7 @@ static const uint8_t *narrow_reals(dctx *c, const uint8_t *p, size_t n) {
 }
 
 static bool narrows(const dctx *c, const gdw_type_info *ti, unsigned w) {
-    return c->exact && c->d->narrow_math_f64 && ti->comp == C_REAL && w == 8;
+    return engine_value(c, c->d->narrow_math_f64 && ti->comp == C_REAL && w == 8);
 }
 
 static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
@@ -475,7 +500,7 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     size_t size = (size_t)ti->ncomp * w;
     gdw_status s = check_real_width(c, ti, w);
     if (s) return s;
-    if (c->exact && d->defect_projection_248 && t == GDW_PROJECTION && !cur_has(&c->cur, 248))
+    if (engine_reads(c, d->defect_projection_248 && t == GDW_PROJECTION && !cur_has(&c->cur, 248)))
         return fail(c, GDW_ERR_ENGINE_DEFECT, c->cur.pos, GDW_ENGINE_ERR_INVALID_DATA,
                     "Pandemonium's Projection decoder wants 248 bytes left");
     size_t at = c->cur.pos;
@@ -518,8 +543,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     } else if (dst) {
         dst->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : w);
         dst->len = (uint32_t)count;
-        if (c->exact && d->defect_vec4_pool_w && ti->ncomp == 4 &&
-            (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY)) {
+        if (engine_value(c, d->defect_vec4_pool_w && ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY))) {
             uint8_t *q = (uint8_t *)gdw_arena_dup(c->doc, p, (size_t)size); /* changed below: always a copy */
             if (!q) return nomem(c);
             /* the engine reads w from the z slot */
@@ -634,7 +658,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     if (!cur_peek_u32(&c->cur, 0, &w0)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     TRACE(c, off, 4, "name count", w0);
     if (!(w0 & 0x80000000u)) {
-        if (!d->nodepath_old_string || c->exact)
+        if (!d->nodepath_old_string || engine_reads(c, true))
             return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
         STRICT_CHECK(c, true, GDW_ERR_BAD_NODEPATH, off, "NodePath in the old string format (read by Godot 2.0-2.1.4 only)");
         return read_old_nodepath(c, dst, w0);
@@ -652,7 +676,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     /* Every engine adds the two counts in a uint32_t (core/io/marshalls.cpp, 2.x to 4.x):
      * one name and ffffffff subnames is a NodePath of no parts that consumes only its header;
      * engine-exact mode reads what the engine reads (measured on Godot 4.6.3). */
-    if (c->exact && total > UINT32_MAX) {
+    if (engine_reads(c, total > UINT32_MAX)) {
         total &= UINT32_MAX;
         if (names > total) names = (uint32_t)total;
         /* a wrapped count never reaches the property slot: Godot 2 takes every part it reads as
@@ -889,7 +913,7 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     case 1: extra = 2; break;                 /* KEY: modifiers, scancode */
     case 3: case 5: case 6: extra = 1; break; /* MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH */
     case 4:                                   /* JOYSTICK_MOTION: axis [, f32 value in 2.1-era code] */
-        extra = (c->exact ? c->d->joystick_axis_value : llen >= 20) ? 2 : 1;
+        extra = (engine_reads(c, c->d->joystick_axis_value != (llen >= 20)) ? c->d->joystick_axis_value : llen >= 20) ? 2 : 1;
         break;
     default: extra = 0;
     }
@@ -919,7 +943,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         c->tr_type = (hdr & 0xFFu) < d->type_count ? d->types[hdr & 0xFFu] : (unsigned)GDW_TYPE_COUNT;
         trace_emit(c, c->value_off, 4, "header", hdr);
     }
-    if (c->whole_header && hdr >= d->type_count)
+    if (engine_reads(c, d->engine_header_whole && hdr >= d->type_count))
         return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
     unsigned wire = hdr & 0xFFu;
     if (wire >= d->type_count) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
@@ -1053,12 +1077,14 @@ static gdw_status walk(dctx *c, gdw_value *root) {
     }
 }
 
+#ifndef NDEBUG
 /* The table above, as invariants that hold at the start of a walk. */
 static bool mode_holds(const dctx *c) {
     return c->strict + c->exact + c->compat == 1 && c->canon == (c->strict || c->shadow != NULL) &&
-           (!c->shadow || c->compat) && (!c->lenient || c->compat) && (!c->whole_header || c->exact) &&
-           c->fast == (c->compat && !c->shadow && !c->trace) && !c->shadow_hit;
+           (!c->shadow || c->compat) && (!c->lenient || c->compat) &&
+           c->fast == (c->compat && !c->shadow && !c->trace) && !c->shadow_hit && !c->engine_differs;
 }
+#endif
 
 /* The walk's mode (the table above): its one definition. */
 static void set_mode(dctx *c, const gdw_dialect *d, gdw_mode mode, gdw_error *shadow, bool traced) {
@@ -1068,7 +1094,6 @@ static void set_mode(dctx *c, const gdw_dialect *d, gdw_mode mode, gdw_error *sh
     c->shadow = c->compat ? shadow : NULL;
     c->canon = c->strict || c->shadow;
     c->lenient = c->compat && d->lenient_strings;
-    c->whole_header = c->exact && d->engine_header_whole;
     c->fast = c->compat && !c->shadow && !traced;
 }
 
@@ -1118,9 +1143,11 @@ static gdw_status check_args(const gdw_dialect *d, const uint8_t *buf, size_t le
 }
 
 /* The shared body of decode and validate; root == NULL validates. With shadow (compatible mode
- * only), *canonical tells whether strict mode accepts the consumed bytes, and *shadow where not. */
+ * only), *canonical tells whether strict mode accepts the consumed bytes, and *shadow where not;
+ * *engine_same whether engine-exact mode reads them the same way (no engine_reads place met). */
 static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
-                      gdw_doc *doc, gdw_value *root, size_t *consumed, gdw_error *err, gdw_error *shadow, bool *canonical) {
+                      gdw_doc *doc, gdw_value *root, size_t *consumed, gdw_error *err, gdw_error *shadow, bool *canonical,
+                      bool *engine_same) {
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
     gdw_status s = check_args(d, buf, len, &o, err);
     if (s) return s;
@@ -1131,6 +1158,7 @@ static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, cons
     s = walk(&c, root);
     if (s) return s;
     if (canonical) *canonical = c.shadow && !c.shadow_hit;
+    if (engine_same) *engine_same = c.shadow && !c.engine_differs;
     if (c.strict && !o.allow_trailing && c.cur.pos < len) {
         c.value_off = c.cur.pos;
         return fail(&c, GDW_ERR_TRAILING_BYTES, c.cur.pos, GDW_ENGINE_NONE, "bytes follow the value");
@@ -1142,18 +1170,18 @@ static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, cons
 
 gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
                         const gdw_decode_options *opts, size_t *consumed, gdw_error *err) {
-    return run(d, buf, len, opts, NULL, NULL, consumed, err, NULL, NULL);
+    return run(d, buf, len, opts, NULL, NULL, consumed, err, NULL, NULL, NULL);
 }
 
 gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
                       const gdw_decode_options *opts, const gdw_allocator *alloc,
                       gdw_doc **out_doc, size_t *consumed, gdw_error *err) {
-    return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, NULL, NULL);
+    return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, NULL, NULL, NULL);
 }
 
 gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
-                               gdw_error *shadow, bool *canonical) {
+                               gdw_error *shadow, bool *canonical, bool *engine_same) {
     if (!out_doc) {
         if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "out_doc is NULL"; }
         return GDW_ERR_INVALID_ARG;
@@ -1164,7 +1192,7 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
         if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_NOMEM; err->engine_error = GDW_ENGINE_NONE; err->message = "out of memory"; }
         return GDW_ERR_NOMEM;
     }
-    gdw_status s = run(d, buf, len, opts, doc, &doc->root, consumed, err, shadow, canonical);
+    gdw_status s = run(d, buf, len, opts, doc, &doc->root, consumed, err, shadow, canonical, engine_same);
     if (!s && opts && opts->mode == GDW_MODE_ENGINE_EXACT && (s = gdw_engine_settle(d, doc, opts->allow_objects)) && err) {
         memset(err, 0, sizeof *err);
         err->code = s;

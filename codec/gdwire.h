@@ -412,11 +412,11 @@ GDW_API const gdw_value *gdw_doc_root(const gdw_doc *doc);
 GDW_API size_t gdw_doc_heap_bytes(const gdw_doc *doc);
 GDW_API void gdw_doc_free(gdw_doc *doc); /* NULL is a no-op */
         
-        /* ---------------------------------------------------------------------------------------
-         * One packet against every dialect (what `gdwire check` shows).
-         * ------------------------------------------------------------------------------------- */
-        typedef struct gdw_check_result {
-            const gdw_dialect *dialect;
+/* ---------------------------------------------------------------------------------------
+ * One packet against every dialect (what `gdwire check` shows).
+ * ------------------------------------------------------------------------------------- */
+typedef struct gdw_check_result {
+    const gdw_dialect *dialect;
     gdw_status status;         /* the decode verdict in this dialect */
     gdw_error err;             /* filled when status is not GDW_OK */
     size_t consumed;           /* bytes the value used, when accepted */
@@ -424,12 +424,15 @@ GDW_API void gdw_doc_free(gdw_doc *doc); /* NULL is a no-op */
                                   strict mode accepts them (it accepts exactly what the encoder writes) */
     gdw_error strict_err;      /* accepted but not reencodes_same: why strict mode rejects the bytes */
     gdw_doc *doc;              /* the decoded tree if keep_docs, else NULL; free with gdw_doc_free */
+    bool engine_exact;         /* accepted, and engine-exact mode (the engine's own verdict) accepts buf too */
 } gdw_check_result;
 
 /* gdw_check: decode buf in every dialect (opts, NULL for the defaults) and, where accepted,
  * tell whether strict mode accepts the consumed bytes (whether the dialect's encoder writes exactly
- * them; in compatible mode found in the same walk). alloc (NULL: libc) holds the documents. out
- * has room for gdw_dialect_count() results, in table order. Returns how many dialects accept. */
+ * them) and whether engine-exact mode accepts buf. In compatible mode one walk per dialect finds
+ * all three; engine-exact mode walks again only where the engine reads the bytes otherwise (one of
+ * its quirks is met). alloc (NULL: libc) holds the documents. out has room for
+ * gdw_dialect_count() results, in table order. Returns how many dialects accept. */
 GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
                          gdw_check_result *out);
 

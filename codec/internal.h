@@ -196,11 +196,12 @@ bool gdw_input_event_words_ok(uint32_t type, uint32_t n);
 #define GDW_IMAGE_FORMATS 23u
 
 /* gdw_decode_shadowed: gdw_decode, and in compatible mode with shadow not NULL, whether strict mode
- * accepts the consumed bytes (*canonical; else *shadow says where strict mode fails) found in
- * the same walk: one pass for gdw_check instead of a decode and a strict validation. */
+ * accepts the consumed bytes (*canonical; else *shadow says where strict mode fails) and whether
+ * engine-exact mode reads them the same way (*engine_same, when not NULL: then it gives the same
+ * verdict and length), found in the same walk: one pass for gdw_check instead of three. */
 gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
-                               gdw_error *shadow, bool *canonical);
+                               gdw_error *shadow, bool *canonical, bool *engine_same);
 
 /* gdw_engine_settle (engine_value.c): in engine-exact mode, turn a decoded tree into the value the
  * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks. */

@@ -4,7 +4,8 @@
  * the fast path for leaves off (a trace function); a zero-copy decode (borrow_input) gives
  * the same verdict and an equal value; and gdw_check's one-pass strict verdict (found during its
  * compatible decode) is the verdict, code, offset, path and message of a separate strict
- * validation of the consumed bytes, in every dialect. */
+ * validation of the consumed bytes, and its engine verdict (found in the same walk unless an
+ * engine quirk is met) that of a separate engine-exact validation, in every dialect. */
 #include "fuzzers/fuzz.h"
 
 static void no_trace(void *ctx, const gdw_trace_event *ev) { (void)ctx; (void)ev; }
@@ -66,6 +67,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         gdw_status ss = gdw_validate(r->dialect, in.packet, r->consumed, &so, NULL, &se);
         same_outcome("strict validation", ss, 0, &se, "gdw_check's one-pass strict verdict", r->reencodes_same ? GDW_OK : r->strict_err.code, 0,
                      &r->strict_err);
+        gdw_decode_options eo = co;
+        eo.mode = GDW_MODE_ENGINE_EXACT;
+        gdw_status es = gdw_validate(r->dialect, in.packet, in.len, &eo, NULL, NULL);
+        FUZZ_CHECK((es == GDW_OK) == r->engine_exact, "%s: engine-exact validation %s, gdw_check's engine verdict %s", r->dialect->name,
+                   gdw_status_name(es), r->engine_exact ? "accepts" : "rejects");
+    }
+    /* in the input's own mode too: strict and engine-exact runs take the other verdicts from
+     * validations of their own */
+    if (in.opt.mode != GDW_MODE_COMPATIBLE) {
+        gdw_decode_options mo = in.opt;
+        mo.trace = NULL;
+        gdw_check(in.packet, in.len, &mo, NULL, false, res);
+        for (size_t i = 0; i < gdw_dialect_count(); i++) {
+            const gdw_check_result *r = &res[i];
+            if (r->status != GDW_OK) continue;
+            gdw_decode_options eo = mo;
+            eo.mode = GDW_MODE_ENGINE_EXACT;
+            bool ok = gdw_validate(r->dialect, in.packet, in.len, &eo, NULL, NULL) == GDW_OK;
+            FUZZ_CHECK(ok == r->engine_exact, "%s (%s mode): gdw_check's engine verdict differs from an engine-exact validation", r->dialect->name,
+                       gdw_mode_name(mo.mode));
+        }
     }
     return 0;
 }
