@@ -760,6 +760,16 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     return open_frame(c, dst, FR_OBJECT, (uint32_t)count * 2u, obj ? &obj->props : NULL);
 }
 
+/* A word whose bit 31 the engine masks off (a container count, an element type): the word in
+ * *raw, bits 0-30 in *low, its offset in *off, traced as field. What bit 31 means is the caller's. */
+static GDW_ALWAYS_INLINE gdw_status read_masked_u32(dctx *c, size_t *off, uint32_t *raw, uint32_t *low, const char *field, const char *missing) {
+    *off = c->cur.pos;
+    READ_U32(c, *raw, GDW_ENGINE_ERR_INVALID_DATA, missing);
+    *low = *raw & 0x7FFFFFFFu;
+    TRACE(c, *off, 4, field, *raw);
+    return GDW_OK;
+}
+
 static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
@@ -778,11 +788,9 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
     gdw_status s;
     if (is_dict && (s = read_typedesc(c, key_kind, ct ? &ct->key : NULL))) return s;
     if ((s = read_typedesc(c, elem_kind, ct ? &ct->elem : NULL))) return s;
-    size_t count_off = c->cur.pos;
-    uint32_t raw;
-    READ_U32(c, raw, GDW_ENGINE_ERR_INVALID_DATA, "container count missing");
-    uint32_t n = raw & 0x7FFFFFFFu;
-    TRACE(c, count_off, 4, "count", raw);
+    size_t count_off;
+    uint32_t raw, n;
+    if ((s = read_masked_u32(c, &count_off, &raw, &n, "count", "container count missing"))) return s;
     if (raw & 0x80000000u) {
         if (d->container_shared_bit) { if (dst) dst->flags |= GDW_VF_SHARED; }
         else STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, count_off, "container count has bit 31 set");
@@ -797,11 +805,10 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
 static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "typed array truncated");
-    size_t off = c->cur.pos;
-    uint32_t raw;
-    READ_U32(c, raw, GDW_ENGINE_ERR_INVALID_DATA, "typed array truncated");
-    uint32_t id = raw & 0x7FFFFFFFu;
-    TRACE(c, off, 4, "element type", raw);
+    size_t off;
+    uint32_t raw, id;
+    gdw_status s = read_masked_u32(c, &off, &raw, &id, "element type", "typed array truncated");
+    if (s) return s;
     STRICT_CHECK(c, (raw & 0x80000000u), GDW_ERR_NON_CANONICAL, off, "element type has bit 31 set");
     unsigned builtin = id < d->type_count ? d->types[id] : (unsigned)GDW_TYPE_COUNT;
     STRICT_CHECK(c, builtin == GDW_TYPE_COUNT, GDW_ERR_BAD_VALUE, off, "element type out of range");
@@ -828,16 +835,14 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         unsigned nt = (nh & 0xFFu) < d->type_count ? d->types[nh & 0xFFu] : (unsigned)GDW_TYPE_COUNT;
         if (nt != GDW_STRING_NAME) return fail(c, GDW_ERR_BAD_VALUE, noff, GDW_ENGINE_ERR_INVALID_DATA, "typed array class name is not a StringName");
         STRICT_CHECK(c, (nh & ~0xFFu), GDW_ERR_BAD_FLAGS, noff, "flag bits on the class name");
-        gdw_status s = read_string(c, ct ? &ct->elem.name : NULL, STR_PLAIN);
+        s = read_string(c, ct ? &ct->elem.name : NULL, STR_PLAIN);
         if (s) return s;
         if (ct) ct->elem.kind = GDW_DESC_CLASS;
     }
     /* The engine reads this count without checking the length (over-read); we stop. */
-    size_t count_off = c->cur.pos;
-    uint32_t rawn;
-    READ_U32(c, rawn, GDW_ENGINE_ERR_INVALID_DATA, "typed array count missing");
-    uint32_t n = rawn & 0x7FFFFFFFu;
-    TRACE(c, count_off, 4, "count", rawn);
+    size_t count_off;
+    uint32_t rawn, n;
+    if ((s = read_masked_u32(c, &count_off, &rawn, &n, "count", "typed array count missing"))) return s;
     STRICT_CHECK(c, (rawn & 0x80000000u), GDW_ERR_NON_CANONICAL, count_off, "count has bit 31 set");
     if (dst) dst->len = n;
     return open_frame(c, dst, FR_ARRAY, n, ct ? &ct->items : NULL);

@@ -123,34 +123,22 @@ static int child_cmp(const settle_ctx *c, const gdw_value *v, size_t i) {
 
 /* Two keys of one Dictionary are one key (Variant::hash_compare, and at the top a Godot 4
  * comparator that also takes a String and a StringName with the same text as equal:
- * StringLikeVariantComparator, keys_string_like). The two trees are walked in step without
- * recursion; decoded keys are at most GDW_HARD_MAX_DEPTH deep. */
+ * StringLikeVariantComparator, keys_string_like). The two trees are walked in step
+ * (gdw_walk_pair); decoded keys are at most GDW_HARD_MAX_DEPTH deep. */
+typedef struct key_cmp { const settle_ctx *c; bool top; } key_cmp;
+
+static int key_pair(void *ctx, const gdw_value *x, const gdw_value *y, const gdw_value *parent, size_t slot) {
+    const key_cmp *k = (const key_cmp *)ctx;
+    int how = parent ? child_cmp(k->c, parent, slot) : k->top ? CMP_KEY_TOP : CMP_PLAIN;
+    if (!same_node(k->c, x, y, how)) return GDW_PAIR_DIFFER;
+    if (how == CMP_KEY_TOP && k->c->d->keys_string_like && string_like(x->type) && string_like(y->type)) return GDW_PAIR_SAME;
+    return GDW_PAIR_DESCEND;
+}
+static size_t key_pair_items(void *ctx, const gdw_value *v, const gdw_value **items) { return key_items(((const key_cmp *)ctx)->c, v, items); }
+
 static bool key_equal(const settle_ctx *c, const gdw_value *a, const gdw_value *b, bool top) {
-    struct { const gdw_value *a, *b, *pa; size_t n, next; } f[GDW_WALK_MAX_DEPTH + 1];
-    if (!same_node(c, a, b, top ? CMP_KEY_TOP : CMP_PLAIN)) return false;
-    if (top && c->d->keys_string_like && string_like(a->type) && string_like(b->type)) return true;
-    unsigned sp = 0;
-    f[0].pa = a;
-    f[0].n = key_items(c, a, &f[0].a);
-    key_items(c, b, &f[0].b);
-    f[0].next = 0;
-    sp = 1;
-    while (sp) {
-        unsigned top_i = sp - 1;
-        if (f[top_i].next == f[top_i].n) { sp--; continue; }
-        size_t i = f[top_i].next++;
-        const gdw_value *x = &f[top_i].a[i], *y = &f[top_i].b[i];
-        int how = child_cmp(c, f[top_i].pa, i);
-        if (!same_node(c, x, y, how)) return false;
-        if (how == CMP_KEY_TOP && c->d->keys_string_like && string_like(x->type) && string_like(y->type)) continue;
-        if (sp > GDW_WALK_MAX_DEPTH) return false;
-        f[sp].pa = x;
-        f[sp].n = key_items(c, x, &f[sp].a);
-        key_items(c, y, &f[sp].b);
-        f[sp].next = 0;
-        sp++;
-    }
-    return true;
+    key_cmp k = {c, top};
+    return gdw_walk_pair(a, b, key_pair, key_pair_items, &k);
 }
 
 /* A hash that keys the engine finds equal share (reals by value, -0 as 0, every NaN alike where

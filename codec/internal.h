@@ -105,10 +105,14 @@ void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n);
  * a wrong verdict at worst, never a read out of bounds. Invariant: pos <= len. */
 
 /* A branch that is all but never taken (a read past the end): the compiler lays it out of line. */
+/* GDW_ALWAYS_INLINE: a small helper of the decoder's hot path that the compiler must not call
+ * (bench/budget_test notices when one is called instead: 7 % on nested containers). */
 #if defined(__GNUC__) || defined(__clang__)
 #define GDW_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define GDW_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define GDW_UNLIKELY(x) (x)
+#define GDW_ALWAYS_INLINE inline
 #endif
 
 typedef struct gdw_cursor {
@@ -293,6 +297,15 @@ typedef struct gdw_walk_visitor {
 void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w);
 /* A container or a full Object: a printer opens it in enter and closes it in leave. */
 bool gdw_walk_opens(const gdw_value *v);
+
+/* gdw_walk_pair: two trees in step, depth first, without recursion. compare judges each pair of
+ * nodes (the roots first, parent NULL; else the a-side parent and the slot): differ (the walk
+ * answers false), the same with nothing below to compare, or the same so far: then children gives
+ * each side's items (the counts must match). Deeper than GDW_WALK_MAX_DEPTH: false. */
+enum { GDW_PAIR_DIFFER, GDW_PAIR_SAME, GDW_PAIR_DESCEND };
+typedef int (*gdw_pair_fn)(void *ctx, const gdw_value *a, const gdw_value *b, const gdw_value *parent, size_t slot);
+typedef size_t (*gdw_children_fn)(void *ctx, const gdw_value *v, const gdw_value **items);
+bool gdw_walk_pair(const gdw_value *a, const gdw_value *b, gdw_pair_fn compare, gdw_children_fn children, void *ctx);
 
 /* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit -------- */
 

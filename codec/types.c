@@ -172,32 +172,18 @@ static bool reals_equal(const gdw_value *a, const gdw_value *b, size_t ncomp) {
     return true;
 }
 
-/* Two trees in step, depth first, without recursion (the C stack stays flat at any depth): each
- * pair of nodes is compared by node_equal, which leaves the children to this walk. Trees deeper
- * than GDW_WALK_MAX_DEPTH (only hand-built ones) are compared by identity below that. */
+/* Two trees in step (gdw_walk_pair): each pair of nodes compared by node_equal, which leaves the
+ * children to the walk. Trees deeper than GDW_WALK_MAX_DEPTH (only hand-built ones) are unequal. */
+static int pair_equal(void *widen, const gdw_value *x, const gdw_value *y, const gdw_value *parent, size_t slot) {
+    (void)parent, (void)slot;
+    if (x == y) return GDW_PAIR_SAME;
+    return node_equal(x, y, widen != NULL) ? GDW_PAIR_DESCEND : GDW_PAIR_DIFFER;
+}
+static size_t pair_children(void *ctx, const gdw_value *v, const gdw_value **items) { (void)ctx; return gdw_children(v, items); }
+
 static bool equal(const gdw_value *a, const gdw_value *b, bool widen) {
-    struct { const gdw_value *a, *b; size_t n, next; } f[GDW_WALK_MAX_DEPTH + 1];
-    unsigned sp = 0;
-    if (a == b) return true;
-    if (!node_equal(a, b, widen)) return false;
-    f[0].n = gdw_children(a, &f[0].a);
-    if (gdw_children(b, &f[0].b) != f[0].n) return false;
-    f[0].next = 0;
-    sp = 1;
-    while (sp) {
-        unsigned top = sp - 1;
-        if (f[top].next == f[top].n) { sp--; continue; }
-        size_t i = f[top].next++;
-        const gdw_value *x = &f[top].a[i], *y = &f[top].b[i];
-        if (x == y) continue;
-        if (!node_equal(x, y, widen)) return false;
-        if (sp > GDW_WALK_MAX_DEPTH) return false;
-        f[sp].n = gdw_children(x, &f[sp].a);
-        if (gdw_children(y, &f[sp].b) != f[sp].n) return false;
-        f[sp].next = 0;
-        sp++;
-    }
-    return true;
+    static char widen_on;
+    return gdw_walk_pair(a, b, pair_equal, pair_children, widen ? &widen_on : NULL);
 }
 
 bool gdw_value_equal(const gdw_value *a, const gdw_value *b) { return equal(a, b, false); }

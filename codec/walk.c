@@ -8,6 +8,9 @@
  * property names and values alternating the same way. Scalars, null Objects and Object ids have
  * none. A tree deeper than GDW_WALK_MAX_DEPTH (only a tree built by hand can be: decoding stops at
  * GDW_HARD_MAX_DEPTH) is not descended past it: the visitor's too_deep is called there.
+ *
+ * gdw_walk_pair walks two trees in step the same way, for the comparisons (gdw_value_equal,
+ * the engine's Dictionary key equality).
  */
 #include "codec/internal.h"
 
@@ -64,4 +67,31 @@ void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w) {
         f[sp].next = 0;
         sp++;
     }
+}
+
+bool gdw_walk_pair(const gdw_value *a, const gdw_value *b, gdw_pair_fn compare, gdw_children_fn children, void *ctx) {
+    struct { const gdw_value *pa, *a, *b; size_t n, next; } f[GDW_WALK_MAX_DEPTH + 1];
+    int how = compare(ctx, a, b, NULL, 0);
+    if (how != GDW_PAIR_DESCEND) return how == GDW_PAIR_SAME;
+    f[0].pa = a;
+    f[0].n = children(ctx, a, &f[0].a);
+    if (children(ctx, b, &f[0].b) != f[0].n) return false;
+    f[0].next = 0;
+    unsigned sp = 1;
+    while (sp) {
+        unsigned top = sp - 1;
+        if (f[top].next == f[top].n) { sp--; continue; }
+        size_t i = f[top].next++;
+        const gdw_value *x = &f[top].a[i], *y = &f[top].b[i];
+        how = compare(ctx, x, y, f[top].pa, i);
+        if (how == GDW_PAIR_DIFFER) return false;
+        if (how == GDW_PAIR_SAME) continue;
+        if (sp > GDW_WALK_MAX_DEPTH) return false;
+        f[sp].pa = x;
+        f[sp].n = children(ctx, x, &f[sp].a);
+        if (children(ctx, y, &f[sp].b) != f[sp].n) return false;
+        f[sp].next = 0;
+        sp++;
+    }
+    return true;
 }

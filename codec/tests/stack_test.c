@@ -111,6 +111,16 @@ static void put32(buf *b, uint32_t v) { uint8_t x[4] = {(uint8_t)v, (uint8_t)(v 
 
 /* The shapes, each `levels` deep around an int, in godot3 (objects: godot3 ids too). */
 enum { ARRAY_ITEMS, DICT_VALUES, DICT_KEYS, OBJECT_PROPS, TYPED_ARRAYS };
+/* A printed form parsed back on the small stack gives the value it was printed from. */
+static void parses_back(const char *shape, const char *name, void (*fn)(job *), job *proto, const char *text, const gdw_doc *doc) {
+    proto->text = text;
+    proto->text_len = text ? strlen(text) : 0;
+    job *r = run(shape, name, fn, proto);
+    CHECK(r->status == GDW_OK && r->doc && gdw_value_equal(gdw_doc_root(r->doc), gdw_doc_root(doc)), "%s %s: %s", shape, name,
+          gdw_status_name(r->status));
+    gdw_doc_free(r->doc);
+}
+
 static const char *const k_shape[] = {"Array items", "Dictionary values", "Dictionary keys", "Object properties",
                                       "typed Arrays (godot4)"};
 
@@ -173,18 +183,8 @@ int main(void) {
         char *text = run(s, "text print", do_text_print, &proto)->out;
         char *json = run(s, "json print", do_json_print, &proto)->out;
         CHECK(text && json, "%s print", s);
-        proto.text = text;
-        proto.text_len = text ? strlen(text) : 0;
-        r = run(s, "text parse", do_text_parse, &proto);
-        CHECK(r->status == GDW_OK && r->doc && gdw_value_equal(gdw_doc_root(r->doc), gdw_doc_root(doc)), "%s text parse: %s", s,
-              gdw_status_name(r->status));
-        gdw_doc_free(r->doc);
-        proto.text = json;
-        proto.text_len = json ? strlen(json) : 0;
-        r = run(s, "json parse", do_json_parse, &proto);
-        CHECK(r->status == GDW_OK && r->doc && gdw_value_equal(gdw_doc_root(r->doc), gdw_doc_root(doc)), "%s json parse: %s", s,
-              gdw_status_name(r->status));
-        gdw_doc_free(r->doc);
+        parses_back(s, "text parse", do_text_parse, &proto, text, doc);
+        parses_back(s, "json parse", do_json_parse, &proto, json, doc);
         free(text);
         free(json);
         gdw_doc_free(doc);
