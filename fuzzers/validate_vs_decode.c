@@ -24,6 +24,20 @@ static void same_outcome(const char *a, gdw_status sa, size_t used_a, const gdw_
                b, gdw_status_name(eb->code), eb->offset, eb->path, eb->message);
 }
 
+/* gdw_check's engine verdict (run with o) in every dialect that accepts is that of a separate
+ * engine-exact validation. */
+static void same_engine_verdicts(const fuzz_input *in, const gdw_decode_options *o, const gdw_check_result *res) {
+    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+        const gdw_check_result *r = &res[i];
+        if (r->status != GDW_OK) continue;
+        gdw_decode_options eo = *o;
+        eo.mode = GDW_MODE_ENGINE_EXACT;
+        gdw_status es = gdw_validate(r->dialect, in->packet, in->len, &eo, NULL, NULL);
+        FUZZ_CHECK((es == GDW_OK) == r->engine_exact, "%s (%s mode): engine-exact validation %s, gdw_check's engine verdict %s", r->dialect->name,
+                   gdw_mode_name(o->mode), gdw_status_name(es), r->engine_exact ? "accepts" : "rejects");
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_input in;
     if (!fuzz_split(data, size, &in)) return 0;
@@ -67,27 +81,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         gdw_status ss = gdw_validate(r->dialect, in.packet, r->consumed, &so, NULL, &se);
         same_outcome("strict validation", ss, 0, &se, "gdw_check's one-pass strict verdict", r->reencodes_same ? GDW_OK : r->strict_err.code, 0,
                      &r->strict_err);
-        gdw_decode_options eo = co;
-        eo.mode = GDW_MODE_ENGINE_EXACT;
-        gdw_status es = gdw_validate(r->dialect, in.packet, in.len, &eo, NULL, NULL);
-        FUZZ_CHECK((es == GDW_OK) == r->engine_exact, "%s: engine-exact validation %s, gdw_check's engine verdict %s", r->dialect->name,
-                   gdw_status_name(es), r->engine_exact ? "accepts" : "rejects");
     }
+    same_engine_verdicts(&in, &co, res);
     /* in the input's own mode too: strict and engine-exact runs take the other verdicts from
      * validations of their own */
     if (in.opt.mode != GDW_MODE_COMPATIBLE) {
         gdw_decode_options mo = in.opt;
         mo.trace = NULL;
         gdw_check(in.packet, in.len, &mo, NULL, false, res);
-        for (size_t i = 0; i < gdw_dialect_count(); i++) {
-            const gdw_check_result *r = &res[i];
-            if (r->status != GDW_OK) continue;
-            gdw_decode_options eo = mo;
-            eo.mode = GDW_MODE_ENGINE_EXACT;
-            bool ok = gdw_validate(r->dialect, in.packet, in.len, &eo, NULL, NULL) == GDW_OK;
-            FUZZ_CHECK(ok == r->engine_exact, "%s (%s mode): gdw_check's engine verdict differs from an engine-exact validation", r->dialect->name,
-                       gdw_mode_name(mo.mode));
-        }
+        same_engine_verdicts(&in, &mo, res);
     }
     return 0;
 }
