@@ -401,13 +401,20 @@ unsigned gdw_comp_bytes(const gdw_type_info *ti, unsigned w) {
     }
 }
 
+/* The count rule of a math type (exactly its components) or packed array (whole elements, at
+ * most 2^32 - 1 of them): GDW_OK or the builder's failure. Checked before any component is read. */
+static gdw_status count_holds(gdw_builder *b, const gdw_type_info *ti, size_t n) {
+    if (ti->kind == K_PACKED ? n % ti->ncomp != 0 : n != ti->ncomp) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "wrong number of components");
+    if (n / ti->ncomp > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "more than 2^32 - 1 elements");
+    return GDW_OK;
+}
+
 gdw_status gdw_build_components(gdw_builder *b, gdw_type t, const uint8_t *bytes, size_t n, unsigned width) {
     gdw_status s = may_add(b);
     if (s) return s;
     const gdw_type_info *ti = type_info((unsigned)t);
     bool packed = ti->kind == K_PACKED, int_comps = ti->comp == C_I32 || ti->comp == C_I64;
-    if (packed ? n % ti->ncomp != 0 : n != ti->ncomp) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "wrong number of components");
-    if (n / ti->ncomp > UINT32_MAX) return gdw_build_fail(b, GDW_ERR_TOO_LARGE, "more than 2^32 - 1 elements");
+    if ((s = count_holds(b, ti, n))) return s;
     gdw_value v = scalar(t);
     v.len = (uint32_t)(packed ? n / ti->ncomp : n);
     v.width = (uint8_t)(int_comps ? 0 : gdw_comp_bytes(ti, width));
@@ -429,6 +436,7 @@ static gdw_status components(gdw_builder *b, gdw_type t, bool packed, const doub
     if (width != 4 && width != 8) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "a real's width is 4 or 8");
     if (ti->comp != C_REAL && !int_comps && width != gdw_comp_bytes(ti, width)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "this type's reals have a fixed width");
     if (n && !(reals || ints)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL array with a count");
+    if ((s = count_holds(b, ti, n))) return s; /* before a component is read: n is the caller's word */
     unsigned cw = gdw_comp_bytes(ti, width);
     if (n > SIZE_MAX / cw) return fail_nomem(b);
     uint8_t *out = (uint8_t *)gdw_build_alloc(b, n * cw);
