@@ -60,22 +60,23 @@ static const char *type_of(const gdw_dialect *d, unsigned w) {
 
 /* ---- plausibility ------------------------------------------------------------------------------ */
 
-/* The real of width w (4 or 8) stored little-endian at p. */
-static inline double real_at_le(const uint8_t *p, unsigned w) {
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (w == 8) { double x; memcpy(&x, p, 8); return x; }
-    float f;
-    memcpy(&f, p, 4);
-    return f;
-#else
-    uint64_t b = 0;
-    for (unsigned k = w; k-- > 0;) b = b << 8 | p[k];
+/* The real of width w (4 or 8) whose bits are b, and the one stored little-endian at p. */
+static inline double real_of_bits(uint64_t b, unsigned w) {
     if (w == 8) { double x; memcpy(&x, &b, 8); return x; }
     uint32_t b32 = (uint32_t)b;
     float f;
     memcpy(&f, &b32, 4);
     return f;
+}
+
+static inline double real_at_le(const uint8_t *p, unsigned w) {
+    uint64_t b = 0;
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&b, p, w == 8 ? 8 : 4);
+#else
+    for (unsigned k = w; k-- > 0;) b = b << 8 | p[k];
 #endif
+    return real_of_bits(b, w);
 }
 
 static inline bool odd_real(double x) {
@@ -112,13 +113,7 @@ static size_t count_odd_reals(const gdw_value *root) {
         gdw_type t = (gdw_type)v->type;
         unsigned step = (unsigned)t < GDW_TYPE_COUNT ? odd_step[t] : ODD_SKIP;
         if (step == ODD_REALS && t == GDW_FLOAT) {
-            uint64_t b = v->u.bits;
-            uint32_t b32 = (uint32_t)b;
-            double x;
-            float f;
-            if (v->width == 8) memcpy(&x, &b, 8);
-            else memcpy(&f, &b32, 4), x = f;
-            n += odd_real(x);
+            n += odd_real(real_of_bits(v->u.bits, v->width));
         } else if (step == ODD_REALS) { /* components little-endian at v->width (gdwire.h) */
             size_t comps = odd_comps[t];
             size_t total = t >= GDW_PACKED_BYTE_ARRAY ? (size_t)v->len * comps : comps;
