@@ -93,6 +93,13 @@ gdw_status gdw_build_fail(gdw_builder *b, gdw_status code, const char *message) 
 
 static gdw_status fail_nomem(gdw_builder *b) { return gdw_build_fail(b, GDW_ERR_NOMEM, "out of memory"); }
 
+gdw_status gdw_build_blame(const gdw_builder *b, const char **message) {
+    gdw_error e;
+    gdw_status s = gdw_builder_error(b, &e);
+    *message = b ? e.message : gdw_strerror(s);
+    return s == GDW_ERR_INVALID_ARG ? GDW_ERR_SYNTAX : s;
+}
+
 gdw_status gdw_builder_error(const gdw_builder *b, gdw_error *err) {
     if (!b) return GDW_ERR_INVALID_ARG;
     if (err) {

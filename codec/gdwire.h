@@ -296,6 +296,17 @@ GDW_API bool gdw_value_equal(const gdw_value *a, const gdw_value *b);
  * f64 when widening it gives exactly that f64 (NaN payloads as the C conversion widens them):
  * what a double-precision dialect makes of a single-precision value. */
 GDW_API bool gdw_value_same_numbers(const gdw_value *a, const gdw_value *b);
+/* gdw_value_diff: the first place, depth first in wire order, where a and b differ as
+ * gdw_value_equal sees them; false (and *out cleared) when they are equal. One walk of both
+ * trees, however deep the difference. out->a and out->b are the two nodes there (the smallest
+ * pair that differs: a scalar, or a container whose own type, length, flags or element type
+ * differ); out->path is its error path from the top ("" for the top, docs/library.md "Error
+ * paths"). a, b or out NULL: false, and out (when given) cleared. */
+typedef struct gdw_difference {
+    const gdw_value *a, *b;
+    char path[GDW_PATH_MAX];
+} gdw_difference;
+GDW_API bool gdw_value_diff(const gdw_value *a, const gdw_value *b, gdw_difference *out);
 /* gdw_typedesc_equal: two container element types are the same (a builtin's wire id counts only
  * for ids with no type; a class or script by its name). */
 GDW_API bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);

@@ -207,6 +207,13 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
                                gdw_error *shadow, bool *canonical, bool *engine_same);
 
+/* The work one gdw_engine_settle did on Dictionary keys: keys put in merge tables, slots probed,
+ * nodes hashed (a packed array's components and a string's 8-byte words count too) and node
+ * pairs compared. Linear in the input whatever the keys (engine_value.c, "the table of keys");
+ * fuzzers/decode and codec:engine_value_test hold it to that. */
+typedef struct gdw_settle_counts { uint64_t keys, probes, hashed, compared; } gdw_settle_counts;
+/* gdw_engine_settle_counts: those of the calling thread's last gdw_engine_settle. */
+gdw_settle_counts gdw_engine_settle_counts(void);
 /* gdw_engine_settle (engine_value.c): in engine-exact mode, turn a decoded tree into the value the
  * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks. */
 gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, bool allow_objects);
@@ -254,6 +261,9 @@ gdw_doc *gdw_builder_doc(gdw_builder *b);
 void *gdw_build_alloc(gdw_builder *b, size_t n);
 /* gdw_build_fail: record the first failure (its path: where the next value goes); returns it. */
 gdw_status gdw_build_fail(gdw_builder *b, gdw_status code, const char *message);
+/* gdw_build_blame: the builder's failure as a reader of text reports it: a broken rule of a value
+ * (INVALID_ARG) is the input's fault, GDW_ERR_SYNTAX; NOMEM, DEPTH and TOO_LARGE stay. */
+gdw_status gdw_build_blame(const gdw_builder *b, const char **message);
 /* gdw_build_put: a finished value whose bytes are already in the document, as the next value. */
 gdw_status gdw_build_put(gdw_builder *b, const gdw_value *v);
 /* gdw_build_open: open a container: head gives type and flags, ext the gdw_container (typed) or

@@ -358,9 +358,9 @@ static gdw_status member_err(jctx *j, const char *name, size_t off, gdw_status c
  * JSON's fault, GDW_ERR_SYNTAX; the offset and JSON path are the node's. */
 static gdw_status jbuilt(jctx *j, const jnode *nd, gdw_status s) {
     if (!s) return GDW_OK;
-    gdw_error e;
-    gdw_builder_error(j->b, &e);
-    return jerr(j, nd->off, s == GDW_ERR_INVALID_ARG ? GDW_ERR_SYNTAX : s, e.message);
+    const char *msg;
+    s = gdw_build_blame(j->b, &msg);
+    return jerr(j, nd->off, s, msg);
 }
 
 static bool key_is(gdw_str k, const char *name) { return k.len == strlen(name) && memcmp(k.ptr, name, k.len) == 0; }
@@ -428,6 +428,17 @@ static gdw_status get_bytes(jctx *j, const jnode *nd, gdw_str *out) {
     if (nd->kind == J_OBJ && nd->n == 1 && key_is(nd->u.l.keys[0], "base64") && nd->u.l.items[0].kind == J_STR)
         return unbase64(j, &nd->u.l.items[0], out);
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a string or {\"base64\": \"...\"}");
+}
+
+/* A String's or PackedByteArray's content: exactly one of "value" (*v, the caller reads it) and
+ * "base64" (decoded into *g); which: the message when neither or both are there. */
+static gdw_status value_or_base64(jctx *j, const jnode *nd, const char *which, const jnode **v, gdw_str *g) {
+    const jnode *b64 = member(nd, "base64");
+    *v = member(nd, "value");
+    if ((*v != NULL) == (b64 != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, which);
+    if (!b64) return GDW_OK;
+    if (b64->kind != J_STR) return jerr(j, b64->off, GDW_ERR_SYNTAX, "expected a string");
+    return unbase64(j, b64, g);
 }
 
 /* An integer: a JSON number without fraction or exponent, within [lo, hi]; *out as its int64
@@ -527,14 +538,17 @@ static gdw_status get_desc(jctx *j, const jnode *nd, gdw_typedesc *td) {
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "expected a type name, {\"class\": ...}, {\"script\": ...} or {\"wire_id\": N}");
 }
 
-/* Member `name` of nd, an array of n items, each read by fn into out[i] (elem bytes each, in the
- * scratch arena); the JSON path names the item that fails. */
+/* Member `name` of nd, an array of n items, each read by fn into out[i] (elem bytes each: in the
+ * document being built when in_doc, else in the scratch arena); the JSON path names the item
+ * that fails. */
 typedef gdw_status (*item_fn)(jctx *j, const jnode *nd, void *out, const void *arg);
 
-static gdw_status get_list(jctx *j, const jnode *obj, const char *name, size_t elem, item_fn fn, const void *arg, void **out, uint32_t *n) {
+static gdw_status get_list(jctx *j, const jnode *obj, const char *name, size_t elem, item_fn fn, const void *arg, bool in_doc, void **out,
+                           uint32_t *n) {
     const jnode *m;
     TRY(need(j, obj, name, J_ARR, &m));
-    uint8_t *items = m->n ? (uint8_t *)gdw_arena_alloc(j->scratch, (size_t)m->n * elem) : NULL;
+    size_t size = (size_t)m->n * elem;
+    uint8_t *items = !m->n ? NULL : in_doc ? (uint8_t *)gdw_build_alloc(j->b, size) : (uint8_t *)gdw_arena_alloc(j->scratch, size);
     if (m->n && !items) return jerr(j, m->off, GDW_ERR_NOMEM, "out of memory");
     size_t sv = path_member(j, name);
     for (uint32_t i = 0; i < m->n; i++) {
@@ -684,12 +698,10 @@ static gdw_status build_value(jctx *j, const jnode *nd, unsigned depth, jlist *l
         return jbuilt(j, nd, gdw_build_float_bits(b, u, w));
     case K_STR: {
         ALLOWED("value", "base64");
-        const jnode *v = member(nd, "value"), *b64 = member(nd, "base64");
-        if ((v != NULL) == (b64 != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a string has \"value\" or \"base64\"");
+        const jnode *v;
+        TRY(value_or_base64(j, nd, "a string has \"value\" or \"base64\"", &v, &g));
         if (v && v->kind != J_STR) return jerr(j, v->off, GDW_ERR_SYNTAX, "expected a string");
-        if (b64 && b64->kind != J_STR) return jerr(j, b64->off, GDW_ERR_SYNTAX, "expected a string");
         if (v) g = v->u.str;
-        else TRY(unbase64(j, b64, &g));
         return jbuilt(j, nd, (t == GDW_STRING_NAME ? gdw_build_string_name : gdw_build_string)(b, (const char *)g.ptr, g.len));
     }
     case K_FIXED: case K_PACKED: {
@@ -699,29 +711,23 @@ static gdw_status build_value(jctx *j, const jnode *nd, unsigned depth, jlist *l
         if (w && (ints || (ti->comp == C_F32 && w != 4) || (ti->comp == C_F64 && w != 8)))
             return member_err(j, "width", member(nd, "width")->off, GDW_ERR_SYNTAX, "this type has no choice of width");
         comp_form f = {ti, gdw_comp_bytes(ti, w ? w : 4)};
-        TRY(get_list(j, nd, "value", f.cw, item_component, &f, &list, &n));
-        g.ptr = (const uint8_t *)list;
-        g.len = n * f.cw;
-        TRY(doc_copy(j, nd, &g));
-        return jbuilt(j, nd, gdw_build_components(b, (gdw_type)t, g.ptr, n, f.cw));
+        TRY(get_list(j, nd, "value", f.cw, item_component, &f, true, &list, &n)); /* read into the document */
+        return jbuilt(j, nd, gdw_build_components(b, (gdw_type)t, list ? (const uint8_t *)list : (const uint8_t *)"", n, f.cw));
     }
     case K_PACKED_BYTES: {
         ALLOWED("value", "base64");
-        const jnode *v = member(nd, "value"), *b64 = member(nd, "base64");
-        if ((v != NULL) == (b64 != NULL)) return jerr(j, nd->off, GDW_ERR_SYNTAX, "a PackedByteArray has \"base64\" or \"value\"");
+        const jnode *v;
+        TRY(value_or_base64(j, nd, "a PackedByteArray has \"base64\" or \"value\"", &v, &g));
         if (v) {
-            TRY(get_list(j, nd, "value", 1, item_byte, NULL, &list, &n));
+            TRY(get_list(j, nd, "value", 1, item_byte, NULL, false, &list, &n));
             g.ptr = (const uint8_t *)list;
             g.len = n;
-        } else {
-            if (b64->kind != J_STR) return jerr(j, b64->off, GDW_ERR_SYNTAX, "expected a string");
-            TRY(unbase64(j, b64, &g));
         }
         return jbuilt(j, nd, gdw_build_packed_bytes(b, g.ptr, g.len));
     }
     case K_PACKED_STRINGS:
         ALLOWED("value");
-        TRY(get_list(j, nd, "value", sizeof(gdw_str), item_bytes, NULL, &list, &n));
+        TRY(get_list(j, nd, "value", sizeof(gdw_str), item_bytes, NULL, false, &list, &n));
         return jbuilt(j, nd, gdw_build_packed_strings(b, (const gdw_str *)list, n));
     case K_NODEPATH: {
         ALLOWED("names", "subnames", "absolute", "property");
@@ -730,8 +736,8 @@ static gdw_status build_value(jctx *j, const jnode *nd, unsigned depth, jlist *l
         uint32_t n_subs;
         TRY(flag(j, nd, "absolute", &absolute));
         TRY(flag(j, nd, "property", &property));
-        TRY(get_list(j, nd, "names", sizeof(gdw_str), item_bytes, NULL, &list, &n));
-        TRY(get_list(j, nd, "subnames", sizeof(gdw_str), item_bytes, NULL, &subs, &n_subs));
+        TRY(get_list(j, nd, "names", sizeof(gdw_str), item_bytes, NULL, false, &list, &n));
+        TRY(get_list(j, nd, "subnames", sizeof(gdw_str), item_bytes, NULL, false, &subs, &n_subs));
         return jbuilt(j, nd, gdw_build_node_path(b, (const gdw_str *)list, n, (const gdw_str *)subs, n_subs, (absolute ? 1u : 0u) | (property ? 2u : 0u)));
     }
     case K_RID:
@@ -783,7 +789,7 @@ static gdw_status build_value(jctx *j, const jnode *nd, unsigned depth, jlist *l
         for (int i = 0; i < 3; i++) { TRY(need(j, nd, fields[i], J_NUM, &m)); TRY(get_u32(j, m, dst[i])); }
         if ((m = member(nd, "extra"))) {
             if (m->kind != J_ARR) return jerr(j, m->off, GDW_ERR_SYNTAX, "expected an array");
-            TRY(get_list(j, nd, "extra", sizeof(uint32_t), item_u32, NULL, &list, &n));
+            TRY(get_list(j, nd, "extra", sizeof(uint32_t), item_u32, NULL, false, &list, &n));
             if (n > 2) return member_err(j, "extra", m->off, GDW_ERR_SYNTAX, "InputEvent has at most two extra words");
             if (n) memcpy(ev->extra, list, n * sizeof(uint32_t));
             ev->extra_count = n;

@@ -233,10 +233,10 @@ static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
 /* The builder's failure (a rule of the value, NOMEM, DEPTH) as the text parser's, at the current
  * offset; a broken rule is the text's fault: GDW_ERR_SYNTAX. */
 static gdw_status built(pctx *p, gdw_status s) {
-    gdw_error e;
     if (!s) return GDW_OK;
-    gdw_builder_error(p->b, &e);
-    return perr(p, s == GDW_ERR_INVALID_ARG ? GDW_ERR_SYNTAX : s, e.message);
+    const char *msg;
+    s = gdw_build_blame(p->b, &msg);
+    return perr(p, s, msg);
 }
 
 /* "(1, 2, ...)" after a math type's or packed array's name, into the builder (its count checked

@@ -177,17 +177,71 @@ static bool reals_equal(const gdw_value *a, const gdw_value *b, size_t ncomp) {
 static int pair_equal(void *widen, const gdw_value *x, const gdw_value *y, const gdw_value *parent, size_t slot) {
     (void)parent, (void)slot;
     if (x == y) return GDW_PAIR_SAME;
-    return node_equal(x, y, widen != NULL) ? GDW_PAIR_DESCEND : GDW_PAIR_DIFFER;
+    return node_equal(x, y, *(const bool *)widen) ? GDW_PAIR_DESCEND : GDW_PAIR_DIFFER;
 }
 static size_t pair_children(void *ctx, const gdw_value *v, const gdw_value **items) { (void)ctx; return gdw_children(v, items); }
 
 static bool equal(const gdw_value *a, const gdw_value *b, bool widen) {
-    static char widen_on;
-    return gdw_walk_pair(a, b, pair_equal, pair_children, widen ? &widen_on : NULL);
+    return gdw_walk_pair(a, b, pair_equal, pair_children, &widen);
 }
 
 bool gdw_value_equal(const gdw_value *a, const gdw_value *b) { return equal(a, b, false); }
 bool gdw_value_same_numbers(const gdw_value *a, const gdw_value *b) { return equal(a, b, true); }
+
+/* gdw_value_diff: the walk keeps the chain of a-side nodes it is inside, each with its slot in
+ * its parent: a pair's parent is on that chain (the walk is depth first), so the chain is popped
+ * to it and the pair pushed. At the first unequal pair the chain is the path. */
+typedef struct diff_walk {
+    struct { const gdw_value *node, *parent; uint32_t slot; } chain[GDW_WALK_MAX_DEPTH + 2];
+    unsigned depth;
+    gdw_difference *out;
+} diff_walk;
+
+static void path_to(const diff_walk *w, const gdw_value *parent, uint32_t slot, char *path) {
+    size_t n = 0;
+    path[0] = 0;
+    for (unsigned i = 0; i <= w->depth; i++) {
+        const gdw_value *p = i < w->depth ? w->chain[i].parent : parent;
+        uint32_t s = i < w->depth ? w->chain[i].slot : slot;
+        if (!p) continue;
+        const gdw_value *items;
+        gdw_children(p, &items);
+        unsigned k = type_info(p->type)->kind;
+        gdw_path_in in = k == K_DICT ? GDW_PATH_IN_DICT : k == K_OBJECT ? GDW_PATH_IN_OBJECT : GDW_PATH_IN_ARRAY;
+        const gdw_value *key = in != GDW_PATH_IN_ARRAY && s % 2 ? &items[s - 1] : NULL;
+        bool text = key && (key->type == GDW_STRING || key->type == GDW_STRING_NAME);
+        gdw_path_step(path, &n, in, s, text ? key->u.bytes : NULL, text ? key->len : 0);
+    }
+}
+
+static int diff_pair(void *ctx, const gdw_value *x, const gdw_value *y, const gdw_value *parent, size_t slot) {
+    diff_walk *w = (diff_walk *)ctx;
+    while (w->depth && w->chain[w->depth - 1].node != parent) w->depth--;
+    if (x != y && !node_equal(x, y, false)) {
+        w->out->a = x;
+        w->out->b = y;
+        path_to(w, parent, (uint32_t)slot, w->out->path);
+        return GDW_PAIR_DIFFER;
+    }
+    if (w->depth < GDW_WALK_MAX_DEPTH + 2) {
+        w->chain[w->depth].node = x;
+        w->chain[w->depth].parent = parent;
+        w->chain[w->depth].slot = (uint32_t)slot;
+        w->depth++;
+    }
+    return x == y ? GDW_PAIR_SAME : GDW_PAIR_DESCEND;
+}
+
+bool gdw_value_diff(const gdw_value *a, const gdw_value *b, gdw_difference *out) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!a || !b || !out) return false;
+    diff_walk w; /* about 25 KiB of stack, as the walk's own frames: no allocator to ask */
+    w.depth = 0;
+    w.out = out;
+    if (gdw_walk_pair(a, b, diff_pair, pair_children, &w)) return false;
+    if (!out->a) out->a = a, out->b = b; /* deeper than a walk goes (hand-built trees only) */
+    return true;
+}
 
 /* One node against another: type, flags, scalar content, container descriptors, class name;
  * not the children (equal walks them). */

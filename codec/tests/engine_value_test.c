@@ -9,6 +9,7 @@
  * stops a regression of that kind. */
 #include <time.h>
 
+#include "codec/internal.h" /* gdw_engine_settle_counts */
 #include "codec/tests/testing.h"
 
 enum { N = 200000 };
@@ -63,7 +64,103 @@ static void run(const char *name, const char *dialect, uint8_t *buf, size_t len,
     free(buf);
 }
 
+/* ---- growth (issue 34): the work of merging keys, per input byte, at 1x, 4x and 16x -------- */
+
+typedef struct wbuf { uint8_t *p; size_t len, cap; } wbuf;
+static void w32(wbuf *b, uint32_t w) {
+    if (b->len + 4 > b->cap) { b->cap = b->cap ? 2 * b->cap : 1024; b->p = realloc(b->p, b->cap); }
+    put(b->p + b->len, w);
+    b->len += 4;
+}
+static void wstr(wbuf *b, uint32_t type, const char *s) {
+    size_t n = strlen(s);
+    w32(b, type);
+    w32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i += 4) {
+        uint32_t w = 0;
+        for (size_t k = 0; k < 4 && i + k < n; k++) w |= (uint32_t)(uint8_t)s[i + k] << (8 * k);
+        w32(b, w);
+    }
+}
+
+/* Every shape: a Dictionary of n keys (or a nest of the given scale), each value null. */
+static void g4_float_keys(wbuf *b, size_t n) { /* 1.0, 2.0, ...: equal low bits */
+    w32(b, 27); w32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) { float f = (float)(i + 1); uint32_t u; memcpy(&u, &f, 4); w32(b, 3); w32(b, u); w32(b, 0); }
+}
+static void g3_int_keys(wbuf *b, size_t n) { /* i << 16: equal low bits */
+    w32(b, 18); w32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) { w32(b, 2); w32(b, (uint32_t)(i << 16)); w32(b, 0); }
+}
+static void g4_float64_keys(wbuf *b, size_t n) { /* doubles i * 2^20: only the exponent and top mantissa differ */
+    w32(b, 27); w32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        double f = (double)(i + 1) * 1048576.0 + 0.5; uint64_t u; memcpy(&u, &f, 8);
+        w32(b, 3 | 1u << 16); w32(b, (uint32_t)u); w32(b, (uint32_t)(u >> 32)); w32(b, 0);
+    }
+}
+/* Arrays of 16 one-letter strings, each a String or a StringName by the bits of i: a hash that
+ * takes both for one type puts all of them in one bucket, yet no two are equal inside an Array. */
+static void g4_string_or_name(wbuf *b, size_t n) {
+    w32(b, 27); w32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        w32(b, 28); w32(b, 16);
+        for (int k = 0; k < 16; k++) wstr(b, (i >> k) & 1 ? 21 : 4, "s");
+        w32(b, 0);
+    }
+}
+/* The same text as a String key and a StringName key: one key in Godot 4 (n / 2 kept). */
+static void g4_string_and_name_keys(wbuf *b, size_t n) {
+    w32(b, 27); w32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) { char k[24]; snprintf(k, sizeof k, "key%zu", i / 2); wstr(b, i % 2 ? 21 : 4, k); w32(b, 0); }
+}
+/* A nest: {{{... {[blob]: null, 1: null} ...}: null, 1: null}: null, 1: null}, scale levels deep,
+ * a PackedInt32Array of 64 * scale ints at the bottom: hashing every level's key afresh costs
+ * depth x size. */
+static void g4_nested_keys(wbuf *b, size_t scale) {
+    size_t depth = scale / 16;
+    for (size_t d = 0; d < depth; d++) { w32(b, 27); w32(b, 2); }
+    w32(b, 30); w32(b, (uint32_t)(64 * scale));
+    for (size_t i = 0; i < 64 * scale; i++) w32(b, (uint32_t)i);
+    for (size_t d = 0; d < depth; d++) { w32(b, 0); w32(b, 2); w32(b, 1); w32(b, 0); }
+}
+
+static void growth(const char *name, const char *dialect, void (*make)(wbuf *, size_t), size_t base, uint32_t keep_num, uint32_t keep_den) {
+    double per_byte[3];
+    uint64_t probes_per_key = 0;
+    for (int k = 0; k < 3; k++) {
+        size_t n = base << (2 * k);
+        wbuf b = {0};
+        make(&b, n);
+        gdw_decode_options o = gdw_decode_options_default();
+        o.mode = GDW_MODE_ENGINE_EXACT;
+        gdw_doc *doc = NULL;
+        double t0 = now();
+        gdw_status s = gdw_decode(t_dialect(dialect), b.p, b.len, &o, NULL, &doc, NULL, NULL);
+        double took = now() - t0;
+        gdw_settle_counts c = gdw_engine_settle_counts();
+        CHECK(s == GDW_OK, "%s at %zu: %s", name, n, gdw_status_name(s));
+        if (keep_num && doc) CHECK(gdw_doc_root(doc)->len == n * keep_num / keep_den, "%s at %zu: %u keys kept", name, n, gdw_doc_root(doc)->len);
+        uint64_t work = c.probes + c.hashed + c.compared;
+        per_byte[k] = (double)work / (double)b.len;
+        if (c.keys) probes_per_key = c.probes / c.keys > probes_per_key ? c.probes / c.keys : probes_per_key;
+        printf("growth %-44s %9zu bytes: %7llu keys %8llu probes %9llu hashed %9llu compared  %.4f s\n", name, b.len,
+               (unsigned long long)c.keys, (unsigned long long)c.probes, (unsigned long long)c.hashed, (unsigned long long)c.compared, took);
+        gdw_doc_free(doc);
+        free(b.p);
+    }
+    /* linear: the work per input byte stays put from 1x to 16x (quadratic: it grows 16-fold) */
+    CHECK(per_byte[2] <= 1.5 * per_byte[0] + 0.01, "%s: work per byte %.3f at 1x, %.3f at 16x: not linear", name, per_byte[0], per_byte[2]);
+    CHECK(probes_per_key <= 4, "%s: %llu probes per key", name, (unsigned long long)probes_per_key);
+}
+
 int main(void) {
+    growth("godot4 float keys 1.0, 2.0, ...", "godot4", g4_float_keys, 4096, 1, 1);
+    growth("godot4 double keys (i + 1) * 2^20 + 0.5", "godot4", g4_float64_keys, 4096, 1, 1);
+    growth("godot3 int keys i << 16", "godot3", g3_int_keys, 2048, 1, 1);
+    growth("godot4 [String or StringName x 16] keys", "godot4", g4_string_or_name, 1024, 1, 1);
+    growth("godot4 String and StringName keys alike", "godot4", g4_string_and_name_keys, 4096, 1, 2);
+    growth("godot4 keys nested 1..64 deep over a blob", "godot4", g4_nested_keys, 64, 0, 1);
     size_t len;
     uint8_t *b = dict_of(27, N, 4, nan_array, &len);
     run("godot4, 200000 keys [NaN] (never equal)", "godot4", b, len, N);
