@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 # godot3.gd — the Godot 3 driver of tools/engines/testee.py (Godot 3.2.3 and 3.6.2).
 # Input: the file named by $GDW_IN, lines "index<TAB>base64<TAB>objects(0/1)".
-# It prints "V<TAB>version" first; then, for each packet, writes the marker "@@index" to stderr,
+# Every line it writes starts with $GDW_MARK, a random word testee.py makes for each run, so
+# that no text a packet makes the engine print (a class name holding a line break) can pass for
+# one of them (issue 34). It prints "V<TAB>version" first; then, for each packet, writes the
+# marker "@@MARK:index" to stderr,
 # decodes the packet with Marshalls.base64_to_variant (the engine's decode_variant; unlike
 # bytes2var it does not stop the script on bad input) and prints on stdout
 #   R<TAB>index<TAB>typeof<TAB>base64 of var2bytes(value)<TAB>object id (EncodedObjectAsID only)
@@ -12,8 +15,10 @@
 # one, and takes the engine's Error ("Returned: ERR_...") from the first error line.
 extends SceneTree
 
+var mark = OS.get_environment("GDW_MARK")
+
 func _init():
-	print("V\t" + Engine.get_version_info().string)
+	print(mark + "\tV\t" + Engine.get_version_info().string)
 	var f = File.new()
 	if f.open(OS.get_environment("GDW_IN"), File.READ) != OK:
 		printerr("godot3.gd: cannot open $GDW_IN")
@@ -24,7 +29,7 @@ func _init():
 		if line == "":
 			continue
 		var parts = line.split("\t")
-		printerr("@@" + parts[0])
+		printerr("@@" + mark + ":" + parts[0])
 		var v = Marshalls.base64_to_variant(parts[1], parts[2] == "1")
 		var objid = ""
 		if v is EncodedObjectAsID:
@@ -33,10 +38,10 @@ func _init():
 			var pairs = []
 			_wrapped_ids(v, pairs)
 			objid = PoolStringArray(pairs).join(",")
-		print("R\t%s\t%d\t%s\t%s" % [parts[0], typeof(v), Marshalls.raw_to_base64(var2bytes(v)), objid])
+		print(mark + "\tR\t%s\t%d\t%s\t%s" % [parts[0], typeof(v), Marshalls.raw_to_base64(var2bytes(v)), objid])
 	f.close()
-	printerr("@@done")
-	print("DONE")
+	printerr("@@" + mark + ":done")
+	print(mark + "\tDONE")
 	quit()
 
 

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 # godot4.gd — the Godot 4 driver of tools/engines/testee.py.
 # Input: the file named by $GDW_IN, lines "index<TAB>base64<TAB>objects(0/1)".
-# It prints "V<TAB>version" first; then, for each packet, writes the marker "@@index" to stderr
+# Every line it writes starts with $GDW_MARK, a random word testee.py makes for each run, so
+# that no text a packet makes the engine print (a class name holding a line break) can pass for
+# one of them (issue 34). It prints "V<TAB>version" first; then, for each packet, writes the
+# marker "@@MARK:index" to stderr
 # and asks the engine's own decoder: PackedByteArray.decode_var_size(0, allow_objects) is the
 # length decode_variant consumed, and 0 exactly when it failed (a valid packet has at least 4
 # bytes), so a Nil packet and an error are told apart without reading stderr. It prints
@@ -14,8 +17,10 @@
 # engine wrote its wrapper's.
 extends SceneTree
 
+var mark = OS.get_environment("GDW_MARK")
+
 func _init():
-	print("V\t" + Engine.get_version_info().string)
+	print(mark + "\tV\t" + Engine.get_version_info().string)
 	var f = FileAccess.open(OS.get_environment("GDW_IN"), FileAccess.READ)
 	if f == null:
 		printerr("godot4.gd: cannot open $GDW_IN")
@@ -26,12 +31,12 @@ func _init():
 		if line == "":
 			continue
 		var parts = line.split("\t")
-		printerr("@@" + parts[0])
+		printerr("@@" + mark + ":" + parts[0])
 		var b = Marshalls.base64_to_raw(parts[1])
 		var objects = parts[2] == "1"
 		var n = b.decode_var_size(0, objects)
 		if n == 0:
-			print("R\t%s\t0\t\t\t" % parts[0])
+			print(mark + "\tR\t%s\t0\t\t\t" % parts[0])
 			continue
 		var v = b.decode_var(0, objects)
 		var objid = ""
@@ -42,10 +47,10 @@ func _init():
 			_wrapped_ids(v, pairs)
 			objid = ",".join(pairs)
 		var enc = var_to_bytes_with_objects(v) if objects else var_to_bytes(v)
-		print("R\t%s\t%d\t%d\t%s\t%s" % [parts[0], n, typeof(v), Marshalls.raw_to_base64(enc), objid])
+		print(mark + "\tR\t%s\t%d\t%d\t%s\t%s" % [parts[0], n, typeof(v), Marshalls.raw_to_base64(enc), objid])
 	f.close()
-	printerr("@@done")
-	print("DONE")
+	printerr("@@" + mark + ":done")
+	print(mark + "\tDONE")
 	quit()
 
 

@@ -10,8 +10,12 @@ generation (godot4.gd, godot3.gd), and answers from what the engine printed.
 Telling a Nil packet from a rejected one. Godot 4: PackedByteArray.decode_var_size is 0 exactly
 when decode_variant failed. Godot 3: Marshalls.base64_to_variant returns null both ways, but the
 engine then prints "Error when trying to decode Variant" on stderr exactly when decode_variant
-failed. The driver writes a marker "@@index" on stderr before each packet; stderr is one stream,
-so the text between two markers belongs to one packet. The error class is the first "ERR_..."
+failed. The driver writes a marker "@@MARK:index" on stderr before each packet; stderr is one
+stream, so the text between two markers belongs to one packet. MARK is a random word made for
+each engine run (GDW_MARK), and every line the driver prints on stdout starts with it too: a
+packet can make the engine print text of its choosing (a class name holding line breaks), but
+it cannot know the word, so it cannot forge a marker or an answer (issue 34). Anything else on
+either stream is the engine's own text, read as such whatever it holds. The error class is the first "ERR_..."
 the engine names there (its innermost failing check).
 
 A packet that kills the engine (Godot 3.2.3 overflows its stack on deep nesting) is answered
@@ -23,6 +27,7 @@ Also: testee.py ENGINE --version prints the engine's own version string.
 import base64
 import os
 import re
+import secrets
 import select
 import shutil
 import struct
@@ -64,7 +69,9 @@ class Engine:
         with open(path, "w") as fh:
             for i, data, objects in packets:
                 fh.write("%d\t%s\t%s\n" % (i, base64.b64encode(data).decode(), objects))
-        env = dict(os.environ, GDW_IN=path, HOME=self.work, XDG_DATA_HOME=self.work, XDG_CONFIG_HOME=self.work,
+        mark = "gdw" + secrets.token_hex(12)
+        marker = re.compile(r"@@%s:(\d+|done)" % mark)
+        env = dict(os.environ, GDW_IN=path, GDW_MARK=mark, HOME=self.work, XDG_DATA_HOME=self.work, XDG_CONFIG_HOME=self.work,
                    XDG_CACHE_HOME=self.work)
         cmd = [RUN, self.name] + [a.replace("{work}", self.work) for a in self.args]
         try:
@@ -75,18 +82,27 @@ class Engine:
                 sys.exit("testee: engine %s is not available" % self.name)
         except subprocess.TimeoutExpired as e:
             out, err = e.stdout or b"", e.stderr or b""
-        finished = b"\nDONE" in out
         answers = {}
+        finished = False
+        wanted = {i for i, _, _ in packets}
         for line in out.decode("utf-8", "replace").splitlines():
             f = line.split("\t")
-            if f[0] == "V" and len(f) > 1:
-                self.version = f[1]
-            elif f[0] == "R":
-                answers[int(f[1])] = self.answer(f[2:])
+            if f[0] != mark or len(f) < 2:
+                continue  # the engine's own text
+            if f[1] == "DONE":
+                finished = True
+            elif f[1] == "V" and len(f) > 2:
+                self.version = f[2]
+            elif f[1] == "R" and len(f) > 2 and f[2].isdigit() and int(f[2]) in wanted:
+                try:
+                    answers[int(f[2])] = self.answer(f[3:])
+                except ValueError:  # an answer the driver cannot have written whole
+                    answers[int(f[2])] = ("rejected", "-", "-", "CRASH", "unreadable answer from the driver")
         segments, current, last = {}, None, None
         for line in err.decode("utf-8", "replace").splitlines():
-            if line.startswith("@@"):
-                current = None if line == "@@done" else int(line[2:])
+            m = marker.fullmatch(line.strip())
+            if m:
+                current = None if m.group(1) == "done" else int(m.group(1))
                 if current is not None:
                     last = current
                     segments[current] = []
