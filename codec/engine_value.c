@@ -614,23 +614,92 @@ static bool string_to_int(gdw_str s, int64_t *out) {
     return true;
 }
 
-/* String::to_float where it is plainly an integer: an optional '-' and decimal digits (at most
- * 15, so exact in a double) at the start, followed by anything but '.', 'e', 'E' or more digits;
- * no number at the start is 0. false: not computed (decimals, exponents, long numbers). */
+/* String::to_float: the engine's built_in_strtod (core/string/ustring.cpp, Godot 4.3-stable
+ * 21dd2992 lines 2667-2886, the same in 4.6.3), step for step in the same double arithmetic, so
+ * the bits are the engine's: blanks (' ', TAB, LF) skipped, a sign, at most 18 mantissa digits
+ * (two 9-digit integers, 1e9 * frac1 + frac2), one '.', an exponent only when a digit follows
+ * "e" / "E" / "e-" / "e+", the exponent clamped to 511 and applied through the table of 10^2^i.
+ * No digit gives 0 with the sign ("-" is -0.0); text after the number is ignored; an "e" with no
+ * digit after it ends the number unscaled ("1.5e" is 15: the engine jumps past the scaling);
+ * the string ends
+ * at its first NUL, as the engine's String does. false: not computed, only for an exponent past
+ * INT32_MAX, where the engine's int overflows (undefined behaviour in its C++). */
 static bool string_to_float(gdw_str s, double *out) {
-    uint32_t i = 0, digits = 0;
-    bool neg = false;
-    if (i < s.len && (s.ptr[i] == '-' || s.ptr[i] == '+')) neg = s.ptr[i++] == '-';
-    double v = 0;
-    while (i < s.len && s.ptr[i] >= '0' && s.ptr[i] <= '9') { v = v * 10 + (s.ptr[i++] - '0'); digits++; }
-    if (digits == 0) {
-        if (i > 0 || (s.len && (s.ptr[0] == '.' || s.ptr[0] == ' ' || s.ptr[0] == '\t' || s.ptr[0] == 'i' || s.ptr[0] == 'I' ||
-                                 s.ptr[0] == 'n' || s.ptr[0] == 'N'))) return false;
-        *out = 0;
-        return true;
+    static const double powers_of_10[] = {10., 100., 1.0e4, 1.0e8, 1.0e16, 1.0e32, 1.0e64, 1.0e128, 1.0e256};
+    size_t len = s.len;
+    const uint8_t *nul = len ? (const uint8_t *)memchr(s.ptr, 0, len) : NULL;
+    if (nul) len = (size_t)(nul - s.ptr);
+#define AT(i) ((i) < len ? s.ptr[i] : 0u)
+#define DIGIT(ch) ((ch) >= '0' && (ch) <= '9')
+    size_t p = 0;
+    while (AT(p) == ' ' || AT(p) == '\t' || AT(p) == '\n') p++;
+    bool sign = AT(p) == '-';
+    if (AT(p) == '-' || AT(p) == '+') p++;
+    int dec_pt = -1, mant_size = 0;
+    for (;; mant_size++) {
+        unsigned ch = AT(p);
+        if (!DIGIT(ch)) {
+            if (ch != '.' || dec_pt >= 0) break;
+            dec_pt = mant_size;
+        }
+        p++;
     }
-    if (digits > 15 || (i < s.len && (s.ptr[i] == '.' || s.ptr[i] == 'e' || s.ptr[i] == 'E'))) return false;
-    *out = neg ? -v : v;
+    size_t p_exp = p;
+    p -= (size_t)mant_size;
+    if (dec_pt < 0) dec_pt = mant_size;
+    else mant_size -= 1;
+    int frac_exp;
+    if (mant_size > 18) { frac_exp = dec_pt - 18; mant_size = 18; }
+    else frac_exp = dec_pt - mant_size;
+    double fraction = 0.0;
+    if (mant_size > 0) {
+        int frac1 = 0, frac2 = 0;
+        for (; mant_size > 9; mant_size--) {
+            unsigned ch = AT(p);
+            p++;
+            if (ch == '.') { ch = AT(p); p++; }
+            frac1 = 10 * frac1 + (int)(ch - '0');
+        }
+        for (; mant_size > 0; mant_size--) {
+            unsigned ch = AT(p);
+            p++;
+            if (ch == '.') { ch = AT(p); p++; }
+            frac2 = 10 * frac2 + (int)(ch - '0');
+        }
+        fraction = (1.0e9 * frac1) + frac2;
+        p = p_exp;
+        int exp = 0;
+        bool exp_sign = false;
+        if (AT(p) == 'E' || AT(p) == 'e') {
+            p++;
+            if (AT(p) == '-') { exp_sign = true; p++; }
+            else if (AT(p) == '+') p++;
+            if (DIGIT(AT(p))) {
+                int64_t e = 0;
+                while (DIGIT(AT(p))) {
+                    e = e * 10 + (int64_t)(AT(p) - '0');
+                    if (e > INT32_MAX) return false; /* the engine's int overflows */
+                    p++;
+                }
+                exp = (int)e;
+            } else {
+                goto done; /* as the engine: "e" without digits skips the scaling too, "1.5e" is 15 */
+            }
+        }
+        exp = exp_sign ? frac_exp - exp : frac_exp + exp;
+        exp_sign = exp < 0;
+        if (exp_sign) exp = -exp;
+        if (exp > 511) exp = 511;
+        double dbl_exp = 1.0;
+        for (const double *d = powers_of_10; exp != 0; exp >>= 1, ++d)
+            if (exp & 1) dbl_exp *= *d;
+        if (exp_sign) fraction /= dbl_exp;
+        else fraction *= dbl_exp;
+    }
+done:
+#undef AT
+#undef DIGIT
+    *out = sign ? -fraction : fraction;
     return true;
 }
 

@@ -287,6 +287,13 @@ def engine_holds():
              hdr(6) + u32(3) + u32(0xFFFFFFFF), hdr(5) + struct.pack("<ff", 1.5, -2.5).hex()]
     for want in (29, 30, 31, 32, 33, 35, 36, 37, 38):
         cases.append((f"Array[type {want}] of a mixed Array", ARR([ARR(loose)], 1, u32(want))))
+    # String::to_float (built_in_strtod) on the strings a typed packed float Array converts
+    for text in ["1.5", " 1.5", "\t-2.25e3", "\n7", "+3", "-", "", ".", "-.5", ".5e1", "1.5e", "1.5e+", "1.5e-x", "2e-3", "1e400",
+                 "1e-400", "12345678901234567890123", "0.1", "3.14159265358979323846", "1e308", "  ", "abc", "-abc", "1_000",
+                 "1,5", "0x10", "inf", "nan", "1.2.3", "9007199254740993", "1e0000000005", "\u00a01", "\r1", "1e2147483647",
+                 "123456789.123456789e-5", "-0", "00000000000000000000000001"]:
+        for want in (32, 33):
+            cases.append((f"Array[type {want}] of [{text!r}]", ARR([ARR([STR(text)])], 1, u32(want))))
     t3 = hdr(18) + "".join(struct.pack("<f", 0.5 + k).hex() for k in range(12))
     t2 = hdr(11) + "".join(struct.pack("<f", -0.25 - k).hex() for k in range(6))
     pj = hdr(19) + "".join(struct.pack("<f", 2.0 + k).hex() for k in range(16))
