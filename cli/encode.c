@@ -46,13 +46,15 @@ static int encode_input(void *ctx, const packet *pk) {
     const opts *o = ((encode_run *)ctx)->o;
     gdw_doc *doc = NULL;
     gdw_error err;
+    char where[600];
+    packet_name(pk, where, sizeof where);
     gdw_status s = o->json ? gdw_json_parse((const char *)pk->p, pk->n, NULL, &doc, &err)
                            : gdw_text_parse((const char *)pk->p, pk->n, NULL, &doc, &err);
     if (s) {
-        fprintf(stderr, "%s: %s at character %zu%s%s: %s\n", pk->source, gdw_status_name(err.code), err.offset, err.path[0] ? " in " : "", err.path, err.message);
+        fprintf(stderr, "%s: %s at character %zu%s%s: %s\n", where, gdw_status_name(err.code), err.offset, err.path[0] ? " in " : "", err.path, err.message);
         return EXIT_USAGE;
     }
-    int rc = encode_and_write(o, pk->source, o->dialect, gdw_doc_root(doc));
+    int rc = encode_and_write(o, where, o->dialect, gdw_doc_root(doc));
     gdw_doc_free(doc);
     return rc;
 }

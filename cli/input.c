@@ -17,9 +17,60 @@
 
 static const char *k_prog = "gdwire";
 
+/* The length of the UTF-8 sequence at s (at most n bytes) when it is a well-formed character a
+ * terminal prints (U+00A0 and up: no C1 control), else 0. */
+static size_t printable_utf8(const unsigned char *s, size_t n) {
+    unsigned c = s[0];
+    size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (!len || len > n) return 0;
+    uint32_t cp = c & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    }
+    static const uint32_t k_min[] = {0, 0, 0xA0, 0x800, 0x10000};
+    if (cp < k_min[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return len;
+}
+
+/* A file name as text output shows it (issue 34): printable ASCII and well-formed UTF-8 as they
+ * are; a control byte (ESC, BEL, a line break), a C1 control, a backslash or a byte of broken
+ * UTF-8 as \xHH, as error paths show input text. So a name can neither drive the terminal nor
+ * forge an output line. (JSON output escapes names its own way.) */
+static void shown_name(const char *name, char *out, size_t cap) {
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)name;
+    size_t n = strlen(name), o = 0;
+    if (!cap) return;
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        size_t k = c >= 0x20 && c < 0x7F && c != '\\' ? 1 : c >= 0x80 ? printable_utf8(s + i, n - i) : 0;
+        if (k) {
+            if (o + k >= cap) break;
+            memcpy(out + o, s + i, k);
+            o += k;
+            i += k;
+        } else {
+            if (o + 4 >= cap) break;
+            out[o++] = '\\', out[o++] = 'x', out[o++] = hex[c >> 4], out[o++] = hex[c & 15];
+            i++;
+        }
+    }
+    out[o] = 0;
+}
+
+/* shown_name into a buffer of its own, for one name in one message at a time. */
+static const char *shown(const char *name) {
+    static char buf[512];
+    shown_name(name, buf, sizeof buf);
+    return buf;
+}
+
 void packet_name(const packet *pk, char *out, size_t cap) {
-    if (pk->frame == 0) snprintf(out, cap, "%s", pk->source);
-    else snprintf(out, cap, "%s %s %ld", pk->source, pk->offset == (size_t)-1 ? "line" : "frame", pk->frame);
+    char shown[512];
+    shown_name(pk->source, shown, sizeof shown);
+    if (pk->frame == 0) snprintf(out, cap, "%s", shown);
+    else snprintf(out, cap, "%s %s %ld", shown, pk->offset == (size_t)-1 ? "line" : "frame", pk->frame);
 }
 
 /* ---- reading ---------------------------------------------------------------------------------- */
@@ -58,8 +109,8 @@ static int slurp(FILE *f, const char *name, uint8_t **out, size_t *out_n) {
         p = q;
         cap *= 2;
     }
-    if (!p) { fprintf(stderr, "%s: %s: out of memory\n", k_prog, name); return EXIT_USAGE; }
-    if (ferror(f)) { free(p); fprintf(stderr, "%s: %s: read error: %s\n", k_prog, name, strerror(errno)); return EXIT_USAGE; }
+    if (!p) { fprintf(stderr, "%s: %s: out of memory\n", k_prog, shown(name)); return EXIT_USAGE; }
+    if (ferror(f)) { free(p); fprintf(stderr, "%s: %s: read error: %s\n", k_prog, shown(name), strerror(errno)); return EXIT_USAGE; }
     *out = p;
     *out_n = n;
     return 0;
@@ -84,21 +135,21 @@ static int untext(const opts *o, const char *where, uint8_t *p, size_t *n) {
             int c = p[i];
             if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
             int v = hexdigit(c);
-            if (v < 0) { fprintf(stderr, "%s: %s: not hex at character %zu ('%c')\n", k_prog, where, i, c >= 32 && c < 127 ? c : '?'); return EXIT_USAGE; }
+            if (v < 0) { fprintf(stderr, "%s: %s: not hex at character %zu ('%c')\n", k_prog, shown(where), i, c >= 32 && c < 127 ? c : '?'); return EXIT_USAGE; }
             if (hi < 0) hi = v;
             else { p[out++] = (uint8_t)(hi * 16 + v); hi = -1; }
         }
-        if (hi >= 0) { fprintf(stderr, "%s: %s: odd number of hex digits\n", k_prog, where); return EXIT_USAGE; }
+        if (hi >= 0) { fprintf(stderr, "%s: %s: odd number of hex digits\n", k_prog, shown(where)); return EXIT_USAGE; }
         *n = out;
         return 0;
     }
     size_t out = 0, bad = 0;
     uint8_t *tmp = malloc(*n / 4 * 3 + 3);
-    if (!tmp) { fprintf(stderr, "%s: %s: out of memory\n", k_prog, where); return EXIT_USAGE; }
+    if (!tmp) { fprintf(stderr, "%s: %s: out of memory\n", k_prog, shown(where)); return EXIT_USAGE; }
     if (gdw_base64_decode((const char *)p, *n, tmp, &out, &bad)) {
         free(tmp);
-        if (bad < *n) fprintf(stderr, "%s: %s: not base64 at character %zu ('%c')\n", k_prog, where, bad, p[bad] >= 32 && p[bad] < 127 ? p[bad] : '?');
-        else fprintf(stderr, "%s: %s: base64 text ends inside a group\n", k_prog, where);
+        if (bad < *n) fprintf(stderr, "%s: %s: not base64 at character %zu ('%c')\n", k_prog, shown(where), bad, p[bad] >= 32 && p[bad] < 127 ? p[bad] : '?');
+        else fprintf(stderr, "%s: %s: base64 text ends inside a group\n", k_prog, shown(where));
         return EXIT_USAGE;
     }
     memcpy(p, tmp, out);
@@ -110,7 +161,7 @@ static int untext(const opts *o, const char *where, uint8_t *p, size_t *n) {
 /* ---- framing ------------------------------------------------------------------------------------ */
 
 static int frame_error(const opts *o, const char *src, long frame, size_t at, const char *msg, run_stats *st) {
-    fprintf(stderr, "%s: %s frame %ld at byte %zu: %s\n", k_prog, src, frame, at, msg);
+    fprintf(stderr, "%s: %s frame %ld at byte %zu: %s\n", k_prog, shown(src), frame, at, msg);
     if (o->json) {
         printf("{\"source\":");
         json_string(stdout, src);
@@ -178,7 +229,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
                 size_t nc = cap ? cap : 4096;
                 while (nc < got + want) nc *= 2;
                 uint8_t *q = realloc(buf, nc);
-                if (!q) { free(buf); fprintf(stderr, "%s: %s: out of memory\n", k_prog, src); return EXIT_USAGE; }
+                if (!q) { free(buf); fprintf(stderr, "%s: %s: out of memory\n", k_prog, shown(src)); return EXIT_USAGE; }
                 buf = q;
                 cap = nc;
             }
@@ -186,7 +237,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
             got += n;
             if (n < want) break;
         }
-        if (r->io_error) { free(buf); fprintf(stderr, "%s: %s: read error: %s\n", k_prog, src, strerror(errno)); return EXIT_USAGE; }
+        if (r->io_error) { free(buf); fprintf(stderr, "%s: %s: read error: %s\n", k_prog, shown(src), strerror(errno)); return EXIT_USAGE; }
         if (got < len) {
             snprintf(msg, sizeof msg, "truncated frame: the prefix says %u bytes, %zu follow", len, got);
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
@@ -246,7 +297,7 @@ static int split_lines(const opts *o, const char *src, uint8_t *p, size_t n, pac
 static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, run_stats *st) {
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) { fprintf(stderr, "%s: cannot open %s: %s\n", k_prog, path, strerror(errno)); return EXIT_USAGE; }
+    if (!f) { fprintf(stderr, "%s: cannot open %s: %s\n", k_prog, shown(path), strerror(errno)); return EXIT_USAGE; }
     int rc;
     if (o->enc == ENC_RAW && o->frame != FRAME_NONE) {
         reader r = {f, NULL, 0, 0, 0, false};
@@ -318,18 +369,18 @@ static int do_path(walk *w, const char *path, bool in_walk, int depth) {
     if (strcmp(path, "-") == 0 || stat(path, &sb) != 0) return do_source(w->o, path, w->fn, w->ctx, w->st);
     if (!S_ISDIR(sb.st_mode)) {
         if (seen_before(&w->seen, sb.st_dev, sb.st_ino) && in_walk) {
-            fprintf(stderr, "%s: skipped %s: a link to a file already read\n", k_prog, path);
+            fprintf(stderr, "%s: skipped %s: a link to a file already read\n", k_prog, shown(path));
             return 0;
         }
         return do_source(w->o, path, w->fn, w->ctx, w->st);
     }
     if (seen_before(&w->seen, sb.st_dev, sb.st_ino)) {
-        fprintf(stderr, "%s: skipped %s: a directory already walked (a symlink loop, or a second link to it)\n", k_prog, path);
+        fprintf(stderr, "%s: skipped %s: a directory already walked (a symlink loop, or a second link to it)\n", k_prog, shown(path));
         return 0;
     }
-    if (depth > 64) { fprintf(stderr, "%s: %s: directories nested too deeply\n", k_prog, path); return EXIT_USAGE; }
+    if (depth > 64) { fprintf(stderr, "%s: %s: directories nested too deeply\n", k_prog, shown(path)); return EXIT_USAGE; }
     DIR *dir = opendir(path);
-    if (!dir) { fprintf(stderr, "%s: cannot open directory %s: %s\n", k_prog, path, strerror(errno)); return EXIT_USAGE; }
+    if (!dir) { fprintf(stderr, "%s: cannot open directory %s: %s\n", k_prog, shown(path), strerror(errno)); return EXIT_USAGE; }
     char **names = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
@@ -349,7 +400,7 @@ static int do_path(walk *w, const char *path, bool in_walk, int depth) {
         n++;
     }
     closedir(dir);
-    if (rc) fprintf(stderr, "%s: %s: out of memory listing the directory\n", k_prog, path);
+    if (rc) fprintf(stderr, "%s: %s: out of memory listing the directory\n", k_prog, shown(path));
     if (n) qsort(names, n, sizeof *names, cmp_names);
     for (size_t i = 0; i < n; i++) {
         if (!stdout_failed()) rc = worse(rc, do_path(w, names[i], true, depth + 1));

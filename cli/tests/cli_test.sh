@@ -493,5 +493,21 @@ run 2 "$G" check /nonexistent/file; has "$ERR" 'cannot open /nonexistent/file'
 echo 'zz' > "$T/zz.hex"
 run 2 "$G" check --hex "$T/zz.hex"; has "$ERR" 'not hex at character 0'
 
+# ---- file names in text output (issue 34): control bytes and line breaks shown as \xHH ---------
+mkdir -p "$T/names"
+printf '\x00\x00\x00\x00' > "$T/names/$(printf 'a\033[31mRED\007\nFAKE.bin: 4 bytes: accepted')"
+printf '\x00\x00\x00\x00' > "$T/names/ok-é.bin"
+for verb in "check" "decode -d godot4" "explain -d godot4"; do
+    run 0 "$G" $verb "$T/names"
+    hasnt "$OUT" $'\033'
+    hasnt "$OUT" $'\007'
+    grep -q '^FAKE' "$OUT" && bad "$verb: a file name forged an output line" || ok
+    has "$OUT" 'ok-é.bin'
+done
+run 0 "$G" check "$T/names"; has "$OUT" 'a\x1b[31mRED\x07\x0aFAKE.bin: 4 bytes: accepted: 4 bytes: accepted by'
+run 0 "$G" check --json "$T/names"; hasnt "$OUT" $'\033'; has "$OUT" '\u001b[31mRED\u0007\u000aFAKE.bin'
+printf 'zz' > "$T/names/$(printf 'b\033]0;title\007.hex')"
+run 2 "$G" check --hex "$T/names"; hasnt "$ERR" $'\033'; has "$ERR" 'b\x1b]0;title\x07.hex: not hex'
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
