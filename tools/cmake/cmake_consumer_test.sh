@@ -62,6 +62,16 @@ cc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags gdwire) examples/reply.c
     || { cat "$T/pclog"; die "the pkg-config consumer does not build"; }
 run_reply "pkg-config" "$T/reply_pc"
 
+# relocatable (issue 34): installed with --prefix elsewhere than configured, the .pc points at
+# where it is, not at the configured prefix
+moved=$T/moved
+cmake --install "$T/build" --prefix "$moved" >> "$T/log" 2>&1 || die "cmake --install --prefix"
+mpc=$(find "$moved" -name gdwire.pc | head -1)
+pc_dir() { realpath -m "$(PKG_CONFIG_PATH=$(dirname "$mpc") pkg-config "$1" gdwire | sed "s/^$2//; s/ *$//")"; }
+check "the moved gdwire.pc gives -I its own include folder" '[ "$(pc_dir --cflags -I)" = "$(realpath "$moved/include")" ]'
+check "the moved gdwire.pc gives -L its own library folder" '[ "$(pc_dir --libs-only-L -L)" = "$(realpath "$(dirname "$(dirname "$mpc")")")" ]'
+check "the moved gdwire.pc does not name the configured prefix" '! grep -q "$prefix" "$mpc"'
+
 # the installed command
 check "installed gdwire --version" '"$prefix/bin/gdwire" --version | grep -q "^gdwire $version "'
 check "installed gdwire checks a packet" '"$prefix/bin/gdwire" check --hex cli/samples/godot3-game-state.hex > /dev/null'
