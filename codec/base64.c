@@ -5,6 +5,8 @@
 static const char k_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 size_t gdw_base64_encode(const uint8_t *in, size_t n, char *out, size_t cap) {
+    if (!out) cap = 0;
+    if (!in) n = 0;
     size_t need = (n + 2) / 3 * 4, o = 0;
     for (size_t i = 0; i < n; i += 3) {
         uint32_t w = (uint32_t)in[i] << 16;

@@ -224,6 +224,8 @@ gdw_status gdw_build_open(gdw_builder *b, const gdw_value *head, void *ext) {
     if (s) return s;
     const char *why = refused(b, head, ext, true);
     if (why) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, why);
+    /* the deepest decoded tree: the top container and GDW_HARD_MAX_DEPTH levels below it */
+    if (b->depth >= GDW_HARD_MAX_DEPTH + 1) return gdw_build_fail(b, GDW_ERR_DEPTH, "containers nested too deeply");
     if (!grow_array(b, (void **)&b->frames, &b->cap_frames, b->depth + 1, sizeof *b->frames)) return fail_nomem(b);
     bframe *f = &b->frames[b->depth++];
     f->head = *head;
@@ -259,6 +261,7 @@ gdw_status gdw_build_finish(gdw_builder *b, gdw_doc **out_doc, gdw_error *err) {
     if (!b || !out_doc) {
         if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "NULL argument"; }
         if (out_doc) *out_doc = NULL;
+        if (b) { drop_doc(b); b->status = GDW_OK; } /* as documented: the builder is empty either way */
         return GDW_ERR_INVALID_ARG;
     }
     *out_doc = NULL;
@@ -430,15 +433,15 @@ gdw_status gdw_build_components(gdw_builder *b, gdw_type t, const uint8_t *bytes
 }
 
 /* n components (count values × ncomp) from doubles or int64s, in the type's component form. */
-static gdw_status components(gdw_builder *b, gdw_type t, bool packed, const double *reals, const int64_t *ints, size_t n, unsigned width) {
+static gdw_status components(gdw_builder *b, gdw_type t, bool packed, bool int_api, const double *reals, const int64_t *ints, size_t n, unsigned width) {
     gdw_status s = may_add(b);
     if (s) return s;
     if ((unsigned)t >= GDW_TYPE_COUNT) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "no such type");
     const gdw_type_info *ti = type_info((unsigned)t);
     bool int_comps = ti->comp == C_I32 || ti->comp == C_I64;
-    if (ti->kind != (packed ? K_PACKED : K_FIXED) || int_comps != (ints != NULL))
-        return gdw_build_fail(b, GDW_ERR_INVALID_ARG, packed ? (ints ? "not a packed array of integers" : "not a packed array of reals")
-                                                              : (ints ? "not a math type of integers" : "not a math type of reals"));
+    if (ti->kind != (packed ? K_PACKED : K_FIXED) || int_comps != int_api)
+        return gdw_build_fail(b, GDW_ERR_INVALID_ARG, packed ? (int_api ? "not a packed array of integers" : "not a packed array of reals")
+                                                              : (int_api ? "not a math type of integers" : "not a math type of reals"));
     if (width == 0) width = 4;
     if (width != 4 && width != 8) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "a real's width is 4 or 8");
     if (ti->comp != C_REAL && !int_comps && width != gdw_comp_bytes(ti, width)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "this type's reals have a fixed width");
@@ -449,7 +452,7 @@ static gdw_status components(gdw_builder *b, gdw_type t, bool packed, const doub
     uint8_t *out = (uint8_t *)gdw_build_alloc(b, n * cw);
     if (!out) return b->status;
     for (size_t i = 0; i < n; i++) {
-        if (ints) {
+        if (int_api) {
             if (cw == 4 && (ints[i] < INT32_MIN || ints[i] > INT32_MAX)) return gdw_build_fail(b, GDW_ERR_LOSSY, "a component does not fit 32 bits");
             if (cw == 4) wr_u32le(out + 4 * i, (uint32_t)(int32_t)ints[i]);
             else wr_u64le(out + 8 * i, (uint64_t)ints[i]);
@@ -462,10 +465,10 @@ static gdw_status components(gdw_builder *b, gdw_type t, bool packed, const doub
     return gdw_build_components(b, t, out, n, width);
 }
 
-gdw_status gdw_build_math(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width) { return components(b, t, false, c, NULL, n, width); }
-gdw_status gdw_build_math_int(gdw_builder *b, gdw_type t, const int64_t *c, size_t n) { return components(b, t, false, NULL, c, n, 0); }
-gdw_status gdw_build_packed_reals(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width) { return components(b, t, true, c, NULL, n, width); }
-gdw_status gdw_build_packed_ints(gdw_builder *b, gdw_type t, const int64_t *c, size_t n) { return components(b, t, true, NULL, c, n, 0); }
+gdw_status gdw_build_math(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width) { return components(b, t, false, false, c, NULL, n, width); }
+gdw_status gdw_build_math_int(gdw_builder *b, gdw_type t, const int64_t *c, size_t n) { return components(b, t, false, true, NULL, c, n, 0); }
+gdw_status gdw_build_packed_reals(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width) { return components(b, t, true, false, c, NULL, n, width); }
+gdw_status gdw_build_packed_ints(gdw_builder *b, gdw_type t, const int64_t *c, size_t n) { return components(b, t, true, true, NULL, c, n, 0); }
 
 gdw_status gdw_build_packed_bytes(gdw_builder *b, const uint8_t *p, size_t n) { return bytes_value(b, GDW_PACKED_BYTE_ARRAY, p, n); }
 
@@ -533,7 +536,8 @@ static bool malformed(const gdw_value *v) {
     const gdw_type_info *ti = type_info(v->type);
     if ((ti->kind == K_FLOAT || ti->comp == C_REAL) && v->width != 4 && v->width != 8) return true;
     switch (ti->kind) {
-    case K_STR: case K_PACKED_BYTES: case K_FIXED: case K_PACKED: return v->len && !v->u.bytes;
+    case K_FIXED: return v->len != ti->ncomp || !v->u.bytes; /* a math value's len is its component count */
+    case K_STR: case K_PACKED_BYTES: case K_PACKED: return v->len && !v->u.bytes;
     case K_PACKED_STRINGS: return v->len && !v->u.ext;
     case K_NODEPATH: case K_SIGNAL: case K_IMAGE: case K_INPUT_EVENT: return !v->u.ext;
     case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: return ((v->flags & GDW_VF_TYPED) && !v->u.ext) || (v->len && !gdw_items(v));

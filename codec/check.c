@@ -7,6 +7,7 @@
 size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
                  gdw_check_result *out) {
     size_t accepted = 0;
+    if (!out) return 0;
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
     o.borrow_input = o.borrow_input || !keep_docs; /* the input outlives these documents */
     for (size_t i = 0; i < gdw_dialect_count(); i++) {

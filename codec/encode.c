@@ -525,7 +525,9 @@ gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode
                       uint8_t *out, size_t cap, size_t *written, gdw_error *err) {
     ectx e;
     ectx_init(&e, d, err);
-    if (!d || !v || !written || (!out && cap)) return efail(&e, GDW_ERR_INVALID_ARG, "NULL argument");
+    size_t written_here;
+    if (!written) written = &written_here;
+    if (!d || !v || (!out && cap)) return efail(&e, GDW_ERR_INVALID_ARG, "NULL argument");
     gdw_encode_options o = opts ? *opts : gdw_encode_options_default();
     e.d = d;
     e.lossy = o.lossy;

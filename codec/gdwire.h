@@ -6,6 +6,21 @@
  * One decoder, validator and encoder serve every dialect; a dialect is a const table
  * (see dialects/dialects.h). Nothing here keeps global state: every call is thread-safe
  * as long as its arguments are not shared with a concurrent call that writes them.
+ *
+ * NULL arguments. Any pointer argument may be NULL; no call dereferences one. One rule says
+ * what happens then (codec/tests/null_test.c calls every function with each pointer NULL):
+ *   - optional outputs and settings may be NULL and the call works: err, consumed, written,
+ *     bad_at, out->... fields a comment calls optional; opts and alloc mean the defaults;
+ *   - a NULL that the call needs (the dialect, the input, the value, the builder, the output a
+ *     result goes to) makes it fail: a gdw_status call returns GDW_ERR_INVALID_ARG (with *err
+ *     filled when err is given, and *out_doc NULL); a predicate or gdw_get_* returns false; a
+ *     look-up returns NULL, or -1 for the *_from_name and dialect type look-ups; gdw_check and
+ *     the counters return 0; gdw_value_real returns NaN, as for a component out of range;
+ *   - a NULL pointer with a count of 0 (gdw_build_string(b, NULL, 0), a packed array of no
+ *     elements) is an empty value, not an error;
+ *   - printers (text, JSON, base64, gdw_real_text) with out NULL write nothing and return the
+ *     length, as snprintf(NULL, 0, ...); a NULL value prints as "<null>" (text) or "null" (JSON);
+ *   - gdw_doc_free and gdw_builder_free take NULL as a no-op; gdw_dialect_name(NULL) is "(null)".
  */
 #ifndef GDWIRE_H
 #define GDWIRE_H
@@ -559,7 +574,11 @@ GDW_API bool gdw_get_components(const gdw_value *v, gdw_type t, double *out, siz
 GDW_API size_t gdw_count(const gdw_value *v);
 /* gdw_array_get: item i of an Array or typed Array; NULL when out of range or not an array. */
 GDW_API const gdw_value *gdw_array_get(const gdw_value *a, size_t i);
-/* gdw_dict_get: the value under the first String or StringName key with these bytes; NULL if none. */
+/* gdw_dict_get: the value under the first String or StringName key with these bytes; NULL if none.
+ * A tree decoded in strict or compatible mode keeps a key the bytes repeat, as written: the first
+ * is found, while the engine keeps the last value. Decode in engine-exact mode for the engine's
+ * view: there keys the engine finds equal are one entry, at the first key's place, holding the
+ * last value, so the one key found holds what the engine holds. */
 GDW_API const gdw_value *gdw_dict_get(const gdw_value *d, const char *key, size_t len);
 /* gdw_dict_key_at / gdw_dict_value_at: pair i of a Dictionary in wire order; NULL when out of range. */
 GDW_API const gdw_value *gdw_dict_key_at(const gdw_value *d, size_t i);
@@ -574,8 +593,9 @@ GDW_API const gdw_value *gdw_dict_value_at(const gdw_value *d, size_t i);
  * from the builder's allocator.
  *
  * Errors are sticky: the first failing call returns its status (INVALID_ARG for a misuse, LOSSY for
- * an integer component outside 32 bits, TOO_LARGE past 2^32 - 1 items or bytes, DEPTH past
- * GDW_HARD_MAX_DEPTH open containers, NOMEM), every later call returns that status and does
+ * an integer component outside 32 bits, TOO_LARGE past 2^32 - 1 items or bytes, DEPTH for a
+ * container GDW_HARD_MAX_DEPTH levels below the top one (GDW_HARD_MAX_DEPTH + 1 open containers,
+ * the deepest tree a decoder gives), NOMEM), every later call returns that status and does
  * nothing, and gdw_build_finish reports it with err->path naming the value that failed. So a
  * caller may check only gdw_build_finish. Every function takes a NULL builder as INVALID_ARG.
  * ------------------------------------------------------------------------------------- */

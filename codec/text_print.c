@@ -61,6 +61,7 @@ static void shortest(char *out, size_t cap, double x, unsigned width) {
 
 /* A real component of width 4 or 8 given by its bits, without any width marker. */
 void gdw_real_text(char *out, size_t cap, uint64_t bits, unsigned width) {
+    if (!out || !cap) return;
     bool neg = width == 8 ? (bits >> 63) != 0 : ((bits >> 31) & 1) != 0;
     double x = width == 8 ? bits_to_f64(bits) : (double)bits_to_f32((uint32_t)bits);
     if (isnan(x)) {
@@ -315,6 +316,7 @@ static void print_value(sbuf *s, const gdw_value *v) {
 }
 
 static size_t print_into(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap, bool head) {
+    if (!out) cap = 0; /* NULL out: only the length, as snprintf(NULL, 0, ...) */
     sbuf s = {out, cap ? cap - 1 : 0, 0, head};
     print(&s, v);
     if (cap) out[s.len < cap - 1 ? s.len : cap - 1] = 0;

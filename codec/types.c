@@ -72,6 +72,7 @@ static const struct { const char *alias; gdw_type t; } k_aliases[] = {
 const char *gdw_type_name(gdw_type t) { return (unsigned)t < GDW_TYPE_COUNT ? gdw_types[t].name : "?"; }
 
 int gdw_type_from_name(const char *name, size_t len) {
+    if (!name) return -1;
     for (unsigned t = 0; t < GDW_TYPE_COUNT; t++)
         if (strlen(gdw_types[t].name) == len && memcmp(gdw_types[t].name, name, len) == 0) return (int)t;
     for (size_t i = 0; i < sizeof(k_aliases) / sizeof(k_aliases[0]); i++)
@@ -146,6 +147,7 @@ const gdw_value *gdw_items(const gdw_value *v) {
 static bool str_eq(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
 
 bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b) {
+    if (!a || !b) return a == b;
     if (a->kind != b->kind || a->id_only != b->id_only) return false;
     if (a->kind == GDW_DESC_BUILTIN)
         return a->builtin == b->builtin && (a->builtin != GDW_TYPE_COUNT || a->wire_id == b->wire_id);

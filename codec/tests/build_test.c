@@ -154,8 +154,9 @@ static void misuse(void) {
     gdw_build_node_path(b, NULL, 0, NULL, 0, 2);
     expect_failure(b, GDW_ERR_INVALID_ARG, "", __LINE__); /* property flag with no subname */
 
-    /* depth: GDW_HARD_MAX_DEPTH + 1 levels below the top is the most any reader builds */
-    for (int i = 0; i <= (int)GDW_HARD_MAX_DEPTH + 1; i++) gdw_build_begin_array(b);
+    /* depth: the top container and GDW_HARD_MAX_DEPTH levels below it, the deepest tree the
+     * decoder gives and the encoder writes (issue 34: the builder took one level more) */
+    for (int i = 0; i < (int)GDW_HARD_MAX_DEPTH + 1; i++) gdw_build_begin_array(b);
     CHECK(gdw_builder_error(b, NULL) == GDW_OK, "the deepest tree a reader builds is refused");
     CHECK(gdw_build_begin_array(b) == GDW_ERR_DEPTH, "one level more is not refused");
     gdw_doc *doc = NULL;
@@ -271,7 +272,60 @@ static void print_head(void) {
     gdw_builder_free(b);
 }
 
+/* Edges found by the hostile-input round 3 (issue 34 #9). */
+static void edges(void) {
+    gdw_builder *b = gdw_builder_new(NULL);
+    gdw_doc *doc = NULL;
+    gdw_error e;
+    /* an empty packed array from a NULL pointer: the integer and the real forms */
+    CHECK(gdw_build_packed_ints(b, GDW_PACKED_INT32_ARRAY, NULL, 0) == GDW_OK, "packed ints NULL, 0: %s", gdw_status_name(gdw_builder_error(b, NULL)));
+    CHECK(gdw_build_finish(b, &doc, NULL) == GDW_OK && gdw_doc_root(doc)->type == GDW_PACKED_INT32_ARRAY && gdw_doc_root(doc)->len == 0, "empty PackedInt32Array");
+    gdw_doc_free(doc);
+    CHECK(gdw_build_packed_reals(b, GDW_PACKED_FLOAT32_ARRAY, NULL, 0, 4) == GDW_OK, "packed reals NULL, 0");
+    gdw_build_finish(b, &doc, NULL);
+    gdw_doc_free(doc);
+    /* a NULL array with a count: that message, whichever form */
+    gdw_build_math_int(b, GDW_VECTOR2I, NULL, 2);
+    gdw_build_finish(b, &doc, &e);
+    CHECK(e.code == GDW_ERR_INVALID_ARG && strcmp(e.message, "NULL array with a count") == 0, "math_int NULL, 2: %s", e.message);
+    /* finish without out_doc: refused, and the builder is empty after it (a new value goes in) */
+    gdw_build_int(b, 7);
+    CHECK(gdw_build_finish(b, NULL, &e) == GDW_ERR_INVALID_ARG, "finish with NULL out_doc");
+    CHECK(gdw_build_int(b, 8) == GDW_OK, "the builder kept the value of a refused finish: %s", gdw_status_name(gdw_builder_error(b, NULL)));
+    CHECK(gdw_build_finish(b, &doc, NULL) == GDW_OK && gdw_doc_root(doc)->u.i == 8, "after a refused finish");
+    gdw_doc_free(doc);
+    /* a hand-made math value whose len is not its component count is not copied */
+    float f2[2] = {1, 2};
+    gdw_value bad = {0};
+    bad.type = GDW_VECTOR2;
+    bad.width = 4;
+    bad.len = 7;
+    bad.u.bytes = (const uint8_t *)f2;
+    gdw_build_value(b, &bad);
+    CHECK(gdw_build_finish(b, &doc, &e) == GDW_ERR_INVALID_TREE && !doc, "a Vector2 of len 7 was copied");
+    bad.len = 2;
+    CHECK(gdw_build_value(b, &bad) == GDW_OK && gdw_build_finish(b, &doc, NULL) == GDW_OK, "a Vector2 of len 2");
+    gdw_doc_free(doc);
+    /* the deepest tree the builder takes encodes, and decodes back at the default depth */
+    for (unsigned i = 0; i < GDW_HARD_MAX_DEPTH + 1; i++) gdw_build_begin_array(b);
+    for (unsigned i = 0; i < GDW_HARD_MAX_DEPTH + 1; i++) gdw_build_end(b);
+    CHECK(gdw_build_finish(b, &doc, &e) == GDW_OK, "the deepest tree: %s", e.message);
+    /* ... and that tree encodes and decodes back in a dialect at the default depth */
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    const gdw_dialect *g4 = t_dialect("godot4");
+    gdw_doc *back = NULL;
+    CHECK(doc && gdw_encode_alloc(g4, gdw_doc_root(doc), NULL, NULL, &bytes, &n, NULL) == GDW_OK &&
+              gdw_decode(g4, bytes, n, NULL, NULL, &back, NULL, NULL) == GDW_OK && gdw_value_equal(gdw_doc_root(doc), gdw_doc_root(back)),
+          "the deepest built tree does not decode back");
+    free(bytes);
+    gdw_doc_free(back);
+    gdw_doc_free(doc);
+    gdw_builder_free(b);
+}
+
 int main(void) {
+    edges();
     print_head();
     every_type();
     misuse();

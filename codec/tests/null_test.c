@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+/* null_test — every public function of gdwire.h with NULL in each pointer argument, one at a
+ * time, the others valid (issue 34): no call crashes, and each does what the header's rule
+ * "NULL arguments" says. Each call runs in a child process, so a crash is reported as a failure
+ * with the call's text instead of ending the test. */
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "codec/tests/testing.h"
+
+static const gdw_dialect *g4;
+static gdw_doc *doc;        /* [1, "a", {"k": 2.5}] in godot4 */
+static const gdw_value *root;
+static gdw_builder *builder;
+
+/* Runs body in a child; the child exits 0 when ok holds. */
+#define NULLCASE(ok_expr, body)                                                                   \
+    do {                                                                                        \
+        fflush(stdout);                                                                         \
+        pid_t pid = fork();                                                                     \
+        if (pid == 0) {                                                                         \
+            body;                                                                               \
+            _exit((ok_expr) ? 0 : 1);                                                           \
+        }                                                                                       \
+        int st = 0;                                                                             \
+        waitpid(pid, &st, 0);                                                                   \
+        if (WIFSIGNALED(st)) CHECK(0, "crashed (signal %d): %s", WTERMSIG(st), #body);           \
+        else CHECK(WEXITSTATUS(st) == 0, "wrong result: %s, want %s", #body, #ok_expr);         \
+    } while (0)
+
+static void setup(void) {
+    g4 = t_dialect("godot4");
+    uint8_t buf[128];
+    /* Array [1, "a", {"k": 2.5}] */
+    size_t n = t_unhex("1c000000 03000000 02000000 01000000 04000000 01000000 61000000 1b000000 01000000"
+                       "04000000 01000000 6b000000 03000000 00002040",
+                       buf, sizeof buf);
+    if (gdw_decode(g4, buf, n, NULL, NULL, &doc, NULL, NULL) != GDW_OK) { fprintf(stderr, "setup decode failed\n"); exit(2); }
+    root = gdw_doc_root(doc);
+    builder = gdw_builder_new(NULL);
+}
+
+int main(void) {
+    setup();
+    const gdw_value *v = root;
+    gdw_error err;
+    gdw_doc *out_doc = NULL;
+    size_t sz = 0;
+    uint8_t bytes[256];
+    char text[256];
+    gdw_typedesc td = {0};
+    gdw_check_result results[64];
+
+    /* names and numbers */
+    NULLCASE(r == -1, int r = gdw_status_from_name(NULL));
+    NULLCASE(r == -1, int r = gdw_type_from_name(NULL, 3));
+    NULLCASE(r == -1, int r = gdw_type_from_name(NULL, 0));
+    NULLCASE(r == -1, int r = gdw_mode_from_name(NULL));
+    NULLCASE(r == NULL, const gdw_dialect *r = gdw_dialect_find(NULL));
+
+    /* values */
+    NULLCASE(r != r, double r = gdw_value_real(NULL, 0)); /* NaN, as a component out of range */
+    NULLCASE(r == 0, int64_t r = gdw_value_int_at(NULL, 0));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_items(NULL));
+    NULLCASE(r == NULL, const gdw_container *r = gdw_container_of(NULL));
+    NULLCASE(!r, bool r = gdw_value_equal(NULL, v));
+    NULLCASE(!r, bool r = gdw_value_equal(v, NULL));
+    NULLCASE(!r, bool r = gdw_value_same_numbers(NULL, v));
+    NULLCASE(!r, bool r = gdw_value_same_numbers(v, NULL));
+    gdw_difference dif;
+    NULLCASE(!r && !dif.a, bool r = gdw_value_diff(NULL, v, &dif));
+    NULLCASE(!r && !dif.a, bool r = gdw_value_diff(v, NULL, &dif));
+    NULLCASE(!r, bool r = gdw_value_diff(v, v, NULL));
+    NULLCASE(!r, bool r = gdw_typedesc_equal(NULL, &td));
+    NULLCASE(!r, bool r = gdw_typedesc_equal(&td, NULL));
+    NULLCASE(r, bool r = gdw_typedesc_equal(NULL, NULL)); /* NULL equals only NULL */
+
+    /* dialects */
+    NULLCASE(r && !*r, const char *r = gdw_dialect_release(NULL));
+    NULLCASE(r == NULL, const gdw_dialect *r = gdw_dialect_base(NULL));
+    NULLCASE(r && !strcmp(r, "(null)"), const char *r = gdw_dialect_name(NULL));
+    NULLCASE(r == 0, unsigned r = gdw_dialect_type_count(NULL));
+    NULLCASE(r == -1, int r = gdw_dialect_wire_type(NULL, 2));
+    NULLCASE(r == -1, int r = gdw_dialect_type_id(NULL, GDW_INT));
+
+    /* decode, validate, check */
+    NULLCASE(r == GDW_ERR_INVALID_ARG && err.code == GDW_ERR_INVALID_ARG && err.message,
+             gdw_status r = gdw_decode(NULL, bytes, 4, NULL, NULL, &out_doc, NULL, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, memset(bytes, 0, 8); gdw_status r = gdw_decode(g4, NULL, 4, NULL, NULL, &out_doc, NULL, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_decode(g4, bytes, 4, NULL, NULL, NULL, NULL, &err));
+    NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_decode(g4, bytes, 4, NULL, NULL, &out_doc, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_validate(NULL, bytes, 4, NULL, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_validate(g4, NULL, 4, NULL, &sz, &err));
+    NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_validate(g4, bytes, 4, NULL, NULL, NULL));
+    NULLCASE(r == 0, size_t r = gdw_check(NULL, 4, NULL, NULL, false, results));
+    NULLCASE(r == 0, memset(bytes, 0, 8); size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_doc_root(NULL));
+    NULLCASE(r == 0, size_t r = gdw_doc_heap_bytes(NULL));
+    NULLCASE(1, gdw_doc_free(NULL));
+
+    /* encode, convert */
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode(NULL, v, NULL, bytes, sizeof bytes, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode(g4, NULL, NULL, bytes, sizeof bytes, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode(g4, v, NULL, NULL, sizeof bytes, &sz, &err));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_encode(g4, v, NULL, bytes, sizeof bytes, NULL, NULL));
+    uint8_t *outp = NULL;
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode_alloc(NULL, v, NULL, NULL, &outp, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode_alloc(g4, NULL, NULL, NULL, &outp, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode_alloc(g4, v, NULL, NULL, NULL, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode_alloc(g4, v, NULL, NULL, &outp, NULL, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_convert(NULL, g4, NULL, NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_convert(v, NULL, NULL, NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_convert(v, g4, NULL, NULL, NULL, &err));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_convert(v, g4, NULL, NULL, &out_doc, NULL));
+
+    /* the text and JSON forms */
+    NULLCASE(r == 6 && !strcmp(text, "<null>"), size_t r = gdw_text_print(NULL, text, sizeof text));
+    NULLCASE(r > 0, size_t r = gdw_text_print(v, NULL, 0));
+    NULLCASE(r > 0, size_t r = gdw_text_print(v, NULL, 100));
+    NULLCASE(r && !strcmp(r, "<null>"), char *r = gdw_text_print_alloc(NULL));
+    NULLCASE(r == 6, size_t r = gdw_text_print_head(NULL, text, sizeof text));
+    NULLCASE(r > 0, size_t r = gdw_text_print_head(v, NULL, 100));
+    NULLCASE(1, gdw_real_text(NULL, 0, 0x3ff0000000000000ull, 8));
+    NULLCASE(1, gdw_real_text(NULL, 64, 0x3ff0000000000000ull, 8));
+    NULLCASE(r == 4 && !strcmp(text, "null"), size_t r = gdw_json_print(NULL, text, sizeof text));
+    NULLCASE(r > 0, size_t r = gdw_json_print(v, NULL, 100));
+    NULLCASE(r && !strcmp(r, "null"), char *r = gdw_json_print_alloc(NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, gdw_status r = gdw_text_parse(NULL, 3, NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_text_parse("[1]", 3, NULL, NULL, &err));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_text_parse("[1]", 3, NULL, &out_doc, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, gdw_status r = gdw_json_parse(NULL, 3, NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_json_parse("{}", 2, NULL, NULL, &err));
+
+    /* reading values */
+    bool b;
+    int64_t i64;
+    double d;
+    const char *s;
+    double comps[4];
+    NULLCASE(!r, bool r = gdw_get_bool(NULL, &b));
+    NULLCASE(!r, bool r = gdw_get_bool(v, NULL));
+    NULLCASE(!r, bool r = gdw_get_int(NULL, &i64));
+    NULLCASE(!r, bool r = gdw_get_int(gdw_array_get(v, 0), NULL));
+    NULLCASE(!r, bool r = gdw_get_int_in(NULL, 0, 9, &i64));
+    NULLCASE(!r, bool r = gdw_get_int_in(gdw_array_get(v, 0), 0, 9, NULL));
+    NULLCASE(!r, bool r = gdw_get_float(NULL, &d));
+    NULLCASE(!r, bool r = gdw_get_float(v, NULL));
+    NULLCASE(!r, bool r = gdw_get_string(NULL, &s, &sz));
+    NULLCASE(!r, bool r = gdw_get_string(gdw_array_get(v, 1), NULL, &sz));
+    NULLCASE(!r, bool r = gdw_get_string(gdw_array_get(v, 1), &s, NULL));
+    NULLCASE(!r, bool r = gdw_get_components(NULL, GDW_VECTOR2, comps, 2));
+    NULLCASE(!r, bool r = gdw_get_components(v, GDW_VECTOR2, NULL, 2));
+    NULLCASE(r == 0, size_t r = gdw_count(NULL));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_array_get(NULL, 0));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_dict_get(NULL, "k", 1));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_dict_get(gdw_array_get(v, 2), NULL, 1));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_dict_key_at(NULL, 0));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_dict_value_at(NULL, 0));
+
+    /* building */
+    NULLCASE(1, gdw_builder_free(NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc && err.code == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_finish(NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_builder_error(NULL, &err));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_builder_error(builder, NULL));
+    gdw_str part = {(const uint8_t *)"a", 1};
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_nil(NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_bool(NULL, true));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_int(NULL, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_float(NULL, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_float_bits(NULL, 0, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_string(NULL, "a", 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_string(builder, NULL, 1));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_string(builder, NULL, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_cstring(NULL, "a"));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_cstring(builder, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_string_name(NULL, "a", 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_string_name(builder, NULL, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_node_path(NULL, &part, 1, NULL, 0, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_node_path(builder, NULL, 1, NULL, 0, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_node_path(builder, &part, 1, NULL, 1, 0));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_node_path(builder, NULL, 0, NULL, 0, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_rid(NULL, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_object_id(NULL, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_callable(NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_signal(NULL, "s", 1, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_signal(builder, NULL, 1, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_math(NULL, GDW_VECTOR2, comps, 2, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_math(builder, GDW_VECTOR2, NULL, 2, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_math_int(NULL, GDW_VECTOR2I, &i64, 2));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_math_int(builder, GDW_VECTOR2I, NULL, 2));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_reals(NULL, GDW_PACKED_FLOAT32_ARRAY, comps, 1, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_reals(builder, GDW_PACKED_FLOAT32_ARRAY, NULL, 1, 4));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_packed_reals(builder, GDW_PACKED_FLOAT32_ARRAY, NULL, 0, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_ints(NULL, GDW_PACKED_INT32_ARRAY, &i64, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_ints(builder, GDW_PACKED_INT32_ARRAY, NULL, 1));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_packed_ints(builder, GDW_PACKED_INT32_ARRAY, NULL, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_bytes(NULL, bytes, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_bytes(builder, NULL, 1));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_packed_bytes(builder, NULL, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_strings(NULL, &part, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_strings(builder, NULL, 1));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_packed_strings(builder, NULL, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_value(NULL, v));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_value(builder, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_begin(NULL, GDW_ARRAY, NULL, NULL));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_begin(builder, GDW_ARRAY, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_begin_array(NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_begin_dictionary(NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_begin_object(NULL, "Node", 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_begin_object(builder, NULL, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_end(NULL));
+
+    /* base64 */
+    NULLCASE(r == 0 && text[0] == 0, size_t r = gdw_base64_encode(NULL, 3, text, sizeof text));
+    NULLCASE(r == 0 && text[0] == 0, text[0] = 'x'; size_t r = gdw_base64_encode(NULL, 0, text, sizeof text));
+    NULLCASE(r == 4, size_t r = gdw_base64_encode(bytes, 3, NULL, 0));
+    NULLCASE(r == 4, size_t r = gdw_base64_encode(bytes, 3, NULL, 64));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_base64_decode(NULL, 4, bytes, &sz, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_base64_decode("AAAA", 4, NULL, &sz, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_base64_decode("AAAA", 4, bytes, NULL, NULL));
+    NULLCASE(r == GDW_OK, gdw_status r = gdw_base64_decode("AAAA", 4, bytes, &sz, NULL));
+
+    gdw_builder_free(builder);
+    gdw_doc_free(doc);
+    return t_finish();
+}
