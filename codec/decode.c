@@ -507,6 +507,8 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     const uint8_t *p;
     READ_BYTES(c, p, size, GDW_ENGINE_ERR_INVALID_DATA, "value runs past the end");
     TRACE(c, at, size, "components", w ? w : 4);
+    /* the engine reads all four components, then moves on by three */
+    if (engine_reads(c, d->defect_vec4_advance_12 && (t == GDW_VECTOR4 || t == GDW_VECTOR4I))) c->cur.pos = at + 12;
     if (dst) {
         bool narrow = narrows(c, ti, w);
         dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : narrow ? 4 : w);

@@ -30,7 +30,8 @@ typedef enum gdw_int_encoding {
 typedef enum gdw_utf8_rule {
     GDW_UTF8_UNCHECKED = 0, /* no check at all (2.x before 2.1.5) */
     GDW_UTF8_GODOT3 = 1,    /* 3.x parse_utf8: 1-6 byte forms, surrogates allowed, weak overlong test */
-    GDW_UTF8_STRICT = 2     /* RFC 3629: no overlongs, surrogates or code points above U+10FFFF (4.x) */
+    GDW_UTF8_STRICT = 2     /* RFC 3629: no overlongs, surrogates or code points above U+10FFFF (4.x; Pandemonium
+                               v3.8+, core/string/ustring.cpp parse_utf8, measured on a v4.9.0 build) */
 } gdw_utf8_rule;
 
 /* What a string holds after the engine's UTF-8 decoder (engine-exact mode; codec/engine_value.c),
@@ -103,6 +104,10 @@ struct gdw_dialect {
     /* Engine defects modelled in engine-exact mode */
     bool defect_projection_248;   /* Projection decode wants 248 bytes left (Pandemonium) */
     bool defect_vec4_pool_w;      /* PoolVector4/4i arrays decode w from the z slot (Pandemonium) */
+    bool defect_vec4_advance_12;  /* Vector4/4i decode reads 16 bytes but moves on by 12, so in a
+                                     container the next value starts at w (Pandemonium v3.8+,
+                                     core/io/marshalls.cpp `(*r_len) += 4 * 3`; found by a v4.9.0
+                                     build reading its own packets) */
     bool joystick_axis_value;     /* 2.x InputEvent JOYSTICK_MOTION carries an f32 value (every 2.1.x;
                                      2.0 reads the axis only) */
 

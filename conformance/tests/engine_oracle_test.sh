@@ -3,11 +3,20 @@
 # engine_oracle_test — every vector against a real engine through the testee protocol
 # (docs/testee-protocol.md): the same decision, consumed length, error class and re-encoding as
 # the vector's engine-exact expectation, or a deviation listed for that engine.
-# Usage (from Bazel): engine_oracle_test.sh RUNNER TESTEE_RUN ENGINE_TESTEE ENGINE DIALECT VERSION
+# Usage (from Bazel): engine_oracle_test.sh RUNNER TESTEE_RUN ENGINE_TESTEE ENGINE DIALECT VERSION [built]
 # VERSION is the engine version the deviations were measured with; another one is said first.
+# "built": an engine tools/engines/build makes from its source, on demand: when it has not been
+# built here the test says so and skips (its recorded answers in conformance/evidence/ are still
+# checked by //conformance:conformance).
 set -euo pipefail
-runner=$1 testee_run=$2 engine_testee=$3 engine=$4 dialect=$5 version=$6
+runner=$1 testee_run=$2 engine_testee=$3 engine=$4 dialect=$5 version=$6 kind=${7:-}
 run=$(dirname "$engine_testee")/run
+if [ "$kind" = built ] && ! "$run" --list | grep -q "^$engine	"; then
+    echo "SKIP: the engine $engine is not built here; 'tools/engines/build $engine' makes it (tools/engines/README.md)."
+    echo "Its recorded answers (conformance/evidence/$engine.tsv) are checked by //conformance:conformance."
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 0
+fi
 if ! listed=$("$run" --list | grep "^$engine	") || [[ "$listed" == *missing* ]]; then
     echo "the engine $engine is not available here (${listed#*	}):"
     echo "  run 'sudo bash tools/setup.sh --engines' (Godot 4.6 and 3.6 come from Debian sid, made by tools/engines/setup)"

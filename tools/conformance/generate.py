@@ -178,7 +178,10 @@ def engine_facts():
     """Values built inside the real engines and written with their own var2bytes / var_to_bytes
     (tools/engines/make_packets.sh). Godot 3.6.2 and 3.2.3 run the same script: a packet both
     wrote alike is one vector naming both engines."""
-    for dialect, engines in (("godot3", ["godot3.6", "godot3.2"]), ("godot4", ["godot4.6"])):
+    # (dialect, engines that wrote its packets, the script that built them, the engine family)
+    made_by = (("godot3", ["godot3.6", "godot3.2"], "packets3.gd", "Godot"), ("godot4", ["godot4.6"], "packets4.gd", "Godot"),
+               ("pandemonium", ["pandemonium-4.9"], "packets3.gd and packets_pandemonium.gd", "Pandemonium"))
+    for dialect, engines, script, family in made_by:
         made = {}  # hex -> [name, [versions], round trip]
         for engine in engines:
             version, packets = engine_packets(engine)
@@ -193,8 +196,8 @@ def engine_facts():
             seen.add(name)
             fact = f"{dialect}=~" + (rt if rt != hexs else "")
             row(f"engine/{dialect}.yaml", "engine-made: " + label, dialect, "hex", hexs, facts=fact,
-                note="written by the real engine (" + ", ".join("Godot " + v for v in versions) +
-                ") with its own var2bytes / var_to_bytes: tools/engines/packets" + dialect[-1] + ".gd")
+                note="written by the real engine (" + ", ".join(family + " " + v for v in versions) +
+                ") with its own var2bytes / var_to_bytes: tools/engines/" + script)
 
 
 class Packets:

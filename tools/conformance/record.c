@@ -126,10 +126,13 @@ static void check_fact(const char *assertion, const uint8_t *b, size_t n, const 
         if (any) {
             /* an engine-made packet: read whole; in engine-exact mode re-encoded the same but for
              * bytes the engine left uninitialised where gdwire writes zero padding, or as the
-             * engine's own round trip (strict mode is not asked) */
+             * engine's own round trip (strict mode is not asked). Engine-exact mode may stop short
+             * of the end where the engine's decoder moves on by less than its encoder wrote
+             * (Pandemonium's Vector4: defect_vec4_advance_12); the value must still be the one
+             * the engine holds. */
             if (m == GDW_MODE_STRICT) { cf_outcome_free(&got); continue; }
             if (got.status != GDW_OK) die("fact not met: rejected with", gdw_status_name(got.status));
-            if (got.consumed != n) die("fact not met: not read whole", NULL);
+            if (m == GDW_MODE_ENGINE_EXACT ? got.consumed > n : got.consumed != n) die("fact not met: not read whole", NULL);
             if (m == GDW_MODE_ENGINE_EXACT) {
                 bool as_engine = rt && got.encode_len == rt_len && !memcmp(got.encode, rt, rt_len);
                 bool same = got.encode_len == n;

@@ -31,6 +31,9 @@ paste <(body) <(ask engine-exact) <(ask strict | cut -f2,5) |
         }
         { n++; strict_ok += ($10 == "accepted") }
         $5 != "accepted" { bad++; print "FAIL " $1 ": " $5 " " $8 " " $9; next }
+        # read short only where the engine itself reads short, holding what gdwire holds
+        # (Pandemonium moves on by 12 bytes after a Vector4: defect_vec4_advance_12)
+        $6 != length($2) / 2 && $6 < length($2) / 2 && $7 == $3 { ok++; short++; print "note " $1 ": read " $6 " of " length($2) / 2 " bytes, as the engine itself does (its round trip writes " $3 ")"; next }
         $6 != length($2) / 2 { bad++; print "FAIL " $1 ": read " $6 " of " length($2) / 2 " bytes"; next }
         $7 == $2 { ok++; next }
         $11 == "NONZERO_PADDING" && (k = padding_only($2, $7)) > 0 {
@@ -41,5 +44,5 @@ paste <(body) <(ask engine-exact) <(ask strict | cut -f2,5) |
             if (n < 200) { print "FAIL only " n " packets (want at least 200)"; bad++ }
             print "strict mode accepts " strict_ok + 0 " of " n " (at least " min " wanted)"
             if (strict_ok < min) { print "FAIL strict mode accepts too few"; bad++ }
-            print "of those passed: " padded + 0 " with uninitialised engine padding, " engine_rt + 0 " read back as the engine itself reads them"
+            print "of those passed: " padded + 0 " with uninitialised engine padding, " engine_rt + 0 " read back as the engine itself reads them, " short + 0 " read short as the engine reads them"
             print ok + 0 " passed, " bad + 0 " failed"; exit bad > 0 }'

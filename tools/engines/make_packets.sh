@@ -10,13 +10,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 engine=${1:-}
 case "$engine" in
     godot4.6) script=packets4.gd; args=(--headless --path . --script res://packets4.gd); config=5 ;;
-    godot3.6|godot3.2) script=packets3.gd; args=(--no-window -s packets3.gd); config=4 ;;
-    *) echo "usage: tools/engines/make_packets.sh godot4.6|godot3.6|godot3.2" >&2; exit 2 ;;
+    godot3.6|godot3.2|pandemonium-*) script=packets3.gd; args=(--no-window -s packets3.gd); config=4 ;;
+    *) echo "usage: tools/engines/make_packets.sh godot4.6|godot3.6|godot3.2|pandemonium-4.9|..." >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf 'config_version=%s\n' "$config" > "$work/project.godot"
 cp "$here/$script" "$work/"
+case "$engine" in
+    pandemonium-*) # the fork renamed Quat; its own types come from packets_pandemonium.gd
+        sed -e 's/\bQuat(/Quaternion(/g' -e 's/^\tmore()$/\tmore()\n\tpandemonium()/' "$here/$script" > "$work/$script"
+        cat "$here/packets_pandemonium.gd" >> "$work/$script" ;;
+esac
 (cd "$work" && HOME=$work timeout 300 "$here/run" "$engine" "${args[@]}" > out.txt 2> err.txt) || true
 grep -q '^DONE' "$work/out.txt" || { cat "$work/err.txt" >&2; echo "make_packets: $engine did not finish" >&2; exit 1; }
 out="$here/$engine-packets.tsv"

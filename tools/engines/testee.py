@@ -46,6 +46,9 @@ ENGINES = {
     "godot4.6": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4"}, 24),
     "godot3.6": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3", "godot3@3.6"}, 17),
     "godot3.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3@3.2", "godot3"}, 17),
+    # engines tools/engines/build made from their sources (tools/engines/README.md)
+    "pandemonium-4.9": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium"}, 23),
+    "pandemonium-4.9-double": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-double"}, 23),
 }
 
 
@@ -195,7 +198,8 @@ def main():
         if "--version" in sys.argv[2:]:
             print(engine.version)
             return
-        print("gdwire-testee/1\tGodot Engine\t%s\t%d" % (engine.version, WINDOW), flush=True)
+        family = "Pandemonium Engine" if engine.name.startswith("pandemonium") else "Godot Engine"
+        print("gdwire-testee/1\t%s\t%s\t%d" % (family, engine.version, WINDOW), flush=True)
         buf, eof = [b""], False
         while not eof:
             lines, eof = read_requests(0, buf, WINDOW)
