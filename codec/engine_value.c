@@ -1008,6 +1008,7 @@ static _Thread_local gdw_settle_counts last_counts;
 gdw_settle_counts gdw_engine_settle_counts(void) { return last_counts; }
 
 gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, bool allow_objects) {
+    memset(&last_counts, 0, sizeof last_counts);
     if (!d->typed_convert && !d->merge_dict_keys && !d->utf8_value) return GDW_OK;
     settle_ctx c = {d, doc, allow_objects, 0, NULL, 0, 0, {0, 0, 0, 0}};
     /* the seed: this call's stack and the document's addresses, which differ from run to run

@@ -2,7 +2,12 @@
 /* gdwire_testee — gdwire as a testee of the conformance runner (docs/testee-protocol.md): the
  * reference implementation of the protocol. Reads requests on stdin, answers each on stdout
  * with gdwire's outcome in the requested dialect and mode (conformance/outcome.c, the same
- * function the suite runs). */
+ * function the suite runs).
+ *
+ * `gdwire_testee --as-mode MODE` answers every request in MODE whatever it asks: a switch for
+ * testing the testers. With `--as-mode compatible`, engine-exact mode is off (no key merging,
+ * typed conversion or engine defects), and an oracle run against a real engine must report the
+ * disagreements that follow as failures (tools/fuzz/differential_test.sh). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +27,13 @@ static void put_hex(const uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) printf("%02x", p[i]);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    int as_mode = -1;
+    if (argc == 3 && !strcmp(argv[1], "--as-mode") && (as_mode = gdw_mode_from_name(argv[2])) >= 0) {
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: gdwire_testee [--as-mode strict|compatible|engine-exact]\n");
+        return 2;
+    }
     printf("gdwire-testee/1\tgdwire\t%s\t1\n", GDW_VERSION);
     fflush(stdout);
     char *line = NULL;
@@ -36,6 +47,7 @@ int main(void) {
         }
         const gdw_dialect *d = gdw_dialect_find(f[1]);
         int mode = gdw_mode_from_name(f[2]);
+        if (mode >= 0 && as_mode >= 0) mode = as_mode;
         uint8_t *bytes = NULL;
         size_t len = 0, bad;
         if (!d || mode < 0) {

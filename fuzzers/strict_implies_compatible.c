@@ -46,7 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         size_t used2 = 0;
         gdw_status s = gdw_decode(d, in.packet, in.len, &o, NULL, &other, &used2, &err);
         if (m == GDW_MODE_ENGINE_EXACT && s == GDW_ERR_ENGINE_DEFECT) continue;
-        if (m == GDW_MODE_ENGINE_EXACT && fuzz_any(gdw_doc_root(strict), d->joystick_axis_value ? is_joystick_axis_only : is_joystick_value)) {
+        if (m == GDW_MODE_ENGINE_EXACT && (fuzz_any(gdw_doc_root(strict), d->joystick_axis_value ? is_joystick_axis_only : is_joystick_value) ||
+                                            (d->defect_vec4_advance_12 && fuzz_any(gdw_doc_root(strict), fuzz_is_vector4)))) {
             gdw_doc_free(other);
             continue;
         }

@@ -15,20 +15,33 @@ packets the bytes consumed (where the engine says) and, without objects, the re-
 only in what gdwire reads back alike, such as Godot 3's uninitialised padding, are no difference).
 An engine crash or hang is a finding too.
 
-Findings are deduplicated by a signature (the kind of difference, the two verdicts, the top
-value's type id); each signature's smallest input is kept as DIR/findings/SIG.hex and proposed
-as a conformance vector in DIR/proposed-vectors.yaml (expectation: what the engine did). The
-figures go to stdout and DIR/differential.txt.
+Findings are deduplicated by a signature specific enough that a waiver covers one cause, not a
+class (issue 34): the kind of difference, both verdicts, the objects flag and the top type id,
+and further
+  decision     both error classes (the engine's ERR_..., gdwire's);
+  re-encoding  the first value where the two re-encodings differ, both read back by gdwire
+               (`gdwire decode --json`): its path, with indices as [i] and keys as {k} / {v},
+               and its type on each side ("Array[Color] > String vs Color").
+Each signature's smallest input is kept as DIR/findings/SIG.hex and proposed as a conformance
+vector in DIR/proposed-vectors.yaml (expectation: what the engine did). The figures go to
+stdout and DIR/differential.txt.
 
---known FILE (tools/fuzz/differential-known.tsv): signatures already analysed, one per line with
-the reason ("SIG<TAB>reason"). The run ends with "N passed, N failed": an input passes when the
-engine and gdwire agree or the disagreement's signature is known; exit status 1 when any failed."""
+--known FILE (tools/fuzz/differential-known.tsv): signatures already analysed, one per line:
+"SIG<TAB>at most per 10,000 inputs<TAB>deviation id<TAB>reason". A known signature seen more
+often than its bound allows (rate x inputs / 10,000, plus 3) fails as a new one would: a waiver
+cannot quietly absorb a growing class. The run ends with "N passed, N failed": an input passes
+when the engine and gdwire agree or its disagreement is within a known signature's bound; exit
+status 1 when any failed."""
 import argparse
 import hashlib
+import json
+import math
 import os
 import random
 import struct
+import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -59,6 +72,58 @@ def mutate(rng, seeds):
     return bytes(b)
 
 
+def json_type(node):
+    """A node of `gdwire decode --json` as one type name (typed containers with their type)."""
+    t = node.get("type", "?")
+    for k in ("element_type", "key_type"):
+        if k in node and isinstance(node[k], str):
+            t += "[%s]" % node[k]
+    return t
+
+
+def first_difference(a, b, path=""):
+    """The first place where two `gdwire decode --json` trees differ: (path, type a, type b)."""
+    ta, tb = json_type(a), json_type(b)
+    va, vb = a.get("value"), b.get("value")
+    if ta != tb or not isinstance(va, list) or not isinstance(vb, list) or len(va) != len(vb):
+        return (path, ta, tb) if a != b else None
+    dict_like = a.get("type") == "Dictionary"
+    for i, (x, y) in enumerate(zip(va, vb)):
+        if dict_like and isinstance(x, list):  # [key, value] pairs
+            for k, (xx, yy) in enumerate(zip(x, y)):
+                d = first_difference(xx, yy, path + ("{k}" if k == 0 else "{v}"))
+                if d:
+                    return d
+        elif isinstance(x, dict) and isinstance(y, dict):
+            d = first_difference(x, y, path + "[i]")
+            if d:
+                return d
+    return (path, ta, tb) if a != b else None
+
+
+def read_back(gdwire, dialect, hexes):
+    """Each hex string read by gdwire in engine-exact mode: {hex: JSON tree or None}."""
+    if not hexes:
+        return {}
+    with tempfile.NamedTemporaryFile("w", suffix=".hex", delete=False) as fh:
+        fh.write("\n".join(hexes) + "\n")
+        path = fh.name
+    try:
+        out = subprocess.run([gdwire, "decode", "-d", dialect, "--mode", "engine-exact", "--allow-objects", "--json", "--hex",
+                              "--lines", path], capture_output=True, text=True).stdout
+    finally:
+        os.unlink(path)
+    trees = {}
+    for line in out.splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec.get("line"), int) and 1 <= rec["line"] <= len(hexes):
+            trees[hexes[rec["line"] - 1]] = rec.get("value") if rec.get("accepted") else None
+    return trees
+
+
 def corpus_inputs(dirs):
     for d in dirs:
         for dirpath, _, files in os.walk(d):
@@ -79,15 +144,19 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--corpus", action="append", default=[])
     ap.add_argument("--gdwire-testee", default=os.path.join(ROOT, "bazel-bin/conformance/gdwire_testee"))
-    ap.add_argument("--known", default="", help="analysed signatures: SIG<TAB>reason per line")
+    ap.add_argument("--known", default="", help="analysed signatures: SIG<TAB>per 10k<TAB>deviation id<TAB>reason per line")
+    ap.add_argument("--gdwire", default=os.path.join(ROOT, "bazel-bin/cli/gdwire"), help="the command, to read re-encodings back")
     ap.add_argument("--max-inputs", type=int, default=0, help="stop after this many inputs (0: only the time limit)")
     a = ap.parse_args()
-    known = {}
+    known = {}  # signature -> (at most per 10,000 inputs, deviation id, reason)
     if a.known:
-        for line in open(a.known, encoding="utf-8"):
+        for n, line in enumerate(open(a.known, encoding="utf-8"), 1):
             if line.strip() and not line.startswith("#"):
-                sig, _, why = line.rstrip("\n").partition("\t")
-                known[sig] = why
+                f = line.rstrip("\n").split("\t")
+                try:
+                    known[f[0]] = (float(f[1]), f[2], f[3])
+                except (IndexError, ValueError):
+                    sys.exit("differential: %s line %d: want SIG<TAB>per 10k<TAB>deviation id<TAB>reason" % (a.known, n))
     dialect = DIALECT[a.oracle]
     os.makedirs(os.path.join(a.out, "findings"), exist_ok=True)
     rng = random.Random(a.seed)
@@ -105,14 +174,14 @@ def main():
         batch = []
         while len(batch) < (min(500, a.max_inputs - sent) if a.max_inputs else 500):
             item = next(corpus, None)
-            if item is None:
+            generated = item is None
+            if generated:
                 item = (mutate(rng, seeds), rng.random() < 0.1)
-            else:
-                from_corpus += 1
             key = (item[0], item[1])
             if key in seen:
                 continue
             seen.add(key)
+            from_corpus += not generated  # counted once it is sent: a duplicate is not
             batch.append(("p%d" % (sent + len(batch)), item[0].hex(), "1" if item[1] else "0"))
         got_e, r1 = drive(engine, batch, dialect, "engine-exact", 0)
         got_g, r2 = drive(gdwire, batch, dialect, "engine-exact", 0)
@@ -123,11 +192,12 @@ def main():
         # the engine's re-encodings, read back by gdwire: a difference in padding only is none
         differ_enc = [(pid, h, o) for pid, h, o in batch
                       if got_e[pid][0] == got_g[pid][0] == "accepted" and got_e[pid][2] != got_g[pid][2]]
-        back = {}
+        back, trees = {}, {}
         if differ_enc:
             again = [(pid, got_e[pid][2], "0") for pid, _, _ in differ_enc]
             back, r3 = drive(gdwire, again, dialect, "engine-exact", 0)
             restarts += r3
+            trees = read_back(a.gdwire, dialect, sorted({got_e[pid][2] for pid, _, _ in differ_enc} | {got_g[pid][2] for pid, _, _ in differ_enc}))
         for pid, hexs, objects in batch:
             e, g = got_e[pid], got_g[pid]
             sent += 1
@@ -148,10 +218,17 @@ def main():
                 continue
             raw = bytes.fromhex(hexs)
             top = raw[0] if raw else -1
-            sig = hashlib.sha1(("%s|%s|%s|%d" % (kind, e[0], g[0], top)).encode()).hexdigest()[:12]
+            what = ""
+            if kind == "decision":
+                what = "engine %s, gdwire %s" % (e[3], g[3])
+            elif kind == "re-encoding":
+                te, tg = trees.get(e[2]), trees.get(g[2])
+                d = first_difference(te, tg) if te is not None and tg is not None else None
+                what = ("at %s: %s vs %s" % (d[0] or "the top", d[1], d[2])) if d else "not read back"
+            sig = hashlib.sha1(("%s|%s|%s|%s|%d|%s" % (kind, e[0], g[0], objects, top, what)).encode()).hexdigest()[:12]
             counts[sig] = counts.get(sig, 0) + 1
-            desc = "%s: engine %s (consumed %s, %s, %s); gdwire %s (consumed %s, %s, %s)" % (
-                kind, e[0], e[1], e[2][:80], e[3], g[0], g[1], g[2][:80], g[3])
+            desc = "%s%s: engine %s (consumed %s, %s, %s); gdwire %s (consumed %s, %s, %s)" % (
+                kind, (" " + what) if what else "", e[0], e[1], e[2][:80], e[3], g[0], g[1], g[2][:80], g[3])
             if sig not in findings or len(raw) < len(findings[sig][0]):
                 findings[sig] = (raw, objects, desc, e)
     engine.kill()
@@ -162,13 +239,22 @@ def main():
         "inputs sent to the engine: %d (%d from the corpora, %d generated)" % (sent, from_corpus, sent - from_corpus),
         "agree: %d; disagree: %d, in %d distinct signatures; testee restarts: %d" % (
             agree, sent - agree, len(findings), restarts)]
-    unknown = sum(counts[sig] for sig in findings if sig not in known)
+    def allowed(sig):  # how many of this signature a known entry waives in a run of this size
+        return math.floor(known[sig][0] * sent / 10000) + 3 if sig in known else 0
+
+    unknown = sum(counts[sig] - min(counts[sig], allowed(sig)) for sig in findings)
     with open(os.path.join(a.out, "proposed-vectors.yaml"), "w") as pv:
         pv.write("# Proposed conformance vectors from %s: the expectation is what the engine did.\nvectors:\n" % a.oracle)
         for sig, (raw, objects, desc, e) in sorted(findings.items(), key=lambda kv: -counts[kv[0]]):
             open(os.path.join(a.out, "findings", sig + ".hex"), "w").write(raw.hex() + "\n")
             lines.append("  %s  x%-6d %s  %s" % (sig, counts[sig], raw.hex()[:48], desc))
-            lines.append("      " + ("known: " + known[sig] if sig in known else "NEW: not in --known"))
+            if sig not in known:
+                lines.append("      NEW: not in --known")
+            elif counts[sig] > allowed(sig):
+                lines.append("      GREW: known (%s) at most %g per 10,000 inputs, %d waived here: %s" % (
+                    known[sig][1], known[sig][0], allowed(sig), known[sig][2]))
+            else:
+                lines.append("      known (%s): %s" % (known[sig][1], known[sig][2]))
             pv.write('- name: "differential %s %s"\n  from: %s\n  hex: "%s"\n' % (a.oracle, sig, dialect, raw.hex()))
             if objects == "1":
                 pv.write("  options: {objects: true}\n")
