@@ -3,7 +3,7 @@
 """testee_run.py — the conformance vectors against any testee (docs/testee-protocol.md).
 
 usage: testee_run.py --runner RUNNER --testee 'CMD ARGS' --dialect D [--mode M]
-                     [--timeout S] [--memory MIB] [--compare-errors] [--expect-version V]
+                     [--timeout S] [--memory MIB] [--hello-timeout S] [--compare-errors] [--expect-version V]
                      [--deviations FILE] [--root DIR] [--keep DIR] [--engine E --write-evidence F] PATH...
 
 1. RUNNER --export D writes the packets of every vector (id, hex, objects);
@@ -12,11 +12,18 @@ usage: testee_run.py --runner RUNNER --testee 'CMD ARGS' --dialect D [--mode M]
    it is started again and the run goes on with the next packet);
 3. RUNNER --oracle D compares the answers with the vectors' expectations in mode M and prints
    the agreement by category, each disagreement, and "N passed, N failed".
+
+A testee is not trusted (issue 34): a hello that does not parse ends the run with a message and
+the testee killed; a line longer than MAX_LINE bytes is a garbled answer (the testee is started
+again), never buffered without end; the hello waits --hello-timeout seconds (default 120); an
+address-space limit above the runner's own hard limit is lowered to it; and the temporary folder
+is removed however the run ends.
 """
 import argparse
 import os
 import resource
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -25,33 +32,46 @@ import threading
 import time
 
 PROTOCOL = "gdwire-testee/1"
+MAX_LINE = 1 << 20  # no answer of the protocol is longer: a hex re-encoding of a vector is far below
+
+
+class TesteeError(Exception):
+    """The testee broke the protocol before it could be used (no hello, a bad hello)."""
 
 
 class Testee:
-    def __init__(self, cmd, memory_mib, log):
-        self.cmd, self.memory, self.log = cmd, memory_mib, log
+    def __init__(self, cmd, memory_mib, log, hello_timeout=120.0):
+        self.cmd, self.log, self.hello_timeout = cmd, log, hello_timeout
+        self.memory = memory_mib << 20 if memory_mib else 0
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        if self.memory and hard != resource.RLIM_INFINITY and self.memory > hard:
+            self.memory = hard  # the runner's own limit (ulimit -v) is the most a child may have
         self.p = None
         self.hello = None
 
     def _limit(self):
         os.setsid()
         if self.memory:
-            lim = self.memory << 20
-            resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+            resource.setrlimit(resource.RLIMIT_AS, (self.memory, self.memory))
 
     def start(self):
         self.p = subprocess.Popen(["sh", "-c", self.cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=self.log, preexec_fn=self._limit)
         self.buf = b""
-        line = self.readline(time.monotonic() + 120)
+        line = self.readline(time.monotonic() + self.hello_timeout)
         if line is None:
             self.kill()
-            sys.exit("testee_run: the testee gave no hello line (%s)" % self.cmd)
+            raise TesteeError("the testee gave no hello line within %g s (%s)" % (self.hello_timeout, self.cmd))
         f = line.split("\t")
         if f[0] != PROTOCOL or len(f) != 4:
             self.kill()
-            sys.exit("testee_run: the testee speaks %r, not %s (first line %r)" % (f[0], PROTOCOL, line))
-        self.hello = {"name": f[1], "version": f[2], "window": max(1, int(f[3]))}
+            raise TesteeError("the testee speaks %r, not %s (first line %r)" % (f[0][:80], PROTOCOL, line[:200]))
+        try:
+            window = int(f[3])
+        except ValueError:
+            self.kill()
+            raise TesteeError("the testee's hello names a window %r, not a number" % f[3][:40])
+        self.hello = {"name": f[1], "version": f[2], "window": max(1, min(window, 100000))}
 
     def kill(self):
         if self.p and self.p.poll() is None:
@@ -79,6 +99,9 @@ class Testee:
                 self.ended = True  # the testee closed its output: it died (or quit early)
                 return None
             self.buf += chunk
+            if b"\n" not in self.buf and len(self.buf) > MAX_LINE:
+                self.buf = b""
+                return "garbled: a line of more than %d bytes" % MAX_LINE
         line, self.buf = self.buf.split(b"\n", 1)
         return line.decode("utf-8", "replace")
 
@@ -144,7 +167,8 @@ def main():
     ap.add_argument("--dialect", required=True)
     ap.add_argument("--mode", default="engine-exact", choices=["compatible", "strict", "engine-exact"])
     ap.add_argument("--timeout", type=float, default=0)
-    ap.add_argument("--memory", type=int, default=4096)
+    ap.add_argument("--memory", type=int, default=4096, help="the testee's address-space limit in MiB (0: none)")
+    ap.add_argument("--hello-timeout", type=float, default=120.0, help="seconds to wait for the testee's hello line")
     ap.add_argument("--compare-errors", action="store_true")
     ap.add_argument("--expect-version", default="")
     ap.add_argument("--engine", default="", help="the engine's name, for deviations scoped to it (godot4.6, ...)")
@@ -155,17 +179,32 @@ def main():
                     "(conformance/evidence/ENGINE.tsv; needs --engine)")
     ap.add_argument("paths", nargs="*")
     a = ap.parse_args()
-    paths = a.paths or [a.root]
     work = a.keep or tempfile.mkdtemp(prefix="gdw-testee-")
+    try:
+        rc = run(a, work)
+    except TesteeError as e:
+        print("testee_run: %s" % e, file=sys.stderr)
+        rc = 2
+    finally:
+        if not a.keep:
+            shutil.rmtree(work, ignore_errors=True)  # however the run ended
+    sys.exit(rc)
+
+
+def run(a, work):
+    paths = a.paths or [a.root]
     os.makedirs(work, exist_ok=True)
     exported = subprocess.run([a.runner, "--export", a.dialect, "--root", a.root] + paths, capture_output=True, text=True)
     if exported.returncode:
         sys.exit("testee_run: %s--export failed: %s" % (a.runner, exported.stderr.strip()))
     packets = [tuple(l.split("\t")) for l in exported.stdout.splitlines() if l]
     with open(os.path.join(work, "testee.log"), "wb") as log:
-        testee = Testee(a.testee, a.memory, log)
+        testee = Testee(a.testee, a.memory, log, a.hello_timeout)
         t0 = time.monotonic()
-        results, restarts = drive(testee, packets, a.dialect, a.mode, a.timeout)
+        try:
+            results, restarts = drive(testee, packets, a.dialect, a.mode, a.timeout)
+        finally:
+            testee.kill()  # never left running, whatever happened
         took = time.monotonic() - t0
     hello = testee.hello
     if a.expect_version and hello["version"] != a.expect_version:
@@ -192,12 +231,7 @@ def main():
     if a.deviations:
         cmd += ["--deviations", a.deviations]
     sys.stdout.flush()
-    rc = subprocess.run(cmd + paths).returncode
-    if not a.keep:
-        for name in ("answers.tsv", "testee.log"):
-            os.unlink(os.path.join(work, name))
-        os.rmdir(work)
-    sys.exit(rc)
+    return subprocess.run(cmd + paths).returncode
 
 
 if __name__ == "__main__":

@@ -34,5 +34,29 @@ check "gdwire agrees with its own vectors" '^6 passed, 0 failed' "$out"
 check "gdwire: exit 0" "^0$" "$rc"
 out=$(run --testee "echo hello")
 check "a testee of another protocol is refused" "speaks 'hello', not gdwire-testee/1" "$out"
+
+# a hostile testee (issue 34): each is refused or survived, never kills the runner, never stays
+# running, and leaves no temporary folder behind
+export TMPDIR=$(mktemp -d)
+before=$(ls "$TMPDIR" | wc -l)
+out=$(run --testee "printf 'gdwire-testee/1\tx\t1\tmany\n'; exec sleep 300"); rc=$?
+check "a window that is not a number is refused" "names a window 'many', not a number" "$out"
+check "... with exit status 2" "^2$" "$rc"
+pgrep -f 'exec sleep 300|sleep 300' >/dev/null && { failed=$((failed + 1)); echo "FAIL the testee is still running"; pkill -f 'sleep 300'; } || passed=$((passed + 1))
+t0=$(date +%s)
+out=$(run --testee "exec sleep 300" --hello-timeout 2); rc=$?
+check "no hello within --hello-timeout" "no hello line within 2 s" "$out"
+[ $(($(date +%s) - t0)) -lt 30 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL --hello-timeout was not kept"; }
+# a hello, then one line without an end that grows without limit: bounded, the packets answered
+# as garbled, the run ends
+out=$(run --testee "printf 'gdwire-testee/1\tx\t1\t1\n'; exec yes x | tr -d '\n'" --memory 0); rc=$?
+check "an endless line is a garbled answer, not a buffer without end" "the testee crashed\|bad-response\|garbled" "$out"
+check "... and the run still ends with its summary" "passed, .* failed" "$out"
+# the runner under a ulimit -v below --memory: the testee's limit is lowered to it
+out=$( (ulimit -v 3000000; run --testee "$gdwire_testee" --memory 8192) ); rc=$?
+check "ulimit -v below --memory: runs" '^6 passed, 0 failed' "$out"
+after=$(ls "$TMPDIR" | wc -l)
+[ "$after" = "$before" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL temporary folders left: $(ls "$TMPDIR")"; }
+rm -rf "$TMPDIR"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
