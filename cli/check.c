@@ -148,9 +148,9 @@ static bool newer(const gdw_dialect *a, const gdw_dialect *b) {
 }
 
 /* Scores, ranks, meanings and (with detail: the matrix or JSON) each row's reason. A score is
- * four bits, most telling first: reads every byte, no misread-looking reals, its encoder writes
- * the bytes back, the engine itself accepts them (the last two are gdw_check's, found in its one
- * walk per dialect). The second costs a walk of the tree; it only tells apart rows that tie on the
+ * five bits, most telling first: reads every byte, no misread-looking reals, its encoder writes
+ * the bytes back, the engine itself accepts them (those two are gdw_check's, found in its one
+ * walk per dialect), the row is an engine's and not only documentation (documented_only). The second costs a walk of the tree; it only tells apart rows that tie on the
  * bit above it, so without detail only those rows pay for it. The rows that rank first, and so
  * the answer, are the same. */
 static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, int *n_meanings, bool detail) {
@@ -175,6 +175,7 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             if (w->odd_reals == 0) w->score += 1L << 35;
         }
         if (w->r->reencodes_same) w->score += 1L << 34;
+        if (!w->r->dialect->documented_only) w->score += 1L << 32; /* an engine's row before the docs' */
     }
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
@@ -255,6 +256,8 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
         if (w->r->consumed < pk->n) snprintf(out, cap, "same value as %s, but leaves %zu trailing bytes", bd->name, pk->n - w->r->consumed);
         else if (!w->r->reencodes_same)
             snprintf(out, cap, "same value as %s, but its encoder would write other bytes: strict says %s", bd->name, w->r->strict_err.message);
+        else if (w->r->engine_exact && d->documented_only)
+            snprintf(out, cap, "same value as %s; this row is documentation only, no engine release writes it", bd->name);
         else snprintf(out, cap, "same value as %s; not accepted by the engine as it is (engine-exact)", bd->name);
     }
 }

@@ -114,6 +114,12 @@ int cmd_convert(const opts *o) {
 
 /* ---- dialects -------------------------------------------------------------------------------- */
 
+/* Where a row's expectations come from: the engine that answered them, or why none has. */
+static void print_evidence(const gdw_dialect *d) {
+    if (d->engine_evidence) printf("%-19s %-12s %5s  engine evidence: %s\n", "", "", "", d->engine_evidence);
+    else printf("%-19s %-12s %5s  no engine evidence: %s\n", "", "", "", d->no_engine);
+}
+
 int cmd_dialects(const opts *o) {
     if (o->json) {
         printf("[");
@@ -137,7 +143,11 @@ int cmd_dialects(const opts *o) {
             json_string(stdout, d->summary);
             printf(",\"types\":[");
             for (unsigned w = 0; w < d->type_count; w++) printf("%s\"%s\"", w ? "," : "", gdw_type_name((gdw_type)d->types[w]));
-            printf("]}");
+            printf("],\"engine_evidence\":");
+            if (d->engine_evidence) json_string(stdout, d->engine_evidence); else printf("null");
+            printf(",\"no_engine\":");
+            if (d->no_engine) json_string(stdout, d->no_engine); else printf("null");
+            printf(",\"documented_only\":%s}", d->documented_only ? "true" : "false");
         }
         printf("]\n");
         return 0;
@@ -147,12 +157,14 @@ int cmd_dialects(const opts *o) {
         const gdw_dialect *d = gdw_dialect_at(i);
         printf("%s%-19s%s %-12s %5u  %s%s%s\n", c_bold(), d->name, c_off(), d->family, d->type_count, d->engine, d->aliases[0] ? "; also " : "", d->aliases);
         printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), d->summary, c_off());
+        print_evidence(d);
     }
     printf("\n%-19s %-12s %5s  %s\n", "engine release", "release of", "", "engine / aliases (engine-exact mode; -d NAME wherever a dialect goes)");
     for (size_t i = 0; i < gdw_release_count(); i++) {
         const gdw_dialect *d = gdw_release_at(i);
         printf("%s%-19s%s %-12s %5s  %s%s%s\n", c_bold(), d->name, c_off(), d->release_of, "", d->engine, d->aliases[0] ? "; also " : "", d->aliases);
         printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), d->summary, c_off());
+        print_evidence(d);
     }
     return 0;
 }

@@ -1001,9 +1001,7 @@ static gdw_status settle(settle_ctx *c, gdw_value *root) {
     return GDW_OK;
 }
 
-/* The work of the calling thread's last settle (a thread's own, so the counts stay correct
- * when threads decode at once). */
-static _Thread_local gdw_settle_counts last_counts;
+static GDW_THREAD_LOCAL gdw_settle_counts last_counts;
 
 gdw_settle_counts gdw_engine_settle_counts(void) { return last_counts; }
 

@@ -4,8 +4,9 @@
  *
  * Data flow:  bytes -> cursor -> dialect table -> value tree / verdict -> encoder -> bytes.
  * One decoder, validator and encoder serve every dialect; a dialect is a const table
- * (see dialects/dialects.h). Nothing here keeps global state: every call is thread-safe
- * as long as its arguments are not shared with a concurrent call that writes them.
+ * (see dialects/dialects.h). Nothing here keeps global state (but for one per-thread diagnostic,
+ * the work of the thread's last engine-exact key merge, read by the tests): every call is
+ * thread-safe as long as its arguments are not shared with a concurrent call that writes them.
  *
  * NULL arguments. Any pointer argument may be NULL; no call dereferences one. One rule says
  * what happens then (codec/tests/null_test.c calls every function with each pointer NULL):

@@ -84,6 +84,23 @@ uint32_t gdw_meaningful_flags(const gdw_dialect *d, unsigned t);
 
 typedef struct gdw_chunk gdw_chunk;
 
+/* The work one gdw_engine_settle did on Dictionary keys: keys put in merge tables, slots probed,
+ * nodes hashed (a packed array's components and a string's 8-byte words count too) and node
+ * pairs compared. Linear in the input whatever the keys (engine_value.c, "the table of keys");
+ * fuzzers/decode and codec:engine_value_test hold it to that. A diagnostic kept per thread (the
+ * one piece of state the library keeps: gdwire.h says so), so that documents stay as small as
+ * the heap-limit vectors measure them. */
+typedef struct gdw_settle_counts { uint64_t keys, probes, hashed, compared; } gdw_settle_counts;
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define GDW_THREAD_LOCAL thread_local
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define GDW_THREAD_LOCAL _Thread_local
+#elif defined(__GNUC__) || defined(__clang__)
+#define GDW_THREAD_LOCAL __thread
+#else
+#define GDW_THREAD_LOCAL /* no thread-local storage: threads share the diagnostic */
+#endif
+
 struct gdw_doc {
     gdw_allocator alloc;
     gdw_chunk *chunks;     /* small allocations are bumped from the first chunk */
@@ -207,12 +224,8 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
                                gdw_error *shadow, bool *canonical, bool *engine_same);
 
-/* The work one gdw_engine_settle did on Dictionary keys: keys put in merge tables, slots probed,
- * nodes hashed (a packed array's components and a string's 8-byte words count too) and node
- * pairs compared. Linear in the input whatever the keys (engine_value.c, "the table of keys");
- * fuzzers/decode and codec:engine_value_test hold it to that. */
-typedef struct gdw_settle_counts { uint64_t keys, probes, hashed, compared; } gdw_settle_counts;
-/* gdw_engine_settle_counts: those of the calling thread's last gdw_engine_settle. */
+/* gdw_engine_settle_counts: the work the calling thread's last gdw_engine_settle did on
+ * Dictionary keys (zero after a settle that had none to merge): see gdw_settle_counts. */
 gdw_settle_counts gdw_engine_settle_counts(void);
 /* gdw_engine_settle (engine_value.c): in engine-exact mode, turn a decoded tree into the value the
  * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks. */

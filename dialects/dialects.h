@@ -131,6 +131,14 @@ struct gdw_dialect {
                                      by instance) */
     bool keys_string_like;        /* ... and a String and a StringName with the same text are one
                                      key (4.x StringLikeVariantComparator) */
+
+    /* Where the row's expectations come from (README "Dialects"; issue 27) */
+    const char *engine_evidence;  /* the real engine that answered every conformance vector in this
+                                     row (conformance/evidence/), NULL if none has */
+    const char *no_engine;        /* one line: why no engine answers for this row, NULL if one does */
+    bool documented_only;         /* the row describes documentation, not a released engine's
+                                     wire: `check` ranks it below every engine row that reads the
+                                     packet as well */
 };
 
 #endif

@@ -34,6 +34,9 @@ int main(void) {
     for (size_t i = 0; i < n; i++) {
         const gdw_dialect *d = row(i);
         CHECK(d->name && d->name[0], "row %zu has no name", i);
+        /* every row says where its expectations come from: an engine, or why none (issue 27) */
+        CHECK((d->engine_evidence != NULL) != (d->no_engine != NULL), "%s: name its engine evidence or why it has none, not both", d->name);
+        CHECK(!d->documented_only || d->no_engine, "%s: a documented-only row has no engine evidence", d->name);
         CHECK(d->fuzz_id < n, "%s: fuzz id %u past the last row", d->name, d->fuzz_id);
         CHECK(gdw_dialect_find(d->name) == d, "%s: gdw_dialect_find does not find it", d->name);
         const char *p = d->aliases ? d->aliases : "";
