@@ -75,10 +75,9 @@ def mutate(rng, seeds):
 def json_type(node):
     """A node of `gdwire decode --json` as one type name (typed containers with their type)."""
     t = node.get("type", "?")
-    for k in ("element_type", "key_type"):
-        if k in node and isinstance(node[k], str):
-            t += "[%s]" % node[k]
-    return t
+    types = [node[k] if isinstance(node[k], str) else json.dumps(node[k], sort_keys=True, separators=(",", ":"))
+             for k in ("key_type", "element_type", "value_type") if k in node]
+    return t + ("[%s]" % ", ".join(types) if types else "")
 
 
 def first_difference(a, b, path=""):
