@@ -154,7 +154,30 @@ static void growth(const char *name, const char *dialect, void (*make)(wbuf *, s
     CHECK(probes_per_key <= 4, "%s: %llu probes per key", name, (unsigned long long)probes_per_key);
 }
 
+/* gdw_dict_get and a key the bytes repeat (issue 34 #11): a compatible-mode tree keeps both pairs
+ * as written and the first is found; an engine-exact tree holds what the engine holds, one key
+ * with the last value. */
+static void repeated_key(void) {
+    uint8_t buf[64];
+    /* godot4 {"k": 1, "k": 2} */
+    size_t n = t_unhex("1b000000 02000000 04000000 01000000 6b000000 02000000 01000000 04000000 01000000 6b000000 02000000 02000000",
+                       buf, sizeof buf);
+    for (int m = 0; m < 2; m++) {
+        gdw_decode_options o = gdw_decode_options_default();
+        o.mode = m ? GDW_MODE_ENGINE_EXACT : GDW_MODE_COMPATIBLE;
+        gdw_doc *doc = NULL;
+        int64_t got = 0;
+        CHECK(gdw_decode(t_dialect("godot4"), buf, n, &o, NULL, &doc, NULL, NULL) == GDW_OK, "repeated key: decode");
+        const gdw_value *root = doc ? gdw_doc_root(doc) : NULL;
+        CHECK(root && gdw_get_int(gdw_dict_get(root, "k", 1), &got) && got == (m ? 2 : 1), "%s: gdw_dict_get(\"k\") = %lld, want %d",
+              m ? "engine-exact" : "compatible", (long long)got, m ? 2 : 1);
+        CHECK(root && root->len == (m ? 1u : 2u), "%s: %u pairs", m ? "engine-exact" : "compatible", root ? root->len : 0);
+        gdw_doc_free(doc);
+    }
+}
+
 int main(void) {
+    repeated_key();
     growth("godot4 float keys 1.0, 2.0, ...", "godot4", g4_float_keys, 4096, 1, 1);
     growth("godot4 double keys (i + 1) * 2^20 + 0.5", "godot4", g4_float64_keys, 4096, 1, 1);
     growth("godot3 int keys i << 16", "godot3", g3_int_keys, 2048, 1, 1);
