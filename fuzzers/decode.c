@@ -159,7 +159,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(s == GDW_OK && n2 == n1 && memcmp(e1, e2, n1) == 0, "%s: second encoding differs", gdw_dialect_name(d));
     /* engine-exact mode holds the engine's value (codec/engine_value.c): what the engine holds,
      * written back, is read back as that same value (settling twice changes nothing) */
-    if (in.opt.mode == GDW_MODE_ENGINE_EXACT) {
+    /* (not where the engine's own decoder cannot read back what its encoder wrote: a Vector4 under
+     * defect_vec4_advance_12 shifts what follows it, so the value may even be rejected) */
+    if (in.opt.mode == GDW_MODE_ENGINE_EXACT && !(d->defect_vec4_advance_12 && fuzz_any(v1, fuzz_is_vector4))) {
         gdw_decode_options o3 = in.opt;
         o3.allow_objects |= d->objects_by_default;
         gdw_doc *doc3 = NULL;
@@ -167,8 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (s != GDW_ERR_ENGINE_DEFECT) {
             FUZZ_CHECK(s == GDW_OK, "%s: engine-exact rejects the engine value it held: %s at %zu", gdw_dialect_name(d), gdw_status_name(s),
                        err.offset);
-            if (!fuzz_values_match(v1, gdw_doc_root(doc3)) && !fuzz_any(v1, is_null_object) &&
-                !(d->defect_vec4_advance_12 && fuzz_any(v1, fuzz_is_vector4))) {
+            if (!fuzz_values_match(v1, gdw_doc_root(doc3)) && !fuzz_any(v1, is_null_object)) {
                 fuzz_print_value("held", v1);
                 fuzz_print_value("held after writing it back", gdw_doc_root(doc3));
                 FUZZ_CHECK(0, "%s: the engine value is not stable", gdw_dialect_name(d));
