@@ -44,7 +44,7 @@ typedef enum gdw_utf8_value {
                                    character, surrogates stay (measured on 3.2.3) */
     GDW_UTF8_VALUE_GODOT35 = 2  /* ... and a high surrogate followed by a low one is one character,
                                    any other surrogate a space (3.5+, godotengine/godot PR #54625;
-                                   measured on 3.6.2) */
+                                   measured on 3.6.2, and on Pandemonium v3.5.0) */
 } gdw_utf8_value;
 
 struct gdw_dialect {

@@ -11,7 +11,8 @@
 set -euo pipefail
 runner=$1 testee_run=$2 engine_testee=$3 engine=$4 dialect=$5 version=$6 kind=${7:-}
 run=$(dirname "$engine_testee")/run
-if [ "$kind" = built ] && ! "$run" --list | grep -q "^$engine	"; then
+engines=$("$run" --list)  # (read whole: grep -q closing the pipe early would fail it under pipefail)
+if [ "$kind" = built ] && ! grep -q "^$engine	" <<<"$engines"; then
     echo "SKIP: the engine $engine is not built here; 'tools/engines/build $engine' makes it (tools/engines/README.md)."
     echo "Its recorded answers (conformance/evidence/$engine.tsv) are checked by //conformance:conformance."
     echo "0 passed, 0 failed, 1 skipped"

@@ -16,6 +16,7 @@ esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf 'config_version=%s\n' "$config" > "$work/project.godot"
+cp "$work/project.godot" "$work/project.pandemonium"   # Pandemonium v3.5-v3.7's name for it
 cp "$here/$script" "$work/"
 case "$engine" in
     pandemonium-*) # the fork renamed Quat; its own types come from packets_pandemonium.gd

@@ -49,6 +49,7 @@ ENGINES = {
     # engines tools/engines/build made from their sources (tools/engines/README.md)
     "pandemonium-4.9": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium"}, 23),
     "pandemonium-4.9-double": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-double"}, 23),
+    "pandemonium-3.5": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-3.5"}, 20),
 }
 
 
@@ -58,8 +59,10 @@ class Engine:
         self.driver, config_version, self.args, self.dialects, self.object_type = ENGINES[name]
         self.godot4 = self.driver == "godot4.gd"
         self.work = tempfile.mkdtemp(prefix="gdw-%s-" % name)
-        with open(os.path.join(self.work, "project.godot"), "w") as fh:
-            fh.write("config_version=%d\n" % config_version)
+        # Pandemonium v3.5-v3.7 look for project.pandemonium, the others for project.godot
+        for project in ("project.godot", "project.pandemonium"):
+            with open(os.path.join(self.work, project), "w") as fh:
+                fh.write("config_version=%d\n" % config_version)
         shutil.copy(os.path.join(HERE, self.driver), self.work)
         self.version = None
 
