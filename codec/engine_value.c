@@ -242,12 +242,20 @@ static uintptr_t memo_key(const gdw_value *v, int how) {
     return p ? ((uintptr_t)p << 1) | (uintptr_t)(how != CMP_PLAIN) : 0;
 }
 
+/* The slot of key in a memo table of cap (a power of two) slots: its own, or the empty one where
+ * it would go (linear probing; the table is at most half full). */
+static size_t memo_slot(const hash_memo *m, size_t cap, uint64_t seed, uintptr_t key) {
+    size_t at = fmix64(key ^ seed) & (cap - 1);
+    while (m[at].key && m[at].key != key) at = (at + 1) & (cap - 1);
+    return at;
+}
+
 static bool memo_find(const settle_ctx *c, uintptr_t key, uint64_t *h) {
     if (!key || !c->memo_cap) return false;
-    for (size_t at = fmix64(key ^ c->seed) & (c->memo_cap - 1);; at = (at + 1) & (c->memo_cap - 1)) {
-        if (c->memo[at].key == key) { *h = c->memo[at].h; return true; }
-        if (!c->memo[at].key) return false;
-    }
+    const hash_memo *e = &c->memo[memo_slot(c->memo, c->memo_cap, c->seed, key)];
+    if (e->key != key) return false;
+    *h = e->h;
+    return true;
 }
 
 static void memo_put(settle_ctx *c, uintptr_t key, uint64_t h) {
@@ -257,20 +265,15 @@ static void memo_put(settle_ctx *c, uintptr_t key, uint64_t h) {
         hash_memo *m = (hash_memo *)a->malloc_fn(a->ctx, cap * sizeof *m);
         if (!m) return;
         memset(m, 0, cap * sizeof *m);
-        for (size_t i = 0; i < c->memo_cap; i++) {
-            if (!c->memo[i].key) continue;
-            size_t at = fmix64(c->memo[i].key ^ c->seed) & (cap - 1);
-            while (m[at].key) at = (at + 1) & (cap - 1);
-            m[at] = c->memo[i];
-        }
+        for (size_t i = 0; i < c->memo_cap; i++)
+            if (c->memo[i].key) m[memo_slot(m, cap, c->seed, c->memo[i].key)] = c->memo[i];
         if (c->memo) a->free_fn(a->ctx, c->memo, c->memo_cap * sizeof *c->memo);
         c->memo = m;
         c->memo_cap = cap;
     }
-    size_t at = fmix64(key ^ c->seed) & (c->memo_cap - 1);
-    while (c->memo[at].key) at = (at + 1) & (c->memo_cap - 1);
-    c->memo[at].key = key;
-    c->memo[at].h = h;
+    hash_memo *e = &c->memo[memo_slot(c->memo, c->memo_cap, c->seed, key)];
+    e->key = key;
+    e->h = h;
     c->memo_n++;
 }
 
@@ -319,6 +322,8 @@ static uint64_t key_hash(settle_ctx *c, const gdw_value *v, int how) {
     }
 }
 
+#define SLOT_TAG 0xFFFFFFFF00000000ull /* a slot's upper half: its key's hash there; lower: the pair */
+
 /* Keys the engine finds equal become one entry: the first one's key and place, the last value.
  * An open-addressing table (temporary, from the document's allocator) of slots, each the index of
  * a kept pair below the upper half of its key's hash. */
@@ -336,7 +341,7 @@ static gdw_status merge_keys(settle_ctx *c, gdw_value *dict) {
     for (uint32_t i = 0; i < n; i++) {
         gdw_value *k = &items[2 * i];
         uint64_t h = fmix64(key_hash(c, k, CMP_KEY_TOP));
-        uint64_t tag = h & 0xFFFFFFFF00000000ull;
+        uint64_t tag = h & SLOT_TAG;
         c->counts.keys++;
         for (size_t at = h & (cap - 1);; at = (at + 1) & (cap - 1)) {
             c->counts.probes++;
@@ -348,7 +353,7 @@ static gdw_status merge_keys(settle_ctx *c, gdw_value *dict) {
                 break;
             }
             uint32_t j = (uint32_t)e;
-            if ((e & 0xFFFFFFFF00000000ull) == tag && key_equal(c, &items[2 * j], k, true)) { items[2 * j + 1] = items[2 * i + 1]; break; }
+            if ((e & SLOT_TAG) == tag && key_equal(c, &items[2 * j], k, true)) { items[2 * j + 1] = items[2 * i + 1]; break; }
         }
     }
     a->free_fn(a->ctx, slot, cap * sizeof *slot);
@@ -621,8 +626,7 @@ static bool string_to_int(gdw_str s, int64_t *out) {
  * "e" / "E" / "e-" / "e+", the exponent clamped to 511 and applied through the table of 10^2^i.
  * No digit gives 0 with the sign ("-" is -0.0); text after the number is ignored; an "e" with no
  * digit after it ends the number unscaled ("1.5e" is 15: the engine jumps past the scaling);
- * the string ends
- * at its first NUL, as the engine's String does. false: not computed, only for an exponent past
+ * the string ends at its first NUL, as the engine's String does. false: not computed, only for an exponent past
  * INT32_MAX, where the engine's int overflows (undefined behaviour in its C++). */
 static bool string_to_float(gdw_str s, double *out) {
     static const double powers_of_10[] = {10., 100., 1.0e4, 1.0e8, 1.0e16, 1.0e32, 1.0e64, 1.0e128, 1.0e256};
