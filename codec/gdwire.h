@@ -5,8 +5,10 @@
  * Data flow:  bytes -> cursor -> dialect table -> value tree / verdict -> encoder -> bytes.
  * One decoder, validator and encoder serve every dialect; a dialect is a const table
  * (see dialects/dialects.h). Nothing here keeps global state (but for one per-thread diagnostic,
- * the work of the thread's last engine-exact key merge, read by the tests): every call is
- * thread-safe as long as its arguments are not shared with a concurrent call that writes them.
+ * the work of the thread's last engine-exact key merge, read by the tests, and the "C" locale
+ * object numbers are read in, made once): every call is thread-safe as long as its arguments are
+ * not shared with a concurrent call that writes them, and none reads or sets the global locale,
+ * so a host's LC_NUMERIC changes nothing (codec/tests/threads_test.c, run under TSan).
  *
  * NULL arguments. Any pointer argument may be NULL; no call dereferences one. One rule says
  * what happens then (codec/tests/null_test.c calls every function with each pointer NULL):
@@ -304,9 +306,9 @@ GDW_API double gdw_value_real(const gdw_value *v, size_t i);  /* component i of 
 GDW_API int64_t gdw_value_int_at(const gdw_value *v, size_t i); /* component i of an integer-based value */
 GDW_API const gdw_value *gdw_items(const gdw_value *v);        /* array/dict items, NULL if none */
 GDW_API const gdw_container *gdw_container_of(const gdw_value *v); /* typed descriptor or NULL */
-        
-        /* gdw_value_equal: exact structural equality (same type, width, flags that matter, bits). NULL
-         * equals only NULL; a value whose type is out of range equals nothing but the same pointer. */
+
+/* gdw_value_equal: exact structural equality (same type, width, flags that matter, bits). NULL
+ * equals only NULL; a value whose type is out of range equals nothing but the same pointer. */
 GDW_API bool gdw_value_equal(const gdw_value *a, const gdw_value *b);
 /* gdw_value_same_numbers: as gdw_value_equal, but a real stored as f32 equals one stored as
  * f64 when widening it gives exactly that f64 (NaN payloads as the C conversion widens them):
@@ -369,27 +371,27 @@ typedef enum gdw_mode {
 
 GDW_API const char *gdw_mode_name(gdw_mode m);
 GDW_API int gdw_mode_from_name(const char *name); /* -1 if unknown */
-        
-        #define GDW_DEFAULT_MAX_DEPTH 1024u
-        #define GDW_HARD_MAX_DEPTH 1024u /* the deepest limit a caller may ask for */
-        
-        /* A field of the input as the decoder reads it (gdw_decode_options.trace): what `gdwire explain`
-         * prints. Fields come in input order; a value's "header" comes first, then its own fields and its
-         * children's. A field is reported as soon as its bytes are taken, before the checks on it, so the
-         * failing field of a rejected input is the last one reported (or the error lies just past it). */
-        typedef struct gdw_trace_event {
-            size_t offset;       /* first byte of the field */
-            size_t size;         /* its length in bytes (0 for an empty string's bytes) */
-            unsigned depth;      /* nesting depth of the value it belongs to (0: top level) */
-            gdw_type type;       /* that value's type; GDW_TYPE_COUNT for a header with an unknown id */
-            const char *field;   /* "header", "value", "length", "bytes", "padding", "count", "components",
-                                    "elements", "element type", "class header", "name count", "subname count", "flags", "id",
-                                    "object id", "property count", "format", "mipmaps", "width", "height",
-                                    "data length", "event type", "device", "word" */
-            int64_t number;      /* the field as a number where it is one: header word, length, count, int,
-                                    float bits; for "components" and "elements" the bytes per component */
-            const char *path;    /* "header" only: where the value sits, as in gdw_error.path ("" at the top) */
-        } gdw_trace_event;
+
+#define GDW_DEFAULT_MAX_DEPTH 1024u
+#define GDW_HARD_MAX_DEPTH 1024u /* the deepest limit a caller may ask for */
+
+/* A field of the input as the decoder reads it (gdw_decode_options.trace): what `gdwire explain`
+ * prints. Fields come in input order; a value's "header" comes first, then its own fields and its
+ * children's. A field is reported as soon as its bytes are taken, before the checks on it, so the
+ * failing field of a rejected input is the last one reported (or the error lies just past it). */
+typedef struct gdw_trace_event {
+    size_t offset;       /* first byte of the field */
+    size_t size;         /* its length in bytes (0 for an empty string's bytes) */
+    unsigned depth;      /* nesting depth of the value it belongs to (0: top level) */
+    gdw_type type;       /* that value's type; GDW_TYPE_COUNT for a header with an unknown id */
+    const char *field;   /* "header", "value", "length", "bytes", "padding", "count", "components",
+                            "elements", "element type", "class header", "name count", "subname count", "flags", "id",
+                            "object id", "property count", "format", "mipmaps", "width", "height",
+                            "data length", "event type", "device", "word" */
+    int64_t number;      /* the field as a number where it is one: header word, length, count, int,
+                            float bits; for "components" and "elements" the bytes per component */
+    const char *path;    /* "header" only: where the value sits, as in gdw_error.path ("" at the top) */
+} gdw_trace_event;
 
 typedef void (*gdw_trace_fn)(void *ctx, const gdw_trace_event *ev);
 
@@ -547,11 +549,11 @@ GDW_API gdw_status gdw_text_parse(const char *text, size_t len, const gdw_alloca
 /* gdw_json_print: as gdw_text_print, in the JSON form (one line). */
 GDW_API size_t gdw_json_print(const gdw_value *v, char *out, size_t cap);
 GDW_API char *gdw_json_print_alloc(const gdw_value *v); /* free with free(); NULL on OOM */
-        
-        /* gdw_json_parse: read one JSON value in the JSON form into a new document. Errors: SYNTAX
-         * (not JSON, or not the schema) with err->offset the byte offset in the text and err->path the
-         * JSON path of the offending member; NOMEM; DEPTH; INVALID_ARG when out_doc is NULL, or text is
-         * NULL with len > 0 (as gdw_text_parse). */
+
+/* gdw_json_parse: read one JSON value in the JSON form into a new document. Errors: SYNTAX
+ * (not JSON, or not the schema) with err->offset the byte offset in the text and err->path the
+ * JSON path of the offending member; NOMEM; DEPTH; INVALID_ARG when out_doc is NULL, or text is
+ * NULL with len > 0 (as gdw_text_parse). */
 GDW_API gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc,
                                   gdw_doc **out_doc, gdw_error *err);
 
@@ -604,9 +606,9 @@ typedef struct gdw_builder gdw_builder;
 
 GDW_API gdw_builder *gdw_builder_new(const gdw_allocator *alloc); /* NULL on OOM; alloc NULL: libc */
 GDW_API void gdw_builder_free(gdw_builder *b);                     /* NULL is a no-op; frees an unfinished document */
-        /* gdw_build_finish: exactly one value built and every container closed: *out_doc owns it (free
-         * with gdw_doc_free). Else (or after an earlier failure) the status and *err, *out_doc NULL, and
-         * everything built is freed. Either way the builder is empty and ready for another document. */
+/* gdw_build_finish: exactly one value built and every container closed: *out_doc owns it (free
+ * with gdw_doc_free). Else (or after an earlier failure) the status and *err, *out_doc NULL, and
+ * everything built is freed. Either way the builder is empty and ready for another document. */
 GDW_API gdw_status gdw_build_finish(gdw_builder *b, gdw_doc **out_doc, gdw_error *err);
 /* gdw_builder_error: the sticky status (GDW_OK if none) and, if err is not NULL, its error. */
 GDW_API gdw_status gdw_builder_error(const gdw_builder *b, gdw_error *err);

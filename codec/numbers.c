@@ -3,11 +3,19 @@
  * bits at a width (f32 rounded once, from the decimal, never through a double), an integer to a
  * range, and the width a real gets when the input names none. Both readers call these; neither
  * has number rules of its own beyond the span of its token. */
+/* strtod_l, strtof_l and newlocale: POSIX 2008 and the GNU / BSD C libraries (xlocale.h on
+ * Apple's), _strtod_l on Windows. */
+#if !defined(_WIN32) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1
+#endif
 #include <ctype.h>
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
+#if defined(__APPLE__)
+#include <xlocale.h>
+#endif
 
 #include "codec/internal.h"
 
@@ -21,17 +29,45 @@ static bool token(const char *s, size_t n, char *tok, size_t cap) {
     return true;
 }
 
-/* Both forms write the decimal point as '.'; strtod reads the C library's current LC_NUMERIC one
- * (',' in de_DE, say, when the host program called setlocale). So the token's '.' becomes that
- * point before strtod sees it: a number reads the same in every locale (codec/tests/locale_test). */
-static void point_to_locale(char *tok, size_t cap) {
-    const struct lconv *lc = localeconv();
-    const char *dp = lc && lc->decimal_point && lc->decimal_point[0] ? lc->decimal_point : ".";
-    char *d = strchr(tok, '.');
-    size_t dl = strlen(dp);
-    if (!d || (dl == 1 && dp[0] == '.') || strlen(tok) + dl >= cap) return;
-    memmove(d + dl, d + 1, strlen(d + 1) + 1);
-    memcpy(d, dp, dl);
+/* Both forms write the decimal point as '.', whatever LC_NUMERIC the host program set (',' in
+ * de_DE, say): reals are read with strtod_l / strtof_l in a "C" locale object made once, so a
+ * number reads the same in every locale (codec/tests/locale_test) and no call touches the global
+ * locale (localeconv and setlocale are not thread-safe; codec/tests/threads_test runs under TSan). */
+#if defined(_WIN32)
+typedef _locale_t c_locale;
+static c_locale make_c_locale(void) { return _create_locale(LC_NUMERIC, "C"); }
+static void drop_c_locale(c_locale l) { _free_locale(l); }
+#define STRTOD_C(s, e, l) _strtod_l(s, e, l)
+#define STRTOF_C(s, e, l) _strtof_l(s, e, l)
+#else
+typedef locale_t c_locale;
+static c_locale make_c_locale(void) { return newlocale(LC_NUMERIC_MASK, "C", (locale_t)0); }
+static void drop_c_locale(c_locale l) { freelocale(l); }
+#define STRTOD_C(s, e, l) strtod_l(s, e, l)
+#define STRTOF_C(s, e, l) strtof_l(s, e, l)
+#endif
+
+/* The "C" locale, made by the first call that needs it; a thread that loses the race to store
+ * its own frees it. NULL only if the C library cannot make one. Never freed: one per process.
+ * The compilers' atomic builtins, not <stdatomic.h>: the amalgamation also compiles as C99 and
+ * as C++. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <windows.h>
+#define LOAD_ACQUIRE(p) ((c_locale)InterlockedCompareExchangePointer((void *volatile *)(p), NULL, NULL))
+#define PUBLISH(p, expected, made) (InterlockedCompareExchangePointer((void *volatile *)(p), (made), NULL) == NULL)
+#else
+#define LOAD_ACQUIRE(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define PUBLISH(p, expected, made) __atomic_compare_exchange_n(p, expected, made, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+#endif
+static c_locale the_c_locale(void) {
+    static c_locale shared;
+    c_locale l = LOAD_ACQUIRE(&shared);
+    if (l) return l;
+    c_locale made = make_c_locale(), expected = (c_locale)0;
+    if (!made) return (c_locale)0;
+    if (PUBLISH(&shared, &expected, made)) return made;
+    drop_c_locale(made);
+    return LOAD_ACQUIRE(&shared);
 }
 
 const char *gdw_number_real(const char *s, size_t n, unsigned width, uint64_t *bits) {
@@ -60,10 +96,11 @@ const char *gdw_number_real(const char *s, size_t n, unsigned width, uint64_t *b
         return NULL;
     }
     if (strncmp(body, "0x", 2) == 0 || strncmp(body, "0X", 2) == 0) return "bad number";
-    point_to_locale(tok, sizeof tok);
+    c_locale c = the_c_locale();
+    if (!c) return "no C locale to read numbers in";
     char *end;
-    if (width == 4) *bits = f32_to_bits(strtof(tok, &end));
-    else *bits = f64_to_bits(strtod(tok, &end));
+    if (width == 4) *bits = f32_to_bits(STRTOF_C(tok, &end, c));
+    else *bits = f64_to_bits(STRTOD_C(tok, &end, c));
     return *end ? "bad number" : NULL;
 }
 
