@@ -23,7 +23,7 @@
 typedef struct row {
     const gdw_check_result *r; /* gdw_check's, in check_run.res */
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
-    char engine_note[400]; /* the engine holds another value than the bytes spell (engine_note.c) */
+    char engine_note[1000]; /* the engine holds another value than the bytes spell (engine_note.c) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
     long score;
     int rank;      /* 1-based; equal scores share a rank */
@@ -182,7 +182,7 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
         if (w->r->status != GDW_OK) continue;
         w->exact_ok = w->r->engine_exact; /* gdw_check's: found in its walk unless an engine quirk was met */
         if (w->exact_ok) w->score += 1L << 33;
-        if (w->exact_ok && c->matrix) engine_value_note(w->r->dialect, pk, &c->o->dec, gdw_doc_root(w->r->doc), w->engine_note, sizeof w->engine_note);
+        if (w->exact_ok && c->matrix) engine_value_note(w->r->dialect, pk, &c->o->dec, w->r->doc, w->engine_note, sizeof w->engine_note);
     }
     /* among dialects of the best score, the newest engine release (dialect field `released`) */
     int best = 0;

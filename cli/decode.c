@@ -40,6 +40,20 @@ static int decode_packet(void *ctx, const packet *pk) {
             char *j = gdw_json_print_alloc(gdw_doc_root(doc)), *t = gdw_text_print_alloc(gdw_doc_root(doc));
             printf(",\"consumed\":%zu,\"trailing\":%zu,\"value\":%s,\"text\":", used, pk->n - used, j ? j : "null");
             json_string(stdout, t ? t : "");
+            char apath[GDW_PATH_MAX];
+            const char *why = NULL;
+            size_t approx = gdw_doc_approximate(doc, apath, &why);
+            if (o->dec.mode == GDW_MODE_ENGINE_EXACT) { /* values the engine holds otherwise, kept as written */
+                printf(",\"approximate\":");
+                if (!approx) printf("null");
+                else {
+                    printf("{\"count\":%zu,\"path\":", approx);
+                    json_string(stdout, apath);
+                    printf(",\"why\":");
+                    json_string(stdout, why);
+                    printf("}");
+                }
+            }
             free(j);
             free(t);
         }
@@ -60,8 +74,8 @@ static int decode_packet(void *ctx, const packet *pk) {
         } else printf("%s\n", text);
         free(text);
     }
-    char held[400];
-    if (!o->json && o->dec.mode != GDW_MODE_STRICT && engine_value_note(o->dialect, pk, &o->dec, gdw_doc_root(doc), held, sizeof held)) {
+    char held[1000];
+    if (!o->json && o->dec.mode != GDW_MODE_STRICT && engine_value_note(o->dialect, pk, &o->dec, doc, held, sizeof held)) {
         char name[600];
         packet_name(pk, name, sizeof name);
         fprintf(stderr, "%s: note: %s\n", name, held);

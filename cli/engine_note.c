@@ -13,8 +13,9 @@ static void short_text(const gdw_value *v, char *out, size_t cap) {
     if (need >= cap && cap > 4) memcpy(out + cap - 4, "...", 4);
 }
 
-bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_options *dec, const gdw_value *have, char *out,
+bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_options *dec, const gdw_doc *have_doc, char *out,
                        size_t cap) {
+    const gdw_value *have = gdw_doc_root(have_doc);
     /* `have` is the value already decoded in dec->mode: only the other side is decoded here
      * (both, when dec->mode is strict) */
     gdw_decode_options o = *dec;
@@ -34,15 +35,25 @@ bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_
     gdw_difference at; /* one walk, however deep the difference (issue 34) */
     bool differs = gdw_value_diff(as_written, held, &at);
     const char *path = at.path;
+    size_t n = 0;
+    out[0] = 0;
     if (differs) {
         char ta[96], tb[96];
         short_text(at.a, ta, sizeof ta);
         short_text(at.b, tb, sizeof tb);
         const char *rel = gdw_dialect_release(d);
-        snprintf(out, cap, "the engine (%s%s%s) holds another value than the bytes spell%s%s: the bytes say %s, the engine holds %s",
-                 gdw_dialect_name(d), rel[0] ? ", release " : "", rel, path[0] ? " at " : "", path, ta, tb);
+        int k = snprintf(out, cap, "the engine (%s%s%s) holds another value than the bytes spell%s%s: the bytes say %s, the engine holds %s",
+                         gdw_dialect_name(d), rel[0] ? ", release " : "", rel, path[0] ? " at " : "", path, ta, tb);
+        n = k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap - 1;
     }
+    /* values the engine converts in a way gdwire does not compute: kept as written, marked */
+    char apath[GDW_PATH_MAX];
+    const char *why = NULL;
+    size_t approx = gdw_doc_approximate(dec->mode == GDW_MODE_ENGINE_EXACT ? have_doc : docs[1], apath, &why);
+    if (approx && n + 1 < cap)
+        snprintf(out + n, cap - n, "%s%zu value%s not the engine's (kept as written, not computed by gdwire); the first at %s: %s",
+                 n ? "; " : "", approx, approx == 1 ? " is" : "s are", apath[0] ? apath : "the top", why);
     gdw_doc_free(docs[0]);
     gdw_doc_free(docs[1]);
-    return differs;
+    return differs || approx;
 }

@@ -35,7 +35,10 @@ static const char k_decode_opts_help[] =
     "                      included)\n"
     "  --allow-objects     accept full Objects (class + properties), as allow_objects=true; the\n"
     "                      default only for Godot 3.0 and 3.1 (godot3.0, godot3@3.1), whose\n"
-    "                      bytes2var and get_var decode objects; --no-allow-objects refuses them\n";
+    "                      bytes2var and get_var decode objects; --no-allow-objects refuses them\n"
+    "  --exact             engine-exact mode: reject (LOSSY, with the path) a packet holding a value\n"
+    "                      the engine converts in a way gdwire does not compute, rather than print\n"
+    "                      it as written with a note\n";
 
 static const char k_exit_help[] = "Exit status: 0 every packet accepted, 1 some rejected, 2 usage or I/O error.\n";
 
@@ -216,6 +219,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
             o->dec.mode = (gdw_mode)m;
         } else if (strcmp(a, "--allow-objects") == 0 && TAKES(O_MODE)) objects = 1;
         else if (strcmp(a, "--no-allow-objects") == 0 && TAKES(O_MODE)) objects = 0;
+        else if (strcmp(a, "--exact") == 0 && TAKES(O_MODE)) o->dec.fail_if_approximate = true;
         else if (strcmp(a, "--json") == 0 && TAKES(O_JSON)) o->json = true;
         else if (strcmp(a, "--noout") == 0 && TAKES(O_NOOUT)) o->noout = true;
         else if (strcmp(a, "--wire") == 0 && TAKES(O_WIRE)) o->wire = true;

@@ -126,7 +126,7 @@ static void build_path(const dctx *c, char *buf) {
 
 static void __attribute__((noinline)) trace_emit(dctx *c, size_t off, size_t size, const char *field, int64_t number) {
     char path[GDW_PATH_MAX];
-    gdw_trace_event ev = {off, size, c->sp, (gdw_type)c->tr_type, field, number, NULL};
+    gdw_trace_event ev = {off, size, c->sp, (gdw_type)c->tr_type, field, number, NULL, NULL};
     if (field[0] == 'h' && strcmp(field, "header") == 0) { build_path(c, path); ev.path = path; }
     c->trace(c->trace_ctx, &ev);
 }
@@ -1199,14 +1199,16 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
         if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_NOMEM; err->engine_error = GDW_ENGINE_NONE; err->message = "out of memory"; }
         return GDW_ERR_NOMEM;
     }
-    gdw_status s = run(d, buf, len, opts, doc, &doc->root, consumed, err, shadow, canonical, engine_same);
-    if (!s && opts && opts->mode == GDW_MODE_ENGINE_EXACT && (s = gdw_engine_settle(d, doc, opts->allow_objects)) && err) {
+    size_t used = 0;
+    gdw_status s = run(d, buf, len, opts, doc, &doc->root, &used, err, shadow, canonical, engine_same);
+    if (!s && opts && opts->mode == GDW_MODE_ENGINE_EXACT && (s = gdw_engine_settle(d, doc, opts, used, err)) && s != GDW_ERR_LOSSY && err) {
         memset(err, 0, sizeof *err);
         err->code = s;
         err->engine_error = GDW_ENGINE_NONE;
         err->message = gdw_strerror(s);
     }
     if (s) { gdw_doc_free(doc); return s; }
+    if (consumed) *consumed = used;
     *out_doc = doc;
     return GDW_OK;
 }

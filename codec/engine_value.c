@@ -35,7 +35,17 @@ typedef struct settle_ctx {
     hash_memo *memo;    /* remembered hashes of large parts of keys (memo_put) */
     size_t memo_cap, memo_n;
     gdw_settle_counts counts;
+    /* values kept as written where the engine computes something gdwire does not (not_computed) */
+    size_t approximate;
+    const gdw_decode_options *opts; /* the trace and fail_if_approximate; NULL: neither */
+    size_t consumed;                /* the value's length: where a trace event of the pass points */
+    gdw_error *err;                 /* filled for fail_if_approximate */
+    const struct settle_frame *frames; /* the walk's open containers, for the path of a value */
+    unsigned depth;
 } settle_ctx;
+
+/* One open container of the walk: the value, its items, how many, the next one to visit. */
+typedef struct settle_frame { gdw_value *v, *items; size_t n, next; } settle_frame;
 
 static const uint8_t k_encoded_object_as_id[] = "EncodedObjectAsID";
 
@@ -363,6 +373,63 @@ static gdw_status merge_keys(settle_ctx *c, gdw_value *dict) {
 
 /* ---- typed containers --------------------------------------------------------------------- */
 
+/* The path of item `slot` of the container the walk has just closed (frames[depth]), as
+ * gdw_error.path writes it: the walk's open containers give the steps above it. */
+static void closed_item_path(const settle_ctx *c, const gdw_value *container, size_t slot, char *path) {
+    size_t n = 0;
+    path[0] = 0;
+    for (unsigned i = 0; i <= c->depth; i++) {
+        const gdw_value *p = i < c->depth ? c->frames[i].v : container;
+        size_t s = i < c->depth ? c->frames[i].next - 1 : slot;
+        const gdw_value *items = i < c->depth ? c->frames[i].items : gdw_items(container);
+        gdw_path_in in = p->type == GDW_DICTIONARY ? GDW_PATH_IN_DICT : p->type == GDW_OBJECT ? GDW_PATH_IN_OBJECT : GDW_PATH_IN_ARRAY;
+        const gdw_value *key = in != GDW_PATH_IN_ARRAY && s % 2 ? &items[s - 1] : NULL;
+        bool text = key && string_like(key->type);
+        gdw_path_step(path, &n, in, (uint32_t)s, text ? key->u.bytes : NULL, text ? key->len : 0);
+    }
+}
+
+/* The engine would hold another value than v, item `slot` of container, and gdwire does not
+ * compute it: v stays as written and is marked; the trace is told; with fail_if_approximate the
+ * decode fails (GDW_ERR_LOSSY). */
+static gdw_status not_computed(settle_ctx *c, const gdw_value *container, size_t slot, gdw_value *v, unsigned want) {
+    v->flags |= GDW_VF_APPROXIMATE;
+    c->approximate++;
+    if (!c->opts || (!c->opts->trace && !c->opts->fail_if_approximate)) return GDW_OK;
+    char path[GDW_PATH_MAX];
+    closed_item_path(c, container, slot, path);
+    const char *why = gdw_engine_approximate_why(want, v->type);
+    if (c->opts->trace) {
+        gdw_trace_event ev = {c->consumed, 0, c->depth + 1, (gdw_type)v->type, "not computed", (int64_t)want, path, why};
+        c->opts->trace(c->opts->trace_ctx, &ev);
+    }
+    if (!c->opts->fail_if_approximate) return GDW_OK;
+    if (c->err) {
+        memset(c->err, 0, sizeof *c->err);
+        c->err->code = GDW_ERR_LOSSY;
+        c->err->offset = c->err->value_offset = c->consumed;
+        c->err->engine_error = GDW_ENGINE_NONE;
+        c->err->message = why;
+        memcpy(c->err->path, path, sizeof path);
+    }
+    return GDW_ERR_LOSSY;
+}
+
+const char *gdw_engine_approximate_why(unsigned want, unsigned have) {
+    if (want == GDW_COLOR && have == GDW_STRING)
+        return "the engine makes a Color of this String (Color(String)), which gdwire does not compute for text that is not UTF-8 "
+               "or holds U+0131 or U+017F (String::to_upper may map them into a colour name)";
+    if (want == GDW_QUATERNION && have == GDW_BASIS)
+        return "the engine makes a Quaternion of this Basis, which is not a rotation: a debug build holds Quaternion() "
+               "(MATH_CHECKS), a release build computes Basis::get_quaternion";
+    if (want == GDW_PACKED_STRING_ARRAY && have == GDW_ARRAY)
+        return "the engine makes a PackedStringArray of this Array, each element's text (String(Variant)); gdwire does not "
+               "write the text of a float, a math type, a container or an object as the engine does";
+    if (want >= GDW_PACKED_BYTE_ARRAY && want <= GDW_PACKED_COLOR_ARRAY && have == GDW_ARRAY)
+        return "the engine makes a packed array of this Array, converting each element; gdwire does not compute one of them";
+    return "the engine converts this value to the container's element type; gdwire does not compute the conversion";
+}
+
 /* What the engine makes of a container's element type: Nil is no type; without objects, any
  * Object type is the class EncodedObjectAsID. Returns the builtin type elements must have
  * (GDW_NIL: any). */
@@ -475,8 +542,7 @@ static gdw_status nodepath_to_string(settle_ctx *c, gdw_value *v) {
     return GDW_OK;
 }
 
-/* Channel k (0 red .. 3 alpha) of Color::hex(hex): RGBA8888, each channel / 255 in float. */
-static float hex_channel(uint32_t hex, unsigned k) { return (float)((hex >> (24 - 8 * k)) & 0xFF) / 255.0f; }
+#define hex_channel gdw_engine_hex_channel
 
 /* Color(int): Color::hex of the low 32 bits. */
 static gdw_status int_to_color(settle_ctx *c, gdw_value *v) {
@@ -736,9 +802,58 @@ static bool loose_vector(const gdw_value *e) {
     }
 }
 
+/* The text String(Variant) gives an element, where gdwire writes it as the engine does (Nil,
+ * bool, int, String, StringName, NodePath); false for every other type. */
+static bool element_text(settle_ctx *c, const gdw_value *e, gdw_str *out, gdw_status *s) {
+    static const char *const k_null = "<null>", *const k_true = "true", *const k_false = "false";
+    switch (e->type) {
+    case GDW_NIL: out->ptr = (const uint8_t *)k_null; out->len = 6; return true;
+    case GDW_BOOL: out->ptr = (const uint8_t *)(e->u.i ? k_true : k_false); out->len = e->u.i ? 4 : 5; return true;
+    case GDW_STRING: case GDW_STRING_NAME: *out = str_of(e); return true;
+    case GDW_INT: { /* String::num_int64 */
+        char digits[24];
+        size_t n = 0;
+        uint64_t m = e->u.i < 0 ? 0 - (uint64_t)e->u.i : (uint64_t)e->u.i;
+        do { digits[n++] = (char)('0' + m % 10); m /= 10; } while (m);
+        uint8_t *p = (uint8_t *)gdw_arena_alloc(c->doc, n + 1);
+        if (!p) { *s = GDW_ERR_NOMEM; return true; }
+        size_t k = 0;
+        if (e->u.i < 0) p[k++] = '-';
+        while (n) p[k++] = (uint8_t)digits[--n];
+        out->ptr = p;
+        out->len = (uint32_t)k;
+        return true;
+    }
+    case GDW_NODE_PATH: {
+        gdw_value t = *e;
+        if ((*s = nodepath_to_string(c, &t))) return true;
+        *out = str_of(&t);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* A non-empty Array into a PackedStringArray: each element's text. false: not computed. */
+static bool array_to_strings(settle_ctx *c, gdw_value *v, gdw_status *s) {
+    const gdw_value *items = gdw_items(v);
+    uint32_t n = v->len;
+    gdw_str *out = (gdw_str *)gdw_arena_alloc(c->doc, (size_t)n * sizeof *out);
+    if (!out) { *s = GDW_ERR_NOMEM; return true; }
+    for (uint32_t i = 0; i < n; i++) {
+        if (!element_text(c, &items[i], &out[i], s)) return false;
+        if (*s) return true;
+    }
+    memset(v, 0, sizeof *v);
+    v->type = GDW_PACKED_STRING_ARRAY;
+    v->len = n;
+    v->u.ext = out;
+    return true;
+}
+
 /* A non-empty Array into a packed array of numbers, vectors or colours, each element converted
- * loosely (an element of no convertible type becomes the zero value; a Color, Color()).
- * false: not computed (strings into a string or colour array, a float parsed from a string). */
+ * loosely (an element of no convertible type becomes the zero value; a Color, Color(); a String
+ * entering a Color, Color(String)). false: not computed (see gdw_engine_approximate_why). */
 static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status *s) {
     const gdw_value *items = gdw_items(v);
     uint32_t n = v->len;
@@ -753,14 +868,13 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
     case GDW_PACKED_VECTOR3_ARRAY: elem = GDW_VECTOR3; break;
     case GDW_PACKED_VECTOR4_ARRAY: elem = GDW_VECTOR4; break;
     case GDW_PACKED_COLOR_ARRAY: elem = GDW_COLOR; break;
+    case GDW_PACKED_STRING_ARRAY: return array_to_strings(c, v, s);
     default: return false;
     }
     if (elem) {
         per = (unsigned)gdw_type_components((gdw_type)elem);
         w = elem == GDW_COLOR ? 4 : comp_width_encode(c->d, C_REAL);
     }
-    for (uint32_t i = 0; i < n; i++)
-        if (elem == GDW_COLOR && (items[i].type == GDW_STRING || items[i].type == GDW_STRING_NAME)) return false;
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, (size_t)n * per * w + 1);
     if (!out) { *s = GDW_ERR_NOMEM; return true; }
     bool reals = to == GDW_PACKED_FLOAT32_ARRAY || to == GDW_PACKED_FLOAT64_ARRAY || elem;
@@ -774,7 +888,11 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
             reals_of(e, x, per);
         } else if (elem == GDW_COLOR && e->type == GDW_INT) {
             for (unsigned k = 0; k < 4; k++) x[k] = (double)hex_channel((uint32_t)e->u.i, k);
-        } else if (elem == GDW_COLOR) {
+        } else if (elem == GDW_COLOR && e->type == GDW_STRING) { /* Variant::operator Color: Color(String) */
+            float rgba[4];
+            if (!gdw_engine_color_from_text(e->u.bytes, e->len, rgba)) return false;
+            for (unsigned k = 0; k < 4; k++) x[k] = (double)rgba[k];
+        } else if (elem == GDW_COLOR) { /* a StringName among them: operator Color knows String only */
             x[3] = 1;
         } else if (loose_vector(e)) { /* any Vector2/3/4(i): its first components, the rest 0 */
             size_t have = gdw_type_components((gdw_type)e->type);
@@ -802,11 +920,11 @@ enum { KEEP, DROP };
 
 /* ContainerTypeValidate::validate for an element of builtin type `want` (Godot 4.6: a value of
  * another type is converted where Variant::can_convert_strict allows, else dropped). Returns
- * KEEP (v possibly converted) or DROP; *s is set on NOMEM. Conversions the engine makes that
- * gdwire does not compute (Basis and Quaternion into each other or into a Transform3D; String to
- * Color; an Array of strings to a PackedStringArray or PackedColorArray) keep the value as
- * written: the deviations listed in docs/dialects/godot4.md. */
-static int validate_elem(settle_ctx *c, unsigned want, gdw_value *v, gdw_status *s) {
+ * KEEP (v possibly converted) or DROP; *s is set on NOMEM, or on LOSSY when a conversion gdwire
+ * does not compute meets fail_if_approximate. Where gdwire does not compute what the engine makes
+ * (gdw_engine_approximate_why), v is kept as written and marked (not_computed). v is item `slot`
+ * of container. */
+static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *container, size_t slot, gdw_value *v, gdw_status *s) {
     unsigned have = v->type;
     if (want == GDW_NIL || have == want) return KEEP;
     if (want == GDW_OBJECT) return have == GDW_NIL ? KEEP : DROP;
@@ -838,9 +956,16 @@ static int validate_elem(settle_ctx *c, unsigned want, gdw_value *v, gdw_status 
     case GDW_RID:
         if (have == GDW_OBJECT) { memset(v, 0, sizeof *v); v->type = GDW_RID; v->flags = GDW_VF_RID_ID; return KEEP; }
         return DROP;
-    case GDW_COLOR:
+    case GDW_COLOR: {
         if (have == GDW_INT) { *s = int_to_color(c, v); return KEEP; }
-        return have == GDW_STRING ? KEEP : DROP; /* Color(String): not computed */
+        if (have != GDW_STRING) return DROP;
+        float rgba[4];
+        double x[4];
+        if (!gdw_engine_color_from_text(v->u.bytes, v->len, rgba)) { *s = not_computed(c, container, slot, v, want); return KEEP; }
+        for (unsigned k = 0; k < 4; k++) x[k] = (double)rgba[k];
+        *s = set_reals(c, v, GDW_COLOR, x, 4);
+        return KEEP;
+    }
     case GDW_ARRAY:
         if (have >= GDW_PACKED_BYTE_ARRAY && have <= GDW_PACKED_COLOR_ARRAY) { *s = packed_to_array(c, v); return KEEP; }
         return DROP;
@@ -848,12 +973,26 @@ static int validate_elem(settle_ctx *c, unsigned want, gdw_value *v, gdw_status 
         if (have != GDW_TRANSFORM3D) return DROP;
         copy_math(c, v, want, s);
         return KEEP;
-    case GDW_QUATERNION: return have == GDW_BASIS ? KEEP : DROP;     /* a rotation: not computed */
-    case GDW_BASIS: return have == GDW_QUATERNION ? KEEP : DROP;      /* a rotation: not computed */
-    case GDW_TRANSFORM3D:
-        if (have != GDW_TRANSFORM2D && have != GDW_QUATERNION && have != GDW_BASIS && have != GDW_PROJECTION) return DROP;
-        copy_math(c, v, want, s); /* from a Quaternion: a rotation, not computed */
+    case GDW_QUATERNION: { /* Basis::get_quaternion */
+        if (have != GDW_BASIS) return DROP;
+        double m[9], q[4];
+        reals_of(v, m, 9);
+        if (!gdw_engine_quaternion_from_basis(m, comp_width_encode(c->d, C_REAL), q)) { *s = not_computed(c, container, slot, v, want); return KEEP; }
+        *s = set_reals(c, v, GDW_QUATERNION, q, 4);
         return KEEP;
+    }
+    case GDW_BASIS: case GDW_TRANSFORM3D: {
+        if (have == GDW_QUATERNION) { /* Basis(Quaternion); Transform3D(Basis(Quaternion), Vector3()) */
+            double q[4], m[12] = {0};
+            reals_of(v, q, 4);
+            gdw_engine_basis_from_quaternion(q, comp_width_encode(c->d, C_REAL), m);
+            *s = set_reals(c, v, want, m, want == GDW_BASIS ? 9 : 12);
+            return KEEP;
+        }
+        if (want == GDW_BASIS || (have != GDW_TRANSFORM2D && have != GDW_BASIS && have != GDW_PROJECTION)) return DROP;
+        copy_math(c, v, want, s);
+        return KEEP;
+    }
     case GDW_NODE_PATH:
         if (have != GDW_STRING) return DROP;
         *s = string_to_nodepath(c, v);
@@ -868,6 +1007,7 @@ static int validate_elem(settle_ctx *c, unsigned want, gdw_value *v, gdw_status 
     }
     if (want >= GDW_PACKED_BYTE_ARRAY && want <= GDW_PACKED_COLOR_ARRAY && have == GDW_ARRAY) {
         if (v->len && array_to_packed(c, v, want, s)) return KEEP;
+        if (v->len) { *s = not_computed(c, container, slot, v, want); return KEEP; }
         if (v->len == 0) { /* an empty Array is the empty packed array */
             memset(v, 0, sizeof *v);
             v->type = (uint8_t)want;
@@ -883,12 +1023,12 @@ static int validate_elem(settle_ctx *c, unsigned want, gdw_value *v, gdw_status 
 
 /* The elements (stride 1) or keys (stride 2) of a container through validate_elem; the dropped
  * ones (with their values) are removed. */
-static gdw_status validate_items(settle_ctx *c, unsigned want, gdw_value *items, uint32_t *len, unsigned stride) {
+static gdw_status validate_items(settle_ctx *c, unsigned want, const gdw_value *container, gdw_value *items, uint32_t *len, unsigned stride) {
     if (want == GDW_NIL) return GDW_OK;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < *len; i++) {
         gdw_status s = GDW_OK;
-        int r = validate_elem(c, want, &items[stride * i], &s);
+        int r = validate_elem(c, want, container, (size_t)stride * i, &items[stride * i], &s);
         if (s) return s;
         if (r == DROP) continue;
         if (kept != i) memmove(&items[stride * kept], &items[stride * i], stride * sizeof *items);
@@ -966,7 +1106,7 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
     if ((v->flags & GDW_VF_TYPED) && c->d->typed_convert) {
         gdw_container *ct = (gdw_container *)v->u.ext;
         unsigned key = dict ? settle_desc(c, &ct->key) : (unsigned)GDW_NIL, elem = settle_desc(c, &ct->elem);
-        gdw_status s = dict ? validate_items(c, key, items, &v->len, 2) : validate_items(c, elem, items, &v->len, 1);
+        gdw_status s = dict ? validate_items(c, key, v, items, &v->len, 2) : validate_items(c, elem, v, items, &v->len, 1);
         if (s) return s;
         if (ct->elem.kind == GDW_DESC_NONE && (!dict || ct->key.kind == GDW_DESC_NONE)) {
             v->flags &= (uint16_t)~GDW_VF_TYPED;
@@ -980,7 +1120,8 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
 /* The whole tree, children before their container, without recursion (decoded trees are at most
  * GDW_HARD_MAX_DEPTH deep). */
 static gdw_status settle(settle_ctx *c, gdw_value *root) {
-    struct { gdw_value *v, *items; size_t n, next; } f[GDW_WALK_MAX_DEPTH + 1];
+    settle_frame f[GDW_WALK_MAX_DEPTH + 1];
+    c->frames = f;
     gdw_status s = settle_own(c, root);
     if (s) return s;
     f[0].v = root;
@@ -991,6 +1132,7 @@ static gdw_status settle(settle_ctx *c, gdw_value *root) {
         unsigned t = sp - 1;
         if (f[t].next == f[t].n) {
             sp--;
+            c->depth = t; /* the containers above this one: f[0..t) */
             if ((s = settle_container(c, f[t].v))) return s;
             continue;
         }
@@ -1009,15 +1151,23 @@ static GDW_THREAD_LOCAL gdw_settle_counts last_counts;
 
 gdw_settle_counts gdw_engine_settle_counts(void) { return last_counts; }
 
-gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, bool allow_objects) {
+gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts, size_t consumed, gdw_error *err) {
     memset(&last_counts, 0, sizeof last_counts);
     if (!d->typed_convert && !d->merge_dict_keys && !d->utf8_value) return GDW_OK;
-    settle_ctx c = {d, doc, allow_objects, 0, NULL, 0, 0, {0, 0, 0, 0}};
+    settle_ctx c;
+    memset(&c, 0, sizeof c);
+    c.d = d;
+    c.doc = doc;
+    c.objects = opts && opts->allow_objects;
+    c.opts = opts;
+    c.consumed = consumed;
+    c.err = err;
     /* the seed: this call's stack and the document's addresses, which differ from run to run
      * under address-space randomisation, and are not on the wire */
     c.seed = fmix64((uint64_t)(uintptr_t)&c ^ fmix64((uint64_t)(uintptr_t)doc ^ 0x243F6A8885A308D3ull));
     gdw_status s = settle(&c, &doc->root);
     if (c.memo) doc->alloc.free_fn(doc->alloc.ctx, c.memo, c.memo_cap * sizeof *c.memo);
     last_counts = c.counts;
+    doc->approximate = c.approximate;
     return s;
 }

@@ -211,6 +211,9 @@ typedef struct gdw_str {
 #define GDW_VF_OBJECT_NULL 0x0008u  /* null Object */
 #define GDW_VF_RID_ID 0x0010u       /* RID carries a 64-bit id (Godot 4) */
 #define GDW_VF_TYPED 0x0020u        /* container has a type descriptor (u.ext is gdw_container) */
+#define GDW_VF_APPROXIMATE 0x0040u  /* engine-exact mode: the engine holds another value here, one gdwire
+                                       does not compute, so this one is as written (gdw_doc_approximate);
+                                       equality and encoding ignore the flag */
 
 /* Container element type descriptor (Godot 4.3+ typed Array, 4.4+ typed Dictionary,
  * Pandemonium 5 TYPED_ARRAY). */
@@ -387,10 +390,14 @@ typedef struct gdw_trace_event {
     const char *field;   /* "header", "value", "length", "bytes", "padding", "count", "components",
                             "elements", "element type", "class header", "name count", "subname count", "flags", "id",
                             "object id", "property count", "format", "mipmaps", "width", "height",
-                            "data length", "event type", "device", "word" */
+                            "data length", "event type", "device", "word"; and, once the value is read,
+                            "not computed" (engine-exact mode, gdw_decode only: a value the engine
+                            would hold otherwise; offset is the value's end, number the element type
+                            it enters, path its place, note why) */
     int64_t number;      /* the field as a number where it is one: header word, length, count, int,
                             float bits; for "components" and "elements" the bytes per component */
-    const char *path;    /* "header" only: where the value sits, as in gdw_error.path ("" at the top) */
+    const char *path;    /* "header" and "not computed": where the value sits, as in gdw_error.path ("" at the top) */
+    const char *note;    /* "not computed" only: what the engine does there (gdw_doc_approximate's why) */
 } gdw_trace_event;
 
 typedef void (*gdw_trace_fn)(void *ctx, const gdw_trace_event *ev);
@@ -406,6 +413,9 @@ typedef struct gdw_decode_options {
                              tree's structure only */
     gdw_trace_fn trace;   /* if not NULL, called for every field read (gdw_trace_event); slows decoding */
     void *trace_ctx;
+    bool fail_if_approximate; /* engine-exact mode: fail with GDW_ERR_LOSSY (err->path the first place)
+                                 rather than return a tree with values the engine would hold otherwise
+                                 (gdw_doc_approximate); the trace, if any, is told of each such value */
 } gdw_decode_options;
 
 /* gdw_decode_options_default: compatible mode, depth 1024, no size limit, no objects. */
@@ -440,6 +450,14 @@ GDW_API const gdw_value *gdw_doc_root(const gdw_doc *doc);
 /* gdw_doc_heap_bytes: bytes the document holds on the heap (chunks, headers). */
 GDW_API size_t gdw_doc_heap_bytes(const gdw_doc *doc);
 GDW_API void gdw_doc_free(gdw_doc *doc); /* NULL is a no-op */
+/* gdw_doc_approximate: for a tree decoded in engine-exact mode, how many of its values are not
+ * the engine's: where the engine converts a value entering a typed container in a way gdwire
+ * does not compute, the value stays as written and carries GDW_VF_APPROXIMATE (docs/library.md
+ * "Approximate values"). 0: the tree is the value the engine holds. When path is not NULL
+ * (GDW_PATH_MAX bytes) it receives the first such value's place in the tree, depth first (as
+ * gdw_error.path), and *why (when not NULL) what the engine does there. 0 for a NULL doc. With
+ * gdw_decode_options.fail_if_approximate, such a decode fails instead, with GDW_ERR_LOSSY. */
+GDW_API size_t gdw_doc_approximate(const gdw_doc *doc, char *path, const char **why);
         
 /* ---------------------------------------------------------------------------------------
  * One packet against every dialect (what `gdwire check` shows).

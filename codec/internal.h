@@ -106,6 +106,7 @@ struct gdw_doc {
     gdw_chunk *chunks;     /* small allocations are bumped from the first chunk */
     size_t heap_bytes;     /* everything held, chunk headers included */
     gdw_value root;
+    size_t approximate;    /* engine-exact: values marked GDW_VF_APPROXIMATE when the tree was made */
 };
 
 const gdw_allocator *gdw_default_allocator(void);
@@ -228,8 +229,22 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
  * Dictionary keys (zero after a settle that had none to merge): see gdw_settle_counts. */
 gdw_settle_counts gdw_engine_settle_counts(void);
 /* gdw_engine_settle (engine_value.c): in engine-exact mode, turn a decoded tree into the value the
- * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks. */
-gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, bool allow_objects);
+ * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks. opts
+ * gives allow_objects, the trace and fail_if_approximate (NULL: none); consumed is the value's
+ * length (the offset its events and errors name); err is filled on a LOSSY failure. */
+gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts, size_t consumed, gdw_error *err);
+/* What a value of type have entering a container of element type want becomes where gdwire keeps
+ * it as written (GDW_VF_APPROXIMATE): the reason gdw_doc_approximate gives (engine_value.c). */
+const char *gdw_engine_approximate_why(unsigned want, unsigned have);
+
+/* The conversions the engine computes (engine_typed.c). real_width is the dialect's real_t (4 or
+ * 8). Color(String) of UTF-8 text: false where the engine's result is not known (text that is not
+ * UTF-8; a letter String::to_upper may map into ASCII). Quaternion(Basis): false where the basis is
+ * not a rotation (debug builds then hold Quaternion(), release builds the formula). */
+float gdw_engine_hex_channel(uint32_t hex, unsigned k);
+bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]);
+void gdw_engine_basis_from_quaternion(const double q[4], unsigned real_width, double m[9]);
+bool gdw_engine_quaternion_from_basis(const double m[9], unsigned real_width, double q[4]);
 
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
 

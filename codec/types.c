@@ -245,6 +245,63 @@ bool gdw_value_diff(const gdw_value *a, const gdw_value *b, gdw_difference *out)
     return true;
 }
 
+/* gdw_doc_approximate: the same chain as gdw_value_diff, over the tree paired with itself: every
+ * node is descended into, and the marked ones counted; the first one's path is the chain. */
+typedef struct approx_walk {
+    diff_walk w;
+    size_t count;
+    const gdw_value *first_parent;
+    uint32_t first_slot;
+    char *path;
+} approx_walk;
+
+static int approx_pair(void *ctx, const gdw_value *x, const gdw_value *y, const gdw_value *parent, size_t slot) {
+    approx_walk *a = (approx_walk *)ctx;
+    (void)y;
+    while (a->w.depth && a->w.chain[a->w.depth - 1].node != parent) a->w.depth--;
+    if ((x->flags & GDW_VF_APPROXIMATE) && !a->count++) {
+        a->first_parent = parent;
+        a->first_slot = (uint32_t)slot;
+        if (a->path) path_to(&a->w, parent, (uint32_t)slot, a->path);
+    }
+    if (a->w.depth < GDW_WALK_MAX_DEPTH + 2) {
+        a->w.chain[a->w.depth].node = x;
+        a->w.chain[a->w.depth].parent = parent;
+        a->w.chain[a->w.depth].slot = (uint32_t)slot;
+        a->w.depth++;
+    }
+    return GDW_PAIR_DESCEND;
+}
+
+/* The element type a container's item `slot` was to have: a typed Array's element type, a typed
+ * Dictionary's key type (its keys are what the engine converts). */
+static unsigned slot_type(const gdw_value *parent, uint32_t slot) {
+    const gdw_container *ct = parent ? gdw_container_of(parent) : NULL;
+    if (!ct) return GDW_NIL;
+    const gdw_typedesc *td = parent->type == GDW_DICTIONARY && slot % 2 == 0 ? &ct->key : &ct->elem;
+    return td->kind == GDW_DESC_BUILTIN ? td->builtin : (unsigned)GDW_NIL;
+}
+
+size_t gdw_doc_approximate(const gdw_doc *doc, char *path, const char **why) {
+    if (path) path[0] = 0;
+    if (why) *why = NULL;
+    if (!doc || !doc->approximate) return 0;
+    approx_walk a; /* about 25 KiB of stack, as gdw_value_diff */
+    a.w.depth = 0;
+    a.w.out = NULL;
+    a.count = 0;
+    a.first_parent = NULL;
+    a.first_slot = 0;
+    a.path = path;
+    gdw_walk_pair(&doc->root, &doc->root, approx_pair, pair_children, &a);
+    if (a.count && why) {
+        const gdw_value *items, *first = &doc->root;
+        if (a.first_parent && gdw_children(a.first_parent, &items) > a.first_slot) first = &items[a.first_slot];
+        *why = gdw_engine_approximate_why(slot_type(a.first_parent, a.first_slot), first->type);
+    }
+    return a.count;
+}
+
 /* One node against another: type, flags, scalar content, container descriptors, class name;
  * not the children (equal walks them). */
 static bool node_equal(const gdw_value *a, const gdw_value *b, bool widen) {

@@ -345,6 +345,61 @@ def engine_holds():
                 note="a typed Array's element as Godot 4.6.3 keeps, converts or drops it (codec/engine_value.c)")
 
 
+
+def engine_convert():
+    """The conversions a Godot 4 engine computes when a value enters a typed container, beyond
+    copies (codec/engine_typed.c): Color(String) for every named colour and the HTML forms,
+    Basis(Quaternion), Quaternion(Basis) of rotations, Transform3D(Quaternion), and the text of
+    simple elements in a PackedStringArray. The expectations are gdwire's, confirmed bit for bit
+    by Godot 4.6.3's answers (conformance/evidence/godot4.6.tsv). What gdwire does not compute
+    (a Basis that is not a rotation, to_upper outside ASCII, the text of a float) is marked on the
+    value instead (codec/tests/engine_value_test.c)."""
+    f = "engine/godot4-convert.yaml"
+    p = Packets(obj=24, dct=27, arr=28, sname=21)
+    STR, SN, ARR, DICT, NIL, INT = p.STR, p.SN, p.ARR, p.DICT, p.NIL, p.INT
+    INT64 = p.INT64
+    note = "what Godot 4.6.3 computes for a value entering a typed container (codec/engine_typed.c)"
+    with open(os.path.join(ROOT, "codec/engine_typed.c"), encoding="utf-8") as src:
+        names = re.findall(r'^    \{"([A-Z]+)", 0x[0-9A-F]+U\},$', src.read(), re.M)
+    assert len(names) > 100, "the named colours of codec/engine_typed.c"
+    for name in names:  # the key as the table holds it, in lower case: to_upper makes it the key
+        row(f, f"Array[Color] of String {name.lower()!r}", "godot4", "hex", ARR([STR(name.lower())], 1, u32(20)), note=note)
+    texts = ["Dark Sea-Green", "dark_sea_green", "D.A.R.K'SEAGREEN", "  red  ", "Red", "REBECCA_PURPLE", "redd", "", "#", "##fff",
+             "#f80", "f80", "#f80c", "F80C", "#ff8800", "ff8800", "#ff8800cc", "FF8800CC", "#ff880", "#ff88000", "#gg8800",
+             "ff 880", "#FfAa00", "0x0f80", "\u0130\u0130\u0130", "#\u0146\u0141\u0130", "\u00e9t\u00e9", "transparent",
+             "web gray", "webgray", "\u0661\u0662\u0663"]
+    for t in texts:  # a vector's name has no '#': U+FF03 stands for it there
+        row(f, f"Array[Color] of String {t.replace('#', chr(0xFF03))!r}", "godot4", "hex", ARR([STR(t)], 1, u32(20)), note=note)
+    row(f, "Array[Color] of StringName 'red': dropped", "godot4", "hex", ARR([SN("red")], 1, u32(20)), note=note)
+    row(f, "Dictionary[Color, Variant] with String keys", "godot4", "hex",
+        DICT([(STR("red"), INT(1)), (STR("#00ff00"), INT(2)), (STR("nope"), INT(3))], 1, u32(20)), note=note)
+    row(f, "Array[PackedColorArray] of an Array of Strings and a StringName", "godot4", "hex",
+        ARR([ARR([STR("red"), STR("#0f08"), SN("blue"), STR("nope"), INT(0x336699FF)])], 1, u32(37)), note=note)
+    quat = lambda x, y, z, w: hdr(15) + struct.pack("<ffff", x, y, z, w).hex()
+    basis = lambda m: hdr(17) + struct.pack("<9f", *m).hex()
+    import math
+    def rot(axis, a):  # a rotation matrix, rows, in float
+        c, s_ = math.cos(a), math.sin(a)
+        if axis == "x": return (1, 0, 0, 0, c, -s_, 0, s_, c)
+        if axis == "y": return (c, 0, s_, 0, 1, 0, -s_, 0, c)
+        return (c, -s_, 0, s_, c, 0, 0, 0, 1)
+    bases = [("identity", (1, 0, 0, 0, 1, 0, 0, 0, 1))]
+    bases += [(f"{ax} by {deg} degrees", rot(ax, math.radians(deg))) for ax in "xyz" for deg in (30, 90, 180, -135)]
+    bases += [("a permutation", (0, 0, 1, 1, 0, 0, 0, 1, 0)), ("the half-turn about (1, 1, 0)", (0, 1, 0, 1, 0, 0, 0, 0, -1))]
+    for what, m in bases:
+        row(f, f"Array[Quaternion] of the Basis {what}", "godot4", "hex", ARR([basis(m)], 1, u32(15)), note=note)
+    quats = [(0, 0, 0, 1), (1, 0, 0, 0), (0, 1, 0, 0), (0.5, 0.5, 0.5, 0.5), (1, 2, 3, 4), (-0.1, 0.7, 0.2, -0.3),
+             (1e-20, 0, 0, 1e-20), (0, 0, 0, 0), (3e19, 0, 0, 1)]
+    for q in quats:
+        for want, what in ((17, "Basis"), (18, "Transform3D")):
+            row(f, f"Array[{what}] of Quaternion{q}", "godot4", "hex", ARR([quat(*q)], 1, u32(want)), note=note)
+    np_hex = hdr(22) + u32(0x80000002) + u32(1) + u32(1) + p.s("root") + p.s("a") + p.s("b")
+    row(f, "Array[PackedStringArray] of an Array of simple elements", "godot4", "hex",
+        ARR([ARR([INT(1), hdr(2) + struct.pack("<i", -7).hex(), INT64(-2**63), INT64(2**63 - 1), hdr(1) + u32(1), hdr(1) + u32(0), NIL,
+                  STR("a"), SN("sn"), np_hex, STR("")])], 1, u32(34)), note=note)
+    row(f, "Array[PackedStringArray] of an empty Array and an Array of one String", "godot4", "hex",
+        ARR([ARR([]), ARR([STR("x")])], 1, u32(34)), note=note)
+
 def engine_holds_godot3():
     """Dictionary keys a Godot 3 engine finds equal (one entry: the first key, the last value),
     confirmed by Godot 3.6.2 and 3.2.3 (conformance/evidence/)."""
@@ -642,7 +697,7 @@ def limits():
     for d in ["mole", "godot3", "godot4"]:
         for t, size in (('"abcdefgh"', 16), ('"abcdefgh"', 15), ("[1, 2, 3]", 100), ("[1, 2, 3]", 8)):
             row(f, f"{d}: {t} with max_size {size}", d, "text", t, options=f"max_size={size}")
-        for t, heap in (("[1, 2, 3]", 64), ("[1, 2, 3]", 1 << 20), ('{"a": [1, {"b": 2}]}', 100), ("PackedByteArray(1, 2)", 16)):
+        for t, heap in (("[1, 2, 3]", 80), ("[1, 2, 3]", 1 << 20), ('{"a": [1, {"b": 2}]}', 100), ("PackedByteArray(1, 2)", 16)):
             row(f, f"{d}: {t} with heap_limit {heap}", d, "text", t, options=f"heap_limit={heap}")
         big_counts = [0x7FFFFFFF, 0x10000000, 0x00100000]
         for c in big_counts:
@@ -715,6 +770,7 @@ def main():
     # order matters: a packet already written is not written again, so named packets come first
     engine_facts()
     engine_holds()
+    engine_convert()
     engine_holds_godot3()
     engine_strings()
     release_sources()
