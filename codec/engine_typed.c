@@ -271,7 +271,7 @@ bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]) {
         if (tolerance < (REAL)CMP_EPSILON) tolerance = (REAL)CMP_EPSILON;                                                      \
         return ABS(a - b) < tolerance;                                                                                         \
     }                                                                                                                          \
-    static bool is_rotation_##SUFFIX(const REAL r[3][3]) {                                                                     \
+    static bool is_rotation_##SUFFIX(REAL r[3][3]) {                                                                          \
         REAL col[3][3];                                                                                                        \
         for (int i = 0; i < 3; i++)                                                                                            \
             for (int j = 0; j < 3; j++) col[i][j] = r[j][i];                                                                   \

@@ -16,7 +16,7 @@
  * merges keys the same way (its own equality rules) and its UTF-8 decoder turns each accepted
  * form into the code point it stands for (utf8_value: overlong forms become the character; 3.5+
  * also pairs surrogates), measured on 3.2.3 and 3.6.2 (docs/dialects/godot3.md). The dialect asks for
- * these with typed_convert and merge_dict_keys; this pass runs after a successful decode, children
+ * these with typed_rule and merge_dict_keys; this pass runs after a successful decode, children
  * before their container, so nested keys are settled before their container's keys are compared.
  * Every walk here (settle, key_equal, key_hash) keeps its own stack of frames: none recurses.
  */
@@ -1087,9 +1087,11 @@ static gdw_status settle_own(settle_ctx *c, gdw_value *v) {
  * names and values (the last for their strings only). */
 static size_t settle_items(const settle_ctx *c, gdw_value *v, gdw_value **items) {
     *items = NULL;
-    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY) {
-        *items = (gdw_value *)gdw_items(v);
-        return *items ? (size_t)v->len * (v->type == GDW_DICTIONARY ? 2 : 1) : 0;
+    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) {
+        const gdw_value *it;
+        size_t n = gdw_children(v, &it);
+        *items = (gdw_value *)it;
+        return n;
     }
     if (v->type == GDW_OBJECT && c->d->utf8_value && !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && v->u.ext) {
         *items = ((gdw_object *)v->u.ext)->props;
@@ -1098,12 +1100,69 @@ static size_t settle_items(const settle_ctx *c, gdw_value *v, gdw_value **items)
     return 0;
 }
 
+/* Pandemonium 5's TypedArray and PackedTypedArray (core/variant/typed_array.cpp push_back and
+ * can_take_variant, v5.2.0): an element of exactly the element type is kept, Nil too where the
+ * type is Object; any other is dropped (push_back returns false, decode_variant goes on). A
+ * decoded object id is an EncodedObjectAsID instance (null for id 0): kept where the element
+ * class is one it is (Object::is_class: EncodedObjectAsID, Reference, Object). A full Object kept
+ * where its class is the element class or Object; for any other class the engine asks ClassDB,
+ * which gdwire does not model: kept as written and marked. A PackedTypedArray of floats holds
+ * them as real_t (core/variant/packed_typed_array.cpp: Vector<real_t>): a double is narrowed. */
+static gdw_status keep_same_type(settle_ctx *c, gdw_value *v, gdw_container *ct) {
+    static const char *const k_id_classes[] = {"EncodedObjectAsID", "Reference", "Object"};
+    unsigned want = ct->elem.kind == GDW_DESC_BUILTIN ? ct->elem.builtin : (unsigned)GDW_OBJECT;
+    gdw_str cls = ct->elem.name, id_class;
+    id_class.ptr = (const uint8_t *)"EncodedObjectAsID";
+    id_class.len = 17;
+    if (ct->elem.id_only) cls = id_class; /* header bit 16: the engine names it so */
+    bool packed = v->type == GDW_PACKED_TYPED_ARRAY;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < v->len; i++) {
+        gdw_value *e = &ct->items[i];
+        bool keep = e->type == want || (e->type == GDW_NIL && want == GDW_OBJECT);
+        if (keep && e->type == GDW_OBJECT && !(e->flags & GDW_VF_OBJECT_NULL)) {
+            gdw_str have = id_class;
+            if (!(e->flags & GDW_VF_OBJECT_ID)) {
+                have.ptr = NULL;
+                have.len = 0;
+                if (e->u.ext) have = ((const gdw_object *)e->u.ext)->class_name;
+            }
+            keep = false;
+            for (size_t k = 0; k < 3 && !keep; k++) {
+                size_t n = strlen(k_id_classes[k]);
+                bool named = cls.len == n && memcmp(cls.ptr, k_id_classes[k], n) == 0;
+                keep = named && ((e->flags & GDW_VF_OBJECT_ID) || k == 2);
+            }
+            if (!keep && !(e->flags & GDW_VF_OBJECT_ID)) keep = same_str(have, cls);
+            if (!keep && !(e->flags & GDW_VF_OBJECT_ID)) {
+                gdw_status s = not_computed(c, v, i, e, GDW_OBJECT);
+                if (s) return s;
+                keep = true;
+            }
+        }
+        if (!keep) continue;
+        if (packed && e->type == GDW_FLOAT && e->width == 8 && comp_width_encode(c->d, C_REAL) == 4) {
+            float f = (float)gdw_value_real(e, 0); /* a PackedTypedArray keeps its floats as real_t */
+            e->width = 4;
+            e->u.bits = f32_to_bits(f);
+        }
+        if (kept != i) ct->items[kept] = *e;
+        kept++;
+    }
+    v->len = kept;
+    return GDW_OK;
+}
+
 /* An Array or Dictionary once its items are settled: typed conversion, then merged keys. */
 static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
+    if ((v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) && c->d->typed_rule == GDW_TYPED_SAME_TYPE) {
+        gdw_container *ct = (gdw_container *)v->u.ext;
+        return ct ? keep_same_type(c, v, ct) : GDW_OK;
+    }
     if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return GDW_OK;
     bool dict = v->type == GDW_DICTIONARY;
     gdw_value *items = (gdw_value *)gdw_items(v);
-    if ((v->flags & GDW_VF_TYPED) && c->d->typed_convert) {
+    if ((v->flags & GDW_VF_TYPED) && c->d->typed_rule == GDW_TYPED_CONVERT) {
         gdw_container *ct = (gdw_container *)v->u.ext;
         unsigned key = dict ? settle_desc(c, &ct->key) : (unsigned)GDW_NIL, elem = settle_desc(c, &ct->elem);
         gdw_status s = dict ? validate_items(c, key, v, items, &v->len, 2) : validate_items(c, elem, v, items, &v->len, 1);
@@ -1119,9 +1178,7 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
 
 /* The whole tree, children before their container, without recursion (decoded trees are at most
  * GDW_HARD_MAX_DEPTH deep). */
-static gdw_status settle(settle_ctx *c, gdw_value *root) {
-    settle_frame f[GDW_WALK_MAX_DEPTH + 1];
-    c->frames = f;
+static gdw_status settle(settle_ctx *c, gdw_value *root, settle_frame *f) {
     gdw_status s = settle_own(c, root);
     if (s) return s;
     f[0].v = root;
@@ -1153,7 +1210,7 @@ gdw_settle_counts gdw_engine_settle_counts(void) { return last_counts; }
 
 gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts, size_t consumed, gdw_error *err) {
     memset(&last_counts, 0, sizeof last_counts);
-    if (!d->typed_convert && !d->merge_dict_keys && !d->utf8_value) return GDW_OK;
+    if (!d->typed_rule && !d->merge_dict_keys && !d->utf8_value) return GDW_OK;
     settle_ctx c;
     memset(&c, 0, sizeof c);
     c.d = d;
@@ -1165,7 +1222,9 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     /* the seed: this call's stack and the document's addresses, which differ from run to run
      * under address-space randomisation, and are not on the wire */
     c.seed = fmix64((uint64_t)(uintptr_t)&c ^ fmix64((uint64_t)(uintptr_t)doc ^ 0x243F6A8885A308D3ull));
-    gdw_status s = settle(&c, &doc->root);
+    settle_frame frames[GDW_WALK_MAX_DEPTH + 1]; /* the walk's open containers: about 33 KiB of stack */
+    c.frames = frames;
+    gdw_status s = settle(&c, &doc->root, frames);
     if (c.memo) doc->alloc.free_fn(doc->alloc.ctx, c.memo, c.memo_cap * sizeof *c.memo);
     last_counts = c.counts;
     doc->approximate = c.approximate;

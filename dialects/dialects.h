@@ -47,6 +47,20 @@ typedef enum gdw_utf8_value {
                                    measured on 3.6.2, and on Pandemonium v3.5.0) */
 } gdw_utf8_value;
 
+/* What the engine makes of a typed container's elements (engine-exact mode; codec/engine_value.c). */
+typedef enum gdw_typed_rule {
+    GDW_TYPED_AS_WRITTEN = 0,   /* kept as written (no typed containers, or not modelled) */
+    GDW_TYPED_CONVERT = 1,      /* Godot 4.4+ ContainerTypeValidate: typed Array elements and typed
+                                   Dictionary keys kept, converted (Variant::can_convert_strict) or
+                                   dropped; element type Nil is untyped; Object types become
+                                   EncodedObjectAsID without objects (measured on 4.6.3) */
+    GDW_TYPED_SAME_TYPE = 2     /* Pandemonium 5 TypedArray / PackedTypedArray::can_take_variant:
+                                   an element of exactly the element type is kept (Nil too where it is
+                                   Object), any other dropped; a decoded object id is an
+                                   EncodedObjectAsID, kept where that class is the element class or
+                                   one it inherits (measured on v5.2.0) */
+} gdw_typed_rule;
+
 struct gdw_dialect {
     const char *name;      /* command-line name; a release row is "<dialect>@<release>" */
     uint8_t fuzz_id;       /* byte 0 of a fuzz input names the row by this id (fuzzers/fuzz.h): the
@@ -118,10 +132,7 @@ struct gdw_dialect {
                                      class name (3.0, 3.1 full-object encoding), not as NIL */
 
     /* What the engine holds after decoding (engine-exact mode; codec/engine_value.c) */
-    bool typed_convert;           /* typed Array elements and typed Dictionary keys are kept, converted
-                                     (Variant::can_convert_strict) or dropped; element type Nil is
-                                     untyped; Object types become EncodedObjectAsID without objects
-                                     (measured on 4.6.3) */
+    uint8_t typed_rule;           /* gdw_typed_rule: what typed containers keep, convert or drop */
     bool merge_dict_keys;         /* Dictionary keys the engine's HashMap finds equal are one entry:
                                      first key and place, last value (4.x measured on 4.6.3; 3.x
                                      on 3.6.2 and 3.2.3) */

@@ -6,7 +6,7 @@
  * from z (a different value), and, in Godot 2 dialects whose engine-exact form is the 2015
  * one (joystick_axis_value false), a JOYSTICK_MOTION InputEvent with a value word: 2.1-era
  * engines write and strict mode accepts it, the 2015 engine reads the axis only (a shorter
- * packet). In dialects whose engine-exact value is what the engine holds (typed_convert,
+ * packet). In dialects whose engine-exact value is what the engine holds (typed_rule,
  * merge_dict_keys: typed containers converted, Dictionary keys merged) that value may differ;
  * it must then be settled for good: written back and read again in engine-exact mode, it is the
  * same value. */
@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(used2 == used, "%s: strict consumed %zu, %s %zu", gdw_dialect_name(d), used, gdw_mode_name(o.mode), used2);
         /* only a packet holding a packed Vector4 or Vector4i array meets the w-from-z defect */
         bool defect_values = m == GDW_MODE_ENGINE_EXACT && d->defect_vec4_pool_w && fuzz_any(gdw_doc_root(strict), is_packed_vector4);
-        if (m == GDW_MODE_ENGINE_EXACT && (d->typed_convert || d->merge_dict_keys) &&
+        if (m == GDW_MODE_ENGINE_EXACT && (d->typed_rule || d->merge_dict_keys) &&
             !gdw_value_equal(gdw_doc_root(strict), gdw_doc_root(other))) {
             uint8_t *bytes = NULL;
             size_t n = 0;

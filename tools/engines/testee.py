@@ -50,6 +50,7 @@ ENGINES = {
     "pandemonium-4.9": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium"}, 23),
     "pandemonium-4.9-double": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-double"}, 23),
     "pandemonium-3.5": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-3.5"}, 20),
+    "pandemonium-5.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-5"}, 23),
 }
 
 
