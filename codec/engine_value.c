@@ -919,7 +919,8 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
 enum { KEEP, DROP };
 
 /* ContainerTypeValidate::validate for an element of builtin type `want` (Godot 4.6: a value of
- * another type is converted where Variant::can_convert_strict allows, else dropped). Returns
+ * another type is converted where Variant::can_convert_strict allows, else dropped; Godot 4.3,
+ * typed_rule GDW_TYPED_VALIDATE: three conversions only). Returns
  * KEEP (v possibly converted) or DROP; *s is set on NOMEM, or on LOSSY when a conversion gdwire
  * does not compute meets fail_if_approximate. Where gdwire does not compute what the engine makes
  * (gdw_engine_approximate_why), v is kept as written and marked (not_computed). v is item `slot`
@@ -928,6 +929,12 @@ static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *containe
     unsigned have = v->type;
     if (want == GDW_NIL || have == want) return KEEP;
     if (want == GDW_OBJECT) return have == GDW_NIL ? KEEP : DROP;
+    if (c->d->typed_rule == GDW_TYPED_VALIDATE) { /* 4.3: three conversions, no others */
+        if (want == GDW_STRING && have == GDW_STRING_NAME) { v->type = GDW_STRING; return KEEP; }
+        if (want == GDW_STRING_NAME && have == GDW_STRING) { v->type = GDW_STRING_NAME; return KEEP; }
+        if (want == GDW_FLOAT && have == GDW_INT) { set_float(v, (double)(float)v->u.i); return KEEP; } /* `(float)inout_variant` */
+        return DROP;
+    }
     switch (want) {
     case GDW_BOOL:
         if (have == GDW_INT) { v->u.i = v->u.i != 0; v->type = GDW_BOOL; v->flags = 0; return KEEP; }
@@ -1162,7 +1169,7 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
     if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return GDW_OK;
     bool dict = v->type == GDW_DICTIONARY;
     gdw_value *items = (gdw_value *)gdw_items(v);
-    if ((v->flags & GDW_VF_TYPED) && c->d->typed_rule == GDW_TYPED_CONVERT) {
+    if ((v->flags & GDW_VF_TYPED) && (c->d->typed_rule == GDW_TYPED_CONVERT || c->d->typed_rule == GDW_TYPED_VALIDATE)) {
         gdw_container *ct = (gdw_container *)v->u.ext;
         unsigned key = dict ? settle_desc(c, &ct->key) : (unsigned)GDW_NIL, elem = settle_desc(c, &ct->elem);
         gdw_status s = dict ? validate_items(c, key, v, items, &v->len, 2) : validate_items(c, elem, v, items, &v->len, 1);
@@ -1172,6 +1179,9 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
             v->u.items = items;
         }
     }
+    if (dict && c->d->keys_name_to_string)
+        for (uint32_t i = 0; i < v->len; i++)
+            if (items[2 * i].type == GDW_STRING_NAME) items[2 * i].type = GDW_STRING;
     if (dict && c->d->merge_dict_keys) return merge_keys(c, v);
     return GDW_OK;
 }

@@ -54,6 +54,11 @@ typedef enum gdw_typed_rule {
                                    Dictionary keys kept, converted (Variant::can_convert_strict) or
                                    dropped; element type Nil is untyped; Object types become
                                    EncodedObjectAsID without objects (measured on 4.6.3) */
+    GDW_TYPED_VALIDATE = 3,     /* Godot 4.3 ContainerTypeValidate::validate: an element of the type
+                                   is kept, Nil too in an Object type; a StringName into String, a
+                                   String into StringName and an int into float (through a C float)
+                                   are converted; any other is dropped; Object types become
+                                   EncodedObjectAsID without objects (measured on a 4.3-stable build) */
     GDW_TYPED_SAME_TYPE = 2     /* Pandemonium 5 TypedArray / PackedTypedArray::can_take_variant:
                                    an element of exactly the element type is kept (Nil too where it is
                                    Object), any other dropped; a decoded object id is an
@@ -142,6 +147,9 @@ struct gdw_dialect {
                                      by instance) */
     bool keys_string_like;        /* ... and a String and a StringName with the same text are one
                                      key (4.x StringLikeVariantComparator) */
+    bool keys_name_to_string;     /* a StringName key becomes a String key (Godot 4.3 Dictionary::
+                                     operator[] stores `sn->operator String()`; 4.4+ keeps it;
+                                     measured on a 4.3-stable build) */
 
     /* Where the row's expectations come from (README "Dialects"; issue 27) */
     const char *engine_evidence;  /* the real engine that answered every conformance vector in this

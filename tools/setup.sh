@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tools/setup.sh [--engines] — install every Debian package gdwire needs. Idempotent: a second
-# run installs nothing and takes a second. Needs root (or sudo) on Debian 12.
-#   --engines  also the real engines the test suite asks (Godot 4.6 and 3.6 from Debian sid,
-#              about 700 MB: tools/engines/setup). Checking a packet does not need them.
+# tools/setup.sh [--engines] [--build-engines] — install every Debian package gdwire needs.
+# Idempotent: a second run installs nothing and takes a second. Needs root (or sudo) on Debian 12.
+#   --engines        also the real engines the test suite asks (Godot 4.6 and 3.6 from Debian sid,
+#                    about 700 MB: tools/engines/setup). Checking a packet does not need them.
+#   --build-engines  also what tools/engines/build needs to build engines from their sources
+#                    (SCons, ccache, and the libraries a Debian "+ds" source leaves out).
 set -euo pipefail
 
-engines=0
+engines=0 build_engines=0
 for arg in "$@"; do
   case "$arg" in
     --engines) engines=1 ;;
-    -h|--help) sed -n '3,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "setup: unknown argument '$arg' (--engines, --help)" >&2; exit 2 ;;
+    --build-engines) build_engines=1 ;;
+    -h|--help) sed -n '3,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup: unknown argument '$arg' (--engines, --build-engines, --help)" >&2; exit 2 ;;
   esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +36,10 @@ PACKAGES=(
                                      # the s390x C library is only "recommended" by the compiler, so name it
 )
 [ "$engines" = 0 ] || PACKAGES+=(mmdebstrap)   # makes the engines' Debian sid root (tools/engines/setup)
+# tools/engines/build: SCons and ccache; curl, gpgv, the archive keyring, xz and dpkg-source to fetch
+# and check a Debian source package; the system libraries Debian's repacked Godot source uses
+[ "$build_engines" = 0 ] || PACKAGES+=(scons ccache curl gpgv debian-archive-keyring xz-utils dpkg-dev
+  zlib1g-dev libzstd-dev libpng-dev libfreetype-dev libbrotli-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

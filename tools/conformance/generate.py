@@ -181,7 +181,8 @@ def engine_facts():
     # (dialect, engines that wrote its packets, the script that built them, the engine family)
     made_by = (("godot3", ["godot3.6", "godot3.2"], "packets3.gd", "Godot"), ("godot4", ["godot4.6"], "packets4.gd", "Godot"),
                ("pandemonium", ["pandemonium-4.9"], "packets3.gd and packets_pandemonium.gd", "Pandemonium"),
-               ("pandemonium-5", ["pandemonium-5.2"], "packets3.gd and packets_pandemonium.gd", "Pandemonium"))
+               ("pandemonium-5", ["pandemonium-5.2"], "packets3.gd and packets_pandemonium.gd", "Pandemonium"),
+               ("godot4.3", ["godot4.3"], "packets4.gd (without its typed Dictionaries)", "Godot"))
     for dialect, engines, script, family in made_by:
         made = {}  # hex -> [name, [versions], round trip]
         for engine in engines:

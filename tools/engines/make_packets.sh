@@ -9,7 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 engine=${1:-}
 case "$engine" in
-    godot4.6) script=packets4.gd; args=(--headless --path . --script res://packets4.gd); config=5 ;;
+    godot4.6|godot4.3|godot4.6-double) script=packets4.gd; args=(--headless --path . --script res://packets4.gd); config=5 ;;
     godot3.6|godot3.2|pandemonium-*) script=packets3.gd; args=(--no-window -s packets3.gd); config=4 ;;
     *) echo "usage: tools/engines/make_packets.sh godot4.6|godot3.6|godot3.2|pandemonium-4.9|..." >&2; exit 2 ;;
 esac
@@ -19,6 +19,8 @@ printf 'config_version=%s\n' "$config" > "$work/project.godot"
 cp "$work/project.godot" "$work/project.pandemonium"   # Pandemonium v3.5-v3.7's name for it
 cp "$here/$script" "$work/"
 case "$engine" in
+    godot4.3) # typed Dictionaries are 4.4+: 4.3's parser refuses the script with them (and the emit after each)
+        sed -e '/: Dictionary\[/,+1d' "$here/$script" > "$work/$script" ;;
     pandemonium-*) # the fork renamed Quat; its own types come from packets_pandemonium.gd
         sed -e 's/\bQuat(/Quaternion(/g' -e 's/^\tmore()$/\tmore()\n\tpandemonium()/' "$here/$script" > "$work/$script"
         cat "$here/packets_pandemonium.gd" >> "$work/$script" ;;
