@@ -54,16 +54,16 @@ typedef enum gdw_typed_rule {
                                    Dictionary keys kept, converted (Variant::can_convert_strict) or
                                    dropped; element type Nil is untyped; Object types become
                                    EncodedObjectAsID without objects (measured on 4.6.3) */
-    GDW_TYPED_VALIDATE = 3,     /* Godot 4.3 ContainerTypeValidate::validate: an element of the type
-                                   is kept, Nil too in an Object type; a StringName into String, a
-                                   String into StringName and an int into float (through a C float)
-                                   are converted; any other is dropped; Object types become
-                                   EncodedObjectAsID without objects (measured on a 4.3-stable build) */
-    GDW_TYPED_SAME_TYPE = 2     /* Pandemonium 5 TypedArray / PackedTypedArray::can_take_variant:
+    GDW_TYPED_SAME_TYPE = 2,    /* Pandemonium 5 TypedArray / PackedTypedArray::can_take_variant:
                                    an element of exactly the element type is kept (Nil too where it is
                                    Object), any other dropped; a decoded object id is an
                                    EncodedObjectAsID, kept where that class is the element class or
                                    one it inherits (measured on v5.2.0) */
+    GDW_TYPED_VALIDATE = 3      /* Godot 4.3 ContainerTypeValidate::validate: an element of the type
+                                   is kept, Nil too in an Object type; a StringName into String, a
+                                   String into StringName and an int into float (through a C float)
+                                   are converted; any other is dropped; Object types become
+                                   EncodedObjectAsID without objects (measured on a 4.3-stable build) */
 } gdw_typed_rule;
 
 struct gdw_dialect {

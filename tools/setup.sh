@@ -39,7 +39,7 @@ PACKAGES=(
 # tools/engines/build: SCons and ccache; curl, gpgv, the archive keyring, xz and dpkg-source to fetch
 # and check a Debian source package; the system libraries Debian's repacked Godot source uses
 [ "$build_engines" = 0 ] || PACKAGES+=(scons ccache curl gpgv debian-archive-keyring xz-utils dpkg-dev
-  zlib1g-dev libzstd-dev libpng-dev libfreetype-dev libbrotli-dev)
+  zlib1g-dev libzstd-dev libpng-dev libfreetype-dev libbrotli-dev libmbedtls-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

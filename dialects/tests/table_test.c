@@ -45,6 +45,16 @@ int main(void) {
         for (size_t j = 0; j < i; j++) CHECK(strcmp(d->name, row(j)->name) != 0, "two rows named %s", d->name);
         CHECK(d->family && d->family[0] && d->engine && d->summary && d->aliases, "%s: a text field is missing", d->name);
         CHECK(d->type_count > 0 && d->types, "%s: no type table", d->name);
+        /* the engine-exact rules imply what they act on */
+        bool typed = false;
+        for (unsigned w = 0; w < d->type_count; w++) typed |= d->types[w] == GDW_TYPED_ARRAY;
+        CHECK(d->typed_rule <= GDW_TYPED_VALIDATE, "%s: typed_rule %u is no gdw_typed_rule", d->name, d->typed_rule);
+        CHECK(d->typed_rule != GDW_TYPED_SAME_TYPE || typed, "%s: typed_rule SAME_TYPE acts on TypedArrays, which it has none of", d->name);
+        CHECK((d->typed_rule != GDW_TYPED_CONVERT && d->typed_rule != GDW_TYPED_VALIDATE) || d->typed_array_bits,
+              "%s: typed_rule CONVERT/VALIDATE act on typed Array headers (typed_array_bits)", d->name);
+        CHECK(!d->keys_name_to_string || d->merge_dict_keys, "%s: keys_name_to_string without merge_dict_keys", d->name);
+        CHECK(!(d->keys_string_like || d->keys_nested_nan_equal || d->keys_dicts_by_identity) || d->merge_dict_keys,
+              "%s: a key-equality rule without merge_dict_keys", d->name);
         for (unsigned w = 0; w < d->type_count; w++) {
             CHECK(d->types[w] < GDW_TYPE_COUNT, "%s: wire id %u maps to no type", d->name, w);
             for (unsigned v = 0; v < w; v++) CHECK(d->types[v] != d->types[w], "%s: wire ids %u and %u are one type", d->name, v, w);
