@@ -198,8 +198,8 @@ static const gdw_dialect k_dialects[] = {
      .real_mode = GDW_REALS_FLAG64, .encode_math_f64 = true, .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .typed_array_bits = true, .typed_dict_bits = true,
      .utf8_rule = GDW_UTF8_STRICT, .typed_rule = GDW_TYPED_CONVERT, .merge_dict_keys = true, .keys_string_like = true,
-     .engine_evidence = NULL,
-     .no_engine = "not built yet: Debian's godot 4.6.3 source with precision=double"},
+     .engine_evidence = "Godot 4.6.3 precision=double (built from Debian's godot 4.6.3+ds-2 source by tools/engines/build)",
+     .no_engine = NULL},
 };
 
 /* Engine releases that read a dialect's wire format differently from its newest release: the
@@ -222,8 +222,8 @@ static const gdw_dialect k_releases[] = {
      .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT3, .objects_by_default = true, .null_object_as_class = true,
      .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
-     .engine_evidence = NULL,
-     .no_engine = "not built yet: 3.1-stable (320f49f204) builds from Godot's master history"},
+     .engine_evidence = "Godot 3.1-stable (built from Godot's master history, mehdigoom/ValjangEngine4.0.x@320f49f2, by tools/engines/build)",
+     .no_engine = NULL},
     {.name = "godot3@3.2", .fuzz_id = 15, .release = "3.2", .release_of = "godot3", .released = "2020-01",
      .aliases = "godot3.2 godot3.3 godot3.4", .engine = "Godot 3.2-3.4 (measured: 3.2.3)", .family = "godot3",
      .summary = "Godot 3.2-3.4: surrogates kept as written, no depth limit (the engine's stack overflows)",

@@ -182,7 +182,9 @@ def engine_facts():
     made_by = (("godot3", ["godot3.6", "godot3.2"], "packets3.gd", "Godot"), ("godot4", ["godot4.6"], "packets4.gd", "Godot"),
                ("pandemonium", ["pandemonium-4.9"], "packets3.gd and packets_pandemonium.gd", "Pandemonium"),
                ("pandemonium-5", ["pandemonium-5.2"], "packets3.gd and packets_pandemonium.gd", "Pandemonium"),
-               ("godot4.3", ["godot4.3"], "packets4.gd (without its typed Dictionaries)", "Godot"))
+               ("godot4.3", ["godot4.3"], "packets4.gd (without its typed Dictionaries)", "Godot"),
+               ("godot3@3.1", ["godot3.1"], "packets3.gd (with 3.1's spellings: make_packets.sh)", "Godot"),
+               ("godot4-double", ["godot4.6-double"], "packets4.gd, in a precision=double build", "Godot"))
     for dialect, engines, script, family in made_by:
         made = {}  # hex -> [name, [versions], round trip]
         for engine in engines:

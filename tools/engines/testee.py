@@ -38,8 +38,13 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN = os.path.join(HERE, "run")
 WINDOW = 2000
-GODOT3_FAIL = "Error when trying to decode Variant"
-ERR_NAME = re.compile(r"Return(?:ed|ing): (ERR_[A-Z_]+)")
+# How a Godot 3 engine says its decode failed: 3.2+ (decode_variant's own message), and 3.1 (its
+# ERR_FAIL lines in decode_variant and _decode_string; godot31_driver reads through PacketPeer,
+# whose get_var prints nothing of its own).
+GODOT3_FAIL = ("Error when trying to decode Variant", "base64_to_variant: Condition ' err != OK ' is true",
+               "ERROR: decode_variant: ", "ERROR: _decode_string: ")
+ERR_NAME = re.compile(r"[Rr]eturn(?:ed|ing): (ERR_[A-Z_]+)")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Godot 3.1 colours its stderr even when it is not a terminal
 
 ENGINES = {
     # name: driver, project config_version, command-line after the engine, dialects, Object type id
@@ -51,9 +56,35 @@ ENGINES = {
     "pandemonium-4.9-double": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-double"}, 23),
     "pandemonium-3.5": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-3.5"}, 20),
     "pandemonium-5.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-5"}, 23),
+    "godot3.1": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3@3.1"}, 17),
     "godot4.3": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4.3"}, 24),
     "godot4.6-double": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4-double"}, 24),
 }
+
+# Engines whose Marshalls API has no allow_objects: Godot 3.1's Marshalls.base64_to_variant(str) and
+# bytes2var(bytes) always decode Objects in full (core/io/marshalls.h: p_allow_objects = true).
+NO_ALLOW_OBJECTS_API = {"godot3.1"}
+
+
+def godot31_driver(script):
+    """godot3.gd for Godot 3.1, whose Marshalls and bytes2var have no allow_objects: the packet is
+    read through a PacketPeerStream over a StreamPeerBuffer instead, whose PacketPeer::get_var
+    honours allow_object_decoding (core/io/packet_peer.cpp). get_var swallows the decode's Error,
+    so a failure is told by the ERR_FAIL line decode_variant prints (GODOT3_FAIL). The stream's
+    input buffer holds 64 KiB (setting input_buffer_max_size in 3.1 loses every packet): a larger
+    packet comes back as a silent null, a listed deviation (conformance/deviations.yaml)."""
+    call = 'var v = Marshalls.base64_to_variant(parts[1], parts[2] == "1")'
+    assert call in script, "godot3.gd changed: godot31_driver needs its decode call"
+    return script.replace(call, "\n\t\t".join([
+        'var raw = Marshalls.base64_to_raw(parts[1])',
+        'var buffer = StreamPeerBuffer.new()',
+        'buffer.put_32(raw.size())',
+        'buffer.put_data(raw)',
+        'buffer.seek(0)',
+        'var peer = PacketPeerStream.new()',
+        'peer.stream_peer = buffer',
+        'peer.allow_object_decoding = parts[2] == "1"',
+        'var v = peer.get_var()']))
 
 
 class Engine:
@@ -66,7 +97,12 @@ class Engine:
         for project in ("project.godot", "project.pandemonium"):
             with open(os.path.join(self.work, project), "w") as fh:
                 fh.write("config_version=%d\n" % config_version)
-        shutil.copy(os.path.join(HERE, self.driver), self.work)
+        with open(os.path.join(HERE, self.driver), encoding="utf-8") as fh:
+            script = fh.read()
+        if name in NO_ALLOW_OBJECTS_API:
+            script = godot31_driver(script)
+        with open(os.path.join(self.work, self.driver), "w", encoding="utf-8") as fh:
+            fh.write(script)
         self.version = None
 
     def close(self):
@@ -108,7 +144,7 @@ class Engine:
                 except ValueError:  # an answer the driver cannot have written whole
                     answers[int(f[2])] = ("rejected", "-", "-", "CRASH", "unreadable answer from the driver")
         segments, current, last = {}, None, None
-        for line in err.decode("utf-8", "replace").splitlines():
+        for line in ANSI.sub("", err.decode("utf-8", "replace")).splitlines():
             m = marker.fullmatch(line.strip())
             if m:
                 current = None if m.group(1) == "done" else int(m.group(1))
@@ -121,7 +157,7 @@ class Engine:
             if idx not in answers:
                 continue
             text = "\n".join(lines)
-            rejected = answers[idx][0] == "rejected" or (not self.godot4 and GODOT3_FAIL in text)
+            rejected = answers[idx][0] == "rejected" or (not self.godot4 and any(m in text for m in GODOT3_FAIL))
             if rejected:
                 m = ERR_NAME.search(text)
                 cls = m.group(1) if m else ("ERR_OUT_OF_MEMORY" if "too deep" in text else "-")
