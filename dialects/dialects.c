@@ -108,7 +108,7 @@ static const gdw_dialect k_dialects[] = {
      .utf8_value = GDW_UTF8_VALUE_GODOT3, .objects_by_default = true, .null_object_as_class = true,
      .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
      .engine_evidence = NULL,
-     .no_engine = "not built yet: 3.0-stable (9bd402698c) has no headless platform (platform/server can_build() is False); it needs an x11 build under Xvfb"},
+     .no_engine = "not yet: 3.0-stable (9bd402698c) builds (tools/engines/build godot3.0: an X11 build, 308 s; it has no headless platform) and runs under Xvfb, but its testee did not finish a batch of vectors in the time this was tried; not yet diagnosed"},
     {.name = "godot3-double", .fuzz_id = 3, .release = "3.6", .aliases = "",
      .engine = "Godot 3 precision=double, as documented", .family = "godot3",
      .summary = "Godot 3 documented double build: real_t fields are f64, no flag",

@@ -39,7 +39,10 @@ PACKAGES=(
 # tools/engines/build: SCons and ccache; curl, gpgv, the archive keyring, xz and dpkg-source to fetch
 # and check a Debian source package; the system libraries Debian's repacked Godot source uses
 [ "$build_engines" = 0 ] || PACKAGES+=(scons ccache curl gpgv debian-archive-keyring xz-utils dpkg-dev
-  zlib1g-dev libzstd-dev libpng-dev libfreetype-dev libbrotli-dev libmbedtls-dev)
+  zlib1g-dev libzstd-dev libpng-dev libfreetype-dev libbrotli-dev libmbedtls-dev
+  # Godot 3.0 has no headless platform: its X11 build needs these, and runs under Xvfb
+  libx11-dev libxcursor-dev libxinerama-dev libgl1-mesa-dev libglu1-mesa-dev libasound2-dev libpulse-dev
+  libudev-dev libxi-dev libxrandr-dev xvfb xauth)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
