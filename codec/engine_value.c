@@ -542,14 +542,13 @@ static gdw_status nodepath_to_string(settle_ctx *c, gdw_value *v) {
     return GDW_OK;
 }
 
-#define hex_channel gdw_engine_hex_channel
 
 /* Color(int): Color::hex of the low 32 bits. */
 static gdw_status int_to_color(settle_ctx *c, gdw_value *v) {
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, 16);
     if (!out) return GDW_ERR_NOMEM;
     uint32_t hex = (uint32_t)v->u.i;
-    for (unsigned k = 0; k < 4; k++) wr_u32le(out + 4 * k, f32_to_bits(hex_channel(hex, k)));
+    for (unsigned k = 0; k < 4; k++) wr_u32le(out + 4 * k, f32_to_bits(gdw_engine_hex_channel(hex, k)));
     memset(v, 0, sizeof *v);
     v->type = GDW_COLOR;
     v->width = 4;
@@ -887,7 +886,7 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
         } else if (e->type == elem) {
             reals_of(e, x, per);
         } else if (elem == GDW_COLOR && e->type == GDW_INT) {
-            for (unsigned k = 0; k < 4; k++) x[k] = (double)hex_channel((uint32_t)e->u.i, k);
+            for (unsigned k = 0; k < 4; k++) x[k] = (double)gdw_engine_hex_channel((uint32_t)e->u.i, k);
         } else if (elem == GDW_COLOR && e->type == GDW_STRING) { /* Variant::operator Color: Color(String) */
             float rgba[4];
             if (!gdw_engine_color_from_text(e->u.bytes, e->len, rgba)) return false;
