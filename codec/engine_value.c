@@ -378,15 +378,8 @@ static gdw_status merge_keys(settle_ctx *c, gdw_value *dict) {
 static void closed_item_path(const settle_ctx *c, const gdw_value *container, size_t slot, char *path) {
     size_t n = 0;
     path[0] = 0;
-    for (unsigned i = 0; i <= c->depth; i++) {
-        const gdw_value *p = i < c->depth ? c->frames[i].v : container;
-        size_t s = i < c->depth ? c->frames[i].next - 1 : slot;
-        const gdw_value *items = i < c->depth ? c->frames[i].items : gdw_items(container);
-        gdw_path_in in = p->type == GDW_DICTIONARY ? GDW_PATH_IN_DICT : p->type == GDW_OBJECT ? GDW_PATH_IN_OBJECT : GDW_PATH_IN_ARRAY;
-        const gdw_value *key = in != GDW_PATH_IN_ARRAY && s % 2 ? &items[s - 1] : NULL;
-        bool text = key && string_like(key->type);
-        gdw_path_step(path, &n, in, (uint32_t)s, text ? key->u.bytes : NULL, text ? key->len : 0);
-    }
+    for (unsigned i = 0; i < c->depth; i++) gdw_path_child(path, &n, c->frames[i].v, (uint32_t)(c->frames[i].next - 1));
+    gdw_path_child(path, &n, container, (uint32_t)slot);
 }
 
 /* The engine would hold another value than v, item `slot` of container, and gdwire does not

@@ -270,6 +270,9 @@ void gdw_path_text(char *buf, size_t *n, const uint8_t *p, size_t len, bool quot
 /* One step down: slot of a container (for dictionaries and objects, even slots are keys/names
  * and odd slots values); key: the text of the slot's key when it is a string, else NULL. */
 void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const uint8_t *key, size_t key_len);
+/* The step to child `slot` of parent (its children as gdw_children gives them): how the parent
+ * holds it, and for a Dictionary value or Object property the key text where it is a string. */
+void gdw_path_child(char *buf, size_t *n, const gdw_value *parent, uint32_t slot);
 
 /* ---- Numbers of the text and JSON forms (numbers.c) ---------------------------------------- */
 

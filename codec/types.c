@@ -205,14 +205,7 @@ static void path_to(const diff_walk *w, const gdw_value *parent, uint32_t slot, 
     for (unsigned i = 0; i <= w->depth; i++) {
         const gdw_value *p = i < w->depth ? w->chain[i].parent : parent;
         uint32_t s = i < w->depth ? w->chain[i].slot : slot;
-        if (!p) continue;
-        const gdw_value *items;
-        gdw_children(p, &items);
-        unsigned k = type_info(p->type)->kind;
-        gdw_path_in in = k == K_DICT ? GDW_PATH_IN_DICT : k == K_OBJECT ? GDW_PATH_IN_OBJECT : GDW_PATH_IN_ARRAY;
-        const gdw_value *key = in != GDW_PATH_IN_ARRAY && s % 2 ? &items[s - 1] : NULL;
-        bool text = key && (key->type == GDW_STRING || key->type == GDW_STRING_NAME);
-        gdw_path_step(path, &n, in, s, text ? key->u.bytes : NULL, text ? key->len : 0);
+        if (p) gdw_path_child(path, &n, p, s);
     }
 }
 
