@@ -32,7 +32,7 @@ func _init():
 		printerr("@@" + mark + ":" + parts[0])
 		var v = Marshalls.base64_to_variant(parts[1], parts[2] == "1")
 		var objid = ""
-		if v is EncodedObjectAsID:
+		if typeof(v) == TYPE_OBJECT and v is EncodedObjectAsID:  # 3.0: "is" on a non-object is a script error
 			objid = str(v.get_object_id())
 		elif typeof(v) == TYPE_ARRAY or typeof(v) == TYPE_DICTIONARY:
 			var pairs = []
@@ -55,7 +55,7 @@ func _wrapped_ids(v, pairs):
 			items.append(k)
 			items.append(v[k])
 	for x in items:
-		if x is EncodedObjectAsID:
+		if typeof(x) == TYPE_OBJECT and x is EncodedObjectAsID:
 			pairs.append("%d=%d" % [x.get_instance_id(), x.get_object_id()])
 		elif typeof(x) == TYPE_ARRAY or typeof(x) == TYPE_DICTIONARY:
 			_wrapped_ids(x, pairs)

@@ -38,10 +38,11 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN = os.path.join(HERE, "run")
 WINDOW = 2000
-# How a Godot 3 engine says its decode failed: 3.2+ (decode_variant's own message), and 3.1 (its
+# How a Godot 2 or 3 engine says its decode failed: 3.2+ (decode_variant's own message), 3.1 (its
 # ERR_FAIL lines in decode_variant and _decode_string; godot31_driver reads through PacketPeer,
-# whose get_var prints nothing of its own).
+# whose get_var prints nothing of its own), and Godot 2 (base64_to_variant's check, spelt its way).
 GODOT3_FAIL = ("Error when trying to decode Variant", "base64_to_variant: Condition ' err != OK ' is true",
+               "base64_to_variant: Condition ' err!=OK ' is true",  # Godot 2
                "ERROR: decode_variant: ", "ERROR: _decode_string: ")
 ERR_NAME = re.compile(r"[Rr]eturn(?:ed|ing): (ERR_[A-Z_]+)")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Godot 3.1 colours its stderr even when it is not a terminal
@@ -57,13 +58,27 @@ ENGINES = {
     "pandemonium-3.5": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-3.5"}, 20),
     "pandemonium-5.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-5"}, 23),
     "godot3.1": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3@3.1"}, 17),
+    "godot2.1": ("godot2.gd", 0, ["-s", "godot2.gd"], {"mole"}, 18),
+    "godot2.0": ("godot2.gd", 0, ["-s", "godot2.gd"], {"mole@2.0"}, 18),
+    "godot3.0": ("godot3.gd", 3, ["--no-window", "-s", "godot3.gd"], {"godot3.0"}, 17),
     "godot4.3": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4.3"}, 24),
     "godot4.6-double": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4-double"}, 24),
 }
 
+# X11 builds (tools/engines/run starts them on a virtual display): the testee starts one Xvfb for
+# all its engine runs, so that the restart after a crashing packet costs the engine's start only,
+# not a display's too (xvfb-run takes seconds).
+X11_ENGINES = {"godot3.0"}
+
+# The window (requests in flight) an engine is asked to take at once, where it is not WINDOW. Each
+# packet that kills the engine costs a restart, and the runner waits 60 s + 10 ms a packet for a
+# window: Godot 3.0 dies on thousands of the hostile vectors (an allocation it does not check),
+# and a restart of an X11 build takes about a second, so its windows are smaller.
+ENGINE_WINDOW = {"godot3.0": 100}
+
 # Engines whose Marshalls API has no allow_objects: Godot 3.1's Marshalls.base64_to_variant(str) and
 # bytes2var(bytes) always decode Objects in full (core/io/marshalls.h: p_allow_objects = true).
-NO_ALLOW_OBJECTS_API = {"godot3.1"}
+NO_ALLOW_OBJECTS_API = {"godot3.1", "godot3.0"}
 
 
 def godot31_driver(script):
@@ -93,8 +108,9 @@ class Engine:
         self.driver, config_version, self.args, self.dialects, self.object_type = ENGINES[name]
         self.godot4 = self.driver == "godot4.gd"
         self.work = tempfile.mkdtemp(prefix="gdw-%s-" % name)
-        # Pandemonium v3.5-v3.7 look for project.pandemonium, the others for project.godot
-        for project in ("project.godot", "project.pandemonium"):
+        # Pandemonium v3.5-v3.7 look for project.pandemonium, Godot 2 for engine.cfg, the others for
+        # project.godot
+        for project in ("project.godot", "project.pandemonium", "engine.cfg"):
             with open(os.path.join(self.work, project), "w") as fh:
                 fh.write("config_version=%d\n" % config_version)
         with open(os.path.join(HERE, self.driver), encoding="utf-8") as fh:
@@ -104,8 +120,28 @@ class Engine:
         with open(os.path.join(self.work, self.driver), "w", encoding="utf-8") as fh:
             fh.write(script)
         self.version = None
+        self.display, self.xvfb = None, None
+        if name in X11_ENGINES and shutil.which("Xvfb"):
+            self.start_display()
+
+    def start_display(self):
+        """One Xvfb for this testee's life; it writes the display number it took on a pipe."""
+        r, w = os.pipe()
+        self.xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-nolisten", "tcp", "-screen", "0", "640x480x24"],
+                                     pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        with os.fdopen(r) as fh:
+            number = fh.readline().strip()
+        if number.isdigit():
+            self.display = ":" + number
+        else:
+            self.xvfb.kill()
+            self.xvfb = None
 
     def close(self):
+        if self.xvfb:
+            self.xvfb.kill()
+            self.xvfb.wait()
         shutil.rmtree(self.work, ignore_errors=True)
 
     def run_batch(self, packets, timeout):
@@ -118,6 +154,8 @@ class Engine:
         marker = re.compile(r"@@%s:(\d+|done)" % mark)
         env = dict(os.environ, GDW_IN=path, GDW_MARK=mark, HOME=self.work, XDG_DATA_HOME=self.work, XDG_CONFIG_HOME=self.work,
                    XDG_CACHE_HOME=self.work)
+        if self.display:
+            env["GDW_DISPLAY"] = self.display
         cmd = [RUN, self.name] + [a.replace("{work}", self.work) for a in self.args]
         try:
             p = subprocess.run(cmd, cwd=self.work, env=env, capture_output=True, timeout=timeout)
@@ -195,7 +233,10 @@ class Engine:
         answers, start = {}, 0
         while start < len(packets):
             batch = packets[start:]
-            got, finished, last = self.run_batch(batch, timeout=30 + 0.05 * len(batch))
+            # under the runner's limit for a window (conformance/testee_run.py: 60 s + 10 ms a
+            # packet), so that a hanging packet is found here, in one more engine run, and not
+            # by the runner sending the rest of the window one packet at a time
+            got, finished, last = self.run_batch(batch, timeout=min(30 + 0.05 * len(batch), 45 + 0.005 * len(batch)))
             answers.update(got)
             if finished:
                 break
@@ -208,7 +249,7 @@ class Engine:
             if bad is None:
                 break
             answers[bad] = ("rejected", "-", "-", "CRASH", "the engine died or hung on this packet")
-            start = indices.index(bad) + 1
+            start += indices.index(bad) + 1  # indices are the batch's, which begins at start
         return answers
 
 
@@ -241,10 +282,11 @@ def main():
             print(engine.version)
             return
         family = "Pandemonium Engine" if engine.name.startswith("pandemonium") else "Godot Engine"
-        print("gdwire-testee/1\t%s\t%s\t%d" % (family, engine.version, WINDOW), flush=True)
+        window = ENGINE_WINDOW.get(engine.name, WINDOW)
+        print("gdwire-testee/1\t%s\t%s\t%d" % (family, engine.version, window), flush=True)
         buf, eof = [b""], False
         while not eof:
-            lines, eof = read_requests(0, buf, WINDOW)
+            lines, eof = read_requests(0, buf, window)
             requests, packets = [], []
             for n, line in enumerate(lines):
                 f = line.split("\t")
