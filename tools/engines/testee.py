@@ -70,11 +70,18 @@ ENGINES = {
 # not a display's too (xvfb-run takes seconds).
 X11_ENGINES = {"godot3.0"}
 
-# The window (requests in flight) an engine is asked to take at once, where it is not WINDOW. Each
-# packet that kills the engine costs a restart, and the runner waits 60 s + 10 ms a packet for a
-# window: Godot 3.0 dies on thousands of the hostile vectors (an allocation it does not check),
-# and a restart of an X11 build takes about a second, so its windows are smaller.
+# The window (requests in flight) an engine is asked to take at once, where it is not WINDOW, and
+# how long a run of it may take before it counts as hung (seconds, plus 20 ms a packet). Each
+# packet that kills or hangs the engine costs a restart, and the runner waits 60 s + 10 ms a packet
+# for a window: Godot 3.0 dies or loops on many of the hostile vectors (allocations and object
+# property counts it does not check), and a restart of an X11 build takes about a second, so its
+# windows are small, and a run of 100 packets (about 1 s when nothing hangs) is hung after 12 s.
 ENGINE_WINDOW = {"godot3.0": 100}
+ENGINE_HANG_SECONDS = {"godot3.0": 10}
+
+# Engines that print their errors on stdout (Godot 2's OS_Unix::print_error): their driver writes
+# the packet markers there too, and the text between two markers is read from stdout.
+ERRORS_ON_STDOUT = {"godot2.1", "godot2.0"}
 
 # Engines whose Marshalls API has no allow_objects: Godot 3.1's Marshalls.base64_to_variant(str) and
 # bytes2var(bytes) always decode Objects in full (core/io/marshalls.h: p_allow_objects = true).
@@ -138,6 +145,13 @@ class Engine:
             self.xvfb.kill()
             self.xvfb = None
 
+    def help_version(self):
+        """The version the first line of --help names (Godot 2.0's scripts cannot ask for it):
+        "Godot Engine v2.0.stable.custom_build (c) ..." gives "2.0.stable.custom_build"."""
+        p = subprocess.run([RUN, self.name, "--help"], cwd=self.work, capture_output=True, timeout=60)
+        m = re.search(r"Godot Engine v(\S+)", (p.stdout + p.stderr).decode("utf-8", "replace"))
+        return m.group(1) if m else "unknown"
+
     def close(self):
         if self.xvfb:
             self.xvfb.kill()
@@ -175,14 +189,17 @@ class Engine:
             if f[1] == "DONE":
                 finished = True
             elif f[1] == "V" and len(f) > 2:
-                self.version = f[2]
+                self.version = f[2] or self.help_version()
             elif f[1] == "R" and len(f) > 2 and f[2].isdigit() and int(f[2]) in wanted:
                 try:
                     answers[int(f[2])] = self.answer(f[3:])
                 except ValueError:  # an answer the driver cannot have written whole
                     answers[int(f[2])] = ("rejected", "-", "-", "CRASH", "unreadable answer from the driver")
         segments, current, last = {}, None, None
-        for line in ANSI.sub("", err.decode("utf-8", "replace")).splitlines():
+        errors = out if self.name in ERRORS_ON_STDOUT else err
+        for line in ANSI.sub("", errors.decode("utf-8", "replace")).splitlines():
+            if line.startswith(mark + "\t"):
+                continue  # the driver's own lines
             m = marker.fullmatch(line.strip())
             if m:
                 current = None if m.group(1) == "done" else int(m.group(1))
@@ -236,7 +253,9 @@ class Engine:
             # under the runner's limit for a window (conformance/testee_run.py: 60 s + 10 ms a
             # packet), so that a hanging packet is found here, in one more engine run, and not
             # by the runner sending the rest of the window one packet at a time
-            got, finished, last = self.run_batch(batch, timeout=min(30 + 0.05 * len(batch), 45 + 0.005 * len(batch)))
+            hang = ENGINE_HANG_SECONDS.get(self.name)
+            limit = hang + 0.02 * len(batch) if hang else min(30 + 0.05 * len(batch), 45 + 0.005 * len(batch))
+            got, finished, last = self.run_batch(batch, timeout=limit)
             answers.update(got)
             if finished:
                 break
