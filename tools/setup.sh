@@ -42,7 +42,9 @@ PACKAGES=(
   zlib1g-dev libzstd-dev libpng-dev libfreetype-dev libbrotli-dev libmbedtls-dev
   # Godot 3.0 has no headless platform: its X11 build needs these, and runs under Xvfb
   libx11-dev libxcursor-dev libxinerama-dev libgl1-mesa-dev libglu1-mesa-dev libasound2-dev libpulse-dev
-  libudev-dev libxi-dev libxrandr-dev xvfb xauth)
+  libudev-dev libxi-dev libxrandr-dev xvfb xauth
+  # Godot 2's Python 2 build scripts are ported to Python 3 with lib2to3 (patch_godot2)
+  python3-lib2to3)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -189,7 +189,7 @@ class Engine:
             if f[1] == "DONE":
                 finished = True
             elif f[1] == "V" and len(f) > 2:
-                self.version = f[2] or self.help_version()
+                self.version = f[2] or self.version or self.help_version()
             elif f[1] == "R" and len(f) > 2 and f[2].isdigit() and int(f[2]) in wanted:
                 try:
                     answers[int(f[2])] = self.answer(f[3:])
