@@ -16,6 +16,10 @@ case "$engine" in
 esac
 [ "$engine" != godot3.0 ] || config=3   # 3.0 refuses a project file newer than its own
 # (Godot 2 reads engine.cfg, with no config_version)
+# Engines without PoolByteArray.hex_encode (Godot 2, 3.0, 3.1): the script's calls go to a GDScript
+# _hex, appended to it
+HEX_SED=(-e 's/var2bytes(bytes2var(b))\.hex_encode()/_hex(var2bytes(bytes2var(b)))/' -e 's/b\.hex_encode()/_hex(b)/')
+HEX_FUNC='\n\nfunc _hex(b):\n\tvar s = ""\n\tfor x in b:\n\t\ts += "%02x" % x\n\treturn s\n'
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf 'config_version=%s\n' "$config" > "$work/project.godot"
@@ -25,10 +29,9 @@ cp "$here/$script" "$work/"
 case "$engine" in
     godot3.1|godot3.0) # 3.0 and 3.1 have no Quat(Vector3 euler) constructor (the same rotation goes through a Basis)
         # and no PoolByteArray.hex_encode (a GDScript one stands in)
-        sed -e 's/Quat(Vector3(0.3, 0.2, 0.1))/Quat(Basis(Vector3(0.3, 0.2, 0.1)))/' \
-            -e 's/var2bytes(bytes2var(b))\.hex_encode()/_hex(var2bytes(bytes2var(b)))/' -e 's/b\.hex_encode()/_hex(b)/' \
+        sed -e 's/Quat(Vector3(0.3, 0.2, 0.1))/Quat(Basis(Vector3(0.3, 0.2, 0.1)))/' "${HEX_SED[@]}" \
             "$here/$script" > "$work/$script"
-        printf '\n\nfunc _hex(b):\n\tvar s = ""\n\tfor x in b:\n\t\ts += "%%02x" %% x\n\treturn s\n' >> "$work/$script" ;;
+        printf '%b' "$HEX_FUNC" >> "$work/$script" ;;
     godot2.*) # Godot 2's names for the same types (Matrix32, Matrix3, RawArray, ...), its version
         # call, push_back (2.0's pools have no append), no INF and NAN constants (overflowing
         # products stand for them), no hex_encode and no Quat from Euler angles (an axis and angle)
@@ -38,9 +41,8 @@ case "$engine" in
             -e 's/\bINF\b/(1e300 * 1e300)/g' -e 's/\bNAN\b/(1e300 * 1e300 - 1e300 * 1e300)/g' \
             -e '/NUL inside/d' -e 's/\bchar(/_chr(/g' \
             -e 's/"Quat euler", Quat(Vector3(0.3, 0.2, 0.1))/"Quat axis angle", Quat(Vector3(0, 1, 0), 0.3)/' \
-            -e 's/var2bytes(bytes2var(b))\.hex_encode()/_hex(var2bytes(bytes2var(b)))/' -e 's/b\.hex_encode()/_hex(b)/' \
-            "$here/$script" > "$work/$script"
-        printf '\n\nfunc _hex(b):\n\tvar s = ""\n\tfor x in b:\n\t\ts += "%%02x" %% x\n\treturn s\n' >> "$work/$script"
+            "${HEX_SED[@]}" "$here/$script" > "$work/$script"
+        printf '%b' "$HEX_FUNC" >> "$work/$script"
         # no char(): a code point through its UTF-8 bytes (a NUL cannot be made so: that value is left out)
         printf '\n\nfunc _chr(c):\n\tvar b = RawArray()\n\tif c < 0x80:\n\t\tb.push_back(c)\n\telif c < 0x800:\n\t\tb.push_back(0xC0 | (c >> 6))\n\t\tb.push_back(0x80 | (c & 0x3F))\n\telif c < 0x10000:\n\t\tb.push_back(0xE0 | (c >> 12))\n\t\tb.push_back(0x80 | ((c >> 6) & 0x3F))\n\t\tb.push_back(0x80 | (c & 0x3F))\n\telse:\n\t\tb.push_back(0xF0 | (c >> 18))\n\t\tb.push_back(0x80 | ((c >> 12) & 0x3F))\n\t\tb.push_back(0x80 | ((c >> 6) & 0x3F))\n\t\tb.push_back(0x80 | (c & 0x3F))\n\treturn b.get_string_from_utf8()\n' >> "$work/$script"
         # 2.0 cannot ask for its version (the first line of its --help names it, below)
