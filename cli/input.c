@@ -118,28 +118,16 @@ static int slurp(FILE *f, const char *name, uint8_t **out, size_t *out_n) {
 
 /* ---- text encodings ----------------------------------------------------------------------------- */
 
-static int hexdigit(int c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 /* Hex or base64 text p[0..n) to bytes in place; whitespace ignored. where names the input. */
 static int untext(const opts *o, const char *where, uint8_t *p, size_t *n) {
     if (o->enc == ENC_HEX) {
-        size_t out = 0, i = 0;
-        int hi = -1;
-        if (*n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) i = 2;
-        for (; i < *n; i++) {
-            int c = p[i];
-            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-            int v = hexdigit(c);
-            if (v < 0) { fprintf(stderr, "%s: %s: not hex at character %zu ('%c')\n", k_prog, shown(where), i, c >= 32 && c < 127 ? c : '?'); return EXIT_USAGE; }
-            if (hi < 0) hi = v;
-            else { p[out++] = (uint8_t)(hi * 16 + v); hi = -1; }
+        size_t out = 0, bad = 0;
+        if (gdw_hex_decode((const char *)p, *n, p, &out, &bad)) {
+            int c = p[bad];
+            if (gdw_hex_digit(c) >= 0) fprintf(stderr, "%s: %s: odd number of hex digits\n", k_prog, shown(where));
+            else fprintf(stderr, "%s: %s: not hex at character %zu ('%c')\n", k_prog, shown(where), bad, c >= 32 && c < 127 ? c : '?');
+            return EXIT_USAGE;
         }
-        if (hi >= 0) { fprintf(stderr, "%s: %s: odd number of hex digits\n", k_prog, shown(where)); return EXIT_USAGE; }
         *n = out;
         return 0;
     }

@@ -191,12 +191,7 @@ static size_t next_code_point(const uint8_t *p, size_t n, uint32_t *cp) {
 /* _parse_col4: the digit's value, or -1. Godot 4.3's source takes the code point as a C `char`
  * (`char character = p_str[p_ofs]`), which would read U+0130 as '0'; Godot 4.6.3 does not: "١٢٣"
  * and "#ņŁİ" are not colours there (engine/godot4-convert.yaml), so the whole code point counts. */
-static int parse_col4(uint32_t cp) {
-    if (cp >= '0' && cp <= '9') return (int)(cp - '0');
-    if (cp >= 'a' && cp <= 'f') return (int)(cp - 'a' + 10);
-    if (cp >= 'A' && cp <= 'F') return (int)(cp - 'A' + 10);
-    return -1;
-}
+static int parse_col4(uint32_t cp) { return cp < 0x80 ? gdw_hex_digit((int)cp) : -1; }
 
 static int named_cmp(const void *key, const void *row) { return strcmp((const char *)key, ((const struct named_color *)row)->name); }
 

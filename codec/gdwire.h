@@ -691,6 +691,21 @@ GDW_API size_t gdw_base64_encode(const uint8_t *in, size_t n, char *out, size_t 
  * or out_len is NULL, or in is NULL with n > 0. */
 GDW_API gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at);
 
+/* ---------------------------------------------------------------------------------------
+ * Hex text: packets as the command, the conformance vectors and the testee protocol write them.
+ * ------------------------------------------------------------------------------------- */
+
+/* gdw_hex_digit: the value of one hex digit ('0'-'9', 'a'-'f', 'A'-'F'), or -1 for any other c. */
+GDW_API int gdw_hex_digit(int c);
+/* gdw_hex_decode: hex text in[0..n) to bytes: digits in pairs, upper or lower case; whitespace
+ * (space, tab, CR, LF) is skipped anywhere, and a leading "0x" or "0X" is allowed. out needs room
+ * for n / 2 bytes, and may be in itself (the bytes are written behind the text read; after an
+ * error out holds the bytes decoded before it, so decode elsewhere to keep the text). GDW_ERR_SYNTAX
+ * with *bad_at (if not NULL) the offset of the first character that is not hex, or of the last
+ * digit when their number is odd; GDW_ERR_INVALID_ARG when out or out_len is NULL, or in is NULL
+ * with n > 0. */
+GDW_API gdw_status gdw_hex_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at);
+
 #ifdef __cplusplus
 }
 #endif

@@ -83,8 +83,8 @@ const char *gdw_number_real(const char *s, size_t n, unsigned width, uint64_t *b
             size_t nd = 0;
             uint64_t b = 0;
             bool ok = h[0] == '0' && (h[1] == 'x' || h[1] == 'X');
-            for (h += 2; ok && isxdigit((unsigned char)*h); h++, nd++)
-                b = (b << 4) | (uint64_t)(isdigit((unsigned char)*h) ? *h - '0' : (tolower((unsigned char)*h) - 'a' + 10));
+            for (h += 2; ok && gdw_hex_digit((unsigned char)*h) >= 0; h++, nd++)
+                b = (b << 4) | (uint64_t)gdw_hex_digit((unsigned char)*h);
             if (!ok || nd == 0 || nd > (width == 4 ? 8u : 16u) || h[0] != ')' || h[1])
                 return "bad NaN payload (nan(0x...) with up to 16 hex digits, 8 for f32)";
             if (neg) b |= width == 8 ? 1ull << 63 : 1ull << 31;

@@ -90,13 +90,6 @@ static gdw_status vec_push(pctx *p, vec *v, const void *x) {
 
 /* ---- scalars ------------------------------------------------------------------------------- */
 
-static int hexval(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 static gdw_status parse_quoted(pctx *p, gdw_str *out) {
     if (!eat(p, '"')) return perr(p, GDW_ERR_SYNTAX, "expected a string");
     vec v = {NULL, 0, 0, 1};
@@ -115,7 +108,7 @@ static gdw_status parse_quoted(pctx *p, gdw_str *out) {
             case '"': c = '"'; break;
             case '\\': c = '\\'; break;
             case 'x': {
-                int h = p->pos + 1 < p->n ? hexval(p->s[p->pos]) : -1, l = h >= 0 ? hexval(p->s[p->pos + 1]) : -1;
+                int h = p->pos + 1 < p->n ? gdw_hex_digit((unsigned char)p->s[p->pos]) : -1, l = h >= 0 ? gdw_hex_digit((unsigned char)p->s[p->pos + 1]) : -1;
                 if (h < 0 || l < 0) return perr(p, GDW_ERR_SYNTAX, "\\x needs two hex digits");
                 c = (uint8_t)(h * 16 + l);
                 p->pos += 2;

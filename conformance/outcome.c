@@ -82,21 +82,10 @@ void cf_buf_free(cf_buf *b) {
 }
 
 bool cf_unhex(const char *hex, uint8_t **out, size_t *len, size_t *bad) {
-    size_t cap = strlen(hex) / 2 + 1, n = 0;
-    uint8_t *p = malloc(cap);
+    size_t len_text = strlen(hex), n = 0;
+    uint8_t *p = malloc(len_text / 2 + 1);
     if (!p) { fputs("out of memory\n", stderr); exit(2); }
-    int hi = -1;
-    for (const char *s = hex; *s; s++) {
-        int c = (unsigned char)*s, v;
-        if (c == ' ' && hi < 0) continue;
-        if (c >= '0' && c <= '9') v = c - '0';
-        else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-        else { *bad = (size_t)(s - hex); free(p); return false; }
-        if (hi < 0) hi = v;
-        else { p[n++] = (uint8_t)(hi * 16 + v); hi = -1; }
-    }
-    if (hi >= 0) { *bad = strlen(hex); free(p); return false; }
+    if (gdw_hex_decode(hex, len_text, p, &n, bad)) { free(p); return false; }
     *out = p;
     *len = n;
     return true;

@@ -12,7 +12,6 @@
  * Prints the dialect, the request and the reply as text, and the reply's bytes in hex.
  * Exit 0 on a reply, 1 on a request it refuses (with the reason), 2 on a usage or I/O error.
  */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,23 +31,14 @@ static uint8_t *read_packet(const char *path, size_t *len) {
     }
     fclose(f);
     if (!buf) return NULL;
-    size_t digits = 0;
-    bool hex = n > 0;
-    for (size_t i = 0; i < n && hex; i++) {
-        if (isxdigit(buf[i])) digits++;
-        else if (!isspace(buf[i])) hex = false;
+    /* a file of hex text (the examples' .hex files) is decoded; anything else is the bytes */
+    uint8_t *bytes = malloc(n / 2 + 1);
+    size_t nbytes = 0;
+    if (bytes && n > 0 && gdw_hex_decode((const char *)buf, n, bytes, &nbytes, NULL) == GDW_OK) {
+        memcpy(buf, bytes, nbytes);
+        n = nbytes;
     }
-    if (hex && digits % 2 == 0) {
-        size_t o = 0;
-        int hi = -1;
-        for (size_t i = 0; i < n; i++) {
-            if (isspace(buf[i])) continue;
-            int v = isdigit(buf[i]) ? buf[i] - '0' : tolower(buf[i]) - 'a' + 10;
-            if (hi < 0) hi = v;
-            else { buf[o++] = (uint8_t)(hi * 16 + v); hi = -1; }
-        }
-        n = o;
-    }
+    free(bytes);
     *len = n;
     return buf;
 }

@@ -5,6 +5,8 @@
 # a copy of the sources, then checks what it left in $OUT: every target runs on its seed corpus
 # with its dictionary and options.
 set -euo pipefail
+source tools/need.sh
+need "the OSS-Fuzz builder's compilers, libFuzzer and ASan" clang clang++
 build_sh=$1
 shift
 # everything under one folder, removed at exit (a build leaves about 1.5 GB of objects)

@@ -47,7 +47,8 @@ int main(int argc, char **argv) {
         if (n + 2 > MAX / 2) continue;
         buf[0] = (uint8_t)(seed % fuzz_id_count());
         buf[1] = 4;
-        for (size_t i = 0; i < n; i++) { unsigned b; sscanf(hex + 1 + 2 * i, "%2x", &b); buf[2 + i] = (uint8_t)b; }
+        size_t got = 0;
+        if (gdw_hex_decode(hex + 1, 2 * n, buf + 2, &got, NULL) || got != n) { fputs("mutator_test: bad hex in a seeds line\n", stderr); return 2; }
         for (int k = 0; k < 8; k++, seed++) {
             memcpy(copy, buf, n + 2);
             size_t max = k == 7 ? n + 2 : MAX; /* once with no room to grow */

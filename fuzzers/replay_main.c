@@ -87,12 +87,11 @@ static void run_vectors(const char *path) {
         char *hex = strchr(line, '\t');
         char *objects = hex ? strchr(hex + 1, '\t') : NULL;
         if (!objects) { fprintf(stderr, "replay: malformed line in %s\n", path); exit(1); }
-        size_t nhex = (size_t)(objects - hex - 1);
+        size_t nhex = (size_t)(objects - hex - 1), nbytes = 0;
         uint8_t *buf = malloc(nhex / 2 + 2);
-        for (size_t i = 0; i + 1 < nhex; i += 2) {
-            unsigned b;
-            sscanf(hex + 1 + i, "%2x", &b);
-            buf[2 + i / 2] = (uint8_t)b;
+        if (!buf || gdw_hex_decode(hex + 1, nhex, buf + 2, &nbytes, NULL) || nbytes != nhex / 2) {
+            fprintf(stderr, "replay: bad hex in %s\n", path);
+            exit(1);
         }
         for (size_t d = 0; d < gdw_dialect_count(); d++) { /* the dialects; fuzzers reach the releases */
             buf[0] = gdw_dialect_at(d)->fuzz_id;

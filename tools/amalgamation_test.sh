@@ -10,6 +10,8 @@
 # engine's request with the engine's own reply bytes.
 set -uo pipefail
 T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/amalgamation.XXXXXX"); trap 'rm -rf "$T"' EXIT
+source tools/need.sh
+need "the one-file build is compiled by both compilers, as C and C++" gcc clang g++ clang++
 passed=0 failed=0
 check() { if eval "$2"; then passed=$((passed + 1)); else echo "FAIL: $1" >&2; failed=$((failed + 1)); fi; }
 python3 tools/amalgamate.py "$T/amal" > /dev/null || { echo "FAIL: amalgamate.py"; echo "0 passed, 1 failed"; exit 1; }

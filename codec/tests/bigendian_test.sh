@@ -6,6 +6,8 @@
 # memory (fields are assembled from bytes, values keep the wire's little-endian bytes), so the
 # same results on both byte orders is the proof; this test keeps it so (docs/performance.md).
 set -euo pipefail
+source tools/need.sh
+need "the codec cross-compiled for s390x and run under qemu-user" s390x-linux-gnu-gcc qemu-s390x
 seeds=$(realpath "$1")
 shift
 src=$(mktemp -d "${TEST_TMPDIR:-/tmp}/bigendian.XXXXXX"); trap 'rm -rf "$src"' EXIT

@@ -281,6 +281,38 @@ int main(void) {
         CHECK(!gdw_value_equal(&bogus_a, NULL) && gdw_value_equal(NULL, NULL), "NULL handling of gdw_value_equal");
         note(GDW_ERR_INVALID_ARG);
     }
+    /* hex text: the one reader (gdw_hex_decode) the command, vectors, tests and fuzzers share */
+    {
+        static const struct { const char *in; gdw_status want; const char *bytes; size_t len, bad_at; } k_hex[] = {
+            {"", GDW_OK, "", 0, 0},
+            {"00ff7F", GDW_OK, "\x00\xff\x7f", 3, 0},
+            {"0x0102", GDW_OK, "\x01\x02", 2, 0},
+            {"0X 01 02", GDW_OK, "\x01\x02", 2, 0},
+            {" 0 1\t02\r\n", GDW_OK, "\x01\x02", 2, 0},    /* whitespace anywhere, inside a pair too */
+            {"010", GDW_ERR_SYNTAX, NULL, 0, 2},                /* odd: the lone last digit */
+            {"01 0 ", GDW_ERR_SYNTAX, NULL, 0, 3},
+            {"01zz", GDW_ERR_SYNTAX, NULL, 0, 2},               /* the first character that is not hex */
+            {"x01", GDW_ERR_SYNTAX, NULL, 0, 0},
+            {"0102 0x03", GDW_ERR_SYNTAX, NULL, 0, 6},          /* "0x" only at the start */
+        };
+        for (size_t i = 0; i < sizeof k_hex / sizeof k_hex[0]; i++) {
+            uint8_t out[8];
+            size_t n = 99, bad = 99;
+            gdw_status s = gdw_hex_decode(k_hex[i].in, strlen(k_hex[i].in), out, &n, &bad);
+            CHECK(s == k_hex[i].want, "gdw_hex_decode(\"%s\"): %s", k_hex[i].in, gdw_status_name(s));
+            if (s == GDW_OK && k_hex[i].want == GDW_OK)
+                CHECK(n == k_hex[i].len && memcmp(out, k_hex[i].bytes, n) == 0, "gdw_hex_decode(\"%s\"): %zu bytes", k_hex[i].in, n);
+            if (s != GDW_OK && k_hex[i].want != GDW_OK) CHECK(bad == k_hex[i].bad_at, "gdw_hex_decode(\"%s\"): bad at %zu, want %zu", k_hex[i].in, bad, k_hex[i].bad_at);
+        }
+        for (int c = 0; c < 256; c++) {
+            int want = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            CHECK(gdw_hex_digit(c) == want, "gdw_hex_digit(%d) = %d, want %d", c, gdw_hex_digit(c), want);
+        }
+        char inplace[] = "c0ffee";
+        size_t n = 0;
+        CHECK(gdw_hex_decode(inplace, 6, (uint8_t *)inplace, &n, NULL) == GDW_OK && n == 3 && memcmp(inplace, "\xc0\xff\xee", 3) == 0,
+              "gdw_hex_decode in place");
+    }
     /* NaN payloads in the text form: the sign before "nan" is kept, only nan(0xHEX) is a payload */
     {
         static const struct { const char *text; gdw_status want; uint64_t bits; } nans[] = {

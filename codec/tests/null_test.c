@@ -221,6 +221,13 @@ int main(void) {
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_base64_decode("AAAA", 4, bytes, NULL, NULL));
     NULLCASE(r == GDW_OK, gdw_status r = gdw_base64_decode("AAAA", 4, bytes, &sz, NULL));
 
+    /* hex */
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_hex_decode(NULL, 4, bytes, &sz, NULL));
+    NULLCASE(r == GDW_OK && sz == 0, gdw_status r = gdw_hex_decode(NULL, 0, bytes, &sz, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_hex_decode("0a0b", 4, NULL, &sz, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_hex_decode("0a0b", 4, bytes, NULL, NULL));
+    NULLCASE(r == GDW_OK && sz == 2, gdw_status r = gdw_hex_decode("0a0b", 4, bytes, &sz, NULL));
+
     gdw_builder_free(builder);
     gdw_doc_free(doc);
     return t_finish();

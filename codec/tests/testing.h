@@ -31,19 +31,13 @@ static inline int t_finish(void) {
 
 /* Hex text (whitespace allowed) to bytes; returns the length, or (size_t)-1 on bad hex. */
 static inline size_t t_unhex(const char *hex, uint8_t *out, size_t cap) {
-    size_t n = 0;
-    int hi = -1;
-    for (const char *p = hex; *p; p++) {
-        int c = *p, v;
-        if (c == ' ' || c == '\n') continue;
-        if (c >= '0' && c <= '9') v = c - '0';
-        else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-        else return (size_t)-1;
-        if (hi < 0) hi = v;
-        else { if (n >= cap) return (size_t)-1; out[n++] = (uint8_t)(hi * 16 + v); hi = -1; }
-    }
-    return hi < 0 ? n : (size_t)-1;
+    size_t len = strlen(hex), n = 0;
+    uint8_t *tmp = (uint8_t *)malloc(len / 2 + 1);
+    if (!tmp) return (size_t)-1;
+    gdw_status s = gdw_hex_decode(hex, len, tmp, &n, NULL);
+    if (!s && n <= cap) memcpy(out, tmp, n);
+    free(tmp);
+    return s || n > cap ? (size_t)-1 : n;
 }
 
 static inline void t_hex(const uint8_t *p, size_t n, char *out, size_t cap) {

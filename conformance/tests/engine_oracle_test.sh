@@ -19,10 +19,8 @@ if [ "$kind" = built ] && ! grep -q "^$engine	" <<<"$engines"; then
     exit 0
 fi
 if ! listed=$(grep "^$engine	" <<<"$engines") || [[ "$listed" == *missing* ]]; then
-    echo "the engine $engine is not available here (${listed#*	}):"
-    echo "  run 'sudo bash tools/setup.sh --engines' (Godot 4.6 and 3.6 come from Debian sid, made by tools/engines/setup)"
-    echo "0 passed, 1 failed"
-    exit 1
+    source tools/need.sh
+    skip_or_fail "the engine $engine is not installed here (${listed#*	}): run 'sudo bash tools/setup.sh --engines' (Godot 4.6 and 3.6 come from Debian sid, made by tools/engines/setup)"
 fi
 python3 "$testee_run" --runner "$runner" --testee "$engine_testee $engine" --dialect "$dialect" \
     --compare-errors --engine "$engine" --expect-version "$version" \

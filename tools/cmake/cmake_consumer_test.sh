@@ -8,6 +8,8 @@
 # the engines' own (examples/README.md). The installed command checks a packet too.
 set -uo pipefail
 T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/cmake.XXXXXX"); trap 'rm -rf "$T"' EXIT
+source tools/need.sh
+need "a CMake user's build, install and find_package" cmake pkg-config
 passed=0 failed=0
 check() { if eval "$2"; then passed=$((passed + 1)); else echo "FAIL: $1" >&2; failed=$((failed + 1)); fi; }
 die() { echo "FAIL: $*" >&2; echo "$passed passed, $((failed + 1)) failed"; exit 1; }

@@ -10,9 +10,8 @@ set -uo pipefail
 engine=$1
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -z "$("$here/run" "$engine" --version 2>/dev/null)" ]; then  # (3.2.3 exits 255 after printing it)
-    echo "SKIP: engine $engine is not installed here (sudo tools/engines/setup); nothing checked"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
+    source tools/need.sh
+    skip_or_fail "engine $engine is not installed here (sudo tools/engines/setup)"
 fi
 object() { # a Godot 3 Object (type 17) of class $1, no properties, as hex
     python3 -c 'import struct,sys

@@ -10,9 +10,8 @@ set -uo pipefail
 testee=$(realpath "$1") gdwire=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -z "$("$here/../engines/run" godot4.6 --version 2>/dev/null)" ]; then
-    echo "SKIP: Godot 4.6 is not installed here (sudo tools/engines/setup); nothing checked"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
+    source tools/need.sh
+    skip_or_fail "Godot 4.6 is not installed here (sudo tools/engines/setup)"
 fi
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 diffrun() { python3 "$here/differential.py" --oracle godot4.6 --out "$T/$1" --minutes 5 --max-inputs 4000 --seed 7 \
