@@ -391,7 +391,7 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
         const char *re = w->r->reencodes_same ? "same" : "differs";
         printf(",\"consumed\":%zu,\"trailing\":%zu,\"strict\":%s,\"engine_exact\":%s,\"reencode\":\"%s\",\"meaning\":%d,\"value\":",
                w->r->consumed, pk->n - w->r->consumed, w->r->reencodes_same ? "true" : "false", w->exact_ok ? "true" : "false", re, w->meaning);
-        char *j = gdw_json_print_alloc(gdw_doc_root(w->r->doc));
+        char *j = gdw_json_print_alloc(gdw_doc_root(w->r->doc), NULL, NULL);
         printf("%s", j ? j : "null");
         free(j);
         printf("}");
@@ -404,7 +404,7 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
         for (size_t i = 0; i < c->nd; i++)
             if (rows[i].meaning == m) { if (!first) first = &rows[i]; printf("%s\"%s\"", n++ ? "," : "", rows[i].r->dialect->name); }
         printf("],\"text\":");
-        char *t = gdw_text_print_alloc(gdw_doc_root(first->r->doc));
+        char *t = gdw_text_print_alloc(gdw_doc_root(first->r->doc), NULL, NULL);
         json_string(stdout, t ? t : "");
         free(t);
         printf("}");

@@ -37,7 +37,7 @@ static int decode_packet(void *ctx, const packet *pk) {
         printf(",\"dialect\":\"%s\",\"mode\":\"%s\",\"accepted\":%s", o->dialect->name, gdw_mode_name(o->dec.mode), s ? "false" : "true");
         if (s) { printf(",\"error\":"); json_error(stdout, &err); }
         else {
-            char *j = gdw_json_print_alloc(gdw_doc_root(doc)), *t = gdw_text_print_alloc(gdw_doc_root(doc));
+            char *j = gdw_json_print_alloc(gdw_doc_root(doc), NULL, NULL), *t = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL);
             printf(",\"consumed\":%zu,\"trailing\":%zu,\"value\":%s,\"text\":", used, pk->n - used, j ? j : "null");
             json_string(stdout, t ? t : "");
             char apath[GDW_PATH_MAX];
@@ -65,7 +65,7 @@ static int decode_packet(void *ctx, const packet *pk) {
         return s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
     }
     if (!o->json && !o->noout) {
-        char *text = gdw_text_print_alloc(gdw_doc_root(doc));
+        char *text = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL);
         if (!text) { fprintf(stderr, "gdwire: out of memory\n"); gdw_doc_free(doc); return EXIT_USAGE; }
         if (r->prefix) {
             char name[600];

@@ -541,8 +541,14 @@ GDW_API gdw_status gdw_convert(const gdw_value *v, const gdw_dialect *to, const 
  * length the full text needs (without the NUL), like snprintf. Never fails. */
 GDW_API size_t gdw_text_print(const gdw_value *v, char *out, size_t cap);
 
-/* gdw_text_print_alloc: as above into a malloc'ed string (free with free()); NULL on OOM. */
-GDW_API char *gdw_text_print_alloc(const gdw_value *v);
+/* gdw_text_print_alloc: as above into memory from alloc (NULL: the default, malloc), NUL-terminated,
+ * with *len (if not NULL) its length without the NUL; NULL (and *len 0) when an allocation fails.
+ * Free it with gdw_text_free(alloc, text) and the same alloc (with the default one, free() also
+ * does: the length an allocator's free_fn is told is strlen(text) + 1). */
+GDW_API char *gdw_text_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len);
+/* gdw_text_free: frees a text from gdw_text_print_alloc or gdw_json_print_alloc with the allocator
+ * it came from (NULL: the default); NULL text is a no-op. */
+GDW_API void gdw_text_free(const gdw_allocator *alloc, char *text);
 /* gdw_text_print_head: the start of the text form, for a log line or a table cell: as
  * gdw_text_print, but it stops once out[0..cap) is full, so it costs time in proportion to cap,
  * not to v. A result below cap - 1 is the whole text's length; cap - 1 or more means the text
@@ -566,7 +572,8 @@ GDW_API gdw_status gdw_text_parse(const char *text, size_t len, const gdw_alloca
 
 /* gdw_json_print: as gdw_text_print, in the JSON form (one line). */
 GDW_API size_t gdw_json_print(const gdw_value *v, char *out, size_t cap);
-GDW_API char *gdw_json_print_alloc(const gdw_value *v); /* free with free(); NULL on OOM */
+/* gdw_json_print_alloc: as gdw_text_print_alloc, in the JSON form; free with gdw_text_free. */
+GDW_API char *gdw_json_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len);
 
 /* gdw_json_parse: read one JSON value in the JSON form into a new document. Errors: SYNTAX
  * (not JSON, or not the schema) with err->offset the byte offset in the text and err->path the

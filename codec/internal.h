@@ -381,10 +381,10 @@ static inline void sb_fmt(sbuf *s, const char *fmt, ...) {
 
 
 /* gdw_print_with: run print into out[0..cap) NUL-terminated, snprintf-like (the length the whole
- * text needs); gdw_print_alloc_with: the same into a malloc'ed string (NULL on OOM). The text and
+ * text needs); gdw_print_alloc_with: the same into memory from alloc (NULL: the default), its length in *len (NULL on OOM). The text and
  * JSON printers are both called this way. */
 size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap);
-char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v);
+char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, const gdw_allocator *alloc, size_t *len);
 /* gdw_print_components: the n components of a math value or packed array, separated by sep;
  * integers in decimal, reals through real (the text form's or the JSON form's writer). */
 void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep, void (*real)(sbuf *s, uint64_t bits, unsigned width));

@@ -220,4 +220,4 @@ static void json_root(sbuf *s, const gdw_value *v) {
 }
 
 size_t gdw_json_print(const gdw_value *v, char *out, size_t cap) { return gdw_print_with(json_root, v, out, cap); }
-char *gdw_json_print_alloc(const gdw_value *v) { return gdw_print_alloc_with(json_root, v); }
+char *gdw_json_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len) { return gdw_print_alloc_with(json_root, v, alloc, len); }

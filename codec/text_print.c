@@ -327,12 +327,22 @@ size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_valu
     return print_into(print, v, out, cap, false);
 }
 
-char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v) {
+char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, const gdw_allocator *alloc, size_t *len) {
+    if (len) *len = 0;
+    if (!alloc) alloc = gdw_default_allocator();
     size_t n = gdw_print_with(print, v, NULL, 0);
-    char *p = (char *)malloc(n + 1);
+    if (n == SIZE_MAX) return NULL;
+    char *p = (char *)alloc->malloc_fn(alloc->ctx, n + 1);
     if (!p) return NULL;
     gdw_print_with(print, v, p, n + 1);
+    if (len) *len = n;
     return p;
+}
+
+void gdw_text_free(const gdw_allocator *alloc, char *text) {
+    if (!text) return;
+    if (!alloc) alloc = gdw_default_allocator();
+    alloc->free_fn(alloc->ctx, text, strlen(text) + 1);
 }
 
 static void text_root(sbuf *s, const gdw_value *v) {
@@ -342,4 +352,4 @@ static void text_root(sbuf *s, const gdw_value *v) {
 
 size_t gdw_text_print(const gdw_value *v, char *out, size_t cap) { return gdw_print_with(text_root, v, out, cap); }
 size_t gdw_text_print_head(const gdw_value *v, char *out, size_t cap) { return print_into(text_root, v, out, cap, true); }
-char *gdw_text_print_alloc(const gdw_value *v) { return gdw_print_alloc_with(text_root, v); }
+char *gdw_text_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len) { return gdw_print_alloc_with(text_root, v, alloc, len); }

@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
                 if (out.encode_status == GDW_OK) put_hex(out.encode, out.encode_len);
                 else putchar('-');
                 fputs("\t-\t", stdout);
-                char *text = gdw_text_print_alloc(gdw_doc_root(out.doc));
+                char *text = gdw_text_print_alloc(gdw_doc_root(out.doc), NULL, NULL);
                 put_detail(text ? text : "(out of memory)", 2000);
                 free(text);
                 putchar('\n');

@@ -151,7 +151,7 @@ void cf_run(const gdw_dialect *d, gdw_mode m, const uint8_t *buf, size_t len, co
         /* the document's allocator lives on this stack frame: move the value to a document
          * on the C library's heap (printing then parsing is exact, docs/text-format.md) */
         gdw_doc *copy = NULL;
-        char *text = gdw_text_print_alloc(gdw_doc_root(out->doc));
+        char *text = gdw_text_print_alloc(gdw_doc_root(out->doc), NULL, NULL);
         gdw_doc_free(out->doc);
         out->doc = NULL;
         if (!text || gdw_text_parse(text, strlen(text), NULL, &copy, &err) != GDW_OK) {
@@ -189,7 +189,7 @@ void cf_outcome_format(cf_buf *b, const cf_outcome *o, const uint8_t *in, size_t
         cf_buf_puts(b, "}");
         return;
     }
-    char *text = gdw_text_print_alloc(gdw_doc_root(o->doc));
+    char *text = gdw_text_print_alloc(gdw_doc_root(o->doc), NULL, NULL);
     if (!text) { fputs("out of memory\n", stderr); exit(2); }
     cf_buf_puts(b, "{value: ");
     cf_buf_yaml_string(b, text);

@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
         if (results[i].status == GDW_OK && results[i].reencodes_same && results[i].consumed == len) req = &results[i];
     int rc = 0;
     if (!req) { rc = refuse("no dialect writes exactly these bytes"); goto out; }
-    char *text = gdw_text_print_alloc(gdw_doc_root(req->doc));
+    char *text = gdw_text_print_alloc(gdw_doc_root(req->doc), NULL, NULL);
     printf("dialect  %s\nrequest  %s\n", gdw_dialect_name(req->dialect), text ? text : "?");
     free(text);
 
@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "reply: encoding: %s at %s\n", err.message, err.path);
         rc = 2;
     } else {
-        text = gdw_text_print_alloc(gdw_doc_root(reply));
+        text = gdw_text_print_alloc(gdw_doc_root(reply), NULL, NULL);
         printf("reply    %s\nbytes    ", text ? text : "?");
         for (size_t i = 0; i < n; i++) printf("%02x", bytes[i]);
         printf("\n");

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     gdw_doc_free(built);
 
-    char *printed = gdw_text_print_alloc(v);
+    char *printed = gdw_text_print_alloc(v, NULL, NULL);
     FUZZ_CHECK(printed != NULL, "out of memory");
     gdw_doc *again = NULL;
     s = gdw_text_parse(printed, strlen(printed), NULL, &again, &err);
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gdw_builder_free(b);
 
     /* the JSON form holds the same value */
-    char *json = gdw_json_print_alloc(v);
+    char *json = gdw_json_print_alloc(v, NULL, NULL);
     FUZZ_CHECK(json != NULL, "out of memory");
     s = gdw_json_parse(json, strlen(json), NULL, &again, &err);
     FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(again)), "JSON round trip fails: %s at %zu (%s)\n  text: %.2000s\n  json: %.2000s",

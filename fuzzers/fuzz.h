@@ -223,7 +223,7 @@ static inline void fuzz_check_key_work(size_t len) {
 }
 
 static inline void fuzz_print_value(const char *what, const gdw_value *v) {
-    char *t = gdw_text_print_alloc(v);
+    char *t = gdw_text_print_alloc(v, NULL, NULL);
     fprintf(stderr, "  %s: %.2000s\n", what, t ? t : "(out of memory)");
     free(t);
 }

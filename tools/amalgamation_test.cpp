@@ -29,7 +29,7 @@ int main() {
     std::printf("\n");
     gdw_doc *back = nullptr;
     if (gdw_decode(d, bytes, n, nullptr, nullptr, &back, nullptr, &err) != GDW_OK) return 1;
-    char *text = gdw_text_print_alloc(gdw_doc_root(back));
+    char *text = gdw_text_print_alloc(gdw_doc_root(back), NULL, NULL);
     std::printf("%s\n%s %u\n", text, gdw_version(), gdw_version_number());
     std::free(text);
     std::free(bytes);

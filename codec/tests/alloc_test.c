@@ -183,9 +183,24 @@ int main(void) {
         }
         gdw_doc *src = NULL;
         if (gdw_text_parse(text, strlen(text), NULL, &src, NULL)) { CHECK(0, "parse %s", text); continue; }
-        char *json = gdw_json_print_alloc(gdw_doc_root(src));
+        char *json = gdw_json_print_alloc(gdw_doc_root(src), NULL, NULL);
         other_sweeps += sweep("json_parse", run_json, json) > 0;
-        free(json);
+        free(json); /* the default allocator's text: free() does too */
+        /* the printers' memory comes from the caller's allocator, once, and goes back with gdw_text_free */
+        for (int json_form = 0; json_form < 2; json_form++) {
+            for (long n = 0; n < 2; n++) {
+                failing f = {n, 0, 0};
+                gdw_allocator a = {f_malloc, f_realloc, f_free, &f};
+                size_t len = 99;
+                char *t = json_form ? gdw_json_print_alloc(gdw_doc_root(src), &a, &len) : gdw_text_print_alloc(gdw_doc_root(src), &a, &len);
+                if (n == 0) { CHECK(!t && len == 0 && f.calls == 1, "print_alloc with a failing allocator: %p, len %zu", (void *)t, len); continue; }
+                size_t want = json_form ? gdw_json_print(gdw_doc_root(src), NULL, 0) : gdw_text_print(gdw_doc_root(src), NULL, 0);
+                CHECK(t && len == want && strlen(t) == len && f.calls == 1 && f.outstanding == 1, "print_alloc from the caller's allocator: len %zu of %zu, %ld calls",
+                      len, want, f.calls);
+                gdw_text_free(&a, t);
+                CHECK(f.outstanding == 0, "gdw_text_free gives the text back to its allocator");
+            }
+        }
         g_convert_src = gdw_doc_root(src);
         other_sweeps += sweep("convert to godot2", run_convert, t_dialect("godot2")) > 0;
         other_sweeps += sweep("convert to godot4", run_convert, t_dialect("godot4")) > 0;

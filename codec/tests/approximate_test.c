@@ -46,7 +46,7 @@ static void expect(const char *dialect, const char *text, size_t count, const ch
     const char *why = NULL;
     size_t n = gdw_doc_approximate(doc, got_path, &why);
     CHECK(n == count, "%s [%s]: %zu values marked, want %zu", text, dialect, n, count);
-    char *held = doc ? gdw_text_print_alloc(gdw_doc_root(doc)) : NULL;
+    char *held = doc ? gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL) : NULL;
     CHECK(held && strcmp(held, holds) == 0, "%s [%s]: holds %s, want %s", text, dialect, held ? held : "(nothing)", holds);
     free(held);
     if (count) {

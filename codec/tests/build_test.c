@@ -23,7 +23,7 @@ static void same_as_text(gdw_builder *b, const char *text, int line) {
     CHECK(s == GDW_OK, "line %d: finish: %s %s at %s", line, gdw_status_name(s), e.message, e.path);
     if (s) return;
     gdw_doc *want = parse(text);
-    char *got = gdw_text_print_alloc(gdw_doc_root(built));
+    char *got = gdw_text_print_alloc(gdw_doc_root(built), NULL, NULL);
     CHECK(gdw_value_equal(gdw_doc_root(built), gdw_doc_root(want)), "line %d: built %s, want %s", line, got, text);
     free(got);
     gdw_doc_free(want);
@@ -183,9 +183,9 @@ static void deep_copy(void) {
     gdw_build_end(b);
     gdw_doc *copy = NULL;
     CHECK(gdw_build_finish(b, &copy, NULL) == GDW_OK, "copy");
-    char *want = gdw_text_print_alloc(gdw_doc_root(src));
+    char *want = gdw_text_print_alloc(gdw_doc_root(src), NULL, NULL);
     gdw_doc_free(src); /* the copy must not point into it (ASan would see it) */
-    char *got = gdw_text_print_alloc(gdw_array_get(gdw_doc_root(copy), 0));
+    char *got = gdw_text_print_alloc(gdw_array_get(gdw_doc_root(copy), 0), NULL, NULL);
     CHECK(got && want && strcmp(got, want) == 0, "copy prints %s, want %s", got, want);
     CHECK(gdw_count(gdw_array_get(gdw_doc_root(copy), 1)) == 1, "the typed array copy");
     free(got);

@@ -20,8 +20,8 @@ int main(int argc, char **argv) {
     gdw_doc *c_doc[N];
     for (size_t i = 0; i < N; i++) { /* the C locale's reading is the reference */
         CHECK(gdw_text_parse(k_texts[i], strlen(k_texts[i]), NULL, &c_doc[i], NULL) == GDW_OK, "C locale: %s", k_texts[i]);
-        c_text[i] = gdw_text_print_alloc(gdw_doc_root(c_doc[i]));
-        c_json[i] = gdw_json_print_alloc(gdw_doc_root(c_doc[i]));
+        c_text[i] = gdw_text_print_alloc(gdw_doc_root(c_doc[i]), NULL, NULL);
+        c_json[i] = gdw_json_print_alloc(gdw_doc_root(c_doc[i]), NULL, NULL);
     }
     if (!setlocale(LC_ALL, name)) {
         CHECK(0, "cannot set the locale %s", name);
@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
         CHECK(s == GDW_OK && gdw_value_equal(gdw_doc_root(doc), gdw_doc_root(c_doc[i])), "%s: %s reads %s (%s)", name, k_texts[i],
               s ? "nothing" : "another value", s ? err.message : "");
         if (s) continue;
-        char *t = gdw_text_print_alloc(gdw_doc_root(doc)), *j = gdw_json_print_alloc(gdw_doc_root(doc));
+        char *t = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL), *j = gdw_json_print_alloc(gdw_doc_root(doc), NULL, NULL);
         CHECK(t && strcmp(t, c_text[i]) == 0, "%s: prints %s, the C locale %s", name, t, c_text[i]);
         CHECK(j && strcmp(j, c_json[i]) == 0, "%s: JSON %s, the C locale %s", name, j, c_json[i]);
         gdw_doc *back = NULL;

@@ -118,14 +118,16 @@ int main(void) {
     NULLCASE(r == 6 && !strcmp(text, "<null>"), size_t r = gdw_text_print(NULL, text, sizeof text));
     NULLCASE(r > 0, size_t r = gdw_text_print(v, NULL, 0));
     NULLCASE(r > 0, size_t r = gdw_text_print(v, NULL, 100));
-    NULLCASE(r && !strcmp(r, "<null>"), char *r = gdw_text_print_alloc(NULL));
+    NULLCASE(r && !strcmp(r, "<null>"), char *r = gdw_text_print_alloc(NULL, NULL, NULL));
     NULLCASE(r == 6, size_t r = gdw_text_print_head(NULL, text, sizeof text));
     NULLCASE(r > 0, size_t r = gdw_text_print_head(v, NULL, 100));
     NULLCASE(1, gdw_real_text(NULL, 0, 0x3ff0000000000000ull, 8));
     NULLCASE(1, gdw_real_text(NULL, 64, 0x3ff0000000000000ull, 8));
     NULLCASE(r == 4 && !strcmp(text, "null"), size_t r = gdw_json_print(NULL, text, sizeof text));
     NULLCASE(r > 0, size_t r = gdw_json_print(v, NULL, 100));
-    NULLCASE(r && !strcmp(r, "null"), char *r = gdw_json_print_alloc(NULL));
+    NULLCASE(r && !strcmp(r, "null"), char *r = gdw_json_print_alloc(NULL, NULL, NULL));
+    NULLCASE(1, gdw_text_free(NULL, NULL));
+    NULLCASE(1, gdw_text_free(NULL, gdw_text_print_alloc(v, NULL, NULL)));
     NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, gdw_status r = gdw_text_parse(NULL, 3, NULL, &out_doc, &err));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_text_parse("[1]", 3, NULL, NULL, &err));
     NULLCASE(r == GDW_OK, gdw_status r = gdw_text_parse("[1]", 3, NULL, &out_doc, NULL));

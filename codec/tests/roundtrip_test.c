@@ -44,7 +44,7 @@ static void roundtrip(const gdw_dialect *d, const char *text) {
     if (s) return;
     const gdw_value *v = gdw_doc_root(doc);
     /* the JSON form holds the same value */
-    char *json = gdw_json_print_alloc(v);
+    char *json = gdw_json_print_alloc(v, NULL, NULL);
     gdw_doc *jdoc = NULL;
     s = gdw_json_parse(json, strlen(json), NULL, &jdoc, &err);
     CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(jdoc)), "JSON round trip of %s: %s at %zu (%s)\n  json: %s", text,

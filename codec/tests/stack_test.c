@@ -79,8 +79,8 @@ static void do_check(job *j) {
 }
 static void do_encode(job *j) { j->status = gdw_encode(j->d, j->value, NULL, NULL, 0, &j->n, NULL); }
 static void do_convert(job *j) { j->status = gdw_convert(j->value, j->to, NULL, NULL, &j->doc, NULL); }
-static void do_text_print(job *j) { j->out = gdw_text_print_alloc(j->value); }
-static void do_json_print(job *j) { j->out = gdw_json_print_alloc(j->value); }
+static void do_text_print(job *j) { j->out = gdw_text_print_alloc(j->value, NULL, NULL); }
+static void do_json_print(job *j) { j->out = gdw_json_print_alloc(j->value, NULL, NULL); }
 static void do_text_parse(job *j) { j->status = gdw_text_parse(j->text, j->text_len, NULL, &j->doc, NULL); }
 static void do_json_parse(job *j) { j->status = gdw_json_parse(j->text, j->text_len, NULL, &j->doc, NULL); }
 static void do_equal(job *j) { j->n = gdw_value_equal(j->value, j->other); }

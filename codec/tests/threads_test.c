@@ -48,8 +48,8 @@ static void work(size_t i, outcome *o) {
     memset(o, 0, sizeof *o);
     gdw_doc *doc = NULL;
     if (gdw_text_parse(k_texts[i], strlen(k_texts[i]), NULL, &doc, NULL)) return;
-    o->text = gdw_text_print_alloc(gdw_doc_root(doc));
-    o->json = gdw_json_print_alloc(gdw_doc_root(doc));
+    o->text = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL);
+    o->json = gdw_json_print_alloc(gdw_doc_root(doc), NULL, NULL);
     gdw_doc *back = NULL;
     if (o->json && gdw_json_parse(o->json, strlen(o->json), NULL, &back, NULL) == GDW_OK &&
         !gdw_value_equal(gdw_doc_root(back), gdw_doc_root(doc))) {
@@ -69,7 +69,7 @@ static void work(size_t i, outcome *o) {
             opt.mode = (gdw_mode)m;
             gdw_doc *got = NULL;
             o->status[d][m] = gdw_decode(gdw_dialect_at(d), bytes, len, &opt, NULL, &got, NULL, NULL);
-            if (got) o->decoded[d][m] = gdw_text_print_alloc(gdw_doc_root(got));
+            if (got) o->decoded[d][m] = gdw_text_print_alloc(gdw_doc_root(got), NULL, NULL);
             gdw_doc_free(got);
         }
         if (strcmp(gdw_dialect_name(gdw_dialect_at(d)), "godot4") == 0) {

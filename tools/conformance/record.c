@@ -145,7 +145,7 @@ static void check_fact(const char *assertion, const uint8_t *b, size_t n, const 
         if (m == GDW_MODE_ENGINE_EXACT) { cf_outcome_free(&got); continue; } /* engine defects are recorded, not asserted */
         if (got.status != GDW_OK) die("fact not met: rejected with", gdw_status_name(got.status));
         if (doc && !gdw_value_equal(gdw_doc_root(doc), gdw_doc_root(got.doc))) {
-            char *t = gdw_text_print_alloc(gdw_doc_root(got.doc));
+            char *t = gdw_text_print_alloc(gdw_doc_root(got.doc), NULL, NULL);
             die("fact not met: the codec decodes", t);
         }
         if (got.consumed != n || got.encode_len != n || memcmp(got.encode, b, n)) die("fact not met: re-encoding differs", want);
