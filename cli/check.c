@@ -60,83 +60,33 @@ static const char *type_of(const gdw_dialect *d, unsigned w) {
 
 /* ---- plausibility ------------------------------------------------------------------------------ */
 
-/* The real of width w (4 or 8) whose bits are b, and the one stored little-endian at p. */
-static inline double real_of_bits(uint64_t b, unsigned w) {
-    if (w == 8) { double x; memcpy(&x, &b, 8); return x; }
-    uint32_t b32 = (uint32_t)b;
-    float f;
-    memcpy(&f, &b32, 4);
-    return f;
-}
-
-static inline double real_at_le(const uint8_t *p, unsigned w) {
-    uint64_t b = 0;
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(&b, p, w == 8 ? 8 : 4);
-#else
-    for (unsigned k = w; k-- > 0;) b = b << 8 | p[k];
-#endif
-    return real_of_bits(b, w);
-}
-
 static inline bool odd_real(double x) {
     if (x == 0) return false;
     double a = fabs(x);
     return isnan(x) || a < 1e-30 || a > 1e30;
 }
 
-/* What count_odd_reals does at a value of each type: skip it, read its reals, or go into it. */
-enum { ODD_SKIP, ODD_REALS, ODD_ITEMS };
-static uint8_t odd_step[GDW_TYPE_COUNT];
-static uint8_t odd_comps[GDW_TYPE_COUNT]; /* components per value or element */
+#define ODD_SAMPLE 4096 /* components read of each math value or packed array */
+#define ODD_DEPTH 64    /* containers are read down to this many levels */
 
-static void odd_steps_init(void) {
-    for (unsigned t = 0; t < GDW_TYPE_COUNT; t++) {
-        odd_comps[t] = t == GDW_FLOAT ? 1 : (uint8_t)gdw_type_components((gdw_type)t);
-        odd_step[t] = t == GDW_FLOAT || gdw_type_has_reals((gdw_type)t) ? ODD_REALS
-                      : t == GDW_ARRAY || t == GDW_DICTIONARY || t == GDW_OBJECT || t == GDW_TYPED_ARRAY || t == GDW_PACKED_TYPED_ARRAY ? ODD_ITEMS
-                                                                                                                       : ODD_SKIP;
-    }
+/* One value of the walk: its reals (the first ODD_SAMPLE of an array) counted, containers below
+ * ODD_DEPTH left out. Most of a tree is values without reals: gdw_value_reals answers 0 at once. */
+static gdw_visit_answer count_odd_at(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
+    (void)ev, (void)parent, (void)slot;
+    size_t *n = ctx;
+    if (v->type != GDW_FLOAT && !gdw_type_has_reals((gdw_type)v->type)) return depth >= ODD_DEPTH ? GDW_VISIT_SKIP : GDW_VISIT_GO;
+    double comps[64];
+    for (size_t from = 0, got; from < ODD_SAMPLE && (got = gdw_value_reals(v, from, sizeof comps / sizeof comps[0], comps)) > 0; from += got)
+        for (size_t i = 0; i < got; i++) *n += odd_real(comps[i]);
+    return depth >= ODD_DEPTH ? GDW_VISIT_SKIP : GDW_VISIT_GO;
 }
 
-#define ODD_SAMPLE 4096 /* components read of each math value or packed array */
-
-/* Reals in v that look misread; arrays are sampled (their first ODD_SAMPLE components), containers
- * read down to 64 levels. A walk with its own stack: most of a tree is values without reals,
- * each one table lookup. */
+/* Reals in v that look misread; arrays are sampled (their first ODD_SAMPLE components),
+ * containers read down to ODD_DEPTH levels. */
 static size_t count_odd_reals(const gdw_value *root) {
-    struct { const gdw_value *items; size_t left; } st[65];
-    unsigned sp = 0;
     size_t n = 0;
-    const gdw_value *v = root;
-    for (;;) {
-        gdw_type t = (gdw_type)v->type;
-        unsigned step = (unsigned)t < GDW_TYPE_COUNT ? odd_step[t] : ODD_SKIP;
-        if (step == ODD_REALS && t == GDW_FLOAT) {
-            n += odd_real(real_of_bits(v->u.bits, v->width));
-        } else if (step == ODD_REALS) { /* components little-endian at v->width (gdwire.h) */
-            size_t comps = odd_comps[t];
-            size_t total = t >= GDW_PACKED_BYTE_ARRAY ? (size_t)v->len * comps : comps;
-            const uint8_t *p = v->u.bytes;
-            for (size_t i = 0; i < total && i < ODD_SAMPLE; i++, p += v->width) n += odd_real(real_at_le(p, v->width));
-        } else if (step == ODD_ITEMS && sp < 64) {
-            const gdw_value *items = NULL;
-            size_t count = 0;
-            if (t == GDW_OBJECT) {
-                if (!(v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) && v->u.ext) {
-                    items = ((const gdw_object *)v->u.ext)->props;
-                    count = (size_t)v->len * 2;
-                }
-            } else if ((items = gdw_items(v))) {
-                count = (size_t)v->len * (t == GDW_DICTIONARY ? 2 : 1);
-            }
-            if (count) { st[sp].items = items; st[sp++].left = count; }
-        }
-        while (sp && st[sp - 1].left == 0) sp--;
-        if (!sp) return n;
-        st[sp - 1].left--;
-        v = st[sp - 1].items++;
-    }
+    gdw_visit(root, GDW_VISIT_PRE, count_odd_at, &n);
+    return n;
 }
 
 /* ---- ranking -------------------------------------------------------------------------------------- */
@@ -451,7 +401,6 @@ int cmd_check(const opts *o) {
     c.o = o;
     c.matrix = o->verbose || single_packet_input(o);
     c.nd = gdw_dialect_count();
-    odd_steps_init();
     c.rows = calloc(c.nd, sizeof *c.rows);
     c.res = calloc(c.nd, sizeof *c.res);
     c.accept_count = calloc(c.nd, sizeof *c.accept_count);

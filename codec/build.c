@@ -540,8 +540,8 @@ static bool malformed(const gdw_value *v) {
     case K_STR: case K_PACKED_BYTES: case K_PACKED: return v->len && !v->u.bytes;
     case K_PACKED_STRINGS: return v->len && !v->u.ext;
     case K_NODEPATH: case K_SIGNAL: case K_IMAGE: case K_INPUT_EVENT: return !v->u.ext;
-    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: return ((v->flags & GDW_VF_TYPED) && !v->u.ext) || (v->len && !gdw_items(v));
-    case K_OBJECT: return !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && (!v->u.ext || (v->len && !((const gdw_object *)v->u.ext)->props));
+    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: return ((v->flags & GDW_VF_TYPED) && !v->u.ext) || (v->len && !gdw_children(v, NULL));
+    case K_OBJECT: return !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && (!v->u.ext || (v->len && !gdw_children(v, NULL)));
     default: return false;
     }
 }
@@ -627,7 +627,7 @@ gdw_status gdw_build_value(gdw_builder *b, const gdw_value *v) {
     if (s) return s;
     if (!v) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL value");
     size_t depth = b->depth;
-    gdw_walk_visitor w = {copy_enter, copy_before, copy_leave, copy_too_deep, b, NULL};
+    gdw_walk_visitor w = {copy_enter, copy_before, copy_leave, copy_too_deep, b, NULL, NULL};
     gdw_walk(v, &w);
     if (!b->status && b->depth != depth) return gdw_build_fail(b, GDW_ERR_INVALID_TREE, "a container's items are missing");
     return b->status;

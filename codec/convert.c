@@ -212,7 +212,10 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
             else { out->flags &= (uint16_t)~GDW_VF_TYPED; out->u.items = NULL; }
             gdw_value **dst = (out->flags & GDW_VF_TYPED) ? &nc->items : &out->u.items;
             if (nc->elem.kind != GDW_DESC_NONE) { gdw_status s = conv_desc(c, &nc->elem); if (s) return s; }
-            return open_items(c, f, out, ct ? ct->items : NULL, dst, out->len);
+            const gdw_value *items;
+            size_t n = gdw_children(in, &items);
+            if (in->len && !n) return cfail(c, GDW_ERR_INVALID_TREE, "container without items");
+            return open_items(c, f, out, items, dst, n);
         }
     }
     const gdw_type_info *ti = type_info(out->type);
@@ -220,7 +223,9 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
     case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
         bool dict = ti->kind == K_DICT;
         const gdw_container *ct = gdw_container_of(in);
-        size_t n = (size_t)in->len * (dict ? 2 : 1);
+        const gdw_value *items;
+        size_t n = gdw_children(in, &items);
+        if (in->len && !n) return cfail(c, GDW_ERR_INVALID_TREE, "container without items");
         if (ct) {
             gdw_container *nc = (gdw_container *)gdw_arena_alloc(c->doc, sizeof *nc);
             if (!nc) return cfail(c, GDW_ERR_NOMEM, "out of memory");
@@ -229,21 +234,24 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
             if (dict && (s = conv_desc(c, &nc->key))) return s;
             if ((s = conv_desc(c, &nc->elem))) return s;
             out->u.ext = nc;
-            return open_items(c, f, out, ct->items, &nc->items, n);
+            return open_items(c, f, out, items, &nc->items, n);
         }
-        return open_items(c, f, out, in->u.items, &out->u.items, n);
+        return open_items(c, f, out, items, &out->u.items, n);
     }
     case K_OBJECT: {
         if (in->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) return GDW_OK;
         const gdw_object *o = (const gdw_object *)in->u.ext;
+        const gdw_value *items;
+        size_t n = gdw_children(in, &items);
+        if (!o || (in->len && !n)) return cfail(c, GDW_ERR_INVALID_TREE, "object without its properties");
         gdw_object *no = (gdw_object *)gdw_arena_alloc(c->doc, sizeof *no);
-        gdw_value *props = in->len ? (gdw_value *)gdw_arena_alloc(c->doc, (size_t)in->len * 2 * sizeof *props) : NULL;
-        if (!no || (in->len && !props)) return cfail(c, GDW_ERR_NOMEM, "out of memory");
+        gdw_value *props = n ? (gdw_value *)gdw_arena_alloc(c->doc, n * sizeof *props) : NULL;
+        if (!no || (n && !props)) return cfail(c, GDW_ERR_NOMEM, "out of memory");
         *no = *o;
-        for (uint32_t i = 0; i < in->len; i++) props[2 * i] = o->props[2 * i]; /* the names; the values: conv_tree */
+        for (size_t i = 0; i < n; i += 2) props[i] = items[i]; /* the names; the values: conv_tree */
         no->props = props;
         out->u.ext = no;
-        if (in->len) { f->in = o->props; f->out = props; f->n = 2 * (size_t)in->len; f->next = 1; f->shape = GDW_PATH_IN_OBJECT; }
+        if (n) { f->in = items; f->out = props; f->n = n; f->next = 1; f->shape = GDW_PATH_IN_OBJECT; }
         return GDW_OK;
     }
     default: return GDW_OK;

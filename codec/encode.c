@@ -27,6 +27,8 @@ typedef struct ectx {
     /* where the value being written sits: the container at each level and the slot in it */
     const gdw_value *parent[GDW_HARD_MAX_DEPTH + 2];
     uint32_t slot[GDW_HARD_MAX_DEPTH + 2];
+    const gdw_value *items[GDW_HARD_MAX_DEPTH + 2]; /* each level's children (gdw_children), asked once */
+    uint32_t count[GDW_HARD_MAX_DEPTH + 2];
     unsigned levels;
 } ectx;
 
@@ -43,18 +45,7 @@ static void put_zeros(writer *w, size_t n) { static const uint8_t z[8] = {0}; pu
 static void enc_path(const ectx *e, char *out) {
     size_t n = 0;
     out[0] = 0;
-    for (unsigned i = 0; i < e->levels && n < GDW_PATH_MAX - 1; i++) {
-        const gdw_value *pv = e->parent[i];
-        uint32_t slot = e->slot[i];
-        if (pv->type == GDW_DICTIONARY) {
-            const gdw_value *key = &gdw_items(pv)[slot & ~1u];
-            bool text = key->type == GDW_STRING || key->type == GDW_STRING_NAME;
-            gdw_path_step(out, &n, GDW_PATH_IN_DICT, slot, text ? key->u.bytes : NULL, text ? key->len : 0);
-        } else if (pv->type == GDW_OBJECT) {
-            const gdw_value *name = &((const gdw_object *)pv->u.ext)->props[slot & ~1u];
-            gdw_path_step(out, &n, GDW_PATH_IN_OBJECT, slot, name->u.bytes, name->len);
-        } else gdw_path_step(out, &n, GDW_PATH_IN_ARRAY, slot, NULL, 0);
-    }
+    for (unsigned i = 0; i < e->levels && n < GDW_PATH_MAX - 1; i++) gdw_path_child(out, &n, e->parent[i], e->slot[i]);
 }
 
 static void enc_error(ectx *e, gdw_error *err, gdw_status code, const char *msg) {
@@ -200,7 +191,9 @@ static gdw_status put_desc(ectx *e, const gdw_typedesc *td) {
 
 /* Containers are written without recursion (the C stack stays flat at any depth): a container
  * writes its own header and count, then opens a level; enc_tree writes the children of the
- * innermost open level one by one. parent[] and slot[] record where each value sits (the path). */
+ * innermost open level one by one. parent[] and slot[] record where each value sits (the path);
+ * items[] and count[] hold each level's children, as gdw_children gives them (a count fits 32 bits:
+ * a container holds at most 2^31 - 1 items or pairs). */
 #define SLOT_NONE UINT32_MAX
 
 static gdw_status open_level(ectx *e, const gdw_value *v) {
@@ -208,6 +201,9 @@ static gdw_status open_level(ectx *e, const gdw_value *v) {
     if (level > GDW_HARD_MAX_DEPTH) return efail(e, GDW_ERR_DEPTH, "value nested deeper than the depth limit");
     e->parent[level] = v;
     e->slot[level] = SLOT_NONE;
+    size_t n = gdw_children(v, &e->items[level]);
+    if (n > UINT32_MAX - 2) return efail(e, GDW_ERR_INVALID_TREE, "container count above 2^31-1");
+    e->count[level] = (uint32_t)n;
     e->levels = level + 1;
     return GDW_OK;
 }
@@ -237,7 +233,7 @@ static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info
         return s;
     uint32_t shared = (v->flags & GDW_VF_SHARED) && d->container_shared_bit ? 0x80000000u : 0;
     put_u32(&e->w, v->len | shared);
-    if (v->len && !gdw_items(v)) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
+    if (v->len && !gdw_children(v, NULL)) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
     return v->len ? open_level(e, v) : GDW_OK;
 }
 
@@ -262,7 +258,7 @@ static gdw_status enc_p4_typed(ectx *e, const gdw_value *v) {
         if ((s = put_text(e, td->name.ptr, td->name.len))) return s;
     }
     put_u32(&e->w, v->len);
-    if (v->len && !ct->items) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
+    if (v->len && !gdw_children(v, NULL)) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
     return v->len ? open_level(e, v) : GDW_OK;
 }
 
@@ -336,7 +332,7 @@ static gdw_status enc_object(ectx *e, const gdw_value *v) {
     if (s) return s;
     if ((s = put_text(e, o->class_name.ptr, o->class_name.len))) return s;
     put_u32(&e->w, v->len);
-    if (v->len && !o->props) return efail(e, GDW_ERR_INVALID_TREE, "object without properties");
+    if (v->len && !gdw_children(v, NULL)) return efail(e, GDW_ERR_INVALID_TREE, "object without properties");
     return v->len ? open_level(e, v) : GDW_OK; /* each property: its name, then its value (enc_tree) */
 }
 
@@ -465,23 +461,19 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
 /* The next child of the innermost open level, its name written first for an Object property;
  * NULL when the level is done. */
 static const gdw_value *next_child(ectx *e, unsigned level, gdw_status *s) {
-    const gdw_value *pv = e->parent[level];
-    uint32_t at = e->slot[level];
+    const gdw_value *pv = e->parent[level], *items = e->items[level];
+    uint32_t at = e->slot[level], n = e->count[level];
     *s = GDW_OK;
-    if (pv->type == GDW_OBJECT) {
-        const gdw_object *o = (const gdw_object *)pv->u.ext;
-        uint32_t slot = at == SLOT_NONE ? 1 : at + 2; /* odd slots are values, even ones names */
-        if (slot / 2 >= pv->len) return NULL;
+    if (pv->type == GDW_OBJECT) { /* the names (even slots) are written here, as the property's first half */
+        uint32_t slot = at == SLOT_NONE ? 1 : at + 2;
+        if (slot >= n) return NULL;
         e->slot[level] = slot;
-        const gdw_value *name = &o->props[slot - 1];
+        const gdw_value *name = &items[slot - 1];
         if (name->type != GDW_STRING && name->type != GDW_STRING_NAME) { *s = efail(e, GDW_ERR_INVALID_TREE, "property name is not a string"); return NULL; }
         if ((*s = put_text(e, name->u.bytes, name->len))) return NULL;
-        return &o->props[slot];
+        return &items[slot];
     }
     uint32_t slot = at == SLOT_NONE ? 0 : at + 1;
-    const gdw_type_info *ti = type_info(pv->type);
-    const gdw_value *items = ti->kind == K_TYPED_ARRAY ? gdw_container_of(pv)->items : gdw_items(pv);
-    uint64_t n = ti->kind == K_DICT ? 2 * (uint64_t)pv->len : pv->len;
     if (slot >= n) return NULL;
     e->slot[level] = slot;
     return &items[slot];

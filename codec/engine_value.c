@@ -125,8 +125,7 @@ static bool same_node(const settle_ctx *c, const gdw_value *a, const gdw_value *
  * (a Dictionary compared by identity has none to look at). */
 static size_t key_items(const settle_ctx *c, const gdw_value *v, const gdw_value **items) {
     *items = NULL;
-    if (v->type == GDW_ARRAY) { *items = gdw_items(v); return *items ? v->len : 0; }
-    if (v->type == GDW_DICTIONARY && !c->d->keys_dicts_by_identity) { *items = gdw_items(v); return *items ? 2 * (size_t)v->len : 0; }
+    if (v->type == GDW_ARRAY || (v->type == GDW_DICTIONARY && !c->d->keys_dicts_by_identity)) return gdw_children(v, items);
     return 0;
 }
 
@@ -1086,17 +1085,11 @@ static gdw_status settle_own(settle_ctx *c, gdw_value *v) {
  * names and values (the last for their strings only). */
 static size_t settle_items(const settle_ctx *c, gdw_value *v, gdw_value **items) {
     *items = NULL;
-    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) {
-        const gdw_value *it;
-        size_t n = gdw_children(v, &it);
-        *items = (gdw_value *)it;
-        return n;
-    }
-    if (v->type == GDW_OBJECT && c->d->utf8_value && !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && v->u.ext) {
-        *items = ((gdw_object *)v->u.ext)->props;
-        return *items ? 2 * (size_t)v->len : 0;
-    }
-    return 0;
+    if (!gdw_kind_has_children(v) || (v->type == GDW_OBJECT && !c->d->utf8_value)) return 0;
+    const gdw_value *it;
+    size_t n = gdw_children(v, &it);
+    *items = (gdw_value *)it; /* the document's own items: settling writes them in place */
+    return n;
 }
 
 /* Pandemonium 5's TypedArray and PackedTypedArray (core/variant/typed_array.cpp push_back and
@@ -1116,8 +1109,9 @@ static gdw_status keep_same_type(settle_ctx *c, gdw_value *v, gdw_container *ct)
     if (ct->elem.id_only) cls = id_class; /* header bit 16: the engine names it so */
     bool packed = v->type == GDW_PACKED_TYPED_ARRAY;
     uint32_t kept = 0;
-    for (uint32_t i = 0; i < v->len; i++) {
-        gdw_value *e = &ct->items[i];
+    gdw_value *items = (gdw_value *)gdw_items(v); /* the document's own: kept elements move down in place */
+    for (uint32_t i = 0; i < v->len && items; i++) {
+        gdw_value *e = &items[i];
         bool keep = e->type == want || (e->type == GDW_NIL && want == GDW_OBJECT);
         if (keep && e->type == GDW_OBJECT && !(e->flags & GDW_VF_OBJECT_NULL)) {
             gdw_str have = id_class;
@@ -1145,7 +1139,7 @@ static gdw_status keep_same_type(settle_ctx *c, gdw_value *v, gdw_container *ct)
             e->width = 4;
             e->u.bits = f32_to_bits(f);
         }
-        if (kept != i) ct->items[kept] = *e;
+        if (kept != i) items[kept] = *e;
         kept++;
     }
     v->len = kept;

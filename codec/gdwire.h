@@ -308,6 +308,33 @@ GDW_API bool gdw_type_has_reals(gdw_type t);         /* components are reals (wi
 GDW_API double gdw_value_real(const gdw_value *v, size_t i);  /* component i of a real-based value */
 GDW_API int64_t gdw_value_int_at(const gdw_value *v, size_t i); /* component i of an integer-based value */
 GDW_API const gdw_value *gdw_items(const gdw_value *v);        /* array/dict items, NULL if none */
+/* gdw_value_reals: components from, from + 1, ... of a real-based value (a float, a math value, a
+ * packed array of reals) as doubles into out[0..n); returns how many it wrote: fewer than n where
+ * the value has fewer components, 0 for any other value. Exact: every f32 is a double. */
+GDW_API size_t gdw_value_reals(const gdw_value *v, size_t from, size_t n, double *out);
+
+/* gdw_children: the children of v in wire order, as one array: an Array's or typed Array's items;
+ * a Dictionary's keys and values alternating (slot 2i the key of entry i, 2i + 1 its value); a full
+ * Object's property names and values alternating the same way. Returns their number and sets
+ * *items (if items is not NULL) to the first, or to NULL when it returns 0: for scalars, packed
+ * arrays, null Objects and Object ids, empty containers and NULL. The one definition of a value's
+ * children: every walk in gdwire goes through it. */
+GDW_API size_t gdw_children(const gdw_value *v, const gdw_value **items);
+
+/* gdw_visit: every value of the tree at root, depth first in wire order (gdw_children), without
+ * recursion (a few KiB of C stack at any depth). fn is called with GDW_VISIT_PRE before a value's
+ * children when events has GDW_VISIT_PRE, and with GDW_VISIT_POST after them when events has
+ * GDW_VISIT_POST (post-order); parent is NULL and slot 0 for root, depth 0 at root. fn's answer:
+ * GDW_VISIT_GO; GDW_VISIT_SKIP (to PRE) leaves out the value's children, its POST still comes;
+ * GDW_VISIT_STOP ends the walk there. Returns true when every value was visited; false when fn
+ * stopped the walk, root or fn is NULL, or the tree is deeper than any decode makes it
+ * (GDW_HARD_MAX_DEPTH + 1 levels below root, only a tree made by hand): no value below that is
+ * visited. */
+typedef enum gdw_visit_event { GDW_VISIT_PRE = 1, GDW_VISIT_POST = 2 } gdw_visit_event;
+typedef enum gdw_visit_answer { GDW_VISIT_GO = 0, GDW_VISIT_SKIP = 1, GDW_VISIT_STOP = 2 } gdw_visit_answer;
+typedef gdw_visit_answer (*gdw_visit_fn)(void *ctx, gdw_visit_event event, const gdw_value *v, const gdw_value *parent, size_t slot,
+                                         unsigned depth);
+GDW_API bool gdw_visit(const gdw_value *root, unsigned events, gdw_visit_fn fn, void *ctx);
 GDW_API const gdw_container *gdw_container_of(const gdw_value *v); /* typed descriptor or NULL */
 
 /* gdw_value_equal: exact structural equality (same type, width, flags that matter, bits). NULL

@@ -44,6 +44,14 @@ extern const gdw_type_info gdw_types[GDW_TYPE_COUNT];
 
 static inline const gdw_type_info *type_info(unsigned t) { return &gdw_types[t]; }
 
+/* v's type is one that can have children (gdw_children says which, and where they are): a cheap
+ * test before the call, for walks that meet mostly scalars. */
+static inline bool gdw_kind_has_children(const gdw_value *v) {
+    if (v->type >= GDW_TYPE_COUNT || !v->len) return false;
+    unsigned k = type_info(v->type)->kind;
+    return k == K_ARRAY || k == K_DICT || k == K_TYPED_ARRAY || k == K_OBJECT;
+}
+
 /* A byte string from a pointer and length, and a String-kind value's bytes (C++ has no compound
  * literals, and the amalgamation compiles as C++ too). */
 static inline gdw_str str_make(const void *p, size_t n) {
@@ -320,19 +328,17 @@ unsigned gdw_comp_bytes(const gdw_type_info *ti, unsigned w);
 
 #define GDW_WALK_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 1) /* a decoded tree is at most this deep */
 
-/* The children of v in wire order (keys/names and values alternate); 0 for a scalar. */
-size_t gdw_children(const gdw_value *v, const gdw_value **items);
-
 /* What a walk calls: enter before a value's children (a scalar: its whole text), before ahead
  * of child `slot` of container parent, leave after the children; parent is NULL at the top.
  * too_deep instead of enter/leave for a value below GDW_WALK_MAX_DEPTH levels. */
 typedef struct gdw_walk_visitor {
     void (*enter)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
-    void (*before)(void *ctx, const gdw_value *parent, uint32_t slot);
+    void (*before)(void *ctx, const gdw_value *parent, uint32_t slot); /* NULL: nothing to do there */
     void (*leave)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
     void (*too_deep)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
     void *ctx;
     bool (*done)(void *ctx); /* NULL, or true to stop the walk where it is (a printer that is full) */
+    bool (*skip)(void *ctx, const gdw_value *v); /* NULL, or true (asked after enter) to leave out v's children */
 } gdw_walk_visitor;
 
 void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w);

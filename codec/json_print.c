@@ -210,7 +210,7 @@ static void json_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent
 }
 
 static void json_value(sbuf *s, const gdw_value *v) {
-    gdw_walk_visitor w = {json_enter, json_before, json_leave, json_too_deep, s, sb_done_ctx};
+    gdw_walk_visitor w = {json_enter, json_before, json_leave, json_too_deep, s, sb_done_ctx, NULL};
     gdw_walk(v, &w);
 }
 

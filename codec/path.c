@@ -64,10 +64,10 @@ void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const ui
 
 void gdw_path_child(char *buf, size_t *n, const gdw_value *parent, uint32_t slot) {
     const gdw_value *items;
-    gdw_children(parent, &items);
+    size_t count = gdw_children(parent, &items);
     unsigned k = type_info(parent->type)->kind;
     gdw_path_in in = k == K_DICT ? GDW_PATH_IN_DICT : k == K_OBJECT ? GDW_PATH_IN_OBJECT : GDW_PATH_IN_ARRAY;
-    const gdw_value *key = in != GDW_PATH_IN_ARRAY && slot % 2 && items ? &items[slot - 1] : NULL;
+    const gdw_value *key = in != GDW_PATH_IN_ARRAY && slot % 2 && slot < count ? &items[slot - 1] : NULL;
     bool text = key && (key->type == GDW_STRING || key->type == GDW_STRING_NAME);
     gdw_path_step(buf, n, in, slot, text ? key->u.bytes : NULL, text ? key->len : 0);
 }

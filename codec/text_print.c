@@ -311,7 +311,7 @@ static void text_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent
 }
 
 static void print_value(sbuf *s, const gdw_value *v) {
-    gdw_walk_visitor w = {text_enter, text_before, text_leave, text_too_deep, s, sb_done_ctx};
+    gdw_walk_visitor w = {text_enter, text_before, text_leave, text_too_deep, s, sb_done_ctx, NULL};
     gdw_walk(v, &w);
 }
 

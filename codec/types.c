@@ -121,6 +121,24 @@ double gdw_value_real(const gdw_value *v, size_t i) {
     return real_at(v->u.bytes + i * v->width, v->width);
 }
 
+size_t gdw_value_reals(const gdw_value *v, size_t from, size_t n, double *out) {
+    if (!v || !out || v->type >= GDW_TYPE_COUNT) return 0;
+    if (v->type == GDW_FLOAT) {
+        if (from > 0 || n == 0) return 0;
+        out[0] = gdw_value_real(v, 0);
+        return 1;
+    }
+    if (!gdw_type_has_reals((gdw_type)v->type) || (v->width != 4 && v->width != 8) || !v->u.bytes) return 0;
+    size_t per = gdw_type_components((gdw_type)v->type);
+    size_t total = gdw_types[v->type].kind == K_PACKED ? (size_t)v->len * per : per;
+    if (from >= total) return 0;
+    if (n > total - from) n = total - from;
+    const uint8_t *p = v->u.bytes + from * v->width;
+    if (v->width == 8) for (size_t i = 0; i < n; i++, p += 8) out[i] = bits_to_f64(rd_u64le(p));
+    else for (size_t i = 0; i < n; i++, p += 4) out[i] = (double)bits_to_f32(rd_u32le(p));
+    return n;
+}
+
 int64_t gdw_value_int_at(const gdw_value *v, size_t i) {
     if (!v || v->type >= GDW_TYPE_COUNT) return 0;
     if (v->type == GDW_PACKED_BYTE_ARRAY) return i < v->len ? v->u.bytes[i] : 0;
@@ -138,10 +156,10 @@ const gdw_container *gdw_container_of(const gdw_value *v) {
 }
 
 const gdw_value *gdw_items(const gdw_value *v) {
-    if (!v) return NULL;
-    if (v->flags & GDW_VF_TYPED) return ((const gdw_container *)v->u.ext)->items;
-    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY) return v->u.items;
-    return NULL;
+    if (!v || v->type >= GDW_TYPE_COUNT || type_info(v->type)->kind == K_OBJECT) return NULL;
+    const gdw_value *items;
+    gdw_children(v, &items);
+    return items;
 }
 
 static bool str_eq(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }

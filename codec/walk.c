@@ -3,37 +3,16 @@
  * "Stack"): the open containers are a fixed array of frames, so a walk needs the same few KiB
  * of C stack at any depth. Printers (text, JSON) are visitors of it.
  *
- * The children of a container, in wire order: an Array's or typed Array's items; a
- * Dictionary's keys and values alternating (slot 2i the key, 2i+1 its value); an Object's
- * property names and values alternating the same way. Scalars, null Objects and Object ids have
- * none. A tree deeper than GDW_WALK_MAX_DEPTH (only a tree built by hand can be: decoding stops at
- * GDW_HARD_MAX_DEPTH) is not descended past it: the visitor's too_deep is called there.
+ * A value's children are what gdw_children (children.c, the one definition) gives. A tree deeper
+ * than GDW_WALK_MAX_DEPTH (only a tree built by hand can be: decoding stops at GDW_HARD_MAX_DEPTH)
+ * is not descended past it: the visitor's too_deep is called there. gdw_visit is the walk as the
+ * public API offers it: pre-order, post-order or both, a subtree skipped or the walk stopped by
+ * the callback.
  *
  * gdw_walk_pair walks two trees in step the same way, for the comparisons (gdw_value_equal,
  * the engine's Dictionary key equality).
  */
 #include "codec/internal.h"
-
-size_t gdw_children(const gdw_value *v, const gdw_value **items) {
-    *items = NULL;
-    if (v->type >= GDW_TYPE_COUNT || v->len == 0) return 0;
-    switch (type_info(v->type)->kind) {
-    case K_ARRAY: *items = gdw_items(v); return *items ? v->len : 0;
-    case K_DICT: *items = gdw_items(v); return *items ? 2 * (size_t)v->len : 0;
-    case K_TYPED_ARRAY: {
-        const gdw_container *ct = gdw_container_of(v);
-        *items = ct ? ct->items : NULL;
-        return *items ? v->len : 0;
-    }
-    case K_OBJECT: {
-        if (v->flags & (GDW_VF_OBJECT_NULL | GDW_VF_OBJECT_ID)) return 0;
-        const gdw_object *o = (const gdw_object *)v->u.ext;
-        *items = o ? o->props : NULL;
-        return *items ? 2 * (size_t)v->len : 0;
-    }
-    default: return 0;
-    }
-}
 
 bool gdw_walk_opens(const gdw_value *v) {
     if (v->type >= GDW_TYPE_COUNT) return false;
@@ -46,7 +25,7 @@ void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w) {
     unsigned sp = 0;
     w->enter(w->ctx, root, NULL, 0);
     f[0].v = root;
-    f[0].n = gdw_children(root, &f[0].items);
+    f[0].n = w->skip && w->skip(w->ctx, root) ? 0 : gdw_children(root, &f[0].items);
     f[0].next = 0;
     sp = 1;
     while (sp) {
@@ -59,14 +38,50 @@ void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w) {
         }
         uint32_t slot = (uint32_t)f[top].next++;
         const gdw_value *c = &f[top].items[slot];
-        w->before(w->ctx, f[top].v, slot);
+        if (w->before) w->before(w->ctx, f[top].v, slot);
         if (sp > GDW_WALK_MAX_DEPTH) { w->too_deep(w->ctx, c, f[top].v, slot); continue; }
         w->enter(w->ctx, c, f[top].v, slot);
         f[sp].v = c;
-        f[sp].n = gdw_children(c, &f[sp].items);
+        f[sp].n = w->skip && w->skip(w->ctx, c) ? 0 : gdw_children(c, &f[sp].items);
         f[sp].next = 0;
         sp++;
     }
+}
+
+/* gdw_visit on gdw_walk: the callback's answer to a value's PRE event is kept until the walk asks
+ * whether to skip that value's children; depth counts the open values. */
+typedef struct visit_ctx {
+    gdw_visit_fn fn;
+    void *ctx;
+    unsigned events, depth;
+    gdw_visit_answer last;
+    bool stopped, too_deep;
+} visit_ctx;
+
+static void visit_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    visit_ctx *c = (visit_ctx *)ctx;
+    c->last = c->events & GDW_VISIT_PRE ? c->fn(c->ctx, GDW_VISIT_PRE, v, parent, slot, c->depth) : GDW_VISIT_GO;
+    if (c->last == GDW_VISIT_STOP) c->stopped = true;
+    c->depth++;
+}
+static bool visit_skip(void *ctx, const gdw_value *v) { (void)v; return ((visit_ctx *)ctx)->last != GDW_VISIT_GO; }
+static void visit_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    visit_ctx *c = (visit_ctx *)ctx;
+    c->depth--;
+    if (!c->stopped && (c->events & GDW_VISIT_POST) && c->fn(c->ctx, GDW_VISIT_POST, v, parent, slot, c->depth) == GDW_VISIT_STOP) c->stopped = true;
+}
+static void visit_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    (void)v, (void)parent, (void)slot;
+    ((visit_ctx *)ctx)->too_deep = true;
+}
+static bool visit_done(void *ctx) { return ((visit_ctx *)ctx)->stopped; }
+
+bool gdw_visit(const gdw_value *root, unsigned events, gdw_visit_fn fn, void *ctx) {
+    if (!root || !fn) return false;
+    visit_ctx c = {fn, ctx, events, 0, GDW_VISIT_GO, false, false};
+    gdw_walk_visitor w = {visit_enter, NULL, visit_leave, visit_too_deep, &c, visit_done, visit_skip};
+    gdw_walk(root, &w);
+    return !c.stopped && !c.too_deep;
 }
 
 bool gdw_walk_pair(const gdw_value *a, const gdw_value *b, gdw_pair_fn compare, gdw_children_fn children, void *ctx) {

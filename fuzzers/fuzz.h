@@ -118,19 +118,18 @@ static inline int fuzz_values_match(const gdw_value *from, const gdw_value *back
     }
     uint16_t ignore = from->type == GDW_ARRAY || from->type == GDW_DICTIONARY ? GDW_VF_TYPED : 0;
     if (from->type != back->type || from->len != back->len || (from->flags & ~ignore) != (back->flags & ~ignore)) return 0;
-    size_t n;
     const gdw_value *a, *b;
     if (from->type == GDW_OBJECT) { /* a full Object: class, then name/value pairs */
         const gdw_object *x = from->u.ext, *y = back->u.ext;
         if (!x || !y || !fuzz_str_same(x->class_name, y->class_name)) return 0;
-        a = x->props, b = y->props, n = 2 * (size_t)from->len;
     } else if (from->type == GDW_ARRAY || from->type == GDW_DICTIONARY || from->type == GDW_TYPED_ARRAY ||
                from->type == GDW_PACKED_TYPED_ARRAY) {
         const gdw_container *x = fuzz_typed(from), *y = fuzz_typed(back);
         if ((x == NULL) != (y == NULL)) return 0;
         if (x && (!gdw_typedesc_equal(&x->key, &y->key) || !gdw_typedesc_equal(&x->elem, &y->elem))) return 0;
-        a = gdw_items(from), b = gdw_items(back), n = (size_t)from->len * (from->type == GDW_DICTIONARY ? 2 : 1);
     } else return 0;
+    size_t n = gdw_children(from, &a);
+    if (gdw_children(back, &b) != n) return 0;
     for (size_t i = 0; i < n; i++)
         if (!fuzz_values_match(&a[i], &b[i])) return 0;
     return 1;
@@ -148,29 +147,18 @@ static inline void fuzz_check_error(gdw_status s, const gdw_error *err, size_t l
                err->offset, len);
 }
 
-/* The values inside v: container items (keys and values alternate in a Dictionary), or a
- * full Object's property names and values; NULL and *n = 0 for anything else. */
-static inline const gdw_value *fuzz_children(const gdw_value *v, size_t *n) {
-    *n = 0;
-    if (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) {
-        *n = (size_t)v->len * (v->type == GDW_DICTIONARY ? 2 : 1);
-        return gdw_items(v);
-    }
-    if (v->type == GDW_OBJECT && !(v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) && v->u.ext) {
-        *n = 2 * (size_t)v->len;
-        return ((const gdw_object *)v->u.ext)->props;
-    }
-    return NULL;
+/* Whether v or a value anywhere inside it satisfies is (gdw_visit, stopped at the first). */
+typedef struct fuzz_any_ctx { bool (*is)(const gdw_value *); bool found; } fuzz_any_ctx;
+static inline gdw_visit_answer fuzz_any_at(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot,
+                                           unsigned depth) {
+    (void)ev, (void)parent, (void)slot, (void)depth;
+    fuzz_any_ctx *c = (fuzz_any_ctx *)ctx;
+    return (c->found = c->is(v)) ? GDW_VISIT_STOP : GDW_VISIT_GO;
 }
-
-/* Whether v or a value anywhere inside it satisfies is. */
 static inline bool fuzz_any(const gdw_value *v, bool (*is)(const gdw_value *)) {
-    if (is(v)) return true;
-    size_t n;
-    const gdw_value *items = fuzz_children(v, &n);
-    for (size_t i = 0; i < n && items; i++)
-        if (fuzz_any(&items[i], is)) return true;
-    return false;
+    fuzz_any_ctx c = {is, false};
+    gdw_visit(v, GDW_VISIT_PRE, fuzz_any_at, &c);
+    return c.found;
 }
 
 /* A Vector4 or Vector4i, which a dialect with defect_vec4_advance_12 (Pandemonium) reads as its
@@ -189,7 +177,9 @@ static inline bool fuzz_is_bare_nodepath(const gdw_value *v) {
 
 /* Every component accessor on every value of a decoded tree (reads each one: ASan sees any
  * read past the document), and the document stays within its documented heap bound. */
-static inline void fuzz_walk_components(const gdw_value *v) {
+static inline gdw_visit_answer fuzz_components_at(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot,
+                                                  unsigned depth) {
+    (void)ctx, (void)ev, (void)parent, (void)slot, (void)depth;
     size_t n = gdw_type_components((gdw_type)v->type);
     int packed = v->type >= GDW_PACKED_BYTE_ARRAY && v->type <= GDW_PACKED_COLOR_ARRAY;
     size_t total = packed ? (size_t)v->len * (v->type == GDW_PACKED_BYTE_ARRAY ? 1 : n) : n;
@@ -197,11 +187,17 @@ static inline void fuzz_walk_components(const gdw_value *v) {
     volatile double sink = 0;
     for (size_t i = 0; i < total; i++)
         sink += gdw_type_has_reals((gdw_type)v->type) ? gdw_value_real(v, i) : (double)gdw_value_int_at(v, i);
+    /* the bulk reader reads the same components as the one-at-a-time one */
+    double bulk[16];
+    for (size_t from = 0, got; (got = gdw_value_reals(v, from, 16, bulk)) > 0; from += got)
+        for (size_t i = 0; i < got; i++) {
+            double one = gdw_value_real(v, from + i);
+            FUZZ_CHECK(memcmp(&one, &bulk[i], sizeof one) == 0, "gdw_value_reals disagrees with gdw_value_real at component %zu", from + i);
+        }
     (void)sink;
-    size_t k = 0;
-    const gdw_value *items = fuzz_children(v, &k);
-    for (size_t i = 0; i < k && items; i++) fuzz_walk_components(&items[i]);
+    return GDW_VISIT_GO;
 }
+static inline void fuzz_walk_components(const gdw_value *v) { gdw_visit(v, GDW_VISIT_PRE, fuzz_components_at, NULL); }
 
 /* ... in the bound of the mode it was decoded in (engine-exact builds the engine's values too:
  * its bound is larger; issue 32 found the engine-exact bound asserted as compatible's) */
