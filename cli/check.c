@@ -93,8 +93,9 @@ static size_t count_odd_reals(const gdw_value *root) {
 
 /* a's engine release came out after b's; an undated row is older than any dated one */
 static bool newer(const gdw_dialect *a, const gdw_dialect *b) {
-    if (!a->released) return false;
-    return !b->released || strcmp(a->released, b->released) > 0;
+    const char *ra = gdw_dialect_released(a), *rb = gdw_dialect_released(b);
+    if (!ra[0]) return false;
+    return !rb[0] || strcmp(ra, rb) > 0;
 }
 
 /* Scores, ranks, meanings and (with detail: the matrix or JSON) each row's reason. A score is
@@ -125,7 +126,7 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             if (w->odd_reals == 0) w->score += 1L << 35;
         }
         if (w->r->reencodes_same) w->score += 1L << 34;
-        if (!w->r->dialect->documented_only) w->score += 1L << 32; /* an engine's row before the docs' */
+        if (!gdw_dialect_documented_only(w->r->dialect)) w->score += 1L << 32; /* an engine's row before the docs' */
     }
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
@@ -174,11 +175,11 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             const gdw_error *e = &w->r->err;
             int n = snprintf(out, cap, "rejected: %s at byte %zu%s%s: %s", gdw_status_name(e->code), e->offset, e->path[0] ? " in " : "", e->path, e->message);
             if (e->code == GDW_ERR_UNKNOWN_TYPE && e->offset < pk->n && n > 0 && (size_t)n < cap)
-                snprintf(out + n, cap - (size_t)n, " (type id %u; %s has ids 0-%u)", pk->p[e->offset], d->name, gdw_dialect_type_count(d) - 1);
+                snprintf(out + n, cap - (size_t)n, " (type id %u; %s has ids 0-%u)", pk->p[e->offset], gdw_dialect_name(d), gdw_dialect_type_count(d) - 1);
             continue;
         }
         if ((int)i == best || (w->meaning == rows[best].meaning && w->score == rows[best].score)) {
-            if ((int)i != best) { snprintf(out, cap, "reads the packet as %s does", bd->name); continue; }
+            if ((int)i != best) { snprintf(out, cap, "reads the packet as %s does", gdw_dialect_name(bd)); continue; }
             size_t n = 0;
             n += (size_t)snprintf(out + n, cap - n, w->r->consumed == pk->n ? "reads all %zu bytes" : "reads %zu bytes", w->r->consumed);
             if (w->odd_reals) n += (size_t)snprintf(out + n, cap - n, ", but %zu reals look misread (subnormal, NaN or huge)", w->odd_reals);
@@ -196,19 +197,19 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
             for (size_t k = 0; k < seen->n && !said; k++) {
                 const char *tb = type_of(bd, seen->id[k]), *tx = type_of(d, seen->id[k]);
                 if (tb && tx && strcmp(tb, tx) != 0) {
-                    snprintf(out + n, cap - n, "a different value: type id %u is %s here, %s in %s", seen->id[k], tx, tb, bd->name);
+                    snprintf(out + n, cap - n, "a different value: type id %u is %s here, %s in %s", seen->id[k], tx, tb, gdw_dialect_name(bd));
                     said = true;
                 }
             }
-            if (!said) snprintf(out + n, cap - n, "a different value from the same type ids (other field widths or flags than %s)", bd->name);
+            if (!said) snprintf(out + n, cap - n, "a different value from the same type ids (other field widths or flags than %s)", gdw_dialect_name(bd));
             continue;
         }
-        if (w->r->consumed < pk->n) snprintf(out, cap, "same value as %s, but leaves %zu trailing bytes", bd->name, pk->n - w->r->consumed);
+        if (w->r->consumed < pk->n) snprintf(out, cap, "same value as %s, but leaves %zu trailing bytes", gdw_dialect_name(bd), pk->n - w->r->consumed);
         else if (!w->r->reencodes_same)
-            snprintf(out, cap, "same value as %s, but its encoder would write other bytes: strict says %s", bd->name, w->r->strict_err.message);
-        else if (w->r->engine_exact && d->documented_only)
-            snprintf(out, cap, "same value as %s; this row is documentation only, no engine release writes it", bd->name);
-        else snprintf(out, cap, "same value as %s; not accepted by the engine as it is (engine-exact)", bd->name);
+            snprintf(out, cap, "same value as %s, but its encoder would write other bytes: strict says %s", gdw_dialect_name(bd), w->r->strict_err.message);
+        else if (w->r->engine_exact && gdw_dialect_documented_only(d))
+            snprintf(out, cap, "same value as %s; this row is documentation only, no engine release writes it", gdw_dialect_name(bd));
+        else snprintf(out, cap, "same value as %s; not accepted by the engine as it is (engine-exact)", gdw_dialect_name(bd));
     }
 }
 
@@ -235,7 +236,7 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
         const row *w = &rows[i];
         const gdw_dialect *d = w->r->dialect;
         if (w->r->status) {
-            printf("%-19s %s%-8s%s %8s %8s %-6s %-9s %s%s at byte %zu%s%s: %s%s\n", d->name, c_bad(), "rejected", c_off(), "-", "-", "-", "-", c_dim(),
+            printf("%-19s %s%-8s%s %8s %8s %-6s %-9s %s%s at byte %zu%s%s: %s%s\n", gdw_dialect_name(d), c_bad(), "rejected", c_off(), "-", "-", "-", "-", c_dim(),
                    gdw_status_name(w->r->err.code), w->r->err.offset, w->r->err.path[0] ? " in " : "", w->r->err.path, w->r->err.message, c_off());
             continue;
         }
@@ -243,14 +244,14 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
         same += w->r->reencodes_same;
         char m[8] = "";
         if (nm > 1) snprintf(m, sizeof m, "%c ", 'A' + (w->meaning % 26));
-        printf("%-19s %s%-8s%s %8zu %8zu %-6s %-9s %s", d->name, c_ok(), "accepted", c_off(), w->r->consumed, pk->n - w->r->consumed,
+        printf("%-19s %s%-8s%s %8zu %8zu %-6s %-9s %s", gdw_dialect_name(d), c_ok(), "accepted", c_off(), w->r->consumed, pk->n - w->r->consumed,
                w->exact_ok ? "yes" : "no", re, m);
         print_value_line(gdw_doc_root(w->r->doc), 72);
         printf("\n");
     }
     printf("%d of %zu dialects accept this packet; %d write it back byte for byte.\n", accepted, c->nd, same);
     for (size_t i = 0; i < c->nd; i++)
-        if (!rows[i].r->status && rows[i].engine_note[0]) printf("%sNote%s, %s: %s\n", c_bold(), c_off(), rows[i].r->dialect->name, rows[i].engine_note);
+        if (!rows[i].r->status && rows[i].engine_note[0]) printf("%sNote%s, %s: %s\n", c_bold(), c_off(), gdw_dialect_name(rows[i].r->dialect), rows[i].engine_note);
     if (nm > 1) {
         printf("\nSame bytes, different meanings:\n");
         for (int m = 0; m < nm; m++) {
@@ -261,7 +262,7 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
             for (size_t i = 0; i < c->nd; i++)
                 if (rows[i].meaning == m) {
                     if (!first) first = &rows[i];
-                    n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? ", " : "", rows[i].r->dialect->name);
+                    n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? ", " : "", gdw_dialect_name(rows[i].r->dialect));
                 }
             printf("  %c  %s\n     ", 'A' + (m % 26), list);
             print_value_line(gdw_doc_root(first->r->doc), 200);
@@ -285,15 +286,15 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
     printf("\nRanking (most likely first):\n");
     for (int r = 1; r <= (int)c->nd; r++)
         for (size_t i = 0; i < c->nd; i++)
-            if (rows[i].rank == r) printf("  %2d. %-19s %s\n", r, rows[i].r->dialect->name, rows[i].reason);
+            if (rows[i].rank == r) printf("  %2d. %-19s %s\n", r, gdw_dialect_name(rows[i].r->dialect), rows[i].reason);
     if (accepted) {
-        printf("Most likely: %s%s%s", c_bold(), rows[best].r->dialect->name, c_off());
+        printf("Most likely: %s%s%s", c_bold(), gdw_dialect_name(rows[best].r->dialect), c_off());
         int also = 0;
         for (size_t i = 0; i < c->nd; i++)
-            if ((int)i != best && rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", rows[i].r->dialect->name);
+            if ((int)i != best && rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", gdw_dialect_name(rows[i].r->dialect));
         printf("%s\n", also ? "; they read it alike, so the newest engine release is named)" : "");
     } else {
-        printf("No dialect accepts this packet; %s reads furthest (to byte %zu).\n", rows[best].r->dialect->name, rows[best].r->err.offset);
+        printf("No dialect accepts this packet; %s reads furthest (to byte %zu).\n", gdw_dialect_name(rows[best].r->dialect), rows[best].r->err.offset);
     }
 }
 
@@ -302,13 +303,13 @@ static void print_line(check_run *c, const packet *pk, int best, int accepted) {
     packet_name(pk, name, sizeof name);
     const row *b = &c->rows[best];
     if (accepted) {
-        printf("%s: %zu bytes: %saccepted%s by %d of %zu; most likely %s", name, pk->n, c_ok(), c_off(), accepted, c->nd, b->r->dialect->name);
+        printf("%s: %zu bytes: %saccepted%s by %d of %zu; most likely %s", name, pk->n, c_ok(), c_off(), accepted, c->nd, gdw_dialect_name(b->r->dialect));
         int also = 0;
         for (size_t i = 0; i < c->nd; i++)
-            if ((int)i != best && c->rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", c->rows[i].r->dialect->name);
+            if ((int)i != best && c->rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", gdw_dialect_name(c->rows[i].r->dialect));
         printf("%s\n", also ? "; the newest named)" : "");
     } else {
-        printf("%s: %zu bytes: %srejected%s by all %zu; furthest %s: %s at byte %zu: %s\n", name, pk->n, c_bad(), c_off(), c->nd, b->r->dialect->name,
+        printf("%s: %zu bytes: %srejected%s by all %zu; furthest %s: %s at byte %zu: %s\n", name, pk->n, c_bad(), c_off(), c->nd, gdw_dialect_name(b->r->dialect),
                gdw_status_name(b->r->err.code), b->r->err.offset, b->r->err.message);
     }
 }
@@ -319,18 +320,18 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
     json_packet_fields(stdout, pk);
     printf(",\"mode\":\"%s\",\"accepted_by\":[", gdw_mode_name(c->o->dec.mode));
     int k = 0;
-    for (size_t i = 0; i < c->nd; i++) if (!rows[i].r->status) printf("%s\"%s\"", k++ ? "," : "", rows[i].r->dialect->name);
+    for (size_t i = 0; i < c->nd; i++) if (!rows[i].r->status) printf("%s\"%s\"", k++ ? "," : "", gdw_dialect_name(rows[i].r->dialect));
     printf("],\"best\":");
-    if (accepted) printf("\"%s\"", rows[best].r->dialect->name); else printf("null");
+    if (accepted) printf("\"%s\"", gdw_dialect_name(rows[best].r->dialect)); else printf("null");
     printf(",\"equally\":[");
     k = 0;
     for (size_t i = 0; i < c->nd; i++)
-        if (accepted && (int)i != best && rows[i].rank == 1) printf("%s\"%s\"", k++ ? "," : "", rows[i].r->dialect->name);
+        if (accepted && (int)i != best && rows[i].rank == 1) printf("%s\"%s\"", k++ ? "," : "", gdw_dialect_name(rows[i].r->dialect));
     printf("]");
     printf(",\"dialects\":[");
     for (size_t i = 0; i < c->nd; i++) {
         const row *w = &rows[i];
-        printf("%s{\"dialect\":\"%s\",\"accepted\":%s,\"rank\":%d,\"reason\":", i ? "," : "", w->r->dialect->name, w->r->status ? "false" : "true", w->rank);
+        printf("%s{\"dialect\":\"%s\",\"accepted\":%s,\"rank\":%d,\"reason\":", i ? "," : "", gdw_dialect_name(w->r->dialect), w->r->status ? "false" : "true", w->rank);
         json_string(stdout, w->reason);
         if (w->r->status) {
             printf(",\"error\":");
@@ -352,7 +353,7 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
         const row *first = NULL;
         int n = 0;
         for (size_t i = 0; i < c->nd; i++)
-            if (rows[i].meaning == m) { if (!first) first = &rows[i]; printf("%s\"%s\"", n++ ? "," : "", rows[i].r->dialect->name); }
+            if (rows[i].meaning == m) { if (!first) first = &rows[i]; printf("%s\"%s\"", n++ ? "," : "", gdw_dialect_name(rows[i].r->dialect)); }
         printf("],\"text\":");
         char *t = gdw_text_print_alloc(gdw_doc_root(first->r->doc), NULL, NULL);
         json_string(stdout, t ? t : "");
@@ -416,7 +417,7 @@ int cmd_check(const opts *o) {
         printf("\n%zu packets, %zu bytes: %zu accepted by some dialect, %zu rejected by all%s\n", st.packets, st.bytes, st.accepted, st.rejected,
                st.frame_errors ? " (frame errors included)" : "");
         printf("%-19s %9s %12s\n", "dialect", "accepts", "ranks first");
-        for (size_t i = 0; i < c.nd; i++) printf("%-19s %9zu %12zu\n", gdw_dialect_at(i)->name, c.accept_count[i], c.first_count[i]);
+        for (size_t i = 0; i < c.nd; i++) printf("%-19s %9zu %12zu\n", gdw_dialect_name(gdw_dialect_at(i)), c.accept_count[i], c.first_count[i]);
     }
     free(c.rows);
     free(c.res);

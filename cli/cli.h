@@ -13,7 +13,6 @@
 #include <stdio.h>
 
 #include "codec/gdwire.h"
-#include "dialects/dialects.h"
 
 #define EXIT_ACCEPTED 0
 #define EXIT_REJECTED 1

@@ -34,7 +34,7 @@ static int decode_packet(void *ctx, const packet *pk) {
     if (o->json) {
         printf("{");
         json_packet_fields(stdout, pk);
-        printf(",\"dialect\":\"%s\",\"mode\":\"%s\",\"accepted\":%s", o->dialect->name, gdw_mode_name(o->dec.mode), s ? "false" : "true");
+        printf(",\"dialect\":\"%s\",\"mode\":\"%s\",\"accepted\":%s", gdw_dialect_name(o->dialect), gdw_mode_name(o->dec.mode), s ? "false" : "true");
         if (s) { printf(",\"error\":"); json_error(stdout, &err); }
         else {
             char *j = gdw_json_print_alloc(gdw_doc_root(doc), NULL, NULL), *t = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL);
@@ -187,7 +187,7 @@ static int explain_packet(void *ctx, const packet *pk) {
     const opts *o = ctx;
     char name[600];
     packet_name(pk, name, sizeof name);
-    printf("%s%s%s: %zu bytes as %s, mode %s\n", c_bold(), name, c_off(), pk->n, o->dialect->name, gdw_mode_name(o->dec.mode));
+    printf("%s%s%s: %zu bytes as %s, mode %s\n", c_bold(), name, c_off(), pk->n, gdw_dialect_name(o->dialect), gdw_mode_name(o->dec.mode));
     printf("%8s  %-26s  %-14s %s\n", "offset", "bytes", "field", "value");
     explain_run x;
     memset(&x, 0, sizeof x);

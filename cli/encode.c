@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 
 static void print_encode_error(const char *where, const gdw_dialect *d, const gdw_error *e, bool converting) {
-    fprintf(stderr, "%s: cannot %s %s: %s%s%s: %s\n", where, converting ? "convert into" : "encode in", d->name, gdw_status_name(e->code),
+    fprintf(stderr, "%s: cannot %s %s: %s%s%s: %s\n", where, converting ? "convert into" : "encode in", gdw_dialect_name(d), gdw_status_name(e->code),
             e->path[0] ? " at " : " at the top", e->path, e->message);
     if (e->code == GDW_ERR_LOSSY || (converting && e->code == GDW_ERR_UNSUPPORTED_TYPE))
         fprintf(stderr, "%s: (--lossy allows it, with a warning per place)\n", where);
@@ -18,7 +18,7 @@ typedef struct lossy_ctx { const char *where; const gdw_dialect *d; size_t count
 static void warn_lossy(void *ctx, const gdw_error *e) {
     lossy_ctx *l = ctx;
     l->count++;
-    fprintf(stderr, "%s: warning: into %s: %s%s%s: %s\n", l->where, l->d->name, gdw_status_name(e->code), e->path[0] ? " at " : " at the top", e->path, e->message);
+    fprintf(stderr, "%s: warning: into %s: %s%s%s: %s\n", l->where, gdw_dialect_name(l->d), gdw_status_name(e->code), e->path[0] ? " at " : " at the top", e->path, e->message);
 }
 
 /* Encode v in d (lossy as asked, each narrowing warned about) and write it out. */
@@ -82,7 +82,7 @@ static int convert_packet(void *ctx, const packet *pk) {
     dec.borrow_input = true;
     gdw_status s = gdw_decode(o->from, pk->p, pk->n, &dec, NULL, &doc, NULL, &err);
     if (s) {
-        fprintf(stderr, "%s: not a %s packet: ", where, o->from->name);
+        fprintf(stderr, "%s: not a %s packet: ", where, gdw_dialect_name(o->from));
         print_decode_error(stderr, pk, &err);
         return s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
     }
@@ -116,8 +116,8 @@ int cmd_convert(const opts *o) {
 
 /* Where a row's expectations come from: the engine that answered them, or why none has. */
 static void print_evidence(const gdw_dialect *d) {
-    if (d->engine_evidence) printf("%-19s %-12s %5s  engine evidence: %s\n", "", "", "", d->engine_evidence);
-    else printf("%-19s %-12s %5s  no engine evidence: %s\n", "", "", "", d->no_engine);
+    if (gdw_dialect_engine_evidence(d)) printf("%-19s %-12s %5s  engine evidence: %s\n", "", "", "", gdw_dialect_engine_evidence(d));
+    else printf("%-19s %-12s %5s  no engine evidence: %s\n", "", "", "", gdw_dialect_no_engine(d));
 }
 
 int cmd_dialects(const opts *o) {
@@ -126,12 +126,12 @@ int cmd_dialects(const opts *o) {
         for (size_t i = 0; i < gdw_row_count(); i++) {
             const gdw_dialect *d = gdw_row_at(i);
             printf("%s{\"name\":\"%s\",\"fuzz_id\":%u,\"family\":\"%s\",\"type_ids\":%u,\"release\":\"%s\",\"release_of\":",
-                   i ? "," : "", d->name, d->fuzz_id, d->family, d->type_count, gdw_dialect_release(d));
-            if (d->release_of) printf("\"%s\"", d->release_of); else printf("null");
+                   i ? "," : "", gdw_dialect_name(d), gdw_dialect_fuzz_id(d), gdw_dialect_family(d), gdw_dialect_type_count(d), gdw_dialect_release(d));
+            if (gdw_dialect_base(d) != d) printf("\"%s\"", gdw_dialect_name(gdw_dialect_base(d))); else printf("null");
             printf(",\"engine\":");
-            json_string(stdout, d->engine);
+            json_string(stdout, gdw_dialect_engines(d));
             printf(",\"aliases\":[");
-            const char *a = d->aliases;
+            const char *a = gdw_dialect_aliases(d);
             int k = 0;
             while (*a) {
                 size_t n = strcspn(a, " ");
@@ -140,14 +140,17 @@ int cmd_dialects(const opts *o) {
                 while (*a == ' ') a++;
             }
             printf("],\"summary\":");
-            json_string(stdout, d->summary);
+            json_string(stdout, gdw_dialect_summary(d));
             printf(",\"types\":[");
-            for (unsigned w = 0; w < d->type_count; w++) printf("%s\"%s\"", w ? "," : "", gdw_type_name((gdw_type)d->types[w]));
+            for (unsigned w = 0; w < gdw_dialect_type_count(d); w++) printf("%s\"%s\"", w ? "," : "", gdw_type_name((gdw_type)gdw_dialect_wire_type(d, w)));
             printf("],\"engine_evidence\":");
-            if (d->engine_evidence) json_string(stdout, d->engine_evidence); else printf("null");
+            if (gdw_dialect_engine_evidence(d)) json_string(stdout, gdw_dialect_engine_evidence(d)); else printf("null");
             printf(",\"no_engine\":");
-            if (d->no_engine) json_string(stdout, d->no_engine); else printf("null");
-            printf(",\"documented_only\":%s}", d->documented_only ? "true" : "false");
+            if (gdw_dialect_no_engine(d)) json_string(stdout, gdw_dialect_no_engine(d)); else printf("null");
+            printf(",\"documented_only\":%s,\"objects_by_default\":%s,\"rules\":{", gdw_dialect_documented_only(d) ? "true" : "false",
+                   gdw_dialect_objects_by_default(d) ? "true" : "false");
+            for (int r = 0; r < GDW_RULE_COUNT; r++) printf("%s\"%s\":%d", r ? "," : "", gdw_rule_name((gdw_rule)r), gdw_dialect_rule(d, (gdw_rule)r));
+            printf("}}");
         }
         printf("]\n");
         return 0;
@@ -155,15 +158,15 @@ int cmd_dialects(const opts *o) {
     printf("%-19s %-12s %5s  %s\n", "dialect", "family", "types", "engine / aliases");
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         const gdw_dialect *d = gdw_dialect_at(i);
-        printf("%s%-19s%s %-12s %5u  %s%s%s\n", c_bold(), d->name, c_off(), d->family, d->type_count, d->engine, d->aliases[0] ? "; also " : "", d->aliases);
-        printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), d->summary, c_off());
+        printf("%s%-19s%s %-12s %5u  %s%s%s\n", c_bold(), gdw_dialect_name(d), c_off(), gdw_dialect_family(d), gdw_dialect_type_count(d), gdw_dialect_engines(d), gdw_dialect_aliases(d)[0] ? "; also " : "", gdw_dialect_aliases(d));
+        printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), gdw_dialect_summary(d), c_off());
         print_evidence(d);
     }
     printf("\n%-19s %-12s %5s  %s\n", "engine release", "release of", "", "engine / aliases (engine-exact mode; -d NAME wherever a dialect goes)");
     for (size_t i = 0; i < gdw_release_count(); i++) {
         const gdw_dialect *d = gdw_release_at(i);
-        printf("%s%-19s%s %-12s %5s  %s%s%s\n", c_bold(), d->name, c_off(), d->release_of, "", d->engine, d->aliases[0] ? "; also " : "", d->aliases);
-        printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), d->summary, c_off());
+        printf("%s%-19s%s %-12s %5s  %s%s%s\n", c_bold(), gdw_dialect_name(d), c_off(), gdw_dialect_name(gdw_dialect_base(d)), "", gdw_dialect_engines(d), gdw_dialect_aliases(d)[0] ? "; also " : "", gdw_dialect_aliases(d));
+        printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), gdw_dialect_summary(d), c_off());
         print_evidence(d);
     }
     return 0;

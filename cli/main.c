@@ -231,7 +231,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     }
     if ((ok & O_DIALECT) && !o->dialect) return usage_error(v->name, "%s", "no dialect given (-d NAME; see 'gdwire dialects')");
     const gdw_dialect *reader = o->dialect ? o->dialect : o->from;
-    o->dec.allow_objects = objects >= 0 ? objects == 1 : reader && reader->objects_by_default;
+    o->dec.allow_objects = objects >= 0 ? objects == 1 : reader && gdw_dialect_objects_by_default(reader);
     if ((ok & O_FROMTO) && (!o->from || !o->to)) return usage_error(v->name, "%s", "needs --from A and --to B (see 'gdwire dialects')");
     if (o->lines && o->enc == ENC_RAW) return usage_error(v->name, "%s", "--lines needs --hex or --base64");
     if (o->lines && o->frame != FRAME_NONE) return usage_error(v->name, "%s", "--lines and --framing do not go together");

@@ -67,11 +67,11 @@ bool suggest_dialect(const char *typed, char *out, size_t cap) {
     out[0] = 0;
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         const gdw_dialect *d = gdw_dialect_at(i);
-        consider(typed, d->name, d->aliases, out, cap, &best);
+        consider(typed, gdw_dialect_name(d), gdw_dialect_aliases(d), out, cap, &best);
     }
     for (size_t i = 0; i < gdw_release_count(); i++) {
         const gdw_dialect *d = gdw_release_at(i);
-        consider(typed, d->name, d->aliases, out, cap, &best);
+        consider(typed, gdw_dialect_name(d), gdw_dialect_aliases(d), out, cap, &best);
     }
     return out[0] != 0;
 }

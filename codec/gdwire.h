@@ -360,7 +360,7 @@ GDW_API bool gdw_value_diff(const gdw_value *a, const gdw_value *b, gdw_differen
 GDW_API bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
 
 /* ---------------------------------------------------------------------------------------
- * Dialects (the tables live in dialects/; see dialects/dialects.h for the fields).
+ * Dialects (the tables live in dialects/dialects.c; a row is read through the calls below).
  * ------------------------------------------------------------------------------------- */
 typedef struct gdw_dialect gdw_dialect;
 
@@ -389,6 +389,128 @@ GDW_API unsigned gdw_dialect_type_count(const gdw_dialect *d);
 GDW_API int gdw_dialect_wire_type(const gdw_dialect *d, unsigned wire_id);
 /* gdw_dialect_type_id: wire id of a logical type, or -1 if the dialect lacks it. */
 GDW_API int gdw_dialect_type_id(const gdw_dialect *d, gdw_type t);
+
+/* What a row says about the engine it stands for: words for people and listings, the evidence
+ * behind its expectations, and its rules. The strings are never NULL ("" where the row has none)
+ * but for the two evidence lines, exactly one of which is NULL. A NULL row gives "" (NULL for the
+ * evidence lines), false or 0. */
+GDW_API const char *gdw_dialect_family(const gdw_dialect *d);   /* mole, godot3, pandemonium, godot4 */
+GDW_API const char *gdw_dialect_summary(const gdw_dialect *d);  /* one line */
+GDW_API const char *gdw_dialect_engines(const gdw_dialect *d);  /* the engine versions it speaks for */
+GDW_API const char *gdw_dialect_aliases(const gdw_dialect *d);  /* its other names, space separated */
+GDW_API const char *gdw_dialect_released(const gdw_dialect *d); /* "YYYY-MM" of its newest release; "" undated */
+/* gdw_dialect_engine_evidence: the real engine that answered every conformance vector in the row,
+ * or NULL; gdw_dialect_no_engine: then, in one line, why none has (NULL when one has). */
+GDW_API const char *gdw_dialect_engine_evidence(const gdw_dialect *d);
+GDW_API const char *gdw_dialect_no_engine(const gdw_dialect *d);
+/* gdw_dialect_documented_only: the row describes documentation, not a released engine's wire. */
+GDW_API bool gdw_dialect_documented_only(const gdw_dialect *d);
+/* gdw_dialect_objects_by_default: the engine's script API decodes full Objects unless told not to
+ * (3.0, 3.1): an API default, not a wire rule; the command follows it unless told. */
+GDW_API bool gdw_dialect_objects_by_default(const gdw_dialect *d);
+/* gdw_dialect_fuzz_id: the row's number, never changed or reused (byte 0 of a fuzz input names a
+ * row by it, fuzzers/fuzz.h); 0 .. gdw_row_count() - 1. */
+GDW_API unsigned gdw_dialect_fuzz_id(const gdw_dialect *d);
+
+/* gdw_engine_settle_counts: the work the calling thread's last engine-exact decode did merging
+ * Dictionary keys (zero after one with none to merge): keys seen, hash-table probes, key nodes
+ * hashed and compared. A diagnostic kept per thread (the one piece of state the library keeps),
+ * by which the tests and the fuzz targets hold key merging to a constant of work per key. */
+typedef struct gdw_settle_counts { uint64_t keys, probes, hashed, compared; } gdw_settle_counts;
+GDW_API gdw_settle_counts gdw_engine_settle_counts(void);
+
+/* The values of the rules that take more than yes or no. */
+/* How the real components of math types and real-based packed arrays are sized. */
+typedef enum gdw_real_mode {
+    GDW_REALS_F32 = 0,   /* always 4 bytes (single-precision builds of 2.x, 3.x, Pandemonium) */
+    GDW_REALS_F64 = 1,   /* always 8 bytes, no flag (the documented double builds of 3.x / Pandemonium) */
+    GDW_REALS_FLAG64 = 2 /* header bit 16 selects 8 bytes (Godot 4) */
+} gdw_real_mode;
+
+/* How the engine's encoder sizes an INT. */
+typedef enum gdw_int_encoding {
+    GDW_INT_MINIMAL = 0,  /* i32 unless the value needs 64 bits (3.1+, 4.x, Pandemonium) */
+    GDW_INT_ALWAYS64 = 1, /* every int as flag + i64 (3.0.x, #15383) */
+    GDW_INT_ALWAYS32 = 2  /* every int as i32, no flag exists (2.x as released) */
+} gdw_int_encoding;
+
+/* Which UTF-8 the engine's string reader accepts. */
+typedef enum gdw_utf8_rule {
+    GDW_UTF8_UNCHECKED = 0, /* no check at all (2.x before 2.1.5) */
+    GDW_UTF8_GODOT3 = 1,    /* 3.x parse_utf8: 1-6 byte forms, surrogates allowed, weak overlong test */
+    GDW_UTF8_STRICT = 2     /* RFC 3629: no overlongs, surrogates or code points above U+10FFFF (4.x; Pandemonium
+                               v3.8+, core/string/ustring.cpp parse_utf8, measured on a v4.9.0 build) */
+} gdw_utf8_rule;
+
+/* What a string holds after the engine's UTF-8 decoder (engine-exact mode; codec/engine_value.c),
+ * written back as the engine's String::utf8() writes it. */
+typedef enum gdw_utf8_value {
+    GDW_UTF8_VALUE_BYTES = 0,   /* the bytes as written (4.x: its reader is strict; 2.x and
+                                   Pandemonium: not measured) */
+    GDW_UTF8_VALUE_GODOT3 = 1,  /* 3.x parse_utf8: each accepted form is the code point it encodes,
+                                   written back shortest (1-6 bytes): overlong forms become the
+                                   character, surrogates stay (measured on 3.2.3) */
+    GDW_UTF8_VALUE_GODOT35 = 2  /* ... and a high surrogate followed by a low one is one character,
+                                   any other surrogate a space (3.5+, godotengine/godot PR #54625;
+                                   measured on 3.6.2, and on Pandemonium v3.5.0) */
+} gdw_utf8_value;
+
+/* What the engine makes of a typed container's elements (engine-exact mode; codec/engine_value.c). */
+typedef enum gdw_typed_rule {
+    GDW_TYPED_AS_WRITTEN = 0,   /* kept as written (no typed containers, or not modelled) */
+    GDW_TYPED_CONVERT = 1,      /* Godot 4.4+ ContainerTypeValidate: typed Array elements and typed
+                                   Dictionary keys kept, converted (Variant::can_convert_strict) or
+                                   dropped; element type Nil is untyped; Object types become
+                                   EncodedObjectAsID without objects (measured on 4.6.3) */
+    GDW_TYPED_SAME_TYPE = 2,    /* Pandemonium 5 TypedArray / PackedTypedArray::can_take_variant:
+                                   an element of exactly the element type is kept (Nil too where it is
+                                   Object), any other dropped; a decoded object id is an
+                                   EncodedObjectAsID, kept where that class is the element class or
+                                   one it inherits (measured on v5.2.0) */
+    GDW_TYPED_VALIDATE = 3      /* Godot 4.3 ContainerTypeValidate::validate: an element of the type
+                                   is kept, Nil too in an Object type; a StringName into String, a
+                                   String into StringName and an int into float (through a C float)
+                                   are converted; any other is dropped; Object types become
+                                   EncodedObjectAsID without objects (measured on a 4.3-stable build) */
+} gdw_typed_rule;
+
+/* The rules a row states (dialects/dialects.h has each one's sources). gdw_dialect_rule: the
+ * rule's value in the row: 0 or 1 for a yes-or-no rule, else a value of the enum its comment
+ * names; -1 for an unknown rule or a NULL row. gdw_rule_name: its name, as `gdwire dialects
+ * --json` prints it ("real_mode"); "?" for an unknown rule. */
+typedef enum gdw_rule {
+    GDW_RULE_REAL_MODE,               /* gdw_real_mode: how math and real-array components are sized */
+    GDW_RULE_ENCODE_MATH_F64,         /* FLAG64 rows: the encoder sets bit 16 on math types (a precision=double build) */
+    GDW_RULE_FLOAT_ENCODE_F32_ONLY,   /* FLOAT is always written as f32 (2.x) */
+    GDW_RULE_NARROW_MATH_F64,         /* engine-exact: 64-bit math components are narrowed to f32 (4.x single builds) */
+    GDW_RULE_INT_ENCODING,            /* gdw_int_encoding: how the engine's encoder sizes an INT */
+    GDW_RULE_ENGINE_HEADER_WHOLE,     /* engine-exact: the whole header word must be a type id, no flag bits (2.x) */
+    GDW_RULE_RID_HAS_ID,              /* RID carries a 64-bit id (4.x) */
+    GDW_RULE_OBJECT_HEADER_ONLY,      /* Object never carries a payload (2.x) */
+    GDW_RULE_NODEPATH_PROPERTY_BIT,   /* NodePath flag bit 1 is a separate property (2.x) */
+    GDW_RULE_NODEPATH_BARE_ABSOLUTE,  /* a NodePath without parts keeps its absolute flag (4.x) */
+    GDW_RULE_CONTAINER_SHARED_BIT,    /* Array/Dictionary count bit 31 is "shared" (2.x) */
+    GDW_RULE_TYPED_ARRAY_BITS,        /* ARRAY header bits 16-17 give the element type (4.3+) */
+    GDW_RULE_TYPED_DICT_BITS,         /* DICTIONARY header bits 16-19 give the key and value types (4.4+) */
+    GDW_RULE_UTF8_RULE,               /* gdw_utf8_rule: the UTF-8 the engine's string reader accepts */
+    GDW_RULE_LENIENT_STRINGS,         /* compatible mode: no UTF-8 check, padding may be missing (2.x before 2.1.5) */
+    GDW_RULE_UTF8_VALUE,              /* gdw_utf8_value: what an accepted string holds (engine-exact) */
+    GDW_RULE_NODEPATH_OLD_STRING,     /* compatible mode: the pre-2.1.5 NodePath string form */
+    GDW_RULE_DEFECT_PROJECTION_248,   /* engine-exact: Projection decode wants 248 bytes left (Pandemonium) */
+    GDW_RULE_DEFECT_VEC4_POOL_W,      /* engine-exact: Vector4 arrays decode w from the z slot (Pandemonium) */
+    GDW_RULE_DEFECT_VEC4_ADVANCE_12,  /* engine-exact: Vector4 decode moves on by 12 bytes (Pandemonium v3.8+) */
+    GDW_RULE_JOYSTICK_AXIS_VALUE,     /* a JOYSTICK_MOTION InputEvent carries its axis value (2.1) */
+    GDW_RULE_NULL_OBJECT_AS_CLASS,    /* the encoder writes a null Object as an Object with no class name (3.0, 3.1) */
+    GDW_RULE_TYPED_RULE,              /* gdw_typed_rule: what the engine keeps of a typed container's elements */
+    GDW_RULE_MERGE_DICT_KEYS,         /* Dictionary keys the engine finds equal are one entry */
+    GDW_RULE_KEYS_NESTED_NAN_EQUAL,   /* ... and NaN equals NaN inside Arrays compared as keys (3.x) */
+    GDW_RULE_KEYS_DICTS_BY_IDENTITY,  /* ... and two Dictionaries are never one key (3.x) */
+    GDW_RULE_KEYS_STRING_LIKE,        /* ... and a String and a StringName with the same text are one key (4.x) */
+    GDW_RULE_KEYS_NAME_TO_STRING,     /* a StringName key becomes a String key (4.3) */
+    GDW_RULE_COUNT
+} gdw_rule;
+GDW_API int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r);
+GDW_API const char *gdw_rule_name(gdw_rule r);
 
 /* ---------------------------------------------------------------------------------------
  * Decoding and validation.

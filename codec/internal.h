@@ -98,7 +98,6 @@ typedef struct gdw_chunk gdw_chunk;
  * fuzzers/decode and codec:engine_value_test hold it to that. A diagnostic kept per thread (the
  * one piece of state the library keeps: gdwire.h says so), so that documents stay as small as
  * the heap-limit vectors measure them. */
-typedef struct gdw_settle_counts { uint64_t keys, probes, hashed, compared; } gdw_settle_counts;
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define GDW_THREAD_LOCAL thread_local
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -233,9 +232,6 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
                                gdw_error *shadow, bool *canonical, bool *engine_same);
 
-/* gdw_engine_settle_counts: the work the calling thread's last gdw_engine_settle did on
- * Dictionary keys (zero after a settle that had none to merge): see gdw_settle_counts. */
-gdw_settle_counts gdw_engine_settle_counts(void);
 /* gdw_engine_settle (engine_value.c): in engine-exact mode, turn a decoded tree into the value the
  * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks. opts
  * gives allow_objects, the trace and fail_if_approximate (NULL: none); consumed is the value's

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "conformance/outcome.h"
-#include "dialects/dialects.h"
 
 /* Text with tabs and line ends made spaces: the detail field holds none. */
 static void put_detail(const char *s, size_t max) {

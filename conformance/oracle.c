@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialects/dialects.h"
 
 static bool engine_can_judge(const cf_vector *v) {
     return !v->opt.max_depth && !v->opt.max_size && !v->opt.heap_limit;

@@ -17,7 +17,6 @@
 
 #include "conformance/oracle.h"
 #include "conformance/vectors.h"
-#include "dialects/dialects.h"
 
 static void usage(void) {
     fputs("usage: runner [--deviations FILE] [--evidence DIR] [--root DIR] [--verbose] PATH...\n"
@@ -40,21 +39,21 @@ static int g_nfamilies;
 
 static void load_families(void) {
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
-        const char *fam = gdw_dialect_at(i)->family;
+        const char *fam = gdw_dialect_family(gdw_dialect_at(i));
         int f = 0, members = 0;
         while (f < g_nfamilies && strcmp(g_families[f], fam)) f++;
         if (f == g_nfamilies) {
             if (g_nfamilies == MAX_FAMILIES) { fprintf(stderr, "runner: more than %d families\n", MAX_FAMILIES); exit(2); }
             g_families[g_nfamilies++] = fam;
         }
-        for (size_t j = 0; j < gdw_dialect_count(); j++) members += !strcmp(gdw_dialect_at(j)->family, fam);
+        for (size_t j = 0; j < gdw_dialect_count(); j++) members += !strcmp(gdw_dialect_family(gdw_dialect_at(j)), fam);
         snprintf(g_family_labels[f], sizeof g_family_labels[f], "%s%s", fam, members > 1 ? "*" : "");
     }
 }
 
 static int family_of(const gdw_dialect *d) {
     for (int f = 0; f < g_nfamilies; f++)
-        if (!strcmp(d->family, g_families[f])) return f;
+        if (!strcmp(gdw_dialect_family(d), g_families[f])) return f;
     return -1;
 }
 

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
-#include "dialects/dialects.h"
 
 int cf_row_index(const gdw_dialect *d) {
     for (size_t i = 0; i < gdw_row_count(); i++)

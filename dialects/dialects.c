@@ -105,7 +105,7 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Godot 3.0: as godot3, but every int is written as 64-bit, objects in full by default",
      .type_count = N(k_godot3_types), .types = k_godot3_types,
      .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_ALWAYS64, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT3, .objects_by_default = true, .null_object_as_class = true,
+     .utf8_value = GDW_UTF8_VALUE_GODOT3, .null_object_as_class = true,
      .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
      .engine_evidence = NULL,
      .no_engine = "built, measured, not yet reconciled: 3.0-stable (9bd402698c; tools/engines/build godot3.0, X11 under Xvfb) answers all 22,827 vectors and agrees on 92.5%: it crashes on 643 hostile packets, says ERR_INVALID_DATA where the row says ERR_FILE_EOF (520), and differs in verdict or value on 557 (conformance/evidence/unreconciled/)"},
@@ -220,7 +220,7 @@ static const gdw_dialect k_releases[] = {
      .summary = "Godot 3.1: objects in full by default; UTF-8 as 3.2",
      .type_count = N(k_godot3_types), .types = k_godot3_types,
      .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT3, .objects_by_default = true, .null_object_as_class = true,
+     .utf8_value = GDW_UTF8_VALUE_GODOT3, .null_object_as_class = true,
      .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
      .engine_evidence = "Godot 3.1-stable (built from Godot's master history, mehdigoom/ValjangEngine4.0.x@320f49f2, by tools/engines/build)",
      .no_engine = NULL},
@@ -293,4 +293,96 @@ int gdw_dialect_type_id(const gdw_dialect *d, gdw_type t) {
     for (unsigned i = 0; i < d->type_count; i++)
         if (d->types[i] == (uint8_t)t) return (int)i;
     return -1;
+}
+
+/* ---- reading a row (gdwire.h) ---- */
+
+const char *gdw_dialect_family(const gdw_dialect *d) { return d ? d->family : ""; }
+const char *gdw_dialect_summary(const gdw_dialect *d) { return d ? d->summary : ""; }
+const char *gdw_dialect_engines(const gdw_dialect *d) { return d ? d->engine : ""; }
+const char *gdw_dialect_aliases(const gdw_dialect *d) { return d ? d->aliases : ""; }
+const char *gdw_dialect_released(const gdw_dialect *d) { return d && d->released ? d->released : ""; }
+const char *gdw_dialect_engine_evidence(const gdw_dialect *d) { return d ? d->engine_evidence : NULL; }
+const char *gdw_dialect_no_engine(const gdw_dialect *d) { return d ? d->no_engine : NULL; }
+bool gdw_dialect_documented_only(const gdw_dialect *d) { return d && d->documented_only; }
+unsigned gdw_dialect_fuzz_id(const gdw_dialect *d) { return d ? d->fuzz_id : 0; }
+
+/* The rows whose engine's script API decodes full Objects by default: Godot 3.0 and 3.1
+ * (decode_variant's allow_objects defaults to true there, and bytes2var / get_var call it so;
+ * docs/dialects/godot3.md). An API default, not a wire rule, so not a field of the table. */
+bool gdw_dialect_objects_by_default(const gdw_dialect *d) {
+    static const char *const k_rows[] = {"godot3.0", "godot3@3.1"};
+    for (size_t i = 0; d && i < sizeof k_rows / sizeof k_rows[0]; i++)
+        if (strcmp(d->name, k_rows[i]) == 0) return true;
+    return false;
+}
+
+int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
+    if (!d) return -1;
+    switch (r) {
+    case GDW_RULE_REAL_MODE: return d->real_mode;
+    case GDW_RULE_ENCODE_MATH_F64: return d->encode_math_f64;
+    case GDW_RULE_FLOAT_ENCODE_F32_ONLY: return d->float_encode_f32_only;
+    case GDW_RULE_NARROW_MATH_F64: return d->narrow_math_f64;
+    case GDW_RULE_INT_ENCODING: return d->int_encoding;
+    case GDW_RULE_ENGINE_HEADER_WHOLE: return d->engine_header_whole;
+    case GDW_RULE_RID_HAS_ID: return d->rid_has_id;
+    case GDW_RULE_OBJECT_HEADER_ONLY: return d->object_header_only;
+    case GDW_RULE_NODEPATH_PROPERTY_BIT: return d->nodepath_property_bit;
+    case GDW_RULE_NODEPATH_BARE_ABSOLUTE: return d->nodepath_bare_absolute;
+    case GDW_RULE_CONTAINER_SHARED_BIT: return d->container_shared_bit;
+    case GDW_RULE_TYPED_ARRAY_BITS: return d->typed_array_bits;
+    case GDW_RULE_TYPED_DICT_BITS: return d->typed_dict_bits;
+    case GDW_RULE_UTF8_RULE: return d->utf8_rule;
+    case GDW_RULE_LENIENT_STRINGS: return d->lenient_strings;
+    case GDW_RULE_UTF8_VALUE: return d->utf8_value;
+    case GDW_RULE_NODEPATH_OLD_STRING: return d->nodepath_old_string;
+    case GDW_RULE_DEFECT_PROJECTION_248: return d->defect_projection_248;
+    case GDW_RULE_DEFECT_VEC4_POOL_W: return d->defect_vec4_pool_w;
+    case GDW_RULE_DEFECT_VEC4_ADVANCE_12: return d->defect_vec4_advance_12;
+    case GDW_RULE_JOYSTICK_AXIS_VALUE: return d->joystick_axis_value;
+    case GDW_RULE_NULL_OBJECT_AS_CLASS: return d->null_object_as_class;
+    case GDW_RULE_TYPED_RULE: return d->typed_rule;
+    case GDW_RULE_MERGE_DICT_KEYS: return d->merge_dict_keys;
+    case GDW_RULE_KEYS_NESTED_NAN_EQUAL: return d->keys_nested_nan_equal;
+    case GDW_RULE_KEYS_DICTS_BY_IDENTITY: return d->keys_dicts_by_identity;
+    case GDW_RULE_KEYS_STRING_LIKE: return d->keys_string_like;
+    case GDW_RULE_KEYS_NAME_TO_STRING: return d->keys_name_to_string;
+    case GDW_RULE_COUNT: break;
+    }
+    return -1;
+}
+
+const char *gdw_rule_name(gdw_rule r) {
+    static const char *const k_names[GDW_RULE_COUNT] = {
+        "real_mode",
+        "encode_math_f64",
+        "float_encode_f32_only",
+        "narrow_math_f64",
+        "int_encoding",
+        "engine_header_whole",
+        "rid_has_id",
+        "object_header_only",
+        "nodepath_property_bit",
+        "nodepath_bare_absolute",
+        "container_shared_bit",
+        "typed_array_bits",
+        "typed_dict_bits",
+        "utf8_rule",
+        "lenient_strings",
+        "utf8_value",
+        "nodepath_old_string",
+        "defect_projection_248",
+        "defect_vec4_pool_w",
+        "defect_vec4_advance_12",
+        "joystick_axis_value",
+        "null_object_as_class",
+        "typed_rule",
+        "merge_dict_keys",
+        "keys_nested_nan_equal",
+        "keys_dicts_by_identity",
+        "keys_string_like",
+        "keys_name_to_string"
+    };
+    return (unsigned)r < GDW_RULE_COUNT ? k_names[r] : "?";
 }

@@ -2,7 +2,10 @@
 /* dialects.h — what a dialect is: a const table of wire type ids plus named quirk fields.
  *
  * The codec never asks "which dialect is this?"; it reads these fields. Adding a dialect
- * means adding one table row in dialects.c and its page under docs/dialects/.
+ * means adding one table row in dialects.c and its page under docs/dialects/. The struct is the
+ * library's own: programs, the command, the conformance runner and the fuzzers read a row through
+ * gdwire.h (gdw_dialect_family, ..., gdw_dialect_rule), and only codec/ and dialects/ include this
+ * file. The enums of the rules' values are public, in gdwire.h.
  */
 #ifndef GDWIRE_DIALECTS_H
 #define GDWIRE_DIALECTS_H
@@ -11,60 +14,6 @@
 #include <stdint.h>
 
 #include "codec/gdwire.h"
-
-/* How the real components of math types and real-based packed arrays are sized. */
-typedef enum gdw_real_mode {
-    GDW_REALS_F32 = 0,   /* always 4 bytes (single-precision builds of 2.x, 3.x, Pandemonium) */
-    GDW_REALS_F64 = 1,   /* always 8 bytes, no flag (the documented double builds of 3.x / Pandemonium) */
-    GDW_REALS_FLAG64 = 2 /* header bit 16 selects 8 bytes (Godot 4) */
-} gdw_real_mode;
-
-/* How the engine's encoder sizes an INT. */
-typedef enum gdw_int_encoding {
-    GDW_INT_MINIMAL = 0,  /* i32 unless the value needs 64 bits (3.1+, 4.x, Pandemonium) */
-    GDW_INT_ALWAYS64 = 1, /* every int as flag + i64 (3.0.x, #15383) */
-    GDW_INT_ALWAYS32 = 2  /* every int as i32, no flag exists (2.x as released) */
-} gdw_int_encoding;
-
-/* Which UTF-8 the engine's string reader accepts. */
-typedef enum gdw_utf8_rule {
-    GDW_UTF8_UNCHECKED = 0, /* no check at all (2.x before 2.1.5) */
-    GDW_UTF8_GODOT3 = 1,    /* 3.x parse_utf8: 1-6 byte forms, surrogates allowed, weak overlong test */
-    GDW_UTF8_STRICT = 2     /* RFC 3629: no overlongs, surrogates or code points above U+10FFFF (4.x; Pandemonium
-                               v3.8+, core/string/ustring.cpp parse_utf8, measured on a v4.9.0 build) */
-} gdw_utf8_rule;
-
-/* What a string holds after the engine's UTF-8 decoder (engine-exact mode; codec/engine_value.c),
- * written back as the engine's String::utf8() writes it. */
-typedef enum gdw_utf8_value {
-    GDW_UTF8_VALUE_BYTES = 0,   /* the bytes as written (4.x: its reader is strict; 2.x and
-                                   Pandemonium: not measured) */
-    GDW_UTF8_VALUE_GODOT3 = 1,  /* 3.x parse_utf8: each accepted form is the code point it encodes,
-                                   written back shortest (1-6 bytes): overlong forms become the
-                                   character, surrogates stay (measured on 3.2.3) */
-    GDW_UTF8_VALUE_GODOT35 = 2  /* ... and a high surrogate followed by a low one is one character,
-                                   any other surrogate a space (3.5+, godotengine/godot PR #54625;
-                                   measured on 3.6.2, and on Pandemonium v3.5.0) */
-} gdw_utf8_value;
-
-/* What the engine makes of a typed container's elements (engine-exact mode; codec/engine_value.c). */
-typedef enum gdw_typed_rule {
-    GDW_TYPED_AS_WRITTEN = 0,   /* kept as written (no typed containers, or not modelled) */
-    GDW_TYPED_CONVERT = 1,      /* Godot 4.4+ ContainerTypeValidate: typed Array elements and typed
-                                   Dictionary keys kept, converted (Variant::can_convert_strict) or
-                                   dropped; element type Nil is untyped; Object types become
-                                   EncodedObjectAsID without objects (measured on 4.6.3) */
-    GDW_TYPED_SAME_TYPE = 2,    /* Pandemonium 5 TypedArray / PackedTypedArray::can_take_variant:
-                                   an element of exactly the element type is kept (Nil too where it is
-                                   Object), any other dropped; a decoded object id is an
-                                   EncodedObjectAsID, kept where that class is the element class or
-                                   one it inherits (measured on v5.2.0) */
-    GDW_TYPED_VALIDATE = 3      /* Godot 4.3 ContainerTypeValidate::validate: an element of the type
-                                   is kept, Nil too in an Object type; a StringName into String, a
-                                   String into StringName and an int into float (through a C float)
-                                   are converted; any other is dropped; Object types become
-                                   EncodedObjectAsID without objects (measured on a 4.3-stable build) */
-} gdw_typed_rule;
 
 struct gdw_dialect {
     const char *name;      /* command-line name; a release row is "<dialect>@<release>" */
@@ -130,9 +79,8 @@ struct gdw_dialect {
     bool joystick_axis_value;     /* 2.x InputEvent JOYSTICK_MOTION carries an f32 value (every 2.1.x;
                                      2.0 reads the axis only) */
 
-    /* The engine's API */
-    bool objects_by_default;      /* decode_variant defaults to allow_objects = true and the script
-                                     API calls it so (3.0, 3.1); the command follows it unless told */
+    /* The engine's encoder (what its script API decodes by default is not a wire rule:
+       gdw_dialect_objects_by_default, dialects.c) */
     bool null_object_as_class;    /* the encoder writes a null Object as an OBJECT with an empty
                                      class name (3.0, 3.1 full-object encoding), not as NIL */
 

@@ -7,7 +7,6 @@
  * is the packet itself (what gdw_check relies on); in engine-exact mode, the engine's value written
  * back reads back as itself. With byte 1
  * bit 3 set, the packet is decoded under memory pressure instead (decode_under_pressure). */
-#include "dialects/dialects.h"
 #include "fuzzers/fuzz.h"
 
 /* An allocator that fails from the n-th allocation on (byte 1 bit 3 turns it on, bits 4-7
@@ -143,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     gdw_decode_options o2 = in.opt;
     o2.mode = GDW_MODE_COMPATIBLE;
-    o2.allow_objects |= d->objects_by_default; /* 3.0/3.1 write a null Object in full */
+    o2.allow_objects |= gdw_dialect_objects_by_default(d); /* 3.0/3.1 write a null Object in full */
     gdw_doc *doc2 = NULL;
     size_t used2 = 0;
     s = gdw_decode(d, e1, n1, &o2, NULL, &doc2, &used2, &err);
@@ -161,9 +160,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * written back, is read back as that same value (settling twice changes nothing) */
     /* (not where the engine's own decoder cannot read back what its encoder wrote: a Vector4 under
      * defect_vec4_advance_12 shifts what follows it, so the value may even be rejected) */
-    if (in.opt.mode == GDW_MODE_ENGINE_EXACT && !(d->defect_vec4_advance_12 && fuzz_any(v1, fuzz_is_vector4))) {
+    if (in.opt.mode == GDW_MODE_ENGINE_EXACT && !(gdw_dialect_rule(d, GDW_RULE_DEFECT_VEC4_ADVANCE_12) && fuzz_any(v1, fuzz_is_vector4))) {
         gdw_decode_options o3 = in.opt;
-        o3.allow_objects |= d->objects_by_default;
+        o3.allow_objects |= gdw_dialect_objects_by_default(d);
         gdw_doc *doc3 = NULL;
         s = gdw_decode(d, e1, n1, &o3, NULL, &doc3, NULL, &err);
         if (s != GDW_ERR_ENGINE_DEFECT) {

@@ -22,8 +22,6 @@
 #include <string.h>
 
 #include "codec/gdwire.h"
-#include "codec/internal.h" /* gdw_engine_settle_counts: the key-merging work of the last decode */
-#include "dialects/dialects.h"
 
 typedef struct fuzz_input {
     const gdw_dialect *dialect;
@@ -39,7 +37,7 @@ static inline size_t fuzz_id_count(void) { return gdw_row_count(); }
 static inline const gdw_dialect *fuzz_dialect(uint8_t byte0) {
     size_t n = gdw_row_count(), id = byte0 < n ? byte0 : byte0 % n;
     for (size_t i = 0; i < n; i++)
-        if (gdw_row_at(i)->fuzz_id == id) return gdw_row_at(i);
+        if (gdw_dialect_fuzz_id(gdw_row_at(i)) == id) return gdw_row_at(i);
     abort(); /* the ids are not 0 .. count-1: dialects:table_test says so too */
 }
 

@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 
 #include "codec/gdwire.h"
-#include "dialects/dialects.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -94,7 +93,7 @@ static void run_vectors(const char *path) {
             exit(1);
         }
         for (size_t d = 0; d < gdw_dialect_count(); d++) { /* the dialects; fuzzers reach the releases */
-            buf[0] = gdw_dialect_at(d)->fuzz_id;
+            buf[0] = gdw_dialect_fuzz_id(gdw_dialect_at(d));
             buf[1] = objects[1] == '1' ? 4 : 0;
             LLVMFuzzerTestOneInput(buf, nhex / 2 + 2);
             g_inputs++;

@@ -12,7 +12,6 @@
  * same value. */
 #include <stdlib.h>
 
-#include "dialects/dialects.h"
 #include "fuzzers/fuzz.h"
 
 /* a Godot 2 joystick motion event with the 2.1 value word, and one without it: strict mode reads
@@ -46,8 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         size_t used2 = 0;
         gdw_status s = gdw_decode(d, in.packet, in.len, &o, NULL, &other, &used2, &err);
         if (m == GDW_MODE_ENGINE_EXACT && s == GDW_ERR_ENGINE_DEFECT) continue;
-        if (m == GDW_MODE_ENGINE_EXACT && (fuzz_any(gdw_doc_root(strict), d->joystick_axis_value ? is_joystick_axis_only : is_joystick_value) ||
-                                            (d->defect_vec4_advance_12 && fuzz_any(gdw_doc_root(strict), fuzz_is_vector4)))) {
+        if (m == GDW_MODE_ENGINE_EXACT && (fuzz_any(gdw_doc_root(strict), gdw_dialect_rule(d, GDW_RULE_JOYSTICK_AXIS_VALUE) ? is_joystick_axis_only : is_joystick_value) ||
+                                            (gdw_dialect_rule(d, GDW_RULE_DEFECT_VEC4_ADVANCE_12) && fuzz_any(gdw_doc_root(strict), fuzz_is_vector4)))) {
             gdw_doc_free(other);
             continue;
         }
@@ -55,8 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    gdw_status_name(s), err.offset);
         FUZZ_CHECK(used2 == used, "%s: strict consumed %zu, %s %zu", gdw_dialect_name(d), used, gdw_mode_name(o.mode), used2);
         /* only a packet holding a packed Vector4 or Vector4i array meets the w-from-z defect */
-        bool defect_values = m == GDW_MODE_ENGINE_EXACT && d->defect_vec4_pool_w && fuzz_any(gdw_doc_root(strict), is_packed_vector4);
-        if (m == GDW_MODE_ENGINE_EXACT && (d->typed_rule || d->merge_dict_keys) &&
+        bool defect_values = m == GDW_MODE_ENGINE_EXACT && gdw_dialect_rule(d, GDW_RULE_DEFECT_VEC4_POOL_W) && fuzz_any(gdw_doc_root(strict), is_packed_vector4);
+        if (m == GDW_MODE_ENGINE_EXACT && (gdw_dialect_rule(d, GDW_RULE_TYPED_RULE) || gdw_dialect_rule(d, GDW_RULE_MERGE_DICT_KEYS)) &&
             !gdw_value_equal(gdw_doc_root(strict), gdw_doc_root(other))) {
             uint8_t *bytes = NULL;
             size_t n = 0;

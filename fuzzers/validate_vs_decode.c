@@ -33,7 +33,7 @@ static void same_engine_verdicts(const fuzz_input *in, const gdw_decode_options 
         gdw_decode_options eo = *o;
         eo.mode = GDW_MODE_ENGINE_EXACT;
         gdw_status es = gdw_validate(r->dialect, in->packet, in->len, &eo, NULL, NULL);
-        FUZZ_CHECK((es == GDW_OK) == r->engine_exact, "%s (%s mode): engine-exact validation %s, gdw_check's engine verdict %s", r->dialect->name,
+        FUZZ_CHECK((es == GDW_OK) == r->engine_exact, "%s (%s mode): engine-exact validation %s, gdw_check's engine verdict %s", gdw_dialect_name(r->dialect),
                    gdw_mode_name(o->mode), gdw_status_name(es), r->engine_exact ? "accepts" : "rejects");
     }
 }

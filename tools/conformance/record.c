@@ -28,7 +28,6 @@
 #include <sys/stat.h>
 
 #include "conformance/outcome.h"
-#include "dialects/dialects.h"
 
 typedef struct rec {
     char *file, *name, *from, *note, *options, *evidence;
@@ -287,7 +286,7 @@ static void write_expect(FILE *f, const rec *r) {
     for (size_t g = 0; g < sizeof k_groups / sizeof k_groups[0]; g++) {
         int mem[64], nm = 0;
         for (int i = 0; i < nd; i++)
-            if (!strcmp(gdw_dialect_at((size_t)i)->family, k_groups[g])) mem[nm++] = i;
+            if (!strcmp(gdw_dialect_family(gdw_dialect_at((size_t)i)), k_groups[g])) mem[nm++] = i;
         int best = most_common(s, mem, nm, &cnt);
         if (cnt >= 2 && (!eff[best] || strcmp(eff[best], s[best]))) {
             fprintf(f, "    %s*: %s\n", k_groups[g], s[best]);
