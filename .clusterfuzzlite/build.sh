@@ -10,7 +10,7 @@ WORK=${WORK:-$(mktemp -d)}
 TARGETS="decode encode validate_vs_decode strict_implies_compatible translate"
 BYTE_TARGETS="decode validate_vs_decode strict_implies_compatible translate"
 
-CODEC_SRCS=$(echo codec/*.c dialects/*.c)
+CODEC_SRCS=$(ls codec/*.c codec/*/*.c | grep -v '^codec/tests/')
 objs=()
 for src in $CODEC_SRCS fuzzers/value_gen.c fuzzers/mutator.c; do
     obj="$WORK/$(echo "$src" | tr / _).o"

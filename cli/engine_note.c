@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* engine_note.c — where the value an engine release holds differs from the value the bytes
  * spell (engine-exact mode against compatible mode: Godot 3 strings after its UTF-8 decoder,
- * Dictionary keys merged, typed Array elements converted or dropped; codec/engine_value.c).
+ * Dictionary keys merged, typed Array elements converted or dropped; codec/engine/settle.c).
  * `decode` and `check` print it, so that a user filtering packets sees what the engine will see. */
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 /* check.c — one packet against every dialect (gdw_check, gdwire.h). */
 #include <string.h>
 
-#include "codec/internal.h"
+#include "codec/api.h"
 
 size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
                  gdw_check_result *out) {

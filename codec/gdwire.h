@@ -4,7 +4,7 @@
  *
  * Data flow:  bytes -> cursor -> dialect table -> value tree / verdict -> encoder -> bytes.
  * One decoder, validator and encoder serve every dialect; a dialect is a const table
- * (see dialects/dialects.h). Nothing here keeps global state (but for one per-thread diagnostic,
+ * (see codec/table/dialects.h). Nothing here keeps global state (but for one per-thread diagnostic,
  * the work of the thread's last engine-exact key merge, read by the tests, and the "C" locale
  * object numbers are read in, made once): every call is thread-safe as long as its arguments are
  * not shared with a concurrent call that writes them, and none reads or sets the global locale,
@@ -360,7 +360,7 @@ GDW_API bool gdw_value_diff(const gdw_value *a, const gdw_value *b, gdw_differen
 GDW_API bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
 
 /* ---------------------------------------------------------------------------------------
- * Dialects (the tables live in dialects/dialects.c; a row is read through the calls below).
+ * Dialects (the tables live in codec/table/dialects.c; a row is read through the calls below).
  * ------------------------------------------------------------------------------------- */
 typedef struct gdw_dialect gdw_dialect;
 
@@ -442,7 +442,7 @@ typedef enum gdw_utf8_rule {
                                v3.8+, core/string/ustring.cpp parse_utf8, measured on a v4.9.0 build) */
 } gdw_utf8_rule;
 
-/* What a string holds after the engine's UTF-8 decoder (engine-exact mode; codec/engine_value.c),
+/* What a string holds after the engine's UTF-8 decoder (engine-exact mode; codec/engine/settle.c),
  * written back as the engine's String::utf8() writes it. */
 typedef enum gdw_utf8_value {
     GDW_UTF8_VALUE_BYTES = 0,   /* the bytes as written (4.x: its reader is strict; 2.x and
@@ -455,7 +455,7 @@ typedef enum gdw_utf8_value {
                                    measured on 3.6.2, and on Pandemonium v3.5.0) */
 } gdw_utf8_value;
 
-/* What the engine makes of a typed container's elements (engine-exact mode; codec/engine_value.c). */
+/* What the engine makes of a typed container's elements (engine-exact mode; codec/engine/settle.c). */
 typedef enum gdw_typed_rule {
     GDW_TYPED_AS_WRITTEN = 0,   /* kept as written (no typed containers, or not modelled) */
     GDW_TYPED_CONVERT = 1,      /* Godot 4.4+ ContainerTypeValidate: typed Array elements and typed
@@ -474,7 +474,7 @@ typedef enum gdw_typed_rule {
                                    EncodedObjectAsID without objects (measured on a 4.3-stable build) */
 } gdw_typed_rule;
 
-/* The rules a row states (dialects/dialects.h has each one's sources). gdw_dialect_rule: the
+/* The rules a row states (codec/table/dialects.h has each one's sources). gdw_dialect_rule: the
  * rule's value in the row: 0 or 1 for a yes-or-no rule, else a value of the enum its comment
  * names; -1 for an unknown rule or a NULL row. gdw_rule_name: its name, as `gdwire dialects
  * --json` prints it ("real_mode"); "?" for an unknown rule. */

@@ -156,7 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     s = fuzz_encode(d, v2, &e2, &n2);
     FUZZ_CHECK(s == GDW_OK && n2 == n1 && memcmp(e1, e2, n1) == 0, "%s: second encoding differs", gdw_dialect_name(d));
-    /* engine-exact mode holds the engine's value (codec/engine_value.c): what the engine holds,
+    /* engine-exact mode holds the engine's value (codec/engine/settle.c): what the engine holds,
      * written back, is read back as that same value (settling twice changes nothing) */
     /* (not where the engine's own decoder cannot read back what its encoder wrote: a Vector4 under
      * defect_vec4_advance_12 shifts what follows it, so the value may even be rejected) */

@@ -38,7 +38,7 @@ static inline const gdw_dialect *fuzz_dialect(uint8_t byte0) {
     size_t n = gdw_row_count(), id = byte0 < n ? byte0 : byte0 % n;
     for (size_t i = 0; i < n; i++)
         if (gdw_dialect_fuzz_id(gdw_row_at(i)) == id) return gdw_row_at(i);
-    abort(); /* the ids are not 0 .. count-1: dialects:table_test says so too */
+    abort(); /* the ids are not 0 .. count-1: codec:table_test says so too */
 }
 
 static inline int fuzz_split(const uint8_t *data, size_t size, fuzz_input *in) {

@@ -3,9 +3,10 @@
 """amalgamate.py OUT_DIR — write gdwire.h and gdwire.c: the codec and the dialect tables as one
 translation unit, for projects that drop two files into their tree (README "Using the library").
 
-gdwire.h is codec/gdwire.h as it is. gdwire.c is dialects/dialects.h, codec/internal.h, then
-every dialects/*.c and codec/*.c (the same lists Bazel and CMake take from the folders), with the
-project's own #include lines dropped: compile it alone, with no include path.
+gdwire.h is codec/gdwire.h as it is. gdwire.c is the wings' headers in the order they build on
+each other (codec/table, value, wire, engine, forms, then codec/api.h), then every codec/*.c and
+codec/WING/*.c (the same lists Bazel and CMake take from the folders), with the project's own
+#include lines dropped: compile it alone, with no include path.
 """
 import glob
 import os
@@ -14,7 +15,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-OWN_INCLUDE = re.compile(r'^\s*#\s*include\s+"(codec|dialects)/[a-z_]+\.h"\s*$')
+OWN_INCLUDE = re.compile(r'^\s*#\s*include\s+"codec/[a-z_/]+\.h"\s*$')
+# The wings' headers, each after the ones it includes (docs/library.md "Layout").
+HEADERS = ["codec/table/dialects.h", "codec/value/value.h", "codec/wire/wire.h", "codec/engine/engine.h",
+           "codec/forms/forms.h", "codec/api.h"]
 
 
 def body(path):
@@ -34,8 +38,12 @@ def main():
         header = f.read()
     with open(os.path.join(out_dir, "gdwire.h"), "w", encoding="utf-8") as f:
         f.write(header)
-    sources = sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "dialects", "*.c")))
-    sources += sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "codec", "*.c")))
+    sources = sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "codec", "*.c")) + glob.glob(os.path.join(ROOT, "codec", "*", "*.c"))
+                     if os.sep + "tests" + os.sep not in p)
+    headers = sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "codec", "*.h")) + glob.glob(os.path.join(ROOT, "codec", "*", "*.h"))
+                     if os.sep + "tests" + os.sep not in p and not p.endswith("gdwire.h"))
+    if sorted(HEADERS) != headers:
+        sys.exit("amalgamate: the library's headers are %s; HEADERS lists %s" % (headers, HEADERS))
     lines = ["/* SPDX-License-Identifier: MIT */",
              "/* gdwire.c — the gdwire codec and dialect tables in one file, written by tools/amalgamate.py",
              " * from %d sources; do not edit. Compile it with gdwire.h beside it. */" % len(sources),
@@ -43,7 +51,7 @@ def main():
              "#define _GNU_SOURCE",
              "#endif",
              '#include "gdwire.h"']
-    for path in ["dialects/dialects.h", "codec/internal.h"] + sources:
+    for path in HEADERS + sources:
         lines += body(path)
     with open(os.path.join(out_dir, "gdwire.c"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

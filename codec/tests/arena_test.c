@@ -4,7 +4,7 @@
  * large requests get a chunk of their own; the heap count follows. */
 #include <stdint.h>
 
-#include "codec/internal.h"
+#include "codec/api.h"
 #include "codec/tests/testing.h"
 
 int main(void) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
-/* engine_value_test — merging Dictionary keys the engine finds equal (codec/engine_value.c) on
+/* engine_value_test — merging Dictionary keys the engine finds equal (codec/engine/settle.c) on
  * hostile shapes of 200,000 keys: keys that can equal no other key (a NaN inside a Godot 4 Array,
  * a Godot 3 Dictionary) and keys alike in all but their last part. The counts are the engine's
  * (every key distinct, or every repeat merged). The times are printed: before the keys that
@@ -9,7 +9,7 @@
  * stops a regression of that kind. */
 #include <time.h>
 
-#include "codec/internal.h" /* gdw_engine_settle_counts */
+#include "codec/api.h"
 #include "codec/tests/testing.h"
 
 enum { N = 200000 };

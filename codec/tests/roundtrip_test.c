@@ -3,7 +3,7 @@
  * -0.0, infinities, denormals, empty and long, every padding length) go through
  * encode -> validate -> decode -> encode: same value, same bytes, sizing pass = bytes
  * written, strict and engine-exact modes accept the canonical bytes. */
-#include "codec/internal.h"
+#include "codec/api.h"
 #include "codec/tests/testing.h"
 
 static const char *k_reals32[] = {"0.0", "-0.0", "1.5", "inf", "-inf", "nan", "1e-45", "-3.4028235e+38", "nan(0x7fc00001)", "0.1"};

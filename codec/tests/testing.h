@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "codec/gdwire.h"
-#include "dialects/dialects.h"
+#include "codec/table/dialects.h"
 
 static int t_passed, t_failed;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* types_test.c — the type table (codec/types.c) lists the types in gdw_type order, one row each:
  * the table is positional so that a C++ compiler accepts it, and this is what keeps it right. */
-#include "codec/internal.h"
+#include "codec/api.h"
 #include "codec/tests/testing.h"
 
 int main(void) {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "codec/internal.h"
+#include "codec/api.h"
 
 static unsigned long g_pass, g_fail;
 

@@ -242,7 +242,7 @@ class Packets:
 
 def engine_holds():
     """What a Godot 4 engine holds after decoding, where it is not the value as written (typed
-    containers converted, Dictionary keys merged: codec/engine_value.c). The expectations are
+    containers converted, Dictionary keys merged: codec/engine/settle.c). The expectations are
     gdwire's, confirmed by Godot 4.6.3's answers (conformance/evidence/godot4.6.tsv)."""
     f = "engine/godot4-holds.yaml"
     p = Packets(obj=24, dct=27, arr=28, sname=21)
@@ -308,7 +308,7 @@ def engine_holds():
     for want, what, val in ((11, "Transform3D", t3), (18, "Transform2D", t2), (18, "Projection", pj), (18, "Basis", bs), (19, "Transform3D", t3)):
         cases.append((f"Array[type {want}] of a {what} of distinct components", ARR([val], 1, u32(want))))
     for name, hexs in cases:
-        row(f, name, "godot4", "hex", hexs, note="what Godot 4.6.3 holds after decoding (codec/engine_value.c)")
+        row(f, name, "godot4", "hex", hexs, note="what Godot 4.6.3 holds after decoding (codec/engine/settle.c)")
     # NodePath counts summed in 32 bits (every engine): the parts read are (names + subnames) mod 2^32
     for dialect, t in (("godot4", 22), ("godot3", 15)):
         for name, words in (("1 name, ffffffff subnames", (0x80000001, 0xFFFFFFFF, 0)),
@@ -346,13 +346,13 @@ def engine_holds():
     for want in range(1, 39):
         for ename, ehex in elems:
             row(f"engine/godot4-typed-arrays-{1 if want < 20 else 2}.yaml", f"Array[type {want}] of {ename}", "godot4", "hex", ARR([ehex], 1, u32(want)),
-                note="a typed Array's element as Godot 4.6.3 keeps, converts or drops it (codec/engine_value.c)")
+                note="a typed Array's element as Godot 4.6.3 keeps, converts or drops it (codec/engine/settle.c)")
 
 
 
 def engine_convert():
     """The conversions a Godot 4 engine computes when a value enters a typed container, beyond
-    copies (codec/engine_typed.c): Color(String) for every named colour and the HTML forms,
+    copies (codec/engine/conversions.c): Color(String) for every named colour and the HTML forms,
     Basis(Quaternion), Quaternion(Basis) of rotations, Transform3D(Quaternion), and the text of
     simple elements in a PackedStringArray. The expectations are gdwire's, confirmed bit for bit
     by Godot 4.6.3's answers (conformance/evidence/godot4.6.tsv). What gdwire does not compute
@@ -362,10 +362,10 @@ def engine_convert():
     p = Packets(obj=24, dct=27, arr=28, sname=21)
     STR, SN, ARR, DICT, NIL, INT = p.STR, p.SN, p.ARR, p.DICT, p.NIL, p.INT
     INT64 = p.INT64
-    note = "what Godot 4.6.3 computes for a value entering a typed container (codec/engine_typed.c)"
-    with open(os.path.join(ROOT, "codec/engine_typed.c"), encoding="utf-8") as src:
+    note = "what Godot 4.6.3 computes for a value entering a typed container (codec/engine/conversions.c)"
+    with open(os.path.join(ROOT, "codec/engine/conversions.c"), encoding="utf-8") as src:
         names = re.findall(r'^    \{"([A-Z]+)", 0x[0-9A-F]+U\},$', src.read(), re.M)
-    assert len(names) > 100, "the named colours of codec/engine_typed.c"
+    assert len(names) > 100, "the named colours of codec/engine/conversions.c"
     for name in names:  # the key as the table holds it, in lower case: to_upper makes it the key
         row(f, f"Array[Color] of String {name.lower()!r}", "godot4", "hex", ARR([STR(name.lower())], 1, u32(20)), note=note)
     texts = ["Dark Sea-Green", "dark_sea_green", "D.A.R.K'SEAGREEN", "  red  ", "Red", "REBECCA_PURPLE", "redd", "", "#", "##fff",
@@ -439,7 +439,7 @@ def engine_holds_godot3():
         ("keys PoolIntArray [1] twice", DICT([(hdr(21) + u32(1) + u32(1), INT(1)), (hdr(21) + u32(1) + u32(1), INT(2))])),
     ]
     for name, hexs in cases:
-        row(f, name, "godot3", "hex", hexs, note="the keys Godot 3.6.2 and 3.2.3 find equal (codec/engine_value.c)")
+        row(f, name, "godot3", "hex", hexs, note="the keys Godot 3.6.2 and 3.2.3 find equal (codec/engine/settle.c)")
 
 
 def godot4_test_facts():

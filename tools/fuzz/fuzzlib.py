@@ -104,19 +104,19 @@ _ROWS = None
 
 
 def fuzz_rows():
-    """Every row of the dialect table (dialects/dialects.c), dialects then engine releases, as
-    (fuzz_id, name, release_of or None), by fuzz id. dialects:rows_test holds this against
+    """Every row of the dialect table (codec/table/dialects.c), dialects then engine releases, as
+    (fuzz_id, name, release_of or None), by fuzz id. //:rows_test holds this against
     `gdwire dialects --json`."""
     global _ROWS
     if _ROWS is None:
-        src = open(os.path.join(ROOT, "dialects", "dialects.c")).read()
+        src = open(os.path.join(ROOT, "codec", "table", "dialects.c")).read()
         rows = []
         for m in re.finditer(r'\{\.name = "([^"]+)", \.fuzz_id = (\d+),([^}]*)', src):
             rel = re.search(r'\.release_of = "([^"]+)"', m.group(3))
             rows.append((int(m.group(2)), m.group(1), rel.group(1) if rel else None))
         _ROWS = sorted(rows)
         if [r[0] for r in _ROWS] != list(range(len(_ROWS))):
-            raise SystemExit("fuzzlib: the fuzz ids in dialects/dialects.c are not 0 .. %d" % (len(_ROWS) - 1))
+            raise SystemExit("fuzzlib: the fuzz ids in codec/table/dialects.c are not 0 .. %d" % (len(_ROWS) - 1))
     return _ROWS
 
 
@@ -155,11 +155,11 @@ def exact_ids_dir(d):
 
 
 def dialect_table_version():
-    """The dialect table as built: a hash of dialects/ (its sources are the table)."""
+    """The dialect table as built: a hash of codec/table/ (its sources are the table)."""
     h = hashlib.sha256()
-    for n in sorted(os.listdir(os.path.join(ROOT, "dialects"))):
+    for n in sorted(os.listdir(os.path.join(ROOT, "codec", "table"))):
         if n.endswith((".c", ".h")):
-            h.update(open(os.path.join(ROOT, "dialects", n), "rb").read())
+            h.update(open(os.path.join(ROOT, "codec", "table", n), "rb").read())
     return h.hexdigest()[:16]
 
 
@@ -237,9 +237,9 @@ def replace_dir_contents(dst, src, keep=("README.md",)):
 
 def coverage(targets, out_dir, corpus_dirs_of, seeds_tsv):
     """Build the replay binaries with clang source coverage, run each target over its corpus
-    folders and the conformance packets, and report line and branch coverage of codec/ and
-    dialects/ (text and HTML). Returns {lines, branches, functions, regions} percentages, the
-    files counted, and any codec/ or dialects/ source that no fuzz target links.
+    folders and the conformance packets, and report line and branch coverage of codec/ (text
+    and HTML). Returns {lines, branches, functions, regions} percentages, the
+    files counted, and any codec/ source that no fuzz target links.
 
     The denominator is the library, not the targets that ran: every fuzz target's binary is
     given to llvm-cov, so code that only the targets left out of this run reach counts as not
@@ -275,11 +275,14 @@ def coverage(targets, out_dir, corpus_dirs_of, seeds_tsv):
 
 
 def library_sources():
-    return sorted("%s/%s" % (d, n) for d in ("codec", "dialects") for n in os.listdir(os.path.join(ROOT, d)) if n.endswith(".c"))
+    """The library's C sources: codec/*.c and its wings' codec/WING/*.c (not its tests)."""
+    top = os.path.join(ROOT, "codec")
+    dirs = ["codec"] + ["codec/" + w for w in sorted(os.listdir(top)) if os.path.isdir(os.path.join(top, w)) and w != "tests"]
+    return sorted("%s/%s" % (d, n) for d in dirs for n in os.listdir(os.path.join(ROOT, d)) if n.endswith(".c"))
 
 
 def library_files_in_report(rep, want=None):
-    """(the codec/ and dialects/ sources the report counts, those it lacks: no target links them)."""
+    """(the codec/ sources the report counts, those it lacks: no target links them)."""
     want = library_sources() if want is None else want
     names = [line.split()[0] for line in rep.splitlines() if line.split() and line.split()[0].endswith(".c")]
     have = [w for w in want if any(n == w or n.endswith("/" + w) for n in names)]

@@ -84,7 +84,7 @@ struct gdw_dialect {
     bool null_object_as_class;    /* the encoder writes a null Object as an OBJECT with an empty
                                      class name (3.0, 3.1 full-object encoding), not as NIL */
 
-    /* What the engine holds after decoding (engine-exact mode; codec/engine_value.c) */
+    /* What the engine holds after decoding (engine-exact mode; codec/engine/settle.c) */
     uint8_t typed_rule;           /* gdw_typed_rule: what typed containers keep, convert or drop */
     bool merge_dict_keys;         /* Dictionary keys the engine's HashMap finds equal are one entry:
                                      first key and place, last value (4.x measured on 4.6.3; 3.x

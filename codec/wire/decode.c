@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "codec/internal.h"
+#include "codec/wire/wire.h"
 
 enum { FR_ARRAY, FR_DICT, FR_OBJECT };
 
@@ -1152,9 +1152,9 @@ static gdw_status check_args(const gdw_dialect *d, const uint8_t *buf, size_t le
 /* The shared body of decode and validate; root == NULL validates. With shadow (compatible mode
  * only), *canonical tells whether strict mode accepts the consumed bytes, and *shadow where not;
  * *engine_same whether engine-exact mode reads them the same way (no engine_reads place met). */
-static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
-                      gdw_doc *doc, gdw_value *root, size_t *consumed, gdw_error *err, gdw_error *shadow, bool *canonical,
-                      bool *engine_same) {
+gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, gdw_doc *doc,
+                           size_t *consumed, gdw_error *err, gdw_error *shadow, bool *canonical, bool *engine_same) {
+    gdw_value *root = doc ? &doc->root : NULL;
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
     gdw_status s = check_args(d, buf, len, &o, err);
     if (s) return s;
@@ -1177,40 +1177,7 @@ static gdw_status run(const gdw_dialect *d, const uint8_t *buf, size_t len, cons
 
 gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
                         const gdw_decode_options *opts, size_t *consumed, gdw_error *err) {
-    return run(d, buf, len, opts, NULL, NULL, consumed, err, NULL, NULL, NULL);
-}
-
-gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
-                      const gdw_decode_options *opts, const gdw_allocator *alloc,
-                      gdw_doc **out_doc, size_t *consumed, gdw_error *err) {
-    return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, NULL, NULL, NULL);
-}
-
-gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
-                               const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
-                               gdw_error *shadow, bool *canonical, bool *engine_same) {
-    if (!out_doc) {
-        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "out_doc is NULL"; }
-        return GDW_ERR_INVALID_ARG;
-    }
-    *out_doc = NULL;
-    gdw_doc *doc = gdw_doc_new(alloc);
-    if (!doc) {
-        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_NOMEM; err->engine_error = GDW_ENGINE_NONE; err->message = "out of memory"; }
-        return GDW_ERR_NOMEM;
-    }
-    size_t used = 0;
-    gdw_status s = run(d, buf, len, opts, doc, &doc->root, &used, err, shadow, canonical, engine_same);
-    if (!s && opts && opts->mode == GDW_MODE_ENGINE_EXACT && (s = gdw_engine_settle(d, doc, opts, used, err)) && s != GDW_ERR_LOSSY && err) {
-        memset(err, 0, sizeof *err);
-        err->code = s;
-        err->engine_error = GDW_ENGINE_NONE;
-        err->message = gdw_strerror(s);
-    }
-    if (s) { gdw_doc_free(doc); return s; }
-    if (consumed) *consumed = used;
-    *out_doc = doc;
-    return GDW_OK;
+    return gdw_wire_decode(d, buf, len, opts, NULL, consumed, err, NULL, NULL, NULL);
 }
 
 /* Each input byte can cause at most 5 bytes of arena use (a 16-byte value per 4-byte
@@ -1218,7 +1185,7 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
  * once); chunks waste at most a quarter of themselves, plus fixed headers. */
 /* The proof is in docs/library.md, "Heap bound"; codec/tests/heap_bound_test holds it to
  * adversarial packets. Engine-exact mode adds what the engine's own conversions build
- * (codec/engine_value.c: a packed array element becomes an Array, 16 bytes an element). */
+ * (codec/engine/settle.c: a packed array element becomes an Array, 16 bytes an element). */
 size_t gdw_decode_heap_bound_mode(size_t len, gdw_mode mode) {
     size_t per = mode == GDW_MODE_ENGINE_EXACT ? 24 : 7;
     if (len > (SIZE_MAX - 16384) / per) return SIZE_MAX;

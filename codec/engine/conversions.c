@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* engine_typed.c — the conversions a Godot 4 engine computes, not copies, when a value enters a
- * typed container (engine_value.c validate_elem): Color(String), Basis(Quaternion),
+/* engine/conversions.c — the conversions a Godot 4 engine computes, not copies, when a value enters a
+ * typed container (engine/settle.c validate_elem): Color(String), Basis(Quaternion),
  * Quaternion(Basis) and String(Variant) of the simple types. Each does the engine's arithmetic in
  * the engine's order and in its real_t (float, or double in a double build), so that the bits
  * agree; where the engine's result is not known from the value alone, each says so (false), and
@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "codec/internal.h"
+#include "codec/engine/engine.h"
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF

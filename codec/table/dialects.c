@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dialects.c — the dialect tables. Sources and engine defects for each row are written in
  * docs/dialects/<name>.md; docs/dialects.md shows them side by side. */
-#include "dialects/dialects.h"
+#include "codec/table/dialects.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 /* utf8.c — the string checks of each engine generation (see docs/dialects.md). */
 #include <string.h>
 
-#include "codec/internal.h"
+#include "codec/value/value.h"
 
 /* The length of the Godot 3 form a lead byte starts (1-6), 0 for a byte no form starts with. */
 static size_t godot3_form_len(uint8_t c) {

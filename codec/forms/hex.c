@@ -2,7 +2,7 @@
 /* hex.c — hex text: the one reader of hex digits in gdwire (the text form's \x escapes and NaN
  * payloads, JSON's \u escapes, Color's html form, and packets as the command, the vectors, the
  * testee protocol and the tests write them). */
-#include "codec/internal.h"
+#include "codec/forms/forms.h"
 
 int gdw_hex_digit(int c) {
     if (c >= '0' && c <= '9') return c - '0';

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <strings.h>
 
-#include "codec/internal.h"
+#include "codec/value/value.h"
 
 /* In gdw_type order; each row names its own type and types_test checks the two agree. */
 const gdw_type_info gdw_types[GDW_TYPE_COUNT] = {
@@ -256,6 +256,21 @@ bool gdw_value_diff(const gdw_value *a, const gdw_value *b, gdw_difference *out)
     return true;
 }
 
+const char *gdw_approximate_why(unsigned want, unsigned have) {
+    if (want == GDW_COLOR && have == GDW_STRING)
+        return "the engine makes a Color of this String (Color(String)), which gdwire does not compute for text that is not UTF-8 "
+               "or holds U+0131 or U+017F (String::to_upper may map them into a colour name)";
+    if (want == GDW_QUATERNION && have == GDW_BASIS)
+        return "the engine makes a Quaternion of this Basis, which is not a rotation: a debug build holds Quaternion() "
+               "(MATH_CHECKS), a release build computes Basis::get_quaternion";
+    if (want == GDW_PACKED_STRING_ARRAY && have == GDW_ARRAY)
+        return "the engine makes a PackedStringArray of this Array, each element's text (String(Variant)); gdwire does not "
+               "write the text of a float, a math type, a container or an object as the engine does";
+    if (want >= GDW_PACKED_BYTE_ARRAY && want <= GDW_PACKED_COLOR_ARRAY && have == GDW_ARRAY)
+        return "the engine makes a packed array of this Array, converting each element; gdwire does not compute one of them";
+    return "the engine converts this value to the container's element type; gdwire does not compute the conversion";
+}
+
 /* gdw_doc_approximate: the same chain as gdw_value_diff, over the tree paired with itself: every
  * node is descended into, and the marked ones counted; the first one's path is the chain. */
 typedef struct approx_walk {
@@ -308,7 +323,7 @@ size_t gdw_doc_approximate(const gdw_doc *doc, char *path, const char **why) {
     if (a.count && why) {
         const gdw_value *items, *first = &doc->root;
         if (a.first_parent && gdw_children(a.first_parent, &items) > a.first_slot) first = &items[a.first_slot];
-        *why = gdw_engine_approximate_why(slot_type(a.first_parent, a.first_slot), first->type);
+        *why = gdw_approximate_why(slot_type(a.first_parent, a.first_slot), first->type);
     }
     return a.count;
 }

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "codec/internal.h"
+#include "codec/forms/forms.h"
 
 /* ---- numbers ----------------------------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
  */
 #include <math.h>
 
-#include "codec/internal.h"
+#include "codec/wire/wire.h"
 
 typedef struct writer {
     uint8_t *buf;

@@ -16,7 +16,7 @@
  */
 #include <math.h>
 
-#include "codec/internal.h"
+#include "codec/value/value.h"
 
 typedef struct bframe {
     gdw_value head; /* the container: type, flags; len and items set when it closes */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* base64.c — RFC 4648 base64 with padding, as Godot's Marshalls.variant_to_base64 writes it. */
-#include "codec/internal.h"
+#include "codec/forms/forms.h"
 
 static const char k_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 

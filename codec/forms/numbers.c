@@ -17,7 +17,7 @@
 #include <xlocale.h>
 #endif
 
-#include "codec/internal.h"
+#include "codec/forms/forms.h"
 
 #define NUMBER_MAX_CHARS 512 /* JSON numbers may be 400 characters (json_parse.c) */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* engine_value.c — engine-exact mode: the value the engine ends up holding, where that is not
+/* engine/settle.c — engine-exact mode: the value the engine ends up holding, where that is not
  * the value as written.
  *
  * A Godot 4 engine builds its Arrays and Dictionaries through their own setters, so what it
@@ -23,7 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "codec/internal.h"
+#include "codec/engine/engine.h"
 
 typedef struct hash_memo { uintptr_t key; uint64_t h; } hash_memo;
 
@@ -390,7 +390,7 @@ static gdw_status not_computed(settle_ctx *c, const gdw_value *container, size_t
     if (!c->opts || (!c->opts->trace && !c->opts->fail_if_approximate)) return GDW_OK;
     char path[GDW_PATH_MAX];
     closed_item_path(c, container, slot, path);
-    const char *why = gdw_engine_approximate_why(want, v->type);
+    const char *why = gdw_approximate_why(want, v->type);
     if (c->opts->trace) {
         gdw_trace_event ev = {c->consumed, 0, c->depth + 1, (gdw_type)v->type, "not computed", (int64_t)want, path, why};
         c->opts->trace(c->opts->trace_ctx, &ev);
@@ -405,21 +405,6 @@ static gdw_status not_computed(settle_ctx *c, const gdw_value *container, size_t
         memcpy(c->err->path, path, sizeof path);
     }
     return GDW_ERR_LOSSY;
-}
-
-const char *gdw_engine_approximate_why(unsigned want, unsigned have) {
-    if (want == GDW_COLOR && have == GDW_STRING)
-        return "the engine makes a Color of this String (Color(String)), which gdwire does not compute for text that is not UTF-8 "
-               "or holds U+0131 or U+017F (String::to_upper may map them into a colour name)";
-    if (want == GDW_QUATERNION && have == GDW_BASIS)
-        return "the engine makes a Quaternion of this Basis, which is not a rotation: a debug build holds Quaternion() "
-               "(MATH_CHECKS), a release build computes Basis::get_quaternion";
-    if (want == GDW_PACKED_STRING_ARRAY && have == GDW_ARRAY)
-        return "the engine makes a PackedStringArray of this Array, each element's text (String(Variant)); gdwire does not "
-               "write the text of a float, a math type, a container or an object as the engine does";
-    if (want >= GDW_PACKED_BYTE_ARRAY && want <= GDW_PACKED_COLOR_ARRAY && have == GDW_ARRAY)
-        return "the engine makes a packed array of this Array, converting each element; gdwire does not compute one of them";
-    return "the engine converts this value to the container's element type; gdwire does not compute the conversion";
 }
 
 /* What the engine makes of a container's element type: Nil is no type; without objects, any
@@ -844,7 +829,7 @@ static bool array_to_strings(settle_ctx *c, gdw_value *v, gdw_status *s) {
 
 /* A non-empty Array into a packed array of numbers, vectors or colours, each element converted
  * loosely (an element of no convertible type becomes the zero value; a Color, Color(); a String
- * entering a Color, Color(String)). false: not computed (see gdw_engine_approximate_why). */
+ * entering a Color, Color(String)). false: not computed (see gdw_approximate_why). */
 static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status *s) {
     const gdw_value *items = gdw_items(v);
     uint32_t n = v->len;
@@ -914,7 +899,7 @@ enum { KEEP, DROP };
  * typed_rule GDW_TYPED_VALIDATE: three conversions only). Returns
  * KEEP (v possibly converted) or DROP; *s is set on NOMEM, or on LOSSY when a conversion gdwire
  * does not compute meets fail_if_approximate. Where gdwire does not compute what the engine makes
- * (gdw_engine_approximate_why), v is kept as written and marked (not_computed). v is item `slot`
+ * (gdw_approximate_why), v is kept as written and marked (not_computed). v is item `slot`
  * of container. */
 static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *container, size_t slot, gdw_value *v, gdw_status *s) {
     unsigned have = v->type;

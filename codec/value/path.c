@@ -9,7 +9,7 @@
  * reaches a terminal through an error message. Every piece stops at GDW_PATH_MAX - 1 and keeps
  * the buffer NUL-terminated. No printf: check and explain build a path for every traced header.
  */
-#include "codec/internal.h"
+#include "codec/value/value.h"
 
 void gdw_path_put(char *buf, size_t *n, const char *s, size_t len) {
     if (*n >= GDW_PATH_MAX - 1) return;

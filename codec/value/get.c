@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* get.c — typed getters over a value tree (docs/library.md "Reading and building values"): each
  * checks the type and the range asked for, and says no rather than guess. */
-#include "codec/internal.h"
+#include "codec/value/value.h"
 
 bool gdw_get_bool(const gdw_value *v, bool *out) {
     if (!v || v->type != GDW_BOOL || !out) return false;

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "codec/internal.h"
+#include "codec/forms/forms.h"
 
 typedef struct pctx {
     const char *s;

@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 
-#include "codec/internal.h"
+#include "codec/value/value.h"
 
 typedef struct cctx {
     const gdw_dialect *to;

@@ -12,7 +12,7 @@
  * gdw_walk_pair walks two trees in step the same way, for the comparisons (gdw_value_equal,
  * the engine's Dictionary key equality).
  */
-#include "codec/internal.h"
+#include "codec/value/value.h"
 
 bool gdw_walk_opens(const gdw_value *v) {
     if (v->type >= GDW_TYPE_COUNT) return false;

@@ -5,7 +5,7 @@
  * fuzz targets. It lives alone in its file so that a test can stand in for it at link time
  * (codec/tests/children_test.c, -Wl,--wrap=gdw_children) and prove that nothing else knows where
  * a container keeps its items. */
-#include "codec/internal.h"
+#include "codec/value/value.h"
 
 size_t gdw_children(const gdw_value *v, const gdw_value **items) {
     const gdw_value *none = NULL;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* internal.h — shared by the codec's own files only: type facts, arena, cursor, UTF-8. */
-#ifndef GDWIRE_INTERNAL_H
-#define GDWIRE_INTERNAL_H
+/* value.h — the value wing, what codec/value/ shares with the rest of the library: type facts, the
+ * document and its arena, little-endian words and reals, UTF-8, error paths, the tree builder's
+ * internals, the walks. It depends on the public header and the dialect table only. */
+#ifndef GDWIRE_VALUE_H
+#define GDWIRE_VALUE_H
 
 #include <assert.h>
 #include <stdarg.h>
@@ -11,7 +13,7 @@
 #include <string.h>
 
 #include "codec/gdwire.h"
-#include "dialects/dialects.h"
+#include "codec/table/dialects.h"
 
 #define GDW_FLAG16 0x00010000u
 
@@ -94,7 +96,7 @@ typedef struct gdw_chunk gdw_chunk;
 
 /* The work one gdw_engine_settle did on Dictionary keys: keys put in merge tables, slots probed,
  * nodes hashed (a packed array's components and a string's 8-byte words count too) and node
- * pairs compared. Linear in the input whatever the keys (engine_value.c, "the table of keys");
+ * pairs compared. Linear in the input whatever the keys (engine/settle.c, "the table of keys");
  * fuzzers/decode and codec:engine_value_test hold it to that. A diagnostic kept per thread (the
  * one piece of state the library keeps: gdwire.h says so), so that documents stay as small as
  * the heap-limit vectors measure them. */
@@ -123,11 +125,7 @@ void *gdw_arena_alloc(gdw_doc *doc, size_t n);
 /* gdw_arena_dup: copy n bytes; NULL on failure. */
 void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n);
 
-/* ---- Cursor: every input read goes through these, and each checks itself --------------------
- * In the spirit of BoringSSL's CBS: a read that would pass the end reads nothing, moves nothing
- * and returns false, and the decoder turns false into its error report (offset, message, engine
- * error). Nothing reads the input without a check of its own, so a check the decoder forgot is
- * a wrong verdict at worst, never a read out of bounds. Invariant: pos <= len. */
+/* ---- Little-endian words and the decoder's hints ----------------------------------------- */
 
 /* A branch that is all but never taken (a read past the end): the compiler lays it out of line. */
 /* GDW_ALWAYS_INLINE: a small helper of the decoder's hot path that the compiler must not call
@@ -139,15 +137,6 @@ void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n);
 #define GDW_UNLIKELY(x) (x)
 #define GDW_ALWAYS_INLINE inline
 #endif
-
-typedef struct gdw_cursor {
-    const uint8_t *base;
-    size_t len;
-    size_t pos;
-} gdw_cursor;
-
-static inline size_t cur_left(const gdw_cursor *c) { return c->len - c->pos; }
-static inline bool cur_has(const gdw_cursor *c, size_t n) { return n <= c->len - c->pos; }
 
 static inline uint32_t rd_u32le(const uint8_t *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
@@ -162,47 +151,6 @@ static inline void wr_u64le(uint8_t *p, uint64_t v) {
     wr_u32le(p, (uint32_t)v); wr_u32le(p + 4, (uint32_t)(v >> 32));
 }
 
-/* The next 4 or 8 bytes as a little-endian word, or n bytes (a pointer into the input). */
-static inline bool cur_u32(gdw_cursor *c, uint32_t *out) {
-    if (!cur_has(c, 4)) return false;
-    *out = rd_u32le(c->base + c->pos);
-    c->pos += 4;
-    return true;
-}
-static inline bool cur_u64(gdw_cursor *c, uint64_t *out) {
-    if (!cur_has(c, 8)) return false;
-    *out = rd_u64le(c->base + c->pos);
-    c->pos += 8;
-    return true;
-}
-static inline bool cur_bytes(gdw_cursor *c, size_t n, const uint8_t **out) {
-    if (!cur_has(c, n)) return false;
-    *out = c->base + c->pos;
-    c->pos += n;
-    return true;
-}
-/* Looking ahead without moving: the word or n bytes that start `ahead` bytes after pos. */
-static inline bool cur_peek_u32(const gdw_cursor *c, size_t ahead, uint32_t *out) {
-    if (ahead > cur_left(c) || !(4 <= cur_left(c) - ahead)) return false;
-    *out = rd_u32le(c->base + c->pos + ahead);
-    return true;
-}
-static inline bool cur_peek_bytes(const gdw_cursor *c, size_t ahead, size_t n, const uint8_t **out) {
-    if (ahead > cur_left(c) || n > cur_left(c) - ahead) return false;
-    *out = c->base + c->pos + ahead;
-    return true;
-}
-static inline bool cur_skip(gdw_cursor *c, size_t n) {
-    if (!cur_has(c, n)) return false;
-    c->pos += n;
-    return true;
-}
-/* Bytes already read, again (a dictionary key for an error's path): [off, off + n) before pos. */
-static inline bool cur_behind(const gdw_cursor *c, size_t off, size_t n, const uint8_t **out) {
-    if (off > c->pos || n > c->pos - off) return false;
-    *out = c->base + off;
-    return true;
-}
 
 /* ---- Reals ------------------------------------------------------------------------------ */
 
@@ -223,32 +171,6 @@ bool gdw_f64_fits_f32(uint64_t bits);
 bool gdw_input_event_words_ok(uint32_t type, uint32_t n);
 /* Godot 2 Image: the formats the engine reads (Image::FORMAT_MAX); an empty Image is not checked. */
 #define GDW_IMAGE_FORMATS 23u
-
-/* gdw_decode_shadowed: gdw_decode, and in compatible mode with shadow not NULL, whether strict mode
- * accepts the consumed bytes (*canonical; else *shadow says where strict mode fails) and whether
- * engine-exact mode reads them the same way (*engine_same, when not NULL: then it gives the same
- * verdict and length), found in the same walk: one pass for gdw_check instead of three. */
-gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
-                               const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
-                               gdw_error *shadow, bool *canonical, bool *engine_same);
-
-/* gdw_engine_settle (engine_value.c): in engine-exact mode, turn a decoded tree into the value the
- * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks. opts
- * gives allow_objects, the trace and fail_if_approximate (NULL: none); consumed is the value's
- * length (the offset its events and errors name); err is filled on a LOSSY failure. */
-gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts, size_t consumed, gdw_error *err);
-/* What a value of type have entering a container of element type want becomes where gdwire keeps
- * it as written (GDW_VF_APPROXIMATE): the reason gdw_doc_approximate gives (engine_value.c). */
-const char *gdw_engine_approximate_why(unsigned want, unsigned have);
-
-/* The conversions the engine computes (engine_typed.c). real_width is the dialect's real_t (4 or
- * 8). Color(String) of UTF-8 text: false where the engine's result is not known (text that is not
- * UTF-8; a letter String::to_upper may map into ASCII). Quaternion(Basis): false where the basis is
- * not a rotation (debug builds then hold Quaternion(), release builds the formula). */
-float gdw_engine_hex_channel(uint32_t hex, unsigned k);
-bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]);
-void gdw_engine_basis_from_quaternion(const double q[4], unsigned real_width, double m[9]);
-bool gdw_engine_quaternion_from_basis(const double m[9], unsigned real_width, double q[4]);
 
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
 
@@ -277,16 +199,6 @@ void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const ui
 /* The step to child `slot` of parent (its children as gdw_children gives them): how the parent
  * holds it, and for a Dictionary value or Object property the key text where it is a string. */
 void gdw_path_child(char *buf, size_t *n, const gdw_value *parent, uint32_t slot);
-
-/* ---- Numbers of the text and JSON forms (numbers.c) ---------------------------------------- */
-
-/* Each reads the token s[0..n) whole and returns NULL, or why not (a message for gdw_error). */
-const char *gdw_number_real(const char *s, size_t n, unsigned width, uint64_t *bits); /* width 4 or 8 */
-const char *gdw_number_i64(const char *s, size_t n, int64_t *out);
-const char *gdw_number_u64(const char *s, size_t n, uint64_t *out);
-/* The width a real read at width 8 gets when its input names none: 4 (bits narrowed) when f32
- * holds it bit for bit and it is not a NaN, else 8. The encoders choose the same. */
-unsigned gdw_number_natural_width(uint64_t *bits);
 
 /* ---- The tree builder (build.c): what the text and JSON readers build with ------------------- */
 
@@ -350,45 +262,10 @@ typedef int (*gdw_pair_fn)(void *ctx, const gdw_value *a, const gdw_value *b, co
 typedef size_t (*gdw_children_fn)(void *ctx, const gdw_value *v, const gdw_value **items);
 bool gdw_walk_pair(const gdw_value *a, const gdw_value *b, gdw_pair_fn compare, gdw_children_fn children, void *ctx);
 
-/* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit -------- */
 
-typedef struct sbuf {
-    char *buf;
-    size_t cap;
-    size_t len;
-    bool head; /* stop once full (gdw_text_print_head): the walk and long loops ask sb_done */
-} sbuf;
-
-static inline bool sb_done(const sbuf *s) { return s->head && s->len >= s->cap; }
-static inline bool sb_done_ctx(void *ctx) { return sb_done((const sbuf *)ctx); }
-
-static inline void sb_put(sbuf *s, const char *p, size_t n) {
-    if (s->len < s->cap) {
-        size_t room = s->cap - s->len;
-        memcpy(s->buf + s->len, p, n < room ? n : room);
-    }
-    s->len += n;
-}
-static inline void sb_str(sbuf *s, const char *p) { sb_put(s, p, strlen(p)); }
-static inline void sb_fmt(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static inline void sb_fmt(sbuf *s, const char *fmt, ...) {
-    char tmp[256]; /* every caller's longest output (an Image header, 4 x u32) fits */
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    assert(n >= 0 && (size_t)n < sizeof tmp);
-    if (n > 0) sb_put(s, tmp, (size_t)n);
-}
-
-
-/* gdw_print_with: run print into out[0..cap) NUL-terminated, snprintf-like (the length the whole
- * text needs); gdw_print_alloc_with: the same into memory from alloc (NULL: the default), its length in *len (NULL on OOM). The text and
- * JSON printers are both called this way. */
-size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap);
-char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, const gdw_allocator *alloc, size_t *len);
-/* gdw_print_components: the n components of a math value or packed array, separated by sep;
- * integers in decimal, reals through real (the text form's or the JSON form's writer). */
-void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep, void (*real)(sbuf *s, uint64_t bits, unsigned width));
+/* gdw_approximate_why: why a value of type have entering a container of element type want is
+ * kept as written and marked GDW_VF_APPROXIMATE: what the engine makes of it that gdwire does not
+ * compute (the reason gdw_doc_approximate gives; the engine pass reports it too). */
+const char *gdw_approximate_why(unsigned want, unsigned have);
 
 #endif

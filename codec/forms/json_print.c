@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "codec/internal.h"
+#include "codec/forms/forms.h"
 
 /* ---- strings ----------------------------------------------------------------------------- */
 

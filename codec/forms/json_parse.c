@@ -12,7 +12,7 @@
  * size when their list closes, and a string without escapes points into the JSON text.
  */
 
-#include "codec/internal.h"
+#include "codec/forms/forms.h"
 
 enum { J_NULL, J_FALSE, J_TRUE, J_NUM, J_STR, J_ARR, J_OBJ };
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "codec/tests/testing.h"
-#include "dialects/dialects.h"
+#include "codec/table/dialects.h"
 
 static size_t rows(void) { return gdw_row_count(); }
 static const gdw_dialect *row(size_t i) { return gdw_row_at(i); }

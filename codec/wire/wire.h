@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* wire.h — the wire wing (decode.c, encode.c): the cursor every input read goes through, and the
+ * decoder's entry below the public gdw_decode (codec/api.c adds the engine pass on top). */
+#ifndef GDWIRE_WIRE_H
+#define GDWIRE_WIRE_H
+
+#include "codec/value/value.h"
+
+/* ---- Cursor: every input read goes through these, and each checks itself --------------------
+ * In the spirit of BoringSSL's CBS: a read that would pass the end reads nothing, moves nothing
+ * and returns false, and the decoder turns false into its error report (offset, message, engine
+ * error). Nothing reads the input without a check of its own, so a check the decoder forgot is
+ * a wrong verdict at worst, never a read out of bounds. Invariant: pos <= len. */
+
+typedef struct gdw_cursor {
+    const uint8_t *base;
+    size_t len;
+    size_t pos;
+} gdw_cursor;
+
+static inline size_t cur_left(const gdw_cursor *c) { return c->len - c->pos; }
+static inline bool cur_has(const gdw_cursor *c, size_t n) { return n <= c->len - c->pos; }
+
+/* The next 4 or 8 bytes as a little-endian word, or n bytes (a pointer into the input). */
+static inline bool cur_u32(gdw_cursor *c, uint32_t *out) {
+    if (!cur_has(c, 4)) return false;
+    *out = rd_u32le(c->base + c->pos);
+    c->pos += 4;
+    return true;
+}
+static inline bool cur_u64(gdw_cursor *c, uint64_t *out) {
+    if (!cur_has(c, 8)) return false;
+    *out = rd_u64le(c->base + c->pos);
+    c->pos += 8;
+    return true;
+}
+static inline bool cur_bytes(gdw_cursor *c, size_t n, const uint8_t **out) {
+    if (!cur_has(c, n)) return false;
+    *out = c->base + c->pos;
+    c->pos += n;
+    return true;
+}
+/* Looking ahead without moving: the word or n bytes that start `ahead` bytes after pos. */
+static inline bool cur_peek_u32(const gdw_cursor *c, size_t ahead, uint32_t *out) {
+    if (ahead > cur_left(c) || !(4 <= cur_left(c) - ahead)) return false;
+    *out = rd_u32le(c->base + c->pos + ahead);
+    return true;
+}
+static inline bool cur_peek_bytes(const gdw_cursor *c, size_t ahead, size_t n, const uint8_t **out) {
+    if (ahead > cur_left(c) || n > cur_left(c) - ahead) return false;
+    *out = c->base + c->pos + ahead;
+    return true;
+}
+static inline bool cur_skip(gdw_cursor *c, size_t n) {
+    if (!cur_has(c, n)) return false;
+    c->pos += n;
+    return true;
+}
+/* Bytes already read, again (a dictionary key for an error's path): [off, off + n) before pos. */
+static inline bool cur_behind(const gdw_cursor *c, size_t off, size_t n, const uint8_t **out) {
+    if (off > c->pos || n > c->pos - off) return false;
+    *out = c->base + off;
+    return true;
+}
+
+
+/* gdw_wire_decode: the decode of gdwire.h's gdw_decode without the engine pass: the tree as the
+ * wire gives it, into doc->root (doc NULL: validate only, nothing built). In compatible mode with
+ * shadow not NULL it also finds whether strict mode accepts the consumed bytes (*canonical; else
+ * *shadow says where strict mode fails) and whether engine-exact mode reads them the same way
+ * (*engine_same, when not NULL), in the same walk: one pass for gdw_check instead of three. */
+gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, gdw_doc *doc,
+                           size_t *consumed, gdw_error *err, gdw_error *shadow, bool *canonical, bool *engine_same);
+
+#endif
