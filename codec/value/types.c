@@ -162,14 +162,12 @@ const gdw_value *gdw_items(const gdw_value *v) {
     return items;
 }
 
-static bool str_eq(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
-
 bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b) {
     if (!a || !b) return a == b;
     if (a->kind != b->kind || a->id_only != b->id_only) return false;
     if (a->kind == GDW_DESC_BUILTIN)
         return a->builtin == b->builtin && (a->builtin != GDW_TYPE_COUNT || a->wire_id == b->wire_id);
-    if (a->kind == GDW_DESC_CLASS || a->kind == GDW_DESC_SCRIPT) return str_eq(a->name, b->name);
+    if (a->kind == GDW_DESC_CLASS || a->kind == GDW_DESC_SCRIPT) return str_same(a->name, b->name);
     return true;
 }
 
@@ -360,24 +358,24 @@ static bool node_equal(const gdw_value *a, const gdw_value *b, bool widen) {
     case K_PACKED_BYTES: return a->len == 0 || memcmp(a->u.bytes, b->u.bytes, a->len) == 0;
     case K_PACKED_STRINGS: {
         const gdw_str *x = (const gdw_str *)a->u.ext, *y = (const gdw_str *)b->u.ext;
-        for (uint32_t i = 0; i < a->len; i++) if (!str_eq(x[i], y[i])) return false;
+        for (uint32_t i = 0; i < a->len; i++) if (!str_same(x[i], y[i])) return false;
         return true;
     }
     case K_NODEPATH: {
         const gdw_nodepath *x = (const gdw_nodepath *)a->u.ext, *y = (const gdw_nodepath *)b->u.ext;
         if (x->name_count != y->name_count || x->subname_count != y->subname_count || x->flags != y->flags) return false;
-        for (uint32_t i = 0; i < x->name_count + x->subname_count; i++) if (!str_eq(x->parts[i], y->parts[i])) return false;
+        for (uint32_t i = 0; i < x->name_count + x->subname_count; i++) if (!str_same(x->parts[i], y->parts[i])) return false;
         return true;
     }
     case K_OBJECT: {
         if (a->flags & GDW_VF_OBJECT_NULL) return true;
         if (a->flags & GDW_VF_OBJECT_ID) return a->u.i == b->u.i;
         const gdw_object *x = (const gdw_object *)a->u.ext, *y = (const gdw_object *)b->u.ext;
-        return str_eq(x->class_name, y->class_name); /* the properties: equal's walk */
+        return str_same(x->class_name, y->class_name); /* the properties: equal's walk */
     }
     case K_SIGNAL: {
         const gdw_signal *x = (const gdw_signal *)a->u.ext, *y = (const gdw_signal *)b->u.ext;
-        return str_eq(x->name, y->name) && x->object_id == y->object_id;
+        return str_same(x->name, y->name) && x->object_id == y->object_id;
     }
     case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
         const gdw_container *ca = gdw_container_of(a), *cb = gdw_container_of(b);
@@ -387,7 +385,7 @@ static bool node_equal(const gdw_value *a, const gdw_value *b, bool widen) {
     case K_IMAGE: {
         const gdw_image *x = (const gdw_image *)a->u.ext, *y = (const gdw_image *)b->u.ext;
         return x->format == y->format && x->mipmaps == y->mipmaps && x->width == y->width &&
-               x->height == y->height && str_eq(x->data, y->data);
+               x->height == y->height && str_same(x->data, y->data);
     }
     case K_INPUT_EVENT: {
         const gdw_input_event *x = (const gdw_input_event *)a->u.ext, *y = (const gdw_input_event *)b->u.ext;

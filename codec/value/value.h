@@ -63,6 +63,8 @@ static inline gdw_str str_make(const void *p, size_t n) {
     return s;
 }
 static inline gdw_str str_of(const gdw_value *v) { return str_make(v->u.bytes, v->len); }
+/* The same bytes. */
+static inline bool str_same(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
 
 /* Bytes per component of class comp in dialect d for a value whose header is hdr. */
 static inline unsigned comp_width_decode(const gdw_dialect *d, unsigned comp, uint32_t hdr) {

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* engine/pass.h — what the engine pass's own files share (keys.c, typed.c, settle.c): the
+ * context of one pass and the steps settle.c runs. Only codec/engine/ includes it; the rest of the
+ * library sees engine.h. */
+#ifndef GDWIRE_ENGINE_PASS_H
+#define GDWIRE_ENGINE_PASS_H
+
+#include "codec/engine/engine.h"
+
+typedef struct hash_memo { uintptr_t key; uint64_t h; } hash_memo;
+
+typedef struct settle_ctx {
+    const gdw_dialect *d;
+    gdw_doc *doc;
+    bool objects;
+    uint64_t seed;      /* keys the hash: see "the table of keys" */
+    hash_memo *memo;    /* remembered hashes of large parts of keys (memo_put) */
+    size_t memo_cap, memo_n;
+    gdw_settle_counts counts;
+    /* values kept as written where the engine computes something gdwire does not (not_computed) */
+    size_t approximate;
+    const gdw_decode_options *opts; /* the trace and fail_if_approximate; NULL: neither */
+    size_t consumed;                /* the value's length: where a trace event of the pass points */
+    gdw_error *err;                 /* filled for fail_if_approximate */
+    const struct settle_frame *frames; /* the walk's open containers, for the path of a value */
+    unsigned depth;
+} settle_ctx;
+
+/* One open container of the walk: the value, its items, how many, the next one to visit. */
+typedef struct settle_frame { gdw_value *v, *items; size_t n, next; } settle_frame;
+
+/* keys.c: keys the engine's Dictionary finds equal become one entry (the first key, its place,
+ * the last value); the hash seed of one pass, from addresses that are not on the wire. */
+gdw_status gdw_engine_merge_keys(settle_ctx *c, gdw_value *dict);
+uint64_t gdw_engine_key_seed(const void *a, const void *b);
+
+/* typed.c: what the engine makes of a container's element type (the builtin type its elements
+ * must have, GDW_NIL: any); a typed container's elements (stride 1) or keys (stride 2) through
+ * ContainerTypeValidate, the dropped ones removed; Pandemonium 5's TypedArray keeping only
+ * elements of exactly its type. */
+unsigned gdw_engine_settle_desc(settle_ctx *c, gdw_typedesc *td);
+gdw_status gdw_engine_validate_items(settle_ctx *c, unsigned want, const gdw_value *container, gdw_value *items, uint32_t *len,
+                                     unsigned stride);
+gdw_status gdw_engine_keep_same_type(settle_ctx *c, gdw_value *v, gdw_container *ct);
+
+#endif

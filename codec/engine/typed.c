@@ -1,0 +1,716 @@
+/* SPDX-License-Identifier: MIT */
+/* engine/typed.c — typed containers in engine-exact mode: what a Godot 4 ContainerTypeValidate
+ * keeps, converts (Variant::can_convert_strict; Godot 4.3's three conversions) or drops of a typed
+ * Array's elements and a typed Dictionary's keys, and what Pandemonium 5's TypedArray keeps.
+ * Conversions gdwire does not compute leave the value as written and marked (not_computed). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "codec/engine/pass.h"
+
+static const uint8_t k_encoded_object_as_id[] = "EncodedObjectAsID";
+
+/* ---- typed containers --------------------------------------------------------------------- */
+
+/* The path of item `slot` of the container the walk has just closed (frames[depth]), as
+ * gdw_error.path writes it: the walk's open containers give the steps above it. */
+static void closed_item_path(const settle_ctx *c, const gdw_value *container, size_t slot, char *path) {
+    size_t n = 0;
+    path[0] = 0;
+    for (unsigned i = 0; i < c->depth; i++) gdw_path_child(path, &n, c->frames[i].v, (uint32_t)(c->frames[i].next - 1));
+    gdw_path_child(path, &n, container, (uint32_t)slot);
+}
+
+/* The engine would hold another value than v, item `slot` of container, and gdwire does not
+ * compute it: v stays as written and is marked; the trace is told; with fail_if_approximate the
+ * decode fails (GDW_ERR_LOSSY). */
+static gdw_status not_computed(settle_ctx *c, const gdw_value *container, size_t slot, gdw_value *v, unsigned want) {
+    v->flags |= GDW_VF_APPROXIMATE;
+    c->approximate++;
+    if (!c->opts || (!c->opts->trace && !c->opts->fail_if_approximate)) return GDW_OK;
+    char path[GDW_PATH_MAX];
+    closed_item_path(c, container, slot, path);
+    const char *why = gdw_approximate_why(want, v->type);
+    if (c->opts->trace) {
+        gdw_trace_event ev = {c->consumed, 0, c->depth + 1, (gdw_type)v->type, "not computed", (int64_t)want, path, why};
+        c->opts->trace(c->opts->trace_ctx, &ev);
+    }
+    if (!c->opts->fail_if_approximate) return GDW_OK;
+    if (c->err) {
+        memset(c->err, 0, sizeof *c->err);
+        c->err->code = GDW_ERR_LOSSY;
+        c->err->offset = c->err->value_offset = c->consumed;
+        c->err->engine_error = GDW_ENGINE_NONE;
+        c->err->message = why;
+        memcpy(c->err->path, path, sizeof path);
+    }
+    return GDW_ERR_LOSSY;
+}
+
+/* What the engine makes of a container's element type: Nil is no type; without objects, any
+ * Object type is the class EncodedObjectAsID. Returns the builtin type elements must have
+ * (GDW_NIL: any). */
+unsigned gdw_engine_settle_desc(settle_ctx *c, gdw_typedesc *td) {
+    if (td->kind == GDW_DESC_BUILTIN && td->builtin == GDW_NIL) td->kind = GDW_DESC_NONE;
+    if (td->kind == GDW_DESC_NONE) return GDW_NIL;
+    bool object = td->kind != GDW_DESC_BUILTIN || td->builtin == GDW_OBJECT;
+    if (object && !c->objects) {
+        td->kind = GDW_DESC_CLASS;
+        td->name.ptr = k_encoded_object_as_id;
+        td->name.len = sizeof k_encoded_object_as_id - 1;
+    }
+    return object ? (unsigned)GDW_OBJECT : td->builtin;
+}
+
+/* int32_t(float) and int64_t(double) as the engine's x86-64 build computes them: a value out of
+ * range, infinite or NaN becomes the most negative integer (cvttss2si / cvttsd2si). */
+static int32_t to_i32(double x) { return x > -2147483649.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN; }
+static int64_t to_i64(double x) { return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN; }
+
+/* A FLOAT holding x as a decoded one would after the engine wrote it: 32-bit where that is exact. */
+static void set_float(gdw_value *v, double x) {
+    memset(v, 0, sizeof *v);
+    v->type = GDW_FLOAT;
+    bool narrow = !isnan(x) && (double)(float)x == x;
+    v->width = narrow ? 4 : 8;
+    v->u.bits = narrow ? f32_to_bits((float)x) : f64_to_bits(x);
+}
+
+/* Math vectors between their float and integer forms, component by component. */
+static const struct { uint8_t f, i; } k_vector_pairs[] = {
+    {GDW_VECTOR2, GDW_VECTOR2I}, {GDW_RECT2, GDW_RECT2I}, {GDW_VECTOR3, GDW_VECTOR3I}, {GDW_VECTOR4, GDW_VECTOR4I}};
+
+static gdw_status convert_vector(settle_ctx *c, gdw_value *v, unsigned to) {
+    size_t n = gdw_type_components((gdw_type)to);
+    bool to_reals = gdw_type_has_reals((gdw_type)to);
+    unsigned w = to_reals ? comp_width_encode(c->d, C_REAL) : 4;
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, n * w);
+    if (!out) return GDW_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (to_reals) {
+            double x = (double)gdw_value_int_at(v, i);
+            if (w == 4) wr_u32le(out + 4 * i, f32_to_bits((float)x));
+            else wr_u64le(out + 8 * i, f64_to_bits(x));
+        } else {
+            /* the engine holds real_t components: int32_t(real_t) */
+            double x = gdw_value_real(v, i);
+            if (comp_width_encode(c->d, C_REAL) == 4) x = (double)(float)x;
+            wr_u32le(out + 4 * i, (uint32_t)to_i32(x));
+        }
+    }
+    v->type = (uint8_t)to;
+    v->width = to_reals ? (uint8_t)w : 0;
+    v->u.bytes = out;
+    return GDW_OK;
+}
+
+/* Packed arrays become Arrays of their elements. */
+static gdw_status packed_to_array(settle_ctx *c, gdw_value *v) {
+    unsigned t = v->type, et;
+    switch (t) {
+    case GDW_PACKED_BYTE_ARRAY: case GDW_PACKED_INT32_ARRAY: case GDW_PACKED_INT64_ARRAY: et = GDW_INT; break;
+    case GDW_PACKED_FLOAT32_ARRAY: case GDW_PACKED_FLOAT64_ARRAY: et = GDW_FLOAT; break;
+    case GDW_PACKED_STRING_ARRAY: et = GDW_STRING; break;
+    case GDW_PACKED_VECTOR2_ARRAY: et = GDW_VECTOR2; break;
+    case GDW_PACKED_VECTOR3_ARRAY: et = GDW_VECTOR3; break;
+    case GDW_PACKED_VECTOR4_ARRAY: et = GDW_VECTOR4; break;
+    case GDW_PACKED_COLOR_ARRAY: et = GDW_COLOR; break;
+    default: return GDW_ERR_UNSUPPORTED_TYPE;
+    }
+    gdw_value *items = (gdw_value *)gdw_arena_alloc(c->doc, (size_t)v->len * sizeof *items);
+    if (!items) return GDW_ERR_NOMEM;
+    size_t per = gdw_type_components((gdw_type)et);
+    for (uint32_t i = 0; i < v->len; i++) {
+        gdw_value *x = &items[i];
+        memset(x, 0, sizeof *x);
+        x->type = (uint8_t)et;
+        if (et == GDW_INT) x->u.i = gdw_value_int_at(v, i);
+        else if (et == GDW_FLOAT) set_float(x, gdw_value_real(v, i));
+        else if (et == GDW_STRING) { const gdw_str *s = (const gdw_str *)v->u.ext; x->len = s[i].len; x->u.bytes = s[i].ptr; }
+        else { x->width = v->width; x->len = (uint32_t)per; x->u.bytes = v->u.bytes + (size_t)i * per * v->width; }
+    }
+    uint32_t n = v->len;
+    memset(v, 0, sizeof *v);
+    v->type = GDW_ARRAY;
+    v->len = n;
+    v->u.items = items;
+    return GDW_OK;
+}
+
+/* NodePath to String: "/" when absolute, names joined by "/", each subname after ":". */
+static gdw_status nodepath_to_string(settle_ctx *c, gdw_value *v) {
+    const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
+    size_t len = (np->flags & 1) ? 1 : 0;
+    uint32_t parts = np->name_count + np->subname_count;
+    for (uint32_t i = 0; i < parts; i++) len += np->parts[i].len + (i > 0 || i >= np->name_count ? 1 : 0);
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, len ? len : 1), *p = out;
+    if (!out) return GDW_ERR_NOMEM;
+    if (np->flags & 1) *p++ = '/';
+    for (uint32_t i = 0; i < parts; i++) {
+        if (i >= np->name_count) *p++ = ':';
+        else if (i > 0) *p++ = '/';
+        if (np->parts[i].len) memcpy(p, np->parts[i].ptr, np->parts[i].len);
+        p += np->parts[i].len;
+    }
+    memset(v, 0, sizeof *v);
+    v->type = GDW_STRING;
+    v->len = (uint32_t)(p - out);
+    v->u.bytes = out;
+    return GDW_OK;
+}
+
+
+/* Color(int): Color::hex of the low 32 bits. */
+static gdw_status int_to_color(settle_ctx *c, gdw_value *v) {
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, 16);
+    if (!out) return GDW_ERR_NOMEM;
+    uint32_t hex = (uint32_t)v->u.i;
+    for (unsigned k = 0; k < 4; k++) wr_u32le(out + 4 * k, f32_to_bits(gdw_engine_hex_channel(hex, k)));
+    memset(v, 0, sizeof *v);
+    v->type = GDW_COLOR;
+    v->width = 4;
+    v->len = 4;
+    v->u.bytes = out;
+    return GDW_OK;
+}
+
+/* The real components of a math value as doubles (n of them). */
+static void reals_of(const gdw_value *v, double *out, size_t n) {
+    for (size_t i = 0; i < n; i++) out[i] = gdw_value_real(v, i);
+}
+
+/* A math value of type t from n doubles, stored as the engine's real_t. */
+static gdw_status set_reals(settle_ctx *c, gdw_value *v, unsigned t, const double *x, size_t n) {
+    unsigned w = t == GDW_COLOR ? 4 : comp_width_encode(c->d, C_REAL);
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, n * w);
+    if (!out) return GDW_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (w == 4) wr_u32le(out + 4 * i, f32_to_bits((float)x[i]));
+        else wr_u64le(out + 8 * i, f64_to_bits(x[i]));
+    }
+    memset(v, 0, sizeof *v);
+    v->type = (uint8_t)t;
+    v->width = (uint8_t)w;
+    v->len = (uint32_t)n;
+    v->u.bytes = out;
+    return GDW_OK;
+}
+
+/* Transform2D, Transform3D, Basis and Projection into one another where the engine copies
+ * components (core/variant/variant.cpp: the Transform2D and Transform3D conversions,
+ * Projection(Transform3D), Projection::operator Transform3D). On the wire: Transform2D is
+ * columns[3][2], Basis rows[3][3], Transform3D basis rows then origin, Projection columns[4][4].
+ * Returns false where the engine computes (Basis and Quaternion: a rotation), not copies. */
+static bool copy_math(settle_ctx *c, gdw_value *v, unsigned to, gdw_status *s) {
+    double in[16], out[16] = {0};
+    unsigned from = v->type;
+    reals_of(v, in, gdw_type_components((gdw_type)from));
+    if (to == GDW_TRANSFORM2D && from == GDW_TRANSFORM3D) {
+        double t[6] = {in[0], in[3], in[1], in[4], in[9], in[10]};
+        *s = set_reals(c, v, to, t, 6);
+        return true;
+    }
+    if (to == GDW_TRANSFORM3D) {
+        out[0] = out[4] = out[8] = 1;
+        if (from == GDW_TRANSFORM2D) {
+            out[0] = in[0]; out[3] = in[1]; out[1] = in[2]; out[4] = in[3]; out[9] = in[4]; out[10] = in[5];
+        } else if (from == GDW_BASIS) {
+            memcpy(out, in, 9 * sizeof *in);
+        } else if (from == GDW_PROJECTION) {
+            const double *m = in;
+            double t[12] = {m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10], m[12], m[13], m[14]};
+            memcpy(out, t, sizeof t);
+        } else {
+            return false;
+        }
+        *s = set_reals(c, v, to, out, 12);
+        return true;
+    }
+    if (to == GDW_PROJECTION && from == GDW_TRANSFORM3D) {
+        const double *b = in, *o = in + 9;
+        double m[16] = {b[0], b[3], b[6], 0, b[1], b[4], b[7], 0, b[2], b[5], b[8], 0, o[0], o[1], o[2], 1};
+        *s = set_reals(c, v, to, m, 16);
+        return true;
+    }
+    return false;
+}
+
+/* NodePath(String) (core/string/node_path.cpp): absolute after a leading '/'; subnames after the
+ * first ':', separated by ':' (an empty one before the end makes the whole path empty); names
+ * between '/'s, empty ones skipped. */
+static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
+    const uint8_t *p = v->u.bytes;
+    uint32_t n = v->len, names = 0, subs = 0, cut = n;
+    bool absolute = n > 0 && p[0] == '/', bad = false;
+    const uint8_t *colon = n ? (const uint8_t *)memchr(p, ':', n) : NULL;
+    if (colon) {
+        cut = (uint32_t)(colon - p);
+        for (uint32_t i = cut + 1, from = cut + 1; i <= n; i++) {
+            if (i < n && p[i] != ':') continue;
+            if (i == from) { if (i < n) bad = true; } else subs++;
+            from = i + 1;
+        }
+    }
+    for (uint32_t i = absolute, last_slash = 1; i < cut; i++) {
+        if (p[i] == '/') last_slash = 1;
+        else { names += last_slash; last_slash = 0; }
+    }
+    gdw_nodepath *np = (gdw_nodepath *)gdw_arena_alloc(c->doc, sizeof *np);
+    gdw_str *parts = (gdw_str *)gdw_arena_alloc(c->doc, (size_t)(names + subs + 1) * sizeof *parts);
+    if (!np || !parts) return GDW_ERR_NOMEM;
+    memset(np, 0, sizeof *np);
+    np->parts = parts;
+    if (!bad && (names || subs || absolute)) {
+        uint32_t k = 0;
+        for (uint32_t i = absolute, from = absolute; i <= cut; i++) {
+            if (i < cut && p[i] != '/') continue;
+            if (i > from) { parts[k].ptr = p + from; parts[k].len = i - from; k++; }
+            from = i + 1;
+        }
+        for (uint32_t i = cut + 1, from = cut + 1; colon && i <= n; i++) {
+            if (i < n && p[i] != ':') continue;
+            if (i > from) { parts[k].ptr = p + from; parts[k].len = i - from; k++; }
+            from = i + 1;
+        }
+        np->name_count = names;
+        np->subname_count = subs;
+        np->flags = absolute ? 1u : 0u;
+    }
+    memset(v, 0, sizeof *v);
+    v->type = GDW_NODE_PATH;
+    v->u.ext = np;
+    return GDW_OK;
+}
+
+/* String::to_int: the digits before the first '.', others skipped, a '-' before any digit flips
+ * the sign. false where the engine would overflow (it fails with an error). */
+static bool string_to_int(gdw_str s, int64_t *out) {
+    const uint8_t *dot = s.len ? (const uint8_t *)memchr(s.ptr, '.', s.len) : NULL;
+    uint32_t to = dot ? (uint32_t)(dot - s.ptr) : s.len;
+    int64_t v = 0, sign = 1;
+    for (uint32_t i = 0; i < to; i++) {
+        uint8_t ch = s.ptr[i];
+        if (ch >= '0' && ch <= '9') {
+            if (v > (INT64_MAX - (ch - '0')) / 10) return false;
+            v = v * 10 + (ch - '0');
+        } else if (v == 0 && ch == '-') {
+            sign = -sign;
+        }
+    }
+    *out = v * sign;
+    return true;
+}
+
+/* String::to_float: the engine's built_in_strtod (core/string/ustring.cpp, Godot 4.3-stable
+ * 21dd2992 lines 2667-2886, the same in 4.6.3), step for step in the same double arithmetic, so
+ * the bits are the engine's: blanks (' ', TAB, LF) skipped, a sign, at most 18 mantissa digits
+ * (two 9-digit integers, 1e9 * frac1 + frac2), one '.', an exponent only when a digit follows
+ * "e" / "E" / "e-" / "e+", the exponent clamped to 511 and applied through the table of 10^2^i.
+ * No digit gives 0 with the sign ("-" is -0.0); text after the number is ignored; an "e" with no
+ * digit after it ends the number unscaled ("1.5e" is 15: the engine jumps past the scaling);
+ * the string ends at its first NUL, as the engine's String does. false: not computed, only for an exponent past
+ * INT32_MAX, where the engine's int overflows (undefined behaviour in its C++). */
+static bool string_to_float(gdw_str s, double *out) {
+    static const double powers_of_10[] = {10., 100., 1.0e4, 1.0e8, 1.0e16, 1.0e32, 1.0e64, 1.0e128, 1.0e256};
+    size_t len = s.len;
+    const uint8_t *nul = len ? (const uint8_t *)memchr(s.ptr, 0, len) : NULL;
+    if (nul) len = (size_t)(nul - s.ptr);
+#define AT(i) ((i) < len ? s.ptr[i] : 0u)
+#define DIGIT(ch) ((ch) >= '0' && (ch) <= '9')
+    size_t p = 0;
+    while (AT(p) == ' ' || AT(p) == '\t' || AT(p) == '\n') p++;
+    bool sign = AT(p) == '-';
+    if (AT(p) == '-' || AT(p) == '+') p++;
+    int dec_pt = -1, mant_size = 0;
+    for (;; mant_size++) {
+        unsigned ch = AT(p);
+        if (!DIGIT(ch)) {
+            if (ch != '.' || dec_pt >= 0) break;
+            dec_pt = mant_size;
+        }
+        p++;
+    }
+    size_t p_exp = p;
+    p -= (size_t)mant_size;
+    if (dec_pt < 0) dec_pt = mant_size;
+    else mant_size -= 1;
+    int frac_exp;
+    if (mant_size > 18) { frac_exp = dec_pt - 18; mant_size = 18; }
+    else frac_exp = dec_pt - mant_size;
+    double fraction = 0.0;
+    if (mant_size > 0) {
+        int frac1 = 0, frac2 = 0;
+        for (; mant_size > 9; mant_size--) {
+            unsigned ch = AT(p);
+            p++;
+            if (ch == '.') { ch = AT(p); p++; }
+            frac1 = 10 * frac1 + (int)(ch - '0');
+        }
+        for (; mant_size > 0; mant_size--) {
+            unsigned ch = AT(p);
+            p++;
+            if (ch == '.') { ch = AT(p); p++; }
+            frac2 = 10 * frac2 + (int)(ch - '0');
+        }
+        fraction = (1.0e9 * frac1) + frac2;
+        p = p_exp;
+        int exp = 0;
+        bool exp_sign = false;
+        if (AT(p) == 'E' || AT(p) == 'e') {
+            p++;
+            if (AT(p) == '-') { exp_sign = true; p++; }
+            else if (AT(p) == '+') p++;
+            if (DIGIT(AT(p))) {
+                int64_t e = 0;
+                while (DIGIT(AT(p))) {
+                    e = e * 10 + (int64_t)(AT(p) - '0');
+                    if (e > INT32_MAX) return false; /* the engine's int overflows */
+                    p++;
+                }
+                exp = (int)e;
+            } else {
+                goto done; /* as the engine: "e" without digits skips the scaling too, "1.5e" is 15 */
+            }
+        }
+        exp = exp_sign ? frac_exp - exp : frac_exp + exp;
+        exp_sign = exp < 0;
+        if (exp_sign) exp = -exp;
+        if (exp > 511) exp = 511;
+        double dbl_exp = 1.0;
+        for (const double *d = powers_of_10; exp != 0; exp >>= 1, ++d)
+            if (exp & 1) dbl_exp *= *d;
+        if (exp_sign) fraction /= dbl_exp;
+        else fraction *= dbl_exp;
+    }
+done:
+#undef AT
+#undef DIGIT
+    *out = sign ? -fraction : fraction;
+    return true;
+}
+
+/* An element as the engine's loose Variant conversion makes it a number (operator int64_t when
+ * !real, operator double when real): Nil, containers and other types are 0. false: not
+ * computed (a float parsed from a String with digits; an int that overflows). */
+static bool loose_number(const gdw_value *e, bool real, int64_t *iv, double *dv) {
+    *iv = 0;
+    *dv = 0;
+    switch (e->type) {
+    case GDW_BOOL: case GDW_INT: *iv = e->u.i; *dv = (double)e->u.i; return true;
+    case GDW_FLOAT: {
+        double x = gdw_value_real(e, 0);
+        *dv = x;
+        *iv = to_i64(x);
+        return true;
+    }
+    case GDW_STRING: case GDW_STRING_NAME: {
+        gdw_str s = str_of(e);
+        return real ? string_to_float(s, dv) : string_to_int(s, iv);
+    }
+    default: return true;
+    }
+}
+
+static bool loose_vector(const gdw_value *e) {
+    switch (e->type) {
+    case GDW_VECTOR2: case GDW_VECTOR2I: case GDW_VECTOR3: case GDW_VECTOR3I: case GDW_VECTOR4: case GDW_VECTOR4I: return true;
+    default: return false;
+    }
+}
+
+/* The text String(Variant) gives an element, where gdwire writes it as the engine does (Nil,
+ * bool, int, String, StringName, NodePath); false for every other type. */
+static bool element_text(settle_ctx *c, const gdw_value *e, gdw_str *out, gdw_status *s) {
+    static const char *const k_null = "<null>", *const k_true = "true", *const k_false = "false";
+    switch (e->type) {
+    case GDW_NIL: out->ptr = (const uint8_t *)k_null; out->len = 6; return true;
+    case GDW_BOOL: out->ptr = (const uint8_t *)(e->u.i ? k_true : k_false); out->len = e->u.i ? 4 : 5; return true;
+    case GDW_STRING: case GDW_STRING_NAME: *out = str_of(e); return true;
+    case GDW_INT: { /* String::num_int64 */
+        char digits[24];
+        size_t n = 0;
+        uint64_t m = e->u.i < 0 ? 0 - (uint64_t)e->u.i : (uint64_t)e->u.i;
+        do { digits[n++] = (char)('0' + m % 10); m /= 10; } while (m);
+        uint8_t *p = (uint8_t *)gdw_arena_alloc(c->doc, n + 1);
+        if (!p) { *s = GDW_ERR_NOMEM; return true; }
+        size_t k = 0;
+        if (e->u.i < 0) p[k++] = '-';
+        while (n) p[k++] = (uint8_t)digits[--n];
+        out->ptr = p;
+        out->len = (uint32_t)k;
+        return true;
+    }
+    case GDW_NODE_PATH: {
+        gdw_value t = *e;
+        if ((*s = nodepath_to_string(c, &t))) return true;
+        *out = str_of(&t);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* A non-empty Array into a PackedStringArray: each element's text. false: not computed. */
+static bool array_to_strings(settle_ctx *c, gdw_value *v, gdw_status *s) {
+    const gdw_value *items = gdw_items(v);
+    uint32_t n = v->len;
+    gdw_str *out = (gdw_str *)gdw_arena_alloc(c->doc, (size_t)n * sizeof *out);
+    if (!out) { *s = GDW_ERR_NOMEM; return true; }
+    for (uint32_t i = 0; i < n; i++) {
+        if (!element_text(c, &items[i], &out[i], s)) return false;
+        if (*s) return true;
+    }
+    memset(v, 0, sizeof *v);
+    v->type = GDW_PACKED_STRING_ARRAY;
+    v->len = n;
+    v->u.ext = out;
+    return true;
+}
+
+/* A non-empty Array into a packed array of numbers, vectors or colours, each element converted
+ * loosely (an element of no convertible type becomes the zero value; a Color, Color(); a String
+ * entering a Color, Color(String)). false: not computed (see gdw_approximate_why). */
+static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status *s) {
+    const gdw_value *items = gdw_items(v);
+    uint32_t n = v->len;
+    unsigned elem = 0, w = 0, per = 1;
+    switch (to) {
+    case GDW_PACKED_BYTE_ARRAY: w = 1; break;
+    case GDW_PACKED_INT32_ARRAY: w = 4; break;
+    case GDW_PACKED_INT64_ARRAY: w = 8; break;
+    case GDW_PACKED_FLOAT32_ARRAY: w = 4; break;
+    case GDW_PACKED_FLOAT64_ARRAY: w = 8; break;
+    case GDW_PACKED_VECTOR2_ARRAY: elem = GDW_VECTOR2; break;
+    case GDW_PACKED_VECTOR3_ARRAY: elem = GDW_VECTOR3; break;
+    case GDW_PACKED_VECTOR4_ARRAY: elem = GDW_VECTOR4; break;
+    case GDW_PACKED_COLOR_ARRAY: elem = GDW_COLOR; break;
+    case GDW_PACKED_STRING_ARRAY: return array_to_strings(c, v, s);
+    default: return false;
+    }
+    if (elem) {
+        per = (unsigned)gdw_type_components((gdw_type)elem);
+        w = elem == GDW_COLOR ? 4 : comp_width_encode(c->d, C_REAL);
+    }
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, (size_t)n * per * w + 1);
+    if (!out) { *s = GDW_ERR_NOMEM; return true; }
+    bool reals = to == GDW_PACKED_FLOAT32_ARRAY || to == GDW_PACKED_FLOAT64_ARRAY || elem;
+    for (uint32_t i = 0; i < n; i++) {
+        const gdw_value *e = &items[i];
+        double x[4] = {0, 0, 0, 0};
+        int64_t iv = 0;
+        if (!elem) {
+            if (!loose_number(e, reals, &iv, &x[0])) return false;
+        } else if (e->type == elem) {
+            reals_of(e, x, per);
+        } else if (elem == GDW_COLOR && e->type == GDW_INT) {
+            for (unsigned k = 0; k < 4; k++) x[k] = (double)gdw_engine_hex_channel((uint32_t)e->u.i, k);
+        } else if (elem == GDW_COLOR && e->type == GDW_STRING) { /* Variant::operator Color: Color(String) */
+            float rgba[4];
+            if (!gdw_engine_color_from_text(e->u.bytes, e->len, rgba)) return false;
+            for (unsigned k = 0; k < 4; k++) x[k] = (double)rgba[k];
+        } else if (elem == GDW_COLOR) { /* a StringName among them: operator Color knows String only */
+            x[3] = 1;
+        } else if (loose_vector(e)) { /* any Vector2/3/4(i): its first components, the rest 0 */
+            size_t have = gdw_type_components((gdw_type)e->type);
+            bool r = gdw_type_has_reals((gdw_type)e->type);
+            for (unsigned k = 0; k < per && k < have; k++) x[k] = r ? gdw_value_real(e, k) : (double)gdw_value_int_at(e, k);
+        }
+        uint8_t *p = out + (size_t)i * per * w;
+        for (unsigned k = 0; k < per; k++, p += w) {
+            if (reals && w == 4) wr_u32le(p, f32_to_bits((float)x[k]));
+            else if (reals) wr_u64le(p, f64_to_bits(x[k]));
+            else if (w == 1) *p = (uint8_t)iv;
+            else if (w == 4) wr_u32le(p, (uint32_t)(e->type == GDW_FLOAT ? to_i32(x[0]) : (int32_t)iv));
+            else wr_u64le(p, (uint64_t)iv);
+        }
+    }
+    memset(v, 0, sizeof *v);
+    v->type = (uint8_t)to;
+    v->width = reals ? (uint8_t)w : 0;
+    v->len = n;
+    v->u.bytes = out;
+    return true;
+}
+
+enum { KEEP, DROP };
+
+/* ContainerTypeValidate::validate for an element of builtin type `want` (Godot 4.6: a value of
+ * another type is converted where Variant::can_convert_strict allows, else dropped; Godot 4.3,
+ * typed_rule GDW_TYPED_VALIDATE: three conversions only). Returns
+ * KEEP (v possibly converted) or DROP; *s is set on NOMEM, or on LOSSY when a conversion gdwire
+ * does not compute meets fail_if_approximate. Where gdwire does not compute what the engine makes
+ * (gdw_approximate_why), v is kept as written and marked (not_computed). v is item `slot`
+ * of container. */
+static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *container, size_t slot, gdw_value *v, gdw_status *s) {
+    unsigned have = v->type;
+    if (want == GDW_NIL || have == want) return KEEP;
+    if (want == GDW_OBJECT) return have == GDW_NIL ? KEEP : DROP;
+    if (c->d->typed_rule == GDW_TYPED_VALIDATE) { /* 4.3: three conversions, no others */
+        if (want == GDW_STRING && have == GDW_STRING_NAME) { v->type = GDW_STRING; return KEEP; }
+        if (want == GDW_STRING_NAME && have == GDW_STRING) { v->type = GDW_STRING_NAME; return KEEP; }
+        if (want == GDW_FLOAT && have == GDW_INT) { set_float(v, (double)(float)v->u.i); return KEEP; } /* `(float)inout_variant` */
+        return DROP;
+    }
+    switch (want) {
+    case GDW_BOOL:
+        if (have == GDW_INT) { v->u.i = v->u.i != 0; v->type = GDW_BOOL; v->flags = 0; return KEEP; }
+        if (have == GDW_FLOAT) {
+            double x = gdw_value_real(v, 0);
+            memset(v, 0, sizeof *v); v->type = GDW_BOOL; v->u.i = x != 0; return KEEP;
+        }
+        return DROP;
+    case GDW_INT:
+        if (have == GDW_BOOL) { v->type = GDW_INT; return KEEP; }
+        if (have == GDW_FLOAT) {
+            double x = gdw_value_real(v, 0);
+            memset(v, 0, sizeof *v); v->type = GDW_INT; v->u.i = to_i64(x); return KEEP;
+        }
+        return DROP;
+    case GDW_FLOAT:
+        if (have == GDW_BOOL || have == GDW_INT) { set_float(v, (double)v->u.i); return KEEP; }
+        return DROP;
+    case GDW_STRING:
+        if (have == GDW_STRING_NAME) { v->type = GDW_STRING; return KEEP; }
+        if (have == GDW_NODE_PATH) { *s = nodepath_to_string(c, v); return KEEP; }
+        return DROP;
+    case GDW_STRING_NAME:
+        if (have == GDW_STRING) { v->type = GDW_STRING_NAME; return KEEP; }
+        return DROP;
+    case GDW_RID:
+        if (have == GDW_OBJECT) { memset(v, 0, sizeof *v); v->type = GDW_RID; v->flags = GDW_VF_RID_ID; return KEEP; }
+        return DROP;
+    case GDW_COLOR: {
+        if (have == GDW_INT) { *s = int_to_color(c, v); return KEEP; }
+        if (have != GDW_STRING) return DROP;
+        float rgba[4];
+        double x[4];
+        if (!gdw_engine_color_from_text(v->u.bytes, v->len, rgba)) { *s = not_computed(c, container, slot, v, want); return KEEP; }
+        for (unsigned k = 0; k < 4; k++) x[k] = (double)rgba[k];
+        *s = set_reals(c, v, GDW_COLOR, x, 4);
+        return KEEP;
+    }
+    case GDW_ARRAY:
+        if (have >= GDW_PACKED_BYTE_ARRAY && have <= GDW_PACKED_COLOR_ARRAY) { *s = packed_to_array(c, v); return KEEP; }
+        return DROP;
+    case GDW_TRANSFORM2D: case GDW_PROJECTION:
+        if (have != GDW_TRANSFORM3D) return DROP;
+        copy_math(c, v, want, s);
+        return KEEP;
+    case GDW_QUATERNION: { /* Basis::get_quaternion */
+        if (have != GDW_BASIS) return DROP;
+        double m[9], q[4];
+        reals_of(v, m, 9);
+        if (!gdw_engine_quaternion_from_basis(m, comp_width_encode(c->d, C_REAL), q)) { *s = not_computed(c, container, slot, v, want); return KEEP; }
+        *s = set_reals(c, v, GDW_QUATERNION, q, 4);
+        return KEEP;
+    }
+    case GDW_BASIS: case GDW_TRANSFORM3D: {
+        if (have == GDW_QUATERNION) { /* Basis(Quaternion); Transform3D(Basis(Quaternion), Vector3()) */
+            double q[4], m[12] = {0};
+            reals_of(v, q, 4);
+            gdw_engine_basis_from_quaternion(q, comp_width_encode(c->d, C_REAL), m);
+            *s = set_reals(c, v, want, m, want == GDW_BASIS ? 9 : 12);
+            return KEEP;
+        }
+        if (want == GDW_BASIS || (have != GDW_TRANSFORM2D && have != GDW_BASIS && have != GDW_PROJECTION)) return DROP;
+        copy_math(c, v, want, s);
+        return KEEP;
+    }
+    case GDW_NODE_PATH:
+        if (have != GDW_STRING) return DROP;
+        *s = string_to_nodepath(c, v);
+        return KEEP;
+    default: break;
+    }
+    for (size_t i = 0; i < sizeof k_vector_pairs / sizeof k_vector_pairs[0]; i++) {
+        if ((want == k_vector_pairs[i].f && have == k_vector_pairs[i].i) || (want == k_vector_pairs[i].i && have == k_vector_pairs[i].f)) {
+            *s = convert_vector(c, v, want);
+            return KEEP;
+        }
+    }
+    if (want >= GDW_PACKED_BYTE_ARRAY && want <= GDW_PACKED_COLOR_ARRAY && have == GDW_ARRAY) {
+        if (v->len && array_to_packed(c, v, want, s)) return KEEP;
+        if (v->len) { *s = not_computed(c, container, slot, v, want); return KEEP; }
+        if (v->len == 0) { /* an empty Array is the empty packed array */
+            memset(v, 0, sizeof *v);
+            v->type = (uint8_t)want;
+            v->width = gdw_type_has_reals((gdw_type)want) ? (uint8_t)comp_width_encode(c->d, C_REAL) : 0;
+            if (want == GDW_PACKED_FLOAT32_ARRAY || want == GDW_PACKED_COLOR_ARRAY) v->width = 4;
+            if (want == GDW_PACKED_FLOAT64_ARRAY) v->width = 8;
+            v->u.bytes = (const uint8_t *)"";
+        }
+        return KEEP;
+    }
+    return DROP;
+}
+
+/* The elements (stride 1) or keys (stride 2) of a container through validate_elem; the dropped
+ * ones (with their values) are removed. */
+gdw_status gdw_engine_validate_items(settle_ctx *c, unsigned want, const gdw_value *container, gdw_value *items, uint32_t *len, unsigned stride) {
+    if (want == GDW_NIL) return GDW_OK;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < *len; i++) {
+        gdw_status s = GDW_OK;
+        int r = validate_elem(c, want, container, (size_t)stride * i, &items[stride * i], &s);
+        if (s) return s;
+        if (r == DROP) continue;
+        if (kept != i) memmove(&items[stride * kept], &items[stride * i], stride * sizeof *items);
+        kept++;
+    }
+    *len = kept;
+    return GDW_OK;
+}
+
+/* Pandemonium 5's TypedArray and PackedTypedArray (core/variant/typed_array.cpp push_back and
+ * can_take_variant, v5.2.0): an element of exactly the element type is kept, Nil too where the
+ * type is Object; any other is dropped (push_back returns false, decode_variant goes on). A
+ * decoded object id is an EncodedObjectAsID instance (null for id 0): kept where the element
+ * class is one it is (Object::is_class: EncodedObjectAsID, Reference, Object). A full Object kept
+ * where its class is the element class or Object; for any other class the engine asks ClassDB,
+ * which gdwire does not model: kept as written and marked. A PackedTypedArray of floats holds
+ * them as real_t (core/variant/packed_typed_array.cpp: Vector<real_t>): a double is narrowed. */
+gdw_status gdw_engine_keep_same_type(settle_ctx *c, gdw_value *v, gdw_container *ct) {
+    static const char *const k_id_classes[] = {"EncodedObjectAsID", "Reference", "Object"};
+    unsigned want = ct->elem.kind == GDW_DESC_BUILTIN ? ct->elem.builtin : (unsigned)GDW_OBJECT;
+    gdw_str cls = ct->elem.name, id_class;
+    id_class.ptr = (const uint8_t *)"EncodedObjectAsID";
+    id_class.len = 17;
+    if (ct->elem.id_only) cls = id_class; /* header bit 16: the engine names it so */
+    bool packed = v->type == GDW_PACKED_TYPED_ARRAY;
+    uint32_t kept = 0;
+    gdw_value *items = (gdw_value *)gdw_items(v); /* the document's own: kept elements move down in place */
+    for (uint32_t i = 0; i < v->len && items; i++) {
+        gdw_value *e = &items[i];
+        bool keep = e->type == want || (e->type == GDW_NIL && want == GDW_OBJECT);
+        if (keep && e->type == GDW_OBJECT && !(e->flags & GDW_VF_OBJECT_NULL)) {
+            gdw_str have = id_class;
+            if (!(e->flags & GDW_VF_OBJECT_ID)) {
+                have.ptr = NULL;
+                have.len = 0;
+                if (e->u.ext) have = ((const gdw_object *)e->u.ext)->class_name;
+            }
+            keep = false;
+            for (size_t k = 0; k < 3 && !keep; k++) {
+                size_t n = strlen(k_id_classes[k]);
+                bool named = cls.len == n && memcmp(cls.ptr, k_id_classes[k], n) == 0;
+                keep = named && ((e->flags & GDW_VF_OBJECT_ID) || k == 2);
+            }
+            if (!keep && !(e->flags & GDW_VF_OBJECT_ID)) keep = str_same(have, cls);
+            if (!keep && !(e->flags & GDW_VF_OBJECT_ID)) {
+                gdw_status s = not_computed(c, v, i, e, GDW_OBJECT);
+                if (s) return s;
+                keep = true;
+            }
+        }
+        if (!keep) continue;
+        if (packed && e->type == GDW_FLOAT && e->width == 8 && comp_width_encode(c->d, C_REAL) == 4) {
+            float f = (float)gdw_value_real(e, 0); /* a PackedTypedArray keeps its floats as real_t */
+            e->width = 4;
+            e->u.bits = f32_to_bits(f);
+        }
+        if (kept != i) items[kept] = *e;
+        kept++;
+    }
+    v->len = kept;
+    return GDW_OK;
+}
