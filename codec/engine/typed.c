@@ -67,19 +67,21 @@ unsigned gdw_engine_settle_desc(settle_ctx *c, gdw_typedesc *td) {
 static int32_t to_i32(double x) { return x > -2147483649.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN; }
 static int64_t to_i64(double x) { return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN; }
 
+/* v becomes an empty value of type t (its fields set by the caller). */
+static void reset_value(gdw_value *v, unsigned t) {
+    memset(v, 0, sizeof *v);
+    v->type = (uint8_t)t;
+}
+
 /* A FLOAT holding x as a decoded one would after the engine wrote it: 32-bit where that is exact. */
 static void set_float(gdw_value *v, double x) {
-    memset(v, 0, sizeof *v);
-    v->type = GDW_FLOAT;
+    reset_value(v, GDW_FLOAT);
     bool narrow = !isnan(x) && (double)(float)x == x;
     v->width = narrow ? 4 : 8;
     v->u.bits = narrow ? f32_to_bits((float)x) : f64_to_bits(x);
 }
 
 /* Math vectors between their float and integer forms, component by component. */
-static const struct { uint8_t f, i; } k_vector_pairs[] = {
-    {GDW_VECTOR2, GDW_VECTOR2I}, {GDW_RECT2, GDW_RECT2I}, {GDW_VECTOR3, GDW_VECTOR3I}, {GDW_VECTOR4, GDW_VECTOR4I}};
-
 static gdw_status convert_vector(settle_ctx *c, gdw_value *v, unsigned to) {
     size_t n = gdw_type_components((gdw_type)to);
     bool to_reals = gdw_type_has_reals((gdw_type)to);
@@ -130,8 +132,7 @@ static gdw_status packed_to_array(settle_ctx *c, gdw_value *v) {
         else { x->width = v->width; x->len = (uint32_t)per; x->u.bytes = v->u.bytes + (size_t)i * per * v->width; }
     }
     uint32_t n = v->len;
-    memset(v, 0, sizeof *v);
-    v->type = GDW_ARRAY;
+    reset_value(v, GDW_ARRAY);
     v->len = n;
     v->u.items = items;
     return GDW_OK;
@@ -152,8 +153,7 @@ static gdw_status nodepath_to_string(settle_ctx *c, gdw_value *v) {
         if (np->parts[i].len) memcpy(p, np->parts[i].ptr, np->parts[i].len);
         p += np->parts[i].len;
     }
-    memset(v, 0, sizeof *v);
-    v->type = GDW_STRING;
+    reset_value(v, GDW_STRING);
     v->len = (uint32_t)(p - out);
     v->u.bytes = out;
     return GDW_OK;
@@ -166,8 +166,7 @@ static gdw_status int_to_color(settle_ctx *c, gdw_value *v) {
     if (!out) return GDW_ERR_NOMEM;
     uint32_t hex = (uint32_t)v->u.i;
     for (unsigned k = 0; k < 4; k++) wr_u32le(out + 4 * k, f32_to_bits(gdw_engine_hex_channel(hex, k)));
-    memset(v, 0, sizeof *v);
-    v->type = GDW_COLOR;
+    reset_value(v, GDW_COLOR);
     v->width = 4;
     v->len = 4;
     v->u.bytes = out;
@@ -188,8 +187,7 @@ static gdw_status set_reals(settle_ctx *c, gdw_value *v, unsigned t, const doubl
         if (w == 4) wr_u32le(out + 4 * i, f32_to_bits((float)x[i]));
         else wr_u64le(out + 8 * i, f64_to_bits(x[i]));
     }
-    memset(v, 0, sizeof *v);
-    v->type = (uint8_t)t;
+    reset_value(v, t);
     v->width = (uint8_t)w;
     v->len = (uint32_t)n;
     v->u.bytes = out;
@@ -239,45 +237,18 @@ static bool copy_math(settle_ctx *c, gdw_value *v, unsigned to, gdw_status *s) {
  * first ':', separated by ':' (an empty one before the end makes the whole path empty); names
  * between '/'s, empty ones skipped. */
 static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
-    const uint8_t *p = v->u.bytes;
-    uint32_t n = v->len, names = 0, subs = 0, cut = n;
-    bool absolute = n > 0 && p[0] == '/', bad = false;
-    const uint8_t *colon = n ? (const uint8_t *)memchr(p, ':', n) : NULL;
-    if (colon) {
-        cut = (uint32_t)(colon - p);
-        for (uint32_t i = cut + 1, from = cut + 1; i <= n; i++) {
-            if (i < n && p[i] != ':') continue;
-            if (i == from) { if (i < n) bad = true; } else subs++;
-            from = i + 1;
-        }
-    }
-    for (uint32_t i = absolute, last_slash = 1; i < cut; i++) {
-        if (p[i] == '/') last_slash = 1;
-        else { names += last_slash; last_slash = 0; }
-    }
+    static const gdw_nodepath_rules k_godot4_rules = {false, false, false};
+    gdw_nodepath_split sp;
+    gdw_nodepath_split_text(v->u.bytes, v->len, &k_godot4_rules, NULL, &sp);
     gdw_nodepath *np = (gdw_nodepath *)gdw_arena_alloc(c->doc, sizeof *np);
-    gdw_str *parts = (gdw_str *)gdw_arena_alloc(c->doc, (size_t)(names + subs + 1) * sizeof *parts);
+    gdw_str *parts = (gdw_str *)gdw_arena_alloc(c->doc, ((size_t)sp.names + sp.subnames + 1) * sizeof *parts); /* + 1: never 0 bytes */
     if (!np || !parts) return GDW_ERR_NOMEM;
-    memset(np, 0, sizeof *np);
+    gdw_nodepath_split_text(v->u.bytes, v->len, &k_godot4_rules, parts, &sp);
+    np->name_count = sp.names;
+    np->subname_count = sp.subnames;
+    np->flags = sp.flags;
     np->parts = parts;
-    if (!bad && (names || subs || absolute)) {
-        uint32_t k = 0;
-        for (uint32_t i = absolute, from = absolute; i <= cut; i++) {
-            if (i < cut && p[i] != '/') continue;
-            if (i > from) { parts[k].ptr = p + from; parts[k].len = i - from; k++; }
-            from = i + 1;
-        }
-        for (uint32_t i = cut + 1, from = cut + 1; colon && i <= n; i++) {
-            if (i < n && p[i] != ':') continue;
-            if (i > from) { parts[k].ptr = p + from; parts[k].len = i - from; k++; }
-            from = i + 1;
-        }
-        np->name_count = names;
-        np->subname_count = subs;
-        np->flags = absolute ? 1u : 0u;
-    }
-    memset(v, 0, sizeof *v);
-    v->type = GDW_NODE_PATH;
+    reset_value(v, GDW_NODE_PATH);
     v->u.ext = np;
     return GDW_OK;
 }
@@ -460,8 +431,7 @@ static bool array_to_strings(settle_ctx *c, gdw_value *v, gdw_status *s) {
         if (!element_text(c, &items[i], &out[i], s)) return false;
         if (*s) return true;
     }
-    memset(v, 0, sizeof *v);
-    v->type = GDW_PACKED_STRING_ARRAY;
+    reset_value(v, GDW_PACKED_STRING_ARRAY);
     v->len = n;
     v->u.ext = out;
     return true;
@@ -524,8 +494,7 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
             else wr_u64le(p, (uint64_t)iv);
         }
     }
-    memset(v, 0, sizeof *v);
-    v->type = (uint8_t)to;
+    reset_value(v, to);
     v->width = reals ? (uint8_t)w : 0;
     v->len = n;
     v->u.bytes = out;
@@ -534,111 +503,148 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
 
 enum { KEEP, DROP };
 
-/* ContainerTypeValidate::validate for an element of builtin type `want` (Godot 4.6: a value of
- * another type is converted where Variant::can_convert_strict allows, else dropped; Godot 4.3,
- * typed_rule GDW_TYPED_VALIDATE: three conversions only). Returns
- * KEEP (v possibly converted) or DROP; *s is set on NOMEM, or on LOSSY when a conversion gdwire
- * does not compute meets fail_if_approximate. Where gdwire does not compute what the engine makes
- * (gdw_approximate_why), v is kept as written and marked (not_computed). v is item `slot`
- * of container. */
+/* ---- ContainerTypeValidate: the table of conversions --------------------------------------
+ *
+ * What an element of type `have` entering a typed container of builtin type `want` becomes: each
+ * row a conversion the engine makes, as Godot 4.6's Variant::can_convert_strict allows them
+ * (core/variant/variant.cpp) and ContainerTypeValidate::validate applies them
+ * (core/variant/container_type_validate.h), so that a reviewer can hold one against the other. A
+ * pair with no row is dropped; a value of the type itself is kept. EXACT rows are computed bit
+ * for bit; PARTIAL rows where their function can, and elsewhere the element is kept as written and
+ * marked (not_computed, GDW_VF_APPROXIMATE). Godot 4.3 (typed_rule GDW_TYPED_VALIDATE) has its own
+ * three rows. A row names a range of types where one function serves them all. */
+enum { EXACT, PARTIAL };
+typedef struct conv_at { settle_ctx *c; unsigned want; const gdw_value *container; size_t slot; } conv_at;
+typedef gdw_status (*conv_fn)(const conv_at *at, gdw_value *v);
+typedef struct conversion { uint8_t want, want_last, have, have_last; conv_fn fn; uint8_t how; } conversion;
+
+static gdw_status cv_retype(const conv_at *at, gdw_value *v) { v->type = (uint8_t)at->want; return GDW_OK; }
+static gdw_status cv_to_bool(const conv_at *at, gdw_value *v) {
+    bool b = v->type == GDW_FLOAT ? gdw_value_real(v, 0) != 0 : v->u.i != 0;
+    (void)at;
+    reset_value(v, GDW_BOOL);
+    v->u.i = b;
+    return GDW_OK;
+}
+static gdw_status cv_to_int(const conv_at *at, gdw_value *v) {
+    int64_t x = v->type == GDW_FLOAT ? to_i64(gdw_value_real(v, 0)) : v->u.i;
+    (void)at;
+    reset_value(v, GDW_INT);
+    v->u.i = x;
+    return GDW_OK;
+}
+static gdw_status cv_to_float(const conv_at *at, gdw_value *v) { (void)at; set_float(v, (double)v->u.i); return GDW_OK; }
+/* Godot 4.3: `(float)inout_variant`, through a C float */
+static gdw_status cv_to_float_43(const conv_at *at, gdw_value *v) { (void)at; set_float(v, (double)(float)v->u.i); return GDW_OK; }
+static gdw_status cv_nodepath_to_string(const conv_at *at, gdw_value *v) { return nodepath_to_string(at->c, v); }
+static gdw_status cv_object_to_rid(const conv_at *at, gdw_value *v) {
+    (void)at;
+    reset_value(v, GDW_RID);
+    v->flags = GDW_VF_RID_ID;
+    return GDW_OK;
+}
+static gdw_status cv_int_to_color(const conv_at *at, gdw_value *v) { return int_to_color(at->c, v); }
+static gdw_status cv_string_to_color(const conv_at *at, gdw_value *v) {
+    float rgba[4];
+    double x[4];
+    if (!gdw_engine_color_from_text(v->u.bytes, v->len, rgba)) return not_computed(at->c, at->container, at->slot, v, at->want);
+    for (unsigned k = 0; k < 4; k++) x[k] = (double)rgba[k];
+    return set_reals(at->c, v, GDW_COLOR, x, 4);
+}
+static gdw_status cv_packed_to_array(const conv_at *at, gdw_value *v) { return packed_to_array(at->c, v); }
+static gdw_status cv_copy_math(const conv_at *at, gdw_value *v) {
+    gdw_status s = GDW_OK;
+    copy_math(at->c, v, at->want, &s);
+    return s;
+}
+/* Basis::get_quaternion */
+static gdw_status cv_basis_to_quaternion(const conv_at *at, gdw_value *v) {
+    double m[9], q[4];
+    reals_of(v, m, 9);
+    if (!gdw_engine_quaternion_from_basis(m, comp_width_encode(at->c->d, C_REAL), q)) return not_computed(at->c, at->container, at->slot, v, at->want);
+    return set_reals(at->c, v, GDW_QUATERNION, q, 4);
+}
+/* Basis(Quaternion); Transform3D(Basis(Quaternion), Vector3()) */
+static gdw_status cv_quaternion_to_basis(const conv_at *at, gdw_value *v) {
+    double q[4], m[12] = {0};
+    reals_of(v, q, 4);
+    gdw_engine_basis_from_quaternion(q, comp_width_encode(at->c->d, C_REAL), m);
+    return set_reals(at->c, v, at->want, m, at->want == GDW_BASIS ? 9 : 12);
+}
+static gdw_status cv_string_to_nodepath(const conv_at *at, gdw_value *v) { return string_to_nodepath(at->c, v); }
+static gdw_status cv_vector(const conv_at *at, gdw_value *v) { return convert_vector(at->c, v, at->want); }
+/* an Array into a packed array: each element converted; an empty Array is the empty packed array */
+static gdw_status cv_array_to_packed(const conv_at *at, gdw_value *v) {
+    gdw_status s = GDW_OK;
+    unsigned want = at->want;
+    if (v->len && array_to_packed(at->c, v, want, &s)) return s;
+    if (v->len) return not_computed(at->c, at->container, at->slot, v, want);
+    reset_value(v, want);
+    v->width = gdw_type_has_reals((gdw_type)want) ? (uint8_t)comp_width_encode(at->c->d, C_REAL) : 0;
+    if (want == GDW_PACKED_FLOAT32_ARRAY || want == GDW_PACKED_COLOR_ARRAY) v->width = 4;
+    if (want == GDW_PACKED_FLOAT64_ARRAY) v->width = 8;
+    v->u.bytes = (const uint8_t *)"";
+    return GDW_OK;
+}
+
+#define ONE(want, have) want, want, have, have
+static const conversion k_convert_strict[] = { /* Godot 4.4+ (typed_rule GDW_TYPED_CONVERT) */
+    {ONE(GDW_BOOL, GDW_INT), cv_to_bool, EXACT},
+    {ONE(GDW_BOOL, GDW_FLOAT), cv_to_bool, EXACT},
+    {ONE(GDW_INT, GDW_BOOL), cv_to_int, EXACT},
+    {ONE(GDW_INT, GDW_FLOAT), cv_to_int, EXACT},
+    {ONE(GDW_FLOAT, GDW_BOOL), cv_to_float, EXACT},
+    {ONE(GDW_FLOAT, GDW_INT), cv_to_float, EXACT},
+    {ONE(GDW_STRING, GDW_STRING_NAME), cv_retype, EXACT},
+    {ONE(GDW_STRING, GDW_NODE_PATH), cv_nodepath_to_string, EXACT},
+    {ONE(GDW_STRING_NAME, GDW_STRING), cv_retype, EXACT},
+    {ONE(GDW_RID, GDW_OBJECT), cv_object_to_rid, EXACT},
+    {ONE(GDW_COLOR, GDW_INT), cv_int_to_color, EXACT},
+    {ONE(GDW_COLOR, GDW_STRING), cv_string_to_color, PARTIAL},
+    {GDW_ARRAY, GDW_ARRAY, GDW_PACKED_BYTE_ARRAY, GDW_PACKED_COLOR_ARRAY, cv_packed_to_array, EXACT},
+    {ONE(GDW_TRANSFORM2D, GDW_TRANSFORM3D), cv_copy_math, EXACT},
+    {ONE(GDW_PROJECTION, GDW_TRANSFORM3D), cv_copy_math, EXACT},
+    {ONE(GDW_QUATERNION, GDW_BASIS), cv_basis_to_quaternion, PARTIAL},
+    {ONE(GDW_BASIS, GDW_QUATERNION), cv_quaternion_to_basis, EXACT},
+    {ONE(GDW_TRANSFORM3D, GDW_QUATERNION), cv_quaternion_to_basis, EXACT},
+    {ONE(GDW_TRANSFORM3D, GDW_TRANSFORM2D), cv_copy_math, EXACT},
+    {ONE(GDW_TRANSFORM3D, GDW_BASIS), cv_copy_math, EXACT},
+    {ONE(GDW_TRANSFORM3D, GDW_PROJECTION), cv_copy_math, EXACT},
+    {ONE(GDW_NODE_PATH, GDW_STRING), cv_string_to_nodepath, EXACT},
+    {ONE(GDW_VECTOR2, GDW_VECTOR2I), cv_vector, EXACT},
+    {ONE(GDW_VECTOR2I, GDW_VECTOR2), cv_vector, EXACT},
+    {ONE(GDW_VECTOR3, GDW_VECTOR3I), cv_vector, EXACT},
+    {ONE(GDW_VECTOR3I, GDW_VECTOR3), cv_vector, EXACT},
+    {ONE(GDW_VECTOR4, GDW_VECTOR4I), cv_vector, EXACT},
+    {ONE(GDW_VECTOR4I, GDW_VECTOR4), cv_vector, EXACT},
+    {ONE(GDW_RECT2, GDW_RECT2I), cv_vector, EXACT},
+    {ONE(GDW_RECT2I, GDW_RECT2), cv_vector, EXACT},
+    {GDW_PACKED_BYTE_ARRAY, GDW_PACKED_COLOR_ARRAY, GDW_ARRAY, GDW_ARRAY, cv_array_to_packed, PARTIAL},
+};
+static const conversion k_convert_validate_43[] = { /* Godot 4.3 (typed_rule GDW_TYPED_VALIDATE) */
+    {ONE(GDW_STRING, GDW_STRING_NAME), cv_retype, EXACT},
+    {ONE(GDW_STRING_NAME, GDW_STRING), cv_retype, EXACT},
+    {ONE(GDW_FLOAT, GDW_INT), cv_to_float_43, EXACT},
+};
+#undef ONE
+
+/* ContainerTypeValidate::validate for an element of builtin type `want`, item `slot` of
+ * container: KEEP (v possibly converted) or DROP; *s is set on NOMEM, or on LOSSY when a
+ * conversion gdwire does not compute meets fail_if_approximate. */
 static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *container, size_t slot, gdw_value *v, gdw_status *s) {
     unsigned have = v->type;
     if (want == GDW_NIL || have == want) return KEEP;
     if (want == GDW_OBJECT) return have == GDW_NIL ? KEEP : DROP;
-    if (c->d->typed_rule == GDW_TYPED_VALIDATE) { /* 4.3: three conversions, no others */
-        if (want == GDW_STRING && have == GDW_STRING_NAME) { v->type = GDW_STRING; return KEEP; }
-        if (want == GDW_STRING_NAME && have == GDW_STRING) { v->type = GDW_STRING_NAME; return KEEP; }
-        if (want == GDW_FLOAT && have == GDW_INT) { set_float(v, (double)(float)v->u.i); return KEEP; } /* `(float)inout_variant` */
-        return DROP;
-    }
-    switch (want) {
-    case GDW_BOOL:
-        if (have == GDW_INT) { v->u.i = v->u.i != 0; v->type = GDW_BOOL; v->flags = 0; return KEEP; }
-        if (have == GDW_FLOAT) {
-            double x = gdw_value_real(v, 0);
-            memset(v, 0, sizeof *v); v->type = GDW_BOOL; v->u.i = x != 0; return KEEP;
-        }
-        return DROP;
-    case GDW_INT:
-        if (have == GDW_BOOL) { v->type = GDW_INT; return KEEP; }
-        if (have == GDW_FLOAT) {
-            double x = gdw_value_real(v, 0);
-            memset(v, 0, sizeof *v); v->type = GDW_INT; v->u.i = to_i64(x); return KEEP;
-        }
-        return DROP;
-    case GDW_FLOAT:
-        if (have == GDW_BOOL || have == GDW_INT) { set_float(v, (double)v->u.i); return KEEP; }
-        return DROP;
-    case GDW_STRING:
-        if (have == GDW_STRING_NAME) { v->type = GDW_STRING; return KEEP; }
-        if (have == GDW_NODE_PATH) { *s = nodepath_to_string(c, v); return KEEP; }
-        return DROP;
-    case GDW_STRING_NAME:
-        if (have == GDW_STRING) { v->type = GDW_STRING_NAME; return KEEP; }
-        return DROP;
-    case GDW_RID:
-        if (have == GDW_OBJECT) { memset(v, 0, sizeof *v); v->type = GDW_RID; v->flags = GDW_VF_RID_ID; return KEEP; }
-        return DROP;
-    case GDW_COLOR: {
-        if (have == GDW_INT) { *s = int_to_color(c, v); return KEEP; }
-        if (have != GDW_STRING) return DROP;
-        float rgba[4];
-        double x[4];
-        if (!gdw_engine_color_from_text(v->u.bytes, v->len, rgba)) { *s = not_computed(c, container, slot, v, want); return KEEP; }
-        for (unsigned k = 0; k < 4; k++) x[k] = (double)rgba[k];
-        *s = set_reals(c, v, GDW_COLOR, x, 4);
-        return KEEP;
-    }
-    case GDW_ARRAY:
-        if (have >= GDW_PACKED_BYTE_ARRAY && have <= GDW_PACKED_COLOR_ARRAY) { *s = packed_to_array(c, v); return KEEP; }
-        return DROP;
-    case GDW_TRANSFORM2D: case GDW_PROJECTION:
-        if (have != GDW_TRANSFORM3D) return DROP;
-        copy_math(c, v, want, s);
-        return KEEP;
-    case GDW_QUATERNION: { /* Basis::get_quaternion */
-        if (have != GDW_BASIS) return DROP;
-        double m[9], q[4];
-        reals_of(v, m, 9);
-        if (!gdw_engine_quaternion_from_basis(m, comp_width_encode(c->d, C_REAL), q)) { *s = not_computed(c, container, slot, v, want); return KEEP; }
-        *s = set_reals(c, v, GDW_QUATERNION, q, 4);
-        return KEEP;
-    }
-    case GDW_BASIS: case GDW_TRANSFORM3D: {
-        if (have == GDW_QUATERNION) { /* Basis(Quaternion); Transform3D(Basis(Quaternion), Vector3()) */
-            double q[4], m[12] = {0};
-            reals_of(v, q, 4);
-            gdw_engine_basis_from_quaternion(q, comp_width_encode(c->d, C_REAL), m);
-            *s = set_reals(c, v, want, m, want == GDW_BASIS ? 9 : 12);
-            return KEEP;
-        }
-        if (want == GDW_BASIS || (have != GDW_TRANSFORM2D && have != GDW_BASIS && have != GDW_PROJECTION)) return DROP;
-        copy_math(c, v, want, s);
-        return KEEP;
-    }
-    case GDW_NODE_PATH:
-        if (have != GDW_STRING) return DROP;
-        *s = string_to_nodepath(c, v);
-        return KEEP;
-    default: break;
-    }
-    for (size_t i = 0; i < sizeof k_vector_pairs / sizeof k_vector_pairs[0]; i++) {
-        if ((want == k_vector_pairs[i].f && have == k_vector_pairs[i].i) || (want == k_vector_pairs[i].i && have == k_vector_pairs[i].f)) {
-            *s = convert_vector(c, v, want);
-            return KEEP;
-        }
-    }
-    if (want >= GDW_PACKED_BYTE_ARRAY && want <= GDW_PACKED_COLOR_ARRAY && have == GDW_ARRAY) {
-        if (v->len && array_to_packed(c, v, want, s)) return KEEP;
-        if (v->len) { *s = not_computed(c, container, slot, v, want); return KEEP; }
-        if (v->len == 0) { /* an empty Array is the empty packed array */
-            memset(v, 0, sizeof *v);
-            v->type = (uint8_t)want;
-            v->width = gdw_type_has_reals((gdw_type)want) ? (uint8_t)comp_width_encode(c->d, C_REAL) : 0;
-            if (want == GDW_PACKED_FLOAT32_ARRAY || want == GDW_PACKED_COLOR_ARRAY) v->width = 4;
-            if (want == GDW_PACKED_FLOAT64_ARRAY) v->width = 8;
-            v->u.bytes = (const uint8_t *)"";
-        }
+    bool v43 = c->d->typed_rule == GDW_TYPED_VALIDATE;
+    const conversion *t = v43 ? k_convert_validate_43 : k_convert_strict;
+    size_t n = v43 ? sizeof k_convert_validate_43 / sizeof *t : sizeof k_convert_strict / sizeof *t;
+    for (size_t i = 0; i < n; i++) {
+        if (want < t[i].want || want > t[i].want_last || have < t[i].have || have > t[i].have_last) continue;
+        conv_at at = {c, want, container, slot};
+        bool marked = v->flags & GDW_VF_APPROXIMATE;
+        *s = t[i].fn(&at, v);
+        assert(t[i].how == PARTIAL || marked || !(v->flags & GDW_VF_APPROXIMATE)); /* an EXACT row computes, always */
+        (void)marked;
         return KEEP;
     }
     return DROP;

@@ -302,43 +302,22 @@ static gdw_status parse_string_list(pctx *p, char close, vec *out) {
     return GDW_OK;
 }
 
-/* ^"/a/b:c" */
+/* ^"/a/b:c": the text split as the text form's rules say (every part named, gdw_nodepath_split_text) */
 static gdw_status parse_nodepath_simple(pctx *p, gdw_value *v) {
+    static const gdw_nodepath_rules k_text_rules = {true, false, false};
     gdw_str whole;
     TRY(parse_quoted(p, &whole));
+    gdw_nodepath_split sp;
+    if (!gdw_nodepath_split_text(whole.ptr, whole.len, &k_text_rules, NULL, &sp)) return perr(p, GDW_ERR_SYNTAX, sp.why);
     gdw_nodepath *np = (gdw_nodepath *)palloc(p, sizeof *np);
-    vec parts = {NULL, 0, 0, sizeof(gdw_str)};
-    if (!np) return perr(p, GDW_ERR_NOMEM, "out of memory");
-    memset(np, 0, sizeof *np);
-    const uint8_t *s = whole.ptr, *end = whole.ptr + whole.len;
-    if (s < end && *s == '/') { np->flags = 1; s++; }
-    const uint8_t *colon = (const uint8_t *)memchr(s, ':', (size_t)(end - s));
-    const uint8_t *names_end = colon ? colon : end;
-    /* names: '/'-separated */
-    while (s < names_end) {
-        const uint8_t *e = (const uint8_t *)memchr(s, '/', (size_t)(names_end - s));
-        if (!e) e = names_end;
-        if (e == s) return perr(p, GDW_ERR_SYNTAX, "empty NodePath name");
-        gdw_str g = {s, (uint32_t)(e - s)};
-        TRY(vec_push(p, &parts, &g));
-        np->name_count++;
-        s = e < names_end ? e + 1 : e;
-        if (e < names_end && s == names_end) return perr(p, GDW_ERR_SYNTAX, "empty NodePath name");
-    }
-    if (colon) {
-        s = colon + 1;
-        for (;;) {
-            const uint8_t *e = (const uint8_t *)memchr(s, ':', (size_t)(end - s));
-            if (!e) e = end;
-            if (e == s) return perr(p, GDW_ERR_SYNTAX, "empty NodePath subname");
-            gdw_str g = {s, (uint32_t)(e - s)};
-            TRY(vec_push(p, &parts, &g));
-            np->subname_count++;
-            if (e == end) break;
-            s = e + 1;
-        }
-    }
-    np->parts = (gdw_str *)parts.data;
+    size_t count = (size_t)sp.names + sp.subnames;
+    gdw_str *parts = count ? (gdw_str *)palloc(p, count * sizeof *parts) : NULL;
+    if (!np || (count && !parts)) return perr(p, GDW_ERR_NOMEM, "out of memory");
+    gdw_nodepath_split_text(whole.ptr, whole.len, &k_text_rules, parts, &sp);
+    np->name_count = sp.names;
+    np->subname_count = sp.subnames;
+    np->flags = sp.flags;
+    np->parts = parts;
     v->u.ext = np;
     return GDW_OK;
 }

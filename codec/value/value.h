@@ -265,6 +265,23 @@ typedef size_t (*gdw_children_fn)(void *ctx, const gdw_value *v, const gdw_value
 bool gdw_walk_pair(const gdw_value *a, const gdw_value *b, gdw_pair_fn compare, gdw_children_fn children, void *ctx);
 
 
+/* gdw_nodepath_split_text (nodepath.c): a NodePath's text p[0..n) split into names (between '/'s,
+ * up to the first ':'; a leading '/' makes it absolute) and subnames (between ':'s after it), the
+ * one skeleton of the text form's, Godot 2's and Godot 4's readers; each says its rules. Writes the
+ * counts and flags to *out and the parts, names then subnames, pointing into p, to parts (NULL:
+ * count only; else room for out->names + out->subnames of a counting call). Returns false, for
+ * strict rules only, with out->bad_at and why. */
+typedef struct gdw_nodepath_rules {
+    bool strict;           /* the text form: an empty name or subname is an error. Else (the engines)
+                              empty names are skipped, an empty subname before the last empties the
+                              whole path and an empty last one is skipped */
+    bool last_is_property; /* Godot 2: the last subname is the property (flag bit 1) */
+    bool godot2_bare;      /* Godot 2: a path of no parts has no flags, and subnames with no name,
+                              absolute flag or property make no path */
+} gdw_nodepath_rules;
+typedef struct gdw_nodepath_split { uint32_t names, subnames, flags; size_t bad_at; const char *why; } gdw_nodepath_split;
+bool gdw_nodepath_split_text(const uint8_t *p, size_t n, const gdw_nodepath_rules *r, gdw_str *parts, gdw_nodepath_split *out);
+
 /* gdw_approximate_why: why a value of type have entering a container of element type want is
  * kept as written and marked GDW_VF_APPROXIMATE: what the engine makes of it that gdwire does not
  * compute (the reason gdw_doc_approximate gives; the engine pass reports it too). */

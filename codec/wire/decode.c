@@ -582,17 +582,6 @@ static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t len) {
     return GDW_OK;
 }
 
-/* A part of a path string, kept for the value. */
-static bool old_part(dctx *c, gdw_str *parts, uint32_t *n, const uint8_t *p, size_t len) {
-    if (parts) {
-        parts[*n].ptr = keep(c, p, len);
-        parts[*n].len = (uint32_t)len;
-        if (!parts[*n].ptr && len) return false;
-    }
-    (*n)++;
-    return true;
-}
-
 /* Godot 2.0-2.1.4 read a NodePath whose first word lacks bit 31 as its old format: that word is
  * the length of a path string that follows, without padding (`10000000 01000000 61000000` is
  * NodePath("a"), 9 bytes), and NodePath(String) parses it (godotengine/godot @1f363a71, 2.x,
@@ -612,42 +601,20 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     if (!dst) return GDW_OK;
     const uint8_t *nul = (const uint8_t *)memchr(p, 0, len); /* the engine's String stops at a NUL */
     size_t n = nul ? (size_t)(nul - p) : len;
-    const uint8_t *colon = (const uint8_t *)memchr(p, ':', n);
-    size_t path_end = colon ? (size_t)(colon - p) : n;
-    bool absolute = n > 0 && p[0] == '/';
-    /* count, then fill: names, subnames, the property */
-    uint32_t flags = absolute ? 1u : 0u, names = 0, total = 0;
-    gdw_str *parts = NULL;
-    for (int pass = 0; pass < 2; pass++) {
-        uint32_t k = 0;
-        bool empty_subname = false;
-        for (size_t i = absolute, from = absolute; i <= path_end; i++)
-            if (i == path_end || p[i] == '/') {
-                if (i > from && !old_part(c, parts, &k, p + from, i - from)) return nomem(c);
-                from = i + 1;
-            }
-        names = k;
-        if (colon) {
-            for (size_t i = path_end + 1, from = path_end + 1; i <= n; i++) {
-                if (i < n && p[i] != ':') continue;
-                if (i < n && i == from) empty_subname = true; /* ERR_FAIL in the constructor */
-                if (i < n || i > from) {
-                    if (!old_part(c, parts, &k, p + from, i - from)) return nomem(c);
-                    if (i == n) flags |= 2u; /* the property */
-                }
-                from = i + 1;
-            }
-        }
-        if (empty_subname || (names == 0 && !absolute && !(flags & 2u))) { k = 0; names = 0; flags = 0; }
-        total = k;
-        if (pass == 0 && total && !(parts = (gdw_str *)alloc(c, (size_t)total * sizeof(gdw_str)))) return nomem(c);
-        if (!total) break;
-    }
+    static const gdw_nodepath_rules k_godot2_rules = {false, true, true};
+    gdw_nodepath_split sp;
+    gdw_nodepath_split_text(p, n, &k_godot2_rules, NULL, &sp);
+    uint32_t total = sp.names + sp.subnames;
+    gdw_str *parts = total ? (gdw_str *)alloc(c, (size_t)total * sizeof(gdw_str)) : NULL;
+    if (total && !parts) return nomem(c);
+    gdw_nodepath_split_text(p, n, &k_godot2_rules, parts, &sp);
+    for (uint32_t i = 0; i < total; i++) /* the parts point into the input: kept unless it is borrowed */
+        if (!(parts[i].ptr = keep(c, parts[i].ptr, parts[i].len)) && parts[i].len) return nomem(c);
     gdw_nodepath *np = (gdw_nodepath *)alloc(c, sizeof *np);
     if (!np) return nomem(c);
-    np->name_count = names;
-    np->subname_count = total - names;
-    np->flags = total == 0 ? 0 : flags;
+    np->name_count = sp.names;
+    np->subname_count = sp.subnames;
+    np->flags = sp.flags;
     np->parts = parts;
     dst->u.ext = np;
     return GDW_OK;
