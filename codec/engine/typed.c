@@ -244,10 +244,7 @@ static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
     gdw_str *parts = (gdw_str *)gdw_arena_alloc(c->doc, ((size_t)sp.names + sp.subnames + 1) * sizeof *parts); /* + 1: never 0 bytes */
     if (!np || !parts) return GDW_ERR_NOMEM;
     gdw_nodepath_split_text(v->u.bytes, v->len, &k_godot4_rules, parts, &sp);
-    np->name_count = sp.names;
-    np->subname_count = sp.subnames;
-    np->flags = sp.flags;
-    np->parts = parts;
+    gdw_nodepath_of_split(np, &sp, parts);
     reset_value(v, GDW_NODE_PATH);
     v->u.ext = np;
     return GDW_OK;

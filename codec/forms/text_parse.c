@@ -314,10 +314,7 @@ static gdw_status parse_nodepath_simple(pctx *p, gdw_value *v) {
     gdw_str *parts = count ? (gdw_str *)palloc(p, count * sizeof *parts) : NULL;
     if (!np || (count && !parts)) return perr(p, GDW_ERR_NOMEM, "out of memory");
     gdw_nodepath_split_text(whole.ptr, whole.len, &k_text_rules, parts, &sp);
-    np->name_count = sp.names;
-    np->subname_count = sp.subnames;
-    np->flags = sp.flags;
-    np->parts = parts;
+    gdw_nodepath_of_split(np, &sp, parts);
     v->u.ext = np;
     return GDW_OK;
 }

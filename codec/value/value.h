@@ -281,6 +281,13 @@ typedef struct gdw_nodepath_rules {
 } gdw_nodepath_rules;
 typedef struct gdw_nodepath_split { uint32_t names, subnames, flags; size_t bad_at; const char *why; } gdw_nodepath_split;
 bool gdw_nodepath_split_text(const uint8_t *p, size_t n, const gdw_nodepath_rules *r, gdw_str *parts, gdw_nodepath_split *out);
+/* np holds the split path: its counts, flags and parts. */
+static inline void gdw_nodepath_of_split(gdw_nodepath *np, const gdw_nodepath_split *sp, gdw_str *parts) {
+    np->name_count = sp->names;
+    np->subname_count = sp->subnames;
+    np->flags = sp->flags;
+    np->parts = parts;
+}
 
 /* gdw_approximate_why: why a value of type have entering a container of element type want is
  * kept as written and marked GDW_VF_APPROXIMATE: what the engine makes of it that gdwire does not

@@ -612,10 +612,7 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
         if (!(parts[i].ptr = keep(c, parts[i].ptr, parts[i].len)) && parts[i].len) return nomem(c);
     gdw_nodepath *np = (gdw_nodepath *)alloc(c, sizeof *np);
     if (!np) return nomem(c);
-    np->name_count = sp.names;
-    np->subname_count = sp.subnames;
-    np->flags = sp.flags;
-    np->parts = parts;
+    gdw_nodepath_of_split(np, &sp, parts);
     dst->u.ext = np;
     return GDW_OK;
 }
