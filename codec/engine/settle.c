@@ -83,14 +83,14 @@ static size_t settle_items(const settle_ctx *c, gdw_value *v, gdw_value **items)
 
 /* An Array or Dictionary once its items are settled: typed conversion, then merged keys. */
 static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
-    if ((v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) && c->d->typed_rule == GDW_TYPED_SAME_TYPE) {
+    if ((v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) && gdw_typed_of(c->d)->rule == GDW_TYPED_SAME_TYPE) {
         gdw_container *ct = (gdw_container *)v->u.ext;
         return ct ? gdw_engine_keep_same_type(c, v, ct) : GDW_OK;
     }
     if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return GDW_OK;
     bool dict = v->type == GDW_DICTIONARY;
     gdw_value *items = (gdw_value *)gdw_items(v);
-    if ((v->flags & GDW_VF_TYPED) && (c->d->typed_rule == GDW_TYPED_CONVERT || c->d->typed_rule == GDW_TYPED_VALIDATE)) {
+    if ((v->flags & GDW_VF_TYPED) && (gdw_typed_of(c->d)->rule == GDW_TYPED_CONVERT || gdw_typed_of(c->d)->rule == GDW_TYPED_VALIDATE)) {
         gdw_container *ct = (gdw_container *)v->u.ext;
         unsigned key = dict ? gdw_engine_settle_desc(c, &ct->key) : (unsigned)GDW_NIL, elem = gdw_engine_settle_desc(c, &ct->elem);
         gdw_status s = dict ? gdw_engine_validate_items(c, key, v, items, &v->len, 2) : gdw_engine_validate_items(c, elem, v, items, &v->len, 1);
@@ -100,10 +100,10 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
             v->u.items = items;
         }
     }
-    if (dict && c->d->keys_name_to_string)
+    if (dict && gdw_keys_of(c->d)->name_to_string)
         for (uint32_t i = 0; i < v->len; i++)
             if (items[2 * i].type == GDW_STRING_NAME) items[2 * i].type = GDW_STRING;
-    if (dict && c->d->merge_dict_keys) return gdw_engine_merge_keys(c, v);
+    if (dict && gdw_keys_of(c->d)->merge_dict_keys) return gdw_engine_merge_keys(c, v);
     return GDW_OK;
 }
 
@@ -141,7 +141,7 @@ gdw_settle_counts gdw_engine_settle_counts(void) { return last_counts; }
 
 gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts, size_t consumed, gdw_error *err) {
     memset(&last_counts, 0, sizeof last_counts);
-    if (!d->typed_rule && !d->merge_dict_keys && !d->utf8_value) return GDW_OK;
+    if (!gdw_typed_of(d)->rule && !gdw_keys_of(d)->merge_dict_keys && !d->utf8_value) return GDW_OK;
     settle_ctx c;
     memset(&c, 0, sizeof c);
     c.d = d;

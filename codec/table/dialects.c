@@ -74,6 +74,21 @@ static const uint8_t k_godot4_types[] = {
     GDW_PACKED_VECTOR4_ARRAY,
 };
 
+/* The combinations of each group of rules that engines have (dialects.h). */
+static const gdw_reals_facts k_reals_godot2 = {GDW_REALS_F32, false, true, false};
+static const gdw_reals_facts k_reals_single = {GDW_REALS_F32, false, false, false};
+static const gdw_reals_facts k_reals_double_doc = {GDW_REALS_F64, false, false, false};
+static const gdw_reals_facts k_reals_flag64_single = {GDW_REALS_FLAG64, false, false, true};
+static const gdw_reals_facts k_reals_flag64_double = {GDW_REALS_FLAG64, true, false, false};
+static const gdw_keys_facts k_keys_as_written = {false, false, false, false, false};
+static const gdw_keys_facts k_keys_godot3 = {true, true, true, false, false};
+static const gdw_keys_facts k_keys_godot4 = {true, false, false, true, false};
+static const gdw_keys_facts k_keys_godot43 = {true, false, false, true, true};
+static const gdw_typed_facts k_typed_none = {false, false, GDW_TYPED_AS_WRITTEN};
+static const gdw_typed_facts k_typed_godot43 = {true, false, GDW_TYPED_VALIDATE};
+static const gdw_typed_facts k_typed_godot44 = {true, true, GDW_TYPED_CONVERT};
+static const gdw_typed_facts k_typed_pandemonium5 = {false, false, GDW_TYPED_SAME_TYPE};
+
 #define N(a) ((uint8_t)(sizeof(a) / sizeof((a)[0])))
 
 /* The dialects: one row per wire format. Each models its newest engine release (`release`);
@@ -84,8 +99,9 @@ static const gdw_dialect k_dialects[] = {
     {.name = "mole", .fuzz_id = 0, .release = "2.1", .released = "2016-08", .aliases = "godot2 godot2.1 mole@2.1",
      .engine = "Godot 2.0-2.1.x", .family = "mole",
      .summary = "Godot 2 legacy: ids 0-28 with Image and InputEvent, 32-bit ints and reals",
+     .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none,
      .type_count = N(k_mole_types), .types = k_mole_types,
-     .real_mode = GDW_REALS_F32, .float_encode_f32_only = true, .int_encoding = GDW_INT_ALWAYS32,
+     .int_encoding = GDW_INT_ALWAYS32,
      .engine_header_whole = true, .object_header_only = true, .nodepath_property_bit = true,
      .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
      .nodepath_old_string = true, .joystick_axis_value = true,
@@ -94,110 +110,111 @@ static const gdw_dialect k_dialects[] = {
     {.name = "godot3", .fuzz_id = 1, .release = "3.6", .released = "2024-09",
      .aliases = "godot3.5 godot3.6 godot3@3.5 godot3@3.6", .engine = "Godot 3.1-3.6", .family = "godot3",
      .summary = "Godot 3: ids 0-26, bit 16 = 64-bit int/float or object id",
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT35, .merge_dict_keys = true, .keys_nested_nan_equal = true,
-     .keys_dicts_by_identity = true,
+     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .utf8_value = GDW_UTF8_VALUE_GODOT35,
      .engine_evidence = "Godot 3.6.2 (Debian sid godot3-server 3.6.2+ds-1)",
      .no_engine = NULL},
     {.name = "godot3.0", .fuzz_id = 2, .release = "3.0", .released = "2018-01", .aliases = "godot3@3.0",
      .engine = "Godot 3.0.x", .family = "godot3",
      .summary = "Godot 3.0: as godot3, but every int is written as 64-bit, objects in full by default",
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_ALWAYS64, .utf8_rule = GDW_UTF8_GODOT3,
+     .int_encoding = GDW_INT_ALWAYS64, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT3, .null_object_as_class = true,
-     .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
      .engine_evidence = NULL,
      .no_engine = "built, measured, not yet reconciled: 3.0-stable (9bd402698c; tools/engines/build godot3.0, X11 under Xvfb) answers all 22,827 vectors and agrees on 92.5%: it crashes on 643 hostile packets, says ERR_INVALID_DATA where the row says ERR_FILE_EOF (520), and differs in verdict or value on 557 (conformance/evidence/unreconciled/)"},
     {.name = "godot3-double", .fuzz_id = 3, .release = "3.6", .aliases = "",
      .engine = "Godot 3 precision=double, as documented", .family = "godot3",
      .summary = "Godot 3 documented double build: real_t fields are f64, no flag",
+     .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .real_mode = GDW_REALS_F64, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT35, .merge_dict_keys = true, .keys_nested_nan_equal = true,
-     .keys_dicts_by_identity = true,
+     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .utf8_value = GDW_UTF8_VALUE_GODOT35,
      .engine_evidence = NULL,
      .no_engine = "documented only: no Godot 3 with 64-bit real_t compiles, its own decoder first (3.6.2 core/io/marshalls.cpp:593-603 gives a PoolVector<float> to a Variant; tools/engines/build godot3.6-double), and that decoder reads every math component as f32 whatever real_t is (marshalls.cpp:179-190)",
      .documented_only = true},
     {.name = "pandemonium", .fuzz_id = 4, .aliases = "pandemonium-4", .engine = "Pandemonium v3.8-v4.9 (layout P3)",
      .family = "pandemonium",
      .summary = "Pandemonium P3: ids 0-37 with *i vectors, Vector4, Projection, StringName",
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
+     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
      .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
-     .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
      .engine_evidence = "Pandemonium v4.9.0 (built from Relintai/pandemonium_engine@43ca7ef9 by tools/engines/build)",
      .no_engine = NULL},
     {.name = "pandemonium-double", .fuzz_id = 5, .aliases = "",
      .engine = "Pandemonium v3.8-v4.9 precision=double, as documented", .family = "pandemonium",
      .summary = "Pandemonium P3 documented double build: real_t fields are f64",
+     .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none,
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
-     .real_mode = GDW_REALS_F64, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
+     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
      .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
-     .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
      .engine_evidence = NULL,
      .no_engine = "documented only: no Pandemonium with 64-bit real_t compiles, its own decoder first (v4.9.0 core/io/marshalls.cpp:686-696 gives a PoolVector<float> to a Variant; tools/engines/build pandemonium-4.9-double), and that decoder reads math as f32 (marshalls.cpp:208-219)",
      .documented_only = true},
     {.name = "pandemonium-3.5", .fuzz_id = 6, .aliases = "pandemonium-p2", .engine = "Pandemonium v3.5-v3.7 (layout P2)",
      .family = "pandemonium",
      .summary = "Pandemonium P2: ids 0-32 with Vector2i/3i, Rect2i, StringName",
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
      .type_count = N(k_pandemonium_p2_types), .types = k_pandemonium_p2_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT35, .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
+     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .utf8_value = GDW_UTF8_VALUE_GODOT35,
      .engine_evidence = "Pandemonium v3.5.0 (built from Relintai/pandemonium_engine@4b2f580f by tools/engines/build)",
      .no_engine = NULL},
     {.name = "pandemonium-5", .fuzz_id = 7, .aliases = "pandemonium-p4", .engine = "Pandemonium v5.x (layout P4)",
      .family = "pandemonium",
      .summary = "Pandemonium P4: ids 0-39 with TYPED_ARRAY and PACKED_TYPED_ARRAY",
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_pandemonium5,
      .type_count = N(k_pandemonium_p4_types), .types = k_pandemonium_p4_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
+     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
      .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
-     .typed_rule = GDW_TYPED_SAME_TYPE, .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
      .engine_evidence = "Pandemonium v5.2.0 (built from Relintai/pandemonium_engine@1585b099 by tools/engines/build)",
      .no_engine = NULL},
     {.name = "pandemonium-legacy", .fuzz_id = 8, .aliases = "pandemonium-p0",
      .engine = "the Godot 3 table of Pandemonium's docs", .family = "pandemonium",
      .summary = "Pandemonium as its docs describe it: the Godot 3 table (ids 0-26)",
+     .reals = &k_reals_single, .keys = &k_keys_as_written, .typed = &k_typed_none,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .engine_evidence = NULL,
      .no_engine = "documented only: no Pandemonium release wrote the Godot 3 table; it lived in the repository from 2022-03-15 (49f8e8c3) to 2022-03-21 (527cfb88, Vector2i added), before the first tag v3.5.0",
      .documented_only = true},
     {.name = "godot4", .fuzz_id = 9, .release = "4.6", .released = "2026-01",
      .aliases = "godot4.4 godot4.5 godot4.6 godot4@4.6", .engine = "Godot 4.4 and newer", .family = "godot4",
      .summary = "Godot 4.4+: ids 0-38, typed Array and typed Dictionary headers",
+     .reals = &k_reals_flag64_single, .keys = &k_keys_godot4, .typed = &k_typed_godot44,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
-     .real_mode = GDW_REALS_FLAG64, .narrow_math_f64 = true, .int_encoding = GDW_INT_MINIMAL,
-     .rid_has_id = true, .nodepath_bare_absolute = true, .typed_array_bits = true, .typed_dict_bits = true,
-     .utf8_rule = GDW_UTF8_STRICT, .typed_rule = GDW_TYPED_CONVERT, .merge_dict_keys = true, .keys_string_like = true,
+     .int_encoding = GDW_INT_MINIMAL,
+     .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
      .engine_evidence = "Godot 4.6.3 (Debian sid godot 4.6.3+ds-3)",
      .no_engine = NULL},
     {.name = "godot4.3", .fuzz_id = 10, .release = "4.3", .released = "2024-08", .aliases = "godot4@4.3",
      .engine = "Godot 4.3", .family = "godot4",
      .summary = "Godot 4.3: ids 0-38, typed Array header only",
+     .reals = &k_reals_flag64_single, .keys = &k_keys_godot43, .typed = &k_typed_godot43,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
-     .real_mode = GDW_REALS_FLAG64, .narrow_math_f64 = true, .int_encoding = GDW_INT_MINIMAL,
-     .rid_has_id = true, .nodepath_bare_absolute = true, .typed_array_bits = true,
-     .utf8_rule = GDW_UTF8_STRICT, .typed_rule = GDW_TYPED_VALIDATE, .merge_dict_keys = true, .keys_string_like = true,
-     .keys_name_to_string = true,
+     .int_encoding = GDW_INT_MINIMAL,
+     .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
      .engine_evidence = "Godot 4.3-stable (built from TriggerCoder/TurboDot3D@21dd2992, a 4.3-stable import, by tools/engines/build)",
      .no_engine = NULL},
     {.name = "godot4.0", .fuzz_id = 11, .release = "4.2", .released = "2023-11", .aliases = "godot4.1 godot4.2",
      .engine = "Godot 4.0-4.2", .family = "godot4",
      .summary = "Godot 4.0-4.2: ids 0-37, no typed containers",
+     .reals = &k_reals_flag64_single, .keys = &k_keys_godot4, .typed = &k_typed_none,
      .type_count = N(k_godot4_types) - 1, .types = k_godot4_types,
-     .real_mode = GDW_REALS_FLAG64, .narrow_math_f64 = true, .int_encoding = GDW_INT_MINIMAL,
+     .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
-     .merge_dict_keys = true, .keys_string_like = true,
      .engine_evidence = NULL,
      .no_engine = "not built yet: one search found no public snapshot of 4.0-4.2 under 500 MB; source evidence only"},
     {.name = "godot4-double", .fuzz_id = 12, .aliases = "godot4.4-double", .engine = "Godot 4.4+ precision=double",
      .family = "godot4",
      .summary = "Godot 4.4+ double build: bit 16 on every math type, reals f64",
+     .reals = &k_reals_flag64_double, .keys = &k_keys_godot4, .typed = &k_typed_godot44,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
-     .real_mode = GDW_REALS_FLAG64, .encode_math_f64 = true, .int_encoding = GDW_INT_MINIMAL,
-     .rid_has_id = true, .nodepath_bare_absolute = true, .typed_array_bits = true, .typed_dict_bits = true,
-     .utf8_rule = GDW_UTF8_STRICT, .typed_rule = GDW_TYPED_CONVERT, .merge_dict_keys = true, .keys_string_like = true,
+     .int_encoding = GDW_INT_MINIMAL,
+     .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
      .engine_evidence = "Godot 4.6.3 precision=double (built from Debian's godot 4.6.3+ds-2 source by tools/engines/build)",
      .no_engine = NULL},
 };
@@ -205,32 +222,33 @@ static const gdw_dialect k_dialects[] = {
 /* Engine releases that read a dialect's wire format differently from its newest release: the
  * same fields, named "<dialect>@<release>". Sources and measurements: docs/dialects/<dialect>.md. */
 static const gdw_dialect k_releases[] = {
-    {.name = "mole@2.0", .fuzz_id = 13, .release = "2.0", .release_of = "mole", .released = "2016-02", .aliases = "godot2.0",
+    {.name = "mole@2.0", .fuzz_id = 13, .release = "2.0", .release_of = "mole", .differs = "joystick_axis_value", .released = "2016-02", .aliases = "godot2.0",
      .engine = "Godot 2.0.x", .family = "mole",
      .summary = "Godot 2.0: a JOYSTICK_MOTION InputEvent carries the axis only (2.1 adds its value)",
+     .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none,
      .type_count = N(k_mole_types), .types = k_mole_types,
-     .real_mode = GDW_REALS_F32, .float_encode_f32_only = true, .int_encoding = GDW_INT_ALWAYS32,
+     .int_encoding = GDW_INT_ALWAYS32,
      .engine_header_whole = true, .object_header_only = true, .nodepath_property_bit = true,
      .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
      .nodepath_old_string = true, .joystick_axis_value = false,
      .engine_evidence = NULL,
      .no_engine = "built, measured, not yet reconciled: 2.0-stable (9e2b9f8cb1; tools/engines/build godot2.0) answers all 22,827 vectors and agrees on 82.0%: it crashes on 1,154 hostile packets, says ERR_INVALID_DATA where the row says ERR_FILE_EOF (1,670), and differs in verdict or value on 1,276 (conformance/evidence/unreconciled/)"},
-    {.name = "godot3@3.1", .fuzz_id = 14, .release = "3.1", .release_of = "godot3", .released = "2019-03",
+    {.name = "godot3@3.1", .fuzz_id = 14, .release = "3.1", .release_of = "godot3", .differs = "utf8_value null_object_as_class", .released = "2019-03",
      .aliases = "godot3.1", .engine = "Godot 3.1.x", .family = "godot3",
      .summary = "Godot 3.1: objects in full by default; UTF-8 as 3.2",
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT3, .null_object_as_class = true,
-     .merge_dict_keys = true, .keys_nested_nan_equal = true, .keys_dicts_by_identity = true,
      .engine_evidence = "Godot 3.1-stable (built from Godot's master history, mehdigoom/ValjangEngine4.0.x@320f49f2, by tools/engines/build)",
      .no_engine = NULL},
-    {.name = "godot3@3.2", .fuzz_id = 15, .release = "3.2", .release_of = "godot3", .released = "2020-01",
+    {.name = "godot3@3.2", .fuzz_id = 15, .release = "3.2", .release_of = "godot3", .differs = "utf8_value", .released = "2020-01",
      .aliases = "godot3.2 godot3.3 godot3.4", .engine = "Godot 3.2-3.4 (measured: 3.2.3)", .family = "godot3",
      .summary = "Godot 3.2-3.4: surrogates kept as written, no depth limit (the engine's stack overflows)",
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .real_mode = GDW_REALS_F32, .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT3, .merge_dict_keys = true, .keys_nested_nan_equal = true,
-     .keys_dicts_by_identity = true,
+     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .utf8_value = GDW_UTF8_VALUE_GODOT3,
      .engine_evidence = "Godot 3.2.3 (Debian 12 godot3-server 3.2.3-stable-1)",
      .no_engine = NULL},
 };
@@ -320,10 +338,10 @@ bool gdw_dialect_objects_by_default(const gdw_dialect *d) {
 int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
     if (!d) return -1;
     switch (r) {
-    case GDW_RULE_REAL_MODE: return d->real_mode;
-    case GDW_RULE_ENCODE_MATH_F64: return d->encode_math_f64;
-    case GDW_RULE_FLOAT_ENCODE_F32_ONLY: return d->float_encode_f32_only;
-    case GDW_RULE_NARROW_MATH_F64: return d->narrow_math_f64;
+    case GDW_RULE_REAL_MODE: return gdw_reals_of(d)->real_mode;
+    case GDW_RULE_ENCODE_MATH_F64: return gdw_reals_of(d)->encode_math_f64;
+    case GDW_RULE_FLOAT_ENCODE_F32_ONLY: return gdw_reals_of(d)->float_encode_f32_only;
+    case GDW_RULE_NARROW_MATH_F64: return gdw_reals_of(d)->narrow_math_f64;
     case GDW_RULE_INT_ENCODING: return d->int_encoding;
     case GDW_RULE_ENGINE_HEADER_WHOLE: return d->engine_header_whole;
     case GDW_RULE_RID_HAS_ID: return d->rid_has_id;
@@ -331,8 +349,8 @@ int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
     case GDW_RULE_NODEPATH_PROPERTY_BIT: return d->nodepath_property_bit;
     case GDW_RULE_NODEPATH_BARE_ABSOLUTE: return d->nodepath_bare_absolute;
     case GDW_RULE_CONTAINER_SHARED_BIT: return d->container_shared_bit;
-    case GDW_RULE_TYPED_ARRAY_BITS: return d->typed_array_bits;
-    case GDW_RULE_TYPED_DICT_BITS: return d->typed_dict_bits;
+    case GDW_RULE_TYPED_ARRAY_BITS: return gdw_typed_of(d)->array_bits;
+    case GDW_RULE_TYPED_DICT_BITS: return gdw_typed_of(d)->dict_bits;
     case GDW_RULE_UTF8_RULE: return d->utf8_rule;
     case GDW_RULE_LENIENT_STRINGS: return d->lenient_strings;
     case GDW_RULE_UTF8_VALUE: return d->utf8_value;
@@ -342,12 +360,12 @@ int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
     case GDW_RULE_DEFECT_VEC4_ADVANCE_12: return d->defect_vec4_advance_12;
     case GDW_RULE_JOYSTICK_AXIS_VALUE: return d->joystick_axis_value;
     case GDW_RULE_NULL_OBJECT_AS_CLASS: return d->null_object_as_class;
-    case GDW_RULE_TYPED_RULE: return d->typed_rule;
-    case GDW_RULE_MERGE_DICT_KEYS: return d->merge_dict_keys;
-    case GDW_RULE_KEYS_NESTED_NAN_EQUAL: return d->keys_nested_nan_equal;
-    case GDW_RULE_KEYS_DICTS_BY_IDENTITY: return d->keys_dicts_by_identity;
-    case GDW_RULE_KEYS_STRING_LIKE: return d->keys_string_like;
-    case GDW_RULE_KEYS_NAME_TO_STRING: return d->keys_name_to_string;
+    case GDW_RULE_TYPED_RULE: return gdw_typed_of(d)->rule;
+    case GDW_RULE_MERGE_DICT_KEYS: return gdw_keys_of(d)->merge_dict_keys;
+    case GDW_RULE_KEYS_NESTED_NAN_EQUAL: return gdw_keys_of(d)->nested_nan_equal;
+    case GDW_RULE_KEYS_DICTS_BY_IDENTITY: return gdw_keys_of(d)->dicts_by_identity;
+    case GDW_RULE_KEYS_STRING_LIKE: return gdw_keys_of(d)->string_like;
+    case GDW_RULE_KEYS_NAME_TO_STRING: return gdw_keys_of(d)->name_to_string;
     case GDW_RULE_COUNT: break;
     }
     return -1;

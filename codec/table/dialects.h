@@ -15,6 +15,44 @@
 
 #include "codec/gdwire.h"
 
+/* The rules that go together are one field each: a row points at the combination its engine has,
+ * one of the few named in dialects.c (k_reals_*, k_keys_*, k_typed_*), so no row can hold a
+ * combination no engine has. The codec reads them through gdw_reals_of, gdw_keys_of, gdw_typed_of. */
+
+/* Reals: how math types and real arrays size their components, and how FLOAT is written
+ * (k_reals_godot2: f32 everywhere, FLOAT too; _single: f32 components, FLOAT f32 or flagged f64;
+ * _double_doc: f64 components, no flag; _flag64_single: bit 16 selects f64 components, which a
+ * single build narrows to its float real_t (measured on 4.6.3), written f32; _flag64_double: bit 16
+ * selects f64, and the encoder sets it). */
+typedef struct gdw_reals_facts {
+    uint8_t real_mode;          /* gdw_real_mode */
+    bool encode_math_f64;       /* FLAG64: the encoder sets bit 16 (a precision=double build) */
+    bool float_encode_f32_only; /* FLOAT is always written as f32 (2.x as released) */
+    bool narrow_math_f64;       /* engine-exact: 64-bit components are narrowed to f32 and written back
+                                   32-bit (4.x single builds; core/io/marshalls.cpp decode_double into real_t) */
+} gdw_reals_facts;
+
+/* Dictionary keys: which keys the engine's HashMap finds equal (engine-exact; engine/keys.c).
+ * k_keys_as_written: not merged (2.x, and the documented Pandemonium table: not measured);
+ * _godot3: merged, NaN equals NaN inside Arrays compared as keys, Dictionaries by instance (3.x
+ * measured on 3.6.2 and 3.2.3, Pandemonium on v4.9.0); _godot4: merged, a String and a StringName
+ * with the same text one key at the top (StringLikeVariantComparator; measured on 4.6.3);
+ * _godot43: as Godot 4, and a StringName key becomes a String key (4.3 Dictionary::operator[]
+ * stores `sn->operator String()`; measured on a 4.3-stable build). */
+typedef struct gdw_keys_facts {
+    bool merge_dict_keys, nested_nan_equal, dicts_by_identity, string_like, name_to_string;
+} gdw_keys_facts;
+
+/* Typed containers: their header bits and what the engine makes of their elements. k_typed_none:
+ * none (2.x, 3.x, 4.0-4.2, Pandemonium before v5); _godot43: ARRAY header bits 16-17,
+ * ContainerTypeValidate::validate; _godot44: ARRAY bits 16-17 and DICTIONARY bits 16-19, converted
+ * strictly; _pandemonium5: TYPED_ARRAY / PACKED_TYPED_ARRAY types, same type only. */
+typedef struct gdw_typed_facts {
+    bool array_bits; /* ARRAY header bits 16-17 = element type kind */
+    bool dict_bits;  /* DICTIONARY header bits 16-19 = key/value kinds */
+    uint8_t rule;    /* gdw_typed_rule: what typed containers keep, convert or drop */
+} gdw_typed_facts;
+
 struct gdw_dialect {
     const char *name;      /* command-line name; a release row is "<dialect>@<release>" */
     uint8_t fuzz_id;       /* byte 0 of a fuzz input names the row by this id (fuzzers/fuzz.h): the
@@ -23,6 +61,9 @@ struct gdw_dialect {
     const char *release;   /* the engine release whose behaviour the row models ("3.6") */
     const char *release_of;/* a release row: the dialect it is a release of (same wire format);
                               NULL for a dialect */
+    const char *differs;   /* a release row: the rules (gdw_rule_name, space separated) in which it
+                              differs from its dialect, the row's every other rule being the
+                              dialect's (codec:table_test holds both ways); NULL for a dialect */
     const char *released;  /* "YYYY-MM": when the newest engine release the row stands for came
                               out; `check` names the newest of dialects that read a packet alike.
                               NULL for rows no one release stands for (the Pandemonium fork, the
@@ -32,17 +73,13 @@ struct gdw_dialect {
     const char *family;    /* mole, godot3, pandemonium, godot4 */
     const char *summary;   /* one line for `gdwire dialects` */
 
+    /* The groups of rules (above) */
+    const gdw_reals_facts *reals;
+    const gdw_keys_facts *keys;
+    const gdw_typed_facts *typed;
+
     uint8_t type_count;    /* VARIANT_MAX: wire ids 0 .. type_count-1 exist */
     const uint8_t *types;  /* wire id -> gdw_type */
-
-    /* Reals */
-    uint8_t real_mode;            /* gdw_real_mode, for math types and real arrays */
-    bool encode_math_f64;         /* FLAG64 mode: the encoder sets bit 16 (precision=double build) */
-    bool float_encode_f32_only;   /* FLOAT is always written as f32 (2.x as released) */
-    bool narrow_math_f64;         /* engine-exact: a single-precision FLAG64 build reads 64-bit math
-                                     components into its float real_t, so each is narrowed to f32
-                                     (1e300 becomes inf) and written back 32-bit (4.x single builds;
-                                     measured on 4.6.3; core/io/marshalls.cpp decode_double into real_t) */
 
     /* Ints */
     uint8_t int_encoding;         /* gdw_int_encoding */
@@ -58,8 +95,6 @@ struct gdw_dialect {
     bool nodepath_bare_absolute;  /* a NodePath without parts keeps its absolute flag: NodePath("/")
                                      (4.x); else it is the empty path (2.x, 3.x) */
     bool container_shared_bit;    /* Array/Dictionary count bit 31 = "shared" (2.x); else ignored */
-    bool typed_array_bits;        /* ARRAY header bits 16-17 = element type kind (4.3+) */
-    bool typed_dict_bits;         /* DICTIONARY header bits 16-19 = key/value kinds (4.4+) */
 
     /* Strings */
     uint8_t utf8_rule;            /* gdw_utf8_rule the engine applies */
@@ -84,21 +119,6 @@ struct gdw_dialect {
     bool null_object_as_class;    /* the encoder writes a null Object as an OBJECT with an empty
                                      class name (3.0, 3.1 full-object encoding), not as NIL */
 
-    /* What the engine holds after decoding (engine-exact mode; codec/engine/settle.c) */
-    uint8_t typed_rule;           /* gdw_typed_rule: what typed containers keep, convert or drop */
-    bool merge_dict_keys;         /* Dictionary keys the engine's HashMap finds equal are one entry:
-                                     first key and place, last value (4.x measured on 4.6.3; 3.x
-                                     on 3.6.2 and 3.2.3) */
-    bool keys_nested_nan_equal;   /* ... and inside Arrays and Dictionaries compared as keys, NaN
-                                     equals NaN (3.x); else only at the top (4.x) */
-    bool keys_dicts_by_identity;  /* ... and two Dictionaries are never one key (3.x compares them
-                                     by instance) */
-    bool keys_string_like;        /* ... and a String and a StringName with the same text are one
-                                     key (4.x StringLikeVariantComparator) */
-    bool keys_name_to_string;     /* a StringName key becomes a String key (Godot 4.3 Dictionary::
-                                     operator[] stores `sn->operator String()`; 4.4+ keeps it;
-                                     measured on a 4.3-stable build) */
-
     /* Where the row's expectations come from (README "Dialects"; issue 27) */
     const char *engine_evidence;  /* the real engine that answered every conformance vector in this
                                      row (conformance/evidence/), NULL if none has */
@@ -107,5 +127,9 @@ struct gdw_dialect {
                                      wire: `check` ranks it below every engine row that reads the
                                      packet as well */
 };
+
+static inline const gdw_reals_facts *gdw_reals_of(const gdw_dialect *d) { return d->reals; }
+static inline const gdw_keys_facts *gdw_keys_of(const gdw_dialect *d) { return d->keys; }
+static inline const gdw_typed_facts *gdw_typed_of(const gdw_dialect *d) { return d->typed; }
 
 #endif

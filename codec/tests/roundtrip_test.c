@@ -74,7 +74,7 @@ static void roundtrip(const gdw_dialect *d, const char *text) {
                            !d->null_object_as_class; /* 3.0/3.1 write it as an Object of no class */
         char t2[512];
         gdw_text_print(v2, t2, sizeof t2);
-        bool f32_only = d->float_encode_f32_only && v->type == GDW_FLOAT; /* Godot 2 writes every float as f32 */
+        bool f32_only = gdw_reals_of(d)->float_encode_f32_only && v->type == GDW_FLOAT; /* Godot 2 writes every float as f32 */
         if (f32_only) CHECK(v2->type == GDW_FLOAT && v2->width == 4, "%s: %s came back as %s", d->name, text, t2);
         else if (null_object) CHECK(v2->type == GDW_NIL, "%s: null object decodes as %s", d->name, t2);
         else CHECK(gdw_value_equal(v, v2), "%s: %s came back as %s", d->name, text, t2);

@@ -48,12 +48,12 @@ int main(void) {
         /* the engine-exact rules imply what they act on */
         bool typed = false;
         for (unsigned w = 0; w < d->type_count; w++) typed |= d->types[w] == GDW_TYPED_ARRAY;
-        CHECK(d->typed_rule <= GDW_TYPED_VALIDATE, "%s: typed_rule %u is no gdw_typed_rule", d->name, d->typed_rule);
-        CHECK(d->typed_rule != GDW_TYPED_SAME_TYPE || typed, "%s: typed_rule SAME_TYPE acts on TypedArrays, which it has none of", d->name);
-        CHECK((d->typed_rule != GDW_TYPED_CONVERT && d->typed_rule != GDW_TYPED_VALIDATE) || d->typed_array_bits,
+        CHECK(gdw_typed_of(d)->rule <= GDW_TYPED_VALIDATE, "%s: typed_rule %u is no gdw_typed_rule", d->name, gdw_typed_of(d)->rule);
+        CHECK(gdw_typed_of(d)->rule != GDW_TYPED_SAME_TYPE || typed, "%s: typed_rule SAME_TYPE acts on TypedArrays, which it has none of", d->name);
+        CHECK((gdw_typed_of(d)->rule != GDW_TYPED_CONVERT && gdw_typed_of(d)->rule != GDW_TYPED_VALIDATE) || gdw_typed_of(d)->array_bits,
               "%s: typed_rule CONVERT/VALIDATE act on typed Array headers (typed_array_bits)", d->name);
-        CHECK(!d->keys_name_to_string || d->merge_dict_keys, "%s: keys_name_to_string without merge_dict_keys", d->name);
-        CHECK(!(d->keys_string_like || d->keys_nested_nan_equal || d->keys_dicts_by_identity) || d->merge_dict_keys,
+        CHECK(!gdw_keys_of(d)->name_to_string || gdw_keys_of(d)->merge_dict_keys, "%s: keys_name_to_string without merge_dict_keys", d->name);
+        CHECK(!(gdw_keys_of(d)->string_like || gdw_keys_of(d)->nested_nan_equal || gdw_keys_of(d)->dicts_by_identity) || gdw_keys_of(d)->merge_dict_keys,
               "%s: a key-equality rule without merge_dict_keys", d->name);
         for (unsigned w = 0; w < d->type_count; w++) {
             CHECK(d->types[w] < GDW_TYPE_COUNT, "%s: wire id %u maps to no type", d->name, w);
@@ -66,7 +66,7 @@ int main(void) {
                   "%s: released \"%s\" is not YYYY-MM", d->name, d->released);
         }
         if (i < gdw_dialect_count()) {
-            CHECK(d->release_of == NULL, "dialect %s has release_of", d->name);
+            CHECK(d->release_of == NULL && d->differs == NULL, "dialect %s has release_of or differs", d->name);
         } else {
             const gdw_dialect *base = d->release_of ? gdw_dialect_find(d->release_of) : NULL;
             CHECK(base && !base->release_of, "release %s: release_of names no dialect", d->name);
@@ -76,6 +76,22 @@ int main(void) {
             CHECK(!strncmp(d->name, base->name, bl) && d->name[bl] == '@', "release %s is not named %s@<release>", d->name, base->name);
             CHECK(!strcmp(d->family, base->family) && d->type_count == base->type_count && d->types == base->types,
                   "release %s: another wire format than %s", d->name, base->name);
+            /* a release is its dialect with the rules it names in differs, no more, no fewer */
+            CHECK(d->differs && d->differs[0], "release %s names no rule it differs in", d->name);
+            for (int r = 0; r < GDW_RULE_COUNT; r++) {
+                bool named = false;
+                const char *w = d->differs ? d->differs : "";
+                while (next_word(&w, word, sizeof word)) named |= !strcmp(word, gdw_rule_name((gdw_rule)r));
+                bool differ = gdw_dialect_rule(d, (gdw_rule)r) != gdw_dialect_rule(base, (gdw_rule)r);
+                CHECK(differ == named, "release %s: rule %s %s %s's, and differs %s it", d->name, gdw_rule_name((gdw_rule)r),
+                      differ ? "differs from" : "is", base->name, named ? "names" : "does not name");
+            }
+            const char *w = d->differs ? d->differs : "";
+            while (next_word(&w, word, sizeof word)) {
+                bool known = false;
+                for (int r = 0; r < GDW_RULE_COUNT; r++) known |= !strcmp(word, gdw_rule_name((gdw_rule)r));
+                CHECK(known, "release %s: differs names %s, which is no rule", d->name, word);
+            }
         }
     }
     return t_finish();

@@ -97,11 +97,11 @@ uint32_t gdw_meaningful_flags(const gdw_dialect *d, unsigned t) {
     switch (ti->kind) {
     case K_INT: case K_FLOAT: return d->engine_header_whole ? 0 : GDW_FLAG16;
     case K_OBJECT: return d->object_header_only ? 0 : GDW_FLAG16;
-    case K_ARRAY: return d->typed_array_bits ? 0x30000u : 0;
-    case K_DICT: return d->typed_dict_bits ? 0xF0000u : 0;
+    case K_ARRAY: return gdw_typed_of(d)->array_bits ? 0x30000u : 0;
+    case K_DICT: return gdw_typed_of(d)->dict_bits ? 0xF0000u : 0;
     case K_TYPED_ARRAY: return GDW_FLAG16;
     case K_FIXED: case K_PACKED:
-        return (ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64) ? GDW_FLAG16 : 0;
+        return (ti->comp == C_REAL && gdw_reals_of(d)->real_mode == GDW_REALS_FLAG64) ? GDW_FLAG16 : 0;
     default: return 0;
     }
 }

@@ -66,12 +66,13 @@ static inline gdw_str str_of(const gdw_value *v) { return str_make(v->u.bytes, v
 /* The same bytes. */
 static inline bool str_same(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
 
-/* Bytes per component of class comp in dialect d for a value whose header is hdr. */
-static inline unsigned comp_width_decode(const gdw_dialect *d, unsigned comp, uint32_t hdr) {
+/* Bytes per component of class comp, under the reals rule r (gdw_reals_of), of a value whose
+ * header is hdr. */
+static inline unsigned comp_width_decode(const gdw_reals_facts *r, unsigned comp, uint32_t hdr) {
     switch (comp) {
     case C_REAL:
-        if (d->real_mode == GDW_REALS_F64) return 8;
-        if (d->real_mode == GDW_REALS_FLAG64) return (hdr & GDW_FLAG16) ? 8 : 4;
+        if (r->real_mode == GDW_REALS_F64) return 8;
+        if (r->real_mode == GDW_REALS_FLAG64) return (hdr & GDW_FLAG16) ? 8 : 4;
         return 4;
     case C_F64: case C_I64: return 8;
     case C_F32: case C_I32: return 4;
@@ -81,12 +82,13 @@ static inline unsigned comp_width_decode(const gdw_dialect *d, unsigned comp, ui
 
 /* Bytes per component the dialect's encoder writes. */
 static inline unsigned comp_width_encode(const gdw_dialect *d, unsigned comp) {
+    const gdw_reals_facts *r = gdw_reals_of(d);
     if (comp == C_REAL) {
-        if (d->real_mode == GDW_REALS_F64) return 8;
-        if (d->real_mode == GDW_REALS_FLAG64) return d->encode_math_f64 ? 8 : 4;
+        if (r->real_mode == GDW_REALS_F64) return 8;
+        if (r->real_mode == GDW_REALS_FLAG64) return r->encode_math_f64 ? 8 : 4;
         return 4;
     }
-    return comp_width_decode(d, comp, 0);
+    return comp_width_decode(r, comp, 0);
 }
 
 /* Header bits other than the type byte that carry meaning for type t in dialect d. */

@@ -54,6 +54,8 @@ typedef struct frame {
  * and every other check (fail) holds in every mode. */
 typedef struct dctx {
     const gdw_dialect *d;
+    const gdw_reals_facts *reals; /* the row's groups of rules (gdw_reals_of, gdw_typed_of), found once */
+    const gdw_typed_facts *typed;
     gdw_cursor cur;
     bool strict, exact, compat; /* the options' mode: exactly one */
     bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
@@ -470,8 +472,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth);
 
 /* Strict: Godot 4 writes bit 16 on real-based types exactly in double builds. */
 static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w) {
-    const gdw_dialect *d = c->d;
-    STRICT_CHECK(c, ti->comp == C_REAL && d->real_mode == GDW_REALS_FLAG64 && (w == 8) != d->encode_math_f64, GDW_ERR_NON_CANONICAL,
+    STRICT_CHECK(c, ti->comp == C_REAL && c->reals->real_mode == GDW_REALS_FLAG64 && (w == 8) != c->reals->encode_math_f64, GDW_ERR_NON_CANONICAL,
                  c->value_off, w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
     return GDW_OK;
 }
@@ -490,13 +491,13 @@ static const uint8_t *narrow_reals(dctx *c, const uint8_t *p, size_t n) {
 }
 
 static bool narrows(const dctx *c, const gdw_type_info *ti, unsigned w) {
-    return engine_value(c, c->d->narrow_math_f64 && ti->comp == C_REAL && w == 8);
+    return engine_value(c, c->reals->narrow_math_f64 && ti->comp == C_REAL && w == 8);
 }
 
 static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
-    unsigned w = comp_width_decode(d, ti->comp, hdr);
+    unsigned w = comp_width_decode(c->reals, ti->comp, hdr);
     size_t size = (size_t)ti->ncomp * w;
     gdw_status s = check_real_width(c, ti, w);
     if (s) return s;
@@ -527,7 +528,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     gdw_status s = read_i32(c, &count, &count_off, "count", "array count missing");
     if (s) return s;
     if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
-    unsigned w = comp_width_decode(d, ti->comp, hdr);
+    unsigned w = comp_width_decode(c->reals, ti->comp, hdr);
     s = check_real_width(c, ti, w);
     if (s) return s;
     uint64_t elem = (uint64_t)ti->ncomp * w;
@@ -741,8 +742,8 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
     const gdw_type_info *ti = type_info(t);
     bool is_dict = ti->kind == K_DICT;
     unsigned key_kind = 0, elem_kind = 0;
-    if (is_dict && d->typed_dict_bits) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
-    if (!is_dict && d->typed_array_bits) elem_kind = (hdr >> 16) & 3u;
+    if (is_dict && c->typed->dict_bits) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
+    if (!is_dict && c->typed->array_bits) elem_kind = (hdr >> 16) & 3u;
     gdw_container *ct = NULL;
     if ((key_kind || elem_kind) && dst) {
         ct = (gdw_container *)alloc(c, sizeof *ct);
@@ -953,7 +954,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         if (wide) READ_U64(c, bits, GDW_ENGINE_ERR_INVALID_DATA, "float truncated");
         else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "float truncated"); bits = x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
-        if (c->canon && !d->float_encode_f32_only) {
+        if (c->canon && !c->reals->float_encode_f32_only) {
             bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
             STRICT_CHECK(c, wide && !nan && gdw_f64_fits_f32(bits), GDW_ERR_NON_CANONICAL, c->value_off, "64-bit float that fits 32 bits");
             STRICT_CHECK(c, !wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "32-bit NaN (the encoder writes NaN as 64-bit)");
@@ -1072,6 +1073,8 @@ static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t l
                      const gdw_decode_options *o, gdw_error *err, frame *stack, gdw_error *shadow) {
     memset(c, 0, sizeof *c);
     c->d = d;
+    c->reals = gdw_reals_of(d);
+    c->typed = gdw_typed_of(d);
     c->cur.base = buf;
     c->cur.len = len;
     c->trace = o->trace;

@@ -170,7 +170,7 @@ static gdw_status put_components(ectx *e, const gdw_value *v, const gdw_type_inf
 }
 
 static uint32_t real_flag(const ectx *e, const gdw_type_info *ti) {
-    return (ti->comp == C_REAL && e->d->real_mode == GDW_REALS_FLAG64 && e->d->encode_math_f64) ? GDW_FLAG16 : 0;
+    return (ti->comp == C_REAL && gdw_reals_of(e->d)->real_mode == GDW_REALS_FLAG64 && gdw_reals_of(e->d)->encode_math_f64) ? GDW_FLAG16 : 0;
 }
 
 static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth);
@@ -216,7 +216,7 @@ static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info
     if (ct) {
         kk = is_dict ? ct->key.kind : 0;
         ek = ct->elem.kind;
-        bool fits = is_dict ? d->typed_dict_bits : d->typed_array_bits;
+        bool fits = is_dict ? gdw_typed_of(d)->dict_bits : gdw_typed_of(d)->array_bits;
         if ((kk || ek) && !fits) {
             gdw_status s = lossy(e, "typed container in a dialect without typed containers: the element type is dropped");
             if (s) return s;
@@ -291,7 +291,7 @@ static gdw_status enc_float(ectx *e, const gdw_value *v) {
     else if (v->width == 8) { bits64 = v->u.bits; x = bits_to_f64(bits64); }
     else return efail(e, GDW_ERR_INVALID_TREE, "float width is neither 4 nor 8");
     bool narrow = !isnan(x) && (double)(float)x == x;
-    if (e->d->float_encode_f32_only) {
+    if (gdw_reals_of(e->d)->float_encode_f32_only) {
         gdw_status s = GDW_OK;
         if (!narrow && !(isnan(x) && (v->width == 4 || gdw_f64_fits_f32(bits64))))
             s = lossy(e, "float needs 64 bits and the dialect has only 32: it is rounded");
