@@ -6,12 +6,12 @@
 gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
                       const gdw_decode_options *opts, const gdw_allocator *alloc,
                       gdw_doc **out_doc, size_t *consumed, gdw_error *err) {
-    return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, NULL, NULL, NULL);
+    return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, NULL);
 }
 
 gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
-                               gdw_error *shadow, bool *canonical, bool *engine_same) {
+                               gdw_shadow_report *report) {
     if (!out_doc) {
         if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "out_doc is NULL"; }
         return GDW_ERR_INVALID_ARG;
@@ -23,7 +23,7 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
         return GDW_ERR_NOMEM;
     }
     size_t used = 0;
-    gdw_status s = gdw_wire_decode(d, buf, len, opts, doc, &used, err, shadow, canonical, engine_same);
+    gdw_status s = gdw_wire_decode(d, buf, len, opts, doc, &used, err, report);
     if (!s && opts && opts->mode == GDW_MODE_ENGINE_EXACT && (s = gdw_engine_settle(d, doc, opts, used, err)) && s != GDW_ERR_LOSSY && err) {
         memset(err, 0, sizeof *err);
         err->code = s;

@@ -29,12 +29,12 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
          * finds it in the same walk, and whether engine-exact mode reads the bytes the same way
          * (then its verdict is this one); other verdicts take a validation of their own
          * (fuzzers/validate_vs_decode.c checks both against separate validations). */
-        bool canonical = false, engine_same = false;
-        r->status = gdw_decode_shadowed(r->dialect, buf, len, &o, alloc, &doc, &r->consumed, &r->err, &r->strict_err, &canonical, &engine_same);
+        gdw_shadow_report report = {&r->strict_err, false, false};
+        r->status = gdw_decode_shadowed(r->dialect, buf, len, &o, alloc, &doc, &r->consumed, &r->err, &report);
         if (r->status != GDW_OK) continue;
         accepted++;
         if (o.mode == GDW_MODE_COMPATIBLE) {
-            r->reencodes_same = canonical;
+            r->reencodes_same = report.canonical;
         } else {
             gdw_decode_options so = o;
             so.mode = GDW_MODE_STRICT;
@@ -42,7 +42,7 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
             so.trace = NULL;
             r->reencodes_same = gdw_validate(r->dialect, buf, r->consumed, &so, NULL, &r->strict_err) == GDW_OK;
         }
-        if (engine_same || o.mode == GDW_MODE_ENGINE_EXACT) {
+        if (report.engine_same || o.mode == GDW_MODE_ENGINE_EXACT) {
             r->engine_exact = true;
         } else {
             gdw_decode_options eo = o;

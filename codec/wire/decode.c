@@ -39,16 +39,17 @@ typedef struct frame {
  * (1) lenient_strings: no UTF-8 check, padding may be missing (Godot 2 before 2.1.5).
  * (2) gdw_decode_shadowed (gdw_check): compatible verdict and value, and on the way the first
  *     place strict mode would refuse (*shadow), and whether engine-exact mode reads the bytes
- *     the same way (engine_reads), so one walk gives all three verdicts.
+ *     the same way (engine_reads_otherwise), so one walk gives all three verdicts.
  * (3) until the first violation is found, then no (nothing more to look for).
  * mode_holds() states the table as invariants; init_ctx asserts them.
  *
  * So every rule is of one of three kinds, each written one way:
  *   STRICT_CHECK(c, cond, ...)   bytes the dialect's encoder never writes: strict mode fails,
  *                                a shadow records the first, other runs skip the test;
- *   engine_reads(c, cond)        the engine reads these bytes otherwise than compatible mode
- *                                (its quirks: a verdict or a length changes): engine-exact mode
- *                                takes the engine's way, a shadow notes that it would differ;
+ *   engine_way(c, quirk)         the engine reads these bytes otherwise than compatible mode
+ *   + engine_reads_otherwise     (its quirks: a verdict or a length changes): engine-exact mode
+ *                                takes the engine's way (engine_way, a pure question), and a
+ *                                shadow notes that it would differ (the statement beside it);
  *   engine_value(c, cond)        the engine holds another value from the same bytes (engine-exact
  *                                only; the verdict and length are compatible mode's);
  * and every other check (fail) holds in every mode. */
@@ -61,7 +62,7 @@ typedef struct dctx {
     bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
     gdw_error *shadow;   /* compatible mode with a shadow: the first strict violation goes here */
     bool shadow_hit;
-    bool engine_differs; /* with a shadow: an engine_reads place was met, engine-exact mode would
+    bool engine_differs; /* with a shadow: an engine_reads_otherwise place was met, engine-exact mode would
                             read these bytes otherwise (its verdict needs its own walk) */
     bool lenient;        /* compatible mode in a dialect with lenient strings */
     bool allow_objects;
@@ -164,20 +165,31 @@ static gdw_status violation_ee(dctx *c, gdw_status code, size_t off, gdw_engine_
 }
 static gdw_status violation(dctx *c, gdw_status code, size_t off, const char *msg) { return violation_ee(c, code, off, GDW_ENGINE_NONE, msg); }
 
-/* A place where the engine reads the bytes otherwise than compatible mode does (engine_way: the
- * engine's own reading applies here): engine-exact mode takes it (true); a shadow notes that the
- * engine's verdict may differ (gdw_check then asks engine-exact mode itself). */
-static inline bool engine_reads(dctx *c, bool engine_way) {
-    if (c->shadow && engine_way) c->engine_differs = true;
-    return c->exact && engine_way;
+/* A place where the engine reads the bytes otherwise than compatible mode does (quirk: the
+ * engine's own reading applies here). Two steps, each one thing: engine_way answers whether this
+ * walk takes the engine's reading (engine-exact mode does), and engine_reads_otherwise records,
+ * for a shadow, that the engine's verdict may differ (gdw_check then asks engine-exact mode
+ * itself). A site computes its quirk once and does both. */
+static inline bool engine_way(const dctx *c, bool quirk) { return c->exact && quirk; }
+static inline void engine_reads_otherwise(dctx *c, bool quirk) {
+    if (c->shadow && quirk) c->engine_differs = true;
 }
 
 /* A place where the engine holds another value from the same bytes, read the same way. */
-static inline bool engine_value(const dctx *c, bool engine_way) { return c->exact && engine_way; }
+static inline bool engine_value(const dctx *c, bool quirk) { return c->exact && quirk; }
 
-/* A strict-only rule: the bytes are not what the dialect's encoder writes (see violation). */
+/* A strict-only rule: the bytes are not what the dialect's encoder writes (see violation). Built
+ * with GDW_STRICT_COVERAGE (codec:strict_coverage_test only), each rule that refuses bytes in
+ * strict mode says so by its line: the test holds every rule to a conformance vector that
+ * reaches it. */
+#ifdef GDW_STRICT_COVERAGE
+void gdw_strict_rule_refused(unsigned line);
+#define STRICT_REFUSED(c) do { if ((c)->strict) gdw_strict_rule_refused(__LINE__); } while (0)
+#else
+#define STRICT_REFUSED(c) ((void)0)
+#endif
 #define STRICT_CHECK(c, cond, code, off, msg) \
-    do { if ((c)->canon && (cond)) { gdw_status s_ = violation((c), (code), (off), (msg)); if (s_) return s_; } } while (0)
+    do { if ((c)->canon && (cond)) { STRICT_REFUSED(c); gdw_status s_ = violation((c), (code), (off), (msg)); if (s_) return s_; } } while (0)
 
 #define NEED(c, n, ee, msg) \
     do { if (GDW_UNLIKELY(!cur_has(&(c)->cur, (n)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
@@ -270,7 +282,8 @@ static gdw_status string_bytes(dctx *c, wire_string *ws) {
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
     if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
     if (!cur_has(&c->cur, len + pad)) { /* only lenient strings may lack their padding */
-        if (!c->lenient || engine_reads(c, true)) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
+        if (!c->lenient) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
+        engine_reads_otherwise(c, true); /* the engine wants its padding */
         s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing") : GDW_OK;
         if (s) return s;
     }
@@ -320,7 +333,7 @@ static gdw_status string_utf8(dctx *c, const wire_string *ws) {
     if (ws->ascii) return GDW_OK;
     /* lenient strings go unchecked; the engine itself applies its rule to them (engine-exact
      * mode is never lenient): noted for any text that is not plain ASCII */
-    if (c->lenient) engine_reads(c, true);
+    engine_reads_otherwise(c, c->lenient);
     unsigned rule = c->lenient ? (unsigned)GDW_UTF8_UNCHECKED : c->strict ? (unsigned)GDW_UTF8_STRICT : c->d->utf8_rule;
     const uint8_t *text = ws->p + ws->skip;
     size_t n = ws->vis - ws->skip, at = ws->start + ws->skip, bad = (size_t)-1, strict_bad = (size_t)-1;
@@ -501,7 +514,9 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     size_t size = (size_t)ti->ncomp * w;
     gdw_status s = check_real_width(c, ti, w);
     if (s) return s;
-    if (engine_reads(c, d->defect_projection_248 && t == GDW_PROJECTION && !cur_has(&c->cur, 248)))
+    bool short_projection = d->defect_projection_248 && t == GDW_PROJECTION && !cur_has(&c->cur, 248);
+    engine_reads_otherwise(c, short_projection);
+    if (engine_way(c, short_projection))
         return fail(c, GDW_ERR_ENGINE_DEFECT, c->cur.pos, GDW_ENGINE_ERR_INVALID_DATA,
                     "Pandemonium's Projection decoder wants 248 bytes left");
     size_t at = c->cur.pos;
@@ -509,7 +524,9 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     READ_BYTES(c, p, size, GDW_ENGINE_ERR_INVALID_DATA, "value runs past the end");
     TRACE(c, at, size, "components", w ? w : 4);
     /* the engine reads all four components, then moves on by three */
-    if (engine_reads(c, d->defect_vec4_advance_12 && (t == GDW_VECTOR4 || t == GDW_VECTOR4I))) c->cur.pos = at + 12;
+    bool advance_12 = d->defect_vec4_advance_12 && (t == GDW_VECTOR4 || t == GDW_VECTOR4I);
+    engine_reads_otherwise(c, advance_12);
+    if (engine_way(c, advance_12)) c->cur.pos = at + 12;
     if (dst) {
         bool narrow = narrows(c, ti, w);
         dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : narrow ? 4 : w);
@@ -625,7 +642,8 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     if (!cur_peek_u32(&c->cur, 0, &w0)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     TRACE(c, off, 4, "name count", w0);
     if (!(w0 & 0x80000000u)) {
-        if (!d->nodepath_old_string || engine_reads(c, true))
+        if (d->nodepath_old_string) engine_reads_otherwise(c, true); /* the release this row models does not read it */
+        if (!d->nodepath_old_string || engine_way(c, true))
             return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
         STRICT_CHECK(c, true, GDW_ERR_BAD_NODEPATH, off, "NodePath in the old string format (read by Godot 2.0-2.1.4 only)");
         return read_old_nodepath(c, dst, w0);
@@ -643,7 +661,8 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     /* Every engine adds the two counts in a uint32_t (core/io/marshalls.cpp, 2.x to 4.x):
      * one name and ffffffff subnames is a NodePath of no parts that consumes only its header;
      * engine-exact mode reads what the engine reads (measured on Godot 4.6.3). */
-    if (engine_reads(c, total > UINT32_MAX)) {
+    engine_reads_otherwise(c, total > UINT32_MAX);
+    if (engine_way(c, total > UINT32_MAX)) {
         total &= UINT32_MAX;
         if (names > total) names = (uint32_t)total;
         /* a wrapped count never reaches the property slot: Godot 2 takes every part it reads as
@@ -885,7 +904,8 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     case 1: extra = 2; break;                 /* KEY: modifiers, scancode */
     case 3: case 5: case 6: extra = 1; break; /* MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH */
     case 4:                                   /* JOYSTICK_MOTION: axis [, f32 value in 2.1-era code] */
-        extra = (engine_reads(c, c->d->joystick_axis_value != (llen >= 20)) ? c->d->joystick_axis_value : llen >= 20) ? 2 : 1;
+        engine_reads_otherwise(c, c->d->joystick_axis_value != (llen >= 20));
+        extra = (engine_way(c, c->d->joystick_axis_value != (llen >= 20)) ? c->d->joystick_axis_value : llen >= 20) ? 2 : 1;
         break;
     default: extra = 0;
     }
@@ -915,7 +935,9 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         c->tr_type = (hdr & 0xFFu) < d->type_count ? d->types[hdr & 0xFFu] : (unsigned)GDW_TYPE_COUNT;
         trace_emit(c, c->value_off, 4, "header", hdr);
     }
-    if (engine_reads(c, d->engine_header_whole && hdr >= d->type_count))
+    bool not_a_type = d->engine_header_whole && hdr >= d->type_count;
+    engine_reads_otherwise(c, not_a_type);
+    if (engine_way(c, not_a_type))
         return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
     unsigned wire = hdr & 0xFFu;
     if (wire >= d->type_count) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
@@ -1116,23 +1138,24 @@ static gdw_status check_args(const gdw_dialect *d, const uint8_t *buf, size_t le
     return code;
 }
 
-/* The shared body of decode and validate; root == NULL validates. With shadow (compatible mode
- * only), *canonical tells whether strict mode accepts the consumed bytes, and *shadow where not;
- * *engine_same whether engine-exact mode reads them the same way (no engine_reads place met). */
+/* The shared body of decode and validate; doc == NULL validates. The report: canonical when no
+ * strict violation was met, engine_same when no engine_reads_otherwise place was. */
 gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, gdw_doc *doc,
-                           size_t *consumed, gdw_error *err, gdw_error *shadow, bool *canonical, bool *engine_same) {
+                           size_t *consumed, gdw_error *err, gdw_shadow_report *report) {
     gdw_value *root = doc ? &doc->root : NULL;
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
     gdw_status s = check_args(d, buf, len, &o, err);
     if (s) return s;
     frame stack[GDW_HARD_MAX_DEPTH + 1];
     dctx c;
-    init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack, shadow);
+    init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack, report ? report->strict_err : NULL);
     c.doc = doc;
     s = walk(&c, root);
     if (s) return s;
-    if (canonical) *canonical = c.shadow && !c.shadow_hit;
-    if (engine_same) *engine_same = c.shadow && !c.engine_differs;
+    if (report) {
+        report->canonical = c.shadow && !c.shadow_hit;
+        report->engine_same = c.shadow && !c.engine_differs;
+    }
     if (c.strict && !o.allow_trailing && c.cur.pos < len) {
         c.value_off = c.cur.pos;
         return fail(&c, GDW_ERR_TRAILING_BYTES, c.cur.pos, GDW_ENGINE_NONE, "bytes follow the value");
@@ -1144,7 +1167,7 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
 
 gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
                         const gdw_decode_options *opts, size_t *consumed, gdw_error *err) {
-    return gdw_wire_decode(d, buf, len, opts, NULL, consumed, err, NULL, NULL, NULL);
+    return gdw_wire_decode(d, buf, len, opts, NULL, consumed, err, NULL);
 }
 
 /* Each input byte can cause at most 5 bytes of arena use (a 16-byte value per 4-byte

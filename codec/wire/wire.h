@@ -64,12 +64,20 @@ static inline bool cur_behind(const gdw_cursor *c, size_t off, size_t n, const u
 }
 
 
+/* What a compatible decode finds out on its way, for gdw_check (one walk instead of three):
+ * whether strict mode accepts the consumed bytes (canonical; else *strict_err, which the caller
+ * gives, says where it first refuses) and whether engine-exact mode reads them the same way
+ * (engine_same: then it gives the same verdict and length). */
+typedef struct gdw_shadow_report {
+    gdw_error *strict_err; /* in: where the first strict refusal goes */
+    bool canonical;        /* out */
+    bool engine_same;      /* out */
+} gdw_shadow_report;
+
 /* gdw_wire_decode: the decode of gdwire.h's gdw_decode without the engine pass: the tree as the
- * wire gives it, into doc->root (doc NULL: validate only, nothing built). In compatible mode with
- * shadow not NULL it also finds whether strict mode accepts the consumed bytes (*canonical; else
- * *shadow says where strict mode fails) and whether engine-exact mode reads them the same way
- * (*engine_same, when not NULL), in the same walk: one pass for gdw_check instead of three. */
+ * wire gives it, into doc->root (doc NULL: validate only, nothing built). report (compatible mode
+ * only; NULL: nothing asked) is filled as gdw_shadow_report says. */
 gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, gdw_doc *doc,
-                           size_t *consumed, gdw_error *err, gdw_error *shadow, bool *canonical, bool *engine_same);
+                           size_t *consumed, gdw_error *err, gdw_shadow_report *report);
 
 #endif
