@@ -58,7 +58,7 @@ typedef struct dctx {
     const gdw_reals_facts *reals; /* the row's groups of rules (gdw_reals_of, gdw_typed_of), found once */
     const gdw_typed_facts *typed;
     gdw_cursor cur;
-    bool strict, exact, compat; /* the options' mode: exactly one */
+    uint8_t mode;        /* the options' gdw_mode: strict(c), exact(c), compat(c) ask it */
     bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
     gdw_error *shadow;   /* compatible mode with a shadow: the first strict violation goes here */
     bool shadow_hit;
@@ -83,6 +83,10 @@ typedef struct dctx {
     bool fast;           /* compatible mode, no shadow, no trace: values without a destination
                             may be skipped by skip_leaf / skip_entry (below) */
 } dctx;
+
+static inline bool strict(const dctx *c) { return c->mode == GDW_MODE_STRICT; }
+static inline bool exact(const dctx *c) { return c->mode == GDW_MODE_ENGINE_EXACT; }
+static inline bool compat(const dctx *c) { return c->mode == GDW_MODE_COMPATIBLE; }
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
@@ -155,7 +159,7 @@ static gdw_status fail(dctx *c, gdw_status code, size_t off, gdw_engine_error ee
  * shadow (gdw_check) records the first such place as strict mode would report it, and goes on
  * reading as the engine does. Callers test c->canon first, so other decodes pay one branch. */
 static gdw_status violation_ee(dctx *c, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
-    if (c->strict) return fail(c, code, off, ee, msg);
+    if (strict(c)) return fail(c, code, off, ee, msg);
     if (c->shadow && !c->shadow_hit) {
         c->shadow_hit = true;
         fill_error(c, c->shadow, code, off, ee, msg);
@@ -170,13 +174,13 @@ static gdw_status violation(dctx *c, gdw_status code, size_t off, const char *ms
  * walk takes the engine's reading (engine-exact mode does), and engine_reads_otherwise records,
  * for a shadow, that the engine's verdict may differ (gdw_check then asks engine-exact mode
  * itself). A site computes its quirk once and does both. */
-static inline bool engine_way(const dctx *c, bool quirk) { return c->exact && quirk; }
+static inline bool engine_way(const dctx *c, bool quirk) { return exact(c) && quirk; }
 static inline void engine_reads_otherwise(dctx *c, bool quirk) {
     if (c->shadow && quirk) c->engine_differs = true;
 }
 
 /* A place where the engine holds another value from the same bytes, read the same way. */
-static inline bool engine_value(const dctx *c, bool quirk) { return c->exact && quirk; }
+static inline bool engine_value(const dctx *c, bool quirk) { return exact(c) && quirk; }
 
 /* A strict-only rule: the bytes are not what the dialect's encoder writes (see violation). Built
  * with GDW_STRICT_COVERAGE (codec:strict_coverage_test only), each rule that refuses bytes in
@@ -184,7 +188,7 @@ static inline bool engine_value(const dctx *c, bool quirk) { return c->exact && 
  * reaches it. */
 #ifdef GDW_STRICT_COVERAGE
 void gdw_strict_rule_refused(unsigned line);
-#define STRICT_REFUSED(c) do { if ((c)->strict) gdw_strict_rule_refused(__LINE__); } while (0)
+#define STRICT_REFUSED(c) do { if (strict(c)) gdw_strict_rule_refused(__LINE__); } while (0)
 #else
 #define STRICT_REFUSED(c) ((void)0)
 #endif
@@ -334,7 +338,7 @@ static gdw_status string_utf8(dctx *c, const wire_string *ws) {
     /* lenient strings go unchecked; the engine itself applies its rule to them (engine-exact
      * mode is never lenient): noted for any text that is not plain ASCII */
     engine_reads_otherwise(c, c->lenient);
-    unsigned rule = c->lenient ? (unsigned)GDW_UTF8_UNCHECKED : c->strict ? (unsigned)GDW_UTF8_STRICT : c->d->utf8_rule;
+    unsigned rule = c->lenient ? (unsigned)GDW_UTF8_UNCHECKED : strict(c) ? (unsigned)GDW_UTF8_STRICT : c->d->utf8_rule;
     const uint8_t *text = ws->p + ws->skip;
     size_t n = ws->vis - ws->skip, at = ws->start + ws->skip, bad = (size_t)-1, strict_bad = (size_t)-1;
     /* a shadow holds the string to strict mode's rule as well; text valid under the strict
@@ -1074,21 +1078,19 @@ static gdw_status walk(dctx *c, gdw_value *root) {
 #ifndef NDEBUG
 /* The table above, as invariants that hold at the start of a walk. */
 static bool mode_holds(const dctx *c) {
-    return c->strict + c->exact + c->compat == 1 && c->canon == (c->strict || c->shadow != NULL) &&
-           (!c->shadow || c->compat) && (!c->lenient || c->compat) &&
-           c->fast == (c->compat && !c->shadow && !c->trace) && !c->shadow_hit && !c->engine_differs;
+    return strict(c) + exact(c) + compat(c) == 1 && c->canon == (strict(c) || c->shadow != NULL) &&
+           (!c->shadow || compat(c)) && (!c->lenient || compat(c)) &&
+           c->fast == (compat(c) && !c->shadow && !c->trace) && !c->shadow_hit && !c->engine_differs;
 }
 #endif
 
 /* The walk's mode (the table above): its one definition. */
 static void set_mode(dctx *c, const gdw_dialect *d, gdw_mode mode, gdw_error *shadow, bool traced) {
-    c->strict = mode == GDW_MODE_STRICT;
-    c->exact = mode == GDW_MODE_ENGINE_EXACT;
-    c->compat = mode == GDW_MODE_COMPATIBLE;
-    c->shadow = c->compat ? shadow : NULL;
-    c->canon = c->strict || c->shadow;
-    c->lenient = c->compat && d->lenient_strings;
-    c->fast = c->compat && !c->shadow && !traced;
+    c->mode = (uint8_t)mode;
+    c->shadow = compat(c) ? shadow : NULL;
+    c->canon = strict(c) || c->shadow;
+    c->lenient = compat(c) && d->lenient_strings;
+    c->fast = compat(c) && !c->shadow && !traced;
 }
 
 static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t len,
@@ -1156,7 +1158,7 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         report->canonical = c.shadow && !c.shadow_hit;
         report->engine_same = c.shadow && !c.engine_differs;
     }
-    if (c.strict && !o.allow_trailing && c.cur.pos < len) {
+    if (strict(&c) && !o.allow_trailing && c.cur.pos < len) {
         c.value_off = c.cur.pos;
         return fail(&c, GDW_ERR_TRAILING_BYTES, c.cur.pos, GDW_ENGINE_NONE, "bytes follow the value");
     }
