@@ -578,7 +578,7 @@ typedef struct gdw_doc gdw_doc;
  * is the number of bytes the value used (trailing bytes are not an error except in strict
  * mode). On failure returns the code, fills *err (if not NULL), sets *out_doc to NULL and
  * frees everything it allocated. buf may be NULL only when len is 0. opts and alloc may be
- * NULL for the defaults. Heap use is bounded by gdw_decode_heap_bound(len). */
+ * NULL for the defaults. Heap use is bounded by gdw_decode_heap_bound(len, opts). */
 GDW_API gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
                               const gdw_decode_options *opts, const gdw_allocator *alloc,
                               gdw_doc **out_doc, size_t *consumed, gdw_error *err);
@@ -588,12 +588,12 @@ GDW_API gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t l
 GDW_API gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
                                 const gdw_decode_options *opts, size_t *consumed, gdw_error *err);
 
-/* gdw_decode_heap_bound: the most heap gdw_decode can use for an input of len bytes in compatible
- * or strict mode, arena overhead included, whatever the bytes: 7 × len + 16 KiB (docs/library.md).
- * gdw_decode_heap_bound_mode: the same for a mode; engine-exact mode, which also builds the values
- * the engine converts to, 24 × len + 16 KiB. */
-GDW_API size_t gdw_decode_heap_bound(size_t len);
-GDW_API size_t gdw_decode_heap_bound_mode(size_t len, gdw_mode mode);
+/* gdw_decode_heap_bound: the most heap gdw_decode with these options (NULL: the defaults) can use
+ * for an input of len bytes, arena overhead included, whatever the bytes, as yyjson's
+ * yyjson_read_max_memory_usage(len, flags): 7 × len + 16 KiB in compatible and strict mode;
+ * 24 × len + 16 KiB in engine-exact mode, which also builds the values the engine converts to
+ * (docs/library.md "Heap bound"). SIZE_MAX where that does not fit a size_t. */
+GDW_API size_t gdw_decode_heap_bound(size_t len, const gdw_decode_options *opts);
 
 GDW_API const gdw_value *gdw_doc_root(const gdw_doc *doc);
 /* gdw_doc_heap_bytes: bytes the document holds on the heap (chunks, headers). */

@@ -201,7 +201,9 @@ static inline void fuzz_walk_components(const gdw_value *v) { gdw_visit(v, GDW_V
  * its bound is larger; issue 32 found the engine-exact bound asserted as compatible's) */
 static inline void fuzz_check_doc(const gdw_doc *doc, size_t len, gdw_mode mode) {
     fuzz_walk_components(gdw_doc_root(doc));
-    size_t bound = gdw_decode_heap_bound_mode(len, mode);
+    gdw_decode_options o = gdw_decode_options_default();
+    o.mode = mode;
+    size_t bound = gdw_decode_heap_bound(len, &o);
     FUZZ_CHECK(gdw_doc_heap_bytes(doc) <= bound, "document holds %zu heap bytes, the %s bound for %zu input bytes is %zu",
                gdw_doc_heap_bytes(doc), gdw_mode_name(mode), len, bound);
 }

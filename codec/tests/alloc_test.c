@@ -45,7 +45,7 @@ static const char *k_texts[] = {
     "[InputEvent(1, 0, 20, 33554432, 65), NodePath([\"a\"], [\"p\"], 2)]",
 };
 
-/* Heap used by a decode versus gdw_decode_heap_bound(len), on packets built to be expensive
+/* Heap used by a decode versus gdw_decode_heap_bound(len, NULL), on packets built to be expensive
  * per input byte: small elements, many short strings, typed descriptors, deep nesting. */
 static void heap_bound(const char *what, const char *dialect, const char *element, size_t count) {
     const gdw_dialect *d = t_dialect(dialect);
@@ -67,8 +67,8 @@ static void heap_bound(const char *what, const char *dialect, const char *elemen
     CHECK(gdw_decode(d, bytes, len, &opts, NULL, &doc, NULL, NULL) == GDW_OK, "heap bound decode %s", what);
     size_t heap = gdw_doc_heap_bytes(doc);
     printf("heap: %-28s %9zu bytes in, %9zu bytes heap, %.2f x (bound %.2f x)\n", what, len, heap, (double)heap / (double)len,
-           (double)gdw_decode_heap_bound(len) / (double)len);
-    CHECK(heap <= gdw_decode_heap_bound(len), "%s: heap %zu above the bound %zu", what, heap, gdw_decode_heap_bound(len));
+           (double)gdw_decode_heap_bound(len, NULL) / (double)len);
+    CHECK(heap <= gdw_decode_heap_bound(len, NULL), "%s: heap %zu above the bound %zu", what, heap, gdw_decode_heap_bound(len, NULL));
     gdw_doc_free(doc);
     gdw_doc_free(src);
     free(bytes);

@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* heap_bound_test — the decoder's heap bound as a property (docs/library.md, "Heap bound"):
  * under an allocator that counts live bytes and refuses any allocation that would take them above
- * gdw_decode_heap_bound_mode(len, mode), adversarial packets decode with their own verdict (never
+ * gdw_decode_heap_bound(len, opts) (its mode's), adversarial packets decode with their own verdict (never
  * NOMEM), rejected and accepted alike, in every mode, up to 64 MiB. The generators: nesting with
  * forged counts at every depth (each level claims all the input left), over NodePath and
  * PackedStringArray leaves with forged counts; many small parts (empty NodePath subnames, empty
  * string array entries, nulls, empty typed containers); and, for engine-exact mode, typed Arrays
  * whose elements the engine converts into larger values. Prints peak ÷ bound per case. */
 #include "codec/tests/testing.h"
+
+/* the bound gdw_decode_heap_bound gives a decode in mode m */
+static size_t heap_bound_of(gdw_mode m, size_t len) {
+    gdw_decode_options o = gdw_decode_options_default();
+    o.mode = m;
+    return gdw_decode_heap_bound(len, &o);
+}
 
 typedef struct buf { uint8_t *p; size_t n, cap; } buf;
 static void put(buf *b, const void *src, size_t n) {
@@ -50,7 +57,7 @@ static double g_worst[3];
 static void run(const char *what, const char *dialect, const buf *b, int want_accept, bool objects) {
     const gdw_dialect *d = t_dialect(dialect);
     for (int m = 0; m < 3; m++) {
-        t_counting c = {0, 0, gdw_decode_heap_bound_mode(b->n, (gdw_mode)m), 0};
+        t_counting c = {0, 0, heap_bound_of((gdw_mode)m, b->n), 0};
         gdw_allocator a = t_counting_allocator(&c);
         gdw_decode_options o = gdw_decode_options_default();
         o.mode = (gdw_mode)m;

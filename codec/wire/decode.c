@@ -1178,10 +1178,10 @@ gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
 /* The proof is in docs/library.md, "Heap bound"; codec/tests/heap_bound_test holds it to
  * adversarial packets. Engine-exact mode adds what the engine's own conversions build
  * (codec/engine/settle.c: a packed array element becomes an Array, 16 bytes an element). */
-size_t gdw_decode_heap_bound_mode(size_t len, gdw_mode mode) {
+size_t gdw_decode_heap_bound(size_t len, const gdw_decode_options *opts) {
+    gdw_mode mode = opts ? opts->mode : GDW_MODE_COMPATIBLE;
     size_t per = mode == GDW_MODE_ENGINE_EXACT ? 24 : 7;
     if (len > (SIZE_MAX - 16384) / per) return SIZE_MAX;
     return len * per + 16384;
 }
 
-size_t gdw_decode_heap_bound(size_t len) { return gdw_decode_heap_bound_mode(len, GDW_MODE_COMPATIBLE); }
