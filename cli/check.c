@@ -74,7 +74,6 @@ static inline bool odd_real(double x) {
 static gdw_visit_answer count_odd_at(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
     (void)ev, (void)parent, (void)slot;
     size_t *n = ctx;
-    if (v->type != GDW_FLOAT && !gdw_type_has_reals((gdw_type)v->type)) return depth >= ODD_DEPTH ? GDW_VISIT_SKIP : GDW_VISIT_GO;
     double comps[64];
     for (size_t from = 0, got; from < ODD_SAMPLE && (got = gdw_value_reals(v, from, sizeof comps / sizeof comps[0], comps)) > 0; from += got)
         for (size_t i = 0; i < got; i++) *n += odd_real(comps[i]);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* decode.c — the decoder and the validator: one walker for every dialect and mode.
  *
- * Bytes are read only through the cursor (internal.h). Containers are walked with an
+ * Bytes are read only through the cursor (wire/wire.h). Containers are walked with an
  * explicit stack of frames, never by recursion, so hostile nesting cannot overflow the C
  * stack. A value is built only when the walker has a destination for it: gdw_validate
  * starts with none and so allocates nothing; gdw_decode also runs without a destination
@@ -198,7 +198,7 @@ void gdw_strict_rule_refused(unsigned line);
 #define NEED(c, n, ee, msg) \
     do { if (GDW_UNLIKELY(!cur_has(&(c)->cur, (n)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
 
-/* Reads through the cursor (each checks itself, internal.h) that report their own truncation at
+/* Reads through the cursor (each checks itself, wire/wire.h) that report their own truncation at
  * the read: the next word into x, or the next n bytes into p. After a NEED for a group of words
  * (whose error names the group's start) they cannot fail, and say so in the same words. */
 #define READ_U32(c, x, ee, msg) \
