@@ -3,6 +3,7 @@
  * keeps, converts (Variant::can_convert_strict; Godot 4.3's three conversions) or drops of a typed
  * Array's elements and a typed Dictionary's keys, and what Pandemonium 5's TypedArray keeps.
  * Conversions gdwire does not compute leave the value as written and marked (not_computed). */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -198,39 +199,46 @@ static gdw_status set_reals(settle_ctx *c, gdw_value *v, unsigned t, const doubl
  * components (core/variant/variant.cpp: the Transform2D and Transform3D conversions,
  * Projection(Transform3D), Projection::operator Transform3D). On the wire: Transform2D is
  * columns[3][2], Basis rows[3][3], Transform3D basis rows then origin, Projection columns[4][4].
- * Returns false where the engine computes (Basis and Quaternion: a rotation), not copies. */
-static bool copy_math(settle_ctx *c, gdw_value *v, unsigned to, gdw_status *s) {
-    double in[16], out[16] = {0};
-    unsigned from = v->type;
-    reals_of(v, in, gdw_type_components((gdw_type)from));
-    if (to == GDW_TRANSFORM2D && from == GDW_TRANSFORM3D) {
-        double t[6] = {in[0], in[3], in[1], in[4], in[9], in[10]};
-        *s = set_reals(c, v, to, t, 6);
-        return true;
-    }
-    if (to == GDW_TRANSFORM3D) {
-        out[0] = out[4] = out[8] = 1;
-        if (from == GDW_TRANSFORM2D) {
-            out[0] = in[0]; out[3] = in[1]; out[1] = in[2]; out[4] = in[3]; out[9] = in[4]; out[10] = in[5];
-        } else if (from == GDW_BASIS) {
-            memcpy(out, in, 9 * sizeof *in);
-        } else if (from == GDW_PROJECTION) {
-            const double *m = in;
-            double t[12] = {m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10], m[12], m[13], m[14]};
-            memcpy(out, t, sizeof t);
-        } else {
-            return false;
+ * Each map gives, per component written, the component read, or COPY_0 / COPY_1 for a constant.
+ * A component is copied bit for bit when both sides are the same real_t, as the engine's
+ * assignments copy it: a signalling NaN stays signalling (a trip through double would quiet it,
+ * found by the differential run against Godot 4.6.3). */
+enum { COPY_0 = -1, COPY_1 = -2 };
+typedef struct {
+    unsigned to, from, n;
+    int8_t src[16];
+} copy_map;
+static const copy_map k_copy_maps[] = {
+    {GDW_TRANSFORM2D, GDW_TRANSFORM3D, 6, {0, 3, 1, 4, 9, 10}},
+    {GDW_TRANSFORM3D, GDW_TRANSFORM2D, 12, {0, 2, COPY_0, 1, 3, COPY_0, COPY_0, COPY_0, COPY_1, 4, 5, COPY_0}},
+    {GDW_TRANSFORM3D, GDW_BASIS, 12, {0, 1, 2, 3, 4, 5, 6, 7, 8, COPY_0, COPY_0, COPY_0}},
+    {GDW_TRANSFORM3D, GDW_PROJECTION, 12, {0, 4, 8, 1, 5, 9, 2, 6, 10, 12, 13, 14}},
+    {GDW_PROJECTION, GDW_TRANSFORM3D, 16, {0, 3, 6, COPY_0, 1, 4, 7, COPY_0, 2, 5, 8, COPY_0, 9, 10, 11, COPY_1}},
+};
+
+static gdw_status copy_math(settle_ctx *c, gdw_value *v, unsigned to) {
+    const copy_map *m = NULL;
+    for (size_t i = 0; i < sizeof k_copy_maps / sizeof *k_copy_maps; i++)
+        if (k_copy_maps[i].to == to && k_copy_maps[i].from == v->type) m = &k_copy_maps[i];
+    assert(m); /* the conversion table names only these pairs */
+    unsigned w = comp_width_encode(c->d, C_REAL);
+    uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, m->n * w);
+    if (!out) return GDW_ERR_NOMEM;
+    for (unsigned i = 0; i < m->n; i++) {
+        int k = m->src[i];
+        uint8_t *o = out + i * w;
+        if (k >= 0 && v->width == w) memcpy(o, v->u.bytes + (size_t)k * w, w);
+        else {
+            double x = k >= 0 ? gdw_value_real(v, (size_t)k) : k == COPY_1 ? 1.0 : 0.0;
+            if (w == 4) wr_u32le(o, f32_to_bits((float)x));
+            else wr_u64le(o, f64_to_bits(x));
         }
-        *s = set_reals(c, v, to, out, 12);
-        return true;
     }
-    if (to == GDW_PROJECTION && from == GDW_TRANSFORM3D) {
-        const double *b = in, *o = in + 9;
-        double m[16] = {b[0], b[3], b[6], 0, b[1], b[4], b[7], 0, b[2], b[5], b[8], 0, o[0], o[1], o[2], 1};
-        *s = set_reals(c, v, to, m, 16);
-        return true;
-    }
-    return false;
+    reset_value(v, to);
+    v->width = (uint8_t)w;
+    v->len = m->n;
+    v->u.bytes = out;
+    return GDW_OK;
 }
 
 /* NodePath(String) (core/string/node_path.cpp): absolute after a leading '/'; subnames after the
@@ -549,11 +557,7 @@ static gdw_status cv_string_to_color(const conv_at *at, gdw_value *v) {
     return set_reals(at->c, v, GDW_COLOR, x, 4);
 }
 static gdw_status cv_packed_to_array(const conv_at *at, gdw_value *v) { return packed_to_array(at->c, v); }
-static gdw_status cv_copy_math(const conv_at *at, gdw_value *v) {
-    gdw_status s = GDW_OK;
-    copy_math(at->c, v, at->want, &s);
-    return s;
-}
+static gdw_status cv_copy_math(const conv_at *at, gdw_value *v) { return copy_math(at->c, v, at->want); }
 /* Basis::get_quaternion */
 static gdw_status cv_basis_to_quaternion(const conv_at *at, gdw_value *v) {
     double m[9], q[4];

@@ -307,6 +307,16 @@ def engine_holds():
     bs = hdr(17) + "".join(struct.pack("<f", 3.0 * k).hex() for k in range(9))
     for want, what, val in ((11, "Transform3D", t3), (18, "Transform2D", t2), (18, "Projection", pj), (18, "Basis", bs), (19, "Transform3D", t3)):
         cases.append((f"Array[type {want}] of a {what} of distinct components", ARR([val], 1, u32(want))))
+    # the same copies of NaNs: signalling ones stay signalling, every payload and sign kept (the
+    # engine assigns real_t to real_t; found by the differential run against Godot 4.6.3)
+    nans = [0x7FA00001, 0xFFBF0000, 0x7FC00123, 0xFFC00000, 0x7F800001, 0xFF800000, 0x80000000, 0x7F800000,
+            0x7FBFFFFF, 0xFFFFFFFF, 0x7FC00000, 0xFF800002, 0x3F800000, 0xFFA00001, 0x7FE00000, 0x00000001]
+    def nan_parts(t, n):
+        return hdr(t) + "".join(u32(nans[k]) for k in range(n))
+    for want, what, val in ((11, "Transform3D", nan_parts(18, 12)), (18, "Transform2D", nan_parts(11, 6)),
+                            (18, "Projection", nan_parts(19, 16)), (18, "Basis", nan_parts(17, 9)),
+                            (19, "Transform3D", nan_parts(18, 12))):
+        cases.append((f"Array[type {want}] of a {what} of NaNs, signalling and quiet", ARR([val], 1, u32(want))))
     for name, hexs in cases:
         row(f, name, "godot4", "hex", hexs, note="what Godot 4.6.3 holds after decoding (codec/engine/settle.c)")
     # NodePath counts summed in 32 bits (every engine): the parts read are (names + subnames) mod 2^32
