@@ -103,7 +103,7 @@ static bool newer(const gdw_dialect *a, const gdw_dialect *b) {
  * walk per dialect), the row is an engine's and not only documentation (documented_only). The second costs a walk of the tree; it only tells apart rows that tie on the
  * bit above it, so without detail only those rows pay for it. The rows that rank first, and so
  * the answer, are the same. */
-static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, int *n_meanings, bool detail) {
+static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *dec, ids *seen, int *best_out, int *n_meanings, bool detail) {
     size_t nd = c->nd;
     row *rows = c->rows;
     long top = -1;
@@ -132,7 +132,7 @@ static void rank_rows(check_run *c, const packet *pk, ids *seen, int *best_out, 
         if (w->r->status != GDW_OK) continue;
         w->exact_ok = w->r->engine_exact; /* gdw_check's: found in its walk unless an engine quirk was met */
         if (w->exact_ok) w->score += 1L << 33;
-        if (w->exact_ok && c->matrix) engine_value_note(w->r->dialect, pk, &c->o->dec, w->r->doc, w->engine_note, sizeof w->engine_note);
+        if (w->exact_ok && c->matrix) engine_value_note(w->r->dialect, pk, dec, w->r->doc, w->engine_note, sizeof w->engine_note);
     }
     /* among dialects of the best score, the newest engine release (dialect field `released`) */
     int best = 0;
@@ -368,6 +368,7 @@ static int check_packet(void *ctx, const packet *pk) {
     check_run *c = ctx;
     gdw_decode_options dec = c->o->dec;
     dec.borrow_input = true; /* the packet outlives the documents: they are freed below */
+    dec.watch_engine = c->matrix; /* the matrix's notes (engine_value_note) */
     int accepted = (int)gdw_check(pk->p, pk->n, &dec, NULL, true, c->res);
     for (size_t i = 0; i < c->nd; i++) {
         row *w = &c->rows[i];
@@ -383,7 +384,7 @@ static int check_packet(void *ctx, const packet *pk) {
     }
     int best = 0, nm = 0;
     ids seen;
-    rank_rows(c, pk, &seen, &best, &nm, c->matrix || c->o->json);
+    rank_rows(c, pk, &dec, &seen, &best, &nm, c->matrix || c->o->json);
     for (size_t i = 0; i < c->nd && accepted; i++) if (c->rows[i].rank == 1) c->first_count[i]++;
     if (c->o->json) print_json(c, pk, best, nm, accepted);
     else if (c->matrix) {

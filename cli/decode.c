@@ -30,6 +30,7 @@ static int decode_packet(void *ctx, const packet *pk) {
     size_t used = 0;
     gdw_decode_options dec = o->dec;
     dec.borrow_input = true; /* the packet outlives the document here */
+    dec.watch_engine = !o->json && o->dec.mode == GDW_MODE_COMPATIBLE; /* the note below, without a second decode where it has nothing to say */
     gdw_status s = gdw_decode(o->dialect, pk->p, pk->n, &dec, NULL, &doc, &used, &err);
     if (o->json) {
         printf("{");
@@ -75,7 +76,7 @@ static int decode_packet(void *ctx, const packet *pk) {
         free(text);
     }
     char held[1000];
-    if (!o->json && o->dec.mode != GDW_MODE_STRICT && engine_value_note(o->dialect, pk, &o->dec, doc, held, sizeof held)) {
+    if (!o->json && o->dec.mode != GDW_MODE_STRICT && engine_value_note(o->dialect, pk, &dec, doc, held, sizeof held)) {
         char name[600];
         packet_name(pk, name, sizeof name);
         fprintf(stderr, "%s: note: %s\n", name, held);

@@ -16,6 +16,10 @@ static void short_text(const gdw_value *v, char *out, size_t cap) {
 bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_options *dec, const gdw_doc *have_doc, char *out,
                        size_t cap) {
     const gdw_value *have = gdw_doc_root(have_doc);
+    out[0] = 0;
+    /* a compatible or strict decode that watched (dec->watch_engine) met nothing the engine reads
+     * or holds otherwise: no second decode */
+    if (dec->mode != GDW_MODE_ENGINE_EXACT && gdw_doc_engine_same(have_doc)) return false;
     /* `have` is the value already decoded in dec->mode: only the other side is decoded here
      * (both, when dec->mode is strict) */
     gdw_decode_options o = *dec;

@@ -565,6 +565,10 @@ typedef struct gdw_decode_options {
     bool fail_if_approximate; /* engine-exact mode: fail with GDW_ERR_LOSSY (err->path the first place)
                                  rather than return a tree with values the engine would hold otherwise
                                  (gdw_doc_approximate); the trace, if any, is told of each such value */
+    bool watch_engine;    /* compatible and strict mode: find, in the same walk, whether the engine holds
+                             exactly this tree (gdw_doc_engine_same); costs a strict UTF-8 check of
+                             non-ASCII text and a look at each Dictionary's keys (about 10% of the
+                             decode of small Dictionaries). Off: gdw_doc_engine_same says false */
 } gdw_decode_options;
 
 /* gdw_decode_options_default: compatible mode, depth 1024, no size limit, no objects. */
@@ -607,6 +611,16 @@ GDW_API void gdw_doc_free(gdw_doc *doc); /* NULL is a no-op */
  * gdw_error.path), and *why (when not NULL) what the engine does there. 0 for a NULL doc. With
  * gdw_decode_options.fail_if_approximate, such a decode fails instead, with GDW_ERR_LOSSY. */
 GDW_API size_t gdw_doc_approximate(const gdw_doc *doc, char *path, const char **why);
+/* gdw_doc_engine_same: true when the engine release of the document's dialect is known to hold
+ * exactly this tree, with the same verdict and length: a walk decoding with watch_engine (or in
+ * engine-exact mode) met no place where
+ * engine-exact mode reads the bytes otherwise or holds another value (a string its UTF-8 decoder
+ * changes, a typed container, Dictionary keys it could find equal or retype, a component it
+ * narrows). Always true for a tree decoded in engine-exact mode. false means "may differ":
+ * decode in engine-exact mode to know (docs/
+ * library.md "What the engine holds"); false for a NULL doc, a decode without watch_engine and a
+ * tree not decoded from bytes. */
+GDW_API bool gdw_doc_engine_same(const gdw_doc *doc);
         
 /* ---------------------------------------------------------------------------------------
  * One packet against every dialect (what `gdwire check` shows).

@@ -128,6 +128,7 @@ void cf_run(const gdw_dialect *d, gdw_mode m, const uint8_t *buf, size_t len, co
     opt.allow_objects = o->objects;
     opt.max_depth = o->max_depth;
     opt.max_size = o->max_size;
+    opt.watch_engine = true; /* the runner holds gdw_doc_engine_same's claims to engine-exact mode */
     limited_heap heap = {0, o->heap_limit};
     gdw_allocator limited = {limited_malloc, limited_realloc, limited_free, &heap};
     gdw_error err;

@@ -78,6 +78,22 @@ static void mark_types(const gdw_value *v, bool seen[GDW_TYPE_COUNT], int depth)
     }
 }
 
+/* gdw_doc_engine_same's claim about a tree decoded in compatible or strict mode: engine-exact mode
+ * accepts the bytes, reads as many, and holds the same tree, bit for bit (its exact text). */
+static bool engine_same_holds(const gdw_dialect *d, const cf_vector *v, const cf_outcome *got) {
+    cf_outcome exact;
+    cf_run(d, GDW_MODE_ENGINE_EXACT, v->bytes, v->len, &v->opt, &exact);
+    bool same = exact.status == GDW_OK && exact.consumed == got->consumed;
+    if (same) {
+        char *a = gdw_text_print_alloc(gdw_doc_root(got->doc), NULL, NULL), *b = gdw_text_print_alloc(gdw_doc_root(exact.doc), NULL, NULL);
+        same = a && b && strcmp(a, b) == 0;
+        free(a);
+        free(b);
+    }
+    cf_outcome_free(&exact);
+    return same;
+}
+
 static int run_suite(cf_suite *s, const char *evidence_dir) {
     size_t nd = gdw_row_count();
     long passed[CF_MAX_DIALECTS] = {0}, failed[CF_MAX_DIALECTS] = {0}, excused[CF_MAX_DIALECTS] = {0};
@@ -87,6 +103,7 @@ static int run_suite(cf_suite *s, const char *evidence_dir) {
     long family_count[MAX_FAMILIES] = {0};
     load_families();
     long validate_disagreements = 0;
+    long engine_same_claims = 0, engine_same_wrong = 0;
     memset(seen_type, 0, sizeof seen_type);
 
     for (size_t k = 0; k < s->n; k++) {
@@ -109,6 +126,14 @@ static int run_suite(cf_suite *s, const char *evidence_dir) {
                 bool ok = cf_outcome_equal(want, &got) && got.validate_agrees;
                 cf_deviation *dev = cf_find_deviation(s, v->id, d, m, false, NULL);
                 if (ok && got.status == GDW_OK && m == GDW_MODE_COMPATIBLE) mark_types(gdw_doc_root(got.doc), seen_type[i], 0);
+                if (got.status == GDW_OK && m != GDW_MODE_ENGINE_EXACT && gdw_doc_engine_same(got.doc)) {
+                    engine_same_claims++;
+                    if (!engine_same_holds(d, v, &got)) {
+                        engine_same_wrong++;
+                        printf("FAIL %s:%d %s  [%s, %s]: gdw_doc_engine_same says the engine holds this tree, engine-exact mode holds another\n",
+                               v->file, v->line, v->name, gdw_dialect_name(d), gdw_mode_name((gdw_mode)m));
+                    }
+                }
                 if (ok && !dev) passed[i]++;
                 else if (!ok && dev) { excused[i]++; dev->used++; }
                 else if (ok && dev) {
@@ -154,6 +179,11 @@ static int run_suite(cf_suite *s, const char *evidence_dir) {
             suite_problems++;
         }
 
+    /* gdw_doc_engine_same: every claim checked above; a suite where it never claims would test nothing */
+    if (!engine_same_claims) { printf("FAIL gdw_doc_engine_same never claims the engine holds a tree\n"); suite_problems++; }
+    suite_problems += engine_same_wrong;
+    printf("gdw_doc_engine_same: %ld trees claimed to be the engine's, checked against engine-exact mode: %ld wrong\n",
+           engine_same_claims, engine_same_wrong);
     printf("\n%zu vectors; made for: ", s->n);
     for (int f = 0; f < g_nfamilies; f++) printf("%s%s %ld", f ? ", " : "", g_family_labels[f], family_count[f]);
     long evidence_problems = evidence_dir ? cf_evidence_load(s, evidence_dir) : 0;

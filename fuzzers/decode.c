@@ -82,6 +82,29 @@ static int differ_only_at(const uint8_t *a, const uint8_t *b, size_t n, const ba
     return 1;
 }
 
+/* gdw_doc_engine_same's claim: engine-exact mode accepts the packet, reads as many bytes and
+ * holds this very tree, bit for bit (its exact text) */
+static void check_engine_same(const fuzz_input *in, const gdw_doc *doc, size_t used) {
+    gdw_decode_options eo = in->opt;
+    eo.mode = GDW_MODE_ENGINE_EXACT;
+    gdw_doc *exact = NULL;
+    size_t eused = 0;
+    gdw_error err;
+    gdw_status s = gdw_decode(in->dialect, in->packet, in->len, &eo, NULL, &exact, &eused, &err);
+    FUZZ_CHECK(s == GDW_OK && eused == used, "%s: gdw_doc_engine_same, but engine-exact mode says %s, %zu bytes (not %zu)",
+               gdw_dialect_name(in->dialect), gdw_status_name(s), eused, used);
+    char *a = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL), *b = gdw_text_print_alloc(gdw_doc_root(exact), NULL, NULL);
+    FUZZ_CHECK(a && b, "out of memory");
+    if (strcmp(a, b) != 0) {
+        fuzz_print_value("decoded", gdw_doc_root(doc));
+        fuzz_print_value("engine-exact", gdw_doc_root(exact));
+        FUZZ_CHECK(0, "%s: gdw_doc_engine_same, but engine-exact mode holds another tree", gdw_dialect_name(in->dialect));
+    }
+    free(a);
+    free(b);
+    gdw_doc_free(exact);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_input in;
     if (!fuzz_split(data, size, &in)) return 0;
@@ -90,6 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     }
     const gdw_dialect *d = in.dialect;
+    in.opt.watch_engine = (in.extra & 2u) != 0; /* byte 1 bit 4: gdw_doc_engine_same is found, and checked */
     gdw_doc *doc = NULL;
     size_t used = 0;
     gdw_error err;
@@ -102,6 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(used <= in.len, "consumed %zu of %zu", used, in.len);
     fuzz_check_doc(doc, in.len, in.opt.mode);
     if (in.opt.mode == GDW_MODE_ENGINE_EXACT) fuzz_check_key_work(in.len);
+    if (in.opt.mode != GDW_MODE_ENGINE_EXACT && gdw_doc_engine_same(doc)) check_engine_same(&in, doc, used);
     const gdw_value *v1 = gdw_doc_root(doc);
     uint8_t *e1 = NULL, *e2 = NULL;
     size_t n1 = 0, n2 = 0;

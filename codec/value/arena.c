@@ -93,3 +93,4 @@ void gdw_doc_free(gdw_doc *doc) {
 const gdw_value *gdw_doc_root(const gdw_doc *doc) { return doc ? &doc->root : NULL; }
 
 size_t gdw_doc_heap_bytes(const gdw_doc *doc) { return doc ? doc->heap_bytes : 0; }
+bool gdw_doc_engine_same(const gdw_doc *doc) { return doc && doc->engine_same; }

@@ -120,6 +120,7 @@ struct gdw_doc {
     size_t heap_bytes;     /* everything held, chunk headers included */
     gdw_value root;
     size_t approximate;    /* engine-exact: values marked GDW_VF_APPROXIMATE when the tree was made */
+    bool engine_same;      /* gdw_doc_engine_same: set by the walk (codec/wire/decode.c) */
 };
 
 const gdw_allocator *gdw_default_allocator(void);

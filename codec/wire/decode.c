@@ -50,8 +50,12 @@ typedef struct frame {
  *   + engine_reads_otherwise     (its quirks: a verdict or a length changes): engine-exact mode
  *                                takes the engine's way (engine_way, a pure question), and a
  *                                shadow notes that it would differ (the statement beside it);
- *   engine_value(c, cond)        the engine holds another value from the same bytes (engine-exact
- *                                only; the verdict and length are compatible mode's);
+ *   engine_value(c, quirk)       the engine holds another value from the same bytes (engine-exact
+ *   + engine_holds_otherwise     only; the verdict and length are compatible mode's), and a
+ *                                decode into a tree notes that the engine's value may differ
+ *                                (gdw_doc_engine_same; the pass after the walk makes it there,
+ *                                codec/engine: strings its UTF-8 decoder changes, typed
+ *                                containers, Dictionary keys it may find equal);
  * and every other check (fail) holds in every mode. */
 typedef struct dctx {
     const gdw_dialect *d;
@@ -62,8 +66,13 @@ typedef struct dctx {
     bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
     gdw_error *shadow;   /* compatible mode with a shadow: the first strict violation goes here */
     bool shadow_hit;
-    bool engine_differs; /* with a shadow: an engine_reads_otherwise place was met, engine-exact mode would
-                            read these bytes otherwise (its verdict needs its own walk) */
+    bool engine_differs; /* an engine_reads_otherwise place was met: engine-exact mode would read these
+                            bytes otherwise (its verdict needs its own walk) */
+    bool engine_holds_other; /* an engine_holds_otherwise place was met: the engine may hold another value
+                                than this walk's (gdw_doc_engine_same) */
+    bool watch_values;   /* a decode into a tree, not engine-exact, in a dialect whose engine pass changes
+                            values: the walk looks for the places engine_holds_otherwise records */
+    bool watch_strings;  /* watch_values, and the engine's UTF-8 decoder changes some text (utf8_value) */
     bool lenient;        /* compatible mode in a dialect with lenient strings */
     bool allow_objects;
     bool borrow;         /* strings and packed data point into the input (borrow_input) */
@@ -176,11 +185,16 @@ static gdw_status violation(dctx *c, gdw_status code, size_t off, const char *ms
  * itself). A site computes its quirk once and does both. */
 static inline bool engine_way(const dctx *c, bool quirk) { return exact(c) && quirk; }
 static inline void engine_reads_otherwise(dctx *c, bool quirk) {
-    if (c->shadow && quirk) c->engine_differs = true;
+    if (quirk) c->engine_differs = true;
 }
 
-/* A place where the engine holds another value from the same bytes, read the same way. */
+/* A place where the engine holds another value from the same bytes, read the same way, or may
+ * (its pass decides): engine_value answers whether this walk makes the engine's value itself
+ * (engine-exact mode does), engine_holds_otherwise records that the value may differ. */
 static inline bool engine_value(const dctx *c, bool quirk) { return exact(c) && quirk; }
+static inline void engine_holds_otherwise(dctx *c, bool quirk) {
+    if (quirk) c->engine_holds_other = true;
+}
 
 /* A strict-only rule: the bytes are not what the dialect's encoder writes (see violation). Built
  * with GDW_STRICT_COVERAGE (codec:strict_coverage_test only), each rule that refuses bytes in
@@ -341,12 +355,16 @@ static gdw_status string_utf8(dctx *c, const wire_string *ws) {
     unsigned rule = c->lenient ? (unsigned)GDW_UTF8_UNCHECKED : strict(c) ? (unsigned)GDW_UTF8_STRICT : c->d->utf8_rule;
     const uint8_t *text = ws->p + ws->skip;
     size_t n = ws->vis - ws->skip, at = ws->start + ws->skip, bad = (size_t)-1, strict_bad = (size_t)-1;
-    /* a shadow holds the string to strict mode's rule as well; text valid under the strict
-     * rule is valid under every dialect's rule (utf8_test), so one pass usually answers both */
-    if (c->canon && rule != GDW_UTF8_STRICT) strict_bad = gdw_utf8_check(text, n, GDW_UTF8_STRICT);
-    if (!c->canon || rule == GDW_UTF8_STRICT || strict_bad != (size_t)-1) bad = gdw_utf8_check(text, n, rule);
+    /* a shadow holds the string to strict mode's rule as well, and so does a walk watching for
+     * values the engine's UTF-8 decoder changes: it keeps text that is valid under the strict
+     * rule as it is (shortest forms, no surrogates). Text valid under the strict rule is valid
+     * under every dialect's rule (utf8_test), so one pass usually answers both */
+    bool also_strict = (c->canon || c->watch_strings) && rule != GDW_UTF8_STRICT;
+    if (also_strict) strict_bad = gdw_utf8_check(text, n, GDW_UTF8_STRICT);
+    if (!also_strict || strict_bad != (size_t)-1) bad = gdw_utf8_check(text, n, rule);
     if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, at + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
-    if (strict_bad != (size_t)-1) return violation_ee(c, GDW_ERR_BAD_UTF8, at + strict_bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+    engine_holds_otherwise(c, strict_bad != (size_t)-1);
+    if (strict_bad != (size_t)-1 && c->canon) return violation_ee(c, GDW_ERR_BAD_UTF8, at + strict_bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
     return GDW_OK;
 }
 
@@ -507,8 +525,10 @@ static const uint8_t *narrow_reals(dctx *c, const uint8_t *p, size_t n) {
     return q;
 }
 
-static bool narrows(const dctx *c, const gdw_type_info *ti, unsigned w) {
-    return engine_value(c, c->reals->narrow_math_f64 && ti->comp == C_REAL && w == 8);
+static bool narrows(dctx *c, const gdw_type_info *ti, unsigned w) {
+    bool quirk = c->reals->narrow_math_f64 && ti->comp == C_REAL && w == 8;
+    engine_holds_otherwise(c, quirk);
+    return engine_value(c, quirk);
 }
 
 static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
@@ -567,7 +587,9 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     } else if (dst) {
         dst->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : w);
         dst->len = (uint32_t)count;
-        if (engine_value(c, d->defect_vec4_pool_w && ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY))) {
+        bool vec4_w = d->defect_vec4_pool_w && ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY);
+        engine_holds_otherwise(c, vec4_w);
+        if (engine_value(c, vec4_w)) {
             uint8_t *q = (uint8_t *)gdw_arena_dup(c->doc, p, (size_t)size); /* changed below: always a copy */
             if (!q) return nomem(c);
             /* the engine reads w from the z slot */
@@ -774,6 +796,7 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
         memset(ct, 0, sizeof *ct);
         dst->flags |= GDW_VF_TYPED;
         dst->u.ext = ct;
+        engine_holds_otherwise(c, c->watch_values && c->typed->rule != GDW_TYPED_AS_WRITTEN); /* its elements are validated */
     }
     gdw_status s;
     if (is_dict && (s = read_typedesc(c, key_kind, ct ? &ct->key : NULL))) return s;
@@ -815,6 +838,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         ct->elem.id_only = id_only && builtin == GDW_OBJECT; /* the bit means nothing on other element types */
         dst->flags |= GDW_VF_TYPED;
         dst->u.ext = ct;
+        engine_holds_otherwise(c, c->watch_values && c->typed->rule != GDW_TYPED_AS_WRITTEN);
     }
     if (builtin == GDW_OBJECT && !id_only) {
         /* the class name, as a whole StringName Variant */
@@ -1041,6 +1065,91 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type has no reader");
 }
 
+/* ---- Dictionary keys the engine keeps as they are ---------------------------------------- */
+
+/* Keys keys_kept can judge: Nil, bool, int, float, String and StringName. */
+static inline bool plain_key(const gdw_value *k) {
+    return k->type == GDW_STRING || k->type == GDW_STRING_NAME || k->type == GDW_NIL || k->type == GDW_BOOL || k->type == GDW_INT ||
+           k->type == GDW_FLOAT;
+}
+
+static inline bool string_like_key(const gdw_value *k) { return k->type == GDW_STRING || k->type == GDW_STRING_NAME; }
+
+/* Two plain keys the engine could take as one: String and StringName alike, numbers by value
+ * (-0 as 0, every NaN alike: hash_compare's). */
+static inline bool plain_keys_same(const gdw_value *a, const gdw_value *b) {
+    bool sa = string_like_key(a), sb = string_like_key(b);
+    if (sa != sb) return false;
+    if (sa) return a->len == b->len && (a->len == 0 || (a->u.bytes[0] == b->u.bytes[0] && memcmp(a->u.bytes, b->u.bytes, a->len) == 0));
+    if (a->type != b->type) return false;
+    if (a->type == GDW_FLOAT) {
+        double x = gdw_value_real(a, 0), y = gdw_value_real(b, 0);
+        return x == y || (isnan(x) && isnan(y));
+    }
+    return a->type == GDW_NIL || a->u.i == b->u.i;
+}
+
+/* A word plain_keys_same keys share, made in a few instructions: a string's length, first and
+ * last byte; a number's value. */
+static inline uint64_t plain_key_sig(const gdw_value *k) {
+    if (string_like_key(k)) return k->len ? (uint64_t)k->len | (uint64_t)k->u.bytes[0] << 32 | (uint64_t)k->u.bytes[k->len - 1] << 40 : 0;
+    if (k->type == GDW_FLOAT) {
+        double r = gdw_value_real(k, 0);
+        return isnan(r) ? 1 : r == 0 ? 0 : f64_to_bits(r);
+    }
+    return (uint64_t)k->u.i;
+}
+
+/* A hash plain_keys_same keys share. */
+static uint64_t plain_key_hash(const gdw_value *k) {
+    if (k->type == GDW_STRING || k->type == GDW_STRING_NAME) {
+        uint64_t x = 0xcbf29ce484222325u;
+        for (uint32_t i = 0; i < k->len; i++) x = (x ^ k->u.bytes[i]) * 0x100000001b3u;
+        return x;
+    }
+    if (k->type == GDW_FLOAT) {
+        double r = gdw_value_real(k, 0);
+        return isnan(r) ? 1 : r == 0 ? 0 : f64_to_bits(r) * 0x9E3779B97F4A7C15u;
+    }
+    return (uint64_t)k->u.i * 0x9E3779B97F4A7C15u + k->type;
+}
+
+/* The n keys of a Dictionary just read (items: key, value, key, value...) are ones the engine's
+ * Dictionary keeps as they are: plain keys no two of which it could find equal, and no StringName
+ * key where the engine makes Strings of them (keys_name_to_string). Cheap, and conservative:
+ * false sends the tree to the engine pass (codec/engine/keys.c), which decides. A few keys are
+ * compared pairwise, up to KEYS_KEPT_MAX through a table on the stack; larger Dictionaries go to
+ * the pass. */
+#define KEYS_PAIRWISE 8
+#define KEYS_KEPT_MAX 64
+static __attribute__((noinline)) bool keys_kept(const dctx *c, const gdw_value *items, uint32_t n) {
+    bool names = gdw_keys_of(c->d)->name_to_string, merge = gdw_keys_of(c->d)->merge_dict_keys;
+    if (n > KEYS_KEPT_MAX) return !merge && !names;
+    for (uint32_t i = 0; i < n; i++) {
+        const gdw_value *k = &items[2 * i];
+        if ((names && k->type == GDW_STRING_NAME) || (merge && !plain_key(k))) return false;
+    }
+    if (!merge || n < 2) return true;
+    if (n <= KEYS_PAIRWISE) {
+        uint64_t sig[KEYS_PAIRWISE];
+        for (uint32_t i = 0; i < n; i++) sig[i] = plain_key_sig(&items[2 * i]);
+        for (uint32_t i = 1; i < n; i++)
+            for (uint32_t j = 0; j < i; j++)
+                if (sig[i] == sig[j] && plain_keys_same(&items[2 * i], &items[2 * j])) return false;
+        return true;
+    }
+    uint8_t slot[2 * KEYS_KEPT_MAX]; /* key index + 1, 0: empty */
+    memset(slot, 0, sizeof slot);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t h = plain_key_hash(&items[2 * i]);
+        for (size_t j = (size_t)(h ^ h >> 29) % (2 * KEYS_KEPT_MAX);; j = (j + 1) % (2 * KEYS_KEPT_MAX)) {
+            if (!slot[j]) { slot[j] = (uint8_t)(i + 1); break; }
+            if (plain_keys_same(&items[2 * (slot[j] - 1)], &items[2 * i])) return false;
+        }
+    }
+    return true;
+}
+
 /* ---- the walk ---------------------------------------------------------------------------- */
 
 /* One call site of read_value, so the compiler can inline it into the loop. */
@@ -1055,7 +1164,12 @@ static gdw_status walk(dctx *c, gdw_value *root) {
         for (;;) {
             if (c->sp == 0) return GDW_OK;
             frame *f = &c->stack[c->sp - 1];
-            if (f->next == f->slots) { c->sp--; continue; }
+            if (f->next == f->slots) {
+                if (f->kind == FR_DICT && f->items && c->watch_values && !c->engine_holds_other)
+                    engine_holds_otherwise(c, !keys_kept(c, f->items, f->slots / 2));
+                c->sp--;
+                continue;
+            }
             uint32_t slot = f->next++;
             c->pending--;
             dst = f->items ? &f->items[slot] : NULL;
@@ -1080,7 +1194,7 @@ static gdw_status walk(dctx *c, gdw_value *root) {
 static bool mode_holds(const dctx *c) {
     return strict(c) + exact(c) + compat(c) == 1 && c->canon == (strict(c) || c->shadow != NULL) &&
            (!c->shadow || compat(c)) && (!c->lenient || compat(c)) &&
-           c->fast == (compat(c) && !c->shadow && !c->trace) && !c->shadow_hit && !c->engine_differs;
+           c->fast == (compat(c) && !c->shadow && !c->trace) && !c->shadow_hit && !c->engine_differs && !c->engine_holds_other;
 }
 #endif
 
@@ -1152,8 +1266,13 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     dctx c;
     init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack, report ? report->strict_err : NULL);
     c.doc = doc;
+    /* the rules under which the engine pass (gdw_engine_settle) changes anything */
+    c.watch_values = doc && o.watch_engine && !exact(&c) && (c.typed->rule != GDW_TYPED_AS_WRITTEN || gdw_keys_of(d)->merge_dict_keys ||
+                                           gdw_keys_of(d)->name_to_string || d->utf8_value != GDW_UTF8_VALUE_BYTES);
+    c.watch_strings = c.watch_values && d->utf8_value != GDW_UTF8_VALUE_BYTES;
     s = walk(&c, root);
     if (s) return s;
+    if (doc) doc->engine_same = exact(&c) || (o.watch_engine && !c.engine_differs && !c.engine_holds_other);
     if (report) {
         report->canonical = c.shadow && !c.shadow_hit;
         report->engine_same = c.shadow && !c.engine_differs;
