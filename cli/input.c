@@ -4,13 +4,18 @@
  *
  * Raw framed input is read frame by frame, so a capture through a pipe needs memory for its
  * largest frame only; a forged length prefix does not allocate more than the bytes that
- * actually arrive. Text input (hex, base64) is read whole, then split.
+ * actually arrive. Text input (hex, base64) is read whole, then split. A regular file is mapped
+ * (mmap), not copied: the decoders read the page cache in place (a raw packet is decoded without
+ * a copy of its bytes: borrow_input), and hex or base64 text is turned to bytes in the process's
+ * private copy of the pages it writes. A file truncated by another process while it is read
+ * ends the command with SIGBUS, as for any program that maps its input.
  */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
@@ -114,6 +119,20 @@ static int slurp(FILE *f, const char *name, uint8_t **out, size_t *out_n) {
     *out = p;
     *out_n = n;
     return 0;
+}
+
+/* A regular file, mapped: raw bytes read-only and faulted in at once; text (which untext turns to
+ * bytes in place) writable, private to this process. NULL for anything else (a pipe, a terminal,
+ * an empty file), which slurp reads. */
+static uint8_t *map_file(const opts *o, FILE *f, size_t *n) {
+    struct stat sb;
+    int fd = fileno(f);
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 || (uintmax_t)sb.st_size > SIZE_MAX / 2) return NULL;
+    bool text = o->enc != ENC_RAW;
+    void *p = mmap(NULL, (size_t)sb.st_size, text ? PROT_READ | PROT_WRITE : PROT_READ, text ? MAP_PRIVATE : MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED) return NULL;
+    *n = (size_t)sb.st_size;
+    return p;
 }
 
 /* ---- text encodings ----------------------------------------------------------------------------- */
@@ -287,13 +306,15 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) { fprintf(stderr, "%s: cannot open %s: %s\n", k_prog, shown(path), strerror(errno)); return EXIT_USAGE; }
     int rc;
+    size_t mapped_n = 0;
+    uint8_t *mapped = is_stdin ? NULL : map_file(o, f, &mapped_n);
     if (o->enc == ENC_RAW && o->frame != FRAME_NONE) {
-        reader r = {f, NULL, 0, 0, 0, false};
+        reader r = {mapped ? NULL : f, mapped, mapped_n, 0, 0, false};
         rc = split_frames(o, path, &r, fn, ctx, st);
     } else {
-        uint8_t *p = NULL;
-        size_t n = 0;
-        rc = slurp(f, path, &p, &n);
+        uint8_t *p = mapped;
+        size_t n = mapped_n;
+        rc = mapped ? 0 : slurp(f, path, &p, &n);
         if (!rc) {
             if (o->lines) rc = split_lines(o, path, p, n, fn, ctx, st);
             else if (o->enc != ENC_RAW && (rc = untext(o, path, p, &n))) { /* reported */ }
@@ -304,9 +325,10 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
                 packet pk = {path, 0, 0, p, n};
                 rc = one_packet(fn, ctx, st, &pk);
             }
-            free(p);
+            if (!mapped) free(p);
         }
     }
+    if (mapped) munmap(mapped, mapped_n);
     if (!is_stdin) fclose(f);
     return rc;
 }
