@@ -36,6 +36,7 @@ typedef struct check_run {
     size_t nd;
     row *rows;
     gdw_check_result *res; /* gdw_check's results for the packet being checked */
+    struct tree_facts *meaning_facts; /* per meaning (at most one a dialect) */
     size_t *accept_count; /* per dialect, over the run */
     size_t *first_count;  /* per dialect: packets it ranks first on (ties included) */
     bool matrix;          /* the full matrix per packet (one packet, or -v) */
@@ -69,23 +70,43 @@ static inline bool odd_real(double x) {
 #define ODD_SAMPLE 4096 /* components read of each math value or packed array */
 #define ODD_DEPTH 64    /* containers are read down to this many levels */
 
-/* One value of the walk: its reals (the first ODD_SAMPLE of an array) counted, containers below
- * ODD_DEPTH left out. Most of a tree is values without reals: gdw_value_reals answers 0 at once. */
-static gdw_visit_answer count_odd_at(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
-    (void)ev, (void)parent, (void)slot;
-    size_t *n = ctx;
-    double comps[64];
-    for (size_t from = 0, got; from < ODD_SAMPLE && (got = gdw_value_reals(v, from, sizeof comps / sizeof comps[0], comps)) > 0; from += got)
-        for (size_t i = 0; i < got; i++) *n += odd_real(comps[i]);
-    return depth >= ODD_DEPTH ? GDW_VISIT_SKIP : GDW_VISIT_GO;
+/* What one walk of a tree tells: its reals that look misread (subnormal, NaN, beyond 1e30; arrays
+ * sampled, containers read down to ODD_DEPTH levels) and, when asked, the types of its values in
+ * the order their headers are on the wire (a tree's pre-order; an Object's property names are
+ * bare strings, not values). */
+typedef struct tree_facts {
+    size_t odd;
+    bool want_types;
+    uint64_t seen;     /* types met, as bits */
+    unsigned type[MAX_IDS];
+    size_t ntypes;
+} tree_facts;
+
+static gdw_visit_answer facts_at(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
+    (void)ev;
+    tree_facts *f = ctx;
+    if (depth <= ODD_DEPTH) {
+        double comps[64];
+        for (size_t from = 0, got; from < ODD_SAMPLE && (got = gdw_value_reals(v, from, sizeof comps / sizeof comps[0], comps)) > 0; from += got)
+            for (size_t i = 0; i < got; i++) f->odd += odd_real(comps[i]);
+    }
+    if (!f->want_types) return depth >= ODD_DEPTH ? GDW_VISIT_SKIP : GDW_VISIT_GO;
+    bool header = !(parent && parent->type == GDW_OBJECT && slot % 2 == 0);
+    if (header && v->type < 64 && !(f->seen >> v->type & 1u) && f->ntypes < MAX_IDS) {
+        f->seen |= (uint64_t)1 << v->type;
+        f->type[f->ntypes++] = v->type;
+    }
+    return GDW_VISIT_GO;
 }
 
-/* Reals in v that look misread; arrays are sampled (their first ODD_SAMPLE components),
- * containers read down to ODD_DEPTH levels. */
-static size_t count_odd_reals(const gdw_value *root) {
-    size_t n = 0;
-    gdw_visit(root, GDW_VISIT_PRE, count_odd_at, &n);
-    return n;
+/* Reals in root that look misread; arrays are sampled (their first ODD_SAMPLE components),
+ * containers read down to ODD_DEPTH levels; with want_types, the types read too. */
+static tree_facts facts_of(const gdw_value *root, bool want_types) {
+    tree_facts f;
+    memset(&f, 0, sizeof f);
+    f.want_types = want_types;
+    gdw_visit(root, GDW_VISIT_PRE, facts_at, &f);
+    return f;
 }
 
 /* ---- ranking -------------------------------------------------------------------------------------- */
@@ -117,11 +138,25 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
             w->score = (long)w->r->err.offset; /* further is more plausible */
         }
     }
+    /* with detail: meanings (dialects reading equal values) first, then one walk of each
+     * meaning's tree for its misread-looking reals and the types it read */
+    int nm = 0;
+    tree_facts *mf = c->meaning_facts;
+    for (size_t i = 0; i < nd && detail; i++) {
+        rows[i].meaning = -1;
+        if (rows[i].r->status) continue;
+        for (size_t k = 0; k < i; k++)
+            if (rows[k].meaning >= 0 && gdw_value_equal(gdw_doc_root(rows[k].r->doc), gdw_doc_root(rows[i].r->doc))) { rows[i].meaning = rows[k].meaning; break; }
+        if (rows[i].meaning < 0) {
+            rows[i].meaning = nm++;
+            mf[rows[i].meaning] = facts_of(gdw_doc_root(rows[i].r->doc), true);
+        }
+    }
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
         if (w->r->status != GDW_OK) continue;
         if (detail || w->score == top) {
-            w->odd_reals = count_odd_reals(gdw_doc_root(w->r->doc));
+            w->odd_reals = detail ? mf[w->meaning].odd : facts_of(gdw_doc_root(w->r->doc), false).odd;
             if (w->odd_reals == 0) w->score += 1L << 35;
         }
         if (w->r->reencodes_same) w->score += 1L << 34;
@@ -148,23 +183,22 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
     seen->n = 0;
     *n_meanings = 0;
     if (!detail) return; /* one line per packet: the rows that rank first are all it says */
-    /* meanings: dialects reading equal values */
-    int nm = 0;
-    for (size_t i = 0; i < nd; i++) {
-        rows[i].meaning = -1;
-        if (rows[i].r->status) continue;
-        for (size_t k = 0; k < i; k++)
-            if (rows[k].meaning >= 0 && gdw_value_equal(gdw_doc_root(rows[k].r->doc), gdw_doc_root(rows[i].r->doc))) { rows[i].meaning = rows[k].meaning; break; }
-        if (rows[i].meaning < 0) rows[i].meaning = nm++;
-    }
     *n_meanings = nm;
-    /* the type ids the best dialect read */
-    gdw_decode_options t = c->o->dec;
-    t.trace = collect_id;
-    t.trace_ctx = seen;
-    gdw_validate(rows[best].r->dialect, pk->p, pk->n, &t, NULL, NULL);
-
+    /* the type ids the best dialect read, in the order it met them: its tree's types where the
+     * tree holds every value read (an engine-exact tree may hold converted ones: its trace then) */
     const gdw_dialect *bd = rows[best].r->dialect;
+    if (rows[best].r->status == GDW_OK && dec->mode != GDW_MODE_ENGINE_EXACT) {
+        const tree_facts *f = &mf[rows[best].meaning];
+        for (size_t k = 0; k < f->ntypes; k++)
+            for (unsigned id = 0; id < gdw_dialect_type_count(bd); id++)
+                if (gdw_dialect_wire_type(bd, id) == (int)f->type[k]) { seen->id[seen->n++] = id; break; }
+    } else {
+        gdw_decode_options t = c->o->dec;
+        t.trace = collect_id;
+        t.trace_ctx = seen;
+        gdw_validate(bd, pk->p, pk->n, &t, NULL, NULL);
+    }
+
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
         const gdw_dialect *d = w->r->dialect;
@@ -406,8 +440,9 @@ int cmd_check(const opts *o) {
     c.res = calloc(c.nd, sizeof *c.res);
     c.accept_count = calloc(c.nd, sizeof *c.accept_count);
     c.first_count = calloc(c.nd, sizeof *c.first_count);
-    if (!c.rows || !c.res || !c.accept_count || !c.first_count) {
-        free(c.rows); free(c.res); free(c.accept_count); free(c.first_count);
+    c.meaning_facts = calloc(c.nd, sizeof *c.meaning_facts);
+    if (!c.rows || !c.res || !c.accept_count || !c.first_count || !c.meaning_facts) {
+        free(c.rows); free(c.res); free(c.accept_count); free(c.first_count); free(c.meaning_facts);
         fprintf(stderr, "gdwire: out of memory\n");
         return EXIT_USAGE;
     }
@@ -423,5 +458,6 @@ int cmd_check(const opts *o) {
     free(c.res);
     free(c.accept_count);
     free(c.first_count);
+    free(c.meaning_facts);
     return rc;
 }

@@ -64,7 +64,7 @@ static inline gdw_str str_make(const void *p, size_t n) {
 }
 static inline gdw_str str_of(const gdw_value *v) { return str_make(v->u.bytes, v->len); }
 /* The same bytes. */
-static inline bool str_same(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
+static inline bool str_same(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || a.ptr == b.ptr || memcmp(a.ptr, b.ptr, a.len) == 0); }
 
 /* Bytes per component of class comp, under the reals rule r (gdw_reals_of), of a value whose
  * header is hdr. */

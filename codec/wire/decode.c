@@ -971,7 +971,8 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     if (wire >= d->type_count) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
     unsigned t = d->types[wire];
     const gdw_type_info *ti = type_info(t);
-    STRICT_CHECK(c, (hdr & ~0xFFu & ~gdw_meaningful_flags(d, t)) != 0, GDW_ERR_BAD_FLAGS, c->value_off, "header bits the dialect never writes");
+    STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(d, t)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
+                 "header bits the dialect never writes");
     if (dst) { memset(dst, 0, sizeof *dst); dst->type = (uint8_t)t; }
     switch (ti->kind) {
     case K_NIL: case K_CALLABLE: return GDW_OK;
