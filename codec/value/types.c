@@ -195,7 +195,8 @@ static bool reals_equal(const gdw_value *a, const gdw_value *b, size_t ncomp) {
 static int pair_equal(void *widen, const gdw_value *x, const gdw_value *y, const gdw_value *parent, size_t slot) {
     (void)parent, (void)slot;
     if (x == y) return GDW_PAIR_SAME;
-    return node_equal(x, y, *(const bool *)widen) ? GDW_PAIR_DESCEND : GDW_PAIR_DIFFER;
+    if (!node_equal(x, y, *(const bool *)widen)) return GDW_PAIR_DIFFER;
+    return gdw_walk_opens(x) ? GDW_PAIR_DESCEND : GDW_PAIR_SAME; /* a leaf has nothing below it to compare */
 }
 static size_t pair_children(void *ctx, const gdw_value *v, const gdw_value **items) { (void)ctx; return gdw_children(v, items); }
 
