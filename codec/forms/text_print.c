@@ -226,13 +226,13 @@ static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         return;
     case K_PACKED_BYTES:
         sb_str(s, "PackedByteArray(");
-        for (uint32_t i = 0; i < v->len; i++) sb_fmt(s, i ? ", %u" : "%u", v->u.bytes[i]);
+        for (uint32_t i = 0; i < v->len && !sb_done(s); i++) sb_fmt(s, i ? ", %u" : "%u", v->u.bytes[i]);
         sb_str(s, ")");
         return;
     case K_PACKED_STRINGS: {
         const gdw_str *strs = (const gdw_str *)v->u.ext;
         sb_str(s, "PackedStringArray(");
-        for (uint32_t i = 0; i < v->len; i++) { if (i) sb_str(s, ", "); print_gstr(s, strs[i]); }
+        for (uint32_t i = 0; i < v->len && !sb_done(s); i++) { if (i) sb_str(s, ", "); print_gstr(s, strs[i]); }
         sb_str(s, ")");
         return;
     }
