@@ -9,12 +9,6 @@
                                   GDW_BIG_ALLOC, so under 6.3% of it (docs/library.md, Heap bound) */
 #define GDW_BIG_ALLOC 1024u    /* larger requests get a chunk of their own (a 32-byte header: 3.1%) */
 
-struct gdw_chunk {
-    gdw_chunk *next;
-    size_t size; /* whole chunk, header included */
-    size_t used; /* bytes used after the header */
-};
-
 #define HDR ((sizeof(gdw_chunk) + 15u) & ~(size_t)15u)
 
 static void *libc_malloc(void *ctx, size_t n) { (void)ctx; return malloc(n); }
@@ -31,7 +25,6 @@ gdw_doc *gdw_doc_new(const gdw_allocator *alloc) {
     if (!doc) return NULL;
     memset(doc, 0, sizeof(*doc));
     doc->alloc = *alloc;
-    doc->heap_bytes = sizeof(gdw_doc);
     return doc;
 }
 
@@ -41,41 +34,34 @@ static gdw_chunk *new_chunk(gdw_doc *doc, size_t payload) {
     gdw_chunk *c = (gdw_chunk *)doc->alloc.malloc_fn(doc->alloc.ctx, size);
     if (!c) return NULL;
     c->size = size;
-    c->used = 0;
-    doc->heap_bytes += size;
     return c;
 }
 
-void *gdw_arena_alloc(gdw_doc *doc, size_t n) {
+/* What gdw_arena_alloc (value.h) does not bump inline: a request too large for it (a chunk of its
+ * own, linked behind the current one so bumping goes on there), or a current chunk that is full
+ * (a new one, which becomes the current one). */
+void *gdw_arena_alloc_chunk(gdw_doc *doc, size_t n) {
     if (n > SIZE_MAX - 7u) return NULL; /* rounding up would wrap to a tiny size */
     n = n ? (n + 7u) & ~(size_t)7u : 8u;
-    gdw_chunk *cur = doc->chunks;
-    if (cur && cur->size - HDR - cur->used >= n) {
-        void *p = (uint8_t *)cur + HDR + cur->used;
-        cur->used += n;
+    if (doc->bump && (size_t)(gdw_chunk_end(doc) - doc->bump) >= n) { /* n == 0 comes here: 8 bytes */
+        void *p = doc->bump;
+        doc->bump += n;
         return p;
     }
+    gdw_chunk *cur = doc->chunks;
     if (n > GDW_BIG_ALLOC) {
-        /* A chunk of its own, linked behind the current one so bumping goes on there. */
         gdw_chunk *c = new_chunk(doc, n);
         if (!c) return NULL;
-        c->used = n;
         if (cur) { c->next = cur->next; cur->next = c; }
-        else { c->next = NULL; doc->chunks = c; }
+        else { c->next = NULL; doc->chunks = c; } /* no bump room: the next request starts a chunk */
         return (uint8_t *)c + HDR;
     }
     gdw_chunk *c = new_chunk(doc, (cur ? GDW_CHUNK_SIZE : GDW_FIRST_CHUNK) - HDR);
     if (!c) return NULL;
     c->next = cur;
     doc->chunks = c;
-    c->used = n;
+    doc->bump = (uint8_t *)c + HDR + n;
     return (uint8_t *)c + HDR;
-}
-
-void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n) {
-    void *p = gdw_arena_alloc(doc, n);
-    if (p && n) memcpy(p, src, n);
-    return p;
 }
 
 void gdw_doc_free(gdw_doc *doc) {
@@ -92,5 +78,10 @@ void gdw_doc_free(gdw_doc *doc) {
 
 const gdw_value *gdw_doc_root(const gdw_doc *doc) { return doc ? &doc->root : NULL; }
 
-size_t gdw_doc_heap_bytes(const gdw_doc *doc) { return doc ? doc->heap_bytes : 0; }
+size_t gdw_doc_heap_bytes(const gdw_doc *doc) {
+    if (!doc) return 0;
+    size_t n = sizeof(gdw_doc);
+    for (const gdw_chunk *c = doc->chunks; c; c = c->next) n += c->size;
+    return n;
+}
 bool gdw_doc_engine_same(const gdw_doc *doc) { return doc && doc->engine_same; }

@@ -97,6 +97,10 @@ uint32_t gdw_meaningful_flags(const gdw_dialect *d, unsigned t);
 /* ---- Arena ------------------------------------------------------------------------------ */
 
 typedef struct gdw_chunk gdw_chunk;
+struct gdw_chunk {
+    gdw_chunk *next;
+    size_t size; /* whole chunk, header included */
+};
 
 /* The work one gdw_engine_settle did on Dictionary keys: keys put in merge tables, slots probed,
  * nodes hashed (a packed array's components and a string's 8-byte words count too) and node
@@ -116,8 +120,8 @@ typedef struct gdw_chunk gdw_chunk;
 
 struct gdw_doc {
     gdw_allocator alloc;
-    gdw_chunk *chunks;     /* small allocations are bumped from the first chunk */
-    size_t heap_bytes;     /* everything held, chunk headers included */
+    gdw_chunk *chunks;     /* small allocations are bumped from the first chunk (gdw_chunk_end) */
+    uint8_t *bump;         /* from here; NULL until the first ordinary chunk */
     gdw_value root;
     size_t approximate;    /* engine-exact: values marked GDW_VF_APPROXIMATE when the tree was made */
     bool engine_same;      /* gdw_doc_engine_same: set by the walk (codec/wire/decode.c) */
@@ -125,10 +129,31 @@ struct gdw_doc {
 
 const gdw_allocator *gdw_default_allocator(void);
 gdw_doc *gdw_doc_new(const gdw_allocator *alloc);
-/* gdw_arena_alloc: 8-byte aligned, uninitialised; NULL on failure. n == 0 gives a valid pointer. */
-void *gdw_arena_alloc(gdw_doc *doc, size_t n);
+/* gdw_arena_alloc: 8-byte aligned, uninitialised; NULL on failure. n == 0 gives a valid pointer.
+ * Inline where the current chunk has room for a small request (the decoder asks for a 16-byte
+ * node or a short string at every value); gdw_arena_alloc_chunk otherwise. */
+void *gdw_arena_alloc_chunk(gdw_doc *doc, size_t n);
+#define GDW_ARENA_INLINE_MAX 1024u /* the largest request bumped inline (GDW_BIG_ALLOC) */
+/* The end of the first chunk, which bump points into (not a field: the document stays 80 bytes,
+ * the size the heap-limit vectors count). */
+static inline uint8_t *gdw_chunk_end(const gdw_doc *doc) { return (uint8_t *)doc->chunks + doc->chunks->size; }
+static inline void *gdw_arena_alloc(gdw_doc *doc, size_t n) {
+    if (n - 1 < GDW_ARENA_INLINE_MAX && doc->bump) { /* 1 .. max: rounding cannot wrap */
+        size_t r = (n + 7u) & ~(size_t)7u;
+        if ((size_t)(gdw_chunk_end(doc) - doc->bump) >= r) {
+            void *p = doc->bump;
+            doc->bump += r;
+            return p;
+        }
+    }
+    return gdw_arena_alloc_chunk(doc, n);
+}
 /* gdw_arena_dup: copy n bytes; NULL on failure. */
-void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n);
+static inline void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n) {
+    void *p = gdw_arena_alloc(doc, n);
+    if (p && n) memcpy(p, src, n);
+    return p;
+}
 
 /* ---- Little-endian words and the decoder's hints ----------------------------------------- */
 
