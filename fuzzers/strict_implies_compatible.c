@@ -76,6 +76,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             gdw_doc *again = NULL;
             size_t used3 = 0;
             es = gdw_decode(d, bytes, n, &o, NULL, &again, &used3, &err);
+            /* the engine's own reader cannot read back every value its writer writes: Pandemonium's
+             * Projection decoder wants 248 bytes left (defect_short_projection), so a settled value
+             * whose Projection is now near the end is refused as the engine refuses it (found by
+             * the campaign of 2026-11-24: corpus/regressions/strict_implies_compatible/check-9c078fcdbc) */
+            if (es == GDW_ERR_ENGINE_DEFECT) {
+                free(bytes);
+                gdw_doc_free(other);
+                continue;
+            }
             FUZZ_CHECK(es == GDW_OK && used3 == n, "%s: the settled value does not read back", gdw_dialect_name(d));
             if (!gdw_value_equal(gdw_doc_root(again), gdw_doc_root(other))) {
                 fuzz_print_value("settled", gdw_doc_root(other));

@@ -70,8 +70,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * every pair, and an input costs one pair's work, not sixteen) */
     {
         const gdw_dialect *b = fuzz_dialect((uint8_t)in.extra);
-        /* the dialect table agrees with itself: found by its name, wire ids and types map both ways */
+        /* the dialect table agrees with itself: found by its name, wire ids and types map both ways,
+         * every word and rule the API gives about a row is there (engine evidence, or why there
+         * is none: one of the two) */
         FUZZ_CHECK(gdw_dialect_find(gdw_dialect_name(b)) == b, "%s is not found by its name", gdw_dialect_name(b));
+        FUZZ_CHECK(gdw_dialect_family(b)[0] && gdw_dialect_summary(b)[0] && gdw_dialect_engines(b) && gdw_dialect_aliases(b) &&
+                       gdw_dialect_released(b) && (gdw_dialect_engine_evidence(b) == NULL) != (gdw_dialect_no_engine(b) == NULL) && gdw_dialect_release(b) &&
+                       gdw_dialect_base(b) && gdw_dialect_fuzz_id(b) < gdw_row_count(),
+                   "%s: a word of the table is missing", gdw_dialect_name(b));
+        for (unsigned r = 0; r < GDW_RULE_COUNT; r++)
+            FUZZ_CHECK(gdw_rule_name((gdw_rule)r) && gdw_dialect_rule(b, (gdw_rule)r) >= 0, "%s: rule %u", gdw_dialect_name(b), r);
         for (unsigned id = 0; id < gdw_dialect_type_count(b); id++) {
             int t = gdw_dialect_wire_type(b, id);
             FUZZ_CHECK(t < 0 || gdw_dialect_type_id(b, (gdw_type)t) == (int)id, "%s: wire id %u -> %s -> %d", gdw_dialect_name(b), id,
