@@ -58,6 +58,8 @@ static bool same_node(const settle_ctx *c, const gdw_value *a, const gdw_value *
         /* Godot 3 compares Dictionaries by instance (each decoded one is its own); Godot 4
          * hashes one in its order, then looks each key up in the other */
         return !gdw_keys_of(c->d)->dicts_by_identity && a->len == b->len;
+    case GDW_PACKED_BYTE_ARRAY: /* by its bytes: PackedByteArray([1]) twice is one key (Godot 3.6.2 and 4.6.3) */
+        return a->len == b->len && (a->len == 0 || a->u.bytes == b->u.bytes || memcmp(a->u.bytes, b->u.bytes, a->len) == 0);
     case GDW_PACKED_STRING_ARRAY: {
         if (a->len != b->len) return false;
         const gdw_str *x = (const gdw_str *)a->u.ext, *y = (const gdw_str *)b->u.ext;
@@ -186,6 +188,11 @@ static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
         for (uint32_t i = 0; i < v->len; i++) h = bytes_hash(h, x[i]);
         c->counts.hashed += v->len;
         return mix(h, v->len);
+    }
+    case GDW_PACKED_BYTE_ARRAY: {
+        gdw_str bytes = {v->u.bytes, v->len};
+        c->counts.hashed += v->len / 8;
+        return bytes_hash(h, bytes);
     }
     case GDW_ARRAY: return h;
     case GDW_DICTIONARY: return gdw_keys_of(c->d)->dicts_by_identity ? unique(c, v) : h;

@@ -285,6 +285,11 @@ def engine_holds():
         ("keys \"a\" and NodePath(\"a\")", DICT([(STR("a"), INT(1)), (hdr(22) + u32(0x80000001) + u32(0) + u32(0) + s("a"), INT(2))])),
         ("keys object ids 5, 5, null, nil", DICT([(OBJ(5), INT(1)), (OBJ(5), INT(2)), (OBJ(0), INT(3)), (NIL, INT(4))])),
         ("keys RID 5 twice", DICT([(hdr(23) + i64(5), INT(1)), (hdr(23) + i64(5), INT(2))])),
+        # found by replaying a campaign's inputs: equal PackedByteArray keys were kept apart (and
+        # probed quadratically); Godot 3.6.2 and 4.6.3 both merge them
+        ("keys PackedByteArray(1) twice, PackedByteArray(1, 2), PackedByteArray() twice",
+         DICT([(hdr(29) + u32(1) + "01000000", INT(1)), (hdr(29) + u32(1) + "01000000", INT(2)), (hdr(29) + u32(2) + "01020000", INT(3)),
+               (hdr(29) + u32(0), INT(4)), (hdr(29) + u32(0), INT(5))])),
         ("keys 0, 1, 2, 0, 1, 2, 0", DICT([(INT(k % 3), INT(k)) for k in range(7)])),
         ("keys {\"k\": 1} and {&\"k\": 1}", DICT([(DICT([(STR("k"), INT(1))]), INT(1)), (DICT([(SN("k"), INT(1))]), INT(2))])),
     ]
@@ -319,6 +324,12 @@ def engine_holds():
         cases.append((f"Array[type {want}] of a {what} of NaNs, signalling and quiet", ARR([val], 1, u32(want))))
     for name, hexs in cases:
         row(f, name, "godot4", "hex", hexs, note="what Godot 4.6.3 holds after decoding (codec/engine/settle.c)")
+    # the same PackedByteArray keys in Godot 3 (PoolByteArray 20, Dictionary 18), which merges them too
+    pba3 = lambda body: "14000000" + body
+    row(f, "godot3: keys PoolByteArray(1) twice, PoolByteArray(1, 2), PoolByteArray() twice", "godot3", "hex",
+        "12000000" + u32(5) + pba3(u32(1) + "01000000") + INT(1) + pba3(u32(1) + "01000000") + INT(2) + pba3(u32(2) + "01020000") + INT(3)
+        + pba3(u32(0)) + INT(4) + pba3(u32(0)) + INT(5),
+        note="what Godot 3.6.2 holds after decoding: equal PoolByteArray keys are one key")
     # NodePath counts summed in 32 bits (every engine): the parts read are (names + subnames) mod 2^32
     for dialect, t in (("godot4", 22), ("godot3", 15)):
         for name, words in (("1 name, ffffffff subnames", (0x80000001, 0xFFFFFFFF, 0)),
