@@ -39,10 +39,16 @@ check "a testee of another protocol is refused" "speaks 'hello', not gdwire-test
 # running, and leaves no temporary folder behind
 export TMPDIR=$(mktemp -d)
 before=$(ls "$TMPDIR" | wc -l)
-out=$(run --testee "printf 'gdwire-testee/1\tx\t1\tmany\n'; exec sleep 300"); rc=$?
+# the testee writes its own process id (exec keeps it) before it sleeps: the check asks about that
+# process only, not about any `sleep 300` on the machine (a system-wide pgrep saw other ones)
+pidfile="$TMPDIR/../testee.pid"
+out=$(run --testee "echo \$\$ > $pidfile; printf 'gdwire-testee/1\tx\t1\tmany\n'; exec sleep 300"); rc=$?
 check "a window that is not a number is refused" "names a window 'many', not a number" "$out"
 check "... with exit status 2" "^2$" "$rc"
-pgrep -f 'exec sleep 300|sleep 300' >/dev/null && { failed=$((failed + 1)); echo "FAIL the testee is still running"; pkill -f 'sleep 300'; } || passed=$((passed + 1))
+tpid=$(cat "$pidfile" 2>/dev/null)
+if [ -n "$tpid" ] && kill -0 "$tpid" 2>/dev/null; then failed=$((failed + 1)); echo "FAIL the testee is still running"; kill -9 "$tpid"
+else passed=$((passed + 1)); fi
+rm -f "$pidfile"
 t0=$(date +%s)
 out=$(run --testee "exec sleep 300" --hello-timeout 2); rc=$?
 check "no hello within --hello-timeout" "no hello line within 2 s" "$out"
