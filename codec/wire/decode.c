@@ -1103,12 +1103,11 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
 /* ---- Dictionary keys the engine keeps as they are ---------------------------------------- */
 
 /* Keys keys_kept can judge: Nil, bool, int, float, String and StringName. */
-static inline bool plain_key(const gdw_value *k) {
-    return k->type == GDW_STRING || k->type == GDW_STRING_NAME || k->type == GDW_NIL || k->type == GDW_BOOL || k->type == GDW_INT ||
-           k->type == GDW_FLOAT;
-}
-
 static inline bool string_like_key(const gdw_value *k) { return k->type == GDW_STRING || k->type == GDW_STRING_NAME; }
+
+static inline bool plain_key(const gdw_value *k) {
+    return string_like_key(k) || k->type == GDW_NIL || k->type == GDW_BOOL || k->type == GDW_INT || k->type == GDW_FLOAT;
+}
 
 /* Two plain keys the engine could take as one: String and StringName alike, numbers by value
  * (-0 as 0, every NaN alike: hash_compare's). */
@@ -1137,7 +1136,7 @@ static inline uint64_t plain_key_sig(const gdw_value *k) {
 
 /* A hash plain_keys_same keys share. */
 static uint64_t plain_key_hash(const gdw_value *k) {
-    if (k->type == GDW_STRING || k->type == GDW_STRING_NAME) {
+    if (string_like_key(k)) {
         uint64_t x = 0xcbf29ce484222325u;
         for (uint32_t i = 0; i < k->len; i++) x = (x ^ k->u.bytes[i]) * 0x100000001b3u;
         return x;
