@@ -284,8 +284,11 @@ static bool string_to_int(gdw_str s, int64_t *out) {
  * "e" / "E" / "e-" / "e+", the exponent clamped to 511 and applied through the table of 10^2^i.
  * No digit gives 0 with the sign ("-" is -0.0); text after the number is ignored; an "e" with no
  * digit after it ends the number unscaled ("1.5e" is 15: the engine jumps past the scaling);
- * the string ends at its first NUL, as the engine's String does. false: not computed, only for an exponent past
- * INT32_MAX, where the engine's int overflows (undefined behaviour in its C++). */
+ * the string ends at its first NUL, as the engine's String does. The exponent is the engine's
+ * int, which wraps as its build runs it (undefined behaviour in its C++, measured on Godot
+ * 4.6.3: "314159e526535879323846" is 0.0, "1234567890e1234567890123" is inf). false: not
+ * computed, only where the wrapped exponent is INT32_MIN, where the engine's scaling loop does
+ * not end. */
 static bool string_to_float(gdw_str s, double *out) {
     static const double powers_of_10[] = {10., 100., 1.0e4, 1.0e8, 1.0e16, 1.0e32, 1.0e64, 1.0e128, 1.0e256};
     size_t len = s.len;
@@ -337,20 +340,20 @@ static bool string_to_float(gdw_str s, double *out) {
             if (AT(p) == '-') { exp_sign = true; p++; }
             else if (AT(p) == '+') p++;
             if (DIGIT(AT(p))) {
-                int64_t e = 0;
+                uint32_t e = 0; /* the engine's int, wrapping as its build does (measured on 4.6.3) */
                 while (DIGIT(AT(p))) {
-                    e = e * 10 + (int64_t)(AT(p) - '0');
-                    if (e > INT32_MAX) return false; /* the engine's int overflows */
+                    e = e * 10u + (uint32_t)(AT(p) - '0');
                     p++;
                 }
-                exp = (int)e;
+                exp = (int)(int32_t)e;
             } else {
                 goto done; /* as the engine: "e" without digits skips the scaling too, "1.5e" is 15 */
             }
         }
-        exp = exp_sign ? frac_exp - exp : frac_exp + exp;
+        exp = (int)(int32_t)(exp_sign ? (uint32_t)frac_exp - (uint32_t)exp : (uint32_t)frac_exp + (uint32_t)exp);
         exp_sign = exp < 0;
-        if (exp_sign) exp = -exp;
+        if (exp_sign) exp = (int)(int32_t)(0u - (uint32_t)exp);
+        if (exp < 0) return false; /* INT_MIN stays negative: the engine's scaling loop never ends */
         if (exp > 511) exp = 511;
         double dbl_exp = 1.0;
         for (const double *d = powers_of_10; exp != 0; exp >>= 1, ++d)
