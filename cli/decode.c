@@ -157,7 +157,7 @@ static void field_value(const explain_run *x, const gdw_trace_event *ev, char *o
 }
 
 static void print_bytes_cell(const uint8_t *p, size_t n) {
-    char cell[64];
+    char cell[64] = "";  /* a field of no bytes (an empty string's text) shows an empty cell */
     size_t k = 0;
     for (size_t i = 0; i < n && i < 8; i++) k += (size_t)snprintf(cell + k, sizeof cell - k, "%02x%s", p[i], i + 1 < n && i < 7 ? " " : "");
     if (n > 8) k += (size_t)snprintf(cell + k, sizeof cell - k, " ..");

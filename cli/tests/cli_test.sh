@@ -152,6 +152,10 @@ run 1 "$G" explain -d godot4 --hex "$T/trunc.hex"
 has "$OUT" '      12  05 00 00 00                   length         5'
 has "$OUT" '^^ TRUNCATED: string runs past the end in {#0 key}'
 has "$OUT" 'rejected: TRUNCATED at byte 12'
+# an empty string's text is a row of no bytes: its bytes cell is empty (it showed stack garbage)
+echo '04000000 00000000' > "$T/empty.hex"
+run 0 "$G" explain -d godot4 --hex "$T/empty.hex"
+has "$OUT" "       8                              bytes          \"\""
 run 0 "$G" explain -d mole --hex "$STATE"
 has "$OUT" 'trailing       188 bytes after the value'
 

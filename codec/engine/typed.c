@@ -139,11 +139,16 @@ static gdw_status packed_to_array(settle_ctx *c, gdw_value *v) {
     return GDW_OK;
 }
 
-/* NodePath to String: "/" when absolute, names joined by "/", each subname after ":". */
+/* NodePath to String, as Godot 4.6.3's NodePath::operator String (core/string/node_path.cpp):
+ * "/" when absolute, the names joined by "/", then ":" and the subnames joined by ":" unless that
+ * join is empty. So a lone empty subname leaves no ":" (NodePath "/:" reads back as "/"; 4.3-stable
+ * still wrote ":" before each subname, but only 4.4+ rows convert a NodePath to a String). */
 static gdw_status nodepath_to_string(settle_ctx *c, gdw_value *v) {
     const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
-    size_t len = (np->flags & 1) ? 1 : 0;
     uint32_t parts = np->name_count + np->subname_count;
+    bool lone_empty_subname = np->subname_count == 1 && np->parts[np->name_count].len == 0;
+    if (lone_empty_subname) parts--;
+    size_t len = (np->flags & 1) ? 1 : 0;
     for (uint32_t i = 0; i < parts; i++) len += np->parts[i].len + (i > 0 || i >= np->name_count ? 1 : 0);
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, len ? len : 1), *p = out;
     if (!out) return GDW_ERR_NOMEM;

@@ -295,6 +295,17 @@ def engine_holds():
     ]
     for path in ["/a/b:c:d", "a::b", "a:", "//a//b/", ":x", "/", "a/b/", "..:x:", "%u/n"]:
         cases.append((f"Array[NodePath] of String {path!r}", ARR([STR(path)], 1, u32(22))))
+    # NodePath::operator String on every shape of wire NodePath (names, subnames, flags): 4.6.3 joins
+    # the subnames and writes ":" only before a non-empty join (found by the differential run)
+    def NP(names, subs, flags):
+        return hdr(22) + u32(0x80000000 | len(names)) + u32(len(subs) - (1 if flags & 2 else 0)) + u32(flags) + "".join(s(x) for x in names + subs)
+    for names, subs, flags in ((["root", "a"], [], 0), ([], [""], 1), ([], [""], 0), (["a"], [""], 0), (["a"], ["", ""], 1),
+                               ([], [""], 2), ([], ["x"], 3), ([""], ["x"], 1), (["a", "b"], ["c", ""], 0), ([""], [], 0)):
+        text = ("/" if flags & 1 else "") + "/".join(names) + (":" if "".join(subs) or len(subs) > 1 else "") + ":".join(subs)
+        shape = f"names {names}, subnames {subs}, flags {flags}"
+        cases.append((f"Array[String] of a NodePath of {shape} (text {text!r})", ARR([NP(names, subs, flags)], 1, u32(4))))
+        cases.append((f"Array[PackedStringArray] of [a NodePath of {shape}]", ARR([ARR([NP(names, subs, flags)])], 1, u32(34))))
+        cases.append((f"Dictionary[String, Variant] with a NodePath key of {shape}", DICT([(NP(names, subs, flags), INT(1))], 1, u32(4))))
     loose = [hdr(1) + u32(1), F32(-1.5), STR("12x3"), STR("-7"), STR("a-5"), INT64(2**40 + 3), NIL, F64(1e300),
              hdr(6) + u32(3) + u32(0xFFFFFFFF), hdr(5) + struct.pack("<ff", 1.5, -2.5).hex()]
     for want in (29, 30, 31, 32, 33, 35, 36, 37, 38):
