@@ -75,8 +75,6 @@ typedef struct run_stats {
 } run_stats;
 
 /* The longest packet a framing delivers unless --max-frame says otherwise (input.c). */
-#define MAX_FRAME_PACKET_STREAM 65531u   /* what a default PacketPeerStream can deliver */
-#define MAX_FRAME_STREAM (256u << 20)     /* gdwire's own bound for stream and file framing */
 
 /* Every packet of every input, in order. Frame errors (a truncated last frame) are reported on
  * stderr and counted as rejected. Returns the worst exit status. */

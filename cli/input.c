@@ -167,6 +167,16 @@ static int untext(const opts *o, const char *where, uint8_t *p, size_t *n) {
 
 /* ---- framing ------------------------------------------------------------------------------------ */
 
+/* The library's framing options for the command's (gdw_frame_read, gdw_frame_prefix). */
+static gdw_frame_options frame_options(const opts *o) {
+    gdw_frame_options fo = gdw_frame_options_default(o->frame == FRAME_FILE ? GDW_FRAMING_FILE
+                                                     : o->frame == FRAME_PACKET_STREAM ? GDW_FRAMING_PACKET_STREAM
+                                                                                       : GDW_FRAMING_STREAM);
+    fo.big_endian = o->big_endian;
+    fo.max_payload = o->max_frame;
+    return fo;
+}
+
 static int frame_error(const opts *o, const char *src, long frame, size_t at, const char *msg, run_stats *st) {
     fprintf(stderr, "%s: %s frame %ld at byte %zu: %s\n", k_prog, shown(src), frame, at, msg);
     if (o->json) {
@@ -210,20 +220,20 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
             break;
         }
-        uint32_t len = o->big_endian ? ((uint32_t)pre[0] << 24 | (uint32_t)pre[1] << 16 | (uint32_t)pre[2] << 8 | pre[3])
-                                     : ((uint32_t)pre[3] << 24 | (uint32_t)pre[2] << 16 | (uint32_t)pre[1] << 8 | pre[0]);
-        if (o->frame == FRAME_STREAM && (int32_t)len < 0) {
+        gdw_frame_options fo = frame_options(o);
+        size_t len = 0, whole = 0;
+        gdw_status fs = gdw_frame_read(&fo, pre, 4, &len, &whole, NULL); /* the prefix alone: TRUNCATED when it is good */
+        if (fs == GDW_ERR_BAD_LENGTH && o->frame == FRAME_STREAM && (int32_t)(uint32_t)len < 0) {
             /* StreamPeer.get_var reads a signed length; the engine fails, and the stream is lost */
-            snprintf(msg, sizeof msg, "negative length prefix %d (StreamPeer.get_var fails here)", (int)(int32_t)len);
+            snprintf(msg, sizeof msg, "negative length prefix %d (StreamPeer.get_var fails here)", (int)(int32_t)(uint32_t)len);
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
             break;
         }
-        uint64_t cap_len = o->max_frame ? o->max_frame : o->frame == FRAME_PACKET_STREAM ? MAX_FRAME_PACKET_STREAM : MAX_FRAME_STREAM;
-        if (len > cap_len) {
+        if (fs == GDW_ERR_BAD_LENGTH) {
             /* A default PacketPeerStream never delivers it: its ring buffer holds 2^16 - 1 bytes,
-             * prefix included (godotengine/godot core/io/packet_peer.cpp get_packet, core/ring_buffer.h
-             * space_left), so the stream stalls there; for stream and file, gdwire's own bound. */
-            snprintf(msg, sizeof msg, "frame of %u bytes is over the cap of %llu bytes (--max-frame)%s", len, (unsigned long long)cap_len,
+             * prefix included (gdw_frame_read); for stream and file, gdwire's own bound. */
+            snprintf(msg, sizeof msg, "frame of %zu bytes is over the cap of %llu bytes (--max-frame)%s", len,
+                     (unsigned long long)(o->max_frame ? o->max_frame : fo.framing == GDW_FRAMING_PACKET_STREAM ? GDW_FRAME_MAX_PACKET_STREAM : GDW_FRAME_MAX_DEFAULT),
                      o->frame == FRAME_PACKET_STREAM && !o->max_frame ? ": a default PacketPeerStream never delivers it" : "");
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
             break;
@@ -246,7 +256,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
         }
         if (r->io_error) { free(buf); fprintf(stderr, "%s: %s: read error: %s\n", k_prog, shown(src), strerror(errno)); return EXIT_USAGE; }
         if (got < len) {
-            snprintf(msg, sizeof msg, "truncated frame: the prefix says %u bytes, %zu follow", len, got);
+            snprintf(msg, sizeof msg, "truncated frame: the prefix says %zu bytes, %zu follow", len, got);
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
             break;
         }
@@ -441,9 +451,13 @@ int write_packet(const opts *o, const uint8_t *p, size_t n) {
     uint8_t pre[4];
     size_t np = 0;
     if (o->frame != FRAME_NONE) {
-        uint32_t len = (uint32_t)n;
-        if (o->big_endian) { pre[0] = (uint8_t)(len >> 24); pre[1] = (uint8_t)(len >> 16); pre[2] = (uint8_t)(len >> 8); pre[3] = (uint8_t)len; }
-        else { pre[0] = (uint8_t)len; pre[1] = (uint8_t)(len >> 8); pre[2] = (uint8_t)(len >> 16); pre[3] = (uint8_t)(len >> 24); }
+        gdw_frame_options fo = frame_options(o);
+        fo.max_payload = UINT32_MAX; /* write what the encoder made; --max-frame bounds reading */
+        if (gdw_frame_prefix(&fo, n, pre) != GDW_OK) {
+            fprintf(stderr, "%s: a packet of %zu bytes does not fit a 32-bit length prefix%s\n", k_prog, n,
+                    o->frame == FRAME_STREAM ? " read signed (StreamPeer.get_var)" : "");
+            return EXIT_USAGE;
+        }
         np = 4;
     }
     if (o->enc == ENC_RAW) {

@@ -755,6 +755,9 @@ GDW_API bool gdw_get_int(const gdw_value *v, int64_t *out);
 GDW_API bool gdw_get_int_in(const gdw_value *v, int64_t min, int64_t max, int64_t *out);
 /* gdw_get_float: a FLOAT of either width, as a double (exact: every f32 is a double). */
 GDW_API bool gdw_get_float(const gdw_value *v, double *out);
+/* gdw_get_number: an INT or a FLOAT as a double, for fields a sender may write either way (hp = 1 or
+ * hp = 1.5). An int past 2^53 is rounded to the nearest double; use gdw_get_int where that matters. */
+GDW_API bool gdw_get_number(const gdw_value *v, double *out);
 /* gdw_get_string: a String or StringName: its bytes (not NUL-terminated; may hold NUL) and length. */
 GDW_API bool gdw_get_string(const gdw_value *v, const char **s, size_t *len);
 /* gdw_get_components: v is of math type t (Vector2, Color, Vector3i, Transform3D, ...) with exactly
@@ -771,6 +774,19 @@ GDW_API const gdw_value *gdw_array_get(const gdw_value *a, size_t i);
  * view: there keys the engine finds equal are one entry, at the first key's place, holding the
  * last value, so the one key found holds what the engine holds. */
 GDW_API const gdw_value *gdw_dict_get(const gdw_value *d, const char *key, size_t len);
+/* gdw_dict_getc: gdw_dict_get with a NUL-terminated key. gdw_dict_get_int: the value under the first
+ * INT key equal to key (as gdw_dict_get: the first one the bytes hold in strict and compatible mode). */
+GDW_API const gdw_value *gdw_dict_getc(const gdw_value *d, const char *key);
+GDW_API const gdw_value *gdw_dict_get_int(const gdw_value *d, int64_t key);
+/* Packed arrays. gdw_packed_bytes: a PackedByteArray's (PoolByteArray's, RawArray's) bytes.
+ * gdw_packed_string_at: element i of a PackedStringArray (not NUL-terminated; may hold NUL).
+ * gdw_packed_at: element i of any other packed array of numbers (ints, reals, vectors, colours), its
+ * n components into out as doubles; n must be the type's count (gdw_type_components: 1 for ints and
+ * floats, 2 for a Vector2, 4 for a Color). Each returns false when v is not of that kind, i is out
+ * of range or n does not match. */
+GDW_API bool gdw_packed_bytes(const gdw_value *v, const uint8_t **p, size_t *n);
+GDW_API bool gdw_packed_string_at(const gdw_value *v, size_t i, const char **s, size_t *len);
+GDW_API bool gdw_packed_at(const gdw_value *v, size_t i, double *out, size_t n);
 /* gdw_dict_key_at / gdw_dict_value_at: pair i of a Dictionary in wire order; NULL when out of range. */
 GDW_API const gdw_value *gdw_dict_key_at(const gdw_value *d, size_t i);
 GDW_API const gdw_value *gdw_dict_value_at(const gdw_value *d, size_t i);
@@ -798,6 +814,11 @@ GDW_API void gdw_builder_free(gdw_builder *b);                     /* NULL is a 
  * with gdw_doc_free). Else (or after an earlier failure) the status and *err, *out_doc NULL, and
  * everything built is freed. Either way the builder is empty and ready for another document. */
 GDW_API gdw_status gdw_build_finish(gdw_builder *b, gdw_doc **out_doc, gdw_error *err);
+/* gdw_build_encode: gdw_build_finish, then gdw_encode_alloc of the value in dialect d (*out from
+ * alloc, NULL = libc; free it with the same), then the document freed: a reply built and written in
+ * one call. On any error *out is NULL and the builder is empty, as after gdw_build_finish. */
+GDW_API gdw_status gdw_build_encode(gdw_builder *b, const gdw_dialect *d, const gdw_encode_options *opts,
+                                    const gdw_allocator *alloc, uint8_t **out, size_t *out_len, gdw_error *err);
 /* gdw_builder_error: the sticky status (GDW_OK if none) and, if err is not NULL, its error. */
 GDW_API gdw_status gdw_builder_error(const gdw_builder *b, gdw_error *err);
 
@@ -860,6 +881,64 @@ GDW_API size_t gdw_base64_encode(const uint8_t *in, size_t n, char *out, size_t 
  * character that is not base64 (n when the text ends inside a group). GDW_ERR_INVALID_ARG when out
  * or out_len is NULL, or in is NULL with n > 0. */
 GDW_API gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at);
+
+/* ---------------------------------------------------------------------------------------
+ * Framing (docs/library.md "Framing"): the 32-bit payload length the engines write before a value.
+ * StreamPeer.put_var writes put_32(len), in the peer's big_endian; FileAccess.store_var writes
+ * store_32(len), in the file's; PacketPeerStream writes it little-endian always. var_to_bytes and
+ * PacketPeer.put_var (UDP, ENet, WebSocket) write the value alone: the transport frames it.
+ * ------------------------------------------------------------------------------------- */
+typedef enum gdw_framing {
+    GDW_FRAMING_STREAM = 1,        /* StreamPeer.put_var / get_var (StreamPeerTCP, StreamPeerBuffer) */
+    GDW_FRAMING_FILE = 2,          /* FileAccess.store_var / get_var (File in Godot 3) */
+    GDW_FRAMING_PACKET_STREAM = 3  /* PacketPeerStream.put_var / put_packet */
+} gdw_framing;
+
+#define GDW_FRAME_PREFIX 4 /* bytes of every prefix */
+/* The default bounds: what a default PacketPeerStream delivers (its 2^16-byte ring buffer less one
+ * and the prefix; core/io/packet_peer.cpp get_packet), and gdwire's own for stream and file (the
+ * engine allocates whatever the prefix says). */
+#define GDW_FRAME_MAX_PACKET_STREAM 65531u
+#define GDW_FRAME_MAX_DEFAULT (256u << 20)
+
+typedef struct gdw_frame_options {
+    gdw_framing framing;
+    bool big_endian;      /* STREAM and FILE: the peer's or file's big_endian flag; PACKET_STREAM ignores it */
+    uint64_t max_payload; /* the longest payload read or written; 0: GDW_FRAME_MAX_PACKET_STREAM for
+                             PACKET_STREAM, GDW_FRAME_MAX_DEFAULT for the others */
+} gdw_frame_options;
+
+/* gdw_frame_options_default: that framing, little-endian, the default bound. */
+GDW_API gdw_frame_options gdw_frame_options_default(gdw_framing framing);
+
+/* gdw_frame_read: the frame at the start of buf[0..len). GDW_OK: the payload is buf[4 .. 4 +
+ * *payload_len), and the frame *frame_len bytes in all. GDW_ERR_TRUNCATED: buf holds part of it;
+ * *frame_len is the whole frame's length once the prefix is complete (else 4), so a caller knows
+ * how much to wait for. GDW_ERR_BAD_LENGTH: a negative prefix in STREAM (StreamPeer.get_var reads
+ * it signed and fails: the stream is lost) or a payload over max_payload; *payload_len is the
+ * prefix's value as unsigned. err->offset: 0, or len when the bytes ran out. INVALID_ARG: a NULL
+ * pointer (buf may be NULL with len 0) or an unknown framing. */
+GDW_API gdw_status gdw_frame_read(const gdw_frame_options *fo, const uint8_t *buf, size_t len, size_t *payload_len,
+                                  size_t *frame_len, gdw_error *err);
+/* gdw_frame_prefix: the 4 bytes the engine writes before a payload of payload_len bytes into out[0..4).
+ * TOO_LARGE past max_payload (and, for STREAM, past 2^31 - 1, which the engine reads negative). */
+GDW_API gdw_status gdw_frame_prefix(const gdw_frame_options *fo, size_t payload_len, uint8_t *out);
+
+/* An incremental reader for a byte stream (a socket, a pipe): feed bytes as they arrive, take whole
+ * frames out. It holds at most one partial frame plus what was fed, and grows with the bytes fed,
+ * never with what a prefix claims. A bad prefix (gdw_frame_read's BAD_LENGTH) is sticky: the engine
+ * loses the stream there too, and no later byte can be trusted to start a frame. */
+typedef struct gdw_frame_reader gdw_frame_reader;
+GDW_API gdw_frame_reader *gdw_frame_reader_new(const gdw_frame_options *fo, const gdw_allocator *alloc); /* NULL: OOM, bad fo */
+GDW_API void gdw_frame_reader_free(gdw_frame_reader *r); /* NULL is a no-op */
+/* gdw_frame_reader_feed: append p[0..n) (copied). NOMEM; the sticky BAD_LENGTH; INVALID_ARG. */
+GDW_API gdw_status gdw_frame_reader_feed(gdw_frame_reader *r, const uint8_t *p, size_t n);
+/* gdw_frame_reader_next: the next whole frame: GDW_OK with its payload in *payload[0..*len), valid
+ * until the next feed; GDW_ERR_TRUNCATED when no whole frame is held yet (feed more); BAD_LENGTH with
+ * err->offset the prefix's offset in the stream. */
+GDW_API gdw_status gdw_frame_reader_next(gdw_frame_reader *r, const uint8_t **payload, size_t *len, gdw_error *err);
+/* gdw_frame_reader_pending: bytes held that are not yet a whole frame (0 for NULL). */
+GDW_API size_t gdw_frame_reader_pending(const gdw_frame_reader *r);
 
 /* ---------------------------------------------------------------------------------------
  * Hex text: packets as the command, the conformance vectors and the testee protocol write them.

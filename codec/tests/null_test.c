@@ -157,6 +157,19 @@ int main(void) {
     NULLCASE(r == NULL, const gdw_value *r = gdw_array_get(NULL, 0));
     NULLCASE(r == NULL, const gdw_value *r = gdw_dict_get(NULL, "k", 1));
     NULLCASE(r == NULL, const gdw_value *r = gdw_dict_get(gdw_array_get(v, 2), NULL, 1));
+    NULLCASE(!r, bool r = gdw_get_number(NULL, &d));
+    NULLCASE(!r, bool r = gdw_get_number(gdw_array_get(v, 0), NULL));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_dict_getc(NULL, "k"));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_dict_getc(gdw_array_get(v, 2), NULL));
+    NULLCASE(r == NULL, const gdw_value *r = gdw_dict_get_int(NULL, 1));
+    NULLCASE(!r, const uint8_t *pb; bool r = gdw_packed_bytes(NULL, &pb, &sz));
+    NULLCASE(!r, bool r = gdw_packed_bytes(v, NULL, &sz));
+    NULLCASE(!r, const uint8_t *pb; bool r = gdw_packed_bytes(v, &pb, NULL));
+    NULLCASE(!r, bool r = gdw_packed_string_at(NULL, 0, &s, &sz));
+    NULLCASE(!r, bool r = gdw_packed_string_at(v, 0, NULL, &sz));
+    NULLCASE(!r, bool r = gdw_packed_string_at(v, 0, &s, NULL));
+    NULLCASE(!r, bool r = gdw_packed_at(NULL, 0, comps, 1));
+    NULLCASE(!r, bool r = gdw_packed_at(v, 0, NULL, 1));
     NULLCASE(r == NULL, const gdw_value *r = gdw_dict_key_at(NULL, 0));
     NULLCASE(r == NULL, const gdw_value *r = gdw_dict_value_at(NULL, 0));
 
@@ -212,6 +225,40 @@ int main(void) {
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_begin_object(NULL, "Node", 4));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_begin_object(builder, NULL, 4));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_end(NULL));
+
+    NULLCASE(r == GDW_ERR_INVALID_ARG, uint8_t *o8; size_t on; gdw_status r = gdw_build_encode(NULL, g4, NULL, NULL, &o8, &on, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, uint8_t *o8; size_t on; gdw_build_nil(builder);
+             gdw_status r = gdw_build_encode(builder, NULL, NULL, NULL, &o8, &on, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, size_t on; gdw_build_nil(builder); gdw_status r = gdw_build_encode(builder, g4, NULL, NULL, NULL, &on, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, uint8_t *o8; gdw_build_nil(builder); gdw_status r = gdw_build_encode(builder, g4, NULL, NULL, &o8, NULL, &err));
+    NULLCASE(r == GDW_OK && on == 4, uint8_t *o8; size_t on; gdw_build_nil(builder); gdw_status r = gdw_build_encode(builder, g4, NULL, NULL, &o8, &on, NULL));
+
+    /* framing */
+    {
+        gdw_frame_options fo = gdw_frame_options_default(GDW_FRAMING_STREAM);
+        uint8_t fb[8] = {4, 0, 0, 0, 0, 0, 0, 0};
+        size_t pl, fl;
+        const uint8_t *pp;
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_read(NULL, fb, 8, &pl, &fl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_read(&fo, NULL, 8, &pl, &fl, &err));
+        NULLCASE(r == GDW_ERR_TRUNCATED, gdw_status r = gdw_frame_read(&fo, NULL, 0, &pl, &fl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_read(&fo, fb, 8, NULL, &fl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_read(&fo, fb, 8, &pl, NULL, &err));
+        NULLCASE(r == GDW_OK, gdw_status r = gdw_frame_read(&fo, fb, 8, &pl, &fl, NULL));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_prefix(NULL, 4, fb));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_prefix(&fo, 4, NULL));
+        NULLCASE(r == NULL, gdw_frame_reader *r = gdw_frame_reader_new(NULL, NULL));
+        NULLCASE(1, gdw_frame_reader_free(NULL));
+        NULLCASE(r == 0, size_t r = gdw_frame_reader_pending(NULL));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_reader_feed(NULL, fb, 8));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_status r = gdw_frame_reader_feed(fr, NULL, 8));
+        NULLCASE(r == GDW_OK, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_status r = gdw_frame_reader_feed(fr, NULL, 0));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_reader_next(NULL, &pp, &pl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_status r = gdw_frame_reader_next(fr, NULL, &pl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_status r = gdw_frame_reader_next(fr, &pp, NULL, &err));
+        NULLCASE(r == GDW_OK && pl == 4, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_frame_reader_feed(fr, fb, 8);
+                 gdw_status r = gdw_frame_reader_next(fr, &pp, &pl, NULL));
+    }
 
     /* base64 */
     NULLCASE(r == 0 && text[0] == 0, size_t r = gdw_base64_encode(NULL, 3, text, sizeof text));

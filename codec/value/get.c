@@ -76,3 +76,46 @@ const gdw_value *gdw_dict_get(const gdw_value *d, const char *key, size_t len) {
     }
     return NULL;
 }
+
+bool gdw_get_number(const gdw_value *v, double *out) {
+    if (!v || !out) return false;
+    if (v->type == GDW_INT) { *out = (double)v->u.i; return true; }
+    return gdw_get_float(v, out);
+}
+
+const gdw_value *gdw_dict_getc(const gdw_value *d, const char *key) { return key ? gdw_dict_get(d, key, strlen(key)) : NULL; }
+
+const gdw_value *gdw_dict_get_int(const gdw_value *d, int64_t key) {
+    for (size_t i = 0; d && d->type == GDW_DICTIONARY && i < d->len; i++) {
+        const gdw_value *k = pair_at(d, i, 0);
+        if (!k) return NULL;
+        if (k->type == GDW_INT && k->u.i == key) return pair_at(d, i, 1);
+    }
+    return NULL;
+}
+
+bool gdw_packed_bytes(const gdw_value *v, const uint8_t **p, size_t *n) {
+    if (!v || !p || !n || v->type >= GDW_TYPE_COUNT || type_info(v->type)->kind != K_PACKED_BYTES) return false;
+    *p = v->len ? v->u.bytes : (const uint8_t *)"";
+    *n = v->len;
+    return true;
+}
+
+bool gdw_packed_string_at(const gdw_value *v, size_t i, const char **s, size_t *len) {
+    if (!v || !s || !len || v->type >= GDW_TYPE_COUNT || type_info(v->type)->kind != K_PACKED_STRINGS || i >= v->len || !v->u.ext)
+        return false;
+    const gdw_str *e = &((const gdw_str *)v->u.ext)[i];
+    *s = e->len ? (const char *)e->ptr : "";
+    *len = e->len;
+    return true;
+}
+
+bool gdw_packed_at(const gdw_value *v, size_t i, double *out, size_t n) {
+    if (!v || !out || v->type >= GDW_TYPE_COUNT || i >= v->len) return false;
+    const gdw_type_info *ti = type_info(v->type);
+    if (ti->kind != K_PACKED || n != ti->ncomp || !v->u.bytes) return false;
+    bool reals = gdw_type_has_reals((gdw_type)v->type);
+    if (reals && v->width != 4 && v->width != 8) return false;
+    for (size_t c = 0; c < n; c++) out[c] = reals ? gdw_value_real(v, i * n + c) : (double)gdw_value_int_at(v, i * n + c);
+    return true;
+}
