@@ -36,6 +36,9 @@ typedef struct opts {
     uint64_t max_frame;         /* --max-frame: longest framed packet read; 0 = the framing's default */
     gdw_decode_options dec;
     bool json, noout, wire, lossy, verbose, help;
+    bool unbuffered;            /* --unbuffered: stdout flushed after each packet's output */
+    bool flush_each;            /* unbuffered, or stdout is a pipe or socket (main.c): a filter's
+                                   reader gets each record when it is made, not at exit */
     int color;                  /* -1 auto, 0 off, 1 on */
 } opts;
 

@@ -52,7 +52,8 @@ static int encode_input(void *ctx, const packet *pk) {
                            : gdw_text_parse((const char *)pk->p, pk->n, NULL, &doc, &err);
     if (s) {
         fprintf(stderr, "%s: %s at character %zu%s%s: %s\n", where, gdw_status_name(err.code), err.offset, err.path[0] ? " in " : "", err.path, err.message);
-        return EXIT_USAGE;
+        /* one value: a usage error; one line of many: that value is refused, the next line read */
+        return s == GDW_ERR_NOMEM ? EXIT_USAGE : o->lines ? EXIT_REJECTED : EXIT_USAGE;
     }
     int rc = encode_and_write(o, where, o->dialect, gdw_doc_root(doc));
     gdw_doc_free(doc);
@@ -64,7 +65,7 @@ int cmd_encode(const opts *o) {
     opts in = *o;
     in.enc = ENC_RAW;
     in.frame = FRAME_NONE;
-    in.lines = false;
+    in.lines = o->lines; /* --lines: every line is a value (text, or JSON Lines with --json), answered as it arrives */
     encode_run r = {o};
     run_stats st = {0};
     return for_each_packet(&in, encode_input, &r, &st);

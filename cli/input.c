@@ -139,6 +139,7 @@ static uint8_t *map_file(const opts *o, FILE *f, size_t *n) {
 
 /* Hex or base64 text p[0..n) to bytes in place; whitespace ignored. where names the input. */
 static int untext(const opts *o, const char *where, uint8_t *p, size_t *n) {
+    if (o->enc == ENC_RAW) return 0; /* encode --lines: each line is a value's text */
     if (o->enc == ENC_HEX) {
         size_t out = 0, bad = 0;
         if (gdw_hex_decode((const char *)p, *n, p, &out, &bad)) {
@@ -268,6 +269,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
         else if (r2 == EXIT_REJECTED) st->rejected++;
         rc = worse(rc, r2);
         progress(st, false);
+        if (o->flush_each) fflush(stdout);
         if (r2 == EXIT_USAGE) break;
         if (stdout_failed()) { rc = EXIT_USAGE; break; }
     }
@@ -275,14 +277,36 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
     return rc;
 }
 
-static int one_packet(packet_fn fn, void *ctx, run_stats *st, const packet *pk) {
+static int one_packet(const opts *o, packet_fn fn, void *ctx, run_stats *st, const packet *pk) {
     int r = fn(ctx, pk);
     st->packets++;
     st->bytes += pk->n;
     if (r == EXIT_ACCEPTED) st->accepted++;
     else if (r == EXIT_REJECTED) st->rejected++;
     progress(st, false);
+    if (o->flush_each) fflush(stdout);
     return stdout_failed() ? EXIT_USAGE : r;
+}
+
+/* Line `line` of src, p[0..n) without its newline: skipped when blank or a '#' comment, else one
+ * packet (its text decoded in place). Returns the packet's status, 0 for a skipped line; *stop when
+ * the packet's own handling failed for good (I/O, memory): a line that is not hex is reported and
+ * the next one read. */
+static int one_line(const opts *o, const char *src, long line, uint8_t *p, size_t n, packet_fn fn, void *ctx, run_stats *st,
+                    bool *stop) {
+    size_t a = 0, b = n;
+    while (a < b && (p[a] == ' ' || p[a] == '\t' || p[a] == '\r')) a++;
+    while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t' || p[b - 1] == '\r')) b--;
+    if (a == b || p[a] == '#') return 0;
+    char where[512];
+    snprintf(where, sizeof where, "%s line %ld", src, line);
+    size_t len = b - a;
+    int r = untext(o, where, p + a, &len);
+    if (r) { st->rejected++; st->packets++; return r; }
+    packet pk = {src, line, (size_t)-1, p + a, len};
+    r = one_packet(o, fn, ctx, st, &pk);
+    *stop = r == EXIT_USAGE;
+    return r;
 }
 
 /* Every non-empty line (not starting with '#') of text p[0..n) as one packet. */
@@ -292,22 +316,31 @@ static int split_lines(const opts *o, const char *src, uint8_t *p, size_t n, pac
     for (size_t i = 0; i < n;) {
         size_t end = i;
         while (end < n && p[end] != '\n') end++;
-        line++;
-        size_t a = i, b = end;
-        while (a < b && (p[a] == ' ' || p[a] == '\t' || p[a] == '\r')) a++;
-        while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t' || p[b - 1] == '\r')) b--;
+        bool stop = false;
+        rc = worse(rc, one_line(o, src, ++line, p + i, end - i, fn, ctx, st, &stop));
         i = end + 1;
-        if (a == b || p[a] == '#') continue;
-        char where[512];
-        snprintf(where, sizeof where, "%s line %ld", src, line);
-        size_t len = b - a;
-        int r = untext(o, where, p + a, &len);
-        if (r) { rc = worse(rc, r); st->rejected++; st->packets++; continue; }
-        packet pk = {src, line, (size_t)-1, p + a, len};
-        r = one_packet(fn, ctx, st, &pk);
-        rc = worse(rc, r);
-        if (r == EXIT_USAGE) break;
+        if (stop) break;
     }
+    return rc;
+}
+
+/* The same, as lines arrive on f (a pipe, a terminal): each line is answered before the next is
+ * read, so one process can serve a whole session. A bad line is reported and the next one read. */
+static int split_lines_stream(const opts *o, const char *src, FILE *f, packet_fn fn, void *ctx, run_stats *st) {
+    int rc = 0;
+    long line = 0;
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    while ((got = getline(&buf, &cap, f)) >= 0) {
+        size_t n = (size_t)got;
+        if (n && buf[n - 1] == '\n') n--;
+        bool stop = false;
+        rc = worse(rc, one_line(o, src, ++line, (uint8_t *)buf, n, fn, ctx, st, &stop));
+        if (stop) break;
+    }
+    if (ferror(f)) { fprintf(stderr, "%s: %s: read error: %s\n", k_prog, shown(src), strerror(errno)); rc = EXIT_USAGE; }
+    free(buf);
     return rc;
 }
 
@@ -324,6 +357,11 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
     } else {
         uint8_t *p = mapped;
         size_t n = mapped_n;
+        if (o->lines && !mapped) {
+            rc = split_lines_stream(o, path, f, fn, ctx, st);
+            if (!is_stdin) fclose(f);
+            return rc;
+        }
         rc = mapped ? 0 : slurp(f, path, &p, &n);
         if (!rc) {
             if (o->lines) rc = split_lines(o, path, p, n, fn, ctx, st);
@@ -333,7 +371,7 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
                 rc = split_frames(o, path, &r, fn, ctx, st);
             } else {
                 packet pk = {path, 0, 0, p, n};
-                rc = one_packet(fn, ctx, st, &pk);
+                rc = one_packet(o, fn, ctx, st, &pk);
             }
             if (!mapped) free(p);
         }

@@ -4,8 +4,10 @@
  * Exit status: 0 every packet accepted, 1 some packet rejected (or a value cannot be encoded),
  * 2 usage or I/O error.
  */
+#define _DEFAULT_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -19,7 +21,8 @@ static const char k_input_help[] =
     "stdin when none is given):\n"
     "  --hex               the input is hex text (whitespace and a leading 0x ignored)\n"
     "  --base64            the input is base64 (Marshalls.variant_to_base64)\n"
-    "  --lines             every non-empty line of the hex or base64 text is a packet\n"
+    "  --lines             every non-empty line of the hex or base64 text is a packet, read as it\n"
+    "                      arrives\n"
     "  --framing F         none (default: one packet per input), stream (StreamPeer.put_var),\n"
     "                      file (File.store_var), packet-stream (PacketPeerStream): a 4-byte\n"
     "                      length before each packet; a truncated last frame is an error\n"
@@ -27,7 +30,10 @@ static const char k_input_help[] =
     "  --max-frame N       the longest framed packet to read, in bytes (K, M, G suffixes): a longer\n"
     "                      one is a frame error that ends the input. Default: 65531 for\n"
     "                      packet-stream (the most a default PacketPeerStream delivers), 256M\n"
-    "                      for stream and file\n";
+    "                      for stream and file\n"
+    "  --unbuffered        write each packet's output as soon as it is made (the default when\n"
+    "                      stdout is a pipe or socket: a long-lived filter's reader waits for\n"
+    "                      nothing)\n";
 
 static const char k_decode_opts_help[] =
     "  --mode M            compatible (default: what the engine accepts), strict (only what the\n"
@@ -87,17 +93,22 @@ static const verb k_verbs[] = {
      "  gdwire explain -d godot3 --hex cli/samples/godot3-game-state.hex\n"
      "  echo '1b000000 02000000 04000000' | gdwire explain -d godot4 --hex\n"},
     {"encode", "write the bytes a dialect's engine writes for a value", O_DIALECT | O_JSON | O_LOSSY | O_FRAMING | O_INPUT, cmd_encode,
-     "gdwire encode -d DIALECT [--json] [--lossy] [--hex | --base64] [--framing F] [FILE]",
+     "gdwire encode -d DIALECT [--json] [--lossy] [--lines] [--hex | --base64] [--framing F] [FILE]",
      "Reads one value in canonical text (or JSON with --json) and writes the bytes the dialect's\n"
      "engine writes for it to stdout: raw, or hex / base64 text; --framing adds the length prefix.\n"
      "A value the dialect cannot hold exactly is an error naming the place; --lossy narrows it\n"
-     "with a warning per place.\n"
+     "with a warning per place. With --lines every line is a value (JSON Lines with --json), each\n"
+     "written as soon as its line arrives: one process answers a whole session (a line that does\n"
+     "not parse is reported on stderr and skipped; exit status 1 at the end).\n"
      "  -d, --dialect D     the dialect to write\n"
      "  --json              the input is the JSON form (docs/gdwire.schema.json, \"value\")\n"
      "  --lossy             narrow what does not fit (f64 into f32, i64 into i32), warning per place\n"
      "  --hex, --base64     write text instead of raw bytes\n"
-     "  --framing F         stream, file or packet-stream: write the length prefix too\n",
+     "  --framing F         stream, file or packet-stream: write the length prefix too\n"
+     "  --lines             every non-empty line is a value, answered as it arrives\n"
+     "  --unbuffered        write each value's bytes at once (the default when stdout is a pipe)\n",
      "  echo '{\"hp\": 100, \"pos\": Vector2(1.5, -2)}' | gdwire encode -d godot3 --hex\n"
+     "  server | gdwire encode -d godot4 --json --lines --framing stream | nc host 4242\n"
      "  echo '{\"type\":\"int\",\"value\":7}' | gdwire encode -d godot4 --json --base64\n"},
     {"convert", "rewrite packets from one dialect as another dialect's engine would", O_FROMTO | O_INPUT | O_FRAMING | O_MODE | O_LOSSY, cmd_convert,
      "gdwire convert --from A --to B [--lossy] [input options] [FILE...]",
@@ -198,7 +209,8 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
             if (a[2] == 'f') o->from = d; else o->to = d;
         } else if (strcmp(a, "--hex") == 0 && TAKES(O_INPUT)) o->enc = ENC_HEX;
         else if (strcmp(a, "--base64") == 0 && TAKES(O_INPUT)) o->enc = ENC_BASE64;
-        else if (strcmp(a, "--lines") == 0 && TAKES(O_INPUT) && v->run != cmd_encode) o->lines = true;
+        else if (strcmp(a, "--lines") == 0 && TAKES(O_INPUT)) o->lines = true;
+        else if (strcmp(a, "--unbuffered") == 0) o->unbuffered = true;
         else if (strcmp(a, "--framing") == 0 && TAKES(O_FRAMING)) {
             VALUE("none, stream, file or packet-stream");
             const char *f = argv[i];
@@ -233,8 +245,8 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     const gdw_dialect *reader = o->dialect ? o->dialect : o->from;
     o->dec.allow_objects = objects >= 0 ? objects == 1 : reader && gdw_dialect_objects_by_default(reader);
     if ((ok & O_FROMTO) && (!o->from || !o->to)) return usage_error(v->name, "%s", "needs --from A and --to B (see 'gdwire dialects')");
-    if (o->lines && o->enc == ENC_RAW) return usage_error(v->name, "%s", "--lines needs --hex or --base64");
-    if (o->lines && o->frame != FRAME_NONE) return usage_error(v->name, "%s", "--lines and --framing do not go together");
+    if (o->lines && o->enc == ENC_RAW && v->run != cmd_encode) return usage_error(v->name, "%s", "--lines needs --hex or --base64");
+    if (o->lines && o->frame != FRAME_NONE && v->run != cmd_encode) return usage_error(v->name, "%s", "--lines and --framing do not go together");
     if (o->max_frame && o->frame == FRAME_NONE) return usage_error(v->name, "%s", "--max-frame needs --framing stream, file or packet-stream");
     if (o->big_endian && o->frame != FRAME_STREAM && o->frame != FRAME_FILE)
         return usage_error(v->name, "%s", "--big-endian needs --framing stream or file (PacketPeerStream is always little-endian)");
@@ -272,6 +284,8 @@ int main(int argc, char **argv) {
         int rc = parse_opts(&k_verbs[i], argc - 2, argv + 2, &o);
         if (!rc && o.help) usage_verb(stdout, &k_verbs[i]);
         else if (!rc) {
+            struct stat sb;
+            o.flush_each = o.unbuffered || (fstat(STDOUT_FILENO, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)));
             term_setup(&o);
             rc = k_verbs[i].run(&o);
         }
