@@ -351,7 +351,7 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
     row *rows = c->rows;
     printf("{");
     json_packet_fields(stdout, pk);
-    printf(",\"mode\":\"%s\",\"accepted_by\":[", gdw_mode_name(c->o->dec.mode));
+    printf(",\"mode\":\"%s\",%s\"accepted_by\":[", gdw_mode_name(c->o->dec.mode), c->o->json_plain ? "\"json\":\"plain\"," : "");
     int k = 0;
     for (size_t i = 0; i < c->nd; i++) if (!rows[i].r->status) printf("%s\"%s\"", k++ ? "," : "", gdw_dialect_name(rows[i].r->dialect));
     printf("],\"best\":");
@@ -375,7 +375,7 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
         const char *re = w->r->reencodes_same ? "same" : "differs";
         printf(",\"consumed\":%zu,\"trailing\":%zu,\"strict\":%s,\"engine_exact\":%s,\"reencode\":\"%s\",\"meaning\":%d,\"value\":",
                w->r->consumed, pk->n - w->r->consumed, w->r->reencodes_same ? "true" : "false", w->exact_ok ? "true" : "false", re, w->meaning);
-        char *j = gdw_json_print_alloc(gdw_doc_root(w->r->doc), NULL, NULL);
+        char *j = json_value_alloc(c->o, gdw_doc_root(w->r->doc));
         printf("%s", j ? j : "null");
         free(j);
         printf("}");

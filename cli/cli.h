@@ -36,6 +36,7 @@ typedef struct opts {
     uint64_t max_frame;         /* --max-frame: longest framed packet read; 0 = the framing's default */
     gdw_decode_options dec;
     bool json, noout, wire, lossy, verbose, help;
+    unsigned json_plain;        /* --json=plain: GDW_JSON_PLAIN (| GDW_JSON_BIG_INTS_AS_STRINGS); 0: the JSON form */
     bool unbuffered;            /* --unbuffered: stdout flushed after each packet's output */
     bool flush_each;            /* unbuffered, or stdout is a pipe or socket (main.c): a filter's
                                    reader gets each record when it is made, not at exit */
@@ -110,6 +111,8 @@ void progress(const run_stats *st, bool done);
 void json_string(FILE *f, const char *s);
 void json_bytes_string(FILE *f, const uint8_t *p, size_t n);
 void json_error(FILE *f, const gdw_error *e);
+/* A value as --json prints it: its JSON form, or plain JSON with --json=plain (free() it; NULL on OOM). */
+char *json_value_alloc(const opts *o, const gdw_value *v);
 void json_packet_fields(FILE *f, const packet *pk);
 
 /* ---- verbs ----------------------------------------------------------------------------------- */

@@ -36,9 +36,10 @@ static int decode_packet(void *ctx, const packet *pk) {
         printf("{");
         json_packet_fields(stdout, pk);
         printf(",\"dialect\":\"%s\",\"mode\":\"%s\",\"accepted\":%s", gdw_dialect_name(o->dialect), gdw_mode_name(o->dec.mode), s ? "false" : "true");
+        if (o->json_plain) printf(",\"json\":\"plain\"");
         if (s) { printf(",\"error\":"); json_error(stdout, &err); }
         else {
-            char *j = gdw_json_print_alloc(gdw_doc_root(doc), NULL, NULL), *t = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL);
+            char *j = json_value_alloc(o, gdw_doc_root(doc)), *t = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL);
             printf(",\"consumed\":%zu,\"trailing\":%zu,\"value\":%s,\"text\":", used, pk->n - used, j ? j : "null");
             json_string(stdout, t ? t : "");
             char apath[GDW_PATH_MAX];

@@ -48,7 +48,8 @@ static int encode_input(void *ctx, const packet *pk) {
     gdw_error err;
     char where[600];
     packet_name(pk, where, sizeof where);
-    gdw_status s = o->json ? gdw_json_parse((const char *)pk->p, pk->n, NULL, &doc, &err)
+    gdw_status s = o->json_plain ? gdw_json_parse_plain((const char *)pk->p, pk->n, NULL, &doc, &err)
+                   : o->json ? gdw_json_parse((const char *)pk->p, pk->n, NULL, &doc, &err)
                            : gdw_text_parse((const char *)pk->p, pk->n, NULL, &doc, &err);
     if (s) {
         fprintf(stderr, "%s: %s at character %zu%s%s: %s\n", where, gdw_status_name(err.code), err.offset, err.path[0] ? " in " : "", err.path, err.message);

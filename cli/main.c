@@ -68,6 +68,8 @@ static const verb k_verbs[] = {
      "reason for each, most likely engine first. For many packets it prints one line each (the\n"
      "matrix too with -v) and a summary.\n"
      "  --json              one JSON object per packet (docs/gdwire.schema.json, \"check\")\n"
+     "  --json=plain        the same, each value as plain JSON: {\"hp\": 1} rather than typed objects\n"
+     "  --big-ints-as-strings  with --json=plain: an int past 2^53 as a string (for JavaScript)\n"
      "  -v, --verbose       the full matrix for every packet\n",
      "  gdwire check --hex cli/samples/godot3-game-state.hex\n"
      "  gdwire check --framing stream capture.bin\n"
@@ -79,6 +81,9 @@ static const verb k_verbs[] = {
      "several). Errors go to stderr with the packet, the byte offset and the path to the value.\n"
      "  -d, --dialect D     the dialect (see 'gdwire dialects')\n"
      "  --json              one JSON object per packet (docs/gdwire.schema.json, \"decode\")\n"
+     "  --json=plain        the same, the value as plain JSON (docs/json.md \"Plain JSON\"):\n"
+     "                      gdwire decode -d godot4 --json=plain f.bin | jq .value.cmd\n"
+     "  --big-ints-as-strings  with --json=plain: an int past 2^53 as a string (for JavaScript)\n"
      "  --noout             decode fully, print nothing: the answer is the exit status\n"
      "  --wire              an annotated hex dump instead (as 'gdwire explain')\n",
      "  gdwire decode -d godot3 --hex cli/samples/godot3-game-state.hex\n"
@@ -102,6 +107,7 @@ static const verb k_verbs[] = {
      "not parse is reported on stderr and skipped; exit status 1 at the end).\n"
      "  -d, --dialect D     the dialect to write\n"
      "  --json              the input is the JSON form (docs/gdwire.schema.json, \"value\")\n"
+     "  --json=plain        the input is plain JSON: {\"hp\": 1, \"pos\": {\"$gdwire\": ...}}\n"
      "  --lossy             narrow what does not fit (f64 into f32, i64 into i32), warning per place\n"
      "  --hex, --base64     write text instead of raw bytes\n"
      "  --framing F         stream, file or packet-stream: write the length prefix too\n"
@@ -233,6 +239,11 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
         else if (strcmp(a, "--no-allow-objects") == 0 && TAKES(O_MODE)) objects = 0;
         else if (strcmp(a, "--exact") == 0 && TAKES(O_MODE)) o->dec.fail_if_approximate = true;
         else if (strcmp(a, "--json") == 0 && TAKES(O_JSON)) o->json = true;
+        else if (strncmp(a, "--json=", 7) == 0 && TAKES(O_JSON)) {
+            if (strcmp(a + 7, "plain") == 0) o->json_plain |= GDW_JSON_PLAIN;
+            else if (strcmp(a + 7, "form") != 0) return usage_error(v->name, "--json=%s: plain or form", a + 7);
+            o->json = true;
+        } else if (strcmp(a, "--big-ints-as-strings") == 0 && TAKES(O_JSON)) o->json_plain |= GDW_JSON_BIG_INTS_AS_STRINGS;
         else if (strcmp(a, "--noout") == 0 && TAKES(O_NOOUT)) o->noout = true;
         else if (strcmp(a, "--wire") == 0 && TAKES(O_WIRE)) o->wire = true;
         else if (strcmp(a, "--lossy") == 0 && TAKES(O_LOSSY)) o->lossy = true;
@@ -250,6 +261,10 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     if (o->max_frame && o->frame == FRAME_NONE) return usage_error(v->name, "%s", "--max-frame needs --framing stream, file or packet-stream");
     if (o->big_endian && o->frame != FRAME_STREAM && o->frame != FRAME_FILE)
         return usage_error(v->name, "%s", "--big-endian needs --framing stream or file (PacketPeerStream is always little-endian)");
+    if ((o->json_plain & GDW_JSON_BIG_INTS_AS_STRINGS) && !(o->json_plain & GDW_JSON_PLAIN))
+        return usage_error(v->name, "%s", "--big-ints-as-strings needs --json=plain");
+    if ((o->json_plain & GDW_JSON_BIG_INTS_AS_STRINGS) && v->run == cmd_encode)
+        return usage_error(v->name, "%s", "--big-ints-as-strings is for output: encode reads a quoted int as a String");
     if (o->json + o->noout + o->wire > 1) return usage_error(v->name, "%s", "choose one of --json, --noout and --wire");
     if (v->run == cmd_encode && o->n_inputs > 1) return usage_error(v->name, "%s", "one input only: a value");
     if (v->run == cmd_dialects && o->n_inputs) return usage_error(v->name, "unexpected argument '%s'", o->inputs[0]);

@@ -101,3 +101,7 @@ void json_packet_fields(FILE *f, const packet *pk) {
     if (pk->offset != (size_t)-1) fprintf(f, ",\"offset\":%zu", pk->offset);
     fprintf(f, ",\"bytes\":%zu", pk->n);
 }
+
+char *json_value_alloc(const opts *o, const gdw_value *v) {
+    return o->json_plain ? gdw_json_print_plain_alloc(v, o->json_plain, NULL, NULL) : gdw_json_print_alloc(v, NULL, NULL);
+}

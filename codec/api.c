@@ -35,3 +35,36 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
     *out_doc = doc;
     return GDW_OK;
 }
+
+static gdw_status api_fail(gdw_error *err, gdw_status code, const char *msg) {
+    if (err) { memset(err, 0, sizeof *err); err->code = code; err->engine_error = GDW_ENGINE_NONE; err->message = msg; }
+    return code;
+}
+
+gdw_status gdw_decode_json(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, unsigned json_flags,
+                           const gdw_allocator *alloc, char **json, size_t *json_len, gdw_error *err) {
+    if (json) *json = NULL;
+    if (json_len) *json_len = 0;
+    if (!json || !json_len) return api_fail(err, GDW_ERR_INVALID_ARG, "NULL argument");
+    gdw_doc *doc = NULL;
+    gdw_status s = gdw_decode(d, buf, len, opts, alloc, &doc, NULL, err);
+    if (s) return s;
+    const gdw_value *v = gdw_doc_root(doc);
+    *json = (json_flags & GDW_JSON_PLAIN) ? gdw_json_print_plain_alloc(v, json_flags, alloc, json_len) : gdw_json_print_alloc(v, alloc, json_len);
+    gdw_doc_free(doc);
+    if (!*json) { *json_len = 0; return api_fail(err, GDW_ERR_NOMEM, "out of memory"); }
+    return GDW_OK;
+}
+
+gdw_status gdw_encode_json(const gdw_dialect *d, const char *json, size_t len, unsigned json_flags, const gdw_encode_options *opts,
+                           const gdw_allocator *alloc, uint8_t **out, size_t *out_len, gdw_error *err) {
+    if (out) *out = NULL;
+    if (out_len) *out_len = 0;
+    if (!d || !out || !out_len) return api_fail(err, GDW_ERR_INVALID_ARG, "NULL argument");
+    gdw_doc *doc = NULL;
+    gdw_status s = (json_flags & GDW_JSON_PLAIN) ? gdw_json_parse_plain(json, len, alloc, &doc, err) : gdw_json_parse(json, len, alloc, &doc, err);
+    if (s) return s;
+    s = gdw_encode_alloc(d, gdw_doc_root(doc), opts, alloc, out, out_len, err);
+    gdw_doc_free(doc);
+    return s;
+}

@@ -745,6 +745,38 @@ GDW_API char *gdw_json_print_alloc(const gdw_value *v, const gdw_allocator *allo
 GDW_API gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc,
                                   gdw_doc **out_doc, gdw_error *err);
 
+/* Plain JSON (docs/json.md "Plain JSON"): what JSON can say as itself: null, true/false, an int
+ * as a number, a float as a number with a fraction or exponent, a String, an Array as a JSON array,
+ * a Dictionary with distinct String keys as a JSON object. Every other value (a Vector2, a NodePath,
+ * a typed Array, non-String keys, a float whose width the encoders would not choose, NaN) is
+ * {"$gdwire": <its JSON form above>}, so reading it back gives the same value:
+ * gdw_json_parse_plain(gdw_json_print_plain(v)) equals v, except under GDW_JSON_BIG_INTS_AS_STRINGS. */
+enum {
+    GDW_JSON_PLAIN = 1,              /* gdw_decode_json / gdw_encode_json: plain JSON, not the JSON form */
+    GDW_JSON_BIG_INTS_AS_STRINGS = 2 /* print an int beyond +-2^53 as a string (JavaScript's numbers are
+                                        doubles); it then reads back as a String: not a round trip */
+};
+/* gdw_json_print_plain / _alloc: as gdw_json_print / _alloc, in plain JSON (flags: GDW_JSON_*). */
+GDW_API size_t gdw_json_print_plain(const gdw_value *v, unsigned flags, char *out, size_t cap);
+GDW_API char *gdw_json_print_plain_alloc(const gdw_value *v, unsigned flags, const gdw_allocator *alloc, size_t *len);
+/* gdw_json_parse_plain: any JSON text as a value (a number without fraction or exponent is an int,
+ * which must fit int64; an object is a Dictionary of String keys in member order, a repeated member
+ * kept twice as the wire allows it); {"$gdwire": X}, with no other member, is X in the JSON form.
+ * Errors as gdw_json_parse. */
+GDW_API gdw_status gdw_json_parse_plain(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc,
+                                        gdw_error *err);
+
+/* JSON-level entry points, for a binding (Python ctypes, a WebAssembly build) that wants one call
+ * each way. gdw_decode_json: decode buf in dialect d (opts NULL: the defaults) and print the value
+ * as JSON (json_flags GDW_JSON_PLAIN: plain JSON) into *json, NUL-terminated, from alloc (NULL:
+ * libc); free it with gdw_text_free. gdw_encode_json: read JSON (plain with GDW_JSON_PLAIN) and
+ * encode it in d into *out (free with alloc, as gdw_encode_alloc). Errors as the calls they make. */
+GDW_API gdw_status gdw_decode_json(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                                   unsigned json_flags, const gdw_allocator *alloc, char **json, size_t *json_len, gdw_error *err);
+GDW_API gdw_status gdw_encode_json(const gdw_dialect *d, const char *json, size_t len, unsigned json_flags,
+                                   const gdw_encode_options *opts, const gdw_allocator *alloc, uint8_t **out, size_t *out_len,
+                                   gdw_error *err);
+
 /* ---------------------------------------------------------------------------------------
  * Reading values (docs/library.md "Reading and building values"). Each getter returns false,
  * leaving *out untouched, when v is NULL, of another type, or out of the range asked for.

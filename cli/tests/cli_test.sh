@@ -137,6 +137,34 @@ while IFS= read -r v; do
 done < "$T/values.jsonl"
 [ "$exact" -ge $((NENG - 10)) ] && ok || bad "only $exact of $NENG engine packets re-encode byte for byte"
 
+# ---- plain JSON (issue 33) ----------------------------------------------------------------------
+# every engine packet: plain JSON, schema-valid, and through `encode --json=plain --lines` (one
+# process) back to the bytes its JSON form encodes to
+run 0 "$G" decode -d godot3 --json=plain --hex --lines "$T/engine.hex"
+schema decode "$NENG"
+"$PY" -c '
+import json,sys
+for line in open(sys.argv[1]): print(json.dumps(json.loads(line)["value"]))' "$OUT" > "$T/plain.jsonl"
+"$G" encode -d godot3 --json=plain --lines --hex < "$T/plain.jsonl" > "$T/plain.hex"
+"$G" encode -d godot3 --json --lines --hex < "$T/values.jsonl" > "$T/form.hex"
+[ "$(wc -l < "$T/plain.hex")" = "$NENG" ] && same "$T/plain.hex" "$T/form.hex" || bad "plain JSON does not encode back as the JSON form"
+# a field by name, as jq '.value.name' reads it
+run 0 "$G" decode -d godot3 --json=plain --hex "$STATE"
+"$PY" -c 'import json,sys; v=json.load(open(sys.argv[1]))["value"]; sys.exit(0 if v["name"] == "player" and v["hp"] == 100 and v["pos"]["$gdwire"]["type"] == "Vector2" else 1)' "$OUT" && ok || bad "plain value fields"
+has "$OUT" '"json":"plain"'
+run 0 "$G" check --json=plain --hex "$STATE"
+schema check 1
+has "$OUT" '"value":{"name":"player"'
+echo '02000100 01000000 00002000' > "$T/big.hex"   # 2^53 + 1
+run 0 "$G" decode -d godot4 --json=plain --big-ints-as-strings --hex "$T/big.hex"
+has "$OUT" '"value":"9007199254740993"'
+run 0 "$G" decode -d godot4 --json=plain --hex "$T/big.hex"
+has "$OUT" '"value":9007199254740993'
+run 2 "$G" decode -d godot4 --big-ints-as-strings --hex "$T/big.hex"; has "$ERR" '--big-ints-as-strings needs --json=plain'
+run 2 "$G" decode -d godot4 --json=typed --hex "$T/big.hex"; has "$ERR" '--json=typed: plain or form'
+echo '{"a": [1, 2.5, null]}' | run 0 "$G" encode -d godot4 --json=plain --hex -
+has "$OUT" '1b000000 01000000 04000000 01000000 61000000 1c000000 03000000 02000000 01000000 03000000 00002040 00000000'
+
 # ---- explain / decode --wire -------------------------------------------------------------------
 run 0 "$G" explain -d godot3 --hex "$STATE"
 has "$OUT" '       0  12 00 00 00                 header         Dictionary (type id 18)'

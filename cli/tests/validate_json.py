@@ -9,6 +9,10 @@ import sys
 
 import jsonschema
 
+# jsonschema descends one $ref per nesting level: the engines' deepest packets need more than
+# Python's default 1,000 frames
+sys.setrecursionlimit(100000)
+
 schema = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator.check_schema(schema)
 ref = {"$ref": "#/$defs/" + sys.argv[2], "$defs": schema["$defs"]}

@@ -7,17 +7,17 @@
 
 #include "codec/forms/forms.h"
 
-static uint64_t max_payload(const gdw_frame_options *fo) {
+static uint64_t frame_max_payload(const gdw_frame_options *fo) {
     if (fo->max_payload) return fo->max_payload;
     return fo->framing == GDW_FRAMING_PACKET_STREAM ? GDW_FRAME_MAX_PACKET_STREAM : GDW_FRAME_MAX_DEFAULT;
 }
 
-static bool known_framing(const gdw_frame_options *fo) {
+static bool frame_known_framing(const gdw_frame_options *fo) {
     return fo && (fo->framing == GDW_FRAMING_STREAM || fo->framing == GDW_FRAMING_FILE || fo->framing == GDW_FRAMING_PACKET_STREAM);
 }
 
 /* PacketPeerStream writes its prefix with encode_uint32, little-endian whatever the peer says */
-static bool prefix_big_endian(const gdw_frame_options *fo) { return fo->big_endian && fo->framing != GDW_FRAMING_PACKET_STREAM; }
+static bool frame_prefix_big_endian(const gdw_frame_options *fo) { return fo->big_endian && fo->framing != GDW_FRAMING_PACKET_STREAM; }
 
 static gdw_status frame_fail(gdw_error *err, gdw_status code, size_t offset, const char *msg) {
     if (err) {
@@ -39,17 +39,17 @@ gdw_frame_options gdw_frame_options_default(gdw_framing framing) {
 
 gdw_status gdw_frame_read(const gdw_frame_options *fo, const uint8_t *buf, size_t len, size_t *payload_len, size_t *frame_len,
                           gdw_error *err) {
-    if (!known_framing(fo) || (!buf && len) || !payload_len || !frame_len)
+    if (!frame_known_framing(fo) || (!buf && len) || !payload_len || !frame_len)
         return frame_fail(err, GDW_ERR_INVALID_ARG, 0, "NULL argument or unknown framing");
     *payload_len = 0;
     *frame_len = GDW_FRAME_PREFIX;
     if (len < GDW_FRAME_PREFIX) return frame_fail(err, GDW_ERR_TRUNCATED, len, "the length prefix is cut short");
-    uint32_t n = prefix_big_endian(fo) ? ((uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 | (uint32_t)buf[2] << 8 | buf[3])
+    uint32_t n = frame_prefix_big_endian(fo) ? ((uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 | (uint32_t)buf[2] << 8 | buf[3])
                                        : ((uint32_t)buf[3] << 24 | (uint32_t)buf[2] << 16 | (uint32_t)buf[1] << 8 | buf[0]);
     *payload_len = n;
     if (fo->framing == GDW_FRAMING_STREAM && (int32_t)n < 0)
         return frame_fail(err, GDW_ERR_BAD_LENGTH, 0, "negative length prefix: StreamPeer.get_var fails here, and the stream is lost");
-    if (n > max_payload(fo))
+    if (n > frame_max_payload(fo))
         return frame_fail(err, GDW_ERR_BAD_LENGTH, 0,
                           fo->framing == GDW_FRAMING_PACKET_STREAM && !fo->max_payload
                               ? "the prefix is over 65531 bytes: a default PacketPeerStream never delivers it"
@@ -61,12 +61,12 @@ gdw_status gdw_frame_read(const gdw_frame_options *fo, const uint8_t *buf, size_
 }
 
 gdw_status gdw_frame_prefix(const gdw_frame_options *fo, size_t payload_len, uint8_t *out) {
-    if (!known_framing(fo) || !out) return GDW_ERR_INVALID_ARG;
-    uint64_t limit = max_payload(fo);
+    if (!frame_known_framing(fo) || !out) return GDW_ERR_INVALID_ARG;
+    uint64_t limit = frame_max_payload(fo);
     if (fo->framing == GDW_FRAMING_STREAM && limit > INT32_MAX) limit = INT32_MAX; /* read back signed */
     if ((uint64_t)payload_len > limit || (uint64_t)payload_len > UINT32_MAX) return GDW_ERR_TOO_LARGE;
     uint32_t n = (uint32_t)payload_len;
-    for (int k = 0; k < 4; k++) out[prefix_big_endian(fo) ? 3 - k : k] = (uint8_t)(n >> (8 * k));
+    for (int k = 0; k < 4; k++) out[frame_prefix_big_endian(fo) ? 3 - k : k] = (uint8_t)(n >> (8 * k));
     return GDW_OK;
 }
 
@@ -83,7 +83,7 @@ struct gdw_frame_reader {
 };
 
 gdw_frame_reader *gdw_frame_reader_new(const gdw_frame_options *fo, const gdw_allocator *alloc) {
-    if (!known_framing(fo)) return NULL;
+    if (!frame_known_framing(fo)) return NULL;
     if (!alloc) alloc = gdw_default_allocator();
     gdw_frame_reader *r = (gdw_frame_reader *)alloc->malloc_fn(alloc->ctx, sizeof *r);
     if (!r) return NULL;

@@ -590,12 +590,13 @@ static gdw_status item_component(jctx *j, const jnode *nd, void *out, const void
 
 /* A list of value objects being built (build_tree's stack, no recursion): Array items, or
  * Dictionary [key, value] / Object [name, value] pairs. */
-enum { LIST_VALUES, LIST_PAIRS, LIST_PROPERTIES };
+enum { LIST_VALUES, LIST_PAIRS, LIST_PROPERTIES, LIST_MEMBERS /* plain JSON: an object's members */ };
 typedef struct jlist {
     const jnode *list;
     const jnode *owner;    /* the value object whose container this is */
     uint32_t i;            /* the next item */
     uint8_t shape;
+    bool plain;            /* its items are plain JSON (gdw_json_parse_plain), else value objects */
     bool value_next;       /* pairs: the key is built, its value next */
     unsigned depth;        /* of the container */
     size_t path_outer, path_inner; /* the path before and after the member's name */
@@ -609,6 +610,7 @@ static gdw_status open_jlist(jctx *j, const jnode *nd, const char *name, uint8_t
     l->owner = nd;
     l->i = 0;
     l->shape = shape;
+    l->plain = false;
     l->value_next = false;
     l->depth = depth;
     l->path_outer = path_member(j, name);
@@ -799,12 +801,64 @@ static gdw_status build_value(jctx *j, const jnode *nd, unsigned depth, jlist *l
     return jerr(j, nd->off, GDW_ERR_SYNTAX, "type has no JSON form");
 }
 
+/* One plain JSON node into the builder (docs/json.md "Plain JSON"); an array or object is left
+ * open, its items in l. {"$gdwire": X} alone is X in the JSON form. */
+static gdw_status build_plain(jctx *j, const jnode *nd, unsigned depth, jlist *l) {
+    l->list = NULL;
+    if (depth > GDW_HARD_MAX_DEPTH + 1) return jerr(j, nd->off, GDW_ERR_DEPTH, "nesting deeper than the depth limit");
+    gdw_builder *b = j->b;
+    switch (nd->kind) {
+    case J_NULL: return jbuilt(j, nd, gdw_build_nil(b));
+    case J_TRUE: case J_FALSE: return jbuilt(j, nd, gdw_build_bool(b, nd->kind == J_TRUE));
+    case J_STR: return jbuilt(j, nd, gdw_build_string(b, (const char *)nd->u.str.ptr, nd->u.str.len));
+    case J_NUM: {
+        const gdw_str t = nd->u.str;
+        if (!memchr(t.ptr, '.', t.len) && !memchr(t.ptr, 'e', t.len) && !memchr(t.ptr, 'E', t.len)) {
+            int64_t x;
+            TRY(get_int(j, nd, INT64_MIN, INT64_MAX, &x));
+            return jbuilt(j, nd, gdw_build_int(b, x));
+        }
+        uint64_t u;
+        TRY(get_real(j, nd, 8, &u));
+        unsigned w = gdw_number_natural_width(&u); /* the width the encoders choose */
+        return jbuilt(j, nd, gdw_build_float_bits(b, u, w));
+    }
+    case J_ARR:
+        TRY(jbuilt(j, nd, gdw_build_begin_array(b)));
+        break;
+    case J_OBJ:
+        if (nd->n == 1 && key_is(nd->u.l.keys[0], "$gdwire")) {
+            size_t sv = path_member(j, "$gdwire");
+            gdw_status s = build_value(j, &nd->u.l.items[0], depth, l); /* its lists, if any: the JSON form's */
+            if (!l->list) jpath_pop(j, sv);
+            else l->path_outer = sv;
+            return s;
+        }
+        TRY(jbuilt(j, nd, gdw_build_begin_dictionary(b)));
+        break;
+    default: return jerr(j, nd->off, GDW_ERR_SYNTAX, "not a JSON value");
+    }
+    l->list = nd;
+    l->owner = nd;
+    l->i = 0;
+    l->shape = nd->kind == J_ARR ? LIST_VALUES : LIST_MEMBERS;
+    l->plain = true;
+    l->value_next = false;
+    l->depth = depth;
+    l->path_outer = l->path_inner = j->path_len;
+    return GDW_OK;
+}
+
+static gdw_status build_any(jctx *j, const jnode *nd, unsigned depth, jlist *l, bool plain) {
+    return plain ? build_plain(j, nd, depth, l) : build_value(j, nd, depth, l);
+}
+
 /* The root value object and everything in it, depth first, without recursion: the open lists
  * are a stack (the caller's allocator), each an open container of the builder. */
-static gdw_status build_tree(jctx *j, const jnode *root) {
+static gdw_status build_tree(jctx *j, const jnode *root, bool plain) {
     jlist *st = NULL, l;
     size_t sp = 0, cap = 0;
-    gdw_status s = build_value(j, root, 0, &l);
+    gdw_status s = build_any(j, root, 0, &l, plain);
     for (;;) {
         if (s) break;
         if (l.list) { /* a list opened: it is the one to fill next */
@@ -826,7 +880,20 @@ static gdw_status build_tree(jctx *j, const jnode *root) {
         unsigned d = top->depth + 1;
         if (top->shape == LIST_VALUES) {
             path_index(j, top->i++);
-            s = build_value(j, it, d, &l);
+            s = build_any(j, it, d, &l, top->plain);
+            continue;
+        }
+        if (top->shape == LIST_MEMBERS) { /* plain: the member name is a String key, then its value */
+            const gdw_str *k = &top->list->u.l.keys[top->i];
+            if (!top->value_next) {
+                top->value_next = true;
+                s = jbuilt(j, it, gdw_build_string(j->b, (const char *)k->ptr, k->len));
+                continue;
+            }
+            top->value_next = false;
+            top->i++;
+            path_member_text(j, k->ptr, k->len);
+            s = build_plain(j, it, d, &l);
             continue;
         }
         if (!top->value_next) {
@@ -855,7 +922,8 @@ static gdw_status build_tree(jctx *j, const jnode *root) {
     return s;
 }
 
-gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
+static gdw_status json_parse_as(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err,
+                                bool plain) {
     jctx j;
     memset(&j, 0, sizeof j);
     j.s = text ? text : "";
@@ -874,10 +942,18 @@ gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *all
         jws(&j);
         if (j.pos < j.n) s = jerr(&j, j.pos, GDW_ERR_SYNTAX, "text after the JSON value");
     }
-    if (!s) s = build_tree(&j, &root);
+    if (!s) s = build_tree(&j, &root, plain);
     if (!s) s = jbuilt(&j, &root, gdw_build_finish(j.b, out_doc, NULL));
     gdw_builder_free(j.b);
     gdw_doc_free(j.scratch);
     if (!s && err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
     return s;
+}
+
+gdw_status gdw_json_parse(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
+    return json_parse_as(text, len, alloc, out_doc, err, false);
+}
+
+gdw_status gdw_json_parse_plain(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
+    return json_parse_as(text, len, alloc, out_doc, err, true);
 }

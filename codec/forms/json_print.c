@@ -221,3 +221,161 @@ static void json_root(sbuf *s, const gdw_value *v) {
 
 size_t gdw_json_print(const gdw_value *v, char *out, size_t cap) { return gdw_print_with(json_root, v, out, cap); }
 char *gdw_json_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len) { return gdw_print_alloc_with(json_root, v, alloc, len); }
+
+/* ---- plain JSON (docs/json.md "Plain JSON") ------------------------------------------------ */
+
+/* What JSON says as it is: null, a bool, an int (a number), a float that is finite and has the width
+ * the encoders choose for it (a number with a fraction or an exponent), a UTF-8 String, an untyped
+ * Array, and an untyped Dictionary whose keys are distinct UTF-8 Strings, none "$gdwire". Every other
+ * value is written {"$gdwire": <its JSON form>}, which gdw_json_parse_plain reads back exactly. */
+#define PLAIN_WRAP "$gdwire"
+
+typedef struct plain_ctx {
+    sbuf *s;
+    unsigned flags;
+    bool last_wrapped; /* the value entered last was wrapped: its leave follows at once */
+    size_t depth;      /* plain containers open */
+    const gdw_value *open[GDW_WALK_MAX_DEPTH + 2];
+} plain_ctx;
+
+static bool plain_dict_key(const gdw_value *k) {
+    return k->type == GDW_STRING && is_utf8(k->u.bytes, k->len) &&
+           !(k->len == sizeof PLAIN_WRAP - 1 && memcmp(k->u.bytes, PLAIN_WRAP, k->len) == 0);
+}
+
+static bool plain_same_key(const gdw_value *a, const gdw_value *b) { return a->len == b->len && (a->len == 0 || memcmp(a->u.bytes, b->u.bytes, a->len) == 0); }
+
+/* No two keys alike: pairwise for a few, else a table of key hashes (from the default allocator;
+ * without memory the Dictionary is wrapped, which is exact too). */
+static bool plain_distinct_keys(const gdw_value *items, uint32_t n) {
+    if (n <= 16) {
+        for (uint32_t i = 1; i < n; i++)
+            for (uint32_t k = 0; k < i; k++)
+                if (plain_same_key(&items[2 * i], &items[2 * k])) return false;
+        return true;
+    }
+    size_t cap = 32;
+    while (cap < 2 * (size_t)n) cap *= 2;
+    const gdw_allocator *a = gdw_default_allocator();
+    uint32_t *slot = (uint32_t *)a->malloc_fn(a->ctx, cap * sizeof *slot); /* pair index + 1; 0 empty */
+    if (!slot) return false;
+    memset(slot, 0, cap * sizeof *slot);
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        const gdw_value *k = &items[2 * i];
+        uint64_t h = 1469598103934665603ull;
+        for (uint32_t b = 0; b < k->len; b++) h = (h ^ k->u.bytes[b]) * 1099511628211ull;
+        size_t p = (size_t)(h ^ (h >> 29)) & (cap - 1);
+        for (; slot[p]; p = (p + 1) & (cap - 1))
+            if (plain_same_key(&items[2 * (slot[p] - 1)], k)) { ok = false; break; }
+        slot[p] = i + 1;
+    }
+    a->free_fn(a->ctx, slot, cap * sizeof *slot);
+    return ok;
+}
+
+static bool plain_as_is(const gdw_value *v) {
+    switch (v->type) {
+    case GDW_NIL: case GDW_BOOL: case GDW_INT: return true;
+    case GDW_FLOAT: {
+        if (v->width != 4 && v->width != 8) return false;
+        double x = gdw_value_real(v, 0);
+        uint64_t bits = f64_to_bits(x);
+        return isfinite(x) && gdw_number_natural_width(&bits) == v->width;
+    }
+    case GDW_STRING: return is_utf8(v->u.bytes, v->len);
+    case GDW_ARRAY: return !(v->flags & (GDW_VF_TYPED | GDW_VF_SHARED));
+    case GDW_DICTIONARY: {
+        if (v->flags & (GDW_VF_TYPED | GDW_VF_SHARED)) return false;
+        const gdw_value *items;
+        uint32_t n = (uint32_t)(gdw_children(v, &items) / 2);
+        for (uint32_t i = 0; i < n; i++)
+            if (!plain_dict_key(&items[2 * i])) return false;
+        return plain_distinct_keys(items, n);
+    }
+    default: return false;
+    }
+}
+
+static void plain_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    (void)parent, (void)slot;
+    plain_ctx *p = (plain_ctx *)ctx;
+    sbuf *s = p->s;
+    p->last_wrapped = v->type >= GDW_TYPE_COUNT || !plain_as_is(v);
+    if (p->last_wrapped) {
+        sb_str(s, "{\"" PLAIN_WRAP "\":");
+        json_value(s, v);
+        return; /* children left out (plain_skip); plain_leave closes */
+    }
+    switch (v->type) {
+    case GDW_NIL: sb_str(s, "null"); break;
+    case GDW_BOOL: sb_str(s, v->u.i ? "true" : "false"); break;
+    case GDW_INT: {
+        bool quoted = (p->flags & GDW_JSON_BIG_INTS_AS_STRINGS) && (v->u.i > (INT64_C(1) << 53) || v->u.i < -(INT64_C(1) << 53));
+        sb_fmt(s, quoted ? "\"%" PRId64 "\"" : "%" PRId64, v->u.i);
+        break;
+    }
+    case GDW_FLOAT: {
+        char tmp[48];
+        gdw_real_text(tmp, sizeof tmp, f64_to_bits(gdw_value_real(v, 0)), 8); /* the value's shortest double text */
+        sb_str(s, tmp);
+        break;
+    }
+    case GDW_STRING: json_quoted_utf8(s, v->u.bytes, v->len); break;
+    case GDW_ARRAY: case GDW_DICTIONARY:
+        sb_str(s, v->type == GDW_ARRAY ? "[" : "{");
+        if (gdw_walk_opens(v) && p->depth < sizeof p->open / sizeof p->open[0]) p->open[p->depth++] = v;
+        else sb_str(s, v->type == GDW_ARRAY ? "]" : "}"); /* no room (never: the walk stops deeper) */
+        break;
+    }
+}
+
+static bool plain_skip(void *ctx, const gdw_value *v) {
+    (void)v;
+    return ((const plain_ctx *)ctx)->last_wrapped;
+}
+
+static void plain_before(void *ctx, const gdw_value *parent, uint32_t slot) {
+    sbuf *s = ((plain_ctx *)ctx)->s;
+    if (parent->type == GDW_DICTIONARY) sb_str(s, slot % 2 ? ":" : slot ? "," : "");
+    else if (slot) sb_str(s, ",");
+}
+
+static void plain_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    (void)parent, (void)slot;
+    plain_ctx *p = (plain_ctx *)ctx;
+    if (p->depth && p->open[p->depth - 1] == v) {
+        p->depth--;
+        sb_str(p->s, v->type == GDW_DICTIONARY ? "}" : "]");
+        p->last_wrapped = false;
+        return;
+    }
+    if (p->last_wrapped) sb_str(p->s, "}");
+    p->last_wrapped = false;
+}
+
+static void plain_too_deep(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
+    (void)v, (void)parent, (void)slot;
+    sb_str(((plain_ctx *)ctx)->s, "null");
+}
+
+static bool plain_done(void *ctx) { return sb_done(((const plain_ctx *)ctx)->s); }
+
+static void plain_root(sbuf *s, const gdw_value *v, unsigned flags) {
+    if (!v) { sb_str(s, "null"); return; }
+    plain_ctx p;
+    memset(&p, 0, sizeof p);
+    p.s = s;
+    p.flags = flags;
+    gdw_walk_visitor w = {plain_enter, plain_before, plain_leave, plain_too_deep, &p, plain_done, plain_skip};
+    gdw_walk(v, &w);
+}
+static void plain_root_numbers(sbuf *s, const gdw_value *v) { plain_root(s, v, 0); }
+static void plain_root_big_strings(sbuf *s, const gdw_value *v) { plain_root(s, v, GDW_JSON_BIG_INTS_AS_STRINGS); }
+
+size_t gdw_json_print_plain(const gdw_value *v, unsigned flags, char *out, size_t cap) {
+    return gdw_print_with((flags & GDW_JSON_BIG_INTS_AS_STRINGS) ? plain_root_big_strings : plain_root_numbers, v, out, cap);
+}
+char *gdw_json_print_plain_alloc(const gdw_value *v, unsigned flags, const gdw_allocator *alloc, size_t *len) {
+    return gdw_print_alloc_with((flags & GDW_JSON_BIG_INTS_AS_STRINGS) ? plain_root_big_strings : plain_root_numbers, v, alloc, len);
+}
