@@ -303,7 +303,7 @@ typedef struct wire_string {
 
 static gdw_status string_bytes(dctx *c, wire_string *ws) {
     size_t len_off;
-    int32_t n;
+    int32_t n = 0;
     gdw_status s = read_i32(c, &n, &len_off, "length", "string length missing");
     if (s) return s;
     if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_FILE_EOF, "negative string length");
@@ -389,7 +389,7 @@ static gdw_status string_padding(dctx *c, const wire_string *ws) {
 /* Read one length-prefixed, padded string. *out receives the engine-visible content (after
  * a BOM, before the first NUL); out may be NULL. */
 static gdw_status read_string(dctx *c, gdw_str *out, int use) {
-    wire_string ws;
+    wire_string ws = {0}; /* every field is string_bytes's; gcc -O1 cannot see that (-Wmaybe-uninitialized) */
     gdw_status s;
     if ((s = string_bytes(c, &ws)) || (s = string_content(c, &ws, use)) || (s = string_utf8(c, &ws)) || (s = string_padding(c, &ws)))
         return s;
@@ -585,7 +585,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
     size_t count_off;
-    int32_t count;
+    int32_t count = 0;
     gdw_status s = read_i32(c, &count, &count_off, "count", "array count missing");
     if (s) return s;
     if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
@@ -776,7 +776,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
         return GDW_OK;
     }
     size_t count_off;
-    int32_t count;
+    int32_t count = 0;
     if ((s = read_i32(c, &count, &count_off, "property count", "property count missing")) ||
         (s = negative_as_none(c, &count, count_off, "negative property count")))
         return s;
@@ -822,7 +822,7 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
     if (is_dict && (s = read_typedesc(c, key_kind, ct ? &ct->key : NULL))) return s;
     if ((s = read_typedesc(c, elem_kind, ct ? &ct->elem : NULL))) return s;
     size_t count_off;
-    uint32_t raw, n;
+    uint32_t raw = 0, n = 0;
     if ((s = read_masked_u32(c, &count_off, &raw, &n, "count", "container count missing"))) return s;
     if (raw & 0x80000000u) {
         if (d->container_shared_bit) { if (dst) dst->flags |= GDW_VF_SHARED; }
@@ -839,7 +839,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "typed array truncated");
     size_t off;
-    uint32_t raw, id;
+    uint32_t raw = 0, id = 0;
     gdw_status s = read_masked_u32(c, &off, &raw, &id, "element type", "typed array truncated");
     if (s) return s;
     STRICT_CHECK(c, (raw & 0x80000000u), GDW_ERR_NON_CANONICAL, off, "element type has bit 31 set");
@@ -875,7 +875,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
     }
     /* The engine reads this count without checking the length (over-read); we stop. */
     size_t count_off;
-    uint32_t rawn, n;
+    uint32_t rawn = 0, n = 0;
     if ((s = read_masked_u32(c, &count_off, &rawn, &n, "count", "typed array count missing"))) return s;
     STRICT_CHECK(c, (rawn & 0x80000000u), GDW_ERR_NON_CANONICAL, count_off, "count has bit 31 set");
     if (dst) dst->len = n;
@@ -884,7 +884,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
 
 static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
     size_t off;
-    int32_t count;
+    int32_t count = 0;
     gdw_status s;
     if ((s = read_i32(c, &count, &off, "count", "array count missing")) || (s = negative_as_none(c, &count, off, "negative string array count")))
         return s;
@@ -1086,7 +1086,7 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     case K_PACKED: return read_packed(c, dst, t, hdr);
     case K_PACKED_BYTES: {
         size_t off;
-        int32_t count;
+        int32_t count = 0;
         gdw_status st = read_i32(c, &count, &off, "count", "array count missing");
         if (st) return st;
         if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");

@@ -17,7 +17,7 @@ die() { echo "FAIL: $*" >&2; echo "$passed passed, $((failed + 1)) failed"; exit
 # the sources, as a user's checkout has them (the test's runfiles are links)
 mkdir -p "$T/src"
 for f in CMakeLists.txt codec/*.c codec/*.h codec/*/*.c codec/*/*.h cli/*.c cli/*.h docs/gdwire.1 tools/man_to_c.sh \
-         tools/cmake/* tools/cmake/consumer/CMakeLists.txt examples/reply.c examples/*.hex cli/samples/*.hex; do
+         tools/cmake/* tools/cmake/consumer/CMakeLists.txt tools/cmake/subdir/CMakeLists.txt examples/reply.c examples/*.hex cli/samples/*.hex; do
     [ -f "$f" ] || continue
     mkdir -p "$T/src/$(dirname "$f")"; cp -L "$f" "$T/src/$f"
 done
@@ -56,6 +56,17 @@ cmake -S "$T/src/tools/cmake/consumer" -B "$T/consumer" -DCMAKE_PREFIX_PATH="$pr
 run_reply "find_package, shared" "$T/consumer/reply_shared"
 run_reply "find_package, static" "$T/consumer/reply_static"
 check "the static consumer does not need libgdwire.so" '! ldd "$T/consumer/reply_static" | grep -q libgdwire'
+
+# add_subdirectory: gdwire::gdwire_static from the sources, no command built, nothing of gdwire installed
+cmake -S "$T/src/tools/cmake/subdir" -B "$T/subdir" -DGDWIRE_SOURCE="$T/src" -DREPLY_SOURCE="$T/src/examples/reply.c" \
+    -DCMAKE_INSTALL_PREFIX="$T/subdir-prefix" > "$T/slog" 2>&1 \
+    && cmake --build "$T/subdir" -j 2 >> "$T/slog" 2>&1 && cmake --install "$T/subdir" >> "$T/slog" 2>&1 \
+    || { cat "$T/slog"; die "the add_subdirectory consumer does not build"; }
+run_reply "add_subdirectory, static" "$T/subdir/reply"
+check "add_subdirectory builds no gdwire command" '[ ! -e "$T/subdir/gdwire/gdwire" ]'
+check "installing the parent installs only its own program: $(cd "$T/subdir-prefix" && find . -type f | tr '\n' ' ')" \
+    '[ "$(cd "$T/subdir-prefix" && find . -type f)" = "./bin/reply" ]'
+check "no warning in the add_subdirectory build" '! grep -i "warning:" "$T/slog"'
 
 # pkg-config
 export PKG_CONFIG_PATH=$libdir/pkgconfig
