@@ -171,5 +171,9 @@ int cmd_dialects(const opts *o) {
         printf("%-19s %-12s %5s  %s%s%s\n", "", "", "", c_dim(), gdw_dialect_summary(d), c_off());
         print_evidence(d);
     }
+    printf("\nNames: a dialect is named for its engine and release (godot3, godot4.3). mole is Godot 2\n"
+           "(2.0-2.1.x), after the \"Mole\" legacy documents of its format; -d godot2 reads the same.\n"
+           "pandemonium is the Pandemonium fork of Godot 3 (Relintai/pandemonium_engine), in its layouts.\n"
+           "DIALECT@RELEASE is an older release of that dialect's engine where it reads bytes otherwise.\n");
     return 0;
 }

@@ -56,6 +56,7 @@ typedef struct verb {
     const char *synopsis;
     const char *about;
     const char *examples;
+    const char *exit_status; /* what the exit status says for this verb */
 } verb;
 
 static const verb k_verbs[] = {
@@ -73,7 +74,8 @@ static const verb k_verbs[] = {
      "  -v, --verbose       the full matrix for every packet\n",
      "  gdwire check --hex cli/samples/godot3-game-state.hex\n"
      "  gdwire check --framing stream capture.bin\n"
-     "  gdwire check --json corpus/ | jq -r 'select(.best != null) | .best'\n"},
+     "  gdwire check --json corpus/ | jq -r 'select(.best != null) | .best'\n",
+     "Exit status: 0 every packet accepted by some dialect, 1 some packet rejected by all (or a frame\ncut short), 2 usage or I/O error.\n"},
     {"decode", "print each packet's value in one dialect (text or JSON)", O_DIALECT | O_INPUT | O_FRAMING | O_MODE | O_JSON | O_NOOUT | O_WIRE, cmd_decode,
      "gdwire decode -d DIALECT [--json | --noout | --wire] [input options] [--mode M] [FILE...]",
      "Decodes each packet in the dialect and prints its value in canonical text\n"
@@ -88,7 +90,8 @@ static const verb k_verbs[] = {
      "  --wire              an annotated hex dump instead (as 'gdwire explain')\n",
      "  gdwire decode -d godot3 --hex cli/samples/godot3-game-state.hex\n"
      "  gdwire decode -d godot4 --json packet.bin | jq .value\n"
-     "  gdwire decode -d godot3 --noout --framing stream capture.bin && echo all good\n"},
+     "  gdwire decode -d godot3 --noout --framing stream capture.bin && echo all good\n",
+     "Exit status: 0 every packet accepted, 1 some rejected (or a frame cut short), 2 usage or I/O\nerror.\n"},
     {"explain", "an annotated hex dump of each packet: every field and its value", O_DIALECT | O_INPUT | O_FRAMING | O_MODE, cmd_explain,
      "gdwire explain -d DIALECT [input options] [--mode M] [FILE...]",
      "Prints an annotated hex dump of each packet: offset, bytes, the field they are and its\n"
@@ -96,7 +99,8 @@ static const verb k_verbs[] = {
      "byte is marked with the error.\n"
      "  -d, --dialect D     the dialect to read the bytes as\n",
      "  gdwire explain -d godot3 --hex cli/samples/godot3-game-state.hex\n"
-     "  echo '1b000000 02000000 04000000' | gdwire explain -d godot4 --hex\n"},
+     "  echo '1b000000 02000000 04000000' | gdwire explain -d godot4 --hex\n",
+     "Exit status: 0 every packet accepted, 1 some rejected, 2 usage or I/O error.\n"},
     {"encode", "write the bytes a dialect's engine writes for a value", O_DIALECT | O_JSON | O_LOSSY | O_FRAMING | O_INPUT, cmd_encode,
      "gdwire encode -d DIALECT [--json] [--lossy] [--lines] [--hex | --base64] [--framing F] [FILE]",
      "Reads one value in canonical text (or JSON with --json) and writes the bytes the dialect's\n"
@@ -115,7 +119,8 @@ static const verb k_verbs[] = {
      "  --unbuffered        write each value's bytes at once (the default when stdout is a pipe)\n",
      "  echo '{\"hp\": 100, \"pos\": Vector2(1.5, -2)}' | gdwire encode -d godot3 --hex\n"
      "  server | gdwire encode -d godot4 --json --lines --framing stream | nc host 4242\n"
-     "  echo '{\"type\":\"int\",\"value\":7}' | gdwire encode -d godot4 --json --base64\n"},
+     "  echo '{\"type\":\"int\",\"value\":7}' | gdwire encode -d godot4 --json --base64\n",
+     "Exit status: 0 every value written, 1 some value the dialect cannot hold (or, with --lines, a\nline that does not parse), 2 usage or I/O error, or text that does not parse.\n"},
     {"convert", "rewrite packets from one dialect as another dialect's engine would", O_FROMTO | O_INPUT | O_FRAMING | O_MODE | O_LOSSY, cmd_convert,
      "gdwire convert --from A --to B [--lossy] [input options] [FILE...]",
      "Decodes each packet in dialect A and writes it as dialect B's engine would, in the input's\n"
@@ -126,13 +131,15 @@ static const verb k_verbs[] = {
      "  --from A, --to B    the dialects\n"
      "  --lossy             allow lossy changes, each warned about on stderr\n",
      "  gdwire convert --from godot3 --to godot4 --hex cli/samples/godot3-game-state.hex\n"
-     "  gdwire convert --from godot4 --to godot3 --lossy --framing stream in.bin > out.bin\n"},
+     "  gdwire convert --from godot4 --to godot3 --lossy --framing stream in.bin > out.bin\n",
+     "Exit status: 0 every packet converted, 1 some packet not (rejected, or not convertible without\n--lossy), 2 usage or I/O error.\n"},
     {"dialects", "list every dialect: family, type ids, engine versions, aliases", O_JSON, cmd_dialects,
      "gdwire dialects [--json]",
      "Lists every dialect: name, family, number of type ids, engine versions, aliases.\n"
      "  --json              a JSON array (docs/gdwire.schema.json, \"dialects\")\n",
      "  gdwire dialects\n"
-     "  gdwire dialects --json | jq -r '.[].name'\n"},
+     "  gdwire dialects --json | jq -r '.[].name'\n",
+     "Exit status: 0, or 2 on a usage error.\n"},
 };
 #define N_VERBS (sizeof k_verbs / sizeof k_verbs[0])
 
@@ -148,7 +155,7 @@ static void usage_verb(FILE *f, const verb *v) {
     fprintf(f, "usage: %s\n\n%s", v->synopsis, v->about);
     if (v->opts & O_INPUT) fprintf(f, "\n%s", v->run == cmd_encode ? "" : k_input_help);
     if (v->opts & O_MODE) fprintf(f, "%s", k_decode_opts_help);
-    fprintf(f, "  --no-color          no colour (the default when stdout is not a terminal)\n\nExamples:\n%s\n%s", v->examples, k_exit_help);
+    fprintf(f, "  --no-color          no colour (the default when stdout is not a terminal)\n\nExamples:\n%s\n%s", v->examples, v->exit_status);
 }
 
 int usage_error(const char *verb, const char *fmt, const char *arg) {

@@ -137,6 +137,12 @@ while IFS= read -r v; do
 done < "$T/values.jsonl"
 [ "$exact" -ge $((NENG - 10)) ] && ok || bad "only $exact of $NENG engine packets re-encode byte for byte"
 
+# ---- help says each verb's own exit status, and what "mole" is (issue 33) -----------------------
+run 0 "$G" encode --help; has "$OUT" 'Exit status: 0 every value written'
+run 0 "$G" dialects --help; has "$OUT" 'Exit status: 0, or 2 on a usage error.'
+hasnt "$OUT" 'every packet accepted'
+run 0 "$G" dialects; has "$OUT" 'mole is Godot 2'
+
 # ---- plain JSON (issue 33) ----------------------------------------------------------------------
 # every engine packet: plain JSON, schema-valid, and through `encode --json=plain --lines` (one
 # process) back to the bytes its JSON form encodes to

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* frame.c — the engines' length prefixes around a Variant (gdwire.h "Framing"): StreamPeer.put_var,
  * FileAccess.store_var and PacketPeerStream each write a 32-bit payload length, then the value
- * (shared/docs/wire-format.md 0.2, engine-verified on 3.2.3). The one reading of a prefix: the
+ * (core/io/stream_peer.cpp put_var, core/io/packet_peer.cpp, FileAccess::store_var; the frames of Godot
+ * 3.2.3 in codec/tests/frame_test.c). The one reading of a prefix: the
  * command's --framing goes through gdw_frame_read too. */
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* frame_test — gdw_frame_*: the length prefixes Godot writes before a value, read whole and
- * incrementally. The frames are the engine's (Godot 3.2.3, shared/docs/wire-format.md 0.2):
+ * incrementally. The frames are the engine's, as Godot 3.2.3 wrote them:
  * StreamPeerBuffer.put_var(42), PacketPeerStream.put_var("hi"), File.store_var(Vector2(1, 2)), and
  * a big-endian StreamPeer's prefix. */
 #include "codec/tests/testing.h"

@@ -652,7 +652,7 @@ static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t len) {
  * core/path_db.cpp NodePath::NodePath(const String &)): absolute after a leading '/'; names
  * between '/'s, empty ones skipped; after the first ':', each ':'-ended part a subname (an empty
  * one makes the whole path empty) and the last part the property (bit 1, "last subname is the
- * property", when not empty). Compatible mode only (../shared/docs/wire-format.md). */
+ * property", when not empty). Compatible mode only. */
 static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     size_t off = c->cur.pos;
     uint32_t word;
@@ -918,7 +918,7 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
     TRACE(c, len_off, 4, "data length", datalen);
     /* the format is range-checked before the data length is read, so even an Image without data
      * needs a valid format (godotengine/godot 2.0-stable and 2.1 core/io/marshalls.cpp, Image case:
-     * ERR_FAIL_INDEX_V(fmt, Image::FORMAT_MAX) first; ../shared/docs/wire-format.md) */
+     * ERR_FAIL_INDEX_V(fmt, Image::FORMAT_MAX) first) */
     if (fmt >= GDW_IMAGE_FORMATS) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "Image format out of range");
     if (datalen < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_INVALID_DATA, "negative Image data length");
     STRICT_CHECK(c, datalen == 0 && (fmt | mip | wdt | hgt), GDW_ERR_NON_CANONICAL, off, "empty Image with non-zero fields");

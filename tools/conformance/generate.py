@@ -637,25 +637,24 @@ def engine_strings():
 def release_sources():
     """Rules of engine releases no engine here can run, each read in the engine's source."""
     cite_image = ("godotengine/godot 2.0-stable and 2.1-stable core/io/marshalls.cpp, decode_variant, case Variant::IMAGE: "
-                  "ERR_FAIL_INDEX_V(fmt, Image::FORMAT_MAX) before the data length (../shared/docs/wire-format.md, Corrections)")
+                  "ERR_FAIL_INDEX_V(fmt, Image::FORMAT_MAX) before the data length")
     row("valid/mole.yaml", "Image format 23 without data", "mole", "hex", hdr(15) + u32(23) + u32(0) * 4,
         evidence="mole=source: " + cite_image + ";;mole@2.0=source: " + cite_image)
     cite_joy = ("godotengine/godot 2.0-stable core/io/marshalls.cpp reads JOYSTICK_MOTION's axis only, every 2.1.x reads "
-                "axis and axis_value (../shared/docs/wire-format.md, Corrections)")
+                "axis and axis_value")
     row("valid/mole.yaml", "InputEvent JOYSTICK_MOTION with its axis value (2.1)", "mole", "hex",
         hdr(19) + u32(4) + u32(0) + u32(20) + u32(1) + "0000803f", evidence="mole=source: " + cite_joy + ";;mole@2.0=source: " + cite_joy)
     row("valid/mole.yaml", "InputEvent JOYSTICK_MOTION, the axis only (2.0)", "mole", "hex",
         hdr(19) + u32(4) + u32(0) + u32(16) + u32(1), evidence="mole=source: " + cite_joy + ";;mole@2.0=source: " + cite_joy)
     cite_np = ("godotengine/godot 2.0-2.1.4 core/io/marshalls.cpp read a NodePath without bit 31 as a path string "
-               "(../shared/docs/wire-format.md, Corrections), parsed by NodePath(const String &) in core/path_db.cpp "
+               "parsed by NodePath(const String &) in core/path_db.cpp "
                "(godotengine/godot @1f363a71, 2.x): names by '/', subnames by ':', the last part the property")
     for name, text in (("a", b"a"), ("/root/a:b:c (subname b, property c)", b"/root/a:b:c"), ("a::b (an empty subname: the empty path)", b"a::b"),
                        (":p (the property alone)", b":p")):
         row("valid/mole.yaml", f"NodePath in the old string format: {name}", "mole", "hex",
             hdr(16) + u32(len(text)) + text.hex() + "00" * ((-len(text)) % 4), evidence="mole=source: " + cite_np)
     cite_obj = ("godotengine/godot 3.0-stable and 3.1-stable core/io/marshalls.h:202-203: decode_variant(..., p_allow_objects = true), "
-                "encode_variant(..., p_object_as_id = false): a null Object is written 11000000 00000000 "
-                "(../shared/docs/wire-format.md, Corrections)")
+                "encode_variant(..., p_object_as_id = false): a null Object is written 11000000 00000000")
     row("valid/godot3.0.yaml", "null Object as 3.0 and 3.1 write it", "godot3.0", "hex", hdr(17) + u32(0), options="objects",
         evidence="godot3.0=source: " + cite_obj + ";;godot3@3.1=source: " + cite_obj)
 
