@@ -426,7 +426,7 @@ static int check_packet(void *ctx, const packet *pk) {
         if (c->o->verbose) printf("\n");
     } else print_line(c, pk, best, accepted);
     for (size_t i = 0; i < c->nd; i++) gdw_doc_free(c->res[i].doc);
-    if (!accepted) hint_raw_text(c->o, pk);
+    if (!accepted || c->rows[best].r->consumed < pk->n) hint_raw_text(c->o, pk); /* rejected, or read in part */
     return accepted ? EXIT_ACCEPTED : EXIT_REJECTED;
 }
 
@@ -449,8 +449,10 @@ int cmd_check(const opts *o) {
     run_stats st = {0};
     int rc = for_each_packet(o, check_packet, &c, &st);
     if (!o->json && !single_packet_input(o) && st.packets) {
-        printf("\n%zu packets, %zu bytes: %zu accepted by some dialect, %zu rejected by all%s\n", st.packets, st.bytes, st.accepted, st.rejected,
+        printf("\n%zu packets, %zu bytes: %zu accepted by some dialect, %zu rejected by all%s", st.packets, st.bytes, st.accepted, st.rejected,
                st.frame_errors ? " (frame errors included)" : "");
+        if (st.skips) printf("; %zu bytes skipped in %zu place%s (--resync)", st.skipped, st.skips, st.skips == 1 ? "" : "s");
+        printf("\n");
         printf("%-19s %9s %12s\n", "dialect", "accepts", "ranks first");
         for (size_t i = 0; i < c.nd; i++) printf("%-19s %9zu %12zu\n", gdw_dialect_name(gdw_dialect_at(i)), c.accept_count[i], c.first_count[i]);
     }

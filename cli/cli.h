@@ -20,7 +20,7 @@
 
 /* ---- options ------------------------------------------------------------------------------ */
 
-typedef enum { ENC_RAW, ENC_HEX, ENC_BASE64 } text_encoding;
+typedef enum { ENC_RAW, ENC_HEX, ENC_BASE64, ENC_DUMP } text_encoding;
 typedef enum { FRAME_NONE, FRAME_STREAM, FRAME_FILE, FRAME_PACKET_STREAM } framing;
 
 typedef struct opts {
@@ -37,6 +37,8 @@ typedef struct opts {
     gdw_decode_options dec;
     bool json, noout, wire, lossy, verbose, help;
     unsigned json_plain;        /* --json=plain: GDW_JSON_PLAIN (| GDW_JSON_BIG_INTS_AS_STRINGS); 0: the JSON form */
+    bool resync;                /* --resync: with --framing, skip to the next offset where a frame and
+                                   its value parse (a capture that starts mid-frame) */
     bool unbuffered;            /* --unbuffered: stdout flushed after each packet's output */
     bool flush_each;            /* unbuffered, or stdout is a pipe or socket (main.c): a filter's
                                    reader gets each record when it is made, not at exit */
@@ -60,6 +62,10 @@ bool suggest_dialect(const char *typed, char *out, size_t cap);
 /* Raw input that is really text (hex, base64, an xxd dump): a sentence saying which and what flag
  * reads it; NULL otherwise. */
 const char *raw_input_hint(const uint8_t *p, size_t n);
+/* --dump: byte values as people paste them (input.c): Godot's print() of a PackedByteArray
+ * "[27, 0, 0, 0]", decimal or 0x lists, xxd and hexdump -C dumps; p[0..*n) rewritten in place to
+ * the bytes. NULL, or why not, with *bad_at the offset. */
+const char *undump(uint8_t *p, size_t *n, size_t *bad_at);
 
 /* ---- packets ------------------------------------------------------------------------------- */
 
@@ -76,9 +82,8 @@ typedef int (*packet_fn)(void *ctx, const packet *pk);
 
 typedef struct run_stats {
     size_t packets, accepted, rejected, bytes, frame_errors;
+    size_t skipped, skips; /* --resync: bytes skipped, in how many runs */
 } run_stats;
-
-/* The longest packet a framing delivers unless --max-frame says otherwise (input.c). */
 
 /* Every packet of every input, in order. Frame errors (a truncated last frame) are reported on
  * stderr and counted as rejected. Returns the worst exit status. */

@@ -86,6 +86,7 @@ static int decode_packet(void *ctx, const packet *pk) {
         char name[600];
         packet_name(pk, name, sizeof name);
         fprintf(stderr, "%s: note: %zu trailing bytes after the value (ignored, as the engines do)\n", name, pk->n - used);
+        hint_raw_text(o, pk); /* framed packets read raw leave most of the input */
     }
     gdw_doc_free(doc);
     return EXIT_ACCEPTED;
@@ -205,9 +206,11 @@ static int explain_packet(void *ctx, const packet *pk) {
     if (x.failed) {
         mark_error(&x);
         printf("%srejected%s: %s at byte %zu: %s\n", c_bad(), c_off(), gdw_status_name(x.err.code), x.err.offset, x.err.message);
+        hint_raw_text(o, pk);
         return EXIT_REJECTED;
     }
     if (used < pk->n) {
+        hint_raw_text(o, pk);
         printf("%8zu  ", used);
         print_bytes_cell(pk->p + used, pk->n - used);
         printf("  %-14s %zu bytes after the value\n", "trailing", pk->n - used);
@@ -227,6 +230,7 @@ int cmd_decode(const opts *o) {
     run_stats st = {0};
     int rc = for_each_packet(o, decode_packet, &r, &st);
     if (r.prefix && !o->json)
-        fprintf(stderr, "%zu packets, %zu bytes: %zu decoded, %zu rejected\n", st.packets, st.bytes, st.accepted, st.rejected);
+        fprintf(stderr, "%zu packets, %zu bytes: %zu decoded, %zu rejected%s\n", st.packets, st.bytes, st.accepted, st.rejected,
+                st.skips ? " (and bytes skipped: --resync)" : "");
     return rc;
 }

@@ -138,8 +138,106 @@ static uint8_t *map_file(const opts *o, FILE *f, size_t *n) {
 /* ---- text encodings ----------------------------------------------------------------------------- */
 
 /* Hex or base64 text p[0..n) to bytes in place; whitespace ignored. where names the input. */
+/* ---- --dump: byte values as people paste them ------------------------------------------------- */
+
+static bool is_hexc(uint8_t c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+/* A line that starts with an offset of 7 or more hex digits then ":" (xxd) or two spaces (hexdump
+ * -C; od -A x -t x1z), or is that offset alone (hexdump's last line): the offset's length, else 0. */
+static size_t dump_offset(const uint8_t *p, size_t n, bool *xxd) {
+    size_t k = 0;
+    while (k < n && is_hexc(p[k])) k++;
+    if (k < 7) return 0;
+    *xxd = k < n && p[k] == ':';
+    if (*xxd || k == n || (k + 1 < n && p[k] == ' ' && p[k + 1] == ' ')) return k;
+    return 0;
+}
+
+const char *undump(uint8_t *p, size_t *n, size_t *bad_at) {
+    size_t out = 0, len = *n;
+    size_t last_line = 0, last_len = 0; /* hexdump's "*": the line before repeats */
+    bool pending_repeat = false;
+    for (size_t i = 0; i < len;) {
+        size_t end = i;
+        while (end < len && p[end] != '\n') end++;
+        const uint8_t *l = p + i;
+        size_t ln = end - i;
+        while (ln && (l[ln - 1] == '\r' || l[ln - 1] == ' ' || l[ln - 1] == '\t')) ln--;
+        bool xxd = false;
+        size_t off = dump_offset(l, ln, &xxd), k = off;
+        size_t line_start = out;
+        if (ln == 1 && l[0] == '*') { pending_repeat = true; i = end + 1; continue; }
+        if (off) {
+            /* the offset says where this line's bytes go: a "*" before it repeated the last line up to there */
+            unsigned long long at = 0;
+            for (size_t q = 0; q < off; q++) at = at * 16 + (unsigned)(l[q] <= '9' ? l[q] - '0' : (l[q] | 32) - 'a' + 10);
+            if (pending_repeat && last_len) {
+                while (out + last_len <= at) {
+                    /* read in place: the bytes may not outgrow the text read so far */
+                    if (out + last_len > i) { *bad_at = i; return "hexdump's '*' repeats more bytes than its text holds: dump with hexdump -v -C"; }
+                    memmove(p + out, p + last_line, last_len);
+                    out += last_len;
+                }
+                line_start = out;
+            }
+            pending_repeat = false;
+            if (xxd) {
+                k++; /* ':'; then groups of hex digits up to two spaces (the text column) */
+                while (k < ln) {
+                    while (k < ln && l[k] == ' ') { if (k + 1 < ln && l[k + 1] == ' ') { k = ln; break; } k++; }
+                    if (k >= ln) break;
+                    if (!is_hexc(l[k])) break;
+                    while (k + 1 < ln && is_hexc(l[k]) && is_hexc(l[k + 1])) {
+                        p[out++] = (uint8_t)((gdw_hex_digit(l[k]) << 4) | gdw_hex_digit(l[k + 1]));
+                        k += 2;
+                    }
+                    if (k < ln && is_hexc(l[k])) { *bad_at = i + k; return "odd hex digits in an xxd line"; }
+                }
+            } else {
+                /* hexdump -C: bytes "1b 00" up to the "|text|" column */
+                while (k < ln && l[k] != '|') {
+                    if (l[k] == ' ') { k++; continue; }
+                    if (k + 1 < ln && is_hexc(l[k]) && is_hexc(l[k + 1]) && (k + 2 >= ln || l[k + 2] == ' ')) {
+                        p[out++] = (uint8_t)((gdw_hex_digit(l[k]) << 4) | gdw_hex_digit(l[k + 1]));
+                        k += 2;
+                        continue;
+                    }
+                    *bad_at = i + k;
+                    return "not a byte of a hexdump -C line";
+                }
+            }
+        } else {
+            /* a list: decimal 0-255 or 0xNN, separated by commas, spaces, brackets or braces */
+            while (k < ln) {
+                uint8_t c = l[k];
+                if (c == ' ' || c == '\t' || c == ',' || c == ';' || c == '[' || c == ']' || c == '{' || c == '}' || c == '(' || c == ')') { k++; continue; }
+                unsigned v = 0, digits = 0;
+                if (c == '0' && k + 1 < ln && (l[k + 1] == 'x' || l[k + 1] == 'X')) {
+                    k += 2;
+                    while (k < ln && is_hexc(l[k]) && digits < 3) { v = v * 16 + (unsigned)gdw_hex_digit(l[k]); k++; digits++; }
+                } else {
+                    while (k < ln && l[k] >= '0' && l[k] <= '9' && digits < 4) { v = v * 10 + (unsigned)(l[k] - '0'); k++; digits++; }
+                }
+                bool sep = k >= ln || l[k] == ' ' || l[k] == '\t' || l[k] == ',' || l[k] == ';' || l[k] == ']' || l[k] == '}' || l[k] == ')';
+                if (!digits || v > 255 || !sep) { *bad_at = i + k; return "expected a byte value (0-255 or 0x00-0xff)"; }
+                p[out++] = (uint8_t)v;
+            }
+        }
+        if (out > line_start) { last_line = line_start; last_len = out - line_start; }
+        i = end + 1;
+    }
+    *n = out;
+    return NULL;
+}
+
 static int untext(const opts *o, const char *where, uint8_t *p, size_t *n) {
     if (o->enc == ENC_RAW) return 0; /* encode --lines: each line is a value's text */
+    if (o->enc == ENC_DUMP) {
+        size_t bad = 0;
+        const char *why = undump(p, n, &bad);
+        if (why) { fprintf(stderr, "%s: %s: %s at character %zu\n", k_prog, shown(where), why, bad); return EXIT_USAGE; }
+        return 0;
+    }
     if (o->enc == ENC_HEX) {
         size_t out = 0, bad = 0;
         if (gdw_hex_decode((const char *)p, *n, p, &out, &bad)) {
@@ -195,6 +293,27 @@ static int frame_error(const opts *o, const char *src, long frame, size_t at, co
 
 static int worse(int a, int b) { return a > b ? a : b; }
 
+/* A frame fails: when the whole input, read without --framing, is one packet some dialect reads to
+ * its last byte, its first word was a type header, not a length: say so, once (input in memory
+ * only; a pipe is not read twice). */
+static void hint_unframed(const opts *o, const char *src, const reader *r) {
+    static bool said;
+    if (said || r->f || r->len < 8) return; /* a header and a word at least */
+    gdw_decode_options v = o->dec;
+    v.trace = NULL;
+    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+        const gdw_dialect *d = o->dialect ? o->dialect : gdw_dialect_at(i);
+        size_t used = 0;
+        if (gdw_validate(d, r->mem, r->len, &v, &used, NULL) == GDW_OK && used == r->len) {
+            fprintf(stderr, "%s %s: %s: without --framing the whole input is one %s packet: its first word is a type header, not a length\n",
+                    k_prog, o->verb, shown(src), gdw_dialect_name(d));
+            said = true;
+            return;
+        }
+        if (o->dialect) return;
+    }
+}
+
 /* A failed write on stdout (a closed pipe with SIGPIPE ignored, a full disk) ends the run at
  * the packet that met it, not at exit: an endless input must not be read on into the void. */
 static bool stdout_failed(void) {
@@ -219,6 +338,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
         if (k < 4) {
             snprintf(msg, sizeof msg, "truncated length prefix: %zu of 4 bytes", k);
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
+            hint_unframed(o, src, r);
             break;
         }
         gdw_frame_options fo = frame_options(o);
@@ -228,6 +348,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
             /* StreamPeer.get_var reads a signed length; the engine fails, and the stream is lost */
             snprintf(msg, sizeof msg, "negative length prefix %d (StreamPeer.get_var fails here)", (int)(int32_t)(uint32_t)len);
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
+            hint_unframed(o, src, r);
             break;
         }
         if (fs == GDW_ERR_BAD_LENGTH) {
@@ -237,6 +358,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
                      (unsigned long long)(o->max_frame ? o->max_frame : fo.framing == GDW_FRAMING_PACKET_STREAM ? GDW_FRAME_MAX_PACKET_STREAM : GDW_FRAME_MAX_DEFAULT),
                      o->frame == FRAME_PACKET_STREAM && !o->max_frame ? ": a default PacketPeerStream never delivers it" : "");
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
+            hint_unframed(o, src, r);
             break;
         }
         /* grow as bytes arrive, so a forged length costs only what is there */
@@ -259,6 +381,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
         if (got < len) {
             snprintf(msg, sizeof msg, "truncated frame: the prefix says %zu bytes, %zu follow", len, got);
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
+            hint_unframed(o, src, r);
             break;
         }
         packet pk = {src, frame, at + 4, buf ? buf : (const uint8_t *)"", len};
@@ -274,6 +397,57 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
         if (stdout_failed()) { rc = EXIT_USAGE; break; }
     }
     free(buf);
+    return rc;
+}
+
+/* --resync: a frame at p[0..n) that the reader takes: a good prefix, and a payload that one dialect
+ * (the verb's, or any for check) reads to its last byte. Its payload length, or -1. */
+static long long frame_parses(const opts *o, const uint8_t *p, size_t n) {
+    gdw_frame_options fo = frame_options(o);
+    size_t len = 0, whole = 0;
+    if (gdw_frame_read(&fo, p, n, &len, &whole, NULL) != GDW_OK || !len) return -1;
+    gdw_decode_options v = o->dec;
+    v.trace = NULL;
+    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+        const gdw_dialect *d = o->dialect ? o->dialect : o->from ? o->from : gdw_dialect_at(i);
+        size_t used = 0;
+        if (gdw_validate(d, p + GDW_FRAME_PREFIX, len, &v, &used, NULL) == GDW_OK && used == len) return (long long)len;
+        if (o->dialect || o->from) break;
+    }
+    return -1;
+}
+
+/* --framing with --resync over input in memory: each frame as split_frames gives it, but where no
+ * frame parses, the bytes up to the next offset where one does are skipped and reported (a capture
+ * that starts mid-frame, a frame damaged on the way); bytes after the last frame that parses are
+ * one report too. */
+static int split_frames_resync(const opts *o, const char *src, const uint8_t *p, size_t n, packet_fn fn, void *ctx, run_stats *st) {
+    int rc = 0;
+    long frame = 0;
+    for (size_t at = 0; at < n;) {
+        size_t from = at;
+        long long len;
+        while (at < n && (len = frame_parses(o, p + at, n - at)) < 0) at++;
+        if (at > from) {
+            fprintf(stderr, "%s: %s: skipped %zu bytes at byte %zu%s (--resync)\n", k_prog, shown(src), at - from, from,
+                    at < n ? ": no frame parses there" : ": no frame parses after them");
+            st->skipped += at - from;
+            st->skips++;
+            rc = worse(rc, EXIT_REJECTED);
+        }
+        if (at >= n) break;
+        packet pk = {src, ++frame, at + GDW_FRAME_PREFIX, p + at + GDW_FRAME_PREFIX, (size_t)len};
+        int r2 = fn(ctx, &pk);
+        st->packets++;
+        st->bytes += (size_t)len;
+        if (r2 == EXIT_ACCEPTED) st->accepted++;
+        else if (r2 == EXIT_REJECTED) st->rejected++;
+        rc = worse(rc, r2);
+        progress(st, false);
+        if (o->flush_each) fflush(stdout);
+        if (r2 == EXIT_USAGE || stdout_failed()) return EXIT_USAGE;
+        at += GDW_FRAME_PREFIX + (size_t)len;
+    }
     return rc;
 }
 
@@ -351,7 +525,13 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
     int rc;
     size_t mapped_n = 0;
     uint8_t *mapped = is_stdin ? NULL : map_file(o, f, &mapped_n);
-    if (o->enc == ENC_RAW && o->frame != FRAME_NONE) {
+    if (o->enc == ENC_RAW && o->frame != FRAME_NONE && o->resync) {
+        uint8_t *p = mapped;
+        size_t n = mapped_n;
+        rc = mapped ? 0 : slurp(f, path, &p, &n); /* resync looks ahead: the whole input in memory */
+        if (!rc) rc = split_frames_resync(o, path, p, n, fn, ctx, st);
+        if (!mapped) free(p);
+    } else if (o->enc == ENC_RAW && o->frame != FRAME_NONE) {
         reader r = {mapped ? NULL : f, mapped, mapped_n, 0, 0, false};
         rc = split_frames(o, path, &r, fn, ctx, st);
     } else {
@@ -366,6 +546,7 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
         if (!rc) {
             if (o->lines) rc = split_lines(o, path, p, n, fn, ctx, st);
             else if (o->enc != ENC_RAW && (rc = untext(o, path, p, &n))) { /* reported */ }
+            else if (o->frame != FRAME_NONE && o->resync) rc = split_frames_resync(o, path, p, n, fn, ctx, st);
             else if (o->frame != FRAME_NONE) {
                 reader r = {NULL, p, n, 0, 0, false};
                 rc = split_frames(o, path, &r, fn, ctx, st);
@@ -513,6 +694,10 @@ int write_packet(const opts *o, const uint8_t *p, size_t n) {
     if (o->enc == ENC_HEX) {
         for (size_t i = 0; i < total; i++) printf("%02x%s", all[i], (i % 4 == 3 && i + 1 < total) ? " " : "");
         printf("\n");
+    } else if (o->enc == ENC_DUMP) { /* as Godot prints a PackedByteArray */
+        printf("[");
+        for (size_t i = 0; i < total; i++) printf("%s%u", i ? ", " : "", all[i]);
+        printf("]\n");
     } else {
         size_t need = gdw_base64_encode(all, total, NULL, 0);
         char *t = malloc(need + 1);

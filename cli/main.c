@@ -21,6 +21,8 @@ static const char k_input_help[] =
     "stdin when none is given):\n"
     "  --hex               the input is hex text (whitespace and a leading 0x ignored)\n"
     "  --base64            the input is base64 (Marshalls.variant_to_base64)\n"
+    "  --dump              the input is byte values as people paste them: Godot's print() of a\n"
+    "                      PackedByteArray ([27, 0, 0, 0]), decimal or 0x lists, xxd or hexdump -C\n"
     "  --lines             every non-empty line of the hex or base64 text is a packet, read as it\n"
     "                      arrives\n"
     "  --framing F         none (default: one packet per input), stream (StreamPeer.put_var),\n"
@@ -31,6 +33,9 @@ static const char k_input_help[] =
     "                      one is a frame error that ends the input. Default: 65531 for\n"
     "                      packet-stream (the most a default PacketPeerStream delivers), 256M\n"
     "                      for stream and file\n"
+    "  --resync            with --framing: where no frame parses (a capture that starts mid-frame,\n"
+    "                      a damaged frame), skip to the next offset where a frame and its value\n"
+    "                      do, and say how many bytes were skipped where\n"
     "  --unbuffered        write each packet's output as soon as it is made (the default when\n"
     "                      stdout is a pipe or socket: a long-lived filter's reader waits for\n"
     "                      nothing)\n";
@@ -222,8 +227,10 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
             if (a[2] == 'f') o->from = d; else o->to = d;
         } else if (strcmp(a, "--hex") == 0 && TAKES(O_INPUT)) o->enc = ENC_HEX;
         else if (strcmp(a, "--base64") == 0 && TAKES(O_INPUT)) o->enc = ENC_BASE64;
+        else if (strcmp(a, "--dump") == 0 && TAKES(O_INPUT) && v->run != cmd_encode) o->enc = ENC_DUMP;
         else if (strcmp(a, "--lines") == 0 && TAKES(O_INPUT)) o->lines = true;
         else if (strcmp(a, "--unbuffered") == 0) o->unbuffered = true;
+        else if (strcmp(a, "--resync") == 0 && TAKES(O_FRAMING) && v->run != cmd_encode) o->resync = true;
         else if (strcmp(a, "--framing") == 0 && TAKES(O_FRAMING)) {
             VALUE("none, stream, file or packet-stream");
             const char *f = argv[i];
@@ -263,8 +270,9 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     const gdw_dialect *reader = o->dialect ? o->dialect : o->from;
     o->dec.allow_objects = objects >= 0 ? objects == 1 : reader && gdw_dialect_objects_by_default(reader);
     if ((ok & O_FROMTO) && (!o->from || !o->to)) return usage_error(v->name, "%s", "needs --from A and --to B (see 'gdwire dialects')");
-    if (o->lines && o->enc == ENC_RAW && v->run != cmd_encode) return usage_error(v->name, "%s", "--lines needs --hex or --base64");
+    if (o->lines && o->enc == ENC_RAW && v->run != cmd_encode) return usage_error(v->name, "%s", "--lines needs --hex, --base64 or --dump");
     if (o->lines && o->frame != FRAME_NONE && v->run != cmd_encode) return usage_error(v->name, "%s", "--lines and --framing do not go together");
+    if (o->resync && o->frame == FRAME_NONE) return usage_error(v->name, "%s", "--resync needs --framing stream, file or packet-stream");
     if (o->max_frame && o->frame == FRAME_NONE) return usage_error(v->name, "%s", "--max-frame needs --framing stream, file or packet-stream");
     if (o->big_endian && o->frame != FRAME_STREAM && o->frame != FRAME_FILE)
         return usage_error(v->name, "%s", "--big-endian needs --framing stream or file (PacketPeerStream is always little-endian)");

@@ -86,17 +86,51 @@ const char *raw_input_hint(const uint8_t *p, size_t n) {
         else if (isspace(c)) space++;
         else other++;
     }
-    /* xxd's default dump: "00000000: 1200 0000 0500 ..." */
-    if (n > 10 && memcmp(p, "00000000:", 9) == 0) return "this looks like an xxd dump: turn it back into bytes with 'xxd -r FILE', or 'xxd -p' it and read that with --hex";
+    /* xxd's default dump "00000000: 1200 0000 0500 ...", hexdump -C "00000000  12 00 00 00 ..." */
+    if (n > 10 && memcmp(p, "00000000:", 9) == 0) return "this looks like an xxd dump: read it with --dump";
+    if (n > 10 && memcmp(p, "00000000  ", 10) == 0) return "this looks like a hexdump -C dump: read it with --dump";
+    /* what Godot's print() shows of a PackedByteArray, "[27, 0, 0, 0, ...]", or a C array of 0x bytes */
+    size_t k = 0;
+    while (k < n && (p[k] == ' ' || p[k] == '[' || p[k] == '{')) k++;
+    if (k < n && k > 0 && isdigit(p[k])) {
+        size_t commas = 0, bad = 0;
+        for (size_t i = k; i < n; i++) {
+            unsigned c = p[i];
+            if (c == ',') commas++;
+            else if (!(isdigit(c) || isspace(c) || c == ']' || c == '}' || c == 'x' || c == 'X' || isxdigit(c))) bad++;
+        }
+        if (!bad && commas >= 3) return "this looks like a list of byte values (as Godot prints a PackedByteArray): read it with --dump";
+    }
     if (hex + space == n && hex % 2 == 0) return "this looks like hex text: read it with --hex";
     if (other == 0 && b64 + space == n && b64 % 4 == 0) return "this looks like base64 text: read it with --base64";
     return NULL;
 }
 
+/* Length prefixes, each the length of what follows up to the next, that cover p[0..n) exactly: the
+ * engines' framings (StreamPeer.put_var, FileAccess.store_var, PacketPeerStream), read raw. The
+ * number of frames, 0 if they do not. */
+static size_t prefix_chain(const uint8_t *p, size_t n) {
+    size_t at = 0, frames = 0;
+    while (at + 4 <= n) {
+        uint32_t len = (uint32_t)p[at] | (uint32_t)p[at + 1] << 8 | (uint32_t)p[at + 2] << 16 | (uint32_t)p[at + 3] << 24;
+        if (len < 4 || len % 4 || len > n - at - 4) return 0; /* a Variant is whole words, at least a header */
+        at += 4 + len;
+        frames++;
+    }
+    return at == n ? frames : 0;
+}
+
 void hint_raw_text(const opts *o, const packet *pk) {
     static bool said; /* once a run: the same advice for every file would be noise */
-    if (said || o->enc != ENC_RAW || o->frame != FRAME_NONE) return;
-    const char *hint = raw_input_hint(pk->p, pk->n);
+    if (said || o->enc == ENC_DUMP || o->frame != FRAME_NONE) return;
+    const char *hint = o->enc == ENC_RAW ? raw_input_hint(pk->p, pk->n) : NULL;
+    char framed[200];
+    size_t frames = prefix_chain(pk->p, pk->n);
+    if (!hint && frames) {
+        snprintf(framed, sizeof framed, "its first 4 bytes are the length of what follows (%s): read it with --framing stream (or file, packet-stream)",
+                 frames == 1 ? "one frame" : "a chain of length prefixes covers all of it");
+        hint = framed;
+    }
     if (!hint) return;
     char name[600];
     packet_name(pk, name, sizeof name);

@@ -143,6 +143,44 @@ run 0 "$G" dialects --help; has "$OUT" 'Exit status: 0, or 2 on a usage error.'
 hasnt "$OUT" 'every packet accepted'
 run 0 "$G" dialects; has "$OUT" 'mole is Godot 2'
 
+# ---- input as Godot and people give it (issue 33) -----------------------------------------------
+CAP="$SAMPLES/godot3-capture.bin"   # StreamPeer frames of eight packets Godot 3.2.3 wrote
+# print() of a PackedByteArray in GDScript, a 0x list, xxd and hexdump -C of the same engine packet
+"$PY" -c 'import sys; b=bytes.fromhex(open(sys.argv[1]).read().split()[0] if False else "".join(open(sys.argv[1]).read().split())); print("[" + ", ".join(str(x) for x in b) + "]")' "$STATE" > "$T/print.txt"
+run 0 "$G" decode -d godot3 --dump "$T/print.txt"
+has "$OUT" '{"name": "player", "pos": Vector2(1.5, -2.0)'
+"$PY" -c 'import sys; b=bytes.fromhex("".join(open(sys.argv[1]).read().split())); print("{" + ", ".join("0x%02x" % x for x in b) + "}")' "$STATE" > "$T/c.txt"
+run 0 "$G" decode -d godot3 --dump "$T/c.txt"; has "$OUT" '"hp": 100'
+tr -d ' \n' < "$STATE" | xxd -r -p > "$T/state.bin"
+xxd "$T/state.bin" > "$T/xxd.txt"; run 0 "$G" decode -d godot3 --dump "$T/xxd.txt"; has "$OUT" '"hp": 100'
+hexdump -C "$T/state.bin" > "$T/hd.txt"; run 0 "$G" decode -d godot3 --dump "$T/hd.txt"; has "$OUT" '"hp": 100'
+head -c 64 /dev/zero > "$T/zeros.bin"; hexdump -C "$T/zeros.bin" > "$T/hdz.txt"   # "*" for repeated lines
+run 0 "$G" explain -d godot3 --dump "$T/hdz.txt"; has "$OUT" '60 bytes after the value'
+head -c 4096 /dev/zero | hexdump -C > "$T/hdbig.txt"
+run 2 "$G" decode -d godot3 --dump "$T/hdbig.txt"; has "$ERR" "'*' repeats more bytes than its text holds"
+echo '[27, 0, 300]' > "$T/bad.txt"; run 2 "$G" decode -d godot3 --dump "$T/bad.txt"; has "$ERR" 'expected a byte value (0-255 or 0x00-0xff) at character 11'
+"$G" decode -d godot3 --dump --lines "$T/print.txt" > /dev/null && ok || bad "--dump --lines"
+run 0 "$G" convert --from godot3 --to godot4 --dump "$T/print.txt"; has "$OUT" '[27, 0, 0, 0, 5, 0, 0, 0'
+# hints where the flag is missing
+run 1 "$G" decode -d godot3 "$T/print.txt"; has "$ERR" 'a list of byte values (as Godot prints a PackedByteArray): read it with --dump'
+run 1 "$G" check "$T/hd.txt"; has "$ERR" 'this looks like a hexdump -C dump: read it with --dump'
+run 0 "$G" check "$CAP"; has "$ERR" 'its first 4 bytes are the length of what follows (a chain of length prefixes covers all of it): read it with --framing stream'
+run 0 "$G" decode -d godot3 "$CAP"; has "$ERR" 'read it with --framing stream'
+run 0 "$G" explain -d godot3 "$CAP"; has "$ERR" 'read it with --framing stream'
+run 1 "$G" decode -d godot3 --framing stream "$T/state.bin"; has "$ERR" 'without --framing the whole input is one godot3 packet: its first word is a type header, not a length'
+# --resync: a capture that starts 10 bytes into its first frame
+run 0 "$G" decode -d godot3 --framing stream "$CAP"; has "$OUT" 'frame 8: "Zoë"'
+tail -c +11 "$CAP" > "$T/cut.bin"
+run 1 "$G" decode -d godot3 --framing stream "$T/cut.bin"; has "$ERR" 'truncated frame'
+run 1 "$G" decode -d godot3 --framing stream --resync "$T/cut.bin"
+has "$ERR" 'cut.bin: skipped 2 bytes at byte 0: no frame parses there (--resync)'
+has "$OUT" 'cut.bin frame 1: "hello world"'; has "$OUT" 'cut.bin frame 7: "Zoë"'
+run 1 "$G" check --framing stream --resync "$T/cut.bin"; has "$OUT" '7 packets, 112 bytes: 7 accepted by some dialect, 0 rejected by all; 2 bytes skipped in 1 place (--resync)'
+{ head -c 36 "$CAP"; printf 'garbage!'; tail -c +37 "$CAP"; } > "$T/mid.bin"   # damage between frames 2 and 3
+run 1 "$G" decode -d godot3 --framing stream --resync - < "$T/mid.bin"
+has "$ERR" 'skipped 8 bytes at byte 36: no frame parses there (--resync)'; has "$OUT" 'frame 8: "Zoë"'
+run 2 "$G" decode -d godot3 --resync "$CAP"; has "$ERR" '--resync needs --framing'
+
 # ---- plain JSON (issue 33) ----------------------------------------------------------------------
 # every engine packet: plain JSON, schema-valid, and through `encode --json=plain --lines` (one
 # process) back to the bytes its JSON form encodes to
@@ -532,7 +570,7 @@ run 2 "$G" decode --hex "$ROOT"; has "$ERR" 'no dialect given'
 run 2 "$G" decode -d godot9 --hex "$ROOT"; has "$ERR" "unknown dialect 'godot9'"
 run 2 "$G" check --mode sloppy "$ROOT"; has "$ERR" "unknown mode 'sloppy'"
 run 2 "$G" check --framing udp "$ROOT"; has "$ERR" "unknown framing 'udp'"
-run 2 "$G" check --lines "$ROOT"; has "$ERR" '--lines needs --hex or --base64'
+run 2 "$G" check --lines "$ROOT"; has "$ERR" '--lines needs --hex, --base64 or --dump'
 run 2 "$G" check --framing packet-stream --big-endian "$ROOT"; has "$ERR" 'PacketPeerStream is always little-endian'
 run 2 "$G" check --frobnicate "$ROOT"; has "$ERR" "unknown option '--frobnicate'"
 run 2 "$G" convert --from godot3 "$ROOT"; has "$ERR" 'needs --from A and --to B'
