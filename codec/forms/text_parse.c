@@ -129,6 +129,7 @@ static size_t number_span(pctx *p) {
     ws(p);
     size_t i = p->pos;
     if (i < p->n && (p->s[i] == '-' || p->s[i] == '+')) i++;
+    if (i == p->pos && p->n - i >= 7 && memcmp(p->s + i, "inf_neg", 7) == 0) return 7; /* Godot's var_to_str for -inf */
     if (p->n - i >= 3 && (memcmp(p->s + i, "inf", 3) == 0)) return i + 3 - p->pos;
     if (p->n - i >= 3 && memcmp(p->s + i, "nan", 3) == 0) {
         i += 3;
@@ -154,7 +155,8 @@ static gdw_status number(pctx *p, const char *why, size_t n) {
 /* A real of width 4 or 8 as raw bits. */
 static gdw_status parse_real(pctx *p, unsigned width, uint64_t *bits) {
     size_t n = number_span(p);
-    return number(p, gdw_number_real(p->s + p->pos, n, width, bits), n);
+    bool inf_neg = n == 7 && memcmp(p->s + p->pos, "inf_neg", 7) == 0;
+    return number(p, gdw_number_real(inf_neg ? "-inf" : p->s + p->pos, inf_neg ? 4 : n, width, bits), n);
 }
 
 static gdw_status parse_i64(pctx *p, int64_t *out) {
@@ -217,6 +219,17 @@ static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
     while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= '0' && p->s[p->pos] <= '9')))
         p->pos++;
     int t = gdw_type_from_name(p->s + st, p->pos - st);
+    if (t < 0 && p->pos > st && p->s[st] >= 'A' && p->s[st] <= 'Z') {
+        /* a class name as Godot's var_to_str writes it, bare: Array[Node]; gdwire writes Array["Node"] */
+        while (p->pos < p->n && p->s[p->pos] == '_') p->pos++;
+        while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') ||
+                                 (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
+            p->pos++;
+        td->kind = GDW_DESC_CLASS;
+        td->name.ptr = (const uint8_t *)p->s + st;
+        td->name.len = (uint32_t)(p->pos - st);
+        return GDW_OK;
+    }
     if (t < 0) { p->pos = st; return perr(p, GDW_ERR_SYNTAX, "unknown element type"); }
     td->kind = GDW_DESC_BUILTIN;
     td->builtin = (uint8_t)t;
@@ -341,10 +354,14 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         return GDW_OK;
     }
     case K_NODEPATH: {
+        TRY(expect(p, '('));
+        if (peek(p, '"')) { /* NodePath("/root/a:b"), as Godot's var_to_str writes it: ^"/root/a:b" */
+            TRY(parse_nodepath_simple(p, v));
+            return expect(p, ')');
+        }
         gdw_nodepath *np = (gdw_nodepath *)palloc(p, sizeof *np);
         if (!np) return perr(p, GDW_ERR_NOMEM, "out of memory");
         vec parts = {NULL, 0, 0, sizeof(gdw_str)};
-        TRY(expect(p, '('));
         TRY(expect(p, '['));
         TRY(parse_string_list(p, ']', &parts));
         np->name_count = (uint32_t)parts.len;
@@ -384,10 +401,12 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         gdw_signal *sg = (gdw_signal *)palloc(p, sizeof *sg);
         if (!sg) return perr(p, GDW_ERR_NOMEM, "out of memory");
         TRY(expect(p, '('));
+        memset(sg, 0, sizeof *sg);
+        v->u.ext = sg;
+        if (eat(p, ')')) return GDW_OK; /* Signal(): the null Signal, as Godot's var_to_str writes it */
         TRY(parse_quoted(p, &sg->name));
         TRY(expect(p, ','));
         TRY(parse_u64(p, &sg->object_id));
-        v->u.ext = sg;
         return expect(p, ')');
     }
     case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
