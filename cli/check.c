@@ -430,6 +430,36 @@ static int check_packet(void *ctx, const packet *pk) {
     return accepted ? EXIT_ACCEPTED : EXIT_REJECTED;
 }
 
+const gdw_dialect *best_dialect_for(const opts *o, const packet *pk) {
+    static check_run c; /* one per process: -d auto asks once a packet */
+    if (!c.rows) {
+        c.nd = gdw_dialect_count();
+        c.rows = calloc(c.nd, sizeof *c.rows);
+        c.res = calloc(c.nd, sizeof *c.res);
+        c.meaning_facts = calloc(c.nd, sizeof *c.meaning_facts);
+        if (!c.rows || !c.res || !c.meaning_facts) return NULL;
+    }
+    c.o = o;
+    gdw_decode_options dec = o->dec;
+    dec.trace = NULL;
+    int accepted = (int)gdw_check(pk->p, pk->n, &dec, NULL, true, c.res);
+    for (size_t i = 0; i < c.nd; i++) {
+        row *w = &c.rows[i];
+        w->r = &c.res[i];
+        w->exact_ok = false;
+        w->engine_note[0] = 0;
+        w->reason[0] = 0;
+        w->odd_reals = 0;
+        w->meaning = -1;
+    }
+    int best = 0, nm = 0;
+    ids seen;
+    rank_rows(&c, pk, &dec, &seen, &best, &nm, false);
+    const gdw_dialect *d = accepted ? c.rows[best].r->dialect : NULL;
+    for (size_t i = 0; i < c.nd; i++) gdw_doc_free(c.res[i].doc);
+    return d;
+}
+
 int cmd_check(const opts *o) {
     check_run c;
     memset(&c, 0, sizeof c);

@@ -28,6 +28,8 @@ typedef struct opts {
     const char **inputs;        /* files, directories, "-" */
     int n_inputs;
     const gdw_dialect *dialect; /* -d */
+    bool auto_dialect;          /* -d auto: per packet, the dialect check ranks first */
+    int objects_flag;           /* --allow-objects 1, --no-allow-objects 0, else -1 (the dialect's default) */
     const gdw_dialect *from, *to; /* convert */
     text_encoding enc;
     bool lines;                 /* every line of the text is a packet */
@@ -39,6 +41,8 @@ typedef struct opts {
     unsigned json_plain;        /* --json=plain: GDW_JSON_PLAIN (| GDW_JSON_BIG_INTS_AS_STRINGS); 0: the JSON form */
     bool resync;                /* --resync: with --framing, skip to the next offset where a frame and
                                    its value parse (a capture that starts mid-frame) */
+    const char *select;         /* --select PATH: print only the value the error path names */
+    bool pretty;                /* --pretty: values over several lines (decode; check --json) */
     bool unbuffered;            /* --unbuffered: stdout flushed after each packet's output */
     bool flush_each;            /* unbuffered, or stdout is a pipe or socket (main.c): a filter's
                                    reader gets each record when it is made, not at exit */
@@ -88,6 +92,11 @@ typedef struct run_stats {
 /* Every packet of every input, in order. Frame errors (a truncated last frame) are reported on
  * stderr and counted as rejected. Returns the worst exit status. */
 int for_each_packet(const opts *o, packet_fn fn, void *ctx, run_stats *st);
+/* -d auto (check.c): the dialect `check` names most likely for the packet; NULL when none accepts it. */
+const gdw_dialect *best_dialect_for(const opts *o, const packet *pk);
+/* A verb's options with -d auto resolved for this packet (decode.c): o itself when not auto; NULL
+ * (reported on stderr) when no dialect accepts the packet. */
+const opts *resolve_auto(const opts *o, const packet *pk, opts *tmp);
 
 /* One input that is one packet (no directory, framing or --lines): verbs print it plainly. */
 bool single_packet_input(const opts *o);
@@ -118,6 +127,8 @@ void json_bytes_string(FILE *f, const uint8_t *p, size_t n);
 void json_error(FILE *f, const gdw_error *e);
 /* A value as --json prints it: its JSON form, or plain JSON with --json=plain (free() it; NULL on OOM). */
 char *json_value_alloc(const opts *o, const gdw_value *v);
+/* --pretty: a stream that writes to stdout with every list and dictionary re-indented (NULL: OOM). */
+FILE *pretty_stdout(void);
 void json_packet_fields(FILE *f, const packet *pk);
 
 /* ---- verbs ----------------------------------------------------------------------------------- */
@@ -127,6 +138,7 @@ int cmd_decode(const opts *o);
 int cmd_explain(const opts *o);
 int cmd_encode(const opts *o);
 int cmd_convert(const opts *o);
+int cmd_diff(const opts *o);
 int cmd_dialects(const opts *o);
 
 void print_decode_error(FILE *f, const packet *pk, const gdw_error *e);

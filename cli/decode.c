@@ -17,6 +17,20 @@ void print_decode_error(FILE *f, const packet *pk, const gdw_error *e) {
     fputc('\n', f);
 }
 
+const opts *resolve_auto(const opts *o, const packet *pk, opts *tmp) {
+    if (!o->auto_dialect) return o;
+    *tmp = *o;
+    tmp->dialect = best_dialect_for(o, pk);
+    char name[600];
+    packet_name(pk, name, sizeof name);
+    if (!tmp->dialect) { fprintf(stderr, "%s: -d auto: no dialect accepts this packet ('gdwire check' says why)\n", name); return NULL; }
+    tmp->dec.allow_objects = o->objects_flag >= 0 ? o->objects_flag == 1 : gdw_dialect_objects_by_default(tmp->dialect);
+    static const gdw_dialect *said; /* say it when it changes, not for every frame of a capture */
+    if (!o->json && tmp->dialect != said) fprintf(stderr, "%s: -d auto: %s\n", name, gdw_dialect_name(tmp->dialect));
+    said = tmp->dialect;
+    return tmp;
+}
+
 typedef struct decode_run {
     const opts *o;
     bool prefix; /* several packets: name each output line */
@@ -24,7 +38,9 @@ typedef struct decode_run {
 
 static int decode_packet(void *ctx, const packet *pk) {
     decode_run *r = ctx;
-    const opts *o = r->o;
+    opts tmp;
+    const opts *o = resolve_auto(r->o, pk, &tmp);
+    if (!o) return EXIT_REJECTED;
     gdw_doc *doc = NULL;
     gdw_error err;
     size_t used = 0;
@@ -32,6 +48,18 @@ static int decode_packet(void *ctx, const packet *pk) {
     dec.borrow_input = true; /* the packet outlives the document here */
     dec.watch_engine = !o->json && o->dec.mode == GDW_MODE_COMPATIBLE; /* the note below, without a second decode where it has nothing to say */
     gdw_status s = gdw_decode(o->dialect, pk->p, pk->n, &dec, NULL, &doc, &used, &err);
+    const gdw_value *shown = gdw_doc_root(doc); /* the whole value, or what --select names */
+    if (!s && o->select) {
+        size_t bad = 0;
+        shown = gdw_path_get(shown, o->select, strlen(o->select), &bad);
+        if (!shown) {
+            char name[600];
+            packet_name(pk, name, sizeof name);
+            fprintf(stderr, "%s: --select %s: nothing there (from character %zu: '%s')\n", name, o->select, bad, o->select + bad);
+            gdw_doc_free(doc);
+            return EXIT_REJECTED;
+        }
+    }
     if (o->json) {
         printf("{");
         json_packet_fields(stdout, pk);
@@ -39,7 +67,8 @@ static int decode_packet(void *ctx, const packet *pk) {
         if (o->json_plain) printf(",\"json\":\"plain\"");
         if (s) { printf(",\"error\":"); json_error(stdout, &err); }
         else {
-            char *j = json_value_alloc(o, gdw_doc_root(doc)), *t = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL);
+            char *j = json_value_alloc(o, shown), *t = gdw_text_print_alloc(shown, NULL, NULL);
+            if (o->select) { printf(",\"select\":"); json_string(stdout, o->select); }
             printf(",\"consumed\":%zu,\"trailing\":%zu,\"value\":%s,\"text\":", used, pk->n - used, j ? j : "null");
             json_string(stdout, t ? t : "");
             char apath[GDW_PATH_MAX];
@@ -67,7 +96,7 @@ static int decode_packet(void *ctx, const packet *pk) {
         return s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
     }
     if (!o->json && !o->noout) {
-        char *text = gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL);
+        char *text = gdw_text_print_alloc(shown, NULL, NULL);
         if (!text) { fprintf(stderr, "gdwire: out of memory\n"); gdw_doc_free(doc); return EXIT_USAGE; }
         if (r->prefix) {
             char name[600];
@@ -187,7 +216,9 @@ static void explain_row(void *ctx, const gdw_trace_event *ev) {
 }
 
 static int explain_packet(void *ctx, const packet *pk) {
-    const opts *o = ctx;
+    opts tmp;
+    const opts *o = resolve_auto((const opts *)ctx, pk, &tmp);
+    if (!o) return EXIT_REJECTED;
     char name[600];
     packet_name(pk, name, sizeof name);
     printf("%s%s%s: %zu bytes as %s, mode %s\n", c_bold(), name, c_off(), pk->n, gdw_dialect_name(o->dialect), gdw_mode_name(o->dec.mode));

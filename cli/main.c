@@ -76,6 +76,7 @@ static const verb k_verbs[] = {
      "  --json              one JSON object per packet (docs/gdwire.schema.json, \"check\")\n"
      "  --json=plain        the same, each value as plain JSON: {\"hp\": 1} rather than typed objects\n"
      "  --big-ints-as-strings  with --json=plain: an int past 2^53 as a string (for JavaScript)\n"
+     "  --pretty            with --json: each record over several lines, two spaces a level\n"
      "  -v, --verbose       the full matrix for every packet\n",
      "  gdwire check --hex cli/samples/godot3-game-state.hex\n"
      "  gdwire check --framing stream capture.bin\n"
@@ -86,11 +87,15 @@ static const verb k_verbs[] = {
      "Decodes each packet in the dialect and prints its value in canonical text\n"
      "(docs/text-format.md), one line per packet (prefixed with the packet's name when there are\n"
      "several). Errors go to stderr with the packet, the byte offset and the path to the value.\n"
-     "  -d, --dialect D     the dialect (see 'gdwire dialects')\n"
+     "  -d, --dialect D     the dialect (see 'gdwire dialects'); auto: per packet, the one check\n"
+     "                      names most likely\n"
      "  --json              one JSON object per packet (docs/gdwire.schema.json, \"decode\")\n"
      "  --json=plain        the same, the value as plain JSON (docs/json.md \"Plain JSON\"):\n"
      "                      gdwire decode -d godot4 --json=plain f.bin | jq .value.cmd\n"
      "  --big-ints-as-strings  with --json=plain: an int past 2^53 as a string (for JavaScript)\n"
+     "  --pretty            values over several lines, two spaces a level (text and JSON)\n"
+     "  --select PATH       only the value PATH names, in the syntax of error paths: [3] an item,\n"
+     "                      {\"hp\"} under a key, {#2} under the third key, {#2 key} that key\n"
      "  --noout             decode fully, print nothing: the answer is the exit status\n"
      "  --wire              an annotated hex dump instead (as 'gdwire explain')\n",
      "  gdwire decode -d godot3 --hex cli/samples/godot3-game-state.hex\n"
@@ -102,7 +107,7 @@ static const verb k_verbs[] = {
      "Prints an annotated hex dump of each packet: offset, bytes, the field they are and its\n"
      "value, padding marked, nested values indented. Where the packet is rejected, the failing\n"
      "byte is marked with the error.\n"
-     "  -d, --dialect D     the dialect to read the bytes as\n",
+     "  -d, --dialect D     the dialect to read the bytes as; auto: the one check names most likely\n",
      "  gdwire explain -d godot3 --hex cli/samples/godot3-game-state.hex\n"
      "  echo '1b000000 02000000 04000000' | gdwire explain -d godot4 --hex\n",
      "Exit status: 0 every packet accepted, 1 some rejected, 2 usage or I/O error.\n"},
@@ -126,6 +131,17 @@ static const verb k_verbs[] = {
      "  server | gdwire encode -d godot4 --json --lines --framing stream | nc host 4242\n"
      "  echo '{\"type\":\"int\",\"value\":7}' | gdwire encode -d godot4 --json --base64\n",
      "Exit status: 0 every value written, 1 some value the dialect cannot hold (or, with --lines, a\nline that does not parse), 2 usage or I/O error, or text that does not parse.\n"},
+    {"diff", "every place two packets' values differ, by path", O_DIALECT | O_INPUT | O_MODE, cmd_diff,
+     "gdwire diff -d DIALECT [input options] [--mode M] A B",
+     "Decodes packet A and packet B in one dialect (-d auto: each in the one check names most likely)\n"
+     "and prints every place their values differ, by error path, depth first: a value changed\n"
+     "(\"{\\\"hp\\\"}: 100 -> 90\"), an item or a key only on one side. Dictionaries are matched key by key\n"
+     "(up to 4,096 pairs; larger ones place by place), Arrays item by item. The first 100 are printed,\n"
+     "then how many there are.\n"
+     "  -d, --dialect D     the dialect of both packets, or auto\n",
+     "  gdwire diff -d godot4 --hex before.hex after.hex\n"
+     "  gdwire diff -d auto --dump a.txt b.txt\n",
+     "Exit status: 0 the same value, 1 they differ, 2 usage or I/O error, or a packet that does not decode.\n"},
     {"convert", "rewrite packets from one dialect as another dialect's engine would", O_FROMTO | O_INPUT | O_FRAMING | O_MODE | O_LOSSY, cmd_convert,
      "gdwire convert --from A --to B [--lossy] [input options] [FILE...]",
      "Decodes each packet in dialect A and writes it as dialect B's engine would, in the input's\n"
@@ -219,7 +235,8 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
         else if (strcmp(a, "--color") == 0) o->color = 1;
         else if ((strcmp(a, "-d") == 0 || strcmp(a, "--dialect") == 0) && TAKES(O_DIALECT)) {
             VALUE("a dialect name");
-            if (!(o->dialect = dialect_arg(v->name, argv[i]))) return EXIT_USAGE;
+            if (strcmp(argv[i], "auto") == 0 && v->run != cmd_encode) o->auto_dialect = true; /* per packet: check's best */
+            else if (!(o->dialect = dialect_arg(v->name, argv[i]))) return EXIT_USAGE;
         } else if ((strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) && TAKES(O_FROMTO)) {
             VALUE("a dialect name");
             const gdw_dialect *d = dialect_arg(v->name, argv[i]);
@@ -230,6 +247,8 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
         else if (strcmp(a, "--dump") == 0 && TAKES(O_INPUT) && v->run != cmd_encode) o->enc = ENC_DUMP;
         else if (strcmp(a, "--lines") == 0 && TAKES(O_INPUT)) o->lines = true;
         else if (strcmp(a, "--unbuffered") == 0) o->unbuffered = true;
+        else if (strcmp(a, "--pretty") == 0 && (v->run == cmd_decode || v->run == cmd_check)) o->pretty = true;
+        else if (strcmp(a, "--select") == 0 && v->run == cmd_decode) { VALUE("a path: [3], {\"hp\"}, {#2 key}, .\"name\"; as errors write them"); o->select = argv[i]; }
         else if (strcmp(a, "--resync") == 0 && TAKES(O_FRAMING) && v->run != cmd_encode) o->resync = true;
         else if (strcmp(a, "--framing") == 0 && TAKES(O_FRAMING)) {
             VALUE("none, stream, file or packet-stream");
@@ -266,7 +285,8 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
 #undef TAKES
 #undef VALUE
     }
-    if ((ok & O_DIALECT) && !o->dialect) return usage_error(v->name, "%s", "no dialect given (-d NAME; see 'gdwire dialects')");
+    o->objects_flag = objects;
+    if ((ok & O_DIALECT) && !o->dialect && !o->auto_dialect) return usage_error(v->name, "%s", "no dialect given (-d NAME; see 'gdwire dialects')");
     const gdw_dialect *reader = o->dialect ? o->dialect : o->from;
     o->dec.allow_objects = objects >= 0 ? objects == 1 : reader && gdw_dialect_objects_by_default(reader);
     if ((ok & O_FROMTO) && (!o->from || !o->to)) return usage_error(v->name, "%s", "needs --from A and --to B (see 'gdwire dialects')");
@@ -280,6 +300,9 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
         return usage_error(v->name, "%s", "--big-ints-as-strings needs --json=plain");
     if ((o->json_plain & GDW_JSON_BIG_INTS_AS_STRINGS) && v->run == cmd_encode)
         return usage_error(v->name, "%s", "--big-ints-as-strings is for output: encode reads a quoted int as a String");
+    if (o->pretty && v->run == cmd_check && !o->json) return usage_error(v->name, "%s", "--pretty needs --json here (the check table stays a table)");
+    if (o->select && (o->noout || o->wire)) return usage_error(v->name, "%s", "--select is for the value: not with --noout or --wire");
+    if (o->pretty && (o->noout || o->wire)) return usage_error(v->name, "%s", "--pretty is for values: not with --noout or --wire");
     if (o->json + o->noout + o->wire > 1) return usage_error(v->name, "%s", "choose one of --json, --noout and --wire");
     if (v->run == cmd_encode && o->n_inputs > 1) return usage_error(v->name, "%s", "one input only: a value");
     if (v->run == cmd_dialects && o->n_inputs) return usage_error(v->name, "unexpected argument '%s'", o->inputs[0]);
@@ -317,6 +340,8 @@ int main(int argc, char **argv) {
             struct stat sb;
             o.flush_each = o.unbuffered || (fstat(STDOUT_FILENO, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)));
             term_setup(&o);
+            FILE *pf = o.pretty ? pretty_stdout() : NULL;
+            if (pf) stdout = pf; /* every write of the verb goes through the re-indenter */
             rc = k_verbs[i].run(&o);
         }
         free(o.inputs);

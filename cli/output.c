@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* output.c — terminal colour and progress, and the JSON pieces the verbs share. */
-#define _POSIX_C_SOURCE 200809L
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* fopencookie (--pretty) */
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -104,4 +106,107 @@ void json_packet_fields(FILE *f, const packet *pk) {
 
 char *json_value_alloc(const opts *o, const gdw_value *v) {
     return o->json_plain ? gdw_json_print_plain_alloc(v, o->json_plain, NULL, NULL) : gdw_json_print_alloc(v, NULL, NULL);
+}
+
+/* ---- --pretty: the output re-indented as it is written ---------------------------------------- */
+
+/* A filter on stdout (fopencookie): every value's lists and dictionaries ([ ] and { }, text form or
+ * JSON) open onto lines of their own, two spaces a level; constructor arguments ( ), type subscripts
+ * (Array[int]) and empty containers stay on their line, and a newline of the output ends a record.
+ * Whitespace only: what is printed reads back the same. */
+typedef struct pretty {
+    int fd;
+    int depth;          /* lists open */
+    int inline_depth;   /* ( ) and type subscripts open: no breaks inside */
+    bool in_string, escape;
+    char pending;       /* an opener waiting to see whether its list is empty */
+    char prev;          /* the last character written that is not a space */
+    bool skip_space;    /* after a break: the spaces the one-line form had */
+    uint8_t kind[4096]; /* per open bracket: 1 a list, 0 inline */
+    int n_open;
+    char out[8192];
+    size_t n;
+} pretty;
+
+static void pr_flush(pretty *p) {
+    size_t at = 0;
+    while (at < p->n) {
+        ssize_t w = write(p->fd, p->out + at, p->n - at);
+        if (w <= 0) break;
+        at += (size_t)w;
+    }
+    p->n = 0;
+}
+static void pr_put(pretty *p, char c) { if (p->n == sizeof p->out) pr_flush(p); p->out[p->n++] = c; }
+static void pr_break(pretty *p, int depth) { pr_put(p, '\n'); for (int i = 0; i < depth; i++) { pr_put(p, ' '); pr_put(p, ' '); } }
+
+static bool ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+static void pr_char(pretty *p, char c) {
+    if (p->in_string) {
+        pr_put(p, c);
+        if (p->escape) p->escape = false;
+        else if (c == '\\') p->escape = true;
+        else if (c == '"') p->in_string = false;
+        p->prev = c;
+        return;
+    }
+    if (p->pending) { /* an opened list: empty, or its first item on the next line */
+        char open = p->pending;
+        p->pending = 0;
+        if ((open == '[' && c == ']') || (open == '{' && c == '}')) { pr_put(p, c); p->depth--; p->n_open--; p->prev = c; return; }
+        pr_break(p, p->depth);
+        p->skip_space = true;
+    }
+    if (p->skip_space && c == ' ') return;
+    p->skip_space = false;
+    if (c == '\n') { pr_put(p, c); p->depth = p->inline_depth = p->n_open = 0; p->prev = 0; return; }
+    if (c == '"') { p->in_string = true; pr_put(p, c); p->prev = c; return; }
+    if (c == '[' || c == '{' || c == '(') {
+        bool list = c != '(' && p->inline_depth == 0 && !(c == '[' && (ident_char(p->prev) || p->prev == ']'));
+        if (p->n_open < (int)sizeof p->kind) p->kind[p->n_open] = list;
+        p->n_open++;
+        pr_put(p, c);
+        if (list) { p->depth++; p->pending = c; }
+        else p->inline_depth++;
+        p->prev = c;
+        return;
+    }
+    if (c == ']' || c == '}' || c == ')') {
+        bool list = p->n_open > 0 && p->n_open <= (int)sizeof p->kind ? p->kind[p->n_open - 1] : false;
+        if (p->n_open) p->n_open--;
+        if (list) { p->depth--; pr_break(p, p->depth); }
+        else if (p->inline_depth) p->inline_depth--;
+        pr_put(p, c);
+        p->prev = c;
+        return;
+    }
+    if (c == ',' && p->depth && !p->inline_depth) { pr_put(p, c); pr_break(p, p->depth); p->skip_space = true; p->prev = c; return; }
+    pr_put(p, c);
+    if (c != ' ') p->prev = c;
+}
+
+static ssize_t pr_write(void *cookie, const char *buf, size_t size) {
+    pretty *p = (pretty *)cookie;
+    for (size_t i = 0; i < size; i++) pr_char(p, buf[i]);
+    pr_flush(p);
+    return (ssize_t)size;
+}
+
+static int pr_close(void *cookie) {
+    pretty *p = (pretty *)cookie;
+    pr_flush(p);
+    free(p);
+    return 0;
+}
+
+FILE *pretty_stdout(void) {
+    pretty *p = (pretty *)calloc(1, sizeof *p);
+    if (!p) return NULL;
+    fflush(stdout);
+    p->fd = dup(STDOUT_FILENO);
+    cookie_io_functions_t io = {NULL, pr_write, NULL, pr_close};
+    FILE *f = fopencookie(p, "w", io);
+    if (!f) { free(p); return NULL; }
+    return f;
 }

@@ -819,6 +819,15 @@ GDW_API const gdw_value *gdw_dict_get_int(const gdw_value *d, int64_t key);
 GDW_API bool gdw_packed_bytes(const gdw_value *v, const uint8_t **p, size_t *n);
 GDW_API bool gdw_packed_string_at(const gdw_value *v, size_t i, const char **s, size_t *len);
 GDW_API bool gdw_packed_at(const gdw_value *v, size_t i, double *out, size_t n);
+/* gdw_path_get: the value an error path names (gdw_error.path, docs/library.md "Error paths"):
+ * [3], {"hp"}, {#2}, {#2 key}, ."name", .#1, one step after another from root. NULL when a step
+ * names nothing there, with *bad_at (if not NULL) the offset of that step in path. A key shown
+ * shortened ("...", past 24 bytes) is taken as written. */
+GDW_API const gdw_value *gdw_path_get(const gdw_value *root, const char *path, size_t len, size_t *bad_at);
+/* gdw_path_push: append to path[0..*len) the step from parent to its child `slot` (gdw_children's
+ * numbering: a Dictionary's key 2i, value 2i + 1), as errors write it; path holds GDW_PATH_MAX bytes
+ * and stays NUL-terminated, cut there. For a program's own walk (gdwire diff). */
+GDW_API void gdw_path_push(char *path, size_t *len, const gdw_value *parent, size_t slot);
 /* gdw_dict_key_at / gdw_dict_value_at: pair i of a Dictionary in wire order; NULL when out of range. */
 GDW_API const gdw_value *gdw_dict_key_at(const gdw_value *d, size_t i);
 GDW_API const gdw_value *gdw_dict_value_at(const gdw_value *d, size_t i);

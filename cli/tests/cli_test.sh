@@ -181,6 +181,37 @@ run 1 "$G" decode -d godot3 --framing stream --resync - < "$T/mid.bin"
 has "$ERR" 'skipped 8 bytes at byte 36: no frame parses there (--resync)'; has "$OUT" 'frame 8: "Zoë"'
 run 2 "$G" decode -d godot3 --resync "$CAP"; has "$ERR" '--resync needs --framing'
 
+# ---- debugging views (issue 33): -d auto, --pretty, --select, diff ------------------------------------
+run 0 "$G" decode -d auto --hex "$STATE"; has "$ERR" '-d auto: godot3'; has "$OUT" '{"name": "player"'
+run 0 "$G" decode -d auto --framing stream "$CAP"; has "$OUT" 'frame 8: "Zoë"'
+n=$(grep -c -- '-d auto:' "$ERR"); [ "$n" -ge 1 ] && [ "$n" -lt 8 ] && ok || bad "-d auto said its choice on every frame, not where it changed ($n of 8)"
+run 0 "$G" explain -d auto --hex "$STATE"; has "$OUT" 'bytes as godot3'
+echo 'ff000000' > "$T/none.hex"; run 1 "$G" decode -d auto --hex "$T/none.hex"; has "$ERR" '-d auto: no dialect accepts this packet'
+run 2 "$G" encode -d auto < /dev/null; has "$ERR" "unknown dialect 'auto'"
+run 0 "$G" decode -d godot3 --hex --pretty "$STATE"
+has "$OUT" '  "inv": ['; has "$OUT" '    "sword",'; has "$OUT" '  "pos": Vector2(1.5, -2.0),'
+"$G" decode -d godot3 --hex "$STATE" > "$T/flat.txt"
+"$PY" -c 'import sys; a=open(sys.argv[1]).read(); b=open(sys.argv[2]).read(); import re
+strip=lambda t: re.sub(r"\s+", "", t)
+sys.exit(0 if strip(a) == strip(b) else 1)' "$OUT" "$T/flat.txt" && ok || bad "--pretty changed more than whitespace"
+run 0 "$G" decode -d godot3 --hex --json=plain --pretty "$STATE"
+"$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT" && ok || bad "--pretty JSON does not parse"
+run 0 "$G" check --json --pretty --hex "$STATE"
+"$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT" && ok || bad "check --json --pretty does not parse"
+run 2 "$G" check --pretty --hex "$STATE"; has "$ERR" '--pretty needs --json here'
+run 0 "$G" decode -d godot3 --hex --select '{"inv"}[2]' "$STATE"; has "$OUT" '0.1'
+run 0 "$G" decode -d godot3 --hex --select '{#4 key}' "$STATE"; has "$OUT" '"path"'
+run 0 "$G" decode -d godot3 --hex --json --select '{"pos"}' "$STATE"; schema decode 1; has "$OUT" '"select":"{\"pos\"}"'
+run 1 "$G" decode -d godot3 --hex --select '{"inv"}[9]' "$STATE"; has "$ERR" "nothing there (from character 7: '[9]')"
+# diff: the engine's packet against the same value changed in three places
+"$G" decode -d godot3 --hex "$STATE" | sed 's/"hp": 100/"hp": 90/; s/0\.1\]/0.1, "shield"]/; s/, "path": [^}]*//' | "$G" encode -d godot3 --hex > "$T/state2.hex"
+run 1 "$G" diff -d godot3 --hex "$STATE" "$T/state2.hex"
+has "$OUT" '{"hp"}: 100 -> 90'; has "$OUT" '{"inv"}[3]: only in B: "shield"'; has "$OUT" '{"path"}: only in A: ^"/root/level:pos"'
+has "$OUT" '3 differences'
+run 0 "$G" diff -d auto --hex "$STATE" "$STATE"; has "$OUT" 'the same value'
+run 2 "$G" diff -d godot3 --hex "$STATE"; has "$ERR" 'give two packets'
+run 2 "$G" diff -d godot3 --hex "$STATE" "$T/none.hex"; has "$ERR" 'UNKNOWN_TYPE'
+
 # ---- plain JSON (issue 33) ----------------------------------------------------------------------
 # every engine packet: plain JSON, schema-valid, and through `encode --json=plain --lines` (one
 # process) back to the bytes its JSON form encodes to

@@ -71,3 +71,90 @@ void gdw_path_child(char *buf, size_t *n, const gdw_value *parent, uint32_t slot
     bool text = key && (key->type == GDW_STRING || key->type == GDW_STRING_NAME);
     gdw_path_step(buf, n, in, slot, text ? key->u.bytes : NULL, text ? key->len : 0);
 }
+
+/* ---- reading a path back (gdw_path_get) ------------------------------------------------------- */
+
+static bool path_number(const char *p, size_t len, size_t *i, uint32_t *out) {
+    uint64_t v = 0;
+    size_t start = *i;
+    while (*i < len && p[*i] >= '0' && p[*i] <= '9' && v <= UINT32_MAX) v = v * 10 + (uint64_t)(p[(*i)++] - '0');
+    if (*i == start || v > UINT32_MAX) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* A quoted key as the writer shows it: printable ASCII, \xHH for every other byte, into out[0..cap);
+ * its length, or -1. */
+static long path_quoted(const char *p, size_t len, size_t *i, uint8_t *out, size_t cap) {
+    if (*i >= len || p[*i] != '"') return -1;
+    size_t k = 0;
+    for ((*i)++; *i < len && k < cap; (*i)++) {
+        char c = p[*i];
+        if (c == '"') { (*i)++; return (long)k; }
+        if (c == '\\') {
+            int h = *i + 3 < len && p[*i + 1] == 'x' ? gdw_hex_digit((unsigned char)p[*i + 2]) : -1;
+            int l = h >= 0 ? gdw_hex_digit((unsigned char)p[*i + 3]) : -1;
+            if (l < 0) return -1;
+            out[k++] = (uint8_t)(h * 16 + l);
+            *i += 3;
+        } else out[k++] = (uint8_t)c;
+    }
+    return -1;
+}
+
+const gdw_value *gdw_path_get(const gdw_value *root, const char *path, size_t len, size_t *bad_at) {
+    const gdw_value *v = root;
+    size_t i = 0, step = 0;
+    uint8_t key[GDW_PATH_MAX * 2]; /* a key typed longer than any path is written is not found */
+    if (bad_at) *bad_at = 0;
+    if (!root || (!path && len)) return NULL;
+    while (v && i < len) {
+        step = i;
+        const gdw_value *items;
+        size_t n = gdw_children(v, &items);
+        unsigned kind = v->type < GDW_TYPE_COUNT ? (unsigned)type_info(v->type)->kind : (unsigned)K_NIL;
+        const gdw_value *next = NULL;
+        uint32_t slot;
+        if (path[i] == '[' && (kind == K_ARRAY || kind == K_TYPED_ARRAY)) {
+            i++;
+            if (path_number(path, len, &i, &slot) && i < len && path[i] == ']' && slot < n) { i++; next = &items[slot]; }
+        } else if (path[i] == '{' && kind == K_DICT) {
+            i++;
+            if (i < len && path[i] == '#') {
+                i++;
+                if (path_number(path, len, &i, &slot) && 2 * (size_t)slot + 1 < n) {
+                    if (i + 5 <= len && memcmp(path + i, " key}", 5) == 0) { i += 5; next = &items[2 * slot]; }
+                    else if (i < len && path[i] == '}') { i++; next = &items[2 * slot + 1]; }
+                }
+            } else {
+                long kl = path_quoted(path, len, &i, key, sizeof key);
+                if (kl >= 0 && i < len && path[i] == '}') {
+                    i++;
+                    for (size_t k = 0; k + 1 < n && !next; k += 2) {
+                        const gdw_value *kv = &items[k];
+                        if ((kv->type == GDW_STRING || kv->type == GDW_STRING_NAME) && kv->len == (uint32_t)kl && (kl == 0 || memcmp(kv->u.bytes, key, (size_t)kl) == 0))
+                            next = &items[k + 1];
+                    }
+                }
+            }
+        } else if (path[i] == '.' && kind == K_OBJECT) {
+            i++;
+            if (i < len && path[i] == '#') {
+                i++;
+                if (path_number(path, len, &i, &slot) && 2 * (size_t)slot < n) next = &items[2 * slot];
+            } else {
+                long kl = path_quoted(path, len, &i, key, sizeof key);
+                for (size_t k = 0; kl >= 0 && k + 1 < n && !next; k += 2)
+                    if (items[k].len == (uint32_t)kl && (kl == 0 || memcmp(items[k].u.bytes, key, (size_t)kl) == 0)) next = &items[k + 1];
+            }
+        }
+        v = next;
+    }
+    if (!v && bad_at) *bad_at = step;
+    return v;
+}
+
+void gdw_path_push(char *path, size_t *len, const gdw_value *parent, size_t slot) {
+    if (!path || !len || !parent || *len >= GDW_PATH_MAX || slot > UINT32_MAX) return;
+    gdw_path_child(path, len, parent, (uint32_t)slot);
+}
