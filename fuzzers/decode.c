@@ -105,6 +105,33 @@ static void check_engine_same(const fuzz_input *in, const gdw_doc *doc, size_t u
     gdw_doc_free(exact);
 }
 
+/* Error paths read back (gdw_path_get): the path gdw_path_push writes for each child of the top
+ * value names that child, unless a key is shown shortened or a String key comes twice (then the
+ * first is found); and the input's own bytes as a path find something or nothing, safely. */
+static void check_paths(const gdw_value *root, const uint8_t *data, size_t size) {
+    const gdw_value *items;
+    size_t n = gdw_children(root, &items);
+    bool pairs = root->type == GDW_DICTIONARY || root->type == GDW_OBJECT;
+    for (size_t slot = 0; slot < n && slot < 8; slot++) {
+        char path[GDW_PATH_MAX] = "";
+        size_t len = 0, bad = 0;
+        gdw_path_push(path, &len, root, slot);
+        const gdw_value *got = gdw_path_get(root, path, len, &bad);
+        bool shortened = false, twice = false;
+        if (pairs && slot % 2) {
+            const gdw_value *k = &items[slot - 1];
+            bool text = k->type == GDW_STRING || k->type == GDW_STRING_NAME;
+            shortened = text && k->len > 24; /* shown with "...": the path names no key exactly */
+            for (size_t j = 0; text && j + 1 < slot && !twice; j += 2)
+                twice = (items[j].type == GDW_STRING || items[j].type == GDW_STRING_NAME) && items[j].len == k->len &&
+                        (k->len == 0 || memcmp(items[j].u.bytes, k->u.bytes, k->len) == 0);
+        }
+        FUZZ_CHECK(got == &items[slot] || shortened || (twice && got != NULL), "gdw_path_get(%s) does not find child %zu (%s at %zu)", path,
+                   slot, got ? "another value" : "nothing", bad);
+    }
+    (void)gdw_path_get(root, (const char *)data, size < 200 ? size : 200, NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_input in;
     if (!fuzz_split(data, size, &in)) return 0;
@@ -128,6 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (in.opt.mode == GDW_MODE_ENGINE_EXACT) fuzz_check_key_work(in.len);
     if (in.opt.mode != GDW_MODE_ENGINE_EXACT && gdw_doc_engine_same(doc)) check_engine_same(&in, doc, used);
     const gdw_value *v1 = gdw_doc_root(doc);
+    check_paths(v1, data, size);
     uint8_t *e1 = NULL, *e2 = NULL;
     size_t n1 = 0, n2 = 0;
     gdw_status s = fuzz_encode(d, v1, &e1, &n1);
