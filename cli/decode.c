@@ -125,6 +125,9 @@ static int decode_packet(void *ctx, const packet *pk) {
 
 typedef struct explain_run {
     const packet *pk;
+    size_t base;        /* where the packet starts in the input: a frame's offsets are the file's */
+    bool json;          /* explain --json: the rows as JSON objects */
+    size_t rows;
     size_t shown_to;    /* bytes covered by the rows printed so far */
     bool failed;
     gdw_error err;
@@ -198,21 +201,56 @@ static void print_bytes_cell(const uint8_t *p, size_t n) {
 static void mark_error(explain_run *x) {
     if (!x->failed || x->marked) return;
     x->marked = true;
-    printf("%s%8zu  %-26s  ^^ %s: %s%s%s%s\n", c_bad(), x->err.offset, "", gdw_status_name(x->err.code), x->err.message,
+    printf("%s%8zu  %-26s  ^^ %s: %s%s%s%s\n", c_bad(), x->base + x->err.offset, "", gdw_status_name(x->err.code), x->err.message,
            x->err.path[0] ? " in " : "", x->err.path, c_off());
+}
+
+/* explain --json: one field as {"offset", "size", "depth", "field", "value", "path"}. */
+static void explain_row_json(explain_run *x, const gdw_trace_event *ev) {
+    char val[400];
+    field_value(x, ev, val, sizeof val);
+    printf("%s{\"offset\":%zu,\"size\":%zu,\"depth\":%u,\"field\":", x->rows++ ? "," : "", x->base + ev->offset, ev->size, (unsigned)ev->depth);
+    json_string(stdout, ev->field);
+    printf(",\"value\":");
+    json_string(stdout, val);
+    printf(",\"path\":");
+    json_string(stdout, ev->path ? ev->path : "");
+    printf("}");
 }
 
 static void explain_row(void *ctx, const gdw_trace_event *ev) {
     explain_run *x = ctx;
+    if (x->json) { explain_row_json(x, ev); return; }
     if (x->failed && !x->marked && ev->offset > x->err.offset) mark_error(x);
     char val[400];
     field_value(x, ev, val, sizeof val);
     bool failing = x->failed && !x->marked && x->err.offset >= ev->offset && x->err.offset < ev->offset + (ev->size ? ev->size : 1);
-    printf("%s%8zu  ", failing ? c_bad() : "", ev->offset);
+    printf("%s%8zu  ", failing ? c_bad() : "", x->base + ev->offset);
     print_bytes_cell(x->pk->p + ev->offset, ev->size);
     printf("  %*s%-*s %s%s\n", (int)(2 * ev->depth), "", 14, ev->field, val, failing ? c_off() : "");
     if (failing) mark_error(x);
     if (ev->offset + ev->size > x->shown_to) x->shown_to = ev->offset + ev->size;
+}
+
+/* explain --json: {packet fields, "dialect", "mode", "fields": [...], "accepted", then "consumed" and
+ * "trailing", or "error"} on one line ($defs/explain). */
+static int explain_packet_json(const opts *o, const packet *pk, explain_run *x) {
+    x->json = true;
+    if (pk->frame && pk->offset != (size_t)-1 && o->frame != FRAME_NONE) x->base = pk->offset;
+    printf("{");
+    json_packet_fields(stdout, pk);
+    printf(",\"dialect\":\"%s\",\"mode\":\"%s\",\"fields\":[", gdw_dialect_name(o->dialect), gdw_mode_name(o->dec.mode));
+    size_t used = 0;
+    gdw_status s = gdw_validate(o->dialect, pk->p, pk->n, &o->dec, &used, &x->err);
+    gdw_decode_options t = o->dec;
+    t.trace = explain_row;
+    t.trace_ctx = x;
+    gdw_validate(o->dialect, pk->p, pk->n, &t, NULL, NULL);
+    printf("],\"accepted\":%s", s ? "false" : "true");
+    if (s) { printf(",\"error\":"); json_error(stdout, &x->err); }
+    else printf(",\"consumed\":%zu,\"trailing\":%zu", used, pk->n - used);
+    printf("}\n");
+    return s ? EXIT_REJECTED : EXIT_ACCEPTED;
 }
 
 static int explain_packet(void *ctx, const packet *pk) {
@@ -221,11 +259,26 @@ static int explain_packet(void *ctx, const packet *pk) {
     if (!o) return EXIT_REJECTED;
     char name[600];
     packet_name(pk, name, sizeof name);
-    printf("%s%s%s: %zu bytes as %s, mode %s\n", c_bold(), name, c_off(), pk->n, gdw_dialect_name(o->dialect), gdw_mode_name(o->dec.mode));
-    printf("%8s  %-26s  %-14s %s\n", "offset", "bytes", "field", "value");
     explain_run x;
     memset(&x, 0, sizeof x);
     x.pk = pk;
+    if (o->json) return explain_packet_json(o, pk, &x);
+    printf("%s%s%s: %zu bytes as %s, mode %s\n", c_bold(), name, c_off(), pk->n, gdw_dialect_name(o->dialect), gdw_mode_name(o->dec.mode));
+    printf("%8s  %-26s  %-14s %s\n", "offset", "bytes", "field", "value");
+    if (pk->frame && pk->offset != (size_t)-1 && pk->offset >= GDW_FRAME_PREFIX && o->frame != FRAME_NONE) {
+        /* a frame: its length prefix first, and every offset the input's */
+        x.base = pk->offset;
+        uint8_t pre[GDW_FRAME_PREFIX];
+        gdw_frame_options fo = gdw_frame_options_default(o->frame == FRAME_FILE ? GDW_FRAMING_FILE : o->frame == FRAME_PACKET_STREAM ? GDW_FRAMING_PACKET_STREAM : GDW_FRAMING_STREAM);
+        fo.big_endian = o->big_endian;
+        fo.max_payload = UINT32_MAX;
+        if (gdw_frame_prefix(&fo, pk->n, pre) == GDW_OK) {
+            printf("%8zu  ", pk->offset - GDW_FRAME_PREFIX);
+            print_bytes_cell(pre, GDW_FRAME_PREFIX);
+            printf("  %-14s %zu bytes follow (%s)\n", "frame length", pk->n,
+                   o->frame == FRAME_FILE ? "FileAccess.store_var" : o->frame == FRAME_PACKET_STREAM ? "PacketPeerStream" : "StreamPeer.put_var");
+        }
+    }
     /* first the verdict, then the walk again with the rows, marking the failing byte */
     size_t used = 0;
     gdw_status s = gdw_validate(o->dialect, pk->p, pk->n, &o->dec, &used, &x.err);
@@ -236,13 +289,13 @@ static int explain_packet(void *ctx, const packet *pk) {
     gdw_validate(o->dialect, pk->p, pk->n, &t, NULL, NULL);
     if (x.failed) {
         mark_error(&x);
-        printf("%srejected%s: %s at byte %zu: %s\n", c_bad(), c_off(), gdw_status_name(x.err.code), x.err.offset, x.err.message);
+        printf("%srejected%s: %s at byte %zu: %s\n", c_bad(), c_off(), gdw_status_name(x.err.code), x.base + x.err.offset, x.err.message);
         hint_raw_text(o, pk);
         return EXIT_REJECTED;
     }
     if (used < pk->n) {
         hint_raw_text(o, pk);
-        printf("%8zu  ", used);
+        printf("%8zu  ", x.base + used);
         print_bytes_cell(pk->p + used, pk->n - used);
         printf("  %-14s %zu bytes after the value\n", "trailing", pk->n - used);
     }

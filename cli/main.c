@@ -102,8 +102,8 @@ static const verb k_verbs[] = {
      "  gdwire decode -d godot4 --json packet.bin | jq .value\n"
      "  gdwire decode -d godot3 --noout --framing stream capture.bin && echo all good\n",
      "Exit status: 0 every packet accepted, 1 some rejected (or a frame cut short), 2 usage or I/O\nerror.\n"},
-    {"explain", "an annotated hex dump of each packet: every field and its value", O_DIALECT | O_INPUT | O_FRAMING | O_MODE, cmd_explain,
-     "gdwire explain -d DIALECT [input options] [--mode M] [FILE...]",
+    {"explain", "an annotated hex dump of each packet: every field and its value", O_DIALECT | O_INPUT | O_FRAMING | O_MODE | O_JSON, cmd_explain,
+     "gdwire explain -d DIALECT [--json] [input options] [--mode M] [FILE...]",
      "Prints an annotated hex dump of each packet: offset, bytes, the field they are and its\n"
      "value, padding marked, nested values indented. Where the packet is rejected, the failing\n"
      "byte is marked with the error.\n"

@@ -212,6 +212,16 @@ run 0 "$G" diff -d auto --hex "$STATE" "$STATE"; has "$OUT" 'the same value'
 run 2 "$G" diff -d godot3 --hex "$STATE"; has "$ERR" 'give two packets'
 run 2 "$G" diff -d godot3 --hex "$STATE" "$T/none.hex"; has "$ERR" 'UNKNOWN_TYPE'
 
+# ---- explain --json, explain --framing (issue 33) -------------------------------------------------
+run 0 "$G" explain -d godot3 --framing stream "$CAP"
+has "$OUT" '      12  14 00 00 00                 frame length   20 bytes follow (StreamPeer.put_var)'
+has "$OUT" '      24  68 65 6c 6c 6f 20 77 6f ..  bytes          "hello world"'
+run 0 "$G" explain -d godot3 --json --framing stream "$CAP"; schema explain 8
+has "$OUT" '{"offset":24,"size":11,"depth":0,"field":"bytes","value":"\"hello world\"","path":""}'
+echo '1b000000 02000000 04000000 05000000 6869' > "$T/trunc2.hex"
+run 1 "$G" explain -d godot4 --json --hex "$T/trunc2.hex"; schema explain 1
+has "$OUT" '"accepted":false,"error":{"code":"TRUNCATED","offset":12'
+
 # ---- plain JSON (issue 33) ----------------------------------------------------------------------
 # every engine packet: plain JSON, schema-valid, and through `encode --json=plain --lines` (one
 # process) back to the bytes its JSON form encodes to
