@@ -10,6 +10,8 @@
 2. No link leaves the repository: every relative link of every Markdown file names a file or
    folder of the repository, and no tracked text names ../shared (the project's own notes, which
    a user of the repository does not have).
+3. A workflow runs .ci/run on Debian 12 within 90 minutes, and the ClusterFuzzLite workflows say
+   no more than they configure.
 
 The repository is found through the runfiles' README.md, a link to the source tree (the test is
 tagged local)."""
@@ -116,5 +118,18 @@ for p in tracked:
         if p != "tools/docs_test.py":
             check("../shared/" not in text and "shared/docs/" not in text, "%s names ../shared (outside the repository)" % p)
 print("%d links checked" % n_links)
+
+# ---- 3. CI as the README says: a workflow runs .ci/run on Debian 12 within CI's 90 minutes ----------
+ci = os.path.join(root, ".github/workflows/ci.yml")
+text = open(ci, encoding="utf-8").read() if os.path.exists(ci) else ""
+check(re.search(r"^\s+run: bash \.ci/run\s*$", text, re.M) is not None, ".github/workflows/ci.yml does not run bash .ci/run")
+check("image: debian:12" in text, ".github/workflows/ci.yml does not run on Debian 12")
+m = re.search(r"timeout-minutes: (\d+)", text)
+check(m is not None and int(m.group(1)) <= 90, "the CI workflow has no timeout within 90 minutes")
+for wf in ("cflite_batch.yml", "cflite_pr.yml"):
+    t = open(os.path.join(root, ".github/workflows", wf), encoding="utf-8").read()
+    says_repo = re.search(r"storage[ -]repo", t.split("jobs:")[0]) is not None
+    has_repo = "storage-repo:" in t
+    check(not says_repo or has_repo or "no storage-repo is configured" in t, "%s speaks of a storage repository it does not configure" % wf)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
