@@ -21,6 +21,7 @@
 static void usage(void) {
     fputs("usage: runner [--deviations FILE] [--evidence DIR] [--root DIR] [--verbose] PATH...\n"
           "       runner --export DIALECT [--root DIR] PATH...\n"
+          "       runner --dialects   (every dialect and release row, one a line)\n"
           "       runner --oracle DIALECT --testee-results FILE [--mode M] [--compare-errors] [--engine NAME] [--deviations FILE] [--root DIR] PATH...\n"
           "       runner --oracle DIALECT --testee-results FILE --engine NAME --engine-version V --write-evidence OUT [--mode M] PATH...\n",
           stderr);
@@ -224,6 +225,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--write-evidence") && has_next) write_evidence = argv[++i];
         else if (!strcmp(a, "--engine-version") && has_next) engine_version = argv[++i];
         else if (!strcmp(a, "--export") && has_next) export_d = argv[++i];
+        else if (!strcmp(a, "--dialects")) {
+            for (size_t k = 0; k < gdw_dialect_count(); k++) printf("%s\n", gdw_dialect_name(gdw_dialect_at(k)));
+            for (size_t k = 0; k < gdw_release_count(); k++) printf("%s\n", gdw_dialect_name(gdw_release_at(k)));
+            return 0;
+        }
         else if (!strcmp(a, "--oracle") && has_next) oracle_d = argv[++i];
         else if (!strcmp(a, "--testee-results") && has_next) results = argv[++i];
         else if (!strcmp(a, "--mode") && has_next) {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """testee_run.py — the conformance vectors against any testee (docs/testee-protocol.md).
 
-usage: testee_run.py --runner RUNNER --testee 'CMD ARGS' --dialect D [--mode M]
+usage: testee_run.py --runner RUNNER --testee 'CMD ARGS' --dialect D|all [--mode M] [--show N]
                      [--timeout S] [--memory MIB] [--hello-timeout S] [--compare-errors] [--expect-version V]
                      [--deviations FILE] [--root DIR] [--keep DIR] [--engine E --write-evidence F] PATH...
 
@@ -10,8 +10,11 @@ usage: testee_run.py --runner RUNNER --testee 'CMD ARGS' --dialect D [--mode M]
 2. the testee answers each (started with `sh -c CMD`, an address-space limit of --memory MiB;
    a response later than --timeout seconds is a hang, a testee that exits a crash: either way
    it is started again and the run goes on with the next packet);
-3. RUNNER --oracle D compares the answers with the vectors' expectations in mode M and prints
-   the agreement by category, each disagreement, and "N passed, N failed".
+3. RUNNER --oracle D compares the answers with the vectors' expectations in mode M: the agreement
+   by category first, then the disagreements grouped by what differs (--show of them in full),
+   vector paths as the repository names them, and "N passed, N failed" last.
+With --dialect all, every dialect and release row in turn, ranked by agreement: the row a testee
+(an engine with tools/engines/testee.py --any-dialect, a fork's build) speaks comes first.
 
 A testee is not trusted (issue 34): a hello that does not parse ends the run with a message and
 the testee killed; a line longer than MAX_LINE bytes is a garbled answer (the testee is started
@@ -21,6 +24,7 @@ is removed however the run ends.
 """
 import argparse
 import os
+import re
 import resource
 import select
 import shutil
@@ -164,7 +168,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--testee", required=True)
-    ap.add_argument("--dialect", required=True)
+    ap.add_argument("--dialect", required=True, help="a dialect or release row, or all: every row, ranked by agreement")
+    ap.add_argument("--show", type=int, default=30, help="disagreements printed in full, grouped by kind (0: all)")
     ap.add_argument("--mode", default="engine-exact", choices=["compatible", "strict", "engine-exact"])
     ap.add_argument("--timeout", type=float, default=0)
     ap.add_argument("--memory", type=int, default=4096, help="the testee's address-space limit in MiB (0: none)")
@@ -194,6 +199,8 @@ def main():
 def run(a, work):
     paths = a.paths or [a.root]
     os.makedirs(work, exist_ok=True)
+    if a.dialect == "all":
+        return run_all(a, work, paths)
     exported = subprocess.run([a.runner, "--export", a.dialect, "--root", a.root] + paths, capture_output=True, text=True)
     if exported.returncode:
         sys.exit("testee_run: %s--export failed: %s" % (a.runner, exported.stderr.strip()))
@@ -223,15 +230,120 @@ def run(a, work):
                             "--engine", a.engine, "--engine-version", hello["version"], "--write-evidence", a.write_evidence] + paths)
         if w.returncode:
             sys.exit("testee_run: writing the evidence failed")
-    cmd = [a.runner, "--oracle", a.dialect, "--testee-results", answers, "--mode", a.mode, "--root", a.root]
+    out, rc = oracle(a, a.dialect, answers, paths)
+    print_report(a, out)
+    return rc
+
+
+def oracle(a, dialect, answers, paths):
+    """The runner's comparison of the answers with dialect's expectations: (its output, exit status)."""
+    cmd = [a.runner, "--oracle", dialect, "--testee-results", answers, "--mode", a.mode, "--root", a.root]
     if a.compare_errors:
         cmd.append("--compare-errors")
     if a.engine:
         cmd += ["--engine", a.engine]
     if a.deviations:
         cmd += ["--deviations", a.deviations]
-    sys.stdout.flush()
-    return subprocess.run(cmd + paths).returncode
+    r = subprocess.run(cmd + paths, stdout=subprocess.PIPE, text=True)
+    return r.stdout, r.returncode
+
+
+def repo_relative(a, text):
+    """Vector paths as the repository names them (conformance/vectors/...), not where --root sits
+    (a Bazel runfiles tree under `bazel run`)."""
+    root = os.path.abspath(a.root).rstrip("/")
+    return text.replace(root + "/", "conformance/vectors/")
+
+
+def print_report(a, out):
+    """The summary first, then the disagreements grouped by what differs, at most --show of them
+    (all with --show 0), and the closing "N passed, N failed" line last."""
+    out = repo_relative(a, out)
+    lines = out.splitlines()
+    fails, summary, cur = [], [], None
+    for line in lines:
+        if line.startswith("FAIL "):
+            cur = [line]
+            fails.append(cur)
+        elif cur is not None and line.startswith("  "):
+            cur.append(line)
+        else:
+            cur = None
+            summary.append(line)
+    closing = [l for l in summary if re_closing(l)]
+    body = [l for l in summary if not re_closing(l)]
+    print("\n".join(body).strip("\n"))
+    if fails:
+        groups = {}
+        for f in fails:
+            why = f[0].rsplit(": ", 1)[-1] if ": " in f[0] else f[0]
+            groups.setdefault(why, []).append(f)
+        print("\n%d disagreements, %d kinds (by what differs):" % (len(fails), len(groups)))
+        shown = 0
+        for why, fs in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            print("  %6d  %s" % (len(fs), why))
+        per_kind = len(fails) if a.show == 0 else 3  # --show 0: every one
+        for why, fs in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            for f in fs[:per_kind]:
+                if a.show and shown >= a.show:
+                    break
+                print("\n".join(f))
+                shown += 1
+            if len(fs) > per_kind and (not a.show or shown < a.show):
+                print("  ... and %d more of this kind" % (len(fs) - per_kind))
+        if len(fails) > shown:
+            print("(%d of %d disagreements printed: --show 0 prints them all)" % (shown, len(fails)))
+    for l in closing:
+        print(l)
+
+
+def re_closing(line):
+    parts = line.split()
+    return len(parts) == 4 and parts[1] == "passed," and parts[3] == "failed" and parts[0].isdigit()
+
+
+def run_all(a, work, paths):
+    """--dialect all: the same vectors asked in every dialect and release row, and the rows ranked by
+    how many of their expectations the testee's answers agree with: the row the testee speaks
+    first. (Each row's packets are asked in that row's name: a testee that does not speak it says
+    unsupported, which is not judged.)"""
+    rows = subprocess.run([a.runner, "--dialects"], capture_output=True, text=True, check=True).stdout.split()
+    results = []
+    with open(os.path.join(work, "testee.log"), "wb") as log:
+        testee = Testee(a.testee, a.memory, log, a.hello_timeout)
+        try:
+            for row in rows:
+                exported = subprocess.run([a.runner, "--export", row, "--root", a.root] + paths, capture_output=True, text=True)
+                if exported.returncode:
+                    sys.exit("testee_run: %s --export failed: %s" % (a.runner, exported.stderr.strip()))
+                packets = [tuple(l.split("\t")) for l in exported.stdout.splitlines() if l]
+                t0 = time.monotonic()
+                answers_by_id, _ = drive(testee, packets, row, a.mode, a.timeout)
+                answers = os.path.join(work, "answers-%s.tsv" % row)
+                with open(answers, "w") as fh:
+                    for pid, _, _ in packets:
+                        fh.write("\t".join([pid] + answers_by_id[pid]) + "\n")
+                out, _ = oracle(a, row, answers, paths)
+                m = re.search(r"agreement: ([0-9.]+)% of (\d+) judged", out)
+                pf = re.search(r"^(\d+) passed, (\d+) failed$", out, re.M)
+                judged = int(m.group(2)) if m else 0
+                results.append((row, float(m.group(1)) if m else 0.0, judged, int(pf.group(1)) if pf else 0, int(pf.group(2)) if pf else 0))
+                print("  %-20s %6.2f%% of %d judged (%.0f s)" % (row, results[-1][1], judged, time.monotonic() - t0), file=sys.stderr, flush=True)
+        finally:
+            testee.kill()
+    hello = testee.hello or {"name": "?", "version": "?"}
+    print("testee: %s %s (%s), every row, mode %s: %d vectors a row" % (hello["name"], hello["version"], a.testee, a.mode, len(packets)))
+    print("%-20s %10s %10s  %s" % ("row", "agreement", "judged", "passed / failed"))
+    ranked = sorted(results, key=lambda r: (-(r[2] > 0), -r[1], -r[2], rows.index(r[0])))
+    for row, pct, judged, p, f in ranked:
+        print("%-20s %9.3f%% %10d  %d / %d" % (row, pct, judged, p, f))
+    best = ranked[0] if ranked and ranked[0][2] else None
+    if best:
+        alike = [r[0] for r in ranked[1:] if r[2] and r[1] == best[1]]
+        print("the testee speaks %s%s" % (best[0], " (as well: %s)" % ", ".join(alike) if alike else ""))
+    else:
+        print("the testee answered no row (every answer unsupported)")
+    return 0 if best else 1
 
 
 if __name__ == "__main__":

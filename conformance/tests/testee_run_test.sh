@@ -22,6 +22,20 @@ check "wrong re-encoding" 'int 4 (the testee re-encodes it wrong).*re-encoding d
 check "the packets around them agree" 'five.yaml *6 *2 *0 *1 *1 *2 *0' "$out"
 check "restarts counted (a failure inside a window restarts into one-at-a-time)" '5 restarts' "$out"
 
+# the report: the summary first, the disagreements grouped by what differs, the closing line last
+# (issue 33)
+first_fail=$(grep -n '^FAIL' <<<"$out" | head -1 | cut -d: -f1)
+table=$(grep -n 'five.yaml *6' <<<"$out" | head -1 | cut -d: -f1)
+[ -n "$first_fail" ] && [ -n "$table" ] && [ "$table" -lt "$first_fail" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL the summary does not come before the disagreements"; }
+check "disagreements grouped by kind" 'disagreements, [0-9]* kinds (by what differs)' "$out"
+check "the closing line last" '[0-9]* passed, [0-9]* failed$' "$(tail -1 <<<"$out")"
+out=$(run --testee "$dir/fake_testee.py" --show 1)
+check "--show caps what is printed in full" 'disagreements printed: --show 0 prints them all' "$out"
+# --dialect all: every row asked and ranked; gdwire's own testee speaks them all
+out=$(python3 "$testee_run" --runner "$runner" --root $dir --dialect all --testee "$gdwire_testee" $dir/five.yaml 2>/dev/null)
+check "--dialect all ranks every row" '^godot3@3.2 ' "$out"
+check "--dialect all names the row the testee speaks" '^the testee speaks ' "$out"
+
 out=$(run --testee "$dir/fake_testee.py" --engine fake --deviations $dir/deviations.yaml); rc=$?
 check "pattern deviation excuses int 4" 'five.yaml *6 *2 *1 *0 *1 *2 *0' "$out"
 check "a pattern deviation matching an agreeing vector is stale" 'STALE deviation line 2: the testee now agrees on five.yaml#int 5' "$out"

@@ -291,8 +291,11 @@ def read_requests(fd, buf, window):
 
 def main():
     if len(sys.argv) < 2 or sys.argv[1] not in ENGINES:
-        sys.exit("usage: testee.py %s [--version]" % "|".join(ENGINES))
+        sys.exit("usage: testee.py %s [--version] [--any-dialect]" % "|".join(ENGINES))
     engine = Engine(sys.argv[1])
+    # --any-dialect: answer every request whatever dialect it names (the engine reads the bytes as it
+    # reads them), for `testee_run.py --dialect all`, which finds the row that agrees most
+    any_dialect = "--any-dialect" in sys.argv[2:]
     try:
         engine.run_batch([], timeout=60)
         if not engine.version:
@@ -312,12 +315,12 @@ def main():
                 if len(f) != 5:
                     sys.exit("testee: malformed request: %r" % line)
                 requests.append(f)
-                if f[1] in engine.dialects:
+                if any_dialect or f[1] in engine.dialects:
                     packets.append((n, bytes.fromhex("" if f[4] == "-" else f[4]), f[3]))
             answers = engine.judge(packets) if packets else {}
             for n, f in enumerate(requests):
                 a = answers.get(n, ("unsupported", "-", "-", "-", "%s speaks %s" % (engine.name, ", ".join(sorted(engine.dialects))))
-                          if f[1] not in engine.dialects else ("rejected", "-", "-", "CRASH", "no answer"))
+                          if not any_dialect and f[1] not in engine.dialects else ("rejected", "-", "-", "CRASH", "no answer"))
                 # no field may hold a TAB or a line break (an engine's message can quote a class
                 # name or a path holding one)
                 fields = [x.replace("\t", " ").replace("\r", " ").replace("\n", " ") or "-" for x in a]
