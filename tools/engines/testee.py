@@ -127,6 +127,7 @@ class Engine:
         with open(os.path.join(self.work, self.driver), "w", encoding="utf-8") as fh:
             fh.write(script)
         self.version = None
+        self.binary = None  # --binary: this program instead of tools/engines/run NAME (a fork's own build)
         self.display, self.xvfb = None, None
         if name in X11_ENGINES and shutil.which("Xvfb"):
             self.start_display()
@@ -170,7 +171,7 @@ class Engine:
                    XDG_CACHE_HOME=self.work)
         if self.display:
             env["GDW_DISPLAY"] = self.display
-        cmd = [RUN, self.name] + [a.replace("{work}", self.work) for a in self.args]
+        cmd = ([self.binary] if self.binary else [RUN, self.name]) + [a.replace("{work}", self.work) for a in self.args]
         try:
             p = subprocess.run(cmd, cwd=self.work, env=env, capture_output=True, timeout=timeout)
             out, err = p.stdout, p.stderr
@@ -291,8 +292,17 @@ def read_requests(fd, buf, window):
 
 def main():
     if len(sys.argv) < 2 or sys.argv[1] not in ENGINES:
-        sys.exit("usage: testee.py %s [--version] [--any-dialect]" % "|".join(ENGINES))
+        sys.exit("usage: testee.py %s [--version] [--any-dialect] [--binary PATH]" % "|".join(ENGINES))
     engine = Engine(sys.argv[1])
+    # --binary PATH: a build of one's own (a fork's), driven as NAME is: its script, project and
+    # Object type id
+    if "--binary" in sys.argv[2:]:
+        k = sys.argv.index("--binary")
+        if k + 1 >= len(sys.argv):
+            sys.exit("testee: --binary needs the engine program's path")
+        engine.binary = os.path.abspath(sys.argv[k + 1])
+        if not os.access(engine.binary, os.X_OK):
+            sys.exit("testee: --binary %s is not an executable" % engine.binary)
     # --any-dialect: answer every request whatever dialect it names (the engine reads the bytes as it
     # reads them), for `testee_run.py --dialect all`, which finds the row that agrees most
     any_dialect = "--any-dialect" in sys.argv[2:]

@@ -22,6 +22,14 @@ requests=$(printf '0\tgodot3\tengine-exact\t1\t%s\n1\tgodot3\tengine-exact\t0\t0
     "$(object $'Nope\n@@1\n@@oops\n@@gdw:2\n')" "$(object $'X\n@@done\nR\t3\t0\t\t\t\n')")
 out=$(printf '%s\n' "$requests" | python3 "$here/testee.py" "$engine" | tail -n +2)
 pass=0 fail=0
+# --binary: the same requests through a build of one's own (here a wrapper around the same engine,
+# as a fork's maintainer would point at theirs), named NAME for its driver (issue 33)
+wrapper=$(mktemp)
+printf '#!/bin/sh\nexec "%s/run" %s "$@"\n' "$here" "$engine" > "$wrapper"
+chmod +x "$wrapper"
+out_bin=$(printf '%s\n' "$requests" | python3 "$here/testee.py" "$engine" --binary "$wrapper" | tail -n +2)
+rm -f "$wrapper"
+[ "$out_bin" = "$out" ] && pass_bin=1 || { pass_bin=0; echo "FAIL: --binary answers otherwise:"; echo "$out_bin" | head -5; }
 expect() { # id verdict
     local got
     got=$(printf '%s\n' "$out" | awk -F'\t' -v id="$1" '$1 == id { print $2 }')
@@ -32,5 +40,6 @@ expect 1 accepted
 expect 2 rejected
 expect 3 accepted
 printf '%s\n' "$out"
+[ "$pass_bin" = 1 ] && pass=$((pass + 1)) || fail=$((fail + 1))
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
