@@ -222,6 +222,13 @@ echo '1b000000 02000000 04000000 05000000 6869' > "$T/trunc2.hex"
 run 1 "$G" explain -d godot4 --json --hex "$T/trunc2.hex"; schema explain 1
 has "$OUT" '"accepted":false,"error":{"code":"TRUNCATED","offset":12'
 
+# ---- Godot's var_to_str forms read as gdwire's own (issue 33) -------------------------------------
+for pair in 'Object(Node,"name":"x","v":[1, 2])|Object("Node", {"name": "x", "v": [1, 2]})' 'Object(Node)|Object("Node", {})' \
+            'NodePath("/root/a:b")|^"/root/a:b"' 'Vector2( inf, inf_neg )|Vector2(inf, -inf)' 'Array[Node]([])|Array["Node"]([])' 'Signal()|Signal("", 0)'; do
+    a=$(printf '%s' "${pair%%|*}" | "$G" encode -d godot4 --hex 2>&1); b=$(printf '%s' "${pair##*|}" | "$G" encode -d godot4 --hex 2>&1)
+    [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "Godot's ${pair%%|*} does not read as ${pair##*|}: $a / $b"
+done
+
 # ---- plain JSON (issue 33) ----------------------------------------------------------------------
 # every engine packet: plain JSON, schema-valid, and through `encode --json=plain --lines` (one
 # process) back to the bytes its JSON form encodes to

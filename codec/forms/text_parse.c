@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <stddef.h>
+
 #include "codec/forms/forms.h"
 
 typedef struct pctx {
@@ -14,6 +16,10 @@ typedef struct pctx {
     size_t n, pos;
     gdw_builder *b;
     gdw_error *err;
+    /* what closes each list open in the builder: ']' or '}', or ')' for an Object in the form
+     * Godot's var_to_str writes, Object(Node,"name":value), whose properties the ')' ends */
+    char closers[GDW_HARD_MAX_DEPTH + 8];
+    size_t n_closers;
 } pctx;
 
 static gdw_status perr(pctx *p, gdw_status code, const char *msg) {
@@ -188,11 +194,17 @@ typedef struct plist {
     bool added; /* the value went to the builder already (math types, packed arrays) */
 } plist;
 
+static gdw_status push_closer(pctx *p, char c) {
+    if (p->n_closers >= sizeof p->closers) return perr(p, GDW_ERR_DEPTH, "nesting deeper than the depth limit");
+    p->closers[p->n_closers++] = c;
+    return GDW_OK;
+}
+
 static gdw_status open_list(pctx *p, plist *l, bool dict, void *ext) {
     TRY(expect(p, dict ? '{' : '['));
     l->ext = ext;
     l->open = true;
-    return GDW_OK;
+    return push_closer(p, dict ? '}' : ']');
 }
 
 static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
@@ -225,8 +237,11 @@ static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
         while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') ||
                                  (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
             p->pos++;
+        uint8_t *name = (uint8_t *)palloc(p, p->pos - st + 1); /* the document's own copy */
+        if (!name) return perr(p, GDW_ERR_NOMEM, "out of memory");
+        memcpy(name, p->s + st, p->pos - st);
         td->kind = GDW_DESC_CLASS;
-        td->name.ptr = (const uint8_t *)p->s + st;
+        td->name.ptr = name;
         td->name.len = (uint32_t)(p->pos - st);
         return GDW_OK;
     }
@@ -393,6 +408,22 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         if (eat_word(p, "null")) { v->flags |= GDW_VF_OBJECT_NULL; return expect(p, ')'); }
         gdw_object *o = (gdw_object *)palloc(p, sizeof *o);
         if (!o) return perr(p, GDW_ERR_NOMEM, "out of memory");
+        ws(p);
+        if (p->pos < p->n && ((p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || p->s[p->pos] == '_')) {
+            /* Godot's var_to_str: Object(Node,"name":value,...), the class bare, the properties up to ')' */
+            size_t st = p->pos;
+            while (p->pos < p->n && ((p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') ||
+                                     (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
+                p->pos++;
+            uint8_t *name = (uint8_t *)palloc(p, p->pos - st + 1); /* the document's own copy */
+            if (!name) return perr(p, GDW_ERR_NOMEM, "out of memory");
+            memcpy(name, p->s + st, p->pos - st);
+            o->class_name = str_make(name, p->pos - st);
+            if (!peek(p, ')')) TRY(expect(p, ','));
+            l->ext = o;
+            l->open = true;
+            return push_closer(p, ')');
+        }
         TRY(parse_quoted(p, &o->class_name));
         TRY(expect(p, ','));
         return open_list(p, l, true, o); /* the properties: parse_tree */
@@ -541,15 +572,12 @@ static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
 static gdw_status close_list(pctx *p) {
     const gdw_value *top;
     bool ext = gdw_builder_top(p->b, &top);
+    char closer = p->n_closers ? p->closers[--p->n_closers] : ']';
     TRY(built(p, gdw_build_end(p->b)));
-    return ext ? expect(p, ')') : GDW_OK;
+    return ext && closer != ')' ? expect(p, ')') : GDW_OK; /* a constructor's ')' after its list */
 }
 
-static char close_char(pctx *p) {
-    const gdw_value *top;
-    gdw_builder_top(p->b, &top);
-    return top->type == GDW_DICTIONARY || top->type == GDW_OBJECT ? '}' : ']';
-}
+static char close_char(pctx *p) { return p->n_closers ? p->closers[p->n_closers - 1] : ']'; }
 
 /* The whole text's value: values one at a time into the builder, which holds the open lists. */
 static gdw_status parse_tree(pctx *p) {
@@ -579,7 +607,12 @@ static gdw_status parse_tree(pctx *p) {
 }
 
 gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
-    pctx p = {text, len, 0, NULL, err};
+    pctx p;
+    memset(&p, 0, offsetof(pctx, closers)); /* the closers are written before they are read */
+    p.s = text;
+    p.n = len;
+    p.err = err;
+    p.n_closers = 0;
     if (!out_doc || (!text && len)) return perr(&p, GDW_ERR_INVALID_ARG, "NULL argument");
     *out_doc = NULL;
     p.b = gdw_builder_new(alloc);

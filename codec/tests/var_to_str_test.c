@@ -76,6 +76,10 @@ static void one_engine(const char *dialect, const char *packets_tsv, const char 
         if (e && gdw_get_string(e, &es, &en) && en == tn && (tn == 0 || memcmp(es, text, tn) == 0)) {
             engine_cannot++; /* str_to_var gave the text back as a String: the engine cannot read it either */
         } else if (tn >= 7 && memcmp(text, "Object(", 7) == 0) {
+            /* read, but the engine's str_to_var makes a new instance (its own id), and the packet
+             * was an Object by id: neither side's value can be the text's */
+            CHECK(s == GDW_OK && gdw_doc_root(mine)->type == GDW_OBJECT, "%s %s: gdwire cannot read Godot's Object form %.*s: %s", dialect, vname,
+                  (int)(tn < 200 ? tn : 200), text, s ? err.message : "not an Object");
             object_form++;
         } else if (s) {
             CHECK(0, "%s %s: gdwire cannot read the engine's text %.*s: %s at %zu", dialect, vname, (int)(tn < 200 ? tn : 200), text, err.message, err.offset);
@@ -96,7 +100,7 @@ static void one_engine(const char *dialect, const char *packets_tsv, const char 
     CHECK(texts > 200 && as_engine + as_packet + engine_cannot + object_form == texts, "%s: %zu texts", vts_tsv, texts);
     CHECK(engine_cannot <= 2 && object_form <= 1 && as_packet <= 4, "%s: more exceptions than known: %zu, %zu, %zu", vts_tsv, engine_cannot, object_form, as_packet);
     printf("%s: %zu texts var_to_str wrote: %zu read as the engine's str_to_var reads them, %zu as the value var_to_str was given "
-           "(where the engine's number parser rounds), %zu the engine cannot read back itself, %zu in Godot's Object(...) form (not read)\n",
+           "(where the engine's number parser rounds), %zu the engine cannot read back itself, %zu in Godot's Object(...) form (read; the engine makes a new instance)\n",
            vts_tsv, texts, as_engine, as_packet, engine_cannot, object_form);
 }
 
