@@ -340,9 +340,13 @@ int main(int argc, char **argv) {
             struct stat sb;
             o.flush_each = o.unbuffered || (fstat(STDOUT_FILENO, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)));
             term_setup(&o);
-            FILE *pf = o.pretty ? pretty_stdout() : NULL;
+            FILE *real_stdout = stdout, *pf = o.pretty ? pretty_stdout() : NULL;
             if (pf) stdout = pf; /* every write of the verb goes through the re-indenter */
             rc = k_verbs[i].run(&o);
+            if (pf) { /* its last bytes out, its state freed */
+                if (fclose(pf) != 0 && rc != EXIT_USAGE) { fprintf(stderr, "gdwire: write error on stdout\n"); rc = EXIT_USAGE; }
+                stdout = real_stdout;
+            }
         }
         free(o.inputs);
         if (fflush(stdout) != 0 && rc != EXIT_USAGE) { fprintf(stderr, "gdwire: write error on stdout\n"); rc = EXIT_USAGE; }

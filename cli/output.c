@@ -196,8 +196,9 @@ static ssize_t pr_write(void *cookie, const char *buf, size_t size) {
 static int pr_close(void *cookie) {
     pretty *p = (pretty *)cookie;
     pr_flush(p);
+    int rc = close(p->fd); /* the dup of stdout's descriptor */
     free(p);
-    return 0;
+    return rc;
 }
 
 FILE *pretty_stdout(void) {

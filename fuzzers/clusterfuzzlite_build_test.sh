@@ -12,11 +12,13 @@ shift
 # everything under one folder, removed at exit (a build leaves about 1.5 GB of objects)
 top=$(mktemp -d "${TEST_TMPDIR:-/tmp}/cflite.XXXXXX")
 trap 'rm -rf "$top"' EXIT
+# the checkout elsewhere than $SRC/gdwire, as another project's pipeline may keep it: GDWIRE_SRC
 SRC=$top/src
-mkdir -p "$SRC/gdwire"
-for f in "$@"; do mkdir -p "$SRC/gdwire/$(dirname "$f")"; cp "$f" "$SRC/gdwire/$f"; done
+GDWIRE_SRC=$top/elsewhere/gdwire
+mkdir -p "$SRC" "$GDWIRE_SRC"
+for f in "$@"; do mkdir -p "$GDWIRE_SRC/$(dirname "$f")"; cp "$f" "$GDWIRE_SRC/$f"; done
 mkdir -p "$top/out" "$top/work"
-export SRC OUT=$top/out WORK=$top/work
+export SRC GDWIRE_SRC OUT=$top/out WORK=$top/work
 export CC=clang CXX=clang++ FUZZING_ENGINE=libfuzzer SANITIZER=address ARCHITECTURE=x86_64
 export CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
 export LIB_FUZZING_ENGINE=-fsanitize=fuzzer
