@@ -92,6 +92,11 @@ typedef struct run_stats {
 /* Every packet of every input, in order. Frame errors (a truncated last frame) are reported on
  * stderr and counted as rejected. Returns the worst exit status. */
 int for_each_packet(const opts *o, packet_fn fn, void *ctx, run_stats *st);
+/* The library's framing options for --framing, --big-endian and --max-frame (input.c). */
+gdw_frame_options frame_options(const opts *o);
+/* Whether full Objects are decoded in dialect d: --allow-objects / --no-allow-objects, else the
+ * dialect's engine default (main.c). */
+bool objects_allowed(const opts *o, const gdw_dialect *d);
 /* -d auto (check.c): the dialect `check` names most likely for the packet; NULL when none accepts it. */
 const gdw_dialect *best_dialect_for(const opts *o, const packet *pk);
 /* A verb's options with -d auto resolved for this packet (decode.c): o itself when not auto; NULL

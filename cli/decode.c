@@ -24,7 +24,7 @@ const opts *resolve_auto(const opts *o, const packet *pk, opts *tmp) {
     char name[600];
     packet_name(pk, name, sizeof name);
     if (!tmp->dialect) { fprintf(stderr, "%s: -d auto: no dialect accepts this packet ('gdwire check' says why)\n", name); return NULL; }
-    tmp->dec.allow_objects = o->objects_flag >= 0 ? o->objects_flag == 1 : gdw_dialect_objects_by_default(tmp->dialect);
+    tmp->dec.allow_objects = objects_allowed(o, tmp->dialect);
     static const gdw_dialect *said; /* say it when it changes, not for every frame of a capture */
     if (!o->json && tmp->dialect != said) fprintf(stderr, "%s: -d auto: %s\n", name, gdw_dialect_name(tmp->dialect));
     said = tmp->dialect;
@@ -269,8 +269,7 @@ static int explain_packet(void *ctx, const packet *pk) {
         /* a frame: its length prefix first, and every offset the input's */
         x.base = pk->offset;
         uint8_t pre[GDW_FRAME_PREFIX];
-        gdw_frame_options fo = gdw_frame_options_default(o->frame == FRAME_FILE ? GDW_FRAMING_FILE : o->frame == FRAME_PACKET_STREAM ? GDW_FRAMING_PACKET_STREAM : GDW_FRAMING_STREAM);
-        fo.big_endian = o->big_endian;
+        gdw_frame_options fo = frame_options(o);
         fo.max_payload = UINT32_MAX;
         if (gdw_frame_prefix(&fo, pk->n, pre) == GDW_OK) {
             printf("%8zu  ", pk->offset - GDW_FRAME_PREFIX);

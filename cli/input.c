@@ -267,7 +267,7 @@ static int untext(const opts *o, const char *where, uint8_t *p, size_t *n) {
 /* ---- framing ------------------------------------------------------------------------------------ */
 
 /* The library's framing options for the command's (gdw_frame_read, gdw_frame_prefix). */
-static gdw_frame_options frame_options(const opts *o) {
+gdw_frame_options frame_options(const opts *o) {
     gdw_frame_options fo = gdw_frame_options_default(o->frame == FRAME_FILE ? GDW_FRAMING_FILE
                                                      : o->frame == FRAME_PACKET_STREAM ? GDW_FRAMING_PACKET_STREAM
                                                                                        : GDW_FRAMING_STREAM);

@@ -285,10 +285,10 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
 #undef TAKES
 #undef VALUE
     }
-    o->objects_flag = objects;
     if ((ok & O_DIALECT) && !o->dialect && !o->auto_dialect) return usage_error(v->name, "%s", "no dialect given (-d NAME; see 'gdwire dialects')");
     const gdw_dialect *reader = o->dialect ? o->dialect : o->from;
-    o->dec.allow_objects = objects >= 0 ? objects == 1 : reader && gdw_dialect_objects_by_default(reader);
+    o->objects_flag = objects;
+    o->dec.allow_objects = objects_allowed(o, reader);
     if ((ok & O_FROMTO) && (!o->from || !o->to)) return usage_error(v->name, "%s", "needs --from A and --to B (see 'gdwire dialects')");
     if (o->lines && o->enc == ENC_RAW && v->run != cmd_encode) return usage_error(v->name, "%s", "--lines needs --hex, --base64 or --dump");
     if (o->lines && o->frame != FRAME_NONE && v->run != cmd_encode) return usage_error(v->name, "%s", "--lines and --framing do not go together");
@@ -311,6 +311,10 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
         o->inputs[o->n_inputs++] = "-";
     }
     return 0;
+}
+
+bool objects_allowed(const opts *o, const gdw_dialect *d) {
+    return o->objects_flag >= 0 ? o->objects_flag == 1 : d && gdw_dialect_objects_by_default(d);
 }
 
 int main(int argc, char **argv) {
