@@ -455,6 +455,19 @@ typedef enum gdw_utf8_value {
                                    measured on 3.6.2, and on Pandemonium v3.5.0) */
 } gdw_utf8_value;
 
+/* How the engine's string readers check a string against the bytes left (engine-exact and
+ * compatible mode; codec/table/dialects.h, gdw_strings_facts). */
+typedef enum gdw_string_reader {
+    GDW_STRINGS_HARDENED = 0,   /* length and padding must fit, else ERR_FILE_EOF; no old-form NodePath
+                                   (the shared _decode_string of the 2018 hardening, #20558: 2.1.5+,
+                                   3.0.6+, 3.1+, 4.x, Pandemonium) */
+    GDW_STRINGS_GODOT30 = 1,    /* 3.0.0-3.0.5: a String's padding is stepped over unchecked (ERR_FILE_EOF
+                                   when its bytes run past the end), a NodePath part's is checked and a
+                                   PoolStringArray entry's is not (ERR_INVALID_DATA for both), and the
+                                   old-form NodePath is read (measured on 3.0-stable) */
+    GDW_STRINGS_GODOT2 = 2      /* 2.0-2.1.4: as 3.0.0, with ERR_INVALID_DATA everywhere */
+} gdw_string_reader;
+
 /* What the engine makes of a typed container's elements (engine-exact mode; codec/engine/settle.c). */
 typedef enum gdw_typed_rule {
     GDW_TYPED_AS_WRITTEN = 0,   /* kept as written (no typed containers, or not modelled) */
@@ -507,6 +520,8 @@ typedef enum gdw_rule {
     GDW_RULE_KEYS_DICTS_BY_IDENTITY,  /* ... and two Dictionaries are never one key (3.x) */
     GDW_RULE_KEYS_STRING_LIKE,        /* ... and a String and a StringName with the same text are one key (4.x) */
     GDW_RULE_KEYS_NAME_TO_STRING,     /* a StringName key becomes a String key (4.3) */
+    GDW_RULE_STRING_READER,           /* gdw_string_reader: how strings are checked against the bytes left */
+    GDW_RULE_FLOAT_NAN_F32,           /* the encoder writes a NaN FLOAT as a quiet f32 (3.0, built with -ffast-math) */
     GDW_RULE_COUNT
 } gdw_rule;
 GDW_API int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r);

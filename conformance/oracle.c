@@ -100,6 +100,15 @@ static void compare_one(const gdw_dialect *d, const cf_vector *v, const cf_outco
     free(bytes);
 }
 
+/* What kind of answer differs from want (a deviation's engine-did): the engine died, accepted where
+ * gdwire rejects, accepted with another value, or rejected where gdwire accepts. */
+static const char *engine_did(const answer *r, const cf_outcome *want) {
+    if (!strcmp(r->verdict, "crash") || !strcmp(r->verdict, "hang") || !strcmp(r->verdict, "bad-response") || !strcmp(r->errclass, "CRASH"))
+        return "crash";
+    if (!strcmp(r->verdict, "accepted")) return want->status != GDW_OK ? "accepted" : "other-value";
+    return "rejected";
+}
+
 int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path, int mode, bool compare_errors, const char *engine) {
     const gdw_dialect *d = gdw_dialect_find(dialect);
     if (!d) { fprintf(stderr, "unknown dialect %s\n", dialect); return 2; }
@@ -134,7 +143,8 @@ int cf_oracle_compare(cf_suite *s, const char *dialect, const char *results_path
         if (hang || crash) cf_buf_puts(&why, hang ? "the testee hung" : "the testee crashed");
         else if (strcmp(r.verdict, "accepted") && strcmp(r.verdict, "rejected")) cf_buf_printf(&why, "unknown verdict %s", r.verdict);
         else compare_one(d, v, want, &r, compare_errors, &why);
-        cf_deviation *dev = cf_find_deviation(s, v->id, d, mode, true, engine);
+        cf_deviation *dev = why.n ? cf_find_engine_deviation(s, v->id, d, mode, engine, engine_did(&r, want), want)
+                                  : cf_find_deviation(s, v->id, d, mode, true, engine);
         if (!why.n) {
             row[COL_AGREE]++;
             if (dev) {
@@ -255,7 +265,7 @@ static long evidence_file(cf_suite *s, const char *path, long *n_engine, long *n
             v->evidence[di] = CF_EV_ENGINE;
             (*n_engine)++;
             row[COL_AGREE]++;
-        } else if (cf_find_deviation(s, v->id, d, mode, true, engine)) {
+        } else if (cf_find_engine_deviation(s, v->id, d, mode, engine, engine_did(&r, &v->expect[di][mode]), &v->expect[di][mode])) {
             (*n_dev)++;
             row[COL_DEVIATION]++;
         } else {

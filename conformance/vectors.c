@@ -522,6 +522,11 @@ void cf_load_deviations(cf_suite *s, const char *path) {
                 d.pattern = !strcmp(k, "vectors");
             } else if (!strcmp(k, "reason")) d.reason = xstrdup(val);
             else if (!strcmp(k, "engine")) d.engine = xstrdup(val);
+            else if (!strcmp(k, "engine-did")) {
+                d.engine_did = xstrdup(val);
+                if (strcmp(val, "crash") && strcmp(val, "accepted") && strcmp(val, "other-value"))
+                    complain(&L, e, "engine-did: crash, accepted or other-value, not %s", val, NULL);
+            } else if (!strcmp(k, "expected")) d.expected = xstrdup(val);
             else if (!strcmp(k, "dialect")) {
                 d.dialect = gdw_dialect_find(val);
                 if (!d.dialect || strcmp(gdw_dialect_name(d.dialect), val)) complain(&L, e, "unknown dialect %s", val, NULL);
@@ -532,13 +537,15 @@ void cf_load_deviations(cf_suite *s, const char *path) {
                 against = true;
                 if (!strcmp(val, "engine")) d.against_engine = true;
                 else if (strcmp(val, "vector")) complain(&L, e, "against: engine or vector, not %s", val, NULL);
-            } else complain(&L, e, "unknown deviation key %s (vector or vectors, dialect, mode, against, engine, reason)", k, NULL);
+            } else complain(&L, e, "unknown deviation key %s (vector or vectors, dialect, mode, against, engine, engine-did, expected, reason)", k, NULL);
         }
         if (!d.vector || !d.dialect || !d.reason || !against || !d.reason[0]) {
             complain(&L, e, "a deviation needs vector (or vectors), dialect, against and a reason", NULL, NULL);
             continue;
         }
         if (d.engine && !d.against_engine) complain(&L, e, "engine: goes with against: engine", NULL, NULL);
+        if (d.engine_did && !d.engine) complain(&L, e, "engine-did: goes with engine:", NULL, NULL);
+        if (d.expected && !d.engine_did) complain(&L, e, "expected: goes with engine-did:", NULL, NULL);
         bool found = false;
         for (size_t i = 0; i < s->n && !found; i++) found = deviation_names(&d, s->v[i].id);
         if (!found) complain(&L, e, "deviation names no loaded vector: %s", d.vector, NULL);
@@ -557,7 +564,31 @@ bool cf_deviation_applies(const cf_deviation *e, const gdw_dialect *d, int mode,
 cf_deviation *cf_find_deviation(cf_suite *s, const char *id, const gdw_dialect *d, int mode, bool against_engine, const char *engine) {
     for (size_t i = 0; i < s->ndev; i++) {
         cf_deviation *e = &s->dev[i];
-        if (cf_deviation_applies(e, d, mode, against_engine, engine) && deviation_names(e, id)) return e;
+        if (!e->engine_did && cf_deviation_applies(e, d, mode, against_engine, engine) && deviation_names(e, id)) return e;
+    }
+    return NULL;
+}
+
+/* want's status is one of the space-separated names in list */
+static bool status_listed(const char *list, int status) {
+    const char *name = gdw_status_name((gdw_status)status);
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0)) return true;
+    return false;
+}
+
+cf_deviation *cf_find_engine_deviation(cf_suite *s, const char *id, const gdw_dialect *d, int mode, const char *engine, const char *did,
+                                       const cf_outcome *want) {
+    cf_deviation *named = cf_find_deviation(s, id, d, mode, true, engine);
+    if (named) return named;
+    for (size_t i = 0; i < s->ndev; i++) {
+        cf_deviation *e = &s->dev[i];
+        bool listed = !e->expected || status_listed(e->expected, want->status) ||
+                      (want->status == GDW_OK && want->encode_status != GDW_OK && status_listed(e->expected, want->encode_status));
+        if (e->engine_did && did && !strcmp(e->engine_did, did) && listed &&
+            cf_deviation_applies(e, d, mode, true, engine) && deviation_names(e, id))
+            return e;
     }
     return NULL;
 }
@@ -569,7 +600,9 @@ void cf_suite_free(cf_suite *s) {
         free(v->owned);
         free(v->id); free(v->file); free(v->name); free(v->note); free(v->bytes);
     }
-    for (size_t i = 0; i < s->ndev; i++) { free(s->dev[i].vector); free(s->dev[i].reason); free(s->dev[i].engine); }
+    for (size_t i = 0; i < s->ndev; i++) {
+        free(s->dev[i].vector); free(s->dev[i].reason); free(s->dev[i].engine); free(s->dev[i].engine_did); free(s->dev[i].expected);
+    }
     free(s->v);
     free(s->dev);
     memset(s, 0, sizeof *s);

@@ -43,6 +43,11 @@ typedef struct cf_deviation {
     const gdw_dialect *dialect;
     int mode;            /* gdw_mode, or -1 for every mode */
     bool against_engine; /* true: gdwire vs the real engine (oracle); false: vs the vector */
+    char *engine_did;    /* with against: engine, the entry excuses only answers of this kind (cf_engine_did):
+                            "crash", "accepted" (where gdwire rejects) or "other-value" (both accept); NULL: any */
+    char *expected;      /* with engine_did: only where gdwire's expectation is one of these space-separated
+                            status names (TRUNCATED BAD_LENGTH ...), or accepts a value whose re-encoding
+                            fails so (LOSSY); NULL: any */
     char *reason;
     int line;
     int used;            /* how many checks it excused */
@@ -67,6 +72,10 @@ void cf_load_deviations(cf_suite *s, const char *path);
  * comparisons) about this engine (engine NULL: the comparison names none). */
 bool cf_deviation_applies(const cf_deviation *e, const gdw_dialect *d, int mode, bool against_engine, const char *engine);
 cf_deviation *cf_find_deviation(cf_suite *s, const char *id, const gdw_dialect *d, int mode, bool against_engine, const char *engine);
+/* cf_find_deviation for one engine answer that differs: did is its kind (cf_engine_did), want gdwire's
+ * expectation; entries with engine-did / expected conditions apply only where they hold. */
+cf_deviation *cf_find_engine_deviation(cf_suite *s, const char *id, const gdw_dialect *d, int mode, const char *engine, const char *did,
+                                       const struct cf_outcome *want);
 void cf_suite_free(cf_suite *s);
 
 #endif

@@ -75,15 +75,26 @@ static const uint8_t k_godot4_types[] = {
 };
 
 /* The combinations of each group of rules that engines have (dialects.h). */
-static const gdw_reals_facts k_reals_godot2 = {GDW_REALS_F32, false, true, false};
-static const gdw_reals_facts k_reals_single = {GDW_REALS_F32, false, false, false};
-static const gdw_reals_facts k_reals_double_doc = {GDW_REALS_F64, false, false, false};
-static const gdw_reals_facts k_reals_flag64_single = {GDW_REALS_FLAG64, false, false, true};
-static const gdw_reals_facts k_reals_flag64_double = {GDW_REALS_FLAG64, true, false, false};
+static const gdw_reals_facts k_reals_godot2 = {GDW_REALS_F32, false, true, false, false};
+static const gdw_reals_facts k_reals_single = {GDW_REALS_F32, false, false, false, false};
+static const gdw_reals_facts k_reals_single_fast_math = {GDW_REALS_F32, false, false, false, true};
+static const gdw_reals_facts k_reals_double_doc = {GDW_REALS_F64, false, false, false, false};
+static const gdw_reals_facts k_reals_flag64_single = {GDW_REALS_FLAG64, false, false, true, false};
+static const gdw_reals_facts k_reals_flag64_double = {GDW_REALS_FLAG64, true, false, false, false};
 static const gdw_keys_facts k_keys_as_written = {false, false, false, false, false};
 static const gdw_keys_facts k_keys_godot3 = {true, true, true, false, false};
 static const gdw_keys_facts k_keys_godot4 = {true, false, false, true, false};
 static const gdw_keys_facts k_keys_godot43 = {true, false, false, true, true};
+/* past_end_error and padding_unchecked by place: a String value, a NodePath part, a string array entry */
+static const gdw_strings_facts k_strings_hardened = {
+    GDW_STRINGS_HARDENED,
+    {GDW_ENGINE_ERR_FILE_EOF, GDW_ENGINE_ERR_FILE_EOF, GDW_ENGINE_ERR_FILE_EOF}, {false, false, false}, false, false};
+static const gdw_strings_facts k_strings_godot30 = {
+    GDW_STRINGS_GODOT30,
+    {GDW_ENGINE_ERR_FILE_EOF, GDW_ENGINE_ERR_INVALID_DATA, GDW_ENGINE_ERR_INVALID_DATA}, {true, false, true}, true, true};
+static const gdw_strings_facts k_strings_godot2 = {
+    GDW_STRINGS_GODOT2,
+    {GDW_ENGINE_ERR_INVALID_DATA, GDW_ENGINE_ERR_INVALID_DATA, GDW_ENGINE_ERR_INVALID_DATA}, {true, false, true}, true, true};
 static const gdw_typed_facts k_typed_none = {false, false, GDW_TYPED_AS_WRITTEN};
 static const gdw_typed_facts k_typed_godot43 = {true, false, GDW_TYPED_VALIDATE};
 static const gdw_typed_facts k_typed_godot44 = {true, true, GDW_TYPED_CONVERT};
@@ -99,36 +110,36 @@ static const gdw_dialect k_dialects[] = {
     {.name = "mole", .fuzz_id = 0, .release = "2.1", .released = "2016-08", .aliases = "godot2 godot2.1 mole@2.1",
      .engine = "Godot 2.0-2.1.x", .family = "mole",
      .summary = "Godot 2 legacy: ids 0-28 with Image and InputEvent, 32-bit ints and reals",
-     .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none,
+     .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_mole_types), .types = k_mole_types,
      .int_encoding = GDW_INT_ALWAYS32,
      .engine_header_whole = true, .object_header_only = true, .nodepath_property_bit = true,
      .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
      .nodepath_old_string = true, .joystick_axis_value = true,
      .engine_evidence = NULL,
-     .no_engine = "built, measured, not yet reconciled: the 2.1 branch point (c439a6188c, 2.2-alpha; tools/engines/build godot2.1) answers all 22,827 vectors and agrees on 82.8%: it crashes on 979 hostile packets, says ERR_INVALID_DATA where the row says ERR_FILE_EOF (1,670), and differs in verdict or value on 1,274 (conformance/evidence/unreconciled/)"},
+     .no_engine = "not reconciled: the engine that builds is the 2.1 branch point (c439a6188c, 2.2-alpha; tools/engines/build godot2.1), code of 2.1.0-2.1.4 without the 2.1.5 hardening this row models (2.1.5+ is on a branch no snapshot here holds); it agreed on 82.8% before mole@2.0's string reader and InputEvent, Image and NaN rules, which it shares (conformance/evidence/unreconciled/)"},
     {.name = "godot3", .fuzz_id = 1, .release = "3.6", .released = "2024-09",
      .aliases = "godot3.5 godot3.6 godot3@3.5 godot3@3.6", .engine = "Godot 3.1-3.6", .family = "godot3",
      .summary = "Godot 3: ids 0-26, bit 16 = 64-bit int/float or object id",
-     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT35,
      .engine_evidence = "Godot 3.6.2 (Debian sid godot3-server 3.6.2+ds-1)",
      .no_engine = NULL},
-    {.name = "godot3.0", .fuzz_id = 2, .release = "3.0", .released = "2018-01", .aliases = "godot3@3.0",
-     .engine = "Godot 3.0.x", .family = "godot3",
+    {.name = "godot3.0", .fuzz_id = 2, .release = "3.0.6", .released = "2018-07", .aliases = "godot3@3.0",
+     .engine = "Godot 3.0.6 (3.0.0-3.0.5: godot3.0@3.0.0)", .family = "godot3",
      .summary = "Godot 3.0: as godot3, but every int is written as 64-bit, objects in full by default",
-     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
      .int_encoding = GDW_INT_ALWAYS64, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT3, .null_object_as_class = true,
      .engine_evidence = NULL,
-     .no_engine = "built, measured, not yet reconciled: 3.0-stable (9bd402698c; tools/engines/build godot3.0, X11 under Xvfb) answers all 22,827 vectors and agrees on 92.5%: it crashes on 643 hostile packets, says ERR_INVALID_DATA where the row says ERR_FILE_EOF (520), and differs in verdict or value on 557 (conformance/evidence/unreconciled/)"},
+     .no_engine = "not built: 3.0.6 is on Godot's 3.0 branch, which no snapshot here holds (the master history has 3.0-stable, measured as godot3.0@3.0.0), and Debian shipped it only in buster, gone from the mirror; the hardening it adds (#20558) was made on master and is 3.1-stable's reader, measured as godot3@3.1"},
     {.name = "godot3-double", .fuzz_id = 3, .release = "3.6", .aliases = "",
      .engine = "Godot 3 precision=double, as documented", .family = "godot3",
      .summary = "Godot 3 documented double build: real_t fields are f64, no flag",
-     .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none,
+     .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT35,
@@ -138,7 +149,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "pandemonium", .fuzz_id = 4, .aliases = "pandemonium-4", .engine = "Pandemonium v3.8-v4.9 (layout P3)",
      .family = "pandemonium",
      .summary = "Pandemonium P3: ids 0-37 with *i vectors, Vector4, Projection, StringName",
-     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
      .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
@@ -147,7 +158,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "pandemonium-double", .fuzz_id = 5, .aliases = "",
      .engine = "Pandemonium v3.8-v4.9 precision=double, as documented", .family = "pandemonium",
      .summary = "Pandemonium P3 documented double build: real_t fields are f64",
-     .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none,
+     .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
      .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
@@ -157,7 +168,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "pandemonium-3.5", .fuzz_id = 6, .aliases = "pandemonium-p2", .engine = "Pandemonium v3.5-v3.7 (layout P2)",
      .family = "pandemonium",
      .summary = "Pandemonium P2: ids 0-32 with Vector2i/3i, Rect2i, StringName",
-     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p2_types), .types = k_pandemonium_p2_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT35,
@@ -166,7 +177,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "pandemonium-5", .fuzz_id = 7, .aliases = "pandemonium-p4", .engine = "Pandemonium v5.x (layout P4)",
      .family = "pandemonium",
      .summary = "Pandemonium P4: ids 0-39 with TYPED_ARRAY and PACKED_TYPED_ARRAY",
-     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_pandemonium5,
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_pandemonium5, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p4_types), .types = k_pandemonium_p4_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
      .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
@@ -175,7 +186,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "pandemonium-legacy", .fuzz_id = 8, .aliases = "pandemonium-p0",
      .engine = "the Godot 3 table of Pandemonium's docs", .family = "pandemonium",
      .summary = "Pandemonium as its docs describe it: the Godot 3 table (ids 0-26)",
-     .reals = &k_reals_single, .keys = &k_keys_as_written, .typed = &k_typed_none,
+     .reals = &k_reals_single, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .engine_evidence = NULL,
@@ -184,7 +195,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "godot4", .fuzz_id = 9, .release = "4.6", .released = "2026-01",
      .aliases = "godot4.4 godot4.5 godot4.6 godot4@4.6", .engine = "Godot 4.4 and newer", .family = "godot4",
      .summary = "Godot 4.4+: ids 0-38, typed Array and typed Dictionary headers",
-     .reals = &k_reals_flag64_single, .keys = &k_keys_godot4, .typed = &k_typed_godot44,
+     .reals = &k_reals_flag64_single, .keys = &k_keys_godot4, .typed = &k_typed_godot44, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
      .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
@@ -193,7 +204,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "godot4.3", .fuzz_id = 10, .release = "4.3", .released = "2024-08", .aliases = "godot4@4.3",
      .engine = "Godot 4.3", .family = "godot4",
      .summary = "Godot 4.3: ids 0-38, typed Array header only",
-     .reals = &k_reals_flag64_single, .keys = &k_keys_godot43, .typed = &k_typed_godot43,
+     .reals = &k_reals_flag64_single, .keys = &k_keys_godot43, .typed = &k_typed_godot43, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
      .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
@@ -202,7 +213,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "godot4.0", .fuzz_id = 11, .release = "4.2", .released = "2023-11", .aliases = "godot4.1 godot4.2",
      .engine = "Godot 4.0-4.2", .family = "godot4",
      .summary = "Godot 4.0-4.2: ids 0-37, no typed containers",
-     .reals = &k_reals_flag64_single, .keys = &k_keys_godot4, .typed = &k_typed_none,
+     .reals = &k_reals_flag64_single, .keys = &k_keys_godot4, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types) - 1, .types = k_godot4_types,
      .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
@@ -211,7 +222,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "godot4-double", .fuzz_id = 12, .aliases = "godot4.4-double", .engine = "Godot 4.4+ precision=double",
      .family = "godot4",
      .summary = "Godot 4.4+ double build: bit 16 on every math type, reals f64",
-     .reals = &k_reals_flag64_double, .keys = &k_keys_godot4, .typed = &k_typed_godot44,
+     .reals = &k_reals_flag64_double, .keys = &k_keys_godot4, .typed = &k_typed_godot44, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
      .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
@@ -222,21 +233,21 @@ static const gdw_dialect k_dialects[] = {
 /* Engine releases that read a dialect's wire format differently from its newest release: the
  * same fields, named "<dialect>@<release>". Sources and measurements: docs/dialects/<dialect>.md. */
 static const gdw_dialect k_releases[] = {
-    {.name = "mole@2.0", .fuzz_id = 13, .release = "2.0", .release_of = "mole", .differs = "joystick_axis_value", .released = "2016-02", .aliases = "godot2.0",
+    {.name = "mole@2.0", .fuzz_id = 13, .release = "2.0", .release_of = "mole", .differs = "utf8_value joystick_axis_value string_reader", .released = "2016-02", .aliases = "godot2.0",
      .engine = "Godot 2.0.x", .family = "mole",
-     .summary = "Godot 2.0: a JOYSTICK_MOTION InputEvent carries the axis only (2.1 adds its value)",
-     .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none,
+     .summary = "Godot 2.0: strings read without the 2018 hardening; a JOYSTICK_MOTION InputEvent carries the axis only",
+     .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_godot2,
      .type_count = N(k_mole_types), .types = k_mole_types,
      .int_encoding = GDW_INT_ALWAYS32,
      .engine_header_whole = true, .object_header_only = true, .nodepath_property_bit = true,
      .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
-     .nodepath_old_string = true, .joystick_axis_value = false,
-     .engine_evidence = NULL,
-     .no_engine = "built, measured, not yet reconciled: 2.0-stable (9e2b9f8cb1; tools/engines/build godot2.0) answers all 22,827 vectors and agrees on 82.0%: it crashes on 1,154 hostile packets, says ERR_INVALID_DATA where the row says ERR_FILE_EOF (1,670), and differs in verdict or value on 1,276 (conformance/evidence/unreconciled/)"},
+     .utf8_value = GDW_UTF8_VALUE_GODOT3, .nodepath_old_string = true, .joystick_axis_value = false,
+     .engine_evidence = "Godot 2.0-stable (built from Godot's master history, mehdigoom/ValjangEngine4.0.x@9e2b9f8c, by tools/engines/build)",
+     .no_engine = NULL},
     {.name = "godot3@3.1", .fuzz_id = 14, .release = "3.1", .release_of = "godot3", .differs = "utf8_value null_object_as_class", .released = "2019-03",
      .aliases = "godot3.1", .engine = "Godot 3.1.x", .family = "godot3",
      .summary = "Godot 3.1: objects in full by default; UTF-8 as 3.2",
-     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT3, .null_object_as_class = true,
@@ -245,11 +256,20 @@ static const gdw_dialect k_releases[] = {
     {.name = "godot3@3.2", .fuzz_id = 15, .release = "3.2", .release_of = "godot3", .differs = "utf8_value", .released = "2020-01",
      .aliases = "godot3.2 godot3.3 godot3.4", .engine = "Godot 3.2-3.4 (measured: 3.2.3)", .family = "godot3",
      .summary = "Godot 3.2-3.4: surrogates kept as written, no depth limit (the engine's stack overflows)",
-     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none,
+     .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT3,
      .engine_evidence = "Godot 3.2.3 (Debian 12 godot3-server 3.2.3-stable-1)",
+     .no_engine = NULL},
+    {.name = "godot3.0@3.0.0", .fuzz_id = 16, .release = "3.0.0", .release_of = "godot3.0", .differs = "nodepath_old_string string_reader float_nan_f32", .released = "2018-01",
+     .aliases = "godot3.0.0 godot3.0.1 godot3.0.2 godot3.0.3 godot3.0.4 godot3.0.5", .engine = "Godot 3.0.0-3.0.5 (measured: 3.0-stable)", .family = "godot3",
+     .summary = "Godot 3.0 before 3.0.6: strings read without the 2018 hardening, NaN written as f32",
+     .reals = &k_reals_single_fast_math, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_godot30,
+     .type_count = N(k_godot3_types), .types = k_godot3_types,
+     .int_encoding = GDW_INT_ALWAYS64, .utf8_rule = GDW_UTF8_GODOT3,
+     .utf8_value = GDW_UTF8_VALUE_GODOT3, .nodepath_old_string = true, .null_object_as_class = true,
+     .engine_evidence = "Godot 3.0-stable (built from Godot's master history, mehdigoom/ValjangEngine4.0.x@9bd40269, by tools/engines/build)",
      .no_engine = NULL},
 };
 
@@ -329,7 +349,7 @@ unsigned gdw_dialect_fuzz_id(const gdw_dialect *d) { return d ? d->fuzz_id : 0; 
  * (decode_variant's allow_objects defaults to true there, and bytes2var / get_var call it so;
  * docs/dialects/godot3.md). An API default, not a wire rule, so not a field of the table. */
 bool gdw_dialect_objects_by_default(const gdw_dialect *d) {
-    static const char *const k_rows[] = {"godot3.0", "godot3@3.1"};
+    static const char *const k_rows[] = {"godot3.0", "godot3.0@3.0.0", "godot3@3.1"};
     for (size_t i = 0; d && i < sizeof k_rows / sizeof k_rows[0]; i++)
         if (strcmp(d->name, k_rows[i]) == 0) return true;
     return false;
@@ -366,6 +386,8 @@ int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
     case GDW_RULE_KEYS_DICTS_BY_IDENTITY: return gdw_keys_of(d)->dicts_by_identity;
     case GDW_RULE_KEYS_STRING_LIKE: return gdw_keys_of(d)->string_like;
     case GDW_RULE_KEYS_NAME_TO_STRING: return gdw_keys_of(d)->name_to_string;
+    case GDW_RULE_STRING_READER: return gdw_strings_of(d)->reader;
+    case GDW_RULE_FLOAT_NAN_F32: return gdw_reals_of(d)->nan_written_f32;
     case GDW_RULE_COUNT: break;
     }
     return -1;
@@ -400,7 +422,9 @@ const char *gdw_rule_name(gdw_rule r) {
         "keys_nested_nan_equal",
         "keys_dicts_by_identity",
         "keys_string_like",
-        "keys_name_to_string"
+        "keys_name_to_string",
+        "string_reader",
+        "float_nan_f32"
     };
     return (unsigned)r < GDW_RULE_COUNT ? k_names[r] : "?";
 }

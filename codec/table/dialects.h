@@ -30,6 +30,9 @@ typedef struct gdw_reals_facts {
     bool float_encode_f32_only; /* FLOAT is always written as f32 (2.x as released) */
     bool narrow_math_f64;       /* engine-exact: 64-bit components are narrowed to f32 and written back
                                    32-bit (4.x single builds; core/io/marshalls.cpp decode_double into real_t) */
+    bool nan_written_f32;       /* the encoder writes a NaN FLOAT as f32, quieted: built with -ffast-math,
+                                   its `double(f) != d` test is false for NaN (3.0's platform/x11 and
+                                   server detect.py; measured on 3.0-stable: nan -> 0000c07f) */
 } gdw_reals_facts;
 
 /* Dictionary keys: which keys the engine's HashMap finds equal (engine-exact; engine/keys.c).
@@ -42,6 +45,26 @@ typedef struct gdw_reals_facts {
 typedef struct gdw_keys_facts {
     bool merge_dict_keys, nested_nan_equal, dicts_by_identity, string_like, name_to_string;
 } gdw_keys_facts;
+
+/* Strings: how the engine's readers check a string against the bytes left, at each place one is
+ * read (gdw_string_place). k_strings_hardened: the shared _decode_string of the 2018 hardening
+ * (#20558: 2.1.5+, 3.0.6+, 3.1+, 4.x, Pandemonium) wants the length and the padding, else
+ * ERR_FILE_EOF, and refuses the old-form NodePath; _godot30 (3.0.0-3.0.5) and _godot2 (2.0-2.1.4)
+ * check only that the bytes fit and ignore a UTF-8 failure, where a String and a PoolStringArray entry step over their
+ * padding unchecked (a missing one leaves the engine's count of bytes left below zero, so the next
+ * read fails with ERR_INVALID_DATA) while a NodePath part wants its padding; and they read the old
+ * form (core/io/marshalls.cpp of 3.0-stable 9bd40269 and 2.0-stable 9e2b9f8c: _decode_string /
+ * STRING, NODE_PATH, POOL_STRING_ARRAY). gdw_string_reader names the combination. */
+enum { GDW_STR_VALUE, GDW_STR_PATH_PART, GDW_STR_ARRAY_ENTRY, GDW_STR_PLACES };
+typedef struct gdw_strings_facts {
+    uint8_t reader;                              /* gdw_string_reader: which combination this is */
+    uint8_t past_end_error[GDW_STR_PLACES];      /* gdw_engine_err when a string's bytes run past the end */
+    bool padding_unchecked[GDW_STR_PLACES];      /* the padding is stepped over, not checked */
+    bool reads_old_nodepath;                     /* the old-form NodePath (a bare path string) is read */
+    bool bad_utf8_empty;                         /* text that is not UTF-8 under utf8_rule is accepted as the
+                                                    empty string: the reader ignores parse_utf8's failure, which
+                                                    leaves its fresh String empty (3.0.0-3.0.5, 2.0-2.1.4) */
+} gdw_strings_facts;
 
 /* Typed containers: their header bits and what the engine makes of their elements. k_typed_none:
  * none (2.x, 3.x, 4.0-4.2, Pandemonium before v5); _godot43: ARRAY header bits 16-17,
@@ -77,6 +100,7 @@ struct gdw_dialect {
     const gdw_reals_facts *reals;
     const gdw_keys_facts *keys;
     const gdw_typed_facts *typed;
+    const gdw_strings_facts *strings;
 
     uint8_t type_count;    /* VARIANT_MAX: wire ids 0 .. type_count-1 exist */
     const uint8_t *types;  /* wire id -> gdw_type */
@@ -131,5 +155,6 @@ struct gdw_dialect {
 static inline const gdw_reals_facts *gdw_reals_of(const gdw_dialect *d) { return d->reals; }
 static inline const gdw_keys_facts *gdw_keys_of(const gdw_dialect *d) { return d->keys; }
 static inline const gdw_typed_facts *gdw_typed_of(const gdw_dialect *d) { return d->typed; }
+static inline const gdw_strings_facts *gdw_strings_of(const gdw_dialect *d) { return d->strings; }
 
 #endif

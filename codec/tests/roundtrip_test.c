@@ -3,6 +3,8 @@
  * -0.0, infinities, denormals, empty and long, every padding length) go through
  * encode -> validate -> decode -> encode: same value, same bytes, sizing pass = bytes
  * written, strict and engine-exact modes accept the canonical bytes. */
+#include <math.h>
+
 #include "codec/api.h"
 #include "codec/tests/testing.h"
 
@@ -75,7 +77,10 @@ static void roundtrip(const gdw_dialect *d, const char *text) {
         char t2[512];
         gdw_text_print(v2, t2, sizeof t2);
         bool f32_only = gdw_reals_of(d)->float_encode_f32_only && v->type == GDW_FLOAT; /* Godot 2 writes every float as f32 */
-        if (f32_only) CHECK(v2->type == GDW_FLOAT && v2->width == 4, "%s: %s came back as %s", d->name, text, t2);
+        /* and Godot 3.0.0 writes a NaN as a quiet f32 (built with -ffast-math) */
+        bool nan_f32 = gdw_reals_of(d)->nan_written_f32 && v->type == GDW_FLOAT &&
+                       (v->width == 8 ? isnan(bits_to_f64(v->u.bits)) : isnan(bits_to_f32((uint32_t)v->u.bits)));
+        if (f32_only || nan_f32) CHECK(v2->type == GDW_FLOAT && v2->width == 4, "%s: %s came back as %s", d->name, text, t2);
         else if (null_object) CHECK(v2->type == GDW_NIL, "%s: null object decodes as %s", d->name, t2);
         else CHECK(gdw_value_equal(v, v2), "%s: %s came back as %s", d->name, text, t2);
         uint8_t *b2 = malloc(w1 + 1);
@@ -93,7 +98,9 @@ static void roundtrip(const gdw_dialect *d, const char *text) {
         /* every proper prefix is rejected as truncated (or, for a few types, as a bad value) */
         for (size_t cut = 0; cut < w1; cut++) {
             gdw_status ps = gdw_validate(d, b1, cut, NULL, NULL, &err);
-            bool pad_only = ps == GDW_OK && (v->type == GDW_PACKED_BYTE_ARRAY || v->type == GDW_IMAGE || d->lenient_strings);
+            const gdw_strings_facts *sf = gdw_strings_of(d); /* strings whose padding may be missing */
+            bool pad_only = ps == GDW_OK && (v->type == GDW_PACKED_BYTE_ARRAY || v->type == GDW_IMAGE || d->lenient_strings ||
+                                             sf->padding_unchecked[GDW_STR_VALUE] || sf->padding_unchecked[GDW_STR_ARRAY_ENTRY]);
             CHECK(ps != GDW_OK || pad_only, "%s: %s cut at %zu accepted", d->name, text, cut);
         }
     }

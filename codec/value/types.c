@@ -336,13 +336,14 @@ static bool node_equal(const gdw_value *a, const gdw_value *b, bool widen) {
     if (a->type >= GDW_TYPE_COUNT) return false; /* no such type: equal to nothing, not even itself */
     if ((a->flags & GDW_VF_COMPARED) != (b->flags & GDW_VF_COMPARED)) return false;
     const gdw_type_info *ti = type_info(a->type);
+    if (widen && ti->kind == K_FLOAT) { /* u.bits holds the f32 or f64 bit pattern as a number; compared as the
+                                           double the engine holds (an f32 NaN read is quieted), whatever the widths */
+        uint64_t x = a->width == 8 ? a->u.bits : f64_to_bits((double)bits_to_f32((uint32_t)a->u.bits));
+        uint64_t y = b->width == 8 ? b->u.bits : f64_to_bits((double)bits_to_f32((uint32_t)b->u.bits));
+        return x == y;
+    }
     if (gdw_type_has_reals((gdw_type)a->type) && a->width != b->width) {
         if (!widen) return false;
-        if (ti->kind == K_FLOAT) { /* u.bits holds the f32 or f64 bit pattern as a number */
-            uint64_t x = a->width == 8 ? a->u.bits : f64_to_bits((double)bits_to_f32((uint32_t)a->u.bits));
-            uint64_t y = b->width == 8 ? b->u.bits : f64_to_bits((double)bits_to_f32((uint32_t)b->u.bits));
-            return x == y;
-        }
         return reals_equal(a, b, (size_t)ti->ncomp * (ti->kind == K_PACKED ? a->len : 1));
     }
     switch (ti->kind) {

@@ -61,6 +61,7 @@ typedef struct dctx {
     const gdw_dialect *d;
     const gdw_reals_facts *reals; /* the row's groups of rules (gdw_reals_of, gdw_typed_of), found once */
     const gdw_typed_facts *typed;
+    const gdw_strings_facts *strings;
     gdw_cursor cur;
     uint8_t mode;        /* the options' gdw_mode: strict(c), exact(c), compat(c) ask it */
     bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
@@ -263,7 +264,9 @@ static inline const uint8_t *keep_padded(dctx *c, const uint8_t *p, size_t n, si
 
 /* ---- strings ----------------------------------------------------------------------------- */
 
-enum { STR_PLAIN, STR_ARRAY_ENTRY };
+/* Where a string is read (gdw_strings_facts's places): a String value and every other string
+ * (class and property names), a NodePath part, a string array entry. */
+enum { STR_PLAIN = GDW_STR_VALUE, STR_PATH_PART = GDW_STR_PATH_PART, STR_ARRAY_ENTRY = GDW_STR_ARRAY_ENTRY };
 
 /* p[0..n) holds only bytes 0x01-0x7F. A word at a time: a byte >= 0x80 or a zero byte sets a
  * top bit of w | (w - 0x01...01) (with no top bit in w, only a zero byte borrows). The last
@@ -301,25 +304,33 @@ typedef struct wire_string {
     bool ascii;       /* the fast path held: ASCII without a NUL (an array entry: before its last byte) */
 } wire_string;
 
-static gdw_status string_bytes(dctx *c, wire_string *ws) {
+static gdw_status string_bytes(dctx *c, wire_string *ws, int use) {
     size_t len_off;
     int32_t n = 0;
+    /* how this engine checks the string against the bytes left, where it is read */
+    gdw_engine_error past_end = (gdw_engine_error)c->strings->past_end_error[use];
+    bool pad_unchecked = c->strings->padding_unchecked[use];
     gdw_status s = read_i32(c, &n, &len_off, "length", "string length missing");
     if (s) return s;
-    if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_FILE_EOF, "negative string length");
+    if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, past_end, "negative string length");
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
-    if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
-    if (!cur_has(&c->cur, len + pad)) { /* only lenient strings may lack their padding */
-        if (!c->lenient) return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing");
-        engine_reads_otherwise(c, true); /* the engine wants its padding */
-        s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, GDW_ENGINE_ERR_FILE_EOF, "string padding missing") : GDW_OK;
+    if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, past_end, "string runs past the end");
+    if (!cur_has(&c->cur, len + pad)) {
+        /* the padding may be missing where the engine steps over it unchecked (its count of bytes
+         * left goes below zero: any further read fails, as it does here at the end of the input),
+         * and in compatible mode where the dialect's strings are lenient */
+        bool engine_skips = pad_unchecked, compat_skips = pad_unchecked || c->lenient;
+        if (!(exact(c) ? engine_skips : compat_skips))
+            return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, past_end, "string padding missing");
+        engine_reads_otherwise(c, !engine_skips); /* the engine wants its padding */
+        s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, past_end, "string padding missing") : GDW_OK;
         if (s) return s;
     }
     ws->start = c->cur.pos;
     ws->len = len;
     ws->pad = pad;
     ws->have_pad = cur_left(&c->cur) - len < pad ? cur_left(&c->cur) - len : pad; /* len is there */
-    READ_BYTES(c, ws->p, len + ws->have_pad, GDW_ENGINE_ERR_FILE_EOF, "string runs past the end");
+    READ_BYTES(c, ws->p, len + ws->have_pad, past_end, "string runs past the end");
     TRACE(c, ws->start, len, "bytes", len);
     if (ws->have_pad) TRACE(c, ws->start + len, ws->have_pad, "padding", pad);
     return GDW_OK;
@@ -357,7 +368,7 @@ static gdw_status string_content(dctx *c, wire_string *ws, int use) {
 
 /* The visible bytes under the rule the engine applies (none for lenient strings), and, while
  * strict checks are evaluated, under strict mode's rule too. */
-static gdw_status string_utf8(dctx *c, const wire_string *ws) {
+static gdw_status string_utf8(dctx *c, wire_string *ws) {
     if (ws->ascii) return GDW_OK;
     /* lenient strings go unchecked; the engine itself applies its rule to them (engine-exact
      * mode is never lenient): noted for any text that is not plain ASCII */
@@ -372,6 +383,13 @@ static gdw_status string_utf8(dctx *c, const wire_string *ws) {
     bool also_strict = (c->canon || c->watch_strings) && rule != GDW_UTF8_STRICT;
     if (also_strict) strict_bad = gdw_utf8_check(text, n, GDW_UTF8_STRICT);
     if (!also_strict || strict_bad != (size_t)-1) bad = gdw_utf8_check(text, n, rule);
+    if (bad != (size_t)-1 && c->strings->bad_utf8_empty && !strict(c)) {
+        /* the engine ignores its decoder's failure and holds the empty string */
+        gdw_status s = c->canon ? violation_ee(c, GDW_ERR_BAD_UTF8, at + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8") : GDW_OK;
+        if (s) return s;
+        ws->vis = ws->skip;
+        return GDW_OK;
+    }
     if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, at + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
     engine_holds_otherwise(c, strict_bad != (size_t)-1);
     if (strict_bad != (size_t)-1 && c->canon) return violation_ee(c, GDW_ERR_BAD_UTF8, at + strict_bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
@@ -391,7 +409,7 @@ static gdw_status string_padding(dctx *c, const wire_string *ws) {
 static gdw_status read_string(dctx *c, gdw_str *out, int use) {
     wire_string ws = {0}; /* every field is string_bytes's; gcc -O1 cannot see that (-Wmaybe-uninitialized) */
     gdw_status s;
-    if ((s = string_bytes(c, &ws)) || (s = string_content(c, &ws, use)) || (s = string_utf8(c, &ws)) || (s = string_padding(c, &ws)))
+    if ((s = string_bytes(c, &ws, use)) || (s = string_content(c, &ws, use)) || (s = string_utf8(c, &ws)) || (s = string_padding(c, &ws)))
         return s;
     c->str_off = ws.start + ws.skip;
     c->str_len = (uint32_t)(ws.vis - ws.skip);
@@ -665,6 +683,9 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     if (!dst) return GDW_OK;
     const uint8_t *nul = (const uint8_t *)memchr(p, 0, len); /* the engine's String stops at a NUL */
     size_t n = nul ? (size_t)(nul - p) : len;
+    /* parse_utf8 leaves the String empty when the bytes are not UTF-8 under its rule, and the
+     * path is then the empty one (measured on 3.0-stable: 0f000000 01000000 ff... reads as NodePath()) */
+    if (gdw_utf8_check(p, n, c->d->utf8_rule) != (size_t)-1) n = 0;
     static const gdw_nodepath_rules k_godot2_rules = {false, true, true};
     gdw_nodepath_split sp;
     gdw_nodepath_split_text(p, n, &k_godot2_rules, NULL, &sp);
@@ -688,10 +709,13 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     if (!cur_peek_u32(&c->cur, 0, &w0)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     TRACE(c, off, 4, "name count", w0);
     if (!(w0 & 0x80000000u)) {
-        if (d->nodepath_old_string) engine_reads_otherwise(c, true); /* the release this row models does not read it */
-        if (!d->nodepath_old_string || engine_way(c, true))
+        /* compatible mode reads it where any release of the dialect did; engine-exact mode where
+         * the release the row models does */
+        bool engine_reads = c->strings->reads_old_nodepath;
+        engine_reads_otherwise(c, d->nodepath_old_string && !engine_reads);
+        if (!(exact(c) ? engine_reads : d->nodepath_old_string))
             return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
-        STRICT_CHECK(c, true, GDW_ERR_BAD_NODEPATH, off, "NodePath in the old string format (read by Godot 2.0-2.1.4 only)");
+        STRICT_CHECK(c, true, GDW_ERR_BAD_NODEPATH, off, "NodePath in the old string format (read by Godot 2.0-2.1.4 and 3.0.0-3.0.5 only)");
         return read_old_nodepath(c, dst, w0);
     }
     NEED(c, 12, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
@@ -731,7 +755,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
         if (!parts) return nomem(c);
     }
     for (uint64_t i = 0; i < total; i++) {
-        gdw_status s = read_string(c, parts ? &parts[i] : NULL, STR_PLAIN);
+        gdw_status s = read_string(c, parts ? &parts[i] : NULL, STR_PATH_PART);
         if (s) return s;
     }
     if (dst) {
@@ -926,6 +950,12 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
     gdw_value tmp;
     gdw_status s = read_packed_bytes(c, dst ? &tmp : NULL, (size_t)datalen);
     if (s) return s;
+    /* An Image without data is the empty Image whatever its other fields say: the engine builds one
+     * only `if (datalen>0)` (2.0-stable and 2.1 core/io/marshalls.cpp, Image case), and writes the
+     * empty one back as zeros (measured on 2.0-stable) */
+    bool empty_held = datalen == 0 && (fmt | mip | wdt | hgt);
+    engine_holds_otherwise(c, empty_held);
+    if (engine_value(c, empty_held)) fmt = mip = wdt = hgt = 0;
     if (dst) {
         gdw_image *im = (gdw_image *)alloc(c, sizeof *im);
         if (!im) return nomem(c);
@@ -964,6 +994,19 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
         size_t woff = c->cur.pos;
         READ_U32(c, ev.extra[i], GDW_ENGINE_ERR_INVALID_DATA, "InputEvent truncated");
         TRACE(c, woff, 4, "word", ev.extra[i]);
+    }
+    /* What the engine holds (every 2.x, core/io/marshalls.cpp, INPUT_EVENT): not the length word,
+     * which its encoder writes as 12 + 4 per value word, and of a KEY's modifiers only the four
+     * flags it keeps, shift, alt, meta and ctrl (KEY_MASK_* of core/os/keyboard.h, bits 25-28).
+     * Measured on 2.0-stable: 13000000 08000000 00000000 01000000 is written back with 0c000000. */
+    const uint32_t k_key_mods = 0xFu << 25;
+    STRICT_CHECK(c, type == 1 && (ev.extra[0] & ~k_key_mods), GDW_ERR_NON_CANONICAL, llen_off + 4,
+                 "KEY modifiers other than shift, alt, meta and ctrl (the engine keeps only those)");
+    bool held_other = llen != 12 + 4 * extra || (type == 1 && (ev.extra[0] & ~k_key_mods));
+    engine_holds_otherwise(c, held_other);
+    if (engine_value(c, held_other)) {
+        ev.llen = 12 + 4 * extra;
+        if (type == 1) ev.extra[0] &= k_key_mods;
     }
     if (dst) {
         gdw_input_event *e = (gdw_input_event *)gdw_arena_dup(c->doc, &ev, sizeof ev);
@@ -1025,10 +1068,18 @@ static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
         if (wide) READ_U64(c, bits, GDW_ENGINE_ERR_INVALID_DATA, "float truncated");
         else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "float truncated"); bits = x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
+        if (c->canon && c->reals->float_encode_f32_only) /* every float is f32, a NaN quiet (encode.c) */
+            STRICT_CHECK(c, !wide && isnan(bits_to_f32((uint32_t)bits)) && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL,
+                         c->value_off, "signalling NaN (the encoder writes it quiet)");
         if (c->canon && !c->reals->float_encode_f32_only) {
             bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
             STRICT_CHECK(c, wide && !nan && gdw_f64_fits_f32(bits), GDW_ERR_NON_CANONICAL, c->value_off, "64-bit float that fits 32 bits");
-            STRICT_CHECK(c, !wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "32-bit NaN (the encoder writes NaN as 64-bit)");
+            if (c->reals->nan_written_f32) { /* NaN is written as a quiet f32 (-ffast-math builds) */
+                STRICT_CHECK(c, wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "64-bit NaN (the encoder writes NaN as 32-bit)");
+                STRICT_CHECK(c, !wide && nan && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL, c->value_off, "signalling NaN (the encoder writes it quiet)");
+            } else {
+                STRICT_CHECK(c, !wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "32-bit NaN (the encoder writes NaN as 64-bit)");
+            }
         }
         if (dst) { dst->u.bits = bits; dst->width = wide ? 8 : 4; }
         return GDW_OK;
@@ -1247,6 +1298,7 @@ static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t l
     c->d = d;
     c->reals = gdw_reals_of(d);
     c->typed = gdw_typed_of(d);
+    c->strings = gdw_strings_of(d);
     c->cur.base = buf;
     c->cur.len = len;
     c->trace = o->trace;

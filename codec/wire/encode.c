@@ -291,9 +291,25 @@ static gdw_status enc_float(ectx *e, const gdw_value *v) {
     else if (v->width == 8) { bits64 = v->u.bits; x = bits_to_f64(bits64); }
     else return efail(e, GDW_ERR_INVALID_TREE, "float width is neither 4 nor 8");
     bool narrow = !isnan(x) && (double)(float)x == x;
-    if (gdw_reals_of(e->d)->float_encode_f32_only) {
+    const gdw_reals_facts *rf = gdw_reals_of(e->d);
+    if (isnan(x) && (rf->nan_written_f32 || rf->float_encode_f32_only)) {
+        /* the engine holds a double and writes a NaN as f32: built with -ffast-math, it finds a NaN
+         * equal to its f32 narrowing (3.0), or every float is f32 (2.x). That is a quiet NaN with
+         * the sign and the top 22 payload bits, as x86 cvtsd2ss narrows (computed here, so every
+         * platform writes the same bytes); an f32 NaN read went through the double, quieted too
+         * (measured on 3.0-stable and 2.0-stable: 0020807f is written back as 0020c07f) */
         gdw_status s = GDW_OK;
-        if (!narrow && !(isnan(x) && (v->width == 4 || gdw_f64_fits_f32(bits64))))
+        if (v->width == 8 && !gdw_f64_fits_f32(bits64))
+            s = lossy(e, "NaN payload needs 64 bits and the engine writes NaN as 32: it is narrowed");
+        if (s || (s = header(e, GDW_FLOAT, 0))) return s;
+        uint32_t f = v->width == 4 ? (uint32_t)v->u.bits
+                                   : (uint32_t)(bits64 >> 32 & 0x80000000u) | 0x7F800000u | (uint32_t)(bits64 >> 29 & 0x7FFFFFu);
+        put_u32(&e->w, f | 0x00400000u);
+        return GDW_OK;
+    }
+    if (rf->float_encode_f32_only) {
+        gdw_status s = GDW_OK;
+        if (!narrow)
             s = lossy(e, "float needs 64 bits and the dialect has only 32: it is rounded");
         if (s || (s = header(e, GDW_FLOAT, 0))) return s;
         if (s) return s;

@@ -184,6 +184,8 @@ def engine_facts():
                ("pandemonium-5", ["pandemonium-5.2"], "packets3.gd and packets_pandemonium.gd", "Pandemonium"),
                ("godot4.3", ["godot4.3"], "packets4.gd (without its typed Dictionaries)", "Godot"),
                ("godot3@3.1", ["godot3.1"], "packets3.gd (with 3.1's spellings: make_packets.sh)", "Godot"),
+               ("godot3.0@3.0.0", ["godot3.0"], "packets3.gd (with 3.0's spellings: make_packets.sh)", "Godot"),
+               ("mole@2.0", ["godot2.0"], "packets3.gd (with 2.0's spellings: make_packets.sh)", "Godot"),
                ("godot4-double", ["godot4.6-double"], "packets4.gd, in a precision=double build", "Godot"))
     for dialect, engines, script, family in made_by:
         made = {}  # hex -> [name, [versions], round trip]
@@ -646,6 +648,11 @@ def release_sources():
         hdr(19) + u32(4) + u32(0) + u32(20) + u32(1) + "0000803f", evidence="mole=source: " + cite_joy + ";;mole@2.0=source: " + cite_joy)
     row("valid/mole.yaml", "InputEvent JOYSTICK_MOTION, the axis only (2.0)", "mole", "hex",
         hdr(19) + u32(4) + u32(0) + u32(16) + u32(1), evidence="mole=source: " + cite_joy + ";;mole@2.0=source: " + cite_joy)
+    cite_key = ("godotengine/godot 2.0-stable and 2.1 core/io/marshalls.cpp, INPUT_EVENT, KEY: the modifiers word is kept as "
+                "four flags (KEY_MASK_SHIFT, ALT, META, CTRL: bits 25-28 of core/os/keyboard.h) and written back from them")
+    row("valid/mole.yaml", "InputEvent KEY with modifier bits the engine does not keep", "mole", "hex",
+        hdr(19) + u32(1) + u32(0) + u32(20) + u32(0x1 | 1 << 25 | 1 << 30) + u32(65),
+        evidence="mole=source: " + cite_key + ";;mole@2.0=source: " + cite_key)
     cite_np = ("godotengine/godot 2.0-2.1.4 core/io/marshalls.cpp read a NodePath without bit 31 as a path string "
                "parsed by NodePath(const String &) in core/path_db.cpp "
                "(godotengine/godot @1f363a71, 2.x): names by '/', subnames by ':', the last part the property")
