@@ -671,6 +671,10 @@ typedef struct gdw_encode_options {
        NULL for none. A value whose reals are narrowed is reported once. */
     void (*lossy_report)(void *ctx, const gdw_error *where);
     void *lossy_ctx;
+    bool keep_float_width; /* a FLOAT is written at the width its value carries (gdw_value.width, 4 or 8) where the
+                              dialect's wire has both, not at the one the engines choose (f32 exactly when the value
+                              fits 32 bits, NaN as 64): the bytes a decode read come back whatever wrote them (the
+                              Python package's F32 / F64). Off by default */
 } gdw_encode_options;
 
 GDW_API gdw_encode_options gdw_encode_options_default(void);

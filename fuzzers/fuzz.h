@@ -5,7 +5,7 @@
  *
  * Input layout for the byte-level targets (decode, validate_vs_decode, strict_implies_compatible,
  * translate):  byte 0  the dialect or engine release whose fuzz_id it is (dialects.h; 0-12 the
- *                      dialects, 13-15 the releases); a byte past the last id folds onto the
+ *                      dialects, 13-16 the releases); a byte past the last id folds onto the
  *                      ids by modulo, but committed corpora hold exact ids only (replay_test
  *                      checks), so a new row, which takes the next id, changes none of them
  *              byte 1  bits 0-1 mode (0 compatible, 1 strict, 2 engine-exact, 3 compatible),

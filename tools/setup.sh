@@ -33,6 +33,7 @@ PACKAGES=(
   cmake pkg-config g++               # the CMake build, find_package and pkg-config consumers, the header from C++ (//:cmake_consumer_test, //:amalgamation_test)
   valgrind                           # instruction budgets: callgrind in bench:budget_test
   python3-jsonschema                 # the CLI test checks its JSON output against docs/gdwire.schema.json
+  python3-dev python3-setuptools python3-pip python3-venv python3-build   # the Python package (python/): its build, pip install and python3 -m build
   gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user   # the codec on a big-endian host (codec:bigendian_test);
                                      # the s390x C library is only "recommended" by the compiler, so name it
 )

@@ -118,7 +118,31 @@ static void build_encode(void) {
     gdw_builder_free(b);
 }
 
+/* keep_float_width: a FLOAT read at a width the engines would not choose is written back at it
+ * (the Python package's F32 / F64 ask for it); without the option, the engines' choice. */
+static void float_widths(void) {
+    static const struct { const char *dialect, *hex, *engines; } k[] = {
+        {"godot4", "0300010000000000 0000e03f", "030000000000003f"}, /* 0.5 as f64: the engines write f32 */
+        {"godot3", "0300010000000000 0000e03f", "030000000000003f"},
+        {"godot3", "03000000 0100c07f", "03000100 00000020 0000f87f"}, /* an f32 NaN: the engines write NaN as f64 */
+        {"mole", "03000000 0000003f", "030000000000003f"},             /* Godot 2 has f32 only: no choice to keep */
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        uint8_t in[64], want[64], out[64];
+        size_t n = t_unhex(k[i].hex, in, sizeof in), wn = t_unhex(k[i].engines, want, sizeof want), w = 0;
+        gdw_doc *doc = decode_hex(k[i].dialect, k[i].hex);
+        gdw_encode_options eo = gdw_encode_options_default();
+        CHECK(gdw_encode(t_dialect(k[i].dialect), gdw_doc_root(doc), &eo, out, sizeof out, &w, NULL) == GDW_OK && w == wn &&
+                  !memcmp(out, want, wn), "%s %s: the engines' width by default", k[i].dialect, k[i].hex);
+        eo.keep_float_width = true;
+        CHECK(gdw_encode(t_dialect(k[i].dialect), gdw_doc_root(doc), &eo, out, sizeof out, &w, NULL) == GDW_OK && w == n &&
+                  !memcmp(out, in, n), "%s %s: the width read, with keep_float_width", k[i].dialect, k[i].hex);
+        gdw_doc_free(doc);
+    }
+}
+
 int main(void) {
+    float_widths();
     numbers();
     keys();
     packed();

@@ -24,6 +24,7 @@ typedef struct ectx {
     void (*lossy_report)(void *ctx, const gdw_error *where);
     void *lossy_ctx;
     bool narrowed;       /* the value being written has had a real narrowed (reported once) */
+    bool keep_float_width; /* options.keep_float_width */
     /* where the value being written sits: the container at each level and the slot in it */
     const gdw_value *parent[GDW_HARD_MAX_DEPTH + 2];
     uint32_t slot[GDW_HARD_MAX_DEPTH + 2];
@@ -292,6 +293,8 @@ static gdw_status enc_float(ectx *e, const gdw_value *v) {
     else return efail(e, GDW_ERR_INVALID_TREE, "float width is neither 4 nor 8");
     bool narrow = !isnan(x) && (double)(float)x == x;
     const gdw_reals_facts *rf = gdw_reals_of(e->d);
+    /* asked to keep the width the value carries: an f32 stays f32 (every f32 fits, NaN included), an f64 f64 */
+    if (e->keep_float_width && !rf->float_encode_f32_only && !(isnan(x) && rf->nan_written_f32)) narrow = v->width == 4;
     if (isnan(x) && (rf->nan_written_f32 || rf->float_encode_f32_only)) {
         /* the engine holds a double and writes a NaN as f32: built with -ffast-math, it finds a NaN
          * equal to its f32 narrowing (3.0), or every float is f32 (2.x). That is a quiet NaN with
@@ -465,9 +468,15 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
             (s = lossy(e, e->d->joystick_axis_value ? "joystick motion without its axis value: this release reads one (Godot 2.1)"
                                                      : "joystick motion with an axis value: this release reads the axis only (Godot 2.0)")))
             return s;
+        /* a KEY's modifiers are four flags to the engine (shift, alt, meta, ctrl: bits 25-28), and
+         * it writes only those (decode.c, read_input_event) */
+        const uint32_t k_key_mods = 0xFu << 25;
+        bool other_mods = ev->type == 1 && ev->extra_count >= 1 && (ev->extra[0] & ~k_key_mods);
+        if (other_mods && (s = lossy(e, "KEY modifiers other than shift, alt, meta and ctrl: the engine keeps only those")))
+            return s;
         if ((s = header(e, GDW_INPUT_EVENT, 0))) return s;
         put_u32(&e->w, ev->type); put_u32(&e->w, ev->device); put_u32(&e->w, ev->llen);
-        for (uint32_t i = 0; i < ev->extra_count; i++) put_u32(&e->w, ev->extra[i]);
+        for (uint32_t i = 0; i < ev->extra_count; i++) put_u32(&e->w, i == 0 && other_mods ? ev->extra[0] & k_key_mods : ev->extra[i]);
         return GDW_OK;
     }
     }
@@ -539,6 +548,7 @@ gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode
     gdw_encode_options o = opts ? *opts : gdw_encode_options_default();
     e.d = d;
     e.lossy = o.lossy;
+    e.keep_float_width = o.keep_float_width;
     e.lossy_report = o.lossy_report;
     e.lossy_ctx = o.lossy_ctx;
     e.max_depth = o.max_depth == 0 ? GDW_DEFAULT_MAX_DEPTH : o.max_depth;

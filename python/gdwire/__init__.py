@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: MIT
+"""gdwire: Godot's binary Variant format (``var2bytes`` / ``bytes_to_var``, ``put_var`` / ``get_var``) for every
+engine generation, as Python values.
+
+    >>> import gdwire
+    >>> data = gdwire.encode({"hp": 100, "pos": gdwire.Vector2(1.5, -2)}, dialect="godot4")
+    >>> gdwire.decode(data, dialect="godot4")
+    {'hp': 100, 'pos': Vector2(1.5, -2.0)}
+
+Every dialect and engine release gdwire knows (``gdwire.dialects()``) is one name: ``godot4`` (4.4 and
+newer), ``godot4.3``, ``godot4.0``, ``godot3`` (3.1-3.6), ``godot3.0``, ``mole`` (Godot 2), the Pandemonium
+layouts, the double-precision builds, and older releases as ``DIALECT@RELEASE``. The value types are in
+gdwire._values (README.md in this package). Errors carry the C library's code, byte offset and path.
+"""
+from __future__ import annotations
+
+import json as _json
+import sys as _sys
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+
+from . import _gdwire
+from ._values import *  # noqa: F401,F403
+from ._values import MATH_TYPES, PACKED_TYPES, from_json, to_json
+from ._streams import PacketPeerStreamReader, async_read_var, async_write_var, read_var, write_var, iter_vars  # noqa: F401
+
+__version__ = "0.2.0"
+library_version: str = _gdwire.library_version
+
+MODES = ("compatible", "strict", "engine-exact")
+
+
+class Error(Exception):
+    """A gdwire error: ``code`` (the C library's status name, e.g. TRUNCATED), ``offset`` (the byte where the
+    fault is), ``path`` (where in the value: ``[2]{"hp"}``), ``message``, ``value_offset`` (the start of the value
+    that holds it) and ``engine_error`` (the engine's Error for the same bytes, e.g. ERR_INVALID_DATA)."""
+
+    def __init__(self, code: str, offset: int = 0, path: str = "", message: str = "", value_offset: int = 0) -> None:
+        super().__init__(code, offset, path, message, value_offset)
+        self.code = code
+        self.offset = offset
+        self.path = path
+        self.message = message
+        self.value_offset = value_offset
+        self.engine_error = "OK"
+
+    def __str__(self) -> str:
+        where = f" at {self.path}" if self.path else ""
+        return f"{self.code} at byte {self.offset}{where}: {self.message}"
+
+
+class DecodeError(Error, ValueError):
+    """The bytes are not a value of the dialect in the mode asked for."""
+
+
+class EncodeError(Error, ValueError):
+    """The value cannot be written in the dialect (a type it lacks, a number that does not fit: see ``lossy``)."""
+
+
+_gdwire._set_errors(DecodeError, EncodeError)
+
+# A value may nest 1024 levels (the engines' limit), which the JSON form doubles: deeper than Python's default
+# recursion limit. The calls that walk a value run with room for that, and give the limit back after.
+_DEEP_ENOUGH = 8000
+
+
+def _deep(fn: Any, *args: Any) -> Any:
+    limit = _sys.getrecursionlimit()
+    if limit >= _DEEP_ENOUGH:
+        return fn(*args)
+    _sys.setrecursionlimit(_DEEP_ENOUGH)
+    try:
+        return fn(*args)
+    finally:
+        _sys.setrecursionlimit(limit)
+
+
+def _mode(mode: str) -> str:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    return mode
+
+
+def _data(data: Any) -> bytes:
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return data  # type: ignore[return-value]
+    raise TypeError(f"data must be bytes, bytearray or memoryview, not {type(data).__name__}")
+
+
+def decode_with_length(data: bytes, dialect: str = "godot4", mode: str = "compatible", allow_objects: Optional[bool] = None,
+                       max_depth: int = 0) -> Tuple[Any, int]:
+    """As decode, and how many bytes the value used (the rest of ``data`` is not read)."""
+    if not isinstance(dialect, str):
+        raise TypeError(f"dialect must be a str, not {type(dialect).__name__}")
+    objects = _gdwire.objects_by_default(dialect) if allow_objects is None else bool(allow_objects)
+    text, used = _gdwire.decode_json(_data(data), dialect, _mode(mode), objects, int(max_depth))
+    return _deep(lambda: from_json(_json.loads(text))), used
+
+
+def decode(data: bytes, dialect: str = "godot4", mode: str = "compatible", allow_objects: Optional[bool] = None,
+           max_depth: int = 0) -> Any:
+    """The value at the start of ``data`` in ``dialect``.
+
+    mode: ``compatible`` (whatever that engine accepts, read as it reads it), ``strict`` (only what the
+    dialect's own encoder writes) or ``engine-exact`` (the engine's verdict, defects included, and the value the
+    engine then holds). allow_objects: decode full Objects (class and properties), as the engine's
+    ``allow_objects``; None takes the engine's own default (True for Godot 3.0 and 3.1 only). max_depth: 0
+    for the engines' 1024 levels. Bytes after the value are ignored, as the engines ignore them
+    (``decode_with_length`` says how many were used). Raises DecodeError (code, offset, path) when the bytes
+    are not a value."""
+    return decode_with_length(data, dialect, mode, allow_objects, max_depth)[0]
+
+
+def encode(value: Any, dialect: str = "godot4", lossy: bool = False) -> bytes:
+    """The bytes ``dialect``'s engine writes for ``value`` (``var_to_bytes``).
+
+    A value the dialect cannot hold exactly (an int beyond 32 bits in Godot 2, an F64 where only f32 exists)
+    raises EncodeError naming the place, unless ``lossy``, which narrows it as the engine would.
+    TypeError: the value is not a Godot value."""
+    if not isinstance(dialect, str):
+        raise TypeError(f"dialect must be a str, not {type(dialect).__name__}")
+    text = _deep(lambda: _json.dumps(to_json(value), ensure_ascii=False, allow_nan=False))
+    return _gdwire.encode_json(text, dialect, bool(lossy))
+
+
+class DialectVerdict(NamedTuple):
+    """One dialect's verdict on a packet (check)."""
+
+    dialect: str
+    accepted: bool
+    consumed: int
+    strict: bool  # accepted, and the dialect's own encoder writes exactly these bytes
+    engine_exact: bool  # accepted, and the engine itself accepts them too
+    error: Optional[Tuple[str, int, str, str, str]]  # (code, offset, path, message, engine error) when rejected
+    strict_error: Optional[Tuple[str, int, str]]  # (code, offset, message): why strict mode refuses
+
+
+class CheckResult(NamedTuple):
+    """check's answer: every dialect's verdict, and the dialects that read the packet best, best first."""
+
+    verdicts: Tuple[DialectVerdict, ...]
+    ranking: Tuple[str, ...]
+
+    @property
+    def best(self) -> Optional[str]:
+        return self.ranking[0] if self.ranking else None
+
+    def verdict(self, dialect: str) -> DialectVerdict:
+        """One dialect's verdict (KeyError for a name that is not a dialect)."""
+        name = canonical_name(dialect)
+        for v in self.verdicts:
+            if v.dialect == name:
+                return v
+        raise KeyError(dialect)
+
+
+def check(data: bytes, allow_objects: bool = False) -> CheckResult:
+    """Decode ``data`` in every dialect: which accept it, which strictly (their encoder writes exactly these
+    bytes), which as the engine itself would, and a ranking as ``gdwire check`` gives it: strict before
+    compatible, engine rows before documented-only ones, then more bytes read, then the newest release."""
+    rows = {r["name"]: r for r in _gdwire.dialects()}
+    verdicts = []
+    for name, consumed, strict, engine, err, strict_err in _gdwire.check(_data(data), bool(allow_objects)):
+        verdicts.append(DialectVerdict(name, err is None, consumed if err is None else 0, strict, engine, err, strict_err))
+    accepted = [v for v in verdicts if v.accepted]
+
+    def rank(v: DialectVerdict) -> Tuple[int, int, int, str]:
+        r = rows[v.dialect]
+        return (0 if v.strict else 1, 1 if r["documented_only"] else 0, -v.consumed, _neg(r["released"] or ""))
+    ranking = tuple(v.dialect for v in sorted(accepted, key=rank))
+    return CheckResult(tuple(verdicts), ranking)
+
+
+def _neg(released: str) -> str:
+    # newest first: "2026-01" sorts before "2018-07"; undated rows last
+    return "".join(chr(0x7F - ord(c)) for c in released) if released else "\x7f"
+
+
+def dialects() -> List[Dict[str, Any]]:
+    """Every dialect and engine release row: name, family, summary, engines, aliases, release, released,
+    release_of (a release row's dialect), engine_evidence / no_engine, documented_only, objects_by_default."""
+    return _gdwire.dialects()
+
+
+def canonical_name(dialect: str) -> str:
+    """The row's own name for a name or alias (``godot2`` -> ``mole``)."""
+    return _gdwire.canonical_name(dialect)
