@@ -155,8 +155,10 @@ class CheckResult(NamedTuple):
 
 def check(data: bytes, allow_objects: bool = False) -> CheckResult:
     """Decode ``data`` in every dialect: which accept it, which strictly (their encoder writes exactly these
-    bytes), which as the engine itself would, and a ranking as ``gdwire check`` gives it: strict before
-    compatible, engine rows before documented-only ones, then more bytes read, then the newest release."""
+    bytes), which as the engine itself would, and a ranking: more bytes read first, then strict before
+    compatible, engine rows before documented-only ones, then the newest release. (``gdwire check`` also
+    weighs values that look misread, such as reals read from the bytes of other types; this ranking does
+    not yet.)"""
     rows = {r["name"]: r for r in _gdwire.dialects()}
     verdicts = []
     for name, consumed, strict, engine, err, strict_err in _gdwire.check(_data(data), bool(allow_objects)):
@@ -165,7 +167,7 @@ def check(data: bytes, allow_objects: bool = False) -> CheckResult:
 
     def rank(v: DialectVerdict) -> Tuple[int, int, int, str]:
         r = rows[v.dialect]
-        return (0 if v.strict else 1, 1 if r["documented_only"] else 0, -v.consumed, _neg(r["released"] or ""))
+        return (-v.consumed, 0 if v.strict else 1, 1 if r["documented_only"] else 0, _neg(r["released"] or ""))
     ranking = tuple(v.dialect for v in sorted(accepted, key=rank))
     return CheckResult(tuple(verdicts), ranking)
 
