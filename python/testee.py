@@ -21,8 +21,8 @@ def answer(line: str, detail: bool = True) -> str:
     except gdwire.DecodeError as e:
         # the error class as gdwire's own testee gives it: the engine's Error, else gdwire's status
         cls = e.engine_error if e.engine_error != "-" else e.code
-        detail = f"{e.code} at byte {e.offset}{' in ' + e.path if e.path else ''}: {e.message}".replace("\t", " ")
-        return f"{rid}\trejected\t-\t-\t{cls}\t{detail}"
+        why = f"{e.code} at byte {e.offset}{' in ' + e.path if e.path else ''}: {e.message}".replace("\t", " ")
+        return f"{rid}\trejected\t-\t-\t{cls}\t{why}"
     except ValueError as e:  # an unknown dialect or mode
         return f"{rid}\tunsupported\t-\t-\t-\t{str(e).replace(chr(9), ' ')}"
     try:

@@ -997,9 +997,9 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     }
     /* What the engine holds (every 2.x, core/io/marshalls.cpp, INPUT_EVENT): not the length word,
      * which its encoder writes as 12 + 4 per value word, and of a KEY's modifiers only the four
-     * flags it keeps, shift, alt, meta and ctrl (KEY_MASK_* of core/os/keyboard.h, bits 25-28).
+     * flags it keeps (GDW_KEY_MODIFIER_FLAGS).
      * Measured on 2.0-stable: 13000000 08000000 00000000 01000000 is written back with 0c000000. */
-    const uint32_t k_key_mods = 0xFu << 25;
+    const uint32_t k_key_mods = GDW_KEY_MODIFIER_FLAGS;
     STRICT_CHECK(c, type == 1 && (ev.extra[0] & ~k_key_mods), GDW_ERR_NON_CANONICAL, llen_off + 4,
                  "KEY modifiers other than shift, alt, meta and ctrl (the engine keeps only those)");
     bool held_other = llen != 12 + 4 * extra || (type == 1 && (ev.extra[0] & ~k_key_mods));

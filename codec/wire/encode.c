@@ -468,9 +468,8 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
             (s = lossy(e, e->d->joystick_axis_value ? "joystick motion without its axis value: this release reads one (Godot 2.1)"
                                                      : "joystick motion with an axis value: this release reads the axis only (Godot 2.0)")))
             return s;
-        /* a KEY's modifiers are four flags to the engine (shift, alt, meta, ctrl: bits 25-28), and
-         * it writes only those (decode.c, read_input_event) */
-        const uint32_t k_key_mods = 0xFu << 25;
+        /* a KEY's modifiers are four flags to the engine, and it writes only those */
+        const uint32_t k_key_mods = GDW_KEY_MODIFIER_FLAGS;
         bool other_mods = ev->type == 1 && ev->extra_count >= 1 && (ev->extra[0] & ~k_key_mods);
         if (other_mods && (s = lossy(e, "KEY modifiers other than shift, alt, meta and ctrl: the engine keeps only those")))
             return s;

@@ -77,6 +77,11 @@ typedef struct gdw_shadow_report {
 /* gdw_wire_decode: the decode of gdwire.h's gdw_decode without the engine pass: the tree as the
  * wire gives it, into doc->root (doc NULL: validate only, nothing built). report (compatible mode
  * only; NULL: nothing asked) is filled as gdw_shadow_report says. */
+/* A Godot 2 KEY InputEvent's modifiers as the engine keeps them: four flags, shift, alt, meta and
+ * ctrl (KEY_MASK_* of 2.x core/os/keyboard.h, bits 25-28). The decoder holds and the encoder writes
+ * only these. */
+#define GDW_KEY_MODIFIER_FLAGS (0xFu << 25)
+
 gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, gdw_doc *doc,
                            size_t *consumed, gdw_error *err, gdw_shadow_report *report);
 

@@ -574,18 +574,6 @@ def _element_type_json(t: Any) -> Any:
     return out
 
 
-def _fits_f32(x: float) -> bool:
-    """x is an f32 exactly (infinities included, NaN not)."""
-    if math.isnan(x):
-        return False
-    if math.isinf(x):
-        return True
-    try:
-        return _from_f32_bits(_f32_bits(x)) == x
-    except OverflowError:
-        return False
-
-
 def _float_of(j: dict) -> float:
     """A FLOAT as the engines hold it: a double. An f32 read becomes the double it stands for (a NaN keeps its
     payload, widened as the engines widen it), so encoding it gives what the engine's var_to_bytes writes."""
