@@ -16,6 +16,7 @@ import asyncio
 import os
 import sys
 import time
+from typing import Any, Dict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import gdwire  # noqa: E402
@@ -23,7 +24,7 @@ import gdwire  # noqa: E402
 DIALECT = "godot4"
 
 
-def handle(request):
+def handle(request: Any) -> Dict[str, Any]:
     if not isinstance(request, dict):
         return {"ok": False, "error": f"a request is a Dictionary, not {type(request).__name__}"}
     op = request.get("op")
@@ -39,7 +40,7 @@ def handle(request):
     return {"ok": False, "error": f"unknown op {op!r}"}
 
 
-async def serve_client(reader, writer):
+async def serve_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     peer = writer.get_extra_info("peername")
     try:
         while True:
@@ -58,7 +59,7 @@ async def serve_client(reader, writer):
         print(f"client {peer} gone", file=sys.stderr)
 
 
-async def main():
+async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=7777, help="0: any free port (the one taken is printed)")

@@ -16,12 +16,21 @@ from __future__ import annotations
 
 import json as _json
 import sys as _sys
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from . import _gdwire
 from ._values import *  # noqa: F401,F403
-from ._values import MATH_TYPES, PACKED_TYPES, from_json, to_json
+from ._values import (MATH_TYPES, PACKED_TYPES, Dictionary, PackedStringArray, RawString, RawStringName, StringName,
+                      from_json, to_json)
 from ._streams import PacketPeerStreamReader, async_read_var, async_write_var, read_var, write_var, iter_vars  # noqa: F401
+from . import _values
+
+__all__ = [
+    "decode", "decode_with_length", "encode", "check", "dialects", "canonical_name", "CheckResult", "DialectVerdict",
+    "Error", "DecodeError", "EncodeError", "MODES", "library_version", "PacketPeerStreamReader", "read_var", "write_var",
+    "iter_vars", "async_read_var", "async_write_var",
+]
+__all__ += _values.__all__
 
 __version__ = "0.2.0"
 library_version: str = _gdwire.library_version
@@ -59,7 +68,8 @@ class EncodeError(Error, ValueError):
 _gdwire._set_errors(DecodeError, EncodeError)
 
 # A value may nest 1024 levels (the engines' limit), which the JSON form doubles: deeper than Python's default
-# recursion limit. The calls that walk a value run with room for that, and give the limit back after.
+# recursion limit. The Python code that walks a value (the JSON form's mapping) runs with room for that, and
+# gives the limit back after.
 _DEEP_ENOUGH = 8000
 
 
@@ -74,15 +84,28 @@ def _deep(fn: Any, *args: Any) -> Any:
         _sys.setrecursionlimit(limit)
 
 
+def _from_json_text(text: str) -> Any:
+    return _deep(lambda: from_json(_json.loads(text)))
+
+
+def _to_json_text(value: Any, depth: int = 0) -> str:
+    text: str = _deep(lambda: _json.dumps(to_json(value, depth), ensure_ascii=False, allow_nan=False))
+    return text
+
+
+# The extension converts the types Python has itself, and hands every other value to the JSON form's mapping.
+_gdwire._set_types(StringName, RawString, RawStringName, PackedStringArray, Dictionary, _from_json_text, _to_json_text)
+
+
 def _mode(mode: str) -> str:
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     return mode
 
 
-def _data(data: Any) -> bytes:
+def _data(data: Any) -> Union[bytes, bytearray, memoryview]:
     if isinstance(data, (bytes, bytearray, memoryview)):
-        return data  # type: ignore[return-value]
+        return data
     raise TypeError(f"data must be bytes, bytearray or memoryview, not {type(data).__name__}")
 
 
@@ -92,8 +115,7 @@ def decode_with_length(data: bytes, dialect: str = "godot4", mode: str = "compat
     if not isinstance(dialect, str):
         raise TypeError(f"dialect must be a str, not {type(dialect).__name__}")
     objects = _gdwire.objects_by_default(dialect) if allow_objects is None else bool(allow_objects)
-    text, used = _gdwire.decode_json(_data(data), dialect, _mode(mode), objects, int(max_depth))
-    return _deep(lambda: from_json(_json.loads(text))), used
+    return _gdwire.decode(_data(data), dialect, _mode(mode), objects, int(max_depth))
 
 
 def decode(data: bytes, dialect: str = "godot4", mode: str = "compatible", allow_objects: Optional[bool] = None,
@@ -118,8 +140,7 @@ def encode(value: Any, dialect: str = "godot4", lossy: bool = False) -> bytes:
     TypeError: the value is not a Godot value."""
     if not isinstance(dialect, str):
         raise TypeError(f"dialect must be a str, not {type(dialect).__name__}")
-    text = _deep(lambda: _json.dumps(to_json(value), ensure_ascii=False, allow_nan=False))
-    return _gdwire.encode_json(text, dialect, bool(lossy))
+    return _gdwire.encode(value, dialect, bool(lossy))
 
 
 class DialectVerdict(NamedTuple):

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* _gdwire — the CPython extension under the gdwire package: the C library's calls, each taking and
- * giving bytes and the library's JSON form (docs/gdwire.schema.json), which gdwire/_values.py maps
- * to Python values. The library itself is compiled in (setup.py lists codec/). Every call that
- * walks input releases the GIL; the library keeps no global state, so calls may run in threads. */
+/* _gdwire — the CPython extension under the gdwire package: the C library's calls, taking and giving bytes
+ * and Python values. decode and encode convert between the library's value tree and Python objects here,
+ * in C, for the types Python has (None, bool, int, float, str, bytes, list, dict, and StringName and
+ * PackedStringArray, which are str and tuple underneath); every other value crosses as the library's JSON
+ * form (docs/gdwire.schema.json), which gdwire/_values.py maps, so each type has one mapping. decode_json and
+ * encode_json are the whole-value JSON path, kept for tests that hold the two paths against each other.
+ * Every call that walks input bytes releases the GIL; the library keeps no global state, so calls may run in
+ * threads. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -12,6 +16,13 @@
 
 static PyObject *g_decode_error; /* gdwire.DecodeError, set by gdwire/__init__.py (_set_errors) */
 static PyObject *g_encode_error;
+
+/* gdwire/_values.py's classes and its JSON mapping, set by gdwire/__init__.py (_set_types) */
+static struct {
+    PyObject *string_name, *raw_string, *raw_string_name, *packed_string_array, *dictionary;
+    PyObject *from_json_text; /* (JSON text of one value) -> Python value */
+    PyObject *to_json_text;   /* (value, depth) -> JSON text of that value */
+} g_types;
 
 static const gdw_dialect *dialect_arg(const char *name) {
     const gdw_dialect *d = gdw_dialect_find(name);
@@ -41,14 +52,353 @@ static PyObject *py_set_errors(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* decode_json(data, dialect, mode, allow_objects, max_depth) -> (json text, consumed) */
-static PyObject *py_decode_json(PyObject *self, PyObject *args) {
+static PyObject *py_set_types(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *o[7];
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6])) return NULL;
+    PyObject **slot[7] = {&g_types.string_name, &g_types.raw_string, &g_types.raw_string_name, &g_types.packed_string_array,
+                          &g_types.dictionary, &g_types.from_json_text, &g_types.to_json_text};
+    for (int i = 0; i < 7; i++) Py_XSETREF(*slot[i], Py_NewRef(o[i]));
+    Py_RETURN_NONE;
+}
+
+static bool types_ready(void) {
+    if (g_types.to_json_text) return true;
+    PyErr_SetString(PyExc_RuntimeError, "gdwire._gdwire is used through the gdwire package (import gdwire)");
+    return false;
+}
+
+/* ---- the library's tree -> Python ------------------------------------------------------------- */
+
+/* One decode's state. Game messages repeat their Dictionary keys ("id", "pos", "hp" in every entry):
+ * keys holds the str made for a short ASCII key, by a hash of its bytes, so a repeated key is the same
+ * object, made and hashed once (a dict then compares it by identity). A clash replaces the entry. */
+#define PY_KEY_CACHE 256u
+#define PY_KEY_CACHE_MAX_LEN 32u
+typedef struct py_decoding {
+    PyObject *keys[PY_KEY_CACHE];
+} py_decoding;
+
+static void decoding_done(py_decoding *c) {
+    for (unsigned i = 0; i < PY_KEY_CACHE; i++) Py_CLEAR(c->keys[i]);
+}
+
+static PyObject *to_py(py_decoding *c, const gdw_value *v);
+
+/* A value Python has no type of its own for: through the JSON form, so _values.py holds its one mapping. */
+static PyObject *to_py_via_json(const gdw_value *v) {
+    size_t n = 0;
+    char *json = gdw_json_print_alloc(v, NULL, &n);
+    if (!json) return PyErr_NoMemory();
+    PyObject *r = PyObject_CallFunction(g_types.from_json_text, "s#", json, (Py_ssize_t)n);
+    gdw_text_free(NULL, json);
+    return r;
+}
+
+/* Text as str (wrapped in cls when cls is not NULL), or as raw_cls(bytes) when it is not UTF-8: Python's
+ * strict UTF-8 is the JSON form's (no surrogates, no overlong forms, nothing past U+10FFFF). */
+static PyObject *text_to_py(const uint8_t *p, size_t n, PyObject *cls, PyObject *raw_cls) {
+    const char *s = n ? (const char *)p : "";
+    PyObject *u = PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, NULL);
+    if (!u) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return NULL;
+        PyErr_Clear();
+        return PyObject_CallFunction(raw_cls, "y#", s, (Py_ssize_t)n);
+    }
+    if (!cls) return u;
+    PyObject *r = PyObject_CallOneArg(cls, u);
+    Py_DECREF(u);
+    return r;
+}
+
+static PyObject *key_to_py(py_decoding *c, const gdw_value *v) {
+    if (v->type != GDW_STRING || v->len > PY_KEY_CACHE_MAX_LEN || !v->len) return to_py(c, v);
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (uint32_t i = 0; i < v->len; i++) h = (h ^ v->u.bytes[i]) * 16777619u;
+    PyObject **slot = &c->keys[(h ^ (h >> 16)) % PY_KEY_CACHE];
+    PyObject *s = *slot;
+    if (s && PyUnicode_GET_LENGTH(s) == (Py_ssize_t)v->len && !memcmp(PyUnicode_DATA(s), v->u.bytes, v->len))
+        return Py_NewRef(s); /* only ASCII str are kept: their characters are their UTF-8 bytes */
+    s = text_to_py(v->u.bytes, v->len, NULL, g_types.raw_string);
+    if (s && PyUnicode_CheckExact(s) && PyUnicode_IS_ASCII(s)) Py_XSETREF(*slot, Py_NewRef(s));
+    return s;
+}
+
+static PyObject *array_to_py(py_decoding *c, const gdw_value *v) {
+    const gdw_value *items = NULL;
+    size_t n = gdw_children(v, &items);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        PyObject *x = to_py(c, &items[i]);
+        if (!x) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, x);
+    }
+    return list;
+}
+
+/* A Dictionary: a dict while Python keeps every pair as its own key. From the first pair a dict would merge
+ * (1 and True, 1 and 1.0) or cannot hold (an unhashable key), a gdwire.Dictionary of the pairs in order: the
+ * dict so far holds the earlier pairs, in order and with their own key objects, since none merged. */
+static PyObject *dictionary_to_py(py_decoding *c, const gdw_value *v) {
+    const gdw_value *items = NULL;
+    size_t n = gdw_children(v, &items) / 2;
+    PyObject *d = _PyDict_NewPresized((Py_ssize_t)n), *pairs = NULL;
+    for (size_t i = 0; d && i < n; i++) {
+        PyObject *k = key_to_py(c, &items[2 * i]);
+        PyObject *x = k ? to_py(c, &items[2 * i + 1]) : NULL;
+        if (!x) { Py_XDECREF(k); Py_CLEAR(d); Py_CLEAR(pairs); break; }
+        if (!pairs) {
+            Py_ssize_t before = PyDict_GET_SIZE(d);
+            /* setdefault, not setitem: a key already there keeps its first value for the pairs below */
+            PyObject *had = PyDict_SetDefault(d, k, x);
+            if (had && PyDict_GET_SIZE(d) > before) { Py_DECREF(k); Py_DECREF(x); continue; }
+            if (!had && !PyErr_ExceptionMatches(PyExc_TypeError)) { Py_DECREF(k); Py_DECREF(x); Py_CLEAR(d); break; }
+            PyErr_Clear();
+            /* merged or unhashable: the pairs so far, from the dict as it was before this pair */
+            pairs = PyList_New(0);
+            Py_ssize_t pos = 0, seen = 0;
+            PyObject *dk, *dv;
+            while (pairs && seen < before && PyDict_Next(d, &pos, &dk, &dv)) {
+                PyObject *t = PyTuple_Pack(2, dk, dv);
+                if (!t || PyList_Append(pairs, t) < 0) Py_CLEAR(pairs);
+                Py_XDECREF(t);
+                seen++;
+            }
+            if (!pairs) { Py_DECREF(k); Py_DECREF(x); Py_CLEAR(d); break; }
+        }
+        PyObject *t = PyTuple_Pack(2, k, x);
+        Py_DECREF(k);
+        Py_DECREF(x);
+        if (!t || PyList_Append(pairs, t) < 0) { Py_XDECREF(t); Py_CLEAR(d); Py_CLEAR(pairs); break; }
+        Py_DECREF(t);
+    }
+    if (!pairs) return d;
+    Py_XDECREF(d);
+    PyObject *r = PyObject_CallOneArg(g_types.dictionary, pairs);
+    Py_DECREF(pairs);
+    return r;
+}
+
+static PyObject *packed_strings_to_py(py_decoding *c, const gdw_value *v) {
+    (void)c;
+    const gdw_str *s = (const gdw_str *)v->u.ext;
+    PyObject *t = PyTuple_New((Py_ssize_t)v->len);
+    for (uint32_t i = 0; t && i < v->len; i++) {
+        PyObject *x = text_to_py(s[i].ptr, s[i].len, NULL, g_types.raw_string);
+        if (!x) { Py_CLEAR(t); break; }
+        PyTuple_SET_ITEM(t, (Py_ssize_t)i, x);
+    }
+    if (!t) return NULL;
+    PyObject *r = PyObject_CallOneArg(g_types.packed_string_array, t);
+    Py_DECREF(t);
+    return r;
+}
+
+/* The decoder bounds the tree's depth (GDW_HARD_MAX_DEPTH), so this recursion is bounded too. */
+static PyObject *to_py(py_decoding *c, const gdw_value *v) {
+    double x;
+    switch ((gdw_type)v->type) {
+    case GDW_NIL: Py_RETURN_NONE;
+    case GDW_BOOL: return PyBool_FromLong(v->u.i != 0);
+    case GDW_INT: return PyLong_FromLongLong((long long)v->u.i);
+    case GDW_FLOAT: /* the double the engines hold: an f32 widened, its NaN payload as C widens it */
+        if (!gdw_get_float(v, &x)) break;
+        return PyFloat_FromDouble(x);
+    case GDW_STRING: return text_to_py(v->u.bytes, v->len, NULL, g_types.raw_string);
+    case GDW_STRING_NAME: return text_to_py(v->u.bytes, v->len, g_types.string_name, g_types.raw_string_name);
+    case GDW_PACKED_BYTE_ARRAY: return PyBytes_FromStringAndSize(v->len ? (const char *)v->u.bytes : "", (Py_ssize_t)v->len);
+    case GDW_PACKED_STRING_ARRAY: return packed_strings_to_py(c, v);
+    case GDW_ARRAY:
+        if (v->flags & (GDW_VF_TYPED | GDW_VF_SHARED)) break; /* a gdwire.Array */
+        return array_to_py(c, v);
+    case GDW_DICTIONARY:
+        if (v->flags & (GDW_VF_TYPED | GDW_VF_SHARED)) break; /* a gdwire.Dictionary */
+        return dictionary_to_py(c, v);
+    default: break;
+    }
+    return to_py_via_json(v);
+}
+
+/* ---- Python -> the library's tree -------------------------------------------------------------- */
+
+/* As _values.to_json: the top value is depth 0, and nothing deeper than 1025 is a Variant. */
+#define PY_MAX_DEPTH 1025
+
+static bool from_py(gdw_builder *b, PyObject *o, int depth);
+
+/* A value of another type: _values.to_json gives its JSON form (or raises TypeError / ValueError), which the
+ * library reads into a document that is copied into the one being built. */
+static bool from_py_via_json(gdw_builder *b, PyObject *o, int depth) {
+    PyObject *text = PyObject_CallFunction(g_types.to_json_text, "Oi", o, depth);
+    if (!text) return false;
+    Py_ssize_t n = 0;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &n);
+    bool ok = false;
+    if (s) {
+        gdw_doc *doc = NULL;
+        gdw_error err;
+        memset(&err, 0, sizeof err);
+        if (gdw_json_parse(s, (size_t)n, NULL, &doc, &err) != GDW_OK) {
+            raise_gdw(g_encode_error, &err);
+        } else {
+            gdw_build_value(b, gdw_doc_root(doc)); /* a failure is the builder's, reported by gdw_build_finish */
+            ok = true;
+        }
+        gdw_doc_free(doc);
+    }
+    Py_DECREF(text);
+    return ok;
+}
+
+static bool from_py_items(gdw_builder *b, PyObject *seq, int depth) {
+    /* by index, reading the size each time: a fallback's Python code may change the list under us */
+    gdw_build_begin_array(b);
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(seq, i);
+        Py_INCREF(x);
+        bool ok = from_py(b, x, depth + 1);
+        Py_DECREF(x);
+        if (!ok) return false;
+    }
+    gdw_build_end(b);
+    return true;
+}
+
+static bool from_py_dict(gdw_builder *b, PyObject *d, int depth) {
+    gdw_build_begin_dictionary(b);
+    Py_ssize_t pos = 0;
+    PyObject *k, *x;
+    while (PyDict_Next(d, &pos, &k, &x)) {
+        Py_INCREF(k);
+        Py_INCREF(x);
+        bool ok = from_py(b, k, depth + 1) && from_py(b, x, depth + 1);
+        Py_DECREF(k);
+        Py_DECREF(x);
+        if (!ok) return false;
+    }
+    gdw_build_end(b);
+    return true;
+}
+
+/* The builder's errors are sticky and gdw_build_finish reports them, so only Python's are returned here. */
+static bool from_py(gdw_builder *b, PyObject *o, int depth) {
+    if (depth > PY_MAX_DEPTH) {
+        PyErr_SetString(PyExc_ValueError, "value nested deeper than 1024 levels below the top (the engines' limit)");
+        return false;
+    }
+    if (o == Py_None) { gdw_build_nil(b); return true; }
+    if (PyBool_Check(o)) { gdw_build_bool(b, o == Py_True); return true; }
+    if (PyLong_Check(o)) {
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_Format(PyExc_ValueError, "int %R does not fit Godot's 64-bit int", o);
+            return false;
+        }
+        if (x == -1 && PyErr_Occurred()) return false;
+        gdw_build_int(b, (int64_t)x);
+        return true;
+    }
+    if (PyFloat_CheckExact(o)) { gdw_build_float(b, PyFloat_AS_DOUBLE(o)); return true; }
+    if (PyUnicode_CheckExact(o)) {
+        Py_ssize_t n = 0;
+        const char *s = PyUnicode_AsUTF8AndSize(o, &n);
+        if (!s) return false;
+        gdw_build_string(b, s, (size_t)n);
+        return true;
+    }
+    if (PyBytes_CheckExact(o)) {
+        gdw_build_packed_bytes(b, (const uint8_t *)PyBytes_AS_STRING(o), (size_t)PyBytes_GET_SIZE(o));
+        return true;
+    }
+    if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) return from_py_items(b, o, depth);
+    if (PyDict_CheckExact(o)) return from_py_dict(b, o, depth);
+    return from_py_via_json(b, o, depth);
+}
+
+/* decode(data, dialect, mode, allow_objects, max_depth) -> (value, consumed) */
+static PyObject *py_decode(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer buf;
     const char *dname, *mname;
     int allow_objects;
     unsigned max_depth;
-    if (!PyArg_ParseTuple(args, "y*sspI", &buf, &dname, &mname, &allow_objects, &max_depth)) return NULL;
+    if (!types_ready() || !PyArg_ParseTuple(args, "y*sspI", &buf, &dname, &mname, &allow_objects, &max_depth)) return NULL;
+    PyObject *res = NULL;
+    const gdw_dialect *d = dialect_arg(dname);
+    int mode = gdw_mode_from_name(mname);
+    if (d && mode < 0) PyErr_Format(PyExc_ValueError, "unknown mode %s (compatible, strict or engine-exact)", mname);
+    if (d && mode >= 0) {
+        gdw_decode_options o = gdw_decode_options_default();
+        o.mode = (gdw_mode)mode;
+        o.allow_objects = allow_objects != 0;
+        o.max_depth = max_depth;
+        o.borrow_input = true; /* the tree points into buf, which is held until the tree is freed */
+        gdw_error err;
+        memset(&err, 0, sizeof err);
+        gdw_doc *doc = NULL;
+        size_t consumed = 0;
+        gdw_status s;
+        Py_BEGIN_ALLOW_THREADS
+        s = gdw_decode(d, (const uint8_t *)buf.buf, (size_t)buf.len, &o, NULL, &doc, &consumed, &err);
+        Py_END_ALLOW_THREADS
+        if (s != GDW_OK) {
+            raise_gdw(g_decode_error, &err);
+        } else {
+            py_decoding c;
+            memset(&c, 0, sizeof c);
+            PyObject *v = to_py(&c, gdw_doc_root(doc));
+            decoding_done(&c);
+            if (v) res = Py_BuildValue("(Nn)", v, (Py_ssize_t)consumed);
+        }
+        gdw_doc_free(doc);
+    }
+    PyBuffer_Release(&buf);
+    return res;
+}
+
+/* encode(value, dialect, lossy) -> bytes */
+static PyObject *py_encode(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *value;
+    const char *dname;
+    int lossy;
+    if (!types_ready() || !PyArg_ParseTuple(args, "Osp", &value, &dname, &lossy)) return NULL;
+    const gdw_dialect *d = dialect_arg(dname);
+    if (!d) return NULL;
+    gdw_builder *b = gdw_builder_new(NULL);
+    if (!b) return PyErr_NoMemory();
+    gdw_error err;
+    memset(&err, 0, sizeof err);
+    gdw_doc *doc = NULL;
+    if (!from_py(b, value, 0)) { gdw_builder_free(b); return NULL; }
+    gdw_status s = gdw_build_finish(b, &doc, &err);
+    gdw_builder_free(b);
+    if (s != GDW_OK) return raise_gdw(g_encode_error, &err);
+    gdw_encode_options eo = gdw_encode_options_default();
+    eo.lossy = lossy != 0;
+    eo.keep_float_width = true; /* F32 / F64 and the widths a decode read come back (gdwire/_values.py) */
+    uint8_t *out = NULL;
+    size_t n = 0;
+    Py_BEGIN_ALLOW_THREADS
+    s = gdw_encode_alloc(d, gdw_doc_root(doc), &eo, NULL, &out, &n, &err);
+    gdw_doc_free(doc);
+    Py_END_ALLOW_THREADS
+    if (s != GDW_OK) return raise_gdw(g_encode_error, &err);
+    PyObject *r = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n);
+    free(out);
+    return r;
+}
+
+/* decode_json(data, dialect, mode, allow_objects, max_depth, plain=False) -> (json text, consumed): the JSON form,
+ * or plain JSON (gdw_json_print_plain) */
+static PyObject *py_decode_json(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer buf;
+    const char *dname, *mname;
+    int allow_objects, plain = 0;
+    unsigned max_depth;
+    if (!PyArg_ParseTuple(args, "y*sspI|p", &buf, &dname, &mname, &allow_objects, &max_depth, &plain)) return NULL;
     PyObject *res = NULL;
     const gdw_dialect *d = dialect_arg(dname);
     int mode = gdw_mode_from_name(mname);
@@ -67,7 +417,8 @@ static PyObject *py_decode_json(PyObject *self, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         s = gdw_decode(d, (const uint8_t *)buf.buf, (size_t)buf.len, &o, NULL, &doc, &consumed, &err);
         if (s == GDW_OK) {
-            json = gdw_json_print_alloc(gdw_doc_root(doc), NULL, &jlen);
+            json = plain ? gdw_json_print_plain_alloc(gdw_doc_root(doc), 0, NULL, &jlen)
+                         : gdw_json_print_alloc(gdw_doc_root(doc), NULL, &jlen);
             if (!json) s = GDW_ERR_NOMEM;
         }
         gdw_doc_free(doc);
@@ -197,13 +548,16 @@ static PyObject *py_canonical_name(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef k_methods[] = {
-    {"decode_json", py_decode_json, METH_VARARGS, "decode_json(data, dialect, mode, allow_objects, max_depth) -> (json, consumed)"},
+    {"decode", py_decode, METH_VARARGS, "decode(data, dialect, mode, allow_objects, max_depth) -> (value, consumed)"},
+    {"encode", py_encode, METH_VARARGS, "encode(value, dialect, lossy) -> bytes"},
+    {"decode_json", py_decode_json, METH_VARARGS, "decode_json(data, dialect, mode, allow_objects, max_depth, plain=False) -> (json, consumed)"},
     {"encode_json", py_encode_json, METH_VARARGS, "encode_json(json, dialect, lossy) -> bytes"},
     {"check", py_check, METH_VARARGS, "check(data, allow_objects) -> list of per-dialect tuples"},
     {"dialects", py_dialects, METH_NOARGS, "dialects() -> list of dicts"},
     {"objects_by_default", py_objects_by_default, METH_VARARGS, "objects_by_default(dialect) -> bool"},
     {"canonical_name", py_canonical_name, METH_VARARGS, "canonical_name(dialect) -> str"},
     {"_set_errors", py_set_errors, METH_VARARGS, "internal: the exception classes to raise"},
+    {"_set_types", py_set_types, METH_VARARGS, "internal: the value classes and the JSON mapping of gdwire/_values.py"},
     {NULL, NULL, 0, NULL},
 };
 

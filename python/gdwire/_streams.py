@@ -29,7 +29,7 @@ def _prefix(n: int, big_endian: bool) -> bytes:
 
 
 def _length(prefix: bytes, big_endian: bool, max_payload: int) -> int:
-    n = struct.unpack(">I" if big_endian else "<I", prefix)[0]
+    n: int = struct.unpack(">I" if big_endian else "<I", prefix)[0]
     if n > max_payload:
         g = _codec()
         raise g.DecodeError("TOO_LARGE", 0, "", f"the length prefix says {n} bytes, more than max_payload ({max_payload})")

@@ -21,12 +21,19 @@ from __future__ import annotations
 import base64
 import math
 import struct
-from typing import Any, Iterable, Iterator, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Type, Union
 
 __all__ = [
     "F32", "F64", "StringName", "RawString", "RawStringName", "NodePath", "RID", "Object", "Callable", "Signal",
-    "Array", "Dictionary", "Image", "InputEvent", "MATH_TYPES", "PACKED_TYPES",
-    "to_json", "from_json",
+    "Array", "Dictionary", "Image", "InputEvent", "PackedStringArray", "MATH_TYPES", "PACKED_TYPES", "to_json",
+    "from_json",
+    # the math types (MATH_TYPES)
+    "Vector2", "Vector2i", "Rect2", "Rect2i", "Vector3", "Vector3i", "Transform2D", "Vector4", "Vector4i", "Plane",
+    "Quaternion", "AABB", "Basis", "Transform3D", "Projection", "Color",
+    # the packed arrays of numbers (PACKED_TYPES)
+    "PackedInt32Array", "PackedInt64Array", "PackedRealArray", "PackedFloat32Array", "PackedFloat64Array",
+    "PackedVector2Array", "PackedVector2iArray", "PackedVector3Array", "PackedVector3iArray", "PackedVector4Array",
+    "PackedVector4iArray", "PackedColorArray",
 ]
 
 _F32_QNAN = 0x7FC00000
@@ -34,19 +41,23 @@ _F64_QNAN = 0x7FF8000000000000
 
 
 def _f32_bits(x: float) -> int:
-    return struct.unpack("<I", struct.pack("<f", x))[0]
+    bits: int = struct.unpack("<I", struct.pack("<f", x))[0]
+    return bits
 
 
 def _f64_bits(x: float) -> int:
-    return struct.unpack("<Q", struct.pack("<d", x))[0]
+    bits: int = struct.unpack("<Q", struct.pack("<d", x))[0]
+    return bits
 
 
 def _from_f64_bits(b: int) -> float:
-    return struct.unpack("<d", struct.pack("<Q", b))[0]
+    x: float = struct.unpack("<d", struct.pack("<Q", b))[0]
+    return x
 
 
 def _from_f32_bits(b: int) -> float:
-    return struct.unpack("<f", struct.pack("<I", b))[0]
+    x: float = struct.unpack("<f", struct.pack("<I", b))[0]
+    return x
 
 
 class _Width(float):
@@ -54,6 +65,7 @@ class _Width(float):
 
     width = 0
     __slots__ = ("bits",)
+    bits: Optional[int]
 
     def __new__(cls, x: float, bits: Optional[int] = None) -> "_Width":
         self = super().__new__(cls, x)
@@ -74,7 +86,7 @@ class _Width(float):
         # a NaN read from the wire equals the same bits (float's NaN equals nothing)
         if self.bits is not None:
             return isinstance(other, _Width) and other.bits == self.bits and other.width == self.width
-        return float.__eq__(self, other)  # type: ignore[no-any-return]
+        return float.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -204,36 +216,18 @@ def _set(obj: Any, **kw: Any) -> None:
 
 # ---- math types and packed arrays: one class each, made from a table -------------------------
 
-# name: (component names, integer components)
-_MATH = {
-    "Vector2": ("x y", False), "Vector2i": ("x y", True), "Rect2": ("x y width height", False),
-    "Rect2i": ("x y width height", True), "Vector3": ("x y z", False), "Vector3i": ("x y z", True),
-    "Transform2D": ("xx xy yx yy ox oy", False), "Vector4": ("x y z w", False), "Vector4i": ("x y z w", True),
-    "Plane": ("x y z d", False), "Quaternion": ("x y z w", False), "AABB": ("x y z sx sy sz", False),
-    "Basis": ("xx xy xz yx yy yz zx zy zz", False),
-    "Transform3D": ("xx xy xz yx yy yz zx zy zz ox oy oz", False),
-    "Projection": (" ".join(f"{c}{r}" for c in "xyzw" for r in "xyzw"), False), "Color": ("r g b a", False),
-}
-# name: (components per element, integer components)
-_PACKED = {
-    "PackedInt32Array": (1, True), "PackedInt64Array": (1, True), "PackedRealArray": (1, False),
-    "PackedFloat32Array": (1, False), "PackedFloat64Array": (1, False), "PackedVector2Array": (2, False),
-    "PackedVector2iArray": (2, True), "PackedVector3Array": (3, False), "PackedVector3iArray": (3, True),
-    "PackedVector4Array": (4, False), "PackedVector4iArray": (4, True), "PackedColorArray": (4, False),
-}
-_PACKED_ELEMENT = {"PackedVector2Array": "Vector2", "PackedVector2iArray": "Vector2i", "PackedVector3Array": "Vector3",
-                   "PackedVector3iArray": "Vector3i", "PackedVector4Array": "Vector4", "PackedVector4iArray": "Vector4i",
-                   "PackedColorArray": "Color"}
-
-
 class _Math(_Frozen):
-    """A math value: its components, in the engine's order, and the width they were read with."""
+    """A math value: its components, in the engine's order (each also by name: ``v.x``, ``r.width``), and the width
+    of its reals as read (``real_width``: 4, or 8 from a double-precision build; None for the engines' own 4)."""
 
-    __slots__ = ("values", "width", "_raw")
+    __slots__ = ("values", "real_width", "_raw")
+    values: Tuple[Any, ...]
+    real_width: Optional[int]
+    _raw: Optional[Tuple[Any, ...]]
     _fields: Tuple[str, ...] = ()
     _ints = False
 
-    def __init__(self, *values: Any, width: Optional[int] = None) -> None:
+    def __init__(self, *values: Any, real_width: Optional[int] = None) -> None:
         if len(values) == 1 and isinstance(values[0], (list, tuple)) and len(self._fields) != 1:
             values = tuple(values[0])
         if len(values) != len(self._fields):
@@ -247,9 +241,9 @@ class _Math(_Frozen):
             for v in values:
                 if not isinstance(v, (int, float)) or isinstance(v, bool):
                     raise TypeError(f"{type(self).__name__} components are numbers, not {type(v).__name__}")
-        if width not in (None, 4, 8):
-            raise ValueError("width is 4 (f32) or 8 (f64)")
-        _set(self, values=tuple(values if self._ints else (float(v) for v in values)), width=width, _raw=None)
+        if real_width not in (None, 4, 8):
+            raise ValueError("real_width is 4 (f32) or 8 (f64)")
+        _set(self, values=tuple(values if self._ints else (float(v) for v in values)), real_width=real_width, _raw=None)
 
     def __getattr__(self, name: str) -> Any:
         fields = type(self)._fields
@@ -268,23 +262,26 @@ class _Math(_Frozen):
 
     def _key(self) -> Tuple[Any, ...]:
         # no width given means the one the encoders choose for math types, 4
-        return (self._raw if self._raw is not None else self.values, None if self._ints else (self.width or 4))
+        return (self._raw if self._raw is not None else self.values, None if self._ints else (self.real_width or 4))
 
     def __repr__(self) -> str:
         inner = ", ".join(repr(v) for v in self.values)
-        return f"{type(self).__name__}({inner}{'' if self.width in (None, 4) or self._ints else ', width=8'})"
+        return f"{type(self).__name__}({inner}{'' if self.real_width in (None, 4) or self._ints else ', real_width=8'})"
 
 
 class _Packed(_Frozen):
-    """A packed array: its components, flat, and the width its reals were read with."""
+    """A packed array: its components, flat, and the width of its reals (``real_width``) as read."""
 
-    __slots__ = ("values", "width", "_raw")
+    __slots__ = ("values", "real_width", "_raw")
+    values: Tuple[Any, ...]
+    real_width: Optional[int]
+    _raw: Optional[Tuple[Any, ...]]
     _per = 1
     _ints = False
     _element: Optional[str] = None
 
-    def __init__(self, values: Iterable[Any] = (), width: Optional[int] = None) -> None:
-        flat = []
+    def __init__(self, values: Iterable[Any] = (), real_width: Optional[int] = None) -> None:
+        flat: List[Any] = []
         for v in values:
             if isinstance(v, (_Math, tuple, list)):
                 flat.extend(v)
@@ -297,9 +294,9 @@ class _Packed(_Frozen):
             if not ok or isinstance(v, bool):
                 raise TypeError(f"{type(self).__name__} components are {'ints' if self._ints else 'numbers'}, "
                                 f"not {type(v).__name__}")
-        if width not in (None, 4, 8):
-            raise ValueError("width is 4 (f32) or 8 (f64)")
-        _set(self, values=tuple(flat if self._ints else (float(v) for v in flat)), width=width, _raw=None)
+        if real_width not in (None, 4, 8):
+            raise ValueError("real_width is 4 (f32) or 8 (f64)")
+        _set(self, values=tuple(flat if self._ints else (float(v) for v in flat)), real_width=real_width, _raw=None)
 
     def __len__(self) -> int:
         return len(self.values) // self._per
@@ -313,34 +310,352 @@ class _Packed(_Frozen):
         if not 0 <= i < n:
             raise IndexError(i)
         comp = self.values[i * self._per:(i + 1) * self._per]
-        return MATH_TYPES[self._element](*comp, width=self.width)  # type: ignore[index]
+        return MATH_TYPES[self._element](*comp, real_width=self.real_width)  # type: ignore[index]
 
     def __iter__(self) -> Iterator[Any]:
         return (self[i] for i in range(len(self)))
 
     def _key(self) -> Tuple[Any, ...]:
-        return (self._raw if self._raw is not None else self.values, None if self._ints else (self.width or self._natural))
+        return (self._raw if self._raw is not None else self.values, None if self._ints else (self.real_width or self._natural))
 
     @property
     def _natural(self) -> int:
         return 8 if type(self).__name__ == "PackedFloat64Array" else 4
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({list(self.values)!r}{'' if self.width in (None, 4) or self._ints else ', width=8'})"
+        return f"{type(self).__name__}({list(self.values)!r}{'' if self.real_width in (None, 4) or self._ints else ', real_width=8'})"
 
 
-MATH_TYPES = {}
-for _name, (_fields, _ints) in _MATH.items():
-    MATH_TYPES[_name] = type(_name, (_Math,), {"__slots__": (), "_fields": tuple(_fields.split()), "_ints": _ints,
-                                               "__doc__": f"Godot's {_name}: components {', '.join(_fields.split())}."})
-PACKED_TYPES = {}
-for _name, (_per, _ints) in _PACKED.items():
-    PACKED_TYPES[_name] = type(_name, (_Packed,), {"__slots__": (), "_per": _per, "_ints": _ints,
-                                                   "_element": _PACKED_ELEMENT.get(_name),
-                                                   "__doc__": f"Godot's {_name}: {_per} component(s) per element, flat."})
-globals().update(MATH_TYPES)
-globals().update(PACKED_TYPES)
-__all__ += list(MATH_TYPES) + list(PACKED_TYPES)
+class Vector2(_Math):
+    """Godot's Vector2: components x, y."""
+
+    __slots__ = ()
+    _fields = ('x', 'y')
+    _ints = False
+    x: float
+    y: float
+
+
+class Vector2i(_Math):
+    """Godot's Vector2i: components x, y."""
+
+    __slots__ = ()
+    _fields = ('x', 'y')
+    _ints = True
+    x: int
+    y: int
+
+
+class Rect2(_Math):
+    """Godot's Rect2: components x, y, width, height."""
+
+    __slots__ = ()
+    _fields = ('x', 'y', 'width', 'height')
+    _ints = False
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+class Rect2i(_Math):
+    """Godot's Rect2i: components x, y, width, height."""
+
+    __slots__ = ()
+    _fields = ('x', 'y', 'width', 'height')
+    _ints = True
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+class Vector3(_Math):
+    """Godot's Vector3: components x, y, z."""
+
+    __slots__ = ()
+    _fields = ('x', 'y', 'z')
+    _ints = False
+    x: float
+    y: float
+    z: float
+
+
+class Vector3i(_Math):
+    """Godot's Vector3i: components x, y, z."""
+
+    __slots__ = ()
+    _fields = ('x', 'y', 'z')
+    _ints = True
+    x: int
+    y: int
+    z: int
+
+
+class Transform2D(_Math):
+    """Godot's Transform2D: components xx, xy, yx, yy, ox, oy."""
+
+    __slots__ = ()
+    _fields = ('xx', 'xy', 'yx', 'yy', 'ox', 'oy')
+    _ints = False
+    xx: float
+    xy: float
+    yx: float
+    yy: float
+    ox: float
+    oy: float
+
+
+class Vector4(_Math):
+    """Godot's Vector4: components x, y, z, w."""
+
+    __slots__ = ()
+    _fields = ('x', 'y', 'z', 'w')
+    _ints = False
+    x: float
+    y: float
+    z: float
+    w: float
+
+
+class Vector4i(_Math):
+    """Godot's Vector4i: components x, y, z, w."""
+
+    __slots__ = ()
+    _fields = ('x', 'y', 'z', 'w')
+    _ints = True
+    x: int
+    y: int
+    z: int
+    w: int
+
+
+class Plane(_Math):
+    """Godot's Plane: components x, y, z, d."""
+
+    __slots__ = ()
+    _fields = ('x', 'y', 'z', 'd')
+    _ints = False
+    x: float
+    y: float
+    z: float
+    d: float
+
+
+class Quaternion(_Math):
+    """Godot's Quaternion: components x, y, z, w."""
+
+    __slots__ = ()
+    _fields = ('x', 'y', 'z', 'w')
+    _ints = False
+    x: float
+    y: float
+    z: float
+    w: float
+
+
+class AABB(_Math):
+    """Godot's AABB: components x, y, z, sx, sy, sz."""
+
+    __slots__ = ()
+    _fields = ('x', 'y', 'z', 'sx', 'sy', 'sz')
+    _ints = False
+    x: float
+    y: float
+    z: float
+    sx: float
+    sy: float
+    sz: float
+
+
+class Basis(_Math):
+    """Godot's Basis: components xx, xy, xz, yx, yy, yz, zx, zy, zz."""
+
+    __slots__ = ()
+    _fields = ('xx', 'xy', 'xz', 'yx', 'yy', 'yz', 'zx', 'zy', 'zz')
+    _ints = False
+    xx: float
+    xy: float
+    xz: float
+    yx: float
+    yy: float
+    yz: float
+    zx: float
+    zy: float
+    zz: float
+
+
+class Transform3D(_Math):
+    """Godot's Transform3D: components xx, xy, xz, yx, yy, yz, zx, zy, zz, ox, oy, oz."""
+
+    __slots__ = ()
+    _fields = ('xx', 'xy', 'xz', 'yx', 'yy', 'yz', 'zx', 'zy', 'zz', 'ox', 'oy', 'oz')
+    _ints = False
+    xx: float
+    xy: float
+    xz: float
+    yx: float
+    yy: float
+    yz: float
+    zx: float
+    zy: float
+    zz: float
+    ox: float
+    oy: float
+    oz: float
+
+
+class Projection(_Math):
+    """Godot's Projection: components xx, xy, xz, xw, yx, yy, yz, yw, zx, zy, zz, zw, wx, wy, wz, ww."""
+
+    __slots__ = ()
+    _fields = ('xx', 'xy', 'xz', 'xw', 'yx', 'yy', 'yz', 'yw', 'zx', 'zy', 'zz', 'zw', 'wx', 'wy', 'wz', 'ww')
+    _ints = False
+    xx: float
+    xy: float
+    xz: float
+    xw: float
+    yx: float
+    yy: float
+    yz: float
+    yw: float
+    zx: float
+    zy: float
+    zz: float
+    zw: float
+    wx: float
+    wy: float
+    wz: float
+    ww: float
+
+
+class Color(_Math):
+    """Godot's Color: components r, g, b, a."""
+
+    __slots__ = ()
+    _fields = ('r', 'g', 'b', 'a')
+    _ints = False
+    r: float
+    g: float
+    b: float
+    a: float
+
+
+class PackedInt32Array(_Packed):
+    """Godot's PackedInt32Array: 1 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 1
+    _ints = True
+    _element = None
+
+
+class PackedInt64Array(_Packed):
+    """Godot's PackedInt64Array: 1 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 1
+    _ints = True
+    _element = None
+
+
+class PackedRealArray(_Packed):
+    """Godot's PackedRealArray: 1 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 1
+    _ints = False
+    _element = None
+
+
+class PackedFloat32Array(_Packed):
+    """Godot's PackedFloat32Array: 1 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 1
+    _ints = False
+    _element = None
+
+
+class PackedFloat64Array(_Packed):
+    """Godot's PackedFloat64Array: 1 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 1
+    _ints = False
+    _element = None
+
+
+class PackedVector2Array(_Packed):
+    """Godot's PackedVector2Array: 2 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 2
+    _ints = False
+    _element = 'Vector2'
+
+
+class PackedVector2iArray(_Packed):
+    """Godot's PackedVector2iArray: 2 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 2
+    _ints = True
+    _element = 'Vector2i'
+
+
+class PackedVector3Array(_Packed):
+    """Godot's PackedVector3Array: 3 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 3
+    _ints = False
+    _element = 'Vector3'
+
+
+class PackedVector3iArray(_Packed):
+    """Godot's PackedVector3iArray: 3 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 3
+    _ints = True
+    _element = 'Vector3i'
+
+
+class PackedVector4Array(_Packed):
+    """Godot's PackedVector4Array: 4 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 4
+    _ints = False
+    _element = 'Vector4'
+
+
+class PackedVector4iArray(_Packed):
+    """Godot's PackedVector4iArray: 4 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 4
+    _ints = True
+    _element = 'Vector4i'
+
+
+class PackedColorArray(_Packed):
+    """Godot's PackedColorArray: 4 component(s) per element, flat."""
+
+    __slots__ = ()
+    _per = 4
+    _ints = False
+    _element = 'Color'
+
+
+MATH_TYPES: Dict[str, Type[_Math]] = {c.__name__: c for c in (
+    Vector2, Vector2i, Rect2, Rect2i, Vector3, Vector3i, Transform2D, Vector4, Vector4i, Plane, Quaternion, AABB, Basis,
+    Transform3D, Projection, Color)}
+PACKED_TYPES: Dict[str, Type[_Packed]] = {c.__name__: c for c in (
+    PackedInt32Array, PackedInt64Array, PackedRealArray, PackedFloat32Array, PackedFloat64Array, PackedVector2Array,
+    PackedVector2iArray, PackedVector3Array, PackedVector3iArray, PackedVector4Array, PackedVector4iArray,
+    PackedColorArray)}
 
 
 class PackedStringArray(tuple):  # type: ignore[type-arg]
@@ -352,14 +667,16 @@ class PackedStringArray(tuple):  # type: ignore[type-arg]
         return f"PackedStringArray({list(self)!r})"
 
 
-__all__.append("PackedStringArray")
-
 
 class NodePath(_Frozen):
     """A NodePath: names, subnames, absolute; ``property`` is Godot 2's separate property flag (the last
     subname is the property)."""
 
     __slots__ = ("names", "subnames", "absolute", "property")
+    names: Tuple[Any, ...]
+    subnames: Tuple[Any, ...]
+    absolute: bool
+    property: bool
 
     def __init__(self, names: Union[str, Sequence[str]] = (), subnames: Sequence[str] = (), absolute: bool = False,
                  property: bool = False) -> None:
@@ -386,6 +703,7 @@ class RID(_Frozen):
     """A RID: Godot 4 carries its 64-bit id; Godot 2 and 3 carry none (``id`` None)."""
 
     __slots__ = ("id",)
+    id: Optional[int]
 
     def __init__(self, id: Optional[int] = None) -> None:
         _set(self, id=id)
@@ -402,6 +720,9 @@ class Object(_Frozen):
     its properties as (name, value) pairs (decoded only with ``allow_objects=True``)."""
 
     __slots__ = ("class_name", "properties", "id")
+    class_name: Union[str, RawString, None]
+    properties: Tuple[Tuple[Any, Any], ...]
+    id: Optional[int]
 
     def __init__(self, class_name: Optional[str] = None, properties: Iterable[Tuple[Any, Any]] = (),
                  id: Optional[int] = None) -> None:
@@ -441,6 +762,8 @@ class Signal(_Frozen):
     """A Signal: its name and its object's id."""
 
     __slots__ = ("name", "object_id")
+    name: str
+    object_id: int
 
     def __init__(self, name: str, object_id: int = 0) -> None:
         _set(self, name=name, object_id=object_id)
@@ -456,6 +779,10 @@ class Array(tuple):  # type: ignore[type-arg]
     """An Array that a list cannot stand for: typed (``element_type``: a builtin type name, or {"class": ...}
     / {"script": ...}), Godot 2's shared flag, or Pandemonium 5's TypedArray / PackedTypedArray (``kind``)."""
 
+    element_type: Any
+    shared: bool
+    kind: str
+
     def __new__(cls, items: Iterable[Any] = (), element_type: Any = None, shared: bool = False,
                 kind: str = "Array") -> "Array":
         self = super().__new__(cls, items)
@@ -468,8 +795,8 @@ class Array(tuple):  # type: ignore[type-arg]
         raise AttributeError("Array is immutable")
 
     def __eq__(self, other: object) -> bool:
-        return (type(other) is Array and tuple.__eq__(self, other) and  # type: ignore[operator]
-                (self.element_type, self.shared, self.kind) == (other.element_type, other.shared, other.kind))  # type: ignore[attr-defined]
+        return (isinstance(other, Array) and type(other) is Array and tuple.__eq__(self, other) and
+                (self.element_type, self.shared, self.kind) == (other.element_type, other.shared, other.kind))
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -488,6 +815,10 @@ class Dictionary(_Frozen):
     or Godot 2's shared flag. ``pairs`` keeps every (key, value) in order."""
 
     __slots__ = ("pairs", "key_type", "value_type", "shared")
+    pairs: Tuple[Tuple[Any, Any], ...]
+    key_type: Any
+    value_type: Any
+    shared: bool
 
     def __init__(self, pairs: Iterable[Tuple[Any, Any]] = (), key_type: Any = None, value_type: Any = None,
                  shared: bool = False) -> None:
@@ -518,6 +849,11 @@ class Image(_Frozen):
     """Godot 2's Image: format, mipmaps, width, height and its data."""
 
     __slots__ = ("format", "mipmaps", "width", "height", "data")
+    format: int
+    mipmaps: int
+    width: int
+    height: int
+    data: bytes
 
     def __init__(self, format: int = 0, mipmaps: int = 0, width: int = 0, height: int = 0, data: bytes = b"") -> None:
         _set(self, format=format, mipmaps=mipmaps, width=width, height=height, data=bytes(data))
@@ -533,6 +869,10 @@ class InputEvent(_Frozen):
     """Godot 2's InputEvent: its type, device, length word and the value words its type carries."""
 
     __slots__ = ("event_type", "device", "length", "extra")
+    event_type: int
+    device: int
+    length: int
+    extra: Tuple[int, ...]
 
     def __init__(self, event_type: int, device: int = 0, length: Optional[int] = None, extra: Sequence[int] = ()) -> None:
         extra = tuple(extra)
@@ -552,7 +892,8 @@ def _bytes_of(j: Any) -> Union[str, bytes]:
     """A byte string of the JSON form: str when UTF-8, else the bytes."""
     if isinstance(j, dict):
         return base64.b64decode(j["base64"])
-    return j
+    text: str = j
+    return text
 
 
 def _element_type(j: Any) -> Any:
@@ -574,7 +915,7 @@ def _element_type_json(t: Any) -> Any:
     return out
 
 
-def _float_of(j: dict) -> float:
+def _float_of(j: Dict[str, Any]) -> float:
     """A FLOAT as the engines hold it: a double. An f32 read becomes the double it stands for (a NaN keeps its
     payload, widened as the engines widen it), so encoding it gives what the engine's var_to_bytes writes."""
     width = j.get("width", 8)
@@ -584,7 +925,7 @@ def _float_of(j: dict) -> float:
     return x
 
 
-def from_json(j: dict) -> Any:
+def from_json(j: Dict[str, Any]) -> Any:
     """The Python value of one value of the JSON form."""
     t = j["type"]
     if t == "Nil":
@@ -605,18 +946,18 @@ def from_json(j: dict) -> Any:
         if cls._ints:
             return cls(*j["value"])
         comps = [_real_value(c, width or 4) for c in j["value"]]
-        v = cls(*[c for c, _ in comps], width=width)
+        v = cls(*[c for c, _ in comps], real_width=width)
         _set(v, _raw=tuple(j["value"]) if any(b is not None for _, b in comps) else None)
         return v
     if t in PACKED_TYPES:
-        cls = PACKED_TYPES[t]
+        pcls = PACKED_TYPES[t]
         width = j.get("width")
-        if cls._ints:
-            return cls(j["value"])
+        if pcls._ints:
+            return pcls(j["value"])
         comps = [_real_value(c, width or 4) for c in j["value"]]
-        v = cls([c for c, _ in comps], width=width)
-        _set(v, _raw=tuple(j["value"]) if any(b is not None for _, b in comps) else None)
-        return v
+        pv = pcls([c for c, _ in comps], real_width=width)
+        _set(pv, _raw=tuple(j["value"]) if any(b is not None for _, b in comps) else None)
+        return pv
     if t == "PackedByteArray":
         return base64.b64decode(j["base64"]) if "base64" in j else bytes(j["value"])
     if t == "PackedStringArray":
@@ -670,7 +1011,7 @@ def _name(j: Any) -> Any:
 
 # ---- Python -> the JSON form -------------------------------------------------------------------
 
-def _str_json(t: str, s: Union[str, bytes]) -> dict:
+def _str_json(t: str, s: Union[str, bytes]) -> Dict[str, Any]:
     if isinstance(s, bytes):
         return {"type": t, "base64": base64.b64encode(s).decode()}
     return {"type": t, "value": s}
@@ -683,7 +1024,7 @@ def _bytes_json(s: Union[str, bytes]) -> Any:
 _INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
-def to_json(v: Any, _depth: int = 0) -> dict:
+def to_json(v: Any, _depth: int = 0) -> Dict[str, Any]:
     """One value of the JSON form for the Python value v (TypeError for what no Variant is)."""
     if _depth > 1025:
         raise ValueError("value nested deeper than 1024 levels below the top (the engines' limit)")
@@ -710,24 +1051,24 @@ def to_json(v: Any, _depth: int = 0) -> dict:
     if isinstance(v, (bytes, bytearray, memoryview)):
         return {"type": "PackedByteArray", "base64": base64.b64encode(bytes(v)).decode()}
     if isinstance(v, _Math):
-        j: dict = {"type": type(v).__name__}
+        j: Dict[str, Any] = {"type": type(v).__name__}
         if v._ints:
             j["value"] = list(v.values)
         else:
-            w = v.width or 4
+            w = v.real_width or 4
             j["value"] = list(v._raw) if v._raw is not None else [_real_text(c, w, None) for c in v.values]
-            if v.width:
-                j["width"] = v.width
+            if v.real_width:
+                j["width"] = v.real_width
         return j
     if isinstance(v, _Packed):
         j = {"type": type(v).__name__}
         if v._ints:
             j["value"] = list(v.values)
         else:
-            w = v.width or (8 if type(v).__name__ == "PackedFloat64Array" else 4)
+            w = v.real_width or (8 if type(v).__name__ == "PackedFloat64Array" else 4)
             j["value"] = list(v._raw) if v._raw is not None else [_real_text(c, w, None) for c in v.values]
-            if v.width:
-                j["width"] = v.width
+            if v.real_width:
+                j["width"] = v.real_width
         return j
     if isinstance(v, PackedStringArray):
         return {"type": "PackedStringArray", "value": [_bytes_json(bytes(e)) if isinstance(e, RawString) else _check_str(e)

@@ -7,10 +7,17 @@ set -euo pipefail
 source tools/need.sh
 need "the Python package (python3-dev, python3-setuptools: tools/setup.sh)" python3
 runner=$(realpath "$1") testee=$(realpath "$2")
+# Debian's Python, which tools/setup.sh gives python3-dev, hypothesis, msgpack and mypy, even where another
+# python3 (pyenv, a venv) comes first on PATH; GDWIRE_PYTHON names another
+py=${GDWIRE_PYTHON:-python3}
+[ -n "${GDWIRE_PYTHON:-}" ] || [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
+python3() { "$py" "$@"; }
 python3 - <<'PY' || skip_or_fail "the Python package needs Python.h and setuptools (apt-get install python3-dev python3-setuptools)"
 import os, sysconfig, setuptools  # noqa: F401
 assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))
 PY
+python3 -c "import hypothesis, msgpack, mypy" 2> /dev/null ||
+    skip_or_fail "the Python package's tests need hypothesis, msgpack and mypy (apt-get install python3-hypothesis python3-msgpack mypy)"
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/python.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
@@ -21,11 +28,17 @@ start=$SECONDS
 python3 setup.py -q build_ext --inplace > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the extension does not build"; exit 1; }
 if grep -E "warning:" "$work/build.log"; then echo "FAIL: the extension builds with warnings"; exit 1; fi
 echo "built the extension in $((SECONDS - start)) s ($(python3 -c 'import sys; print(sys.version.split()[0])'))"
-GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee python3 -m unittest -v tests.test_api tests.test_engine_packets tests.test_testee_agreement 2>&1 |
+# the typing the package promises: mypy --strict accepts the package and the example that uses it
+if ! python3 -m mypy --strict --cache-dir "$work/mypy" examples/server.py gdwire > "$work/mypy.log" 2>&1; then
+    cat "$work/mypy.log"; echo "FAIL: mypy --strict"; echo "0 passed, 1 failed"; exit 1
+fi
+echo "mypy --strict: $(tail -1 "$work/mypy.log")"
+GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee python3 -m unittest -v tests.test_api tests.test_engine_packets tests.test_two_paths \
+    tests.test_properties tests.test_testee_agreement 2>&1 |
     tee "$work/test.log" | grep -vE "^test_|^ok$|\.\.\. ok$" || true
 if grep -qE "^OK" "$work/test.log"; then
     n=$(grep -oE "^Ran [0-9]+" "$work/test.log" | grep -oE "[0-9]+")
-    echo "$n passed, 0 failed"
+    echo "$((n + 1)) passed, 0 failed"  # the tests, and mypy
 else
     echo "0 passed, 1 failed"
     exit 1

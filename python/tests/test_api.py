@@ -102,6 +102,15 @@ class Values(unittest.TestCase):
         self.assertEqual(gdwire.encode(gdwire.Object(), "godot4"), gdwire.encode(None, "godot4"))
         self.assertEqual(gdwire.decode(gdwire.encode(gdwire.Object(), "godot3.0"), "godot3.0"), gdwire.Object())
 
+    def test_components_by_name(self):
+        r = gdwire.Rect2(1, 2, 3, 4)  # a component named "width" is the component, not the reals' width
+        self.assertEqual((r.x, r.y, r.width, r.height, r.real_width), (1.0, 2.0, 3.0, 4.0, None))
+        back = gdwire.decode(gdwire.encode(r, "godot4-double"), "godot4-double")
+        self.assertEqual((back.width, back.height, back.real_width), (3.0, 4.0, 8))
+        self.assertEqual(gdwire.Transform2D(1, 0, 0, 1, 5, 6).oy, 6.0)
+        with self.assertRaises(AttributeError):
+            gdwire.Vector2(1, 2).z
+
     def test_widths_and_nan(self):
         f = gdwire.decode(bytes.fromhex("0300010000000000" "0000f07f"), "godot4")
         self.assertTrue(math.isinf(f))
