@@ -910,7 +910,7 @@ GDW_API gdw_status gdw_build_math_int(gdw_builder *b, gdw_type t, const int64_t 
 /* Packed arrays from n components (elements × components per element): reals for
  * PACKED_{REAL,FLOAT32,FLOAT64,VECTOR2,VECTOR3,VECTOR4,COLOR}_ARRAY (width as gdw_build_math; the
  * FLOAT32/FLOAT64/COLOR arrays have their own), integers for PACKED_{INT32,INT64,VECTOR2I,VECTOR3I,
- * VECTOR4I}_ARRAY. */
+ * VECTOR4I}_ARRAY. A width of 0 is the type's own: 4, and 8 for PACKED_FLOAT64_ARRAY. */
 GDW_API gdw_status gdw_build_packed_reals(gdw_builder *b, gdw_type t, const double *c, size_t n, unsigned width);
 GDW_API gdw_status gdw_build_packed_ints(gdw_builder *b, gdw_type t, const int64_t *c, size_t n);
 GDW_API gdw_status gdw_build_packed_bytes(gdw_builder *b, const uint8_t *p, size_t n);

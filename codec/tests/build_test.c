@@ -69,6 +69,7 @@ static void every_type(void) {
     gdw_build_packed_ints(b, GDW_PACKED_VECTOR2I_ARRAY, ints + 1, 2); same_as_text(b, "PackedVector2iArray(-2, 2147483647)", __LINE__);
     gdw_build_packed_reals(b, GDW_PACKED_REAL_ARRAY, v3, 3, 0); same_as_text(b, "PackedRealArray(1, 2, 3)", __LINE__);
     gdw_build_packed_reals(b, GDW_PACKED_FLOAT64_ARRAY, v2, 2, 8); same_as_text(b, "PackedFloat64Array(1.5, -2)", __LINE__);
+    gdw_build_packed_reals(b, GDW_PACKED_FLOAT64_ARRAY, v2, 2, 0); same_as_text(b, "PackedFloat64Array(1.5, -2)", __LINE__); /* 0: its own 8 */
     gdw_build_packed_reals(b, GDW_PACKED_VECTOR2_ARRAY, rect, 4, 8); same_as_text(b, "f64:PackedVector2Array(0, 1, 2, 3)", __LINE__);
     gdw_build_packed_reals(b, GDW_PACKED_COLOR_ARRAY, col, 4, 0); same_as_text(b, "PackedColorArray(1, 0.5, 0.25, 1)", __LINE__);
     gdw_build_packed_reals(b, GDW_PACKED_VECTOR3_ARRAY, NULL, 0, 0); same_as_text(b, "PackedVector3Array()", __LINE__);

@@ -459,7 +459,7 @@ static gdw_status components(gdw_builder *b, gdw_type t, bool packed, bool int_a
     if (ti->kind != (packed ? K_PACKED : K_FIXED) || int_comps != int_api)
         return gdw_build_fail(b, GDW_ERR_INVALID_ARG, packed ? (int_api ? "not a packed array of integers" : "not a packed array of reals")
                                                               : (int_api ? "not a math type of integers" : "not a math type of reals"));
-    if (width == 0) width = 4;
+    if (width == 0) width = gdw_comp_bytes(ti, 4); /* the type's own: 4, or 8 for PackedFloat64Array */
     if (width != 4 && width != 8) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "a real's width is 4 or 8");
     if (ti->comp != C_REAL && !int_comps && width != gdw_comp_bytes(ti, width)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "this type's reals have a fixed width");
     if (n && !(reals || ints)) return gdw_build_fail(b, GDW_ERR_INVALID_ARG, "NULL array with a count");

@@ -93,8 +93,10 @@ def _to_json_text(value: Any, depth: int = 0) -> str:
     return text
 
 
-# The extension converts the types Python has itself, and hands every other value to the JSON form's mapping.
-_gdwire._set_types(StringName, RawString, RawStringName, PackedStringArray, Dictionary, _from_json_text, _to_json_text)
+# The extension makes the values of these classes itself (their fields as this package sets them), and hands
+# every other value to the JSON form's mapping.
+_gdwire._set_types(StringName, RawString, RawStringName, PackedStringArray, Dictionary, _from_json_text, _to_json_text,
+                  MATH_TYPES, PACKED_TYPES)
 
 
 def _mode(mode: str) -> str:

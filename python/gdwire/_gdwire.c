@@ -22,6 +22,9 @@ static struct {
     PyObject *string_name, *raw_string, *raw_string_name, *packed_string_array, *dictionary;
     PyObject *from_json_text; /* (JSON text of one value) -> Python value */
     PyObject *to_json_text;   /* (value, depth) -> JSON text of that value */
+    PyObject *numbers[GDW_TYPE_COUNT]; /* the class of each math type and packed array of numbers (MATH_TYPES, PACKED_TYPES) */
+    PyObject *attr_values, *attr_real_width, *attr_raw, *attr_element_type, *attr_key_type, *attr_value_type,
+        *attr_shared, *attr_kind;
 } g_types;
 
 static const gdw_dialect *dialect_arg(const char *name) {
@@ -54,11 +57,27 @@ static PyObject *py_set_errors(PyObject *self, PyObject *args) {
 
 static PyObject *py_set_types(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *o[7];
-    if (!PyArg_ParseTuple(args, "OOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6])) return NULL;
+    PyObject *o[7], *math_types, *packed_types;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO!O!", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6], &PyDict_Type, &math_types,
+                          &PyDict_Type, &packed_types))
+        return NULL;
     PyObject **slot[7] = {&g_types.string_name, &g_types.raw_string, &g_types.raw_string_name, &g_types.packed_string_array,
                           &g_types.dictionary, &g_types.from_json_text, &g_types.to_json_text};
     for (int i = 0; i < 7; i++) Py_XSETREF(*slot[i], Py_NewRef(o[i]));
+    for (int t = 0; t < GDW_TYPE_COUNT; t++) {
+        PyObject *cls = PyDict_GetItemString(math_types, gdw_type_name((gdw_type)t));
+        if (!cls) cls = PyDict_GetItemString(packed_types, gdw_type_name((gdw_type)t));
+        if (cls && !PyType_Check(cls)) return PyErr_Format(PyExc_TypeError, "%s is not a class", gdw_type_name((gdw_type)t));
+        Py_XSETREF(g_types.numbers[t], Py_XNewRef(cls));
+    }
+    const char *names[] = {"values", "real_width", "_raw", "element_type", "key_type", "value_type", "shared", "kind"};
+    PyObject **attrs[] = {&g_types.attr_values, &g_types.attr_real_width, &g_types.attr_raw, &g_types.attr_element_type,
+                          &g_types.attr_key_type, &g_types.attr_value_type, &g_types.attr_shared, &g_types.attr_kind};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        PyObject *s = PyUnicode_InternFromString(names[i]);
+        if (!s) return NULL;
+        Py_XSETREF(*attrs[i], s);
+    }
     Py_RETURN_NONE;
 }
 
@@ -84,6 +103,7 @@ static void decoding_done(py_decoding *c) {
 }
 
 static PyObject *to_py(py_decoding *c, const gdw_value *v);
+static PyObject *array_to_py(py_decoding *c, const gdw_value *v);
 
 /* A value Python has no type of its own for: through the JSON form, so _values.py holds its one mapping. */
 static PyObject *to_py_via_json(const gdw_value *v) {
@@ -136,62 +156,152 @@ static PyObject *array_to_py(py_decoding *c, const gdw_value *v) {
     return list;
 }
 
+/* A Dictionary's pairs, from pair `from` on, appended to pairs as (key, value) tuples. */
+static bool pairs_to_py(py_decoding *c, const gdw_value *items, size_t from, size_t n, PyObject *pairs) {
+    for (size_t i = from; i < n; i++) {
+        PyObject *k = key_to_py(c, &items[2 * i]);
+        PyObject *x = k ? to_py(c, &items[2 * i + 1]) : NULL;
+        PyObject *t = x ? PyTuple_Pack(2, k, x) : NULL;
+        Py_XDECREF(k);
+        Py_XDECREF(x);
+        if (!t || PyList_Append(pairs, t) < 0) { Py_XDECREF(t); return false; }
+        Py_DECREF(t);
+    }
+    return true;
+}
+
 /* A Dictionary: a dict while Python keeps every pair as its own key. From the first pair a dict would merge
  * (1 and True, 1 and 1.0) or cannot hold (an unhashable key), a gdwire.Dictionary of the pairs in order: the
  * dict so far holds the earlier pairs, in order and with their own key objects, since none merged. */
 static PyObject *dictionary_to_py(py_decoding *c, const gdw_value *v) {
     const gdw_value *items = NULL;
     size_t n = gdw_children(v, &items) / 2;
-    PyObject *d = _PyDict_NewPresized((Py_ssize_t)n), *pairs = NULL;
+    PyObject *d = _PyDict_NewPresized((Py_ssize_t)n);
     for (size_t i = 0; d && i < n; i++) {
         PyObject *k = key_to_py(c, &items[2 * i]);
         PyObject *x = k ? to_py(c, &items[2 * i + 1]) : NULL;
-        if (!x) { Py_XDECREF(k); Py_CLEAR(d); Py_CLEAR(pairs); break; }
-        if (!pairs) {
-            Py_ssize_t before = PyDict_GET_SIZE(d);
-            /* setdefault, not setitem: a key already there keeps its first value for the pairs below */
-            PyObject *had = PyDict_SetDefault(d, k, x);
-            if (had && PyDict_GET_SIZE(d) > before) { Py_DECREF(k); Py_DECREF(x); continue; }
-            if (!had && !PyErr_ExceptionMatches(PyExc_TypeError)) { Py_DECREF(k); Py_DECREF(x); Py_CLEAR(d); break; }
-            PyErr_Clear();
-            /* merged or unhashable: the pairs so far, from the dict as it was before this pair */
-            pairs = PyList_New(0);
-            Py_ssize_t pos = 0, seen = 0;
-            PyObject *dk, *dv;
-            while (pairs && seen < before && PyDict_Next(d, &pos, &dk, &dv)) {
-                PyObject *t = PyTuple_Pack(2, dk, dv);
-                if (!t || PyList_Append(pairs, t) < 0) Py_CLEAR(pairs);
-                Py_XDECREF(t);
-                seen++;
-            }
-            if (!pairs) { Py_DECREF(k); Py_DECREF(x); Py_CLEAR(d); break; }
+        if (!x) { Py_XDECREF(k); Py_CLEAR(d); break; }
+        Py_ssize_t before = PyDict_GET_SIZE(d);
+        /* setdefault, not setitem: a key already there keeps its first value for the pairs below */
+        PyObject *had = PyDict_SetDefault(d, k, x);
+        if (had && PyDict_GET_SIZE(d) > before) { Py_DECREF(k); Py_DECREF(x); continue; }
+        if (!had && !PyErr_ExceptionMatches(PyExc_TypeError)) { Py_DECREF(k); Py_DECREF(x); Py_CLEAR(d); break; }
+        PyErr_Clear();
+        /* merged or unhashable: the pairs so far, from the dict as it was before this pair, then the rest */
+        PyObject *pairs = PyList_New(0);
+        Py_ssize_t pos = 0, seen = 0;
+        PyObject *dk, *dv, *t = NULL;
+        while (pairs && seen < before && PyDict_Next(d, &pos, &dk, &dv)) {
+            t = PyTuple_Pack(2, dk, dv);
+            if (!t || PyList_Append(pairs, t) < 0) Py_CLEAR(pairs);
+            Py_XDECREF(t);
+            seen++;
         }
-        PyObject *t = PyTuple_Pack(2, k, x);
+        t = pairs ? PyTuple_Pack(2, k, x) : NULL;
         Py_DECREF(k);
         Py_DECREF(x);
-        if (!t || PyList_Append(pairs, t) < 0) { Py_XDECREF(t); Py_CLEAR(d); Py_CLEAR(pairs); break; }
+        Py_CLEAR(d);
+        if (!t || PyList_Append(pairs, t) < 0 || !pairs_to_py(c, items, i + 1, n, pairs)) {
+            Py_XDECREF(t);
+            Py_XDECREF(pairs);
+            return NULL;
+        }
         Py_DECREF(t);
+        PyObject *r = PyObject_CallOneArg(g_types.dictionary, pairs);
+        Py_DECREF(pairs);
+        return r;
     }
-    if (!pairs) return d;
-    Py_XDECREF(d);
-    PyObject *r = PyObject_CallOneArg(g_types.dictionary, pairs);
-    Py_DECREF(pairs);
+    return d;
+}
+
+/* A typed Array or Dictionary, Godot 2's shared ones, Pandemonium's TypedArray: the container's own fields
+ * (element types, shared, kind) through the JSON form of it emptied, so _values.py reads them, and its items
+ * here; then the class again with the items. */
+static PyObject *typed_container_to_py(py_decoding *c, const gdw_value *v) {
+    gdw_value shell = *v;
+    shell.len = 0;
+    PyObject *empty = to_py_via_json(&shell);
+    if (!empty) return NULL;
+    PyObject *r = NULL;
+    if (PyList_CheckExact(empty)) {
+        r = array_to_py(c, v);
+    } else if (PyDict_CheckExact(empty)) {
+        r = dictionary_to_py(c, v);
+    } else {
+        bool dict = (PyObject *)Py_TYPE(empty) == g_types.dictionary;
+        PyObject *const *fields = dict ? (PyObject *const[]){g_types.attr_key_type, g_types.attr_value_type, g_types.attr_shared}
+                                       : (PyObject *const[]){g_types.attr_element_type, g_types.attr_shared, g_types.attr_kind};
+        PyObject *items = NULL, *kw = PyDict_New();
+        for (int i = 0; kw && i < 3; i++) {
+            PyObject *x = PyObject_GetAttr(empty, fields[i]);
+            if (!x || PyDict_SetItem(kw, fields[i], x) < 0) Py_CLEAR(kw);
+            Py_XDECREF(x);
+        }
+        if (kw && dict) {
+            const gdw_value *kids = NULL;
+            size_t n = gdw_children(v, &kids) / 2;
+            items = PyList_New(0);
+            if (items && !pairs_to_py(c, kids, 0, n, items)) Py_CLEAR(items);
+        } else if (kw) {
+            items = array_to_py(c, v);
+        }
+        PyObject *a = items ? PyTuple_Pack(1, items) : NULL;
+        if (a) r = PyObject_Call((PyObject *)Py_TYPE(empty), a, kw);
+        Py_XDECREF(a);
+        Py_XDECREF(items);
+        Py_XDECREF(kw);
+    }
+    Py_DECREF(empty);
     return r;
+}
+
+/* A math value or a packed array of numbers, made here as _values.py's class with its components; NULL without
+ * an exception when a component is NaN: that one goes through the JSON form, which keeps its payload's text. */
+static PyObject *numbers_to_py(const gdw_value *v, bool packed) {
+    gdw_type t = (gdw_type)v->type;
+    PyTypeObject *cls = (PyTypeObject *)g_types.numbers[t];
+    size_t n = gdw_type_components(t) * (packed ? v->len : 1);
+    bool reals = gdw_type_has_reals(t);
+    PyObject *values = PyTuple_New((Py_ssize_t)n);
+    double chunk[64];
+    for (size_t i = 0; values && i < n; i++) {
+        PyObject *x;
+        if (reals) {
+            if (i % 64 == 0) gdw_value_reals(v, i, n - i < 64 ? n - i : 64, chunk);
+            double r = chunk[i % 64];
+            if (r != r) { Py_DECREF(values); return NULL; }
+            x = PyFloat_FromDouble(r);
+        } else {
+            x = PyLong_FromLongLong((long long)gdw_value_int_at(v, i));
+        }
+        if (!x) { Py_CLEAR(values); break; }
+        PyTuple_SET_ITEM(values, (Py_ssize_t)i, x);
+    }
+    if (!values) return NULL;
+    /* as the class's __init__ leaves it: values, the reals' width (None for integers), no raw text */
+    PyObject *width = reals ? PyLong_FromLong(v->width == 8 ? 8 : 4) : Py_NewRef(Py_None);
+    PyObject *o = width ? cls->tp_alloc(cls, 0) : NULL;
+    if (o && (PyObject_GenericSetAttr(o, g_types.attr_values, values) < 0 ||
+              PyObject_GenericSetAttr(o, g_types.attr_real_width, width) < 0 ||
+              PyObject_GenericSetAttr(o, g_types.attr_raw, Py_None) < 0))
+        Py_CLEAR(o);
+    Py_DECREF(values);
+    Py_XDECREF(width);
+    return o;
 }
 
 static PyObject *packed_strings_to_py(py_decoding *c, const gdw_value *v) {
     (void)c;
     const gdw_str *s = (const gdw_str *)v->u.ext;
-    PyObject *t = PyTuple_New((Py_ssize_t)v->len);
+    /* the class is a tuple with no fields of its own: made at its size and filled, as tuple(...) would */
+    PyTypeObject *cls = (PyTypeObject *)g_types.packed_string_array;
+    PyObject *t = cls->tp_alloc(cls, (Py_ssize_t)v->len);
     for (uint32_t i = 0; t && i < v->len; i++) {
         PyObject *x = text_to_py(s[i].ptr, s[i].len, NULL, g_types.raw_string);
         if (!x) { Py_CLEAR(t); break; }
         PyTuple_SET_ITEM(t, (Py_ssize_t)i, x);
     }
-    if (!t) return NULL;
-    PyObject *r = PyObject_CallOneArg(g_types.packed_string_array, t);
-    Py_DECREF(t);
-    return r;
+    return t;
 }
 
 /* The decoder bounds the tree's depth (GDW_HARD_MAX_DEPTH), so this recursion is bounded too. */
@@ -209,12 +319,20 @@ static PyObject *to_py(py_decoding *c, const gdw_value *v) {
     case GDW_PACKED_BYTE_ARRAY: return PyBytes_FromStringAndSize(v->len ? (const char *)v->u.bytes : "", (Py_ssize_t)v->len);
     case GDW_PACKED_STRING_ARRAY: return packed_strings_to_py(c, v);
     case GDW_ARRAY:
-        if (v->flags & (GDW_VF_TYPED | GDW_VF_SHARED)) break; /* a gdwire.Array */
+        if (v->flags & (GDW_VF_TYPED | GDW_VF_SHARED)) return typed_container_to_py(c, v); /* a gdwire.Array */
         return array_to_py(c, v);
     case GDW_DICTIONARY:
-        if (v->flags & (GDW_VF_TYPED | GDW_VF_SHARED)) break; /* a gdwire.Dictionary */
+        if (v->flags & (GDW_VF_TYPED | GDW_VF_SHARED)) return typed_container_to_py(c, v); /* a gdwire.Dictionary */
         return dictionary_to_py(c, v);
-    default: break;
+    case GDW_TYPED_ARRAY:
+    case GDW_PACKED_TYPED_ARRAY: return typed_container_to_py(c, v);
+    default:
+        if (g_types.numbers[v->type]) { /* a math type, or a packed array of numbers */
+            bool packed = v->type >= GDW_PACKED_INT32_ARRAY && v->type <= GDW_PACKED_COLOR_ARRAY;
+            PyObject *o = numbers_to_py(v, packed);
+            if (o || PyErr_Occurred()) return o;
+        }
+        break;
     }
     return to_py_via_json(v);
 }
@@ -280,6 +398,86 @@ static bool from_py_dict(gdw_builder *b, PyObject *d, int depth) {
     return true;
 }
 
+/* An attribute an instance of _values.py's classes holds; NULL with the exception when it cannot be read. */
+static PyObject *field(PyObject *o, PyObject *name) { return PyObject_GenericGetAttr(o, name); }
+
+/* A math value or a packed array of numbers of _values.py (cls is the class of type t), from its components.
+ * Returns 0 done, 1 when it must go through the JSON form (a NaN or a payload kept as read: that form writes
+ * them), -1 on a Python error. */
+static int numbers_from_py(gdw_builder *b, PyObject *o, gdw_type t) {
+    PyObject *values = field(o, g_types.attr_values), *raw = values ? field(o, g_types.attr_raw) : NULL;
+    PyObject *width = raw ? field(o, g_types.attr_real_width) : NULL;
+    int rc = -1;
+    if (!width) goto done;
+    rc = 1;
+    if (raw != Py_None || !PyTuple_Check(values) || (width != Py_None && !PyLong_Check(width))) goto done;
+    bool packed = t >= GDW_PACKED_INT32_ARRAY && t <= GDW_PACKED_COLOR_ARRAY, reals = gdw_type_has_reals(t);
+    size_t n = (size_t)PyTuple_GET_SIZE(values);
+    void *c = PyMem_Malloc(n ? n * 8 : 8);
+    if (!c) { PyErr_NoMemory(); rc = -1; goto done; }
+    for (size_t i = 0; i < n && rc == 1; i++) {
+        PyObject *x = PyTuple_GET_ITEM(values, (Py_ssize_t)i);
+        if (reals) {
+            double r = PyFloat_Check(x) ? PyFloat_AS_DOUBLE(x) : PyFloat_AsDouble(x);
+            if (r == -1.0 && PyErr_Occurred()) rc = -1;
+            else if (r != r) rc = 2; /* NaN: the JSON form's text for it */
+            ((double *)c)[i] = r;
+        } else {
+            int overflow = 0;
+            long long k = PyLong_AsLongLongAndOverflow(x, &overflow);
+            if (overflow) {
+                PyErr_Format(PyExc_ValueError, "int %R does not fit Godot's 64-bit int", x);
+                rc = -1;
+            } else if (k == -1 && PyErr_Occurred()) {
+                rc = -1;
+            }
+            ((int64_t *)c)[i] = (int64_t)k;
+        }
+    }
+    if (rc == 1) {
+        unsigned w = width == Py_None ? 0 : (unsigned)PyLong_AsLong(width); /* 0: the type's own */
+        if (reals) packed ? gdw_build_packed_reals(b, t, (const double *)c, n, w) : gdw_build_math(b, t, (const double *)c, n, w);
+        else packed ? gdw_build_packed_ints(b, t, (const int64_t *)c, n) : gdw_build_math_int(b, t, (const int64_t *)c, n);
+        rc = 0;
+    } else if (rc == 2) {
+        rc = 1;
+    }
+    PyMem_Free(c);
+done:
+    Py_XDECREF(values);
+    Py_XDECREF(raw);
+    Py_XDECREF(width);
+    return rc;
+}
+
+/* A PackedStringArray of str (one with a RawString entry goes through the JSON form: returns 1). */
+static int packed_strings_from_py(gdw_builder *b, PyObject *o) {
+    Py_ssize_t n = PyTuple_GET_SIZE(o);
+    gdw_str *s = (gdw_str *)PyMem_Malloc(n ? (size_t)n * sizeof *s : sizeof *s);
+    if (!s) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GET_ITEM(o, i);
+        if (!PyUnicode_CheckExact(x)) { PyMem_Free(s); return 1; }
+        Py_ssize_t len = 0;
+        const char *p = PyUnicode_AsUTF8AndSize(x, &len); /* kept by x, which the tuple holds */
+        if (!p) { PyMem_Free(s); return -1; }
+        if ((size_t)len > UINT32_MAX) { PyMem_Free(s); return 1; }
+        s[i].ptr = (const uint8_t *)p;
+        s[i].len = (uint32_t)len;
+    }
+    gdw_build_packed_strings(b, s, (size_t)n);
+    PyMem_Free(s);
+    return 0;
+}
+
+/* The class of o when it is one of _values.py's number classes: its type, else -1. */
+static int numbers_type_of(PyObject *o) {
+    PyObject *cls = (PyObject *)Py_TYPE(o);
+    for (int t = 0; t < GDW_TYPE_COUNT; t++)
+        if (g_types.numbers[t] == cls) return t;
+    return -1;
+}
+
 /* The builder's errors are sticky and gdw_build_finish reports them, so only Python's are returned here. */
 static bool from_py(gdw_builder *b, PyObject *o, int depth) {
     if (depth > PY_MAX_DEPTH) {
@@ -313,6 +511,21 @@ static bool from_py(gdw_builder *b, PyObject *o, int depth) {
     }
     if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) return from_py_items(b, o, depth);
     if (PyDict_CheckExact(o)) return from_py_dict(b, o, depth);
+    PyObject *cls = (PyObject *)Py_TYPE(o);
+    int rc = 1;
+    if (cls == g_types.string_name) {
+        Py_ssize_t n = 0;
+        const char *s = PyUnicode_AsUTF8AndSize(o, &n);
+        if (!s) return false;
+        gdw_build_string_name(b, s, (size_t)n);
+        return true;
+    }
+    if (cls == g_types.packed_string_array) rc = packed_strings_from_py(b, o);
+    else if (PyType_HasFeature(Py_TYPE(o), Py_TPFLAGS_HEAPTYPE)) {
+        int t = numbers_type_of(o);
+        if (t >= 0) rc = numbers_from_py(b, o, (gdw_type)t);
+    }
+    if (rc <= 0) return rc == 0;
     return from_py_via_json(b, o, depth);
 }
 

@@ -9,7 +9,10 @@ import math
 import os
 import resource
 import socket
+import struct
+import sys
 import threading
+import tracemalloc
 import unittest
 
 import gdwire
@@ -232,6 +235,44 @@ class Hostile(unittest.TestCase):
             for _ in range(2000):
                 v = [v]
             gdwire.encode(v)
+
+    def test_python_memory_per_input_byte(self):
+        """The Python objects a decode makes, at their peak (tracemalloc: the library's own tree is on top, within
+        its heap bound, docs/library.md), for the shapes that make the most objects per input byte."""
+        n = 50000
+
+        def arr(items):
+            return struct.pack("<II", 28, len(items)) + b"".join(items)
+        shapes = {
+            "Array of nils": arr([struct.pack("<I", 0)] * n),
+            "Array of empty Arrays": arr([struct.pack("<II", 28, 0)] * n),
+            "Array of empty Dictionaries": arr([struct.pack("<II", 27, 0)] * n),
+            "Dictionary of int keys": struct.pack("<II", 27, n) + b"".join(struct.pack("<IiI", 2, i, 0) for i in range(n)),
+            "PackedStringArray of empty strings": struct.pack("<II", 34, n) + struct.pack("<I", 0) * n,
+            "Array of Vector2": arr([struct.pack("<Iff", 5, 1.5, 2.5)] * n),
+            "Array of floats": arr([struct.pack("<If", 3, 1.5)] * n),
+            "Array of StringNames": arr([struct.pack("<II", 21, 1) + b"a\0\0\0"] * n),
+            "Array of NodePaths": arr([struct.pack("<IIII", 22, 0x80000001, 0, 0) + struct.pack("<I", 1) + b"a\0\0\0"] * n),
+            "Array of RIDs": arr([struct.pack("<IQ", 23, 5)] * n),
+            "PackedVector2Array": struct.pack("<II", 35, n) + struct.pack("<ff", 1.5, 2.5) * n,
+            "PackedFloat32Array": struct.pack("<II", 32, n) + struct.pack("<f", 1.5) * n,
+            "Array nested 1,000 deep": b"".join(struct.pack("<II", 28, 1) for _ in range(1000)) + struct.pack("<I", 0),
+        }
+        worst = 0.0
+        tracemalloc.start()
+        try:
+            for name, data in shapes.items():
+                tracemalloc.reset_peak()
+                base = tracemalloc.get_traced_memory()[0]
+                v = gdwire.decode(data, "godot4")
+                peak = tracemalloc.get_traced_memory()[1] - base
+                del v
+                self.assertLess(peak, 16 * len(data) + 65536, f"{name}: {peak} bytes of Python objects for {len(data)}")
+                worst = max(worst, (peak - 65536) / len(data))
+        finally:
+            tracemalloc.stop()
+        print(f"Python objects of a decode: at most 16 bytes per input byte plus 64 KiB (worst here "
+              f"{max(worst, 0):.1f})", file=sys.stderr)
 
     def test_threads(self):
         data = gdwire.encode({"k": list(range(1000))})

@@ -25,17 +25,18 @@ def text(n):
 
 
 def scalars(nan):
+    f32 = st.floats(width=32, allow_nan=nan)
     return st.one_of(
         st.none(), st.booleans(), I64, st.floats(allow_nan=nan), text(40), st.binary(max_size=40),
         NAME.map(gdwire.StringName),
-        st.builds(gdwire.Vector2, F32, F32), st.builds(gdwire.Vector3, F32, F32, F32),
-        st.builds(gdwire.Vector2i, I32, I32), st.builds(gdwire.Color, F32, F32, F32, F32),
-        st.builds(gdwire.Rect2, F32, F32, F32, F32),
+        st.builds(gdwire.Vector2, f32, f32), st.builds(gdwire.Vector3, f32, f32, f32),
+        st.builds(gdwire.Vector2i, I32, I32), st.builds(gdwire.Color, f32, f32, f32, f32),
+        st.builds(gdwire.Rect2, f32, f32, f32, f32),
         st.builds(gdwire.NodePath, st.lists(NAME.filter(lambda s: s and "/" not in s and ":" not in s), max_size=3),
                   st.lists(NAME.filter(lambda s: s and ":" not in s), max_size=2), st.booleans()),
         st.lists(I32, max_size=8).map(gdwire.PackedInt32Array),
         st.lists(I64, max_size=8).map(gdwire.PackedInt64Array),
-        st.lists(F32, max_size=8).map(gdwire.PackedFloat32Array),
+        st.lists(f32, max_size=8).map(gdwire.PackedFloat32Array),
         st.lists(st.floats(allow_nan=nan), max_size=8).map(gdwire.PackedFloat64Array),
         st.lists(text(8), max_size=5).map(gdwire.PackedStringArray),
     )
@@ -56,6 +57,17 @@ def godot3_values():
                                                 st.dictionaries(text(10), inner, max_size=6)), max_leaves=40)
 
 
+def double_values():
+    """A double-precision build's reals (real_width=8), in containers."""
+    f64 = st.floats(allow_nan=False)
+    return st.lists(st.one_of(
+        st.builds(lambda x, y, z: gdwire.Vector3(x, y, z, real_width=8), f64, f64, f64),
+        st.builds(lambda *c: gdwire.Transform2D(*c, real_width=8), f64, f64, f64, f64, f64, f64),
+        st.lists(f64, max_size=8).map(lambda c: gdwire.PackedVector2Array(c[:len(c) // 2 * 2], real_width=8)),
+        st.lists(f64, max_size=9).map(lambda c: gdwire.PackedVector3Array(c[:len(c) // 3 * 3], real_width=8)),
+        f64), max_size=6)
+
+
 COMMON = settings(max_examples=400, derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -71,6 +83,12 @@ class Properties(unittest.TestCase):
     def test_godot3_round_trip(self, v):
         data = gdwire.encode(v, "godot3")
         self.assertEqual(gdwire.decode(data, "godot3", mode="strict"), v)
+
+    @COMMON
+    @given(double_values())
+    def test_double_precision_round_trip(self, v):
+        data = gdwire.encode(v, "godot4-double")
+        self.assertEqual(gdwire.decode(data, "godot4-double", mode="strict"), v)
 
     @COMMON
     @given(values(nan=True))

@@ -15,7 +15,10 @@ import gdwire
 from gdwire import _gdwire
 from gdwire._values import to_json
 
-from tests.test_engine_packets import ROOT, ROWS, packets
+try:  # python -m unittest tests.test_two_paths (python/tests/run.sh), or discover from python/tests
+    from tests.test_engine_packets import ROOT, ROWS, packets
+except ImportError:
+    from test_engine_packets import ROOT, ROWS, packets  # type: ignore[no-redef]
 
 MODES = ("compatible", "strict", "engine-exact")
 
