@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target `encode` (structure-aware): the input is a stream of choices that builds a value
- * tree (value_gen.h), written as canonical text and parsed. The value is then encoded in the row
- * byte 0 names: where it refuses it, the refusal must be one fuzz_encode_refusal_allowed lists,
- * and "no such type" only when the tree really holds a type the dialect lacks; where it accepts,
- * the sizing pass must equal the bytes written, the bytes must decode (compatible mode, Objects
- * allowed) to the same value, pass strict validation (unless the generator made a value no engine
- * writes: gen_text.noncanonical lists them), and re-encode byte-identically (where the value came
- * back through one of the mappings fuzz_values_match lists, the mapped value must be a fixed
- * point instead).
- * The text form round-trips too: print(parse(text)) parses to an equal value; so does the JSON form.
- * The generator makes the tree twice: as text, parsed, and with the typed gdw_build_* calls of the
- * library's API (gen_value_build). The two must be the same value, and the builder's deep copy
- * (gdw_build_value, inside an Array) is that value again. */
+ * tree (value_gen.h) with the typed gdw_build_* calls of the library's API, and writes it as
+ * canonical text too. The value is encoded in the row byte 0 names: where it refuses it, the
+ * refusal must be one fuzz_encode_refusal_allowed lists, and "no such type" only when the tree
+ * really holds a type the dialect lacks; where it accepts, the sizing pass must equal the bytes
+ * written, the bytes must decode (compatible mode, Objects allowed) to the same value, pass strict
+ * validation (unless the generator made a value no engine writes: gen_text.noncanonical lists
+ * them), and re-encode byte-identically (where the value came back through one of the mappings
+ * fuzz_values_match lists, the mapped value must be a fixed point instead).
+ * The forms are checked too, one check an input (CHECK_* below, the last byte picks): the generated
+ * text parses to the built value, print(value) parses back equal, the JSON form and plain JSON read
+ * back equal, the builder's deep copy is the value again, and damaged text and JSON fail cleanly. */
 #include "fuzzers/fuzz.h"
 #include "fuzzers/value_gen.h"
 
@@ -24,7 +23,8 @@ static int lacks_a_type(const gdw_dialect *d, const gen_text *gt) {
 
 /* The value in row d: encoded (or refused as listed), decoded back, strict-valid, re-encoded the
  * same (or, through a listed mapping, a fixed point). */
-static void check_row(const gdw_dialect *d, const gdw_value *v, const gen_text *gtp, const char *printed) {
+static void check_row(const gdw_dialect *d, const gdw_value *v, const gen_text *gtp) {
+    const char *printed = gtp->s; /* the value, as the generator wrote it: for the messages */
     gdw_error err;
     gdw_status s;
     gdw_decode_options o = gdw_decode_options_default();
@@ -72,92 +72,129 @@ static void check_row(const gdw_dialect *d, const gdw_value *v, const gen_text *
     gdw_doc_free(back);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    gen_text gt;
-    gdw_builder *b = gdw_builder_new(NULL);
-    FUZZ_CHECK(b != NULL && gen_value_build(data, size, &gt, b), "out of memory");
-    gdw_doc *doc = NULL, *built = NULL;
+/* The forms' checks. The target's own checks (check_row: the value through the bytes of a row) run
+ * on every input; the forms' on a share of them, one check an input, as the last byte's bits 3-6
+ * pick: each of these 1/16 of the inputs, CHECK_ALL (every one) 1/16 more, and none the other 9/16.
+ * Each form parse costs several KB of text under comparison tracing: doing all six on every input
+ * held this target to 2,100 inputs a second (issue 29), doing one to 3,400. The fuzzer's mutations
+ * of that byte reach every check.
+ * CHECK_GENERATED  the text the generator wrote parses to the value the typed calls built;
+ * CHECK_PRINTED    print(value) parses back equal;
+ * CHECK_DAMAGED    that text with one byte changed, or cut short, parses or fails cleanly;
+ * CHECK_JSON       the JSON form reads back equal, and damaged, parses or fails cleanly;
+ * CHECK_PLAIN      plain JSON (docs/json.md: what JSON cannot say is wrapped) the same;
+ * CHECK_COPY       the builder's deep copy (gdw_build_value, inside an Array) is the value again. */
+enum { CHECK_GENERATED, CHECK_PRINTED, CHECK_DAMAGED, CHECK_JSON, CHECK_PLAIN, CHECK_COPY, CHECK_ALL, CHECK_KINDS };
+
+static void check_generated(const gdw_value *v, const gen_text *gt) {
+    gdw_doc *doc = NULL;
     gdw_error err;
-    gdw_status s = gdw_text_parse(gt.s, gt.len, NULL, &doc, &err);
-    FUZZ_CHECK(s == GDW_OK, "generated text does not parse: %s at %zu (%s)\n  text: %.2000s", gdw_status_name(s), err.offset, err.message, gt.s);
-    const gdw_value *v = gdw_doc_root(doc);
-
-    /* the typed calls made the value the text says */
-    s = gdw_build_finish(b, &built, &err);
-    FUZZ_CHECK(s == GDW_OK, "the typed gdw_build_* calls failed: %s (%s at %s)\n  text: %.2000s", gdw_status_name(s), err.message, err.path, gt.s);
-    if (!gdw_value_equal(v, gdw_doc_root(built))) {
-        fuzz_print_value("parsed", v);
-        fuzz_print_value("built", gdw_doc_root(built));
-        FUZZ_CHECK(0, "the typed gdw_build_* calls made another value than the text\n  text: %.2000s", gt.s);
+    gdw_status s = gdw_text_parse(gt->s, gt->len, NULL, &doc, &err);
+    FUZZ_CHECK(s == GDW_OK, "generated text does not parse: %s at %zu (%s)\n  text: %.2000s", gdw_status_name(s), err.offset, err.message, gt->s);
+    if (!gdw_value_equal(v, gdw_doc_root(doc))) {
+        fuzz_print_value("parsed", gdw_doc_root(doc));
+        fuzz_print_value("built", v);
+        FUZZ_CHECK(0, "the typed gdw_build_* calls made another value than the text\n  text: %.2000s", gt->s);
     }
-    gdw_doc_free(built);
+    gdw_doc_free(doc);
+}
 
+static void check_printed(const gdw_value *v, const gen_text *gt) {
     char *printed = gdw_text_print_alloc(v, NULL, NULL);
     FUZZ_CHECK(printed != NULL, "out of memory");
     gdw_doc *again = NULL;
-    s = gdw_text_parse(printed, strlen(printed), NULL, &again, &err);
+    gdw_error err;
+    gdw_status s = gdw_text_parse(printed, strlen(printed), NULL, &again, &err);
     FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(again)), "text round trip fails: %s\n  text: %.2000s\n  printed: %.2000s",
-               gdw_status_name(s), gt.s, printed);
+               gdw_status_name(s), gt->s, printed);
     gdw_doc_free(again);
+    free(printed);
+}
 
-    /* the builder copies the whole tree as one item of an Array: the same value */
-    gdw_build_begin_array(b);
-    gdw_build_int(b, (int64_t)size);
-    gdw_build_value(b, v);
-    gdw_build_end(b);
-    s = gdw_build_finish(b, &again, &err);
-    FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_array_get(gdw_doc_root(again), 1)), "builder copy differs: %s (%s at %s)\n  text: %.2000s",
-               gdw_status_name(s), s ? err.message : "values differ", s ? err.path : "", printed);
-    gdw_doc_free(again);
-    gdw_builder_free(b);
+/* the generated text with one byte changed, or cut short there, parses or fails cleanly */
+static void check_damaged(gen_text *gt, const uint8_t *data, size_t size) {
+    if (!gt->len || !size) return;
+    size_t at = data[0] % gt->len;
+    char keep = gt->s[at];
+    static const char k_damage[] = "\"\\()[]{},:#^&-.e0x";
+    gt->s[at] = k_damage[data[size - 1] % (sizeof k_damage - 1)];
+    gdw_doc *bad = NULL;
+    gdw_error err;
+    size_t cut = data[size - 1] & 1 ? gt->len : at;
+    gdw_status s = gdw_text_parse(gt->s, cut, NULL, &bad, &err);
+    if (s != GDW_OK) {
+        FUZZ_CHECK(bad == NULL, "a failed parse returned a document");
+        FUZZ_CHECK(s == GDW_ERR_SYNTAX || s == GDW_ERR_DEPTH, "damaged text: %s", gdw_status_name(s));
+        fuzz_check_error(s, &err, cut);
+    }
+    gdw_doc_free(bad);
+    gt->s[at] = keep;
+}
 
-    /* the JSON form holds the same value, or plain JSON does (docs/json.md "Plain JSON": what JSON
-     * cannot say is wrapped, so it reads back equal): one of the two per input, the last byte's bit 2
-     * picks, and the damage below goes to the same one */
-    bool plain = size && (data[size - 1] & 4u);
+/* The JSON form (or plain JSON) reads back equal; then, damaged (one byte changed, or the text cut
+ * there), it parses or fails cleanly. */
+static void check_json(const gdw_value *v, bool plain, const char *text, const uint8_t *data, size_t size) {
     char *json = plain ? gdw_json_print_plain_alloc(v, 0, NULL, NULL) : gdw_json_print_alloc(v, NULL, NULL);
     FUZZ_CHECK(json != NULL, "out of memory");
     gdw_status (*parse_json)(const char *, size_t, const gdw_allocator *, gdw_doc **, gdw_error *) = plain ? gdw_json_parse_plain : gdw_json_parse;
-    s = parse_json(json, strlen(json), NULL, &again, &err);
+    gdw_doc *again = NULL;
+    gdw_error err;
+    size_t jlen = strlen(json);
+    gdw_status s = parse_json(json, jlen, NULL, &again, &err);
     FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(again)), "%s round trip fails: %s at %zu (%s)\n  text: %.2000s\n  json: %.2000s",
-               plain ? "plain JSON" : "JSON", gdw_status_name(s), err.offset, s ? err.message : "values differ", printed, json);
+               plain ? "plain JSON" : "JSON", gdw_status_name(s), err.offset, s ? err.message : "values differ", text, json);
     gdw_doc_free(again);
-    /* damaged JSON parses or fails cleanly; damaged text, below, the same: one of the two per input
-     * (the last byte's bit 1 picks), each parse of a damaged document costing what a whole parse costs */
-    bool damage_json = size && (data[size - 1] & 2u);
-    char *dj = json;
-    size_t jlen = strlen(dj);
-    if (jlen && damage_json) {
+    if (jlen && size && (data[size - 1] & 2u)) {
         static const char k_jdamage[] = "\"\\{}[],:0-.eE\x80 $";
-        dj[data[size - 1] % jlen] = k_jdamage[data[0] % (sizeof k_jdamage - 1)];
+        size_t at = data[size - 1] % jlen;
+        json[at] = k_jdamage[data[0] % (sizeof k_jdamage - 1)];
+        size_t cut = data[size - 1] & 1 ? jlen : at;
         gdw_doc *bad = NULL;
-        s = parse_json(dj, jlen, NULL, &bad, &err);
+        s = parse_json(json, cut, NULL, &bad, &err);
         if (s != GDW_OK) {
             FUZZ_CHECK(bad == NULL, "a failed JSON parse returned a document");
             FUZZ_CHECK(s == GDW_ERR_SYNTAX || s == GDW_ERR_DEPTH, "damaged JSON: %s", gdw_status_name(s));
-            fuzz_check_error(s, &err, jlen);
+            fuzz_check_error(s, &err, cut);
         }
         gdw_doc_free(bad);
     }
     free(json);
+}
 
-    /* damaged text: one byte changed, or the text cut short, parses or fails cleanly */
-    if (gt.len && size && !damage_json) {
-        size_t at = data[0] % gt.len;
-        char keep = gt.s[at];
-        static const char k_damage[] = "\"\\()[]{},:#^&-.e0x";
-        gt.s[at] = k_damage[data[size - 1] % (sizeof k_damage - 1)];
-        gdw_doc *bad = NULL;
-        size_t cut = data[size - 1] & 1 ? gt.len : at;
-        s = gdw_text_parse(gt.s, cut, NULL, &bad, &err);
-        if (s != GDW_OK) {
-            FUZZ_CHECK(bad == NULL, "a failed parse returned a document");
-            FUZZ_CHECK(s == GDW_ERR_SYNTAX || s == GDW_ERR_DEPTH, "damaged text: %s", gdw_status_name(s));
-            fuzz_check_error(s, &err, cut);
-        }
-        gdw_doc_free(bad);
-        gt.s[at] = keep;
-    }
+static void check_copy(gdw_builder *b, const gdw_value *v, const char *text, size_t size) {
+    gdw_doc *again = NULL;
+    gdw_error err;
+    gdw_build_begin_array(b);
+    gdw_build_int(b, (int64_t)size);
+    gdw_build_value(b, v);
+    gdw_build_end(b);
+    gdw_status s = gdw_build_finish(b, &again, &err);
+    FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_array_get(gdw_doc_root(again), 1)), "builder copy differs: %s (%s at %s)\n  text: %.2000s",
+               gdw_status_name(s), s ? err.message : "values differ", s ? err.path : "", text);
+    gdw_doc_free(again);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    gen_text gt;
+    gdw_builder *b = gdw_builder_new(NULL);
+    FUZZ_CHECK(b != NULL && gen_value_build(data, size, &gt, b), "out of memory");
+    /* the value: as the typed gdw_build_* calls made it (CHECK_GENERATED holds it against the text) */
+    gdw_doc *doc = NULL;
+    gdw_error err;
+    gdw_status s = gdw_build_finish(b, &doc, &err);
+    FUZZ_CHECK(s == GDW_OK, "the typed gdw_build_* calls failed: %s (%s at %s)\n  text: %.2000s", gdw_status_name(s), err.message, err.path, gt.s);
+    const gdw_value *v = gdw_doc_root(doc);
+
+    unsigned pick = size ? (data[size - 1] >> 3) & 15u : CHECK_ALL; /* CHECK_KINDS and above: none */
+    bool all = pick == CHECK_ALL;
+    if (all || pick == CHECK_GENERATED) check_generated(v, &gt);
+    if (all || pick == CHECK_PRINTED) check_printed(v, &gt);
+    if (all || pick == CHECK_JSON) check_json(v, false, gt.s, data, size);
+    if (all || pick == CHECK_PLAIN) check_json(v, true, gt.s, data, size);
+    if (all || pick == CHECK_COPY) check_copy(b, v, gt.s, size);
+    if (all || pick == CHECK_DAMAGED) check_damaged(&gt, data, size); /* last: it changes the text */
+    gdw_builder_free(b);
+
     /* the row byte 0 names (each input one row, as the other targets: the fuzzer's mutations of
      * byte 0 reach every row, and an input costs one row's work, not sixteen) */
     const gdw_dialect *d = fuzz_dialect(size ? data[0] : 0);
@@ -168,8 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (sa != GDW_OK) fuzz_check_error(sa, &err, (size_t)-1);
     free(ea);
 
-    check_row(d, v, &gt, printed);
-    free(printed);
+    check_row(d, v, &gt);
     gdw_doc_free(doc);
     free(gt.s);
     return 0;
