@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// Types of the gdwire package (src/index.js, src/values.js).
+
+export type Dialect = string;
+export type Mode = 'compatible' | 'strict' | 'engine-exact';
+/** A builtin type name ("int", "Vector2", ...), "Variant", "ObjectID", or a class, a script or an unmapped wire id. */
+export type ElementType = string | { class: string | RawString } | { script: string | RawString } | { wire_id: number };
+
+export type Value =
+  | null | boolean | number | bigint | string | Float | StringName | RawString
+  | Value[] | { [key: string]: Value } | Map<Value, Value> | Dictionary | GodotArray
+  | MathValue | PackedValue | PackedStringArray
+  | Uint8Array | Int32Array | BigInt64Array | Float32Array | Float64Array
+  | NodePath | RID | GodotObject | Callable | Signal | Image | InputEvent;
+
+export class GdwireError extends Error {
+  /** the C library's status name: TRUNCATED, BAD_COUNT, DEPTH, LOSSY, UNSUPPORTED_TYPE, TOO_LARGE, ... */
+  readonly code: string;
+  /** the byte where the fault is */
+  readonly offset: number;
+  /** where in the value: [2]{"hp"} */
+  readonly path: string;
+  readonly detail: string;
+  readonly valueOffset: number;
+  /** the engine's Error for the same bytes (ERR_INVALID_DATA, ERR_FILE_EOF, ...), or "-" */
+  readonly engineError: string;
+}
+
+export interface DecodeOptions {
+  dialect?: Dialect;
+  mode?: Mode;
+  /** decode full Objects, as the engine's allow_objects; default: the engine's own (true only for Godot 3.0 and 3.1) */
+  allowObjects?: boolean;
+  /** 0: the engines' 1024 levels */
+  maxDepth?: number;
+  /** 'auto': an int beyond 2^53 is a BigInt, else a number; 'always': every int is a BigInt */
+  bigint?: 'auto' | 'always';
+}
+export function decode(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, opts: DecodeOptions & { withLength: true }): { value: Value; length: number };
+export function decode(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, opts?: DecodeOptions & { withLength?: false }): Value;
+export function encode(value: Value, opts?: { dialect?: Dialect; lossy?: boolean }): Uint8Array;
+
+export interface Verdict {
+  readonly dialect: string;
+  readonly accepted: boolean;
+  readonly consumed: number;
+  /** accepted, and the dialect's encoder writes exactly these bytes */
+  readonly strict: boolean;
+  /** accepted, and the engine itself accepts them */
+  readonly engineExact: boolean;
+  readonly error?: GdwireError;
+}
+export function check(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, opts?: { allowObjects?: boolean }): {
+  verdicts: Verdict[]; ranking: string[]; best?: string;
+};
+
+export interface DialectRow {
+  readonly name: string; readonly family: string; readonly summary: string; readonly engines: string; readonly aliases: string[];
+  readonly release: string; readonly released: string; readonly releaseOf?: string; readonly engineEvidence?: string;
+  readonly noEngine?: string; readonly documentedOnly: boolean; readonly objectsByDefault: boolean; readonly fuzzId: number;
+}
+export function dialects(): readonly DialectRow[];
+export function canonicalName(dialect: Dialect): string;
+export function setMaxInput(bytes: number): void;
+export const libraryVersion: string;
+
+export class FrameReader {
+  constructor(o?: { maxPayload?: number; bigEndian?: boolean });
+  feed(chunk: Uint8Array | ArrayBuffer | ArrayBufferView): void;
+  packets(): Generator<Uint8Array, void, void>;
+  readonly pending: number;
+}
+export function frame(packet: Uint8Array, o?: { bigEndian?: boolean }): Uint8Array;
+
+export class Float {
+  constructor(value: number, width?: 4 | 8, bits?: bigint);
+  readonly value: number; readonly width?: 4 | 8; readonly bits?: bigint;
+  valueOf(): number;
+}
+export class StringName { constructor(value: string | RawString); readonly value: string | RawString; }
+export class RawString { constructor(bytes: ArrayLike<number>); readonly bytes: Uint8Array; }
+
+export class MathValue {
+  readonly values: readonly number[];
+  /** 8 for a double-precision build's reals; undefined for the engines' own 4 */
+  readonly realWidth?: 4 | 8;
+  [Symbol.iterator](): Iterator<number>;
+}
+type MathOpts = { realWidth?: 4 | 8 };
+export class Vector2 extends MathValue { constructor(x: number, y: number, o?: MathOpts); readonly x: number; readonly y: number; }
+export class Vector2i extends MathValue { constructor(x: number, y: number); readonly x: number; readonly y: number; }
+export class Rect2 extends MathValue {
+  constructor(x: number, y: number, width: number, height: number, o?: MathOpts);
+  readonly x: number; readonly y: number; readonly width: number; readonly height: number;
+}
+export class Rect2i extends MathValue {
+  constructor(x: number, y: number, width: number, height: number);
+  readonly x: number; readonly y: number; readonly width: number; readonly height: number;
+}
+export class Vector3 extends MathValue { constructor(x: number, y: number, z: number, o?: MathOpts); readonly x: number; readonly y: number; readonly z: number; }
+export class Vector3i extends MathValue { constructor(x: number, y: number, z: number); readonly x: number; readonly y: number; readonly z: number; }
+export class Vector4 extends MathValue {
+  constructor(x: number, y: number, z: number, w: number, o?: MathOpts);
+  readonly x: number; readonly y: number; readonly z: number; readonly w: number;
+}
+export class Vector4i extends MathValue {
+  constructor(x: number, y: number, z: number, w: number);
+  readonly x: number; readonly y: number; readonly z: number; readonly w: number;
+}
+export class Plane extends MathValue {
+  constructor(x: number, y: number, z: number, d: number, o?: MathOpts);
+  readonly x: number; readonly y: number; readonly z: number; readonly d: number;
+}
+export class Quaternion extends MathValue {
+  constructor(x: number, y: number, z: number, w: number, o?: MathOpts);
+  readonly x: number; readonly y: number; readonly z: number; readonly w: number;
+}
+export class Color extends MathValue {
+  constructor(r: number, g: number, b: number, a: number);
+  readonly r: number; readonly g: number; readonly b: number; readonly a: number;
+}
+/** Transform2D, AABB, Basis, Transform3D, Projection: components in the engine's order (their names in README.md) */
+export class Transform2D extends MathValue { constructor(...components: Array<number | MathOpts>); [field: string]: unknown; }
+export class AABB extends MathValue { constructor(...components: Array<number | MathOpts>); [field: string]: unknown; }
+export class Basis extends MathValue { constructor(...components: Array<number | MathOpts>); [field: string]: unknown; }
+export class Transform3D extends MathValue { constructor(...components: Array<number | MathOpts>); [field: string]: unknown; }
+export class Projection extends MathValue { constructor(...components: Array<number | MathOpts>); [field: string]: unknown; }
+export const MATH_TYPES: Record<string, typeof MathValue>;
+
+export class PackedValue {
+  constructor(data: ArrayLike<number>, realWidth?: 4 | 8);
+  readonly data: Float32Array | Float64Array | Int32Array;
+  readonly realWidth?: 4 | 8;
+  readonly length: number;
+  at(i: number): MathValue | number;
+}
+export class PackedRealArray extends PackedValue {}
+export class PackedVector2Array extends PackedValue {}
+export class PackedVector2iArray extends PackedValue {}
+export class PackedVector3Array extends PackedValue {}
+export class PackedVector3iArray extends PackedValue {}
+export class PackedVector4Array extends PackedValue {}
+export class PackedVector4iArray extends PackedValue {}
+export class PackedColorArray extends PackedValue {}
+export const PACKED_TYPES: Record<string, typeof PackedValue>;
+export class PackedStringArray {
+  constructor(strings?: Iterable<string | RawString>);
+  readonly strings: readonly (string | RawString)[];
+  readonly length: number;
+  [Symbol.iterator](): Iterator<string | RawString>;
+}
+
+export class NodePath {
+  constructor(path: string);
+  constructor(names?: Array<string | RawString>, subnames?: Array<string | RawString>, absolute?: boolean, property?: boolean);
+  readonly names: readonly (string | RawString)[]; readonly subnames: readonly (string | RawString)[];
+  readonly absolute: boolean; readonly property: boolean;
+}
+export class RID { constructor(id?: number | bigint); readonly id?: number | bigint; }
+export class GodotObject {
+  constructor(o?: { className?: string | RawString; properties?: Array<[string | RawString, Value]>; id?: number | bigint });
+  readonly className?: string | RawString; readonly properties?: ReadonlyArray<readonly [string | RawString, Value]>;
+  readonly id?: number | bigint; readonly isNull: boolean;
+}
+export class Callable { constructor(); }
+export class Signal { constructor(name: string | RawString, objectId?: number | bigint); readonly name: string | RawString; readonly objectId: number | bigint; }
+export class GodotArray {
+  constructor(items?: Iterable<Value>, o?: { elementType?: ElementType; shared?: boolean; kind?: 'Array' | 'TypedArray' | 'PackedTypedArray' });
+  readonly items: readonly Value[]; readonly elementType?: ElementType; readonly shared: boolean; readonly kind: string; readonly length: number;
+  [Symbol.iterator](): Iterator<Value>;
+}
+export class Dictionary {
+  constructor(pairs?: Iterable<[Value, Value]>, o?: { keyType?: ElementType; valueType?: ElementType; shared?: boolean });
+  readonly pairs: ReadonlyArray<readonly [Value, Value]>; readonly keyType?: ElementType; readonly valueType?: ElementType;
+  readonly shared: boolean; readonly size: number;
+  get(key: Value): Value | undefined;
+}
+export class Image {
+  constructor(format?: number, mipmaps?: number, width?: number, height?: number, data?: ArrayLike<number>);
+  readonly format: number; readonly mipmaps: number; readonly width: number; readonly height: number; readonly data: Uint8Array;
+}
+export class InputEvent {
+  constructor(eventType: number, device?: number, length?: number, extra?: number[]);
+  readonly eventType: number; readonly device: number; readonly length: number; readonly extra: readonly number[];
+}

@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: MIT
+// gdwire — Godot's binary Variant format (var_to_bytes / bytes_to_var, put_var / get_var) for every engine
+// generation, in JavaScript: the gdwire C library compiled to WebAssembly (js/build.sh), and this layer.
+//
+// decode reads the library's value tree straight from the WebAssembly memory (the struct layout comes from
+// the compiler: src/glue.c gdwjs_layout) into JavaScript values (src/values.js); encode writes the value as
+// the library's JSON form (docs/gdwire.schema.json), which the library reads and encodes. Every verdict,
+// error and byte is the library's.
+import { WASM_BASE64 } from '../dist/wasm-inline.js';
+import {
+  Float, StringName, RawString, MathValue, MATH_TYPES, PackedValue, PACKED_TYPES, PackedStringArray, NodePath, RID, GodotObject,
+  Callable, Signal, GodotArray, Dictionary, Image, InputEvent,
+} from './values.js';
+
+export * from './values.js';
+
+/** A gdwire error: code (the C library's status name, e.g. "TRUNCATED"), offset (the byte where the fault is),
+ * path (where in the value, e.g. [2]{"hp"}), message, valueOffset, engineError (the engine's Error for the
+ * same bytes, e.g. "ERR_INVALID_DATA"). */
+export class GdwireError extends Error {
+  constructor(code, offset = 0, path = '', message = '', valueOffset = 0, engineError = '-') {
+    super(`${code} at byte ${offset}${path ? ' at ' + path : ''}: ${message}`);
+    this.name = 'GdwireError';
+    Object.assign(this, { code, offset, path, detail: message, valueOffset, engineError });
+  }
+}
+
+// ---- the WebAssembly instance ---------------------------------------------------------------------------
+
+function base64Bytes(b64) {
+  if (typeof Buffer !== 'undefined') return new Uint8Array(Buffer.from(b64, 'base64'));
+  const s = atob(b64);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+let X; // the instance's exports
+let u8, dv; // views of its memory, made again when it grows
+function views() {
+  if (u8 === undefined || u8.buffer !== X.memory.buffer) {
+    u8 = new Uint8Array(X.memory.buffer);
+    dv = new DataView(X.memory.buffer);
+  }
+}
+// the library asks the host for nothing but these (no files, no clock, no environment)
+const WASI_EBADF = 8;
+const imports = {
+  env: { emscripten_notify_memory_growth() { u8 = undefined; } },
+  wasi_snapshot_preview1: {
+    proc_exit(code) { throw new GdwireError('ABORT', 0, '', `the library stopped (${code})`); },
+    environ_sizes_get(countp, sizep) { views(); dv.setUint32(countp, 0, true); dv.setUint32(sizep, 0, true); return 0; },
+    environ_get() { return 0; },
+    fd_close() { return WASI_EBADF; },
+    fd_write() { return WASI_EBADF; },
+    fd_seek() { return WASI_EBADF; },
+  },
+};
+const { instance } = await WebAssembly.instantiate(base64Bytes(WASM_BASE64), imports);
+X = instance.exports;
+X._initialize();
+views();
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const utf8Lossy = new TextDecoder('utf-8', { ignoreBOM: true });
+const encoder = new TextEncoder();
+
+function cString(p) {
+  if (!p) return '';
+  views();
+  let e = p;
+  while (u8[e]) e++;
+  return utf8Lossy.decode(u8.subarray(p, e));
+}
+
+// The layout of the value structs (src/glue.c, in this order).
+const LAYOUT_NAMES = [
+  'value_size', 'value_type', 'value_width', 'value_flags', 'value_len', 'value_u',
+  'str_size', 'str_ptr', 'str_len',
+  'desc_size', 'desc_kind', 'desc_builtin', 'desc_id_only', 'desc_wire_id', 'desc_name',
+  'container_key', 'container_elem', 'container_items',
+  'np_name_count', 'np_subname_count', 'np_flags', 'np_parts',
+  'obj_class', 'obj_props',
+  'sig_name', 'sig_object_id',
+  'img_format', 'img_mipmaps', 'img_width', 'img_height', 'img_data',
+  'ev_type', 'ev_device', 'ev_llen', 'ev_extra_count', 'ev_extra',
+  'err_code', 'err_offset', 'err_value_offset', 'err_engine_error', 'err_message', 'err_path', 'err_size',
+  'type_count',
+];
+const L = {};
+{
+  const p = X.malloc(4 * LAYOUT_NAMES.length);
+  X.gdwjs_layout(p);
+  views();
+  LAYOUT_NAMES.forEach((n, i) => { L[n] = dv.getUint32(p + 4 * i, true); });
+  X.free(p);
+}
+const TYPE = []; // gdw_type -> name
+for (let t = 0; t < L.type_count; t++) TYPE.push(cString(X.gdw_type_name(t)));
+const T = Object.fromEntries(TYPE.map((n, i) => [n, i]));
+const VF = { INT64_WIRE: 1, SHARED: 2, OBJECT_ID: 4, OBJECT_NULL: 8, RID_ID: 16, TYPED: 32 };
+const MODES = { compatible: 0, strict: 1, 'engine-exact': 2 };
+
+// scratch records, allocated once: the error, and two size_t results
+const ERR = X.malloc(L.err_size);
+const OUT = X.malloc(8);
+
+function lastError() {
+  views();
+  const code = cString(X.gdw_status_name(dv.getInt32(ERR + L.err_code, true)));
+  const pathStart = ERR + L.err_path;
+  let e = pathStart;
+  while (u8[e] && e < pathStart + 160) e++;
+  return new GdwireError(code, dv.getUint32(ERR + L.err_offset, true), utf8Lossy.decode(u8.subarray(pathStart, e)),
+    cString(dv.getUint32(ERR + L.err_message, true)), dv.getUint32(ERR + L.err_value_offset, true),
+    cString(X.gdw_engine_error_name(dv.getInt32(ERR + L.err_engine_error, true))));
+}
+
+const dialectPtrs = new Map();
+function dialectPtr(name) {
+  if (typeof name !== 'string') throw new TypeError(`dialect must be a string, not ${typeof name}`);
+  let p = dialectPtrs.get(name);
+  if (p === undefined) {
+    p = withCString(name, (s) => X.gdw_dialect_find(s));
+    if (!p) throw new RangeError(`unknown dialect '${name}' (dialects() lists them)`);
+    dialectPtrs.set(name, p);
+  }
+  return p;
+}
+
+function withBytes(bytes, fn) {
+  const n = bytes.length;
+  const p = X.malloc(n || 1);
+  if (!p) throw new GdwireError('NOMEM', 0, '', `no room for ${n} bytes in the WebAssembly memory`);
+  views();
+  u8.set(bytes, p);
+  try {
+    return fn(p, n);
+  } finally {
+    X.free(p);
+  }
+}
+
+function withCString(s, fn) {
+  const b = encoder.encode(s);
+  const p = X.malloc(b.length + 1);
+  if (!p) throw new GdwireError('NOMEM', 0, '', 'no room in the WebAssembly memory');
+  views();
+  u8.set(b, p);
+  u8[p + b.length] = 0;
+  try {
+    return fn(p, b.length);
+  } finally {
+    X.free(p);
+  }
+}
+
+// ---- the tree -> JavaScript -----------------------------------------------------------------------------
+
+const INT53 = 2n ** 53n;
+
+function bytesAt(p, n) { views(); return u8.slice(p, p + n); }
+
+function text(p, n, Wrap) {
+  views();
+  try {
+    const s = utf8.decode(u8.subarray(p, p + n));
+    return Wrap ? new Wrap(s) : s;
+  } catch {
+    const raw = new RawString(u8.subarray(p, p + n));
+    return Wrap ? new Wrap(raw) : raw;
+  }
+}
+
+function gstr(p, Wrap) { return text(dv.getUint32(p + L.str_ptr, true), dv.getUint32(p + L.str_len, true), Wrap); }
+
+function desc(p) {
+  const kind = u8[p + L.desc_kind];
+  if (kind === 0) return 'Variant';
+  if (kind === 1) {
+    if (u8[p + L.desc_id_only]) return 'ObjectID';
+    const b = u8[p + L.desc_builtin];
+    return b >= L.type_count ? { wire_id: dv.getUint32(p + L.desc_wire_id, true) } : TYPE[b];
+  }
+  return kind === 2 ? { class: gstr(p + L.desc_name) } : { script: gstr(p + L.desc_name) };
+}
+
+function intValue(big, opts) { return opts.bigint === 'always' || big >= INT53 || big <= -INT53 ? big : Number(big); }
+
+// an f32 NaN's bits as the double C widens it to: the sign, the quiet bit set, the payload moved up
+function widenNaN(b32) {
+  return (BigInt(b32 >>> 31) << 63n) | 0x7ff0000000000000n | (BigInt((b32 | 0x400000) & 0x7fffff) << 29n);
+}
+
+/** A FLOAT as the engines hold it, a double: a number, or a Float where a number would not say it (a whole
+ * number, which would read back as an int; a NaN with another payload than JavaScript's). The width read is
+ * not kept: the encoders write the width they choose, as for the Python package's float. */
+function floatValue(p, width) {
+  const x = width === 4 ? dv.getFloat32(p, true) : dv.getFloat64(p, true);
+  if (Number.isNaN(x)) {
+    const bits = width === 4 ? widenNaN(dv.getUint32(p, true)) : dv.getBigUint64(p, true);
+    return bits === 0x7ff8000000000000n ? NaN : new Float(NaN, undefined, bits);
+  }
+  return Number.isInteger(x) ? new Float(x) : x;
+}
+
+// keys a plain object keeps in the order given: strings that are not array indexes, nor "__proto__"
+const INDEX_LIKE = /^(0|[1-9][0-9]*)$/;
+function plainKey(k) { return typeof k === 'string' && k !== '__proto__' && !(INDEX_LIKE.test(k) && Number(k) < 4294967295); }
+
+function children(v) {
+  // gdw_children: items, or key, value alternating
+  const type = u8[v + L.value_type];
+  const flags = dv.getUint16(v + L.value_flags, true);
+  const len = dv.getUint32(v + L.value_len, true);
+  const u = dv.getUint32(v + L.value_u, true);
+  const pairs = type === T.Dictionary || type === T.Object;
+  const n = pairs ? 2 * len : len;
+  if (!n) return [0, 0];
+  const items = flags & VF.TYPED ? dv.getUint32(u + L.container_items, true) : type === T.Object ? dv.getUint32(u + L.obj_props, true) : u;
+  return [items, n];
+}
+
+function read(v, opts) {
+  views();
+  const type = u8[v + L.value_type];
+  const width = u8[v + L.value_width];
+  const flags = dv.getUint16(v + L.value_flags, true);
+  const len = dv.getUint32(v + L.value_len, true);
+  const u = v + L.value_u;
+  const ptr = dv.getUint32(u, true);
+  const name = TYPE[type];
+  switch (name) {
+    case 'Nil': return null;
+    case 'bool': return dv.getUint32(u, true) !== 0;
+    case 'int': return intValue(dv.getBigInt64(u, true), opts);
+    case 'float': return floatValue(u, width);
+    case 'String': return text(ptr, len);
+    case 'StringName': return text(ptr, len, StringName);
+    case 'PackedByteArray': return bytesAt(ptr, len);
+    case 'PackedInt32Array': return new Int32Array(bytesAt(ptr, 4 * len).buffer);
+    case 'PackedInt64Array': return new BigInt64Array(bytesAt(ptr, 8 * len).buffer);
+    case 'PackedFloat32Array': return new Float32Array(bytesAt(ptr, 4 * len).buffer);
+    case 'PackedFloat64Array': return new Float64Array(bytesAt(ptr, 8 * len).buffer);
+    case 'PackedStringArray': {
+      const out = [];
+      for (let i = 0; i < len; i++) out.push(gstr(ptr + i * L.str_size));
+      return new PackedStringArray(out);
+    }
+    case 'NodePath': {
+      const nc = dv.getUint32(ptr + L.np_name_count, true), sc = dv.getUint32(ptr + L.np_subname_count, true);
+      const f = dv.getUint32(ptr + L.np_flags, true), parts = dv.getUint32(ptr + L.np_parts, true);
+      const all = [];
+      for (let i = 0; i < nc + sc; i++) all.push(gstr(parts + i * L.str_size));
+      return new NodePath(all.slice(0, nc), all.slice(nc), (f & 1) !== 0, (f & 2) !== 0);
+    }
+    case 'RID': return new RID(flags & VF.RID_ID ? intValue(dv.getBigUint64(u, true), opts) : undefined);
+    case 'Object': {
+      if (flags & VF.OBJECT_NULL) return new GodotObject();
+      if (flags & VF.OBJECT_ID) return new GodotObject({ id: intValue(dv.getBigUint64(u, true), opts) });
+      const className = gstr(ptr + L.obj_class);
+      const [items, n] = children(v);
+      const props = [];
+      for (let i = 0; i < n; i += 2) {
+        const k = items + i * L.value_size;
+        views();
+        props.push([text(dv.getUint32(k + L.value_u, true), dv.getUint32(k + L.value_len, true)), read(k + L.value_size, opts)]);
+      }
+      return new GodotObject({ className, properties: props });
+    }
+    case 'Callable': return new Callable();
+    case 'Signal': return new Signal(gstr(ptr + L.sig_name), intValue(dv.getBigUint64(ptr + L.sig_object_id, true), opts));
+    case 'Array': case 'TypedArray': case 'PackedTypedArray': {
+      const [items, n] = children(v);
+      const out = new Array(n);
+      for (let i = 0; i < n; i++) out[i] = read(items + i * L.value_size, opts);
+      views();
+      const typed = (flags & VF.TYPED) !== 0;
+      if (name === 'Array' && !typed && !(flags & VF.SHARED)) return out;
+      return new GodotArray(out, { elementType: typed ? desc(ptr + L.container_elem) : undefined, shared: (flags & VF.SHARED) !== 0, kind: name });
+    }
+    case 'Dictionary': {
+      const [items, n] = children(v);
+      const pairs = [];
+      for (let i = 0; i < n; i += 2) pairs.push([read(items + i * L.value_size, opts), read(items + (i + 1) * L.value_size, opts)]);
+      views();
+      if (flags & (VF.TYPED | VF.SHARED)) {
+        const typed = (flags & VF.TYPED) !== 0;
+        return new Dictionary(pairs, {
+          keyType: typed ? desc(ptr + L.container_key) : undefined, valueType: typed ? desc(ptr + L.container_elem) : undefined,
+          shared: (flags & VF.SHARED) !== 0,
+        });
+      }
+      return dictionaryValue(pairs);
+    }
+    case 'Image': {
+      const f = (o) => dv.getUint32(ptr + o, true);
+      return new Image(f(L.img_format), f(L.img_mipmaps), f(L.img_width), f(L.img_height),
+        bytesAt(f(L.img_data + L.str_ptr), f(L.img_data + L.str_len)));
+    }
+    case 'InputEvent': {
+      const f = (o) => dv.getUint32(ptr + o, true);
+      const extra = [];
+      for (let i = 0; i < f(L.ev_extra_count); i++) extra.push(f(L.ev_extra + 4 * i));
+      return new InputEvent(f(L.ev_type), f(L.ev_device), f(L.ev_llen), extra);
+    }
+    default: {
+      if (MATH_TYPES[name]) {
+        const cls = MATH_TYPES[name];
+        return mathValue(cls, ptr, len, width);
+      }
+      if (PACKED_TYPES[name]) {
+        const cls = PACKED_TYPES[name];
+        const n = len * cls.per;
+        if (cls.ints) return new cls(new Int32Array(bytesAt(ptr, 4 * n).buffer));
+        return width === 8 ? new cls(new Float64Array(bytesAt(ptr, 8 * n).buffer), 8) : new cls(new Float32Array(bytesAt(ptr, 4 * n).buffer));
+      }
+      throw new GdwireError('INTERNAL', 0, '', `a value of type ${name} this layer does not know`);
+    }
+  }
+}
+
+function mathValue(cls, ptr, len, width) {
+  const c = [];
+  for (let i = 0; i < len; i++) {
+    c.push(cls.ints ? dv.getInt32(ptr + 4 * i, true) : width === 8 ? dv.getFloat64(ptr + 8 * i, true) : dv.getFloat32(ptr + 4 * i, true));
+  }
+  if (!cls.ints && c.some(Number.isNaN)) {
+    // a NaN component keeps its bits only as the raw components: kept as a Float per component
+    const raw = [];
+    for (let i = 0; i < len; i++) raw.push(width === 8 ? dv.getBigUint64(ptr + 8 * i, true) : BigInt(dv.getUint32(ptr + 4 * i, true)));
+    return new cls(c, { realWidth: width === 8 ? 8 : undefined, rawBits: raw });
+  }
+  return new cls(c, { realWidth: !cls.ints && width === 8 ? 8 : undefined }); // 4, the engines' own, is the default
+}
+
+/** A Dictionary as JavaScript says it best: a plain object when its keys are distinct strings it keeps in
+ * order, else a Map when no two keys are the same to a Map, else a Dictionary of the pairs. */
+function dictionaryValue(pairs) {
+  if (pairs.every(([k]) => plainKey(k))) {
+    const o = {};
+    for (const [k, x] of pairs) o[k] = x;
+    if (Object.keys(o).length === pairs.length) return o;
+  }
+  const m = new Map(pairs);
+  return m.size === pairs.length ? m : new Dictionary(pairs);
+}
+
+/**
+ * The value at the start of bytes in a dialect.
+ * @param {Uint8Array|ArrayBuffer|ArrayBufferView} bytes
+ * @param {{dialect?: string, mode?: 'compatible'|'strict'|'engine-exact', allowObjects?: boolean, maxDepth?: number,
+ *          bigint?: 'auto'|'always', withLength?: boolean}} [opts]
+ */
+export function decode(bytes, opts = {}) {
+  const b = asBytes(bytes);
+  const d = dialectPtr(opts.dialect ?? 'godot4');
+  const mode = MODES[opts.mode ?? 'compatible'];
+  if (mode === undefined) throw new RangeError(`mode is compatible, strict or engine-exact, not ${opts.mode}`);
+  const objects = opts.allowObjects ?? X.gdw_dialect_objects_by_default(d) !== 0;
+  const ro = { bigint: opts.bigint ?? 'auto' };
+  if (ro.bigint !== 'auto' && ro.bigint !== 'always') throw new RangeError("bigint is 'auto' or 'always'");
+  checkLimit(b.length);
+  return withBytes(b, (p, n) => {
+    const doc = X.gdwjs_decode(d, p, n, mode, objects ? 1 : 0, opts.maxDepth ?? 0, OUT, ERR);
+    if (!doc) throw lastError();
+    try {
+      views();
+      const used = dv.getUint32(OUT, true);
+      const value = read(X.gdw_doc_root(doc), ro);
+      return opts.withLength ? { value, length: used } : value;
+    } finally {
+      X.gdw_doc_free(doc);
+    }
+  });
+}
+
+function asBytes(bytes) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  throw new TypeError('bytes must be a Uint8Array, an ArrayBuffer or a view of one');
+}
+
+// ---- JavaScript -> the JSON form ------------------------------------------------------------------------
+
+const MAX_DEPTH = 1025; // as the Python package: the top is 0, nothing deeper than 1025 is a Variant
+
+function jstr(s) { return s instanceof RawString ? `{"base64":"${b64(s.bytes)}"}` : JSON.stringify(checkStr(s)); }
+function checkStr(s) {
+  if (typeof s !== 'string') throw new TypeError(`expected a string, not ${typeof s}`);
+  return s;
+}
+function b64(bytes) {
+  if (typeof Buffer !== 'undefined') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function real(x, width, bits) {
+  // a real of the JSON form: a number, or the text form's word for what is not finite
+  if (Number.isNaN(x)) {
+    if (bits === undefined) return '"nan"';
+    return `"nan(0x${bits.toString(16)})"`;
+  }
+  if (x === Infinity) return '"inf"';
+  if (x === -Infinity) return '"-inf"';
+  if (Object.is(x, -0)) return '-0.0';
+  const s = String(x);
+  return /[.eE]/.test(s) ? s : s + '.0';
+}
+
+/** The components of a Float32Array or Float64Array, a NaN by its bits (the array holds them as read). */
+function reals(a) {
+  const w = a.BYTES_PER_ELEMENT;
+  let bitsOf;
+  return Array.from(a, (x, i) => {
+    if (!Number.isNaN(x)) return real(x);
+    bitsOf ??= new DataView(a.buffer, a.byteOffset, a.byteLength);
+    return real(x, w, w === 4 ? BigInt(bitsOf.getUint32(4 * i, true)) : bitsOf.getBigUint64(8 * i, true));
+  }).join(',');
+}
+
+function descJson(t) {
+  if (t === undefined) return '"Variant"';
+  if (typeof t === 'string') return JSON.stringify(t);
+  if (t.class !== undefined) return `{"class":${jstr(t.class)}}`;
+  if (t.script !== undefined) return `{"script":${jstr(t.script)}}`;
+  if (t.wire_id !== undefined) return `{"wire_id":${Number(t.wire_id)}}`;
+  throw new TypeError('an element type is a type name, {class}, {script} or {wire_id}');
+}
+
+const INT64_MIN = -(2n ** 63n), INT64_MAX = 2n ** 63n - 1n;
+
+function toJson(v, depth) {
+  if (depth > MAX_DEPTH) throw new RangeError('value nested deeper than 1024 levels below the top (the engines\' limit)');
+  if (v === null || v === undefined) return '{"type":"Nil"}';
+  switch (typeof v) {
+    case 'boolean': return `{"type":"bool","value":${v}}`;
+    case 'number':
+      if (Number.isInteger(v) && !Object.is(v, -0)) {
+        if (!Number.isSafeInteger(v)) throw new RangeError(`${v} is beyond 2^53: give it as a BigInt`);
+        return `{"type":"int","value":${v}}`;
+      }
+      return `{"type":"float","value":${real(v)}}`;
+    case 'bigint':
+      if (v < INT64_MIN || v > INT64_MAX) throw new RangeError(`${v} does not fit Godot's 64-bit int`);
+      return `{"type":"int","value":${v}}`;
+    case 'string': return `{"type":"String","value":${JSON.stringify(v)}}`;
+    default: break;
+  }
+  if (typeof v !== 'object') throw new TypeError(`a ${typeof v} is not a Godot value`);
+  const next = depth + 1;
+  if (Array.isArray(v)) return `{"type":"Array","value":[${v.map((x) => toJson(x, next)).join(',')}]}`;
+  if (v instanceof Float) {
+    if (v.width === undefined) return `{"type":"float","value":${real(v.value, 8, v.bits)}}`;
+    return `{"type":"float","width":${v.width},"value":${real(v.value, v.width, v.bits)}}`;
+  }
+  if (v instanceof Uint8Array) return `{"type":"PackedByteArray","base64":"${b64(v)}"}`;
+  if (v instanceof Int32Array) return `{"type":"PackedInt32Array","value":[${v.join(',')}]}`;
+  if (v instanceof BigInt64Array) return `{"type":"PackedInt64Array","value":[${v.join(',')}]}`;
+  if (v instanceof Float32Array) return `{"type":"PackedFloat32Array","value":[${reals(v)}]}`;
+  if (v instanceof Float64Array) return `{"type":"PackedFloat64Array","value":[${reals(v)}]}`;
+  if (v instanceof StringName) return v.value instanceof RawString ? `{"type":"StringName","base64":"${b64(v.value.bytes)}"}`
+    : `{"type":"StringName","value":${JSON.stringify(checkStr(v.value))}}`;
+  if (v instanceof RawString) return `{"type":"String","base64":"${b64(v.bytes)}"}`;
+  if (v instanceof MathValue) {
+    const cls = v.constructor;
+    if (cls.ints) return `{"type":"${cls.name}","value":[${v.values.join(',')}]}`;
+    const w = v.realWidth ?? 4;
+    const comps = v.rawBits ? v.values.map((x, i) => real(x, w, v.rawBits[i])) : v.values.map((x) => real(x, w));
+    return `{"type":"${cls.name}"${v.realWidth ? `,"width":${v.realWidth}` : ''},"value":[${comps.join(',')}]}`;
+  }
+  if (v instanceof PackedValue) {
+    const cls = v.constructor;
+    if (cls.ints) return `{"type":"${cls.name}","value":[${v.data.join(',')}]}`;
+    return `{"type":"${cls.name}"${v.realWidth ? `,"width":${v.realWidth}` : ''},"value":[${reals(v.data)}]}`;
+  }
+  if (v instanceof PackedStringArray) return `{"type":"PackedStringArray","value":[${v.strings.map(jstr).join(',')}]}`;
+  if (v instanceof NodePath) {
+    return `{"type":"NodePath","names":[${v.names.map(jstr).join(',')}],"subnames":[${v.subnames.map(jstr).join(',')}],`
+      + `"absolute":${v.absolute}${v.property ? ',"property":true' : ''}}`;
+  }
+  if (v instanceof RID) return v.id === undefined ? '{"type":"RID"}' : `{"type":"RID","id":${BigInt(v.id)}}`;
+  if (v instanceof GodotObject) {
+    if (v.id !== undefined) return `{"type":"Object","id":${BigInt(v.id)}}`;
+    if (v.className === undefined) return '{"type":"Object","null":true}';
+    return `{"type":"Object","class":${jstr(v.className)},"properties":[${(v.properties ?? []).map(([k, x]) => `[${jstr(k)},${toJson(x, next)}]`).join(',')}]}`;
+  }
+  if (v instanceof Callable) return '{"type":"Callable"}';
+  if (v instanceof Signal) return `{"type":"Signal","name":${jstr(v.name)},"object_id":${BigInt(v.objectId)}}`;
+  if (v instanceof GodotArray) {
+    return `{"type":"${v.kind}"${v.shared ? ',"shared":true' : ''}${v.elementType !== undefined ? `,"element_type":${descJson(v.elementType)}` : ''},`
+      + `"value":[${v.items.map((x) => toJson(x, next)).join(',')}]}`;
+  }
+  const pairs = (ps) => ps.map(([k, x]) => `[${toJson(k, next)},${toJson(x, next)}]`).join(',');
+  if (v instanceof Dictionary) {
+    const typed = v.keyType !== undefined || v.valueType !== undefined;
+    return `{"type":"Dictionary"${v.shared ? ',"shared":true' : ''}${typed ? `,"key_type":${descJson(v.keyType)},"value_type":${descJson(v.valueType)}` : ''},`
+      + `"value":[${pairs(v.pairs)}]}`;
+  }
+  if (v instanceof Map) return `{"type":"Dictionary","value":[${pairs([...v])}]}`;
+  if (v instanceof Image) {
+    return `{"type":"Image","format":${v.format},"mipmaps":${v.mipmaps},"width":${v.width},"height":${v.height},"data":"${b64(v.data)}"}`;
+  }
+  if (v instanceof InputEvent) {
+    return `{"type":"InputEvent","event_type":${v.eventType},"device":${v.device},"length":${v.length},"extra":[${v.extra.join(',')}]}`;
+  }
+  if (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null) {
+    return `{"type":"Dictionary","value":[${Object.keys(v).map((k) => `[${toJson(k, next)},${toJson(v[k], next)}]`).join(',')}]}`;
+  }
+  throw new TypeError(`${v.constructor?.name ?? 'this object'} is not a Godot value (README.md, "Values", lists the types)`);
+}
+
+/**
+ * The bytes the dialect's engine writes for value (var_to_bytes).
+ * @param {any} value
+ * @param {{dialect?: string, lossy?: boolean}} [opts]
+ * @returns {Uint8Array}
+ */
+export function encode(value, opts = {}) {
+  const d = dialectPtr(opts.dialect ?? 'godot4');
+  const json = toJson(value, 0);
+  return withCString(json, (p, n) => {
+    const out = X.gdwjs_encode_json(d, p, n, opts.lossy ? 1 : 0, OUT, ERR);
+    if (!out) throw lastError();
+    views();
+    const bytes = u8.slice(out, out + dv.getUint32(OUT, true));
+    X.free(out);
+    return bytes;
+  });
+}
+
+// ---- dialects and check ---------------------------------------------------------------------------------
+
+let rowsCache;
+/** Every dialect and engine release row: name, family, summary, engines, aliases, release, released,
+ * releaseOf, engineEvidence, noEngine, documentedOnly, objectsByDefault, fuzzId (the fuzz targets' number for it). */
+export function dialects() {
+  if (!rowsCache) {
+    rowsCache = [];
+    for (let i = 0; i < X.gdw_row_count(); i++) {
+      const d = X.gdw_row_at(i), base = X.gdw_dialect_base(d);
+      const ev = X.gdw_dialect_engine_evidence(d), no = X.gdw_dialect_no_engine(d);
+      rowsCache.push(Object.freeze({
+        name: cString(X.gdw_dialect_name(d)), family: cString(X.gdw_dialect_family(d)), summary: cString(X.gdw_dialect_summary(d)),
+        engines: cString(X.gdw_dialect_engines(d)), aliases: cString(X.gdw_dialect_aliases(d)).split(' ').filter((a) => a),
+        release: cString(X.gdw_dialect_release(d)), released: cString(X.gdw_dialect_released(d)),
+        releaseOf: base && base !== d ? cString(X.gdw_dialect_name(base)) : undefined,
+        engineEvidence: ev ? cString(ev) : undefined, noEngine: no ? cString(no) : undefined,
+        documentedOnly: X.gdw_dialect_documented_only(d) !== 0, objectsByDefault: X.gdw_dialect_objects_by_default(d) !== 0,
+        fuzzId: X.gdw_dialect_fuzz_id(d),
+      }));
+    }
+    Object.freeze(rowsCache);
+  }
+  return rowsCache;
+}
+
+/**
+ * Decode bytes in every dialect: which accept them, which strictly (their encoder writes exactly these bytes),
+ * which as the engine itself would, and a ranking: more bytes read first, then strict before compatible,
+ * engine rows before documented-only ones, then the newest release.
+ * @returns {{verdicts: Array<{dialect: string, accepted: boolean, consumed: number, strict: boolean, engineExact: boolean, error?: GdwireError}>, ranking: string[], best?: string}}
+ */
+export function check(bytes, opts = {}) {
+  const b = asBytes(bytes);
+  checkLimit(b.length);
+  const n = X.gdw_dialect_count();
+  const rowsP = X.malloc(24 * n), errsP = X.malloc(L.err_size * n);
+  try {
+    const got = withBytes(b, (p, len) => X.gdwjs_check(p, len, opts.allowObjects ? 1 : 0, rowsP, errsP, n));
+    if (got !== n) throw new GdwireError('NOMEM', 0, '', 'check ran out of WebAssembly memory');
+    views();
+    const info = Object.fromEntries(dialects().map((r) => [r.name, r]));
+    const verdicts = [];
+    for (let i = 0; i < n; i++) {
+      const w = (k) => dv.getUint32(rowsP + 24 * i + 4 * k, true);
+      const accepted = w(1) === 0;
+      let error;
+      if (!accepted) {
+        // the error record of this row, read as lastError reads the scratch one
+        const e = errsP + L.err_size * i;
+        let end = e + L.err_path;
+        while (u8[end] && end < e + L.err_path + 160) end++;
+        error = new GdwireError(cString(X.gdw_status_name(dv.getInt32(e + L.err_code, true))), dv.getUint32(e + L.err_offset, true),
+          utf8Lossy.decode(u8.subarray(e + L.err_path, end)), cString(dv.getUint32(e + L.err_message, true)),
+          dv.getUint32(e + L.err_value_offset, true), cString(X.gdw_engine_error_name(dv.getInt32(e + L.err_engine_error, true))));
+      }
+      verdicts.push(Object.freeze({ dialect: cString(X.gdw_dialect_name(w(0))), accepted, consumed: accepted ? w(2) : 0, strict: w(3) === 1,
+        engineExact: w(4) === 1, error }));
+    }
+    const rank = (v) => [-v.consumed, v.strict ? 0 : 1, info[v.dialect].documentedOnly ? 1 : 0];
+    const ranking = verdicts.filter((v) => v.accepted).sort((a, c) => {
+      const ka = rank(a), kc = rank(c);
+      for (let k = 0; k < 3; k++) if (ka[k] !== kc[k]) return ka[k] - kc[k];
+      const ra = info[a.dialect].released || '', rc = info[c.dialect].released || '';
+      return ra === rc ? 0 : !ra ? 1 : !rc ? -1 : ra < rc ? 1 : -1;
+    }).map((v) => v.dialect);
+    return { verdicts, ranking, best: ranking[0] };
+  } finally {
+    X.free(rowsP);
+    X.free(errsP);
+  }
+}
+
+/** The row's own name for a name or alias ("godot2" -> "mole"). */
+export function canonicalName(dialect) { return cString(X.gdw_dialect_name(dialectPtr(dialect))); }
+
+export const libraryVersion = cString(X.gdw_version());
+
+// ---- limits -------------------------------------------------------------------------------------------
+
+let maxInput = 256 * 1024 * 1024;
+/** The largest packet decode and check take (default 256 MiB; the WebAssembly memory holds the packet and its
+ * tree, at most 7 bytes a packet byte in compatible mode, within its 2 GiB). Larger ones throw TOO_LARGE. */
+export function setMaxInput(bytes) {
+  if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError('setMaxInput wants a byte count');
+  maxInput = bytes;
+}
+function checkLimit(n) {
+  if (n > maxInput) throw new GdwireError('TOO_LARGE', maxInput, '', `the packet is ${n} bytes, more than the limit (setMaxInput: ${maxInput})`);
+}
+
+// ---- framings -----------------------------------------------------------------------------------------
+
+/**
+ * Cuts a byte stream into the packets of StreamPeer.put_var (and PacketPeerStream): each a 4-byte
+ * little-endian length, then that many bytes. feed(chunk) as bytes arrive (a net.Socket's 'data', a
+ * WebSocket message); packets() yields every whole packet so far.
+ */
+export class FrameReader {
+  /** @param {{maxPayload?: number, bigEndian?: boolean}} [o] maxPayload: 256 MiB, or 65,531 for a PacketPeerStream */
+  constructor(o = {}) {
+    this.maxPayload = o.maxPayload ?? 256 * 1024 * 1024;
+    this.bigEndian = Boolean(o.bigEndian);
+    this.buf = new Uint8Array(0);
+  }
+  feed(chunk) {
+    const c = asBytes(chunk);
+    const joined = new Uint8Array(this.buf.length + c.length);
+    joined.set(this.buf);
+    joined.set(c, this.buf.length);
+    this.buf = joined;
+  }
+  *packets() {
+    let at = 0;
+    while (this.buf.length - at >= 4) {
+      const n = new DataView(this.buf.buffer, this.buf.byteOffset + at, 4).getUint32(0, !this.bigEndian);
+      if (n > this.maxPayload) {
+        throw new GdwireError('TOO_LARGE', at, '', `the length prefix says ${n} bytes, more than maxPayload (${this.maxPayload})`);
+      }
+      if (this.buf.length - at - 4 < n) break;
+      yield this.buf.slice(at + 4, at + 4 + n);
+      at += 4 + n;
+    }
+    this.buf = this.buf.slice(at);
+  }
+  /** bytes held that are not a whole packet yet */
+  get pending() { return this.buf.length; }
+}
+
+/** A packet with its 4-byte length prefix, as StreamPeer.put_var writes it. */
+export function frame(packet, o = {}) {
+  const p = asBytes(packet);
+  const out = new Uint8Array(4 + p.length);
+  new DataView(out.buffer).setUint32(0, p.length, !o.bigEndian);
+  out.set(p, 4);
+  return out;
+}
