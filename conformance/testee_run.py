@@ -244,7 +244,7 @@ def oracle(a, dialect, answers, paths):
         cmd += ["--engine", a.engine]
     if a.deviations:
         cmd += ["--deviations", a.deviations]
-    r = subprocess.run(cmd + paths, stdout=subprocess.PIPE, text=True)
+    r = subprocess.run(cmd + paths, stdout=subprocess.PIPE, text=True, errors="replace")  # a testee's detail may hold any bytes
     return r.stdout, r.returncode
 
 

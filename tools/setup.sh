@@ -35,7 +35,7 @@ PACKAGES=(
   python3-jsonschema                 # the CLI test checks its JSON output against docs/gdwire.schema.json
   python3-dev python3-setuptools python3-pip python3-venv python3-build   # the Python package (python/): its build, pip install and python3 -m build
   python3-hypothesis python3-msgpack mypy   # the Python package's property tests, its bench beside msgpack, and mypy --strict on its types
-  nodejs emscripten                  # the npm package (js/): Node, and the C library compiled to WebAssembly
+  nodejs emscripten node-typescript  # the npm package (js/): Node, the C library compiled to WebAssembly, tsc on its declarations
   gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user   # the codec on a big-endian host (codec:bigendian_test);
                                      # the s390x C library is only "recommended" by the compiler, so name it
 )

@@ -7,7 +7,7 @@
 # packets, the fuzz inputs, the API, and every conformance vector against the C testee).
 set -euo pipefail
 source tools/need.sh
-need "the npm package (nodejs, npm, emscripten: tools/setup.sh)" node npm emcc
+need "the npm package (nodejs, npm, emscripten, node-typescript: tools/setup.sh)" node npm emcc tsc
 runner=$(realpath "$1") testee=$(realpath "$2")
 node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' ||
     skip_or_fail "the npm package needs Node 18 or newer (node $(node --version))"
@@ -46,6 +46,13 @@ JS
 (cd "$work/user" && node reply.mjs "$packet") > "$work/reply.log" 2>&1 || true
 cat "$work/reply.log"
 check "a script in that project decodes Godot 4.6.3's packet and encodes it back byte for byte" 'grep -qx "the same bytes" "$work/reply.log"'
+
+# the TypeScript declarations, as a TypeScript user of the installed package meets them
+cp "$work/src/js/test/types_example.ts" "$work/user/"
+NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH} tsc --noEmit --strict --target es2022 --module es2022 --moduleResolution node \
+    "$work/user/types_example.ts" > "$work/tsc.log" 2>&1 || true
+cat "$work/tsc.log"
+check "tsc --strict accepts a program written against the package's declarations" '[ ! -s "$work/tsc.log" ]'
 
 cd "$work/src/js"
 GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee GDWIRE_ROOT="$work/src" node --test test/ > "$work/test.log" 2>&1 || true
