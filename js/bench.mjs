@@ -57,8 +57,10 @@ try {
     let gd = ['-', '-'];
     if (gdcom) {
       // @gd-com/utils reads Godot 3's type table: it gets the Godot 3 bytes of the same workload
-      const g3 = fs.readFileSync(path.join(tmp, `${w}.godot3.bin`));
-      try {
+      const g3path = path.join(tmp, `${w}.godot3.bin`);
+      const g3 = fs.existsSync(g3path) ? fs.readFileSync(g3path) : undefined; // packed_float64 is Godot 4's only
+      if (!g3) gd = ['no Godot 3', '-'];
+      else try {
         const got = gdcom.getVar(g3);
         const dms = best(() => gdcom.getVar(g3)).toFixed(2);
         let ems = 'fails';

@@ -159,10 +159,26 @@ function withCString(s, fn) {
 
 const INT53 = 2n ** 53n;
 
-function bytesAt(p, n) { views(); return u8.slice(p, p + n); }
+function bytesAt(p, n) { return u8.slice(p, p + n); }
+
+// Short ASCII text is made here: a TextDecoder call costs more than the string (game messages are mostly
+// short keys and names); longer or other text goes to the decoder, which also checks its UTF-8.
+const SHORT_TEXT = 48;
+function shortAscii(p, n) {
+  let s = '';
+  for (let i = p; i < p + n; i++) {
+    const c = u8[i];
+    if (c >= 0x80) return undefined;
+    s += String.fromCharCode(c);
+  }
+  return s;
+}
 
 function text(p, n, Wrap) {
-  views();
+  if (n <= SHORT_TEXT) {
+    const s = shortAscii(p, n);
+    if (s !== undefined) return Wrap ? new Wrap(s) : s;
+  }
   try {
     const s = utf8.decode(u8.subarray(p, p + n));
     return Wrap ? new Wrap(s) : s;
@@ -206,7 +222,12 @@ function floatValue(p, width) {
 
 // keys a plain object keeps in the order given: strings that are not array indexes, nor "__proto__"
 const INDEX_LIKE = /^(0|[1-9][0-9]*)$/;
-function plainKey(k) { return typeof k === 'string' && k !== '__proto__' && !(INDEX_LIKE.test(k) && Number(k) < 4294967295); }
+function plainKey(k) {
+  if (typeof k !== 'string') return false;
+  const c = k.charCodeAt(0);
+  if (c >= 0x30 && c <= 0x39) return !(INDEX_LIKE.test(k) && Number(k) < 4294967295);
+  return k !== '__proto__';
+}
 
 function children(v) {
   // gdw_children: items, or key, value alternating
@@ -221,8 +242,9 @@ function children(v) {
   return [items, n];
 }
 
+// read and the functions it calls use u8 and dv as they are: the memory cannot grow while a tree is read
+// (nothing calls into the module then), so decode makes the views once, before.
 function read(v, opts) {
-  views();
   const type = u8[v + L.value_type];
   const width = u8[v + L.value_width];
   const flags = dv.getUint16(v + L.value_flags, true);
@@ -263,7 +285,6 @@ function read(v, opts) {
       const props = [];
       for (let i = 0; i < n; i += 2) {
         const k = items + i * L.value_size;
-        views();
         props.push([text(dv.getUint32(k + L.value_u, true), dv.getUint32(k + L.value_len, true)), read(k + L.value_size, opts)]);
       }
       return new GodotObject({ className, properties: props });
@@ -274,24 +295,22 @@ function read(v, opts) {
       const [items, n] = children(v);
       const out = new Array(n);
       for (let i = 0; i < n; i++) out[i] = read(items + i * L.value_size, opts);
-      views();
       const typed = (flags & VF.TYPED) !== 0;
       if (name === 'Array' && !typed && !(flags & VF.SHARED)) return out;
       return new GodotArray(out, { elementType: typed ? desc(ptr + L.container_elem) : undefined, shared: (flags & VF.SHARED) !== 0, kind: name });
     }
     case 'Dictionary': {
       const [items, n] = children(v);
+      if (!(flags & (VF.TYPED | VF.SHARED))) return dictionaryValue(items, n, opts);
       const pairs = [];
       for (let i = 0; i < n; i += 2) pairs.push([read(items + i * L.value_size, opts), read(items + (i + 1) * L.value_size, opts)]);
-      views();
-      if (flags & (VF.TYPED | VF.SHARED)) {
+      {
         const typed = (flags & VF.TYPED) !== 0;
         return new Dictionary(pairs, {
           keyType: typed ? desc(ptr + L.container_key) : undefined, valueType: typed ? desc(ptr + L.container_elem) : undefined,
           shared: (flags & VF.SHARED) !== 0,
         });
       }
-      return dictionaryValue(pairs);
     }
     case 'Image': {
       const f = (o) => dv.getUint32(ptr + o, true);
@@ -336,14 +355,23 @@ function mathValue(cls, ptr, len, width) {
 
 /** A Dictionary as JavaScript says it best: a plain object when its keys are distinct strings it keeps in
  * order, else a Map when no two keys are the same to a Map, else a Dictionary of the pairs. */
-function dictionaryValue(pairs) {
-  if (pairs.every(([k]) => plainKey(k))) {
-    const o = {};
-    for (const [k, x] of pairs) o[k] = x;
-    if (Object.keys(o).length === pairs.length) return o;
+function dictionaryValue(items, n, opts) {
+  const count = n / 2;
+  const keys = new Array(count), vals = new Array(count);
+  let plain = true;
+  for (let i = 0; i < count; i++) {
+    keys[i] = read(items + 2 * i * L.value_size, opts);
+    vals[i] = read(items + (2 * i + 1) * L.value_size, opts);
+    if (plain && !plainKey(keys[i])) plain = false;
   }
-  const m = new Map(pairs);
-  return m.size === pairs.length ? m : new Dictionary(pairs);
+  if (plain) {
+    const o = {};
+    for (let i = 0; i < count; i++) o[keys[i]] = vals[i];
+    if (Object.keys(o).length === count) return o;
+  }
+  const m = new Map();
+  for (let i = 0; i < count; i++) m.set(keys[i], vals[i]);
+  return m.size === count ? m : new Dictionary(keys.map((k, i) => [k, vals[i]]));
 }
 
 /**
