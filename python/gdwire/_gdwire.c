@@ -529,6 +529,27 @@ static bool from_py(gdw_builder *b, PyObject *o, int depth) {
     return from_py_via_json(b, o, depth);
 }
 
+/* A decode call's options from its arguments: the dialect, or NULL with the exception set. */
+static const gdw_dialect *decode_setup(const char *dname, const char *mname, int allow_objects, unsigned max_depth, gdw_decode_options *o) {
+    const gdw_dialect *d = dialect_arg(dname);
+    int mode = gdw_mode_from_name(mname);
+    if (d && mode < 0) PyErr_Format(PyExc_ValueError, "unknown mode %s (compatible, strict or engine-exact)", mname);
+    if (!d || mode < 0) return NULL;
+    *o = gdw_decode_options_default();
+    o->mode = (gdw_mode)mode;
+    o->allow_objects = allow_objects != 0;
+    o->max_depth = max_depth;
+    return d;
+}
+
+/* An encode's answer: its bytes (out freed), or the EncodeError. */
+static PyObject *encoded_bytes(gdw_status s, uint8_t *out, size_t n, const gdw_error *err) {
+    if (s != GDW_OK) return raise_gdw(g_encode_error, err);
+    PyObject *b = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n);
+    free(out);
+    return b;
+}
+
 /* decode(data, dialect, mode, allow_objects, max_depth) -> (value, consumed) */
 static PyObject *py_decode(PyObject *self, PyObject *args) {
     (void)self;
@@ -538,14 +559,9 @@ static PyObject *py_decode(PyObject *self, PyObject *args) {
     unsigned max_depth;
     if (!types_ready() || !PyArg_ParseTuple(args, "y*sspI", &buf, &dname, &mname, &allow_objects, &max_depth)) return NULL;
     PyObject *res = NULL;
-    const gdw_dialect *d = dialect_arg(dname);
-    int mode = gdw_mode_from_name(mname);
-    if (d && mode < 0) PyErr_Format(PyExc_ValueError, "unknown mode %s (compatible, strict or engine-exact)", mname);
-    if (d && mode >= 0) {
-        gdw_decode_options o = gdw_decode_options_default();
-        o.mode = (gdw_mode)mode;
-        o.allow_objects = allow_objects != 0;
-        o.max_depth = max_depth;
+    gdw_decode_options o;
+    const gdw_dialect *d = decode_setup(dname, mname, allow_objects, max_depth, &o);
+    if (d) {
         o.borrow_input = true; /* the tree points into buf, which is held until the tree is freed */
         gdw_error err;
         memset(&err, 0, sizeof err);
@@ -597,10 +613,7 @@ static PyObject *py_encode(PyObject *self, PyObject *args) {
     s = gdw_encode_alloc(d, gdw_doc_root(doc), &eo, NULL, &out, &n, &err);
     gdw_doc_free(doc);
     Py_END_ALLOW_THREADS
-    if (s != GDW_OK) return raise_gdw(g_encode_error, &err);
-    PyObject *r = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n);
-    free(out);
-    return r;
+    return encoded_bytes(s, out, n, &err);
 }
 
 /* decode_json(data, dialect, mode, allow_objects, max_depth, plain=False) -> (json text, consumed): the JSON form,
@@ -613,14 +626,9 @@ static PyObject *py_decode_json(PyObject *self, PyObject *args) {
     unsigned max_depth;
     if (!PyArg_ParseTuple(args, "y*sspI|p", &buf, &dname, &mname, &allow_objects, &max_depth, &plain)) return NULL;
     PyObject *res = NULL;
-    const gdw_dialect *d = dialect_arg(dname);
-    int mode = gdw_mode_from_name(mname);
-    if (d && mode < 0) PyErr_Format(PyExc_ValueError, "unknown mode %s (compatible, strict or engine-exact)", mname);
-    if (d && mode >= 0) {
-        gdw_decode_options o = gdw_decode_options_default();
-        o.mode = (gdw_mode)mode;
-        o.allow_objects = allow_objects != 0;
-        o.max_depth = max_depth;
+    gdw_decode_options o;
+    const gdw_dialect *d = decode_setup(dname, mname, allow_objects, max_depth, &o);
+    if (d) {
         gdw_error err;
         memset(&err, 0, sizeof err);
         gdw_doc *doc = NULL;
@@ -669,10 +677,7 @@ static PyObject *py_encode_json(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     s = gdw_encode_json(d, json, (size_t)jlen, 0, &eo, NULL, &out, &n, &err);
     Py_END_ALLOW_THREADS
-    if (s != GDW_OK) return raise_gdw(g_encode_error, &err);
-    PyObject *b = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n);
-    free(out);
-    return b;
+    return encoded_bytes(s, out, n, &err);
 }
 
 /* check(data, allow_objects) -> [(dialect, status, consumed, strict, engine_exact, error tuple or None)] */
