@@ -542,6 +542,15 @@ static const gdw_dialect *decode_setup(const char *dname, const char *mname, int
     return d;
 }
 
+/* An encode call's options: lossy as asked, and a FLOAT written at the width it carries (F32 / F64, and
+ * the widths a decode read: gdwire/_values.py). */
+static gdw_encode_options encode_options(int lossy) {
+    gdw_encode_options eo = gdw_encode_options_default();
+    eo.lossy = lossy != 0;
+    eo.keep_float_width = true;
+    return eo;
+}
+
 /* An encode's answer: its bytes (out freed), or the EncodeError. */
 static PyObject *encoded_bytes(gdw_status s, uint8_t *out, size_t n, const gdw_error *err) {
     if (s != GDW_OK) return raise_gdw(g_encode_error, err);
@@ -604,9 +613,7 @@ static PyObject *py_encode(PyObject *self, PyObject *args) {
     gdw_status s = gdw_build_finish(b, &doc, &err);
     gdw_builder_free(b);
     if (s != GDW_OK) return raise_gdw(g_encode_error, &err);
-    gdw_encode_options eo = gdw_encode_options_default();
-    eo.lossy = lossy != 0;
-    eo.keep_float_width = true; /* F32 / F64 and the widths a decode read come back (gdwire/_values.py) */
+    gdw_encode_options eo = encode_options(lossy);
     uint8_t *out = NULL;
     size_t n = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -666,9 +673,7 @@ static PyObject *py_encode_json(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "s#sp", &json, &jlen, &dname, &lossy)) return NULL;
     const gdw_dialect *d = dialect_arg(dname);
     if (!d) return NULL;
-    gdw_encode_options eo = gdw_encode_options_default();
-    eo.lossy = lossy != 0;
-    eo.keep_float_width = true; /* F32 / F64 and the widths a decode read come back (gdwire/_values.py) */
+    gdw_encode_options eo = encode_options(lossy);
     gdw_error err;
     memset(&err, 0, sizeof err);
     uint8_t *out = NULL;
