@@ -50,15 +50,25 @@ EXPORT gdw_doc *gdwjs_decode(const gdw_dialect *d, const uint8_t *buf, size_t le
     return doc;
 }
 
-/* One encode of the JSON form: the bytes (free with free) and their length in *out_len, or NULL and
- * the error in *err. */
-EXPORT uint8_t *gdwjs_encode_json(const gdw_dialect *d, const char *json, size_t len, int lossy, size_t *out_len, gdw_error *err) {
+/* One encode of the value a builder holds (gdw_build_*: the layer builds it call by call): the bytes (free
+ * with free) and their length in *out_len, or NULL and the error in *err. The builder is empty after. */
+EXPORT uint8_t *gdwjs_build_encode(gdw_builder *b, const gdw_dialect *d, int lossy, size_t *out_len, gdw_error *err) {
     gdw_encode_options eo = gdw_encode_options_default();
     eo.lossy = lossy != 0;
-    eo.keep_float_width = true; /* a Float's width, and the width a decode read, come back */
+    eo.keep_float_width = true;
     uint8_t *out = NULL;
-    if (gdw_encode_json(d, json, len, 0, &eo, NULL, &out, out_len, err) != GDW_OK) return NULL;
+    if (gdw_build_encode(b, d, &eo, NULL, &out, out_len, err) != GDW_OK) return NULL;
     return out;
+}
+
+/* A value given as the JSON form, added to the builder as one value (a type the layer does not build call
+ * by call): GDW_OK, or the parse's error in *err. */
+EXPORT int gdwjs_build_json(gdw_builder *b, const char *json, size_t len, gdw_error *err) {
+    gdw_doc *doc = NULL;
+    gdw_status s = gdw_json_parse(json, len, NULL, &doc, err);
+    if (s == GDW_OK) gdw_build_value(b, gdw_doc_root(doc)); /* a failure is the builder's, reported when it encodes */
+    gdw_doc_free(doc);
+    return (int)s;
 }
 
 /* check: every dialect's verdict into rows of 6 words: dialect row pointer, status, consumed,

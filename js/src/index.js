@@ -3,9 +3,9 @@
 // generation, in JavaScript: the gdwire C library compiled to WebAssembly (js/build.sh), and this layer.
 //
 // decode reads the library's value tree straight from the WebAssembly memory (the struct layout comes from
-// the compiler: src/glue.c gdwjs_layout) into JavaScript values (src/values.js); encode writes the value as
-// the library's JSON form (docs/gdwire.schema.json), which the library reads and encodes. Every verdict,
-// error and byte is the library's.
+// the compiler: src/glue.c gdwjs_layout) into JavaScript values (src/values.js); encode builds the library's
+// tree with its gdw_build_* calls, or for the rarer types writes the library's JSON form
+// (docs/gdwire.schema.json), which the library reads. Every verdict, error and byte is the library's.
 import { WASM_BASE64 } from '../dist/wasm-inline.js';
 import {
   Float, StringName, RawString, MathValue, MATH_TYPES, PackedValue, PACKED_TYPES, PackedStringArray, NodePath, RID, GodotObject,
@@ -541,6 +541,135 @@ function toJson(v, depth) {
   throw new TypeError(`${v.constructor?.name ?? 'this object'} is not a Godot value (README.md, "Values", lists the types)`);
 }
 
+// ---- JavaScript -> the library's tree ------------------------------------------------------------------
+// encode builds the tree with the library's gdw_build_* calls for the types JavaScript has (null, boolean,
+// number, bigint, string, Array, plain object, Map, Uint8Array) and gives every other value as its JSON form
+// (toJson above), which the library reads into the same tree: each of those types keeps one mapping.
+
+let builder = 0;
+let scratch = 0, scratchCap = 0; // bytes handed to a gdw_build_* call, which copies them
+function scratchFor(n) {
+  if (n > scratchCap) {
+    if (scratch) X.free(scratch);
+    scratchCap = Math.max(n, 2 * scratchCap, 4096);
+    scratch = X.malloc(scratchCap);
+    if (!scratch) { scratchCap = 0; throw new GdwireError('NOMEM', 0, '', `no room for ${n} bytes in the WebAssembly memory`); }
+  }
+  views(); // malloc may have grown the memory
+  return scratch;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/; // a string with one goes as JSON: a lone one is refused there, as before
+
+function buildString(v, name) {
+  const p = scratchFor(3 * v.length + 1);
+  const n = encoder.encodeInto(v, u8.subarray(p, p + 3 * v.length + 1)).written;
+  (name ? X.gdw_build_string_name : X.gdw_build_string)(builder, p, n);
+}
+
+function buildJson(v, depth) {
+  withCString(toJson(v, depth), (p, n) => { if (X.gdwjs_build_json(builder, p, n, ERR) !== 0) throw lastError(); });
+}
+
+function build(v, depth) {
+  if (depth > MAX_DEPTH) throw new RangeError('value nested deeper than 1024 levels below the top (the engines\' limit)');
+  if (v === null || v === undefined) { X.gdw_build_nil(builder); return; }
+  switch (typeof v) {
+    case 'boolean': X.gdw_build_bool(builder, v ? 1 : 0); return;
+    case 'number':
+      if (Number.isInteger(v) && !Object.is(v, -0)) {
+        if (!Number.isSafeInteger(v)) throw new RangeError(`${v} is beyond 2^53: give it as a BigInt`);
+        X.gdw_build_int(builder, BigInt(v));
+      } else {
+        X.gdw_build_float(builder, v); // the width the engines choose, as the JSON form without a width
+      }
+      return;
+    case 'bigint':
+      if (v < INT64_MIN || v > INT64_MAX) throw new RangeError(`${v} does not fit Godot's 64-bit int`);
+      X.gdw_build_int(builder, v);
+      return;
+    case 'string':
+      if (SURROGATE.test(v)) buildJson(v, depth);
+      else buildString(v, false);
+      return;
+    default: break;
+  }
+  if (typeof v !== 'object') throw new TypeError(`a ${typeof v} is not a Godot value`);
+  const next = depth + 1;
+  if (Array.isArray(v)) {
+    X.gdw_build_begin_array(builder);
+    for (let i = 0; i < v.length; i++) build(v[i], next);
+    X.gdw_build_end(builder);
+    return;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto === Object.prototype || proto === null) {
+    X.gdw_build_begin_dictionary(builder);
+    for (const k of Object.keys(v)) { build(k, next); build(v[k], next); }
+    X.gdw_build_end(builder);
+    return;
+  }
+  if (v instanceof Map) {
+    X.gdw_build_begin_dictionary(builder);
+    for (const [k, x] of v) { build(k, next); build(x, next); }
+    X.gdw_build_end(builder);
+    return;
+  }
+  if (v instanceof Uint8Array) {
+    const p = scratchFor(v.length || 1);
+    u8.set(v, p);
+    X.gdw_build_packed_bytes(builder, p, v.length);
+    return;
+  }
+  if (v instanceof StringName && typeof v.value === 'string' && !SURROGATE.test(v.value)) { buildString(v.value, true); return; }
+  if (buildNumbers(v)) return;
+  buildJson(v, depth);
+}
+
+// The typed arrays and the math and packed classes, from their components, unless one is a NaN (the JSON form
+// writes a NaN's bits, which a component read as a double may not keep): true when built.
+const TYPED_ARRAYS = new Map([[Int32Array, 'PackedInt32Array'], [BigInt64Array, 'PackedInt64Array'], [Float32Array, 'PackedFloat32Array'],
+  [Float64Array, 'PackedFloat64Array']]);
+function buildNumbers(v) {
+  let type, comps, ints, packed, width = 0;
+  if (TYPED_ARRAYS.has(v.constructor)) {
+    type = TYPED_ARRAYS.get(v.constructor);
+    comps = v;
+    ints = v instanceof Int32Array || v instanceof BigInt64Array;
+    packed = true;
+  } else if (v instanceof PackedValue) {
+    type = v.constructor.name;
+    comps = v.data;
+    ints = v.constructor.ints;
+    packed = true;
+    width = v.realWidth ?? 0;
+  } else if (v instanceof MathValue && !v.rawBits) {
+    type = v.constructor.name;
+    comps = v.values;
+    ints = v.constructor.ints;
+    packed = false;
+    width = v.realWidth ?? 0;
+  } else {
+    return false;
+  }
+  const t = T[type], n = comps.length;
+  if (t === undefined) return false;
+  const p = scratchFor(8 * (n || 1));
+  if (ints) {
+    const a = new BigInt64Array(u8.buffer, p, n);
+    for (let i = 0; i < n; i++) a[i] = BigInt(comps[i]);
+    (packed ? X.gdw_build_packed_ints : X.gdw_build_math_int)(builder, t, p, n);
+  } else {
+    const a = new Float64Array(u8.buffer, p, n);
+    for (let i = 0; i < n; i++) {
+      if (Number.isNaN(comps[i])) return false;
+      a[i] = comps[i];
+    }
+    (packed ? X.gdw_build_packed_reals : X.gdw_build_math)(builder, t, p, n, width);
+  }
+  return true;
+}
+
 /**
  * The bytes the dialect's engine writes for value (var_to_bytes).
  * @param {any} value
@@ -549,15 +678,21 @@ function toJson(v, depth) {
  */
 export function encode(value, opts = {}) {
   const d = dialectPtr(opts.dialect ?? 'godot4');
-  const json = toJson(value, 0);
-  return withCString(json, (p, n) => {
-    const out = X.gdwjs_encode_json(d, p, n, opts.lossy ? 1 : 0, OUT, ERR);
-    if (!out) throw lastError();
-    views();
-    const bytes = u8.slice(out, out + dv.getUint32(OUT, true));
-    X.free(out);
-    return bytes;
-  });
+  if (!builder) builder = X.gdw_builder_new(0);
+  if (!builder) throw new GdwireError('NOMEM', 0, '', 'no room for a builder in the WebAssembly memory');
+  try {
+    build(value, 0);
+  } catch (e) {
+    X.gdw_builder_free(builder); // it holds part of a tree: the next encode starts from a new one
+    builder = 0;
+    throw e;
+  }
+  const out = X.gdwjs_build_encode(builder, d, opts.lossy ? 1 : 0, OUT, ERR);
+  if (!out) throw lastError();
+  views();
+  const bytes = u8.slice(out, out + dv.getUint32(OUT, true));
+  X.free(out);
+  return bytes;
 }
 
 // ---- dialects and check ---------------------------------------------------------------------------------
