@@ -71,8 +71,8 @@ EXPORT int gdwjs_build_json(gdw_builder *b, const char *json, size_t len, gdw_er
     return (int)s;
 }
 
-/* check: every dialect's verdict into rows of 6 words: dialect row pointer, status, consumed,
- * strict (reencodes_same), engine_exact, and the error's offset; the error records into errs. */
+/* check: every dialect's verdict into rows of 5 words (index.js CHECK_ROW): dialect row pointer, status,
+ * consumed, strict (reencodes_same), engine_exact; the error records into errs. */
 EXPORT size_t gdwjs_check(const uint8_t *buf, size_t len, int allow_objects, uint32_t *rows, gdw_error *errs, size_t cap) {
     size_t n = gdw_dialect_count();
     if (n > cap) return 0;
@@ -82,12 +82,11 @@ EXPORT size_t gdwjs_check(const uint8_t *buf, size_t len, int allow_objects, uin
     o.allow_objects = allow_objects != 0;
     gdw_check(buf, len, &o, NULL, false, r);
     for (size_t i = 0; i < n; i++) {
-        rows[6 * i] = (uint32_t)(uintptr_t)r[i].dialect;
-        rows[6 * i + 1] = (uint32_t)r[i].status;
-        rows[6 * i + 2] = (uint32_t)r[i].consumed;
-        rows[6 * i + 3] = r[i].status == GDW_OK && r[i].reencodes_same;
-        rows[6 * i + 4] = r[i].status == GDW_OK && r[i].engine_exact;
-        rows[6 * i + 5] = 0;
+        rows[5 * i] = (uint32_t)(uintptr_t)r[i].dialect;
+        rows[5 * i + 1] = (uint32_t)r[i].status;
+        rows[5 * i + 2] = (uint32_t)r[i].consumed;
+        rows[5 * i + 3] = r[i].status == GDW_OK && r[i].reencodes_same;
+        rows[5 * i + 4] = r[i].status == GDW_OK && r[i].engine_exact;
         errs[i] = r[i].err;
     }
     free(r);

@@ -105,16 +105,18 @@ const MODES = { compatible: 0, strict: 1, 'engine-exact': 2 };
 const ERR = X.malloc(L.err_size);
 const OUT = X.malloc(8);
 
-function lastError() {
+/** The gdw_error record at p as a GdwireError (its path is NUL-terminated within the record). */
+function errorAt(p) {
   views();
-  const code = cString(X.gdw_status_name(dv.getInt32(ERR + L.err_code, true)));
-  const pathStart = ERR + L.err_path;
+  const pathStart = p + L.err_path, pathEnd = p + L.err_size;
   let e = pathStart;
-  while (u8[e] && e < pathStart + 160) e++;
-  return new GdwireError(code, dv.getUint32(ERR + L.err_offset, true), utf8Lossy.decode(u8.subarray(pathStart, e)),
-    cString(dv.getUint32(ERR + L.err_message, true)), dv.getUint32(ERR + L.err_value_offset, true),
-    cString(X.gdw_engine_error_name(dv.getInt32(ERR + L.err_engine_error, true))));
+  while (e < pathEnd && u8[e]) e++;
+  return new GdwireError(cString(X.gdw_status_name(dv.getInt32(p + L.err_code, true))), dv.getUint32(p + L.err_offset, true),
+    utf8Lossy.decode(u8.subarray(pathStart, e)), cString(dv.getUint32(p + L.err_message, true)), dv.getUint32(p + L.err_value_offset, true),
+    cString(X.gdw_engine_error_name(dv.getInt32(p + L.err_engine_error, true))));
 }
+
+function lastError() { return errorAt(ERR); }
 
 const dialectPtrs = new Map();
 function dialectPtr(name) {
@@ -697,6 +699,8 @@ export function encode(value, opts = {}) {
 
 // ---- dialects and check ---------------------------------------------------------------------------------
 
+const CHECK_ROW = 5; // words of a gdwjs_check row (src/glue.c)
+
 let rowsCache;
 /** Every dialect and engine release row: name, family, summary, engines, aliases, release, released,
  * releaseOf, engineEvidence, noEngine, documentedOnly, objectsByDefault, fuzzId (the fuzz targets' number for it). */
@@ -731,7 +735,7 @@ export function check(bytes, opts = {}) {
   const b = asBytes(bytes);
   checkLimit(b.length);
   const n = X.gdw_dialect_count();
-  const rowsP = X.malloc(24 * n), errsP = X.malloc(L.err_size * n);
+  const rowsP = X.malloc(4 * CHECK_ROW * n), errsP = X.malloc(L.err_size * n);
   try {
     const got = withBytes(b, (p, len) => X.gdwjs_check(p, len, opts.allowObjects ? 1 : 0, rowsP, errsP, n));
     if (got !== n) throw new GdwireError('NOMEM', 0, '', 'check ran out of WebAssembly memory');
@@ -739,18 +743,9 @@ export function check(bytes, opts = {}) {
     const info = Object.fromEntries(dialects().map((r) => [r.name, r]));
     const verdicts = [];
     for (let i = 0; i < n; i++) {
-      const w = (k) => dv.getUint32(rowsP + 24 * i + 4 * k, true);
+      const w = (k) => dv.getUint32(rowsP + 4 * (CHECK_ROW * i + k), true);
       const accepted = w(1) === 0;
-      let error;
-      if (!accepted) {
-        // the error record of this row, read as lastError reads the scratch one
-        const e = errsP + L.err_size * i;
-        let end = e + L.err_path;
-        while (u8[end] && end < e + L.err_path + 160) end++;
-        error = new GdwireError(cString(X.gdw_status_name(dv.getInt32(e + L.err_code, true))), dv.getUint32(e + L.err_offset, true),
-          utf8Lossy.decode(u8.subarray(e + L.err_path, end)), cString(dv.getUint32(e + L.err_message, true)),
-          dv.getUint32(e + L.err_value_offset, true), cString(X.gdw_engine_error_name(dv.getInt32(e + L.err_engine_error, true))));
-      }
+      const error = accepted ? undefined : errorAt(errsP + L.err_size * i);
       verdicts.push(Object.freeze({ dialect: cString(X.gdw_dialect_name(w(0))), accepted, consumed: accepted ? w(2) : 0, strict: w(3) === 1,
         engineExact: w(4) === 1, error }));
     }
