@@ -2,17 +2,10 @@
 /* check.c — `gdwire check`: one packet against every dialect, and which engine most likely
  * wrote it, with the reasons.
  *
- * Ranking: a dialect that accepts the packet beats one that rejects it; then reading every
- * byte beats leaving trailing bytes; then a value without odd reals (subnormal, NaN or beyond
- * 1e30: the marks of integers or text read as floats) beats one with them; then writing back
- * exactly these bytes (the dialect's own encoder would have produced them: strict mode
- * accepts them) beats not; then the engine's own verdict (engine-exact mode). Dialects of equal
- * score are equally likely: the newest engine release among them is named first, the others
- * with it ("equally").
- * Rejecting dialects rank by how far they read. Dialects that read the same value are one
- * "meaning"; where meanings differ, the reason names the first type id they read differently.
+ * The ranking is the library's (gdw_check_rank, codec/check.c: the Python and npm packages and the page
+ * rank with it too); this file says why. Dialects that read the same value are one "meaning"; where
+ * meanings differ, the reason names the first type id they read differently.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +18,6 @@ typedef struct row {
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
     char engine_note[1000]; /* the engine holds another value than the bytes spell (engine_note.c) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
-    long score;
     int rank;      /* 1-based; equal scores share a rank */
     int meaning;   /* index into meanings, -1 when rejected */
     char reason[240];
@@ -37,6 +29,8 @@ typedef struct check_run {
     row *rows;
     gdw_check_result *res; /* gdw_check's results for the packet being checked */
     struct tree_facts *meaning_facts; /* per meaning (at most one a dialect) */
+    size_t *odd;          /* per dialect: the same, for gdw_check_rank */
+    int *rank;            /* per dialect: gdw_check_rank's */
     size_t *accept_count; /* per dialect, over the run */
     size_t *first_count;  /* per dialect: packets it ranks first on (ties included) */
     bool matrix;          /* the full matrix per packet (one packet, or -v) */
@@ -59,21 +53,12 @@ static const char *type_of(const gdw_dialect *d, unsigned w) {
     return t < 0 ? NULL : gdw_type_name((gdw_type)t);
 }
 
-/* ---- plausibility ------------------------------------------------------------------------------ */
+/* ---- what a tree holds ---------------------------------------------------------------------------- */
 
-static inline bool odd_real(double x) {
-    if (x == 0) return false;
-    double a = fabs(x);
-    return isnan(x) || a < 1e-30 || a > 1e30;
-}
-
-#define ODD_SAMPLE 4096 /* components read of each math value or packed array */
-#define ODD_DEPTH 64    /* containers are read down to this many levels */
-
-/* What one walk of a tree tells: its reals that look misread (subnormal, NaN, beyond 1e30; arrays
- * sampled, containers read down to ODD_DEPTH levels) and, when asked, the types of its values in
- * the order their headers are on the wire (a tree's pre-order; an Object's property names are
- * bare strings, not values). */
+/* What one walk of a tree tells: its reals that look misread (the library's gdw_value_misread_own, down to
+ * GDW_MISREAD_DEPTH levels, as gdw_value_misread_reals counts them) and, when asked, the types of its values
+ * in the order their headers are on the wire (a tree's pre-order; an Object's property names are bare
+ * strings, not values): one walk for what the ranking and the reasons need. */
 typedef struct tree_facts {
     size_t odd;
     bool want_types;
@@ -85,12 +70,8 @@ typedef struct tree_facts {
 static gdw_visit_answer facts_at(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
     (void)ev;
     tree_facts *f = ctx;
-    if (depth <= ODD_DEPTH) {
-        double comps[64];
-        for (size_t from = 0, got; from < ODD_SAMPLE && (got = gdw_value_reals(v, from, sizeof comps / sizeof comps[0], comps)) > 0; from += got)
-            for (size_t i = 0; i < got; i++) f->odd += odd_real(comps[i]);
-    }
-    if (!f->want_types) return depth >= ODD_DEPTH ? GDW_VISIT_SKIP : GDW_VISIT_GO;
+    if (depth <= GDW_MISREAD_DEPTH) f->odd += gdw_value_misread_own(v);
+    if (!f->want_types) return depth >= GDW_MISREAD_DEPTH ? GDW_VISIT_SKIP : GDW_VISIT_GO;
     bool header = !(parent && parent->type == GDW_OBJECT && slot % 2 == 0);
     if (header && v->type < 64 && !(f->seen >> v->type & 1u) && f->ntypes < MAX_IDS) {
         f->seen |= (uint64_t)1 << v->type;
@@ -99,86 +80,45 @@ static gdw_visit_answer facts_at(void *ctx, gdw_visit_event ev, const gdw_value 
     return GDW_VISIT_GO;
 }
 
-/* Reals in root that look misread; arrays are sampled (their first ODD_SAMPLE components),
- * containers read down to ODD_DEPTH levels; with want_types, the types read too. */
-static tree_facts facts_of(const gdw_value *root, bool want_types) {
+static tree_facts facts_of(const gdw_value *root) {
     tree_facts f;
     memset(&f, 0, sizeof f);
-    f.want_types = want_types;
+    f.want_types = true;
     gdw_visit(root, GDW_VISIT_PRE, facts_at, &f);
     return f;
 }
 
 /* ---- ranking -------------------------------------------------------------------------------------- */
 
-/* a's engine release came out after b's; an undated row is older than any dated one */
-static bool newer(const gdw_dialect *a, const gdw_dialect *b) {
-    const char *ra = gdw_dialect_released(a), *rb = gdw_dialect_released(b);
-    if (!ra[0]) return false;
-    return !rb[0] || strcmp(ra, rb) > 0;
-}
-
-/* Scores, ranks, meanings and (with detail: the matrix or JSON) each row's reason. A score is
- * five bits, most telling first: reads every byte, no misread-looking reals, its encoder writes
- * the bytes back, the engine itself accepts them (those two are gdw_check's, found in its one
- * walk per dialect), the row is an engine's and not only documentation (documented_only). The second costs a walk of the tree; it only tells apart rows that tie on the
- * bit above it, so without detail only those rows pay for it. The rows that rank first, and so
- * the answer, are the same. */
+/* Ranks (gdw_check_rank), meanings and (with detail: the matrix or JSON) each row's reason. With detail,
+ * the rows that read equal values are one meaning, and each meaning's tree is walked once for its
+ * misread-looking reals, which the ranking then takes as given, and its types. */
 static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *dec, ids *seen, int *best_out, int *n_meanings, bool detail) {
     size_t nd = c->nd;
     row *rows = c->rows;
-    long top = -1;
-    for (size_t i = 0; i < nd; i++) {
-        row *w = &rows[i];
-        if (w->r->status == GDW_OK) {
-            w->score = 1L << 40;
-            if (w->r->consumed == pk->n) w->score += 1L << 36;
-            if (w->score > top) top = w->score;
-        } else {
-            w->score = (long)w->r->err.offset; /* further is more plausible */
-        }
-    }
-    /* with detail: meanings (dialects reading equal values) first, then one walk of each
-     * meaning's tree for its misread-looking reals and the types it read */
     int nm = 0;
     tree_facts *mf = c->meaning_facts;
-    for (size_t i = 0; i < nd && detail; i++) {
+    for (size_t i = 0; i < nd; i++) {
         rows[i].meaning = -1;
-        if (rows[i].r->status) continue;
+        c->odd[i] = SIZE_MAX;
+        if (!detail || rows[i].r->status) continue;
         for (size_t k = 0; k < i; k++)
             if (rows[k].meaning >= 0 && gdw_value_equal(gdw_doc_root(rows[k].r->doc), gdw_doc_root(rows[i].r->doc))) { rows[i].meaning = rows[k].meaning; break; }
         if (rows[i].meaning < 0) {
             rows[i].meaning = nm++;
-            mf[rows[i].meaning] = facts_of(gdw_doc_root(rows[i].r->doc), true);
+            mf[rows[i].meaning] = facts_of(gdw_doc_root(rows[i].r->doc));
         }
+        c->odd[i] = mf[rows[i].meaning].odd;
     }
-    for (size_t i = 0; i < nd; i++) {
-        row *w = &rows[i];
-        if (w->r->status != GDW_OK) continue;
-        if (detail || w->score == top) {
-            w->odd_reals = detail ? mf[w->meaning].odd : facts_of(gdw_doc_root(w->r->doc), false).odd;
-            if (w->odd_reals == 0) w->score += 1L << 35;
-        }
-        if (w->r->reencodes_same) w->score += 1L << 34;
-        if (!gdw_dialect_documented_only(w->r->dialect)) w->score += 1L << 32; /* an engine's row before the docs' */
-    }
-    for (size_t i = 0; i < nd; i++) {
-        row *w = &rows[i];
-        if (w->r->status != GDW_OK) continue;
-        w->exact_ok = w->r->engine_exact; /* gdw_check's: found in its walk unless an engine quirk was met */
-        if (w->exact_ok) w->score += 1L << 33;
-        if (w->exact_ok && c->matrix) engine_value_note(w->r->dialect, pk, dec, w->r->doc, w->engine_note, sizeof w->engine_note);
-    }
-    /* among dialects of the best score, the newest engine release (dialect field `released`) */
-    int best = 0;
-    for (size_t i = 1; i < nd; i++)
-        if (rows[i].score > rows[best].score || (rows[i].score == rows[best].score && newer(rows[i].r->dialect, rows[best].r->dialect)))
-            best = (int)i;
+    int best = (int)gdw_check_rank(c->res, nd, pk->n, c->odd, c->rank);
     *best_out = best;
     for (size_t i = 0; i < nd; i++) {
-        int better = 0;
-        for (size_t k = 0; k < nd; k++) if (rows[k].score > rows[i].score) better++;
-        rows[i].rank = better + 1;
+        row *w = &rows[i];
+        w->rank = c->rank[i];
+        if (w->r->status != GDW_OK) continue;
+        w->odd_reals = c->odd[i];
+        w->exact_ok = w->r->engine_exact; /* gdw_check's: found in its walk unless an engine quirk was met */
+        if (w->exact_ok && c->matrix) engine_value_note(w->r->dialect, pk, dec, w->r->doc, w->engine_note, sizeof w->engine_note);
     }
     seen->n = 0;
     *n_meanings = 0;
@@ -211,7 +151,7 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
                 snprintf(out + n, cap - (size_t)n, " (type id %u; %s has ids 0-%u)", pk->p[e->offset], gdw_dialect_name(d), gdw_dialect_type_count(d) - 1);
             continue;
         }
-        if ((int)i == best || (w->meaning == rows[best].meaning && w->score == rows[best].score)) {
+        if ((int)i == best || (w->meaning == rows[best].meaning && w->rank == rows[best].rank)) {
             if ((int)i != best) { snprintf(out, cap, "reads the packet as %s does", gdw_dialect_name(bd)); continue; }
             size_t n = 0;
             n += (size_t)snprintf(out + n, cap - n, w->r->consumed == pk->n ? "reads all %zu bytes" : "reads %zu bytes", w->r->consumed);
@@ -437,7 +377,9 @@ const gdw_dialect *best_dialect_for(const opts *o, const packet *pk) {
         c.rows = calloc(c.nd, sizeof *c.rows);
         c.res = calloc(c.nd, sizeof *c.res);
         c.meaning_facts = calloc(c.nd, sizeof *c.meaning_facts);
-        if (!c.rows || !c.res || !c.meaning_facts) return NULL;
+        c.odd = calloc(c.nd, sizeof *c.odd);
+        c.rank = calloc(c.nd, sizeof *c.rank);
+        if (!c.rows || !c.res || !c.meaning_facts || !c.odd || !c.rank) return NULL;
     }
     c.o = o;
     gdw_decode_options dec = o->dec;
@@ -471,8 +413,10 @@ int cmd_check(const opts *o) {
     c.accept_count = calloc(c.nd, sizeof *c.accept_count);
     c.first_count = calloc(c.nd, sizeof *c.first_count);
     c.meaning_facts = calloc(c.nd, sizeof *c.meaning_facts);
-    if (!c.rows || !c.res || !c.accept_count || !c.first_count || !c.meaning_facts) {
-        free(c.rows); free(c.res); free(c.accept_count); free(c.first_count); free(c.meaning_facts);
+    c.odd = calloc(c.nd, sizeof *c.odd);
+    c.rank = calloc(c.nd, sizeof *c.rank);
+    if (!c.rows || !c.res || !c.accept_count || !c.first_count || !c.meaning_facts || !c.odd || !c.rank) {
+        free(c.rows); free(c.res); free(c.accept_count); free(c.first_count); free(c.meaning_facts); free(c.odd); free(c.rank);
         fprintf(stderr, "gdwire: out of memory\n");
         return EXIT_USAGE;
     }
@@ -491,5 +435,7 @@ int cmd_check(const opts *o) {
     free(c.accept_count);
     free(c.first_count);
     free(c.meaning_facts);
+    free(c.odd);
+    free(c.rank);
     return rc;
 }

@@ -69,7 +69,6 @@ const char *raw_input_hint(const uint8_t *p, size_t n);
 /* --dump: byte values as people paste them (input.c): Godot's print() of a PackedByteArray
  * "[27, 0, 0, 0]", decimal or 0x lists, xxd and hexdump -C dumps; p[0..*n) rewritten in place to
  * the bytes. NULL, or why not, with *bad_at the offset. */
-const char *undump(uint8_t *p, size_t *n, size_t *bad_at);
 
 /* ---- packets ------------------------------------------------------------------------------- */
 

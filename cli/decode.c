@@ -134,60 +134,9 @@ typedef struct explain_run {
     bool marked;
 } explain_run;
 
-/* The value part of a row: what the field's bytes say. */
+/* The value part of a row: what the field's bytes say (the library's words, which js/ and web/ show too). */
 static void field_value(const explain_run *x, const gdw_trace_event *ev, char *out, size_t cap) {
-    const uint8_t *p = x->pk->p + ev->offset;
-    const char *f = ev->field;
-    out[0] = 0;
-    if (strcmp(f, "header") == 0) {
-        uint32_t h = (uint32_t)ev->number;
-        int n = snprintf(out, cap, "%s (type id %u", ev->type < GDW_TYPE_COUNT ? gdw_type_name(ev->type) : "unknown type", h & 0xFFu);
-        if (h >> 8) n += snprintf(out + n, cap - (size_t)n, ", flags 0x%x", h & ~0xFFu);
-        snprintf(out + n, cap - (size_t)n, ")%s%s", ev->path && ev->path[0] ? " at " : "", ev->path ? ev->path : "");
-    } else if (strcmp(f, "bytes") == 0 && (ev->type == GDW_PACKED_BYTE_ARRAY || ev->type == GDW_IMAGE)) {
-        snprintf(out, cap, "%zu bytes", ev->size);
-    } else if (strcmp(f, "bytes") == 0) {
-        size_t n = 0;
-        out[n++] = '"';
-        for (size_t i = 0; i < ev->size && n + 8 < cap; i++) {
-            uint8_t c = p[i];
-            if (i >= 48) { n += (size_t)snprintf(out + n, cap - n, "..."); break; }
-            if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') out[n++] = (char)c;
-            else n += (size_t)snprintf(out + n, cap - n, "\\x%02x", c);
-        }
-        if (n + 2 < cap) { out[n++] = '"'; out[n] = 0; }
-    } else if (strcmp(f, "padding") == 0) {
-        snprintf(out, cap, "to a multiple of 4");
-    } else if (strcmp(f, "value") == 0 && ev->type == GDW_FLOAT) {
-        gdw_real_text(out, cap, (uint64_t)ev->number, (unsigned)ev->size);
-    } else if (strcmp(f, "value") == 0 && ev->type == GDW_BOOL) {
-        snprintf(out, cap, "%s", ev->number == 0 ? "false" : ev->number == 1 ? "true" : "true (not 0 or 1)");
-    } else if (strcmp(f, "components") == 0 || strcmp(f, "elements") == 0) {
-        unsigned w = (unsigned)ev->number;
-        bool ints = ev->type == GDW_VECTOR2I || ev->type == GDW_VECTOR3I || ev->type == GDW_VECTOR4I || ev->type == GDW_RECT2I ||
-                    ev->type == GDW_PACKED_INT32_ARRAY || ev->type == GDW_PACKED_INT64_ARRAY || ev->type == GDW_PACKED_VECTOR2I_ARRAY ||
-                    ev->type == GDW_PACKED_VECTOR3I_ARRAY || ev->type == GDW_PACKED_VECTOR4I_ARRAY;
-        size_t n = 0, count = w ? ev->size / w : 0;
-        for (size_t i = 0; i < count && n + 40 < cap; i++) {
-            if (i >= 16) { n += (size_t)snprintf(out + n, cap - n, ", ... (%zu in all)", count); break; }
-            const uint8_t *q = p + i * w;
-            uint64_t bits = w == 8 ? ((uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24 | (uint64_t)q[4] << 32 |
-                                      (uint64_t)q[5] << 40 | (uint64_t)q[6] << 48 | (uint64_t)q[7] << 56)
-                                   : ((uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24);
-            if (i) n += (size_t)snprintf(out + n, cap - n, ", ");
-            if (ints) n += (size_t)snprintf(out + n, cap - n, "%" PRId64, w == 8 ? (int64_t)bits : (int64_t)(int32_t)bits);
-            else { char t[48]; gdw_real_text(t, sizeof t, bits, w); n += (size_t)snprintf(out + n, cap - n, "%s", t); }
-        }
-    } else if (strcmp(f, "count") == 0 && ((uint64_t)ev->number & 0x80000000u) && ev->type != GDW_PACKED_STRING_ARRAY &&
-               (ev->type == GDW_ARRAY || ev->type == GDW_DICTIONARY)) {
-        snprintf(out, cap, "%" PRId64 " (bit 31 set: Godot 2's shared flag)", ev->number & 0x7FFFFFFF);
-    } else if (strcmp(f, "name count") == 0) {
-        snprintf(out, cap, "%" PRId64 "%s", ev->number & 0x7FFFFFFF, (ev->number & 0x80000000) ? " (bit 31: new format)" : " (bit 31 clear: old format)");
-    } else if (strcmp(f, "element type") == 0) {
-        snprintf(out, cap, "type id %" PRId64, ev->number & 0x7FFFFFFF);
-    } else {
-        snprintf(out, cap, "%" PRId64, ev->number);
-    }
+    gdw_trace_field_text(ev, x->pk->p, out, cap);
 }
 
 static void print_bytes_cell(const uint8_t *p, size_t n) {
@@ -207,7 +156,7 @@ static void mark_error(explain_run *x) {
 
 /* explain --json: one field as {"offset", "size", "depth", "field", "value", "path"}. */
 static void explain_row_json(explain_run *x, const gdw_trace_event *ev) {
-    char val[400];
+    char val[640];
     field_value(x, ev, val, sizeof val);
     printf("%s{\"offset\":%zu,\"size\":%zu,\"depth\":%u,\"field\":", x->rows++ ? "," : "", x->base + ev->offset, ev->size, (unsigned)ev->depth);
     json_string(stdout, ev->field);
@@ -222,7 +171,7 @@ static void explain_row(void *ctx, const gdw_trace_event *ev) {
     explain_run *x = ctx;
     if (x->json) { explain_row_json(x, ev); return; }
     if (x->failed && !x->marked && ev->offset > x->err.offset) mark_error(x);
-    char val[400];
+    char val[640];
     field_value(x, ev, val, sizeof val);
     bool failing = x->failed && !x->marked && x->err.offset >= ev->offset && x->err.offset < ev->offset + (ev->size ? ev->size : 1);
     printf("%s%8zu  ", failing ? c_bad() : "", x->base + ev->offset);

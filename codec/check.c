@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* check.c — one packet against every dialect (gdw_check, gdwire.h). */
+/* check.c — one packet against every dialect (gdw_check, gdwire.h), and the ranking of the answers (gdw_check_rank):
+ * the one definition `gdwire check`, the Python and npm packages and the page share. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/api.h"
@@ -54,4 +58,82 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
         else gdw_doc_free(doc);
     }
     return accepted;
+}
+
+/* ---- ranking: which dialect most likely wrote the packet -------------------------------------------- */
+
+/* A real that looks misread: subnormal-small, NaN or beyond 1e30 (the marks of integers or text read as floats). */
+static bool looks_misread(double x) {
+    if (x == 0) return false;
+    double a = fabs(x);
+    return isnan(x) || a < 1e-30 || a > 1e30;
+}
+
+#define MISREAD_SAMPLE 4096 /* components read of each math value or packed array */
+
+size_t gdw_value_misread_own(const gdw_value *v) {
+    size_t n = 0;
+    double comps[64];
+    for (size_t from = 0, got; from < MISREAD_SAMPLE && (got = gdw_value_reals(v, from, sizeof comps / sizeof comps[0], comps)) > 0; from += got)
+        for (size_t i = 0; i < got; i++) n += looks_misread(comps[i]);
+    return n;
+}
+
+static gdw_visit_answer count_misread(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
+    (void)ev, (void)parent, (void)slot;
+    *(size_t *)ctx += gdw_value_misread_own(v);
+    return depth >= GDW_MISREAD_DEPTH ? GDW_VISIT_SKIP : GDW_VISIT_GO;
+}
+
+size_t gdw_value_misread_reals(const gdw_value *root) {
+    size_t n = 0;
+    if (root) gdw_visit(root, GDW_VISIT_PRE, count_misread, &n);
+    return n;
+}
+
+/* a's engine release came out after b's; an undated row is older than any dated one */
+static bool released_after(const gdw_dialect *a, const gdw_dialect *b) {
+    const char *ra = gdw_dialect_released(a), *rb = gdw_dialect_released(b);
+    if (!ra[0]) return false;
+    return !rb[0] || strcmp(ra, rb) > 0;
+}
+
+/* The score: for an accepted row, bits most telling first (accepted, reads every byte, no misread-looking
+ * reals, its encoder writes the bytes back, the engine itself accepts them, an engine's row and not only
+ * documentation); for a rejected row, how far it read. */
+#define RANK_ACCEPTED (INT64_C(1) << 40)
+#define RANK_READS_ALL (INT64_C(1) << 36)
+#define RANK_PLAUSIBLE (INT64_C(1) << 35)
+#define RANK_WRITES_BACK (INT64_C(1) << 34)
+#define RANK_ENGINE_ACCEPTS (INT64_C(1) << 33)
+#define RANK_ENGINE_ROW (INT64_C(1) << 32)
+
+size_t gdw_check_rank(const gdw_check_result *r, size_t n, size_t len, size_t *misread, int *rank) {
+    if (!r || !rank || n == 0) return 0;
+    int64_t local[32], *score = n <= 32 ? local : (int64_t *)malloc(n * sizeof *score);
+    if (!score) return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].status != GDW_OK) {
+            score[i] = (int64_t)r[i].err.offset; /* further is more plausible */
+            continue;
+        }
+        size_t odd = misread && misread[i] != SIZE_MAX ? misread[i] : gdw_value_misread_reals(gdw_doc_root(r[i].doc));
+        if (misread) misread[i] = odd;
+        score[i] = RANK_ACCEPTED;
+        if (r[i].consumed == len) score[i] += RANK_READS_ALL;
+        if (odd == 0) score[i] += RANK_PLAUSIBLE;
+        if (r[i].reencodes_same) score[i] += RANK_WRITES_BACK;
+        if (r[i].engine_exact) score[i] += RANK_ENGINE_ACCEPTS;
+        if (!gdw_dialect_documented_only(r[i].dialect)) score[i] += RANK_ENGINE_ROW;
+    }
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (score[i] > score[best] || (score[i] == score[best] && released_after(r[i].dialect, r[best].dialect))) best = i;
+    for (size_t i = 0; i < n; i++) {
+        int better = 0;
+        for (size_t k = 0; k < n; k++) better += score[k] > score[i];
+        rank[i] = better + 1;
+    }
+    if (score != local) free(score);
+    return best;
 }

@@ -566,6 +566,13 @@ typedef struct gdw_trace_event {
 
 typedef void (*gdw_trace_fn)(void *ctx, const gdw_trace_event *ev);
 
+/* gdw_trace_field_text: what a traced field's bytes say, as `gdwire explain` prints it beside them
+ * ("Dictionary (type id 27) at [0]", "\"hp\"", "1.5, -2", "3 (bit 31 set: Godot 2's shared flag)").
+ * input is the buffer the trace's offsets count from (NULL: numbers only, no string or component text).
+ * Writes at most cap - 1 characters and a NUL (a longer text is cut; 640 holds every field) and
+ * returns the length written. */
+GDW_API size_t gdw_trace_field_text(const gdw_trace_event *ev, const uint8_t *input, char *out, size_t cap);
+
 typedef struct gdw_decode_options {
     gdw_mode mode;
     unsigned max_depth;   /* 0 = GDW_DEFAULT_MAX_DEPTH; values above GDW_HARD_MAX_DEPTH are clamped */
@@ -660,6 +667,25 @@ typedef struct gdw_check_result {
  * gdw_dialect_count() results, in table order. Returns how many dialects accept. */
 GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
                          gdw_check_result *out);
+
+/* gdw_check_rank: which dialect most likely wrote the packet of len bytes that gdw_check answered in r[0..n).
+ * A dialect that accepts it beats one that rejects it; then, in this order: reading every byte; a value without
+ * reals that look misread (gdw_value_misread_reals: the marks of integers or text read as floats); its encoder
+ * writing back exactly these bytes; the engine itself accepting them (engine_exact); an engine's row before one
+ * only documentation describes. Rejecting dialects rank by how far they read. Fills rank[0..n) (1-based; equal
+ * scores share a rank) and returns the index of the first: among equals, the newest engine release
+ * (gdw_dialect_released). misread (may be NULL) is in and out: an entry other than SIZE_MAX is taken as that
+ * row's count of misread-looking reals, the others are counted from the row's document (r[i].doc: gdw_check
+ * with keep_docs; a row without one counts none) and written back. Returns 0 for NULL r or rank, or n == 0. */
+GDW_API size_t gdw_check_rank(const gdw_check_result *r, size_t n, size_t len, size_t *misread, int *rank);
+/* gdw_value_misread_reals: the reals in a tree that look misread: NaN, nonzero below 1e-30 or beyond 1e30 in
+ * magnitude (what integers, text or other fields read as floats look like): gdw_value_misread_own summed over
+ * the values down to GDW_MISREAD_DEPTH levels (a walk of one's own can add it up with other work). 0 for NULL.
+ * gdw_value_misread_own: those of v's own components (a float, a math value, a packed array of reals; its
+ * first 4096 components), not its children's. */
+#define GDW_MISREAD_DEPTH 64u
+GDW_API size_t gdw_value_misread_reals(const gdw_value *root);
+GDW_API size_t gdw_value_misread_own(const gdw_value *v);
 
 /* ---------------------------------------------------------------------------------------
  * Encoding.
@@ -1014,6 +1040,13 @@ GDW_API int gdw_hex_digit(int c);
  * digit when their number is odd; GDW_ERR_INVALID_ARG when out or out_len is NULL, or in is NULL
  * with n > 0. */
 GDW_API gdw_status gdw_hex_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at);
+/* gdw_dump_decode: byte values as people paste them, to bytes: Godot's print() of a PackedByteArray
+ * ("[27, 0, 0, 0]"), lists of decimal 0-255 or 0xNN separated by spaces, commas, semicolons or
+ * brackets, xxd lines, and hexdump -C or od -A x -t x1z lines (their offsets placing the bytes, a
+ * "*" repeating the line before). out needs room for n bytes and may be in itself. GDW_ERR_SYNTAX
+ * with *bad_at (if not NULL) the offset of the first character that is not part of a byte and *why
+ * (if not NULL) a sentence saying what was expected there; GDW_ERR_INVALID_ARG as gdw_hex_decode. */
+GDW_API gdw_status gdw_dump_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at, const char **why);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,7 @@ PACKAGES=(
   python3-dev python3-setuptools python3-pip python3-venv python3-build   # the Python package (python/): its build, pip install and python3 -m build
   python3-hypothesis python3-msgpack mypy   # the Python package's property tests, its bench beside msgpack, and mypy --strict on its types
   nodejs emscripten node-typescript  # the npm package (js/): Node, the C library compiled to WebAssembly, tsc on its declarations
+  esbuild chromium                   # the page (web/): its script bundled into one file, and the headless browser its test drives
   gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user   # the codec on a big-endian host (codec:bigendian_test);
                                      # the s390x C library is only "recommended" by the compiler, so name it
 )

@@ -313,6 +313,30 @@ int main(void) {
         CHECK(gdw_hex_decode(inplace, 6, (uint8_t *)inplace, &n, NULL) == GDW_OK && n == 3 && memcmp(inplace, "\xc0\xff\xee", 3) == 0,
               "gdw_hex_decode in place");
     }
+    /* pasted byte values (gdw_dump_decode): what `gdwire --dump`, the npm package and the page read */
+    {
+        static const struct { const char *in; gdw_status want; const char *bytes; size_t len, bad_at; } k_dump[] = {
+            {"[27, 0, 0, 0]", GDW_OK, "\x1b\0\0\0", 4, 0},                  /* Godot's print() of a PackedByteArray */
+            {"0x1b,0xff;{3}", GDW_OK, "\x1b\xff\x03", 3, 0},
+            {"00000000: 1b00 0000 0200  ....\n", GDW_OK, "\x1b\0\0\0\x02\0", 6, 0},  /* xxd */
+            {"00000000  1b 00 00 00  |....|\n00000004\n", GDW_OK, "\x1b\0\0\0", 4, 0}, /* hexdump -C */
+            {"00000000  01 02  |..|\n*\n00000006\n", GDW_OK, "\x01\x02\x01\x02\x01\x02", 6, 0},     /* "*" repeats */
+            {"[27, 256]", GDW_ERR_SYNTAX, NULL, 0, 8},                           /* past 255 */
+            {"[27, x]", GDW_ERR_SYNTAX, NULL, 0, 5},
+            {"1b 00", GDW_ERR_SYNTAX, NULL, 0, 1},                               /* hex is --hex, not a dump */
+        };
+        for (size_t i = 0; i < sizeof k_dump / sizeof k_dump[0]; i++) {
+            uint8_t out[64];
+            size_t n = 99, bad = 99;
+            const char *why = NULL;
+            gdw_status s = gdw_dump_decode(k_dump[i].in, strlen(k_dump[i].in), out, &n, &bad, &why);
+            CHECK(s == k_dump[i].want, "gdw_dump_decode(\"%s\"): %s", k_dump[i].in, gdw_status_name(s));
+            if (s == GDW_OK && k_dump[i].want == GDW_OK)
+                CHECK(n == k_dump[i].len && memcmp(out, k_dump[i].bytes, n) == 0, "gdw_dump_decode(\"%s\"): %zu bytes", k_dump[i].in, n);
+            if (s != GDW_OK && k_dump[i].want != GDW_OK)
+                CHECK(bad == k_dump[i].bad_at && why && why[0], "gdw_dump_decode(\"%s\"): bad at %zu, want %zu", k_dump[i].in, bad, k_dump[i].bad_at);
+        }
+    }
     /* NaN payloads in the text form: the sign before "nan" is kept, only nan(0xHEX) is a payload */
     {
         static const struct { const char *text; gdw_status want; uint64_t bits; } nans[] = {

@@ -95,6 +95,17 @@ int main(void) {
     NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_validate(g4, bytes, 4, NULL, NULL, NULL));
     NULLCASE(r == 0, size_t r = gdw_check(NULL, 4, NULL, NULL, false, results));
     NULLCASE(r == 0, memset(bytes, 0, 8); size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL));
+    {
+        int ranks[64];
+        size_t nd = gdw_dialect_count();
+        memset(bytes, 0, 8);
+        gdw_check(bytes, 4, NULL, NULL, true, results); /* a Nil, which every dialect reads */
+        NULLCASE(r == 0, size_t r = gdw_check_rank(NULL, nd, 4, NULL, ranks));
+        NULLCASE(r == 0, size_t r = gdw_check_rank(results, nd, 4, NULL, NULL));
+        NULLCASE(r < nd && ranks[r] == 1, size_t r = gdw_check_rank(results, nd, 4, NULL, ranks)); /* misread may be NULL */
+        NULLCASE(r == 0, size_t r = gdw_value_misread_reals(NULL));
+        for (size_t i = 0; i < nd; i++) gdw_doc_free(results[i].doc);
+    }
     NULLCASE(r == NULL, const gdw_value *r = gdw_doc_root(NULL));
     NULLCASE(r == 0, size_t r = gdw_doc_heap_bytes(NULL));
     NULLCASE(1, gdw_doc_free(NULL));
@@ -276,6 +287,23 @@ int main(void) {
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_hex_decode("0a0b", 4, NULL, &sz, NULL));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_hex_decode("0a0b", 4, bytes, NULL, NULL));
     NULLCASE(r == GDW_OK && sz == 2, gdw_status r = gdw_hex_decode("0a0b", 4, bytes, &sz, NULL));
+
+    /* pasted byte values */
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_dump_decode(NULL, 4, bytes, &sz, NULL, NULL));
+    NULLCASE(r == GDW_OK && sz == 0, gdw_status r = gdw_dump_decode(NULL, 0, bytes, &sz, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_dump_decode("[1]", 3, NULL, &sz, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_dump_decode("[1]", 3, bytes, NULL, NULL, NULL));
+    NULLCASE(r == GDW_ERR_SYNTAX, gdw_status r = gdw_dump_decode("[x]", 3, bytes, &sz, NULL, NULL));
+
+    /* a traced field's text: no event or no room writes nothing; no input still gives the numbers */
+    {
+        gdw_trace_event ev = {0, 4, 0, GDW_STRING, "bytes", 4, "", NULL};
+        char text[64];
+        NULLCASE(r == 0, size_t r = gdw_trace_field_text(NULL, (const uint8_t *)"abcd", text, sizeof text));
+        NULLCASE(r == 0, size_t r = gdw_trace_field_text(&ev, (const uint8_t *)"abcd", NULL, 64));
+        NULLCASE(r == 7 && strcmp(text, "4 bytes") == 0, size_t r = gdw_trace_field_text(&ev, NULL, text, sizeof text));
+        NULLCASE(r == 6 && strcmp(text, "\"abcd\"") == 0, size_t r = gdw_trace_field_text(&ev, (const uint8_t *)"abcd", text, sizeof text));
+    }
 
     gdw_builder_free(builder);
     gdw_doc_free(doc);

@@ -71,24 +71,172 @@ EXPORT int gdwjs_build_json(gdw_builder *b, const char *json, size_t len, gdw_er
     return (int)s;
 }
 
-/* check: every dialect's verdict into rows of 5 words (index.js CHECK_ROW): dialect row pointer, status,
- * consumed, strict (reencodes_same), engine_exact; the error records into errs. */
-EXPORT size_t gdwjs_check(const uint8_t *buf, size_t len, int allow_objects, uint32_t *rows, gdw_error *errs, size_t cap) {
+/* check: every dialect's verdict into rows of 7 words (index.js CHECK_ROW): dialect row pointer, status, consumed,
+ * strict (reencodes_same), engine_exact, rank and misread-looking reals (gdw_check_rank: the ranking `gdwire check`
+ * gives); the error records into errs, the first-ranked row's index into *best. */
+EXPORT size_t gdwjs_check(const uint8_t *buf, size_t len, int allow_objects, uint32_t *rows, gdw_error *errs, size_t cap, uint32_t *best) {
     size_t n = gdw_dialect_count();
     if (n > cap) return 0;
     gdw_check_result *r = (gdw_check_result *)calloc(n ? n : 1, sizeof *r);
-    if (!r) return 0;
+    size_t *misread = (size_t *)malloc((n ? n : 1) * sizeof *misread);
+    int *rank = (int *)malloc((n ? n : 1) * sizeof *rank);
+    if (!r || !misread || !rank) { free(r); free(misread); free(rank); return 0; }
     gdw_decode_options o = gdw_decode_options_default();
     o.allow_objects = allow_objects != 0;
-    gdw_check(buf, len, &o, NULL, false, r);
+    o.borrow_input = true; /* the documents live until the ranking has read them */
+    gdw_check(buf, len, &o, NULL, true, r);
+    for (size_t i = 0; i < n; i++) misread[i] = SIZE_MAX;
+    *best = (uint32_t)gdw_check_rank(r, n, len, misread, rank);
     for (size_t i = 0; i < n; i++) {
-        rows[5 * i] = (uint32_t)(uintptr_t)r[i].dialect;
-        rows[5 * i + 1] = (uint32_t)r[i].status;
-        rows[5 * i + 2] = (uint32_t)r[i].consumed;
-        rows[5 * i + 3] = r[i].status == GDW_OK && r[i].reencodes_same;
-        rows[5 * i + 4] = r[i].status == GDW_OK && r[i].engine_exact;
+        uint32_t *w = rows + 7 * i;
+        w[0] = (uint32_t)(uintptr_t)r[i].dialect;
+        w[1] = (uint32_t)r[i].status;
+        w[2] = (uint32_t)r[i].consumed;
+        w[3] = r[i].status == GDW_OK && r[i].reencodes_same;
+        w[4] = r[i].status == GDW_OK && r[i].engine_exact;
+        w[5] = (uint32_t)rank[i];
+        w[6] = r[i].status == GDW_OK ? (uint32_t)misread[i] : 0;
         errs[i] = r[i].err;
+        gdw_doc_free(r[i].doc);
     }
     free(r);
+    free(misread);
+    free(rank);
     return n;
+}
+
+/* ---- explain, the text forms and pasted input (the page, web/, and index.js explain / toText) -------------- */
+
+/* explain's fields, as rows of EXPLAIN_ROW words (index.js EXPLAIN_ROW): offset, size, depth, type, the field's
+ * name (a C string of the library's), and the offsets in the text pool of what its bytes say
+ * (gdw_trace_field_text) and of its path; at most max_rows rows, the rest counted in omitted. */
+enum { EXPLAIN_ROW = 7 };
+typedef struct gdwjs_explain_run {
+    const uint8_t *buf;
+    uint32_t *rows;
+    size_t n, cap, max_rows, omitted;
+    char *pool;
+    size_t pool_len, pool_cap;
+    int nomem;
+} gdwjs_explain_run;
+
+static size_t pool_add(gdwjs_explain_run *x, const char *s, size_t len) {
+    if (x->pool_len + len + 1 > x->pool_cap) {
+        size_t cap = x->pool_cap ? x->pool_cap * 2 : 4096;
+        while (cap < x->pool_len + len + 1) cap *= 2;
+        char *p = (char *)realloc(x->pool, cap);
+        if (!p) { x->nomem = 1; return 0; }
+        x->pool = p;
+        x->pool_cap = cap;
+    }
+    size_t at = x->pool_len;
+    memcpy(x->pool + at, s, len);
+    x->pool[at + len] = 0;
+    x->pool_len += len + 1;
+    return at;
+}
+
+static void explain_field(void *ctx, const gdw_trace_event *ev) {
+    gdwjs_explain_run *x = (gdwjs_explain_run *)ctx;
+    if (x->nomem) return;
+    if (x->n >= x->max_rows) { x->omitted++; return; }
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? x->cap * 2 : 256;
+        uint32_t *r = (uint32_t *)realloc(x->rows, cap * EXPLAIN_ROW * sizeof *r);
+        if (!r) { x->nomem = 1; return; }
+        x->rows = r;
+        x->cap = cap;
+    }
+    char text[640];
+    size_t len = gdw_trace_field_text(ev, x->buf, text, sizeof text);
+    const char *path = ev->path ? ev->path : "";
+    uint32_t *r = x->rows + EXPLAIN_ROW * x->n;
+    r[0] = (uint32_t)ev->offset;
+    r[1] = (uint32_t)ev->size;
+    r[2] = ev->depth;
+    r[3] = (uint32_t)ev->type;
+    r[4] = (uint32_t)(uintptr_t)ev->field;
+    r[5] = (uint32_t)pool_add(x, text, len);
+    r[6] = (uint32_t)pool_add(x, path, strlen(path));
+    x->n++;
+}
+
+/* One traced validation of buf (what `gdwire explain` prints): its status (the error in *err), and in out[0..5)
+ * the rows, their count, the pool, the rows omitted and the bytes consumed. Free out[0] and out[2]. */
+EXPORT int gdwjs_explain(const gdw_dialect *d, const uint8_t *buf, size_t len, int mode, int allow_objects, unsigned max_depth,
+                         size_t max_rows, uint32_t *out, gdw_error *err) {
+    gdwjs_explain_run x;
+    memset(&x, 0, sizeof x);
+    x.buf = buf;
+    x.max_rows = max_rows;
+    gdw_decode_options o = gdw_decode_options_default();
+    o.mode = (gdw_mode)mode;
+    o.allow_objects = allow_objects != 0;
+    o.max_depth = max_depth;
+    o.trace = explain_field;
+    o.trace_ctx = &x;
+    size_t used = 0;
+    gdw_status s = gdw_validate(d, buf, len, &o, &used, err);
+    if (x.nomem) {
+        free(x.rows);
+        free(x.pool);
+        memset(out, 0, 5 * sizeof *out);
+        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_NOMEM; err->message = gdw_strerror(GDW_ERR_NOMEM); }
+        return GDW_ERR_NOMEM;
+    }
+    out[0] = (uint32_t)(uintptr_t)x.rows;
+    out[1] = (uint32_t)x.n;
+    out[2] = (uint32_t)(uintptr_t)x.pool;
+    out[3] = (uint32_t)x.omitted;
+    out[4] = (uint32_t)used;
+    return (int)s;
+}
+
+/* A decoded document's canonical text (which 0) or JSON form (which 1), NUL-terminated (free with free), its
+ * length in *len; NULL when the memory runs out. */
+EXPORT char *gdwjs_doc_text(const gdw_doc *doc, int which, size_t *len) {
+    const gdw_value *v = gdw_doc_root(doc);
+    return which ? gdw_json_print_alloc(v, NULL, len) : gdw_text_print_alloc(v, NULL, len);
+}
+
+/* A value given in the canonical text form (which 0) or the JSON form (which 1), encoded in d: the bytes (free
+ * with free) and their length in *out_len, or NULL and the error in *err (a syntax error's offset is the text's). */
+typedef struct gdwjs_narrowings { gdw_error *to; size_t cap, n; } gdwjs_narrowings;
+static void note_narrowing(void *ctx, const gdw_error *e) {
+    gdwjs_narrowings *w = (gdwjs_narrowings *)ctx;
+    if (w->n < w->cap) w->to[w->n] = *e;
+    w->n++;
+}
+/* With lossy, each place narrowed is a record in warnings[0..cap) (more are counted in *n_warnings). */
+EXPORT uint8_t *gdwjs_text_encode(const gdw_dialect *d, const char *text, size_t len, int which, int lossy, size_t *out_len,
+                                  gdw_error *err, gdw_error *warnings, size_t cap, size_t *n_warnings) {
+    gdwjs_narrowings w = {warnings, cap, 0};
+    *n_warnings = 0;
+    gdw_doc *doc = NULL;
+    gdw_status s = which ? gdw_json_parse(text, len, NULL, &doc, err) : gdw_text_parse(text, len, NULL, &doc, err);
+    if (s != GDW_OK) return NULL;
+    gdw_encode_options eo = gdw_encode_options_default();
+    eo.lossy = lossy != 0;
+    eo.lossy_report = note_narrowing;
+    eo.lossy_ctx = &w;
+    uint8_t *out = NULL;
+    s = gdw_encode_alloc(d, gdw_doc_root(doc), &eo, NULL, &out, out_len, err);
+    gdw_doc_free(doc);
+    *n_warnings = w.n;
+    return s == GDW_OK ? out : NULL;
+}
+
+/* Pasted text to bytes, in place: hex (which 0), base64 (1) or byte values as people paste them (2). GDW_OK and
+ * the length in *out_len, or the status, the offset in *bad_at and (for a dump) the reason in *why. */
+EXPORT int gdwjs_untext(char *text, size_t len, int which, size_t *out_len, size_t *bad_at, const char **why) {
+    *why = NULL;
+    if (which == 0) return (int)gdw_hex_decode(text, len, (uint8_t *)text, out_len, bad_at);
+    if (which == 2) return (int)gdw_dump_decode(text, len, (uint8_t *)text, out_len, bad_at, why);
+    /* base64 grows nothing: n / 4 * 3 + 3 bytes may pass the text's end by up to 3, so decode to a copy */
+    uint8_t *tmp = (uint8_t *)malloc(len / 4 * 3 + 3);
+    if (!tmp) return GDW_ERR_NOMEM;
+    gdw_status s = gdw_base64_decode(text, len, tmp, out_len, bad_at);
+    if (s == GDW_OK) memcpy(text, tmp, *out_len);
+    free(tmp);
+    return (int)s;
 }

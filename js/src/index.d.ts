@@ -48,11 +48,42 @@ export interface Verdict {
   readonly strict: boolean;
   /** accepted, and the engine itself accepts them */
   readonly engineExact: boolean;
+  /** 1-based; equal scores share a rank (gdw_check_rank, as `gdwire check` ranks) */
+  readonly rank: number;
+  /** accepted: reals in the value that look misread (NaN, below 1e-30 or beyond 1e30) */
+  readonly misreadReals: number;
   readonly error?: GdwireError;
 }
 export function check(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, opts?: { allowObjects?: boolean }): {
   verdicts: Verdict[]; ranking: string[]; best?: string;
 };
+
+type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
+type ReadOptions = Omit<DecodeOptions, 'bigint'>;
+/** The value in the canonical text form, as `gdwire decode` prints it. */
+export function decodeText(bytes: Bytes, opts?: ReadOptions): string;
+/** The value in the library's JSON form (a string of JSON), as `gdwire decode --json` gives its "value". */
+export function decodeJSON(bytes: Bytes, opts?: ReadOptions): string;
+export interface ExplainField {
+  readonly offset: number; readonly size: number; readonly depth: number;
+  /** the type of the value the field belongs to; undefined for a header with an unknown id */
+  readonly type?: string;
+  /** "header", "length", "bytes", "padding", "count", "components", "value", ... */
+  readonly field: string;
+  /** what its bytes say, in `gdwire explain`'s words */
+  readonly value: string;
+  readonly path: string;
+}
+export interface Explained {
+  dialect: string; mode: Mode; fields: ExplainField[]; fieldsOmitted: number; accepted: boolean;
+  consumed?: number; trailing?: number; error?: GdwireError;
+}
+/** Every field of the packet as the decoder reads it, as `gdwire explain --json` gives them. */
+export function explain(bytes: Bytes, opts?: ReadOptions & { maxFields?: number }): Explained;
+/** A value in the canonical text form (or the JSON form with json: true) encoded as `gdwire encode` writes it. */
+export function encodeText(text: string, opts?: { dialect?: Dialect; lossy?: boolean; json?: boolean; onNarrow?: (e: GdwireError) => void }): Uint8Array;
+/** Bytes from pasted text: hex, base64, or byte values (Godot's printed PackedByteArray, xxd, hexdump -C). */
+export function parseInput(text: string, opts?: { format?: 'auto' | 'hex' | 'base64' | 'dump' }): { bytes: Uint8Array; format: 'hex' | 'base64' | 'dump' };
 
 export interface DialectRow {
   readonly name: string; readonly family: string; readonly summary: string; readonly engines: string; readonly aliases: string[];

@@ -383,26 +383,101 @@ function dictionaryValue(items, n, opts) {
  *          bigint?: 'auto'|'always', withLength?: boolean}} [opts]
  */
 export function decode(bytes, opts = {}) {
-  const b = asBytes(bytes);
+  const ro = { bigint: opts.bigint ?? 'auto' };
+  if (ro.bigint !== 'auto' && ro.bigint !== 'always') throw new RangeError("bigint is 'auto' or 'always'");
+  return withDoc(bytes, opts, (doc, used) => {
+    const value = read(X.gdw_doc_root(doc), ro);
+    return opts.withLength ? { value, length: used } : value;
+  });
+}
+
+/** The decode options every call that reads a packet takes: the dialect's row, the mode's number, Objects or not. */
+function readOptions(opts) {
   const d = dialectPtr(opts.dialect ?? 'godot4');
   const mode = MODES[opts.mode ?? 'compatible'];
   if (mode === undefined) throw new RangeError(`mode is compatible, strict or engine-exact, not ${opts.mode}`);
   const objects = opts.allowObjects ?? X.gdw_dialect_objects_by_default(d) !== 0;
-  const ro = { bigint: opts.bigint ?? 'auto' };
-  if (ro.bigint !== 'auto' && ro.bigint !== 'always') throw new RangeError("bigint is 'auto' or 'always'");
+  return { d, mode, objects: objects ? 1 : 0, maxDepth: opts.maxDepth ?? 0 };
+}
+
+/** fn(doc, consumed) on the library's tree of bytes, freed after. */
+function withDoc(bytes, opts, fn) {
+  const b = asBytes(bytes);
+  const { d, mode, objects, maxDepth } = readOptions(opts);
   checkLimit(b.length);
   return withBytes(b, (p, n) => {
-    const doc = X.gdwjs_decode(d, p, n, mode, objects ? 1 : 0, opts.maxDepth ?? 0, OUT, ERR);
+    const doc = X.gdwjs_decode(d, p, n, mode, objects, maxDepth, OUT, ERR);
     if (!doc) throw lastError();
     try {
       views();
-      const used = dv.getUint32(OUT, true);
-      const value = read(X.gdw_doc_root(doc), ro);
-      return opts.withLength ? { value, length: used } : value;
+      return fn(doc, dv.getUint32(OUT, true));
     } finally {
       X.gdw_doc_free(doc);
     }
   });
+}
+
+/** A string the library allocated (NUL-terminated, n bytes), freed after. */
+function takeText(p, n) {
+  if (!p) throw new GdwireError('NOMEM', 0, '', 'no room for the text in the WebAssembly memory');
+  views();
+  const t = utf8Lossy.decode(u8.subarray(p, p + n));
+  X.free(p);
+  return t;
+}
+
+/**
+ * The value at the start of bytes in the canonical text form (docs/text-format.md), as `gdwire decode` prints it:
+ * {"hp": 100, "pos": Vector2(1.5, -2)}. Options as decode's.
+ */
+export function decodeText(bytes, opts = {}) {
+  return withDoc(bytes, opts, (doc) => takeText(X.gdwjs_doc_text(doc, 0, OUT), dv.getUint32(OUT, true)));
+}
+
+/** The value at the start of bytes in the library's JSON form (docs/json.md), as `gdwire decode --json` gives its
+ * "value": a string of JSON. Options as decode's. */
+export function decodeJSON(bytes, opts = {}) {
+  return withDoc(bytes, opts, (doc) => takeText(X.gdwjs_doc_text(doc, 1, OUT), dv.getUint32(OUT, true)));
+}
+
+const EXPLAIN_ROW = 7; // words of a gdwjs_explain row (src/glue.c)
+
+/**
+ * Every field of the packet as the decoder reads it, as `gdwire explain --json` gives them: {dialect, mode, fields:
+ * [{offset, size, depth, type, field, value, path}], fieldsOmitted, accepted, then consumed and trailing, or error (a
+ * GdwireError; the failing field is the last one, or the error lies just past it). At most maxFields fields
+ * (default 100,000) are kept; fieldsOmitted counts the rest.
+ */
+export function explain(bytes, opts = {}) {
+  const b = asBytes(bytes);
+  const { d, mode, objects, maxDepth } = readOptions(opts);
+  const maxFields = opts.maxFields ?? 100000;
+  if (!Number.isSafeInteger(maxFields) || maxFields < 0) throw new RangeError('maxFields wants a count');
+  checkLimit(b.length);
+  const res = X.malloc(20);
+  try {
+    const status = withBytes(b, (p, n) => X.gdwjs_explain(d, p, n, mode, objects, maxDepth, maxFields, res, ERR));
+    views();
+    const w = (k) => dv.getUint32(res + 4 * k, true);
+    const rowsP = w(0), count = w(1), pool = w(2);
+    if (status !== 0 && !rowsP && !pool && count === 0 && cString(X.gdw_status_name(status)) === 'NOMEM') throw lastError();
+    const poolText = (off) => { let e = pool + off; while (u8[e]) e++; return utf8Lossy.decode(u8.subarray(pool + off, e)); };
+    const fields = [];
+    for (let i = 0; i < count; i++) {
+      const r = (k) => dv.getUint32(rowsP + 4 * (EXPLAIN_ROW * i + k), true);
+      const type = r(3);
+      fields.push({ offset: r(0), size: r(1), depth: r(2), type: type < TYPE.length ? TYPE[type] : undefined, field: cString(r(4)),
+        value: poolText(r(5)), path: poolText(r(6)) });
+    }
+    const out = { dialect: cString(X.gdw_dialect_name(d)), mode: opts.mode ?? 'compatible', fields, fieldsOmitted: w(3), accepted: status === 0 };
+    if (status === 0) Object.assign(out, { consumed: w(4), trailing: b.length - w(4) });
+    else out.error = lastError();
+    X.free(rowsP);
+    X.free(pool);
+    return out;
+  } finally {
+    X.free(res);
+  }
 }
 
 function asBytes(bytes) {
@@ -697,9 +772,72 @@ export function encode(value, opts = {}) {
   return bytes;
 }
 
+/**
+ * A value in the canonical text form (or, with json: true, the library's JSON form), encoded in a dialect, as
+ * `gdwire encode` writes it. A text that does not parse throws GdwireError SYNTAX with offset the character. With
+ * lossy, onNarrow(error) is called for each place narrowed.
+ * @param {string} text
+ * @param {{dialect?: string, lossy?: boolean, json?: boolean, onNarrow?: (e: GdwireError) => void}} [opts]
+ */
+export function encodeText(text, opts = {}) {
+  if (typeof text !== 'string') throw new TypeError('text must be a string');
+  const d = dialectPtr(opts.dialect ?? 'godot4');
+  const WARN = 16;
+  const warnP = X.malloc(L.err_size * WARN), nP = X.malloc(4);
+  try {
+    const out = withCString(text, (p, n) => X.gdwjs_text_encode(d, p, n, opts.json ? 1 : 0, opts.lossy ? 1 : 0, OUT, ERR, warnP, WARN, nP));
+    views();
+    const nw = dv.getUint32(nP, true);
+    if (!out) throw lastError();
+    const bytes = u8.slice(out, out + dv.getUint32(OUT, true));
+    X.free(out);
+    if (opts.onNarrow) for (let i = 0; i < Math.min(nw, WARN); i++) opts.onNarrow(errorAt(warnP + L.err_size * i));
+    return bytes;
+  } finally {
+    X.free(warnP);
+    X.free(nP);
+  }
+}
+
+const INPUT_FORMATS = { hex: 0, base64: 1, dump: 2 };
+const LOOKS_LIKE_DUMP = /[[\],;{}]|^\s*[0-9a-fA-F]{7,}(:|  )/m;
+const LOOKS_LIKE_HEX = /^\s*(0[xX])?[0-9a-fA-F\s]*$/;
+
+/**
+ * Bytes from text as people paste them: hex (any spacing, a leading 0x), base64 (Marshalls.variant_to_base64), or
+ * byte values (Godot's print() of a PackedByteArray, [27, 0, 0, 0]; decimal or 0x lists; xxd and hexdump -C). The
+ * library's readers, as `gdwire --hex`, `--base64` and `--dump`. format 'auto' (the default) takes a list or a dump
+ * when the text has brackets, commas or an offset column, else hex when it is only hex digits, else base64.
+ * @returns {{bytes: Uint8Array, format: 'hex'|'base64'|'dump'}}
+ */
+export function parseInput(text, opts = {}) {
+  if (typeof text !== 'string') throw new TypeError('text must be a string');
+  let format = opts.format ?? 'auto';
+  if (format === 'auto') format = LOOKS_LIKE_DUMP.test(text) ? 'dump' : LOOKS_LIKE_HEX.test(text) ? 'hex' : 'base64';
+  const which = INPUT_FORMATS[format];
+  if (which === undefined) throw new RangeError(`format is auto, hex, base64 or dump, not ${format}`);
+  const why = X.malloc(12);
+  try {
+    return withCString(text, (p, n) => {
+      const s = X.gdwjs_untext(p, n, which, why, why + 4, why + 8);
+      views();
+      if (s !== 0) {
+        const at = dv.getUint32(why + 4, true), reason = dv.getUint32(why + 8, true);
+        // the offset is the UTF-8 text's: the same as the string's index while the text before it is ASCII
+        const msg = reason ? cString(reason) : format === 'hex' ? (at >= n || /[0-9a-fA-F]/.test(String.fromCharCode(u8[p + at])) ? 'an odd number of hex digits'
+          : 'not a hex digit') : at >= n ? 'the base64 text ends inside a group' : 'not a base64 character';
+        throw new GdwireError('SYNTAX', at, '', `${format}: ${msg} at character ${at}`);
+      }
+      return { bytes: u8.slice(p, p + dv.getUint32(why, true)), format };
+    });
+  } finally {
+    X.free(why);
+  }
+}
+
 // ---- dialects and check ---------------------------------------------------------------------------------
 
-const CHECK_ROW = 5; // words of a gdwjs_check row (src/glue.c)
+const CHECK_ROW = 7; // words of a gdwjs_check row (src/glue.c)
 
 let rowsCache;
 /** Every dialect and engine release row: name, family, summary, engines, aliases, release, released,
@@ -727,39 +865,41 @@ export function dialects() {
 
 /**
  * Decode bytes in every dialect: which accept them, which strictly (their encoder writes exactly these bytes),
- * which as the engine itself would, and a ranking: more bytes read first, then strict before compatible,
- * engine rows before documented-only ones, then the newest release.
- * @returns {{verdicts: Array<{dialect: string, accepted: boolean, consumed: number, strict: boolean, engineExact: boolean, error?: GdwireError}>, ranking: string[], best?: string}}
+ * which as the engine itself would, and the library's ranking, as `gdwire check` gives it: accepted before
+ * rejected; then reading every byte, a value without reals that look misread (NaN, below 1e-30 or beyond 1e30: an
+ * integer or text read as a float), its encoder writing back these bytes, the engine accepting them, an engine's
+ * row before a documented-only one; equals share a rank, and the newest engine release among the first is best.
+ * Rejecting dialects rank by how far they read. ranking lists the accepting dialects, best first.
+ * @returns {{verdicts: Array<{dialect: string, accepted: boolean, consumed: number, strict: boolean, engineExact: boolean,
+ *            rank: number, misreadReals: number, error?: GdwireError}>, ranking: string[], best?: string}}
  */
 export function check(bytes, opts = {}) {
   const b = asBytes(bytes);
   checkLimit(b.length);
   const n = X.gdw_dialect_count();
-  const rowsP = X.malloc(4 * CHECK_ROW * n), errsP = X.malloc(L.err_size * n);
+  const rowsP = X.malloc(4 * CHECK_ROW * n), errsP = X.malloc(L.err_size * n), bestP = X.malloc(4);
   try {
-    const got = withBytes(b, (p, len) => X.gdwjs_check(p, len, opts.allowObjects ? 1 : 0, rowsP, errsP, n));
+    const got = withBytes(b, (p, len) => X.gdwjs_check(p, len, opts.allowObjects ? 1 : 0, rowsP, errsP, n, bestP));
     if (got !== n) throw new GdwireError('NOMEM', 0, '', 'check ran out of WebAssembly memory');
     views();
-    const info = Object.fromEntries(dialects().map((r) => [r.name, r]));
     const verdicts = [];
     for (let i = 0; i < n; i++) {
       const w = (k) => dv.getUint32(rowsP + 4 * (CHECK_ROW * i + k), true);
       const accepted = w(1) === 0;
       const error = accepted ? undefined : errorAt(errsP + L.err_size * i);
       verdicts.push(Object.freeze({ dialect: cString(X.gdw_dialect_name(w(0))), accepted, consumed: accepted ? w(2) : 0, strict: w(3) === 1,
-        engineExact: w(4) === 1, error }));
+        engineExact: w(4) === 1, rank: w(5), misreadReals: w(6), error }));
     }
-    const rank = (v) => [-v.consumed, v.strict ? 0 : 1, info[v.dialect].documentedOnly ? 1 : 0];
-    const ranking = verdicts.filter((v) => v.accepted).sort((a, c) => {
-      const ka = rank(a), kc = rank(c);
-      for (let k = 0; k < 3; k++) if (ka[k] !== kc[k]) return ka[k] - kc[k];
-      const ra = info[a.dialect].released || '', rc = info[c.dialect].released || '';
-      return ra === rc ? 0 : !ra ? 1 : !rc ? -1 : ra < rc ? 1 : -1;
-    }).map((v) => v.dialect);
-    return { verdicts, ranking, best: ranking[0] };
+    const bestIndex = dv.getUint32(bestP, true);
+    const best = verdicts[bestIndex].accepted ? verdicts[bestIndex].dialect : undefined;
+    // by rank; among equals the best first, then table order
+    const ranking = verdicts.filter((v) => v.accepted).sort((a, c) => a.rank - c.rank || (c.dialect === best) - (a.dialect === best))
+      .map((v) => v.dialect);
+    return { verdicts, ranking, best };
   } finally {
     X.free(rowsP);
     X.free(errsP);
+    X.free(bestP);
   }
 }
 

@@ -6,6 +6,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import * as g from '../src/index.js';
 import { ROOT, ROWS, packets } from './common.js';
 
@@ -32,4 +34,45 @@ test('every engine-made packet round-trips', () => {
   }
   assert.ok(total > 3000, `${total} packets`);
   process.stderr.write(`${total} engine-made packets round-trip\n`);
+});
+
+// check's ranking is the library's (gdw_check_rank): the same first dialect and the same rank in every row as
+// `gdwire check --json`, on every engine-made packet and every committed fuzz input of the decoder
+test('check ranks as gdwire check ranks', () => {
+  const cli = process.env.GDWIRE_CLI ?? path.join(ROOT, 'bazel-bin', 'cli', 'gdwire');
+  assert.ok(fs.existsSync(cli), `the command ${cli} (GDWIRE_CLI) is missing: bazel build //cli:gdwire`);
+  const inputs = [];
+  for (const engine of Object.keys(ROWS)) for (const { bytes } of packets(engine)) inputs.push(bytes);
+  for (const dir of ['corpus/decode', 'corpus/regressions/decode']) {
+    const d = path.join(ROOT, dir);
+    if (!fs.existsSync(d)) continue;
+    for (const f of fs.readdirSync(d).sort()) {
+      const b = fs.readFileSync(path.join(d, f));
+      if (b.length > 0 && b.length <= 65536) inputs.push(new Uint8Array(b));
+    }
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gdwire-check-'));
+  try {
+    const file = path.join(tmp, 'packets.hex');
+    fs.writeFileSync(file, inputs.map((b) => Buffer.from(b).toString('hex')).join('\n') + '\n');
+    let text;
+    try {
+      text = execFileSync(cli, ['check', '--hex', '--lines', '--json', file], { maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch (e) {
+      text = e.stdout; // exit status 1: some packet is rejected by every dialect
+    }
+    const out = text.trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(out.length, inputs.length, 'one answer a packet');
+    let differ = 0;
+    inputs.forEach((b, i) => {
+      const ours = g.check(b), theirs = out[i];
+      const ranks = Object.fromEntries(theirs.dialects.map((d) => [d.dialect, d.rank]));
+      const ok = (ours.best ?? null) === theirs.best && ours.verdicts.every((v) => v.rank === ranks[v.dialect]);
+      if (!ok && differ++ < 5) console.log(`packet ${i} (${Buffer.from(b).toString('hex').slice(0, 64)}): ours ${ours.best} ${JSON.stringify(ours.verdicts.map((v) => v.rank))}, gdwire check ${theirs.best} ${JSON.stringify(theirs.dialects.map((d) => d.rank))}`);
+    });
+    assert.equal(differ, 0, `${differ} of ${inputs.length} packets ranked otherwise`);
+    process.stderr.write(`check ranks ${inputs.length} packets as gdwire check does\n`);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# run.sh RUNNER TESTEE — the npm package's tests under Bazel (js/BUILD): builds the WebAssembly from this
+# run.sh RUNNER TESTEE GDWIRE — the npm package's tests under Bazel (js/BUILD): builds the WebAssembly from this
 # checkout's C sources with Debian's emscripten (js/build.sh) in a scratch copy, packs the package with
 # npm pack and installs the tarball offline into an empty project, where a short script decodes a packet
 # Godot 4.6.3 wrote and encodes it back byte for byte; then runs js/test with node --test (the engines'
@@ -8,7 +8,7 @@
 set -euo pipefail
 source tools/need.sh
 need "the npm package (nodejs, npm, emscripten, node-typescript: tools/setup.sh)" node npm emcc tsc
-runner=$(realpath "$1") testee=$(realpath "$2")
+runner=$(realpath "$1") testee=$(realpath "$2") gdwire=$(realpath "$3")
 node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' ||
     skip_or_fail "the npm package needs Node 18 or newer (node $(node --version))"
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/js.XXXXXX")
@@ -55,8 +55,8 @@ cat "$work/tsc.log"
 check "tsc --strict accepts a program written against the package's declarations" '[ ! -s "$work/tsc.log" ]'
 
 cd "$work/src/js"
-GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee GDWIRE_ROOT="$work/src" node --test test/ > "$work/test.log" 2>&1 || true
-grep -E "^# (tests|pass|fail)|^not ok|round-trip|requests|differ" "$work/test.log" || true
+GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee GDWIRE_CLI=$gdwire GDWIRE_ROOT="$work/src" node --test test/ > "$work/test.log" 2>&1 || true
+grep -E "^# (tests|pass|fail)|^not ok|round-trip|requests|differ|ranks" "$work/test.log" || true
 n_pass=$(sed -n 's/^# pass //p' "$work/test.log")
 n_fail=$(sed -n 's/^# fail //p' "$work/test.log")
 if [ -n "$n_pass" ] && [ "${n_fail:-1}" = 0 ]; then passed=$((passed + n_pass)); else

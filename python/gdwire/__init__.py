@@ -155,6 +155,8 @@ class DialectVerdict(NamedTuple):
     engine_exact: bool  # accepted, and the engine itself accepts them too
     error: Optional[Tuple[str, int, str, str, str]]  # (code, offset, path, message, engine error) when rejected
     strict_error: Optional[Tuple[str, int, str]]  # (code, offset, message): why strict mode refuses
+    rank: int  # 1-based, as ``gdwire check`` ranks (the library's gdw_check_rank); equal scores share a rank
+    misread_reals: int  # accepted: reals in the value that look misread (NaN, below 1e-30 or beyond 1e30)
 
 
 class CheckResult(NamedTuple):
@@ -178,26 +180,17 @@ class CheckResult(NamedTuple):
 
 def check(data: bytes, allow_objects: bool = False) -> CheckResult:
     """Decode ``data`` in every dialect: which accept it, which strictly (their encoder writes exactly these
-    bytes), which as the engine itself would, and a ranking: more bytes read first, then strict before
-    compatible, engine rows before documented-only ones, then the newest release. (``gdwire check`` also
-    weighs values that look misread, such as reals read from the bytes of other types; this ranking does
-    not yet.)"""
-    rows = {r["name"]: r for r in _gdwire.dialects()}
-    verdicts = []
-    for name, consumed, strict, engine, err, strict_err in _gdwire.check(_data(data), bool(allow_objects)):
-        verdicts.append(DialectVerdict(name, err is None, consumed if err is None else 0, strict, engine, err, strict_err))
-    accepted = [v for v in verdicts if v.accepted]
-
-    def rank(v: DialectVerdict) -> Tuple[int, int, int, str]:
-        r = rows[v.dialect]
-        return (-v.consumed, 0 if v.strict else 1, 1 if r["documented_only"] else 0, _neg(r["released"] or ""))
-    ranking = tuple(v.dialect for v in sorted(accepted, key=rank))
-    return CheckResult(tuple(verdicts), ranking)
-
-
-def _neg(released: str) -> str:
-    # newest first: "2026-01" sorts before "2018-07"; undated rows last
-    return "".join(chr(0x7F - ord(c)) for c in released) if released else "\x7f"
+    bytes), which as the engine itself would, and the library's ranking, as ``gdwire check`` gives it: accepted
+    before rejected; then reading every byte, a value without reals that look misread (NaN, below 1e-30 or
+    beyond 1e30: an integer or text read as a float), its encoder writing back these bytes, the engine accepting
+    them, an engine's row before a documented-only one. Equals share a rank; the newest engine release among the
+    first is ``best``. ``ranking`` lists the accepting dialects, best first."""
+    rows, best = _gdwire.check(_data(data), bool(allow_objects))
+    verdicts = tuple(DialectVerdict(name, err is None, consumed if err is None else 0, strict, engine, err, strict_err, rank, odd)
+                     for name, consumed, strict, engine, err, strict_err, rank, odd in rows)
+    first = verdicts[best].dialect if verdicts and verdicts[best].accepted else None
+    ranking = tuple(v.dialect for v in sorted((v for v in verdicts if v.accepted), key=lambda v: (v.rank, v.dialect != first)))
+    return CheckResult(verdicts, ranking)
 
 
 def dialects() -> List[Dict[str, Any]]:

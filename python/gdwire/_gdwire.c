@@ -685,7 +685,8 @@ static PyObject *py_encode_json(PyObject *self, PyObject *args) {
     return encoded_bytes(s, out, n, &err);
 }
 
-/* check(data, allow_objects) -> [(dialect, status, consumed, strict, engine_exact, error tuple or None)] */
+/* check(data, allow_objects) -> ([(dialect, consumed, strict, engine_exact, error tuple or None, strict error or None, rank,
+ * misread reals)], index of the best): gdw_check and the library's ranking (gdw_check_rank), as `gdwire check` ranks */
 static PyObject *py_check(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer buf;
@@ -693,11 +694,18 @@ static PyObject *py_check(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*p", &buf, &allow_objects)) return NULL;
     size_t n = gdw_dialect_count();
     gdw_check_result *r = (gdw_check_result *)PyMem_Calloc(n ? n : 1, sizeof *r);
-    if (!r) { PyBuffer_Release(&buf); return PyErr_NoMemory(); }
+    size_t *misread = (size_t *)PyMem_Calloc(n ? n : 1, sizeof *misread);
+    int *rank = (int *)PyMem_Calloc(n ? n : 1, sizeof *rank);
+    if (!r || !misread || !rank) { PyMem_Free(r); PyMem_Free(misread); PyMem_Free(rank); PyBuffer_Release(&buf); return PyErr_NoMemory(); }
     gdw_decode_options o = gdw_decode_options_default();
     o.allow_objects = allow_objects != 0;
+    o.borrow_input = true; /* the documents live until the ranking has read them */
+    size_t best = 0;
     Py_BEGIN_ALLOW_THREADS
-    gdw_check((const uint8_t *)buf.buf, (size_t)buf.len, &o, NULL, false, r);
+    gdw_check((const uint8_t *)buf.buf, (size_t)buf.len, &o, NULL, true, r);
+    for (size_t i = 0; i < n; i++) misread[i] = SIZE_MAX;
+    best = gdw_check_rank(r, n, (size_t)buf.len, misread, rank);
+    for (size_t i = 0; i < n; i++) gdw_doc_free(r[i].doc);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&buf);
     PyObject *list = PyList_New((Py_ssize_t)n);
@@ -715,9 +723,10 @@ static PyObject *py_check(PyObject *self, PyObject *args) {
                                        c->strict_err.message ? c->strict_err.message : "");
         else
             Py_INCREF(Py_None);
-        PyObject *t = errt && strict_why ? Py_BuildValue("(snNNOO)", gdw_dialect_name(c->dialect), (Py_ssize_t)c->consumed,
+        PyObject *t = errt && strict_why ? Py_BuildValue("(snNNOOin)", gdw_dialect_name(c->dialect), (Py_ssize_t)c->consumed,
                                                          PyBool_FromLong(c->status == GDW_OK && c->reencodes_same),
-                                                         PyBool_FromLong(c->status == GDW_OK && c->engine_exact), errt, strict_why)
+                                                         PyBool_FromLong(c->status == GDW_OK && c->engine_exact), errt, strict_why,
+                                                         rank[i], (Py_ssize_t)(c->status == GDW_OK ? misread[i] : 0))
                                          : NULL;
         Py_XDECREF(errt);
         Py_XDECREF(strict_why);
@@ -725,7 +734,10 @@ static PyObject *py_check(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(list, (Py_ssize_t)i, t);
     }
     PyMem_Free(r);
-    return list;
+    PyMem_Free(misread);
+    PyMem_Free(rank);
+    if (!list) return NULL;
+    return Py_BuildValue("(Nn)", list, (Py_ssize_t)best);
 }
 
 /* dialects() -> [dict per row, in table order: dialects then release rows] */

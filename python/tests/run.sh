@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# run.sh RUNNER TESTEE — the Python package's tests under Bazel (python/BUILD): builds the extension
+# run.sh RUNNER TESTEE GDWIRE — the Python package's tests under Bazel (python/BUILD): builds the extension
 # from this checkout's C sources in a scratch copy with Debian's python3-dev and python3-setuptools,
 # as `pip install ./python` would, then runs python/tests with the C runner and testee beside it.
 set -euo pipefail
 source tools/need.sh
 need "the Python package (python3-dev, python3-setuptools: tools/setup.sh)" python3
-runner=$(realpath "$1") testee=$(realpath "$2")
+runner=$(realpath "$1") testee=$(realpath "$2") gdwire=$(realpath "$3")
 # Debian's Python, which tools/setup.sh gives python3-dev, hypothesis, msgpack and mypy, even where another
 # python3 (pyenv, a venv) comes first on PATH; GDWIRE_PYTHON names another
 py=${GDWIRE_PYTHON:-python3}
@@ -33,7 +33,7 @@ if ! python3 -m mypy --strict --cache-dir "$work/mypy" examples/server.py gdwire
     cat "$work/mypy.log"; echo "FAIL: mypy --strict"; echo "0 passed, 1 failed"; exit 1
 fi
 echo "mypy --strict: $(tail -1 "$work/mypy.log")"
-GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee python3 -m unittest -v tests.test_api tests.test_engine_packets tests.test_two_paths \
+GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee GDWIRE_CLI=$gdwire python3 -m unittest -v tests.test_api tests.test_engine_packets tests.test_two_paths \
     tests.test_properties tests.test_testee_agreement 2>&1 |
     tee "$work/test.log" | grep -vE "^test_|^ok$|\.\.\. ok$" || true
 if grep -qE "^OK" "$work/test.log"; then

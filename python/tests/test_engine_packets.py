@@ -59,3 +59,35 @@ class EnginePackets(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CheckRanking(unittest.TestCase):
+    def test_ranks_as_the_command(self):
+        """check's ranking is the library's (gdw_check_rank): the same first dialect and rank in every row as
+        ``gdwire check --json``, on every engine-made packet and every committed fuzz input of the decoder"""
+        import json
+        import subprocess
+        import tempfile
+        cli = os.environ.get("GDWIRE_CLI", os.path.join(ROOT, "bazel-bin", "cli", "gdwire"))
+        self.assertTrue(os.path.exists(cli), f"the command {cli} (GDWIRE_CLI) is missing: bazel build //cli:gdwire")
+        inputs = [data for engine in ROWS if os.path.exists(os.path.join(ROOT, "tools", "engines", f"{engine}-packets.tsv"))
+                  for _, data, _ in packets(engine)]
+        for d in ("corpus/decode", "corpus/regressions/decode"):
+            for f in sorted(glob.glob(os.path.join(ROOT, d, "*"))):
+                data = open(f, "rb").read()
+                if 0 < len(data) <= 65536:
+                    inputs.append(data)
+        with tempfile.NamedTemporaryFile("w", suffix=".hex") as f:
+            f.write("".join(b.hex() + "\n" for b in inputs))
+            f.flush()
+            out = subprocess.run([cli, "check", "--hex", "--lines", "--json", f.name], capture_output=True, text=True).stdout
+        answers = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual(len(answers), len(inputs))
+        differ = 0
+        for data, theirs in zip(inputs, answers):
+            ours = gdwire.check(data)
+            ranks = {d["dialect"]: d["rank"] for d in theirs["dialects"]}
+            if ours.best != theirs["best"] or any(v.rank != ranks[v.dialect] for v in ours.verdicts):
+                differ += 1
+        self.assertEqual(differ, 0, f"{differ} of {len(inputs)} packets ranked otherwise")
+        print(f"check ranks {len(inputs)} packets as gdwire check does", file=sys.stderr)

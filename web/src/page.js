@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+// page.js — the page's behaviour (src/page.html): a pasted or dropped packet checked against every dialect,
+// explained field by field in one, shown in the text and JSON forms, and a value encoded. Every verdict, text and
+// byte comes from the npm package (js/src/index.js), the C library in WebAssembly; this file only shows them.
+// Nothing here writes markup from data: every text goes through textContent.
+import {
+  check, dialects, explain, decodeText, decodeJSON, encodeText, parseInput, libraryVersion, GdwireError,
+} from '../../js/src/index.js';
+import { SAMPLES } from 'gdwire-samples'; // made by build.sh from the engines' packets
+
+const $ = (id) => document.getElementById(id);
+const MAX_HEX_SHOWN = 4096; // bytes in the hex view; around a failing byte beyond, a window of it
+const MAX_FIELDS = 5000; // explain rows shown
+const TEXT_CAP = 200000; // characters of the text and JSON forms shown
+
+const info = Object.fromEntries(dialects().map((d) => [d.name, d]));
+const state = { bytes: null, source: '', fileBytes: null, selected: '', best: '' };
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+function hex(bytes, from = 0, to = bytes.length) {
+  let s = '';
+  for (let i = from; i < to; i++) s += (i > from ? ' ' : '') + bytes[i].toString(16).padStart(2, '0');
+  return s;
+}
+
+function cut(s) { return s.length > TEXT_CAP ? s.slice(0, TEXT_CAP) + `\n… (${s.length - TEXT_CAP} more characters)` : s; }
+
+// ---- input -----------------------------------------------------------------------------------------------
+
+function readInput() {
+  const status = $('input-status');
+  if (state.fileBytes) {
+    state.bytes = state.fileBytes;
+    status.textContent = `${state.source}: ${state.bytes.length} bytes, raw`;
+    return true;
+  }
+  const text = $('input').value;
+  if (!text.trim()) {
+    state.bytes = null;
+    status.textContent = 'Paste a packet, drop a file or pick a sample.';
+    return false;
+  }
+  try {
+    const { bytes, format } = parseInput(text, { format: $('format').value });
+    state.bytes = bytes;
+    status.textContent = `${bytes.length} bytes, read as ${format}${state.source ? ' (' + state.source + ')' : ''}`;
+    status.className = '';
+    return bytes.length > 0;
+  } catch (e) {
+    state.bytes = null;
+    status.textContent = e instanceof GdwireError ? `Not a packet: ${e.detail}` : String(e);
+    status.className = 'no';
+    return false;
+  }
+}
+
+// ---- check -----------------------------------------------------------------------------------------------
+
+function reason(v, best) {
+  if (!v.accepted) return `${v.error.code} at byte ${v.error.offset}${v.error.path ? ' in ' + v.error.path : ''}: ${v.error.detail}`;
+  const parts = [];
+  if (v.consumed < state.bytes.length) parts.push(`leaves ${state.bytes.length - v.consumed} trailing bytes`);
+  if (!v.strict) parts.push('its encoder would write other bytes');
+  if (!v.engineExact) parts.push('the engine itself would refuse them');
+  if (info[v.dialect].documentedOnly) parts.push('a documented format no engine writes');
+  return parts.length ? parts.join('; ') : v.dialect === best ? '' : 'reads it as well';
+}
+
+function showCheck() {
+  const body = $('matrix').tBodies[0];
+  body.replaceChildren();
+  if (!state.bytes) { $('ranking').textContent = ''; state.best = ''; return; }
+  const r = check(state.bytes);
+  state.best = r.best ?? '';
+  const ranking = $('ranking');
+  if (r.best) {
+    const v = r.verdicts.find((x) => x.dialect === r.best);
+    const also = r.ranking.slice(1).filter((d) => {
+      const x = r.verdicts.find((y) => y.dialect === d);
+      return x.consumed === v.consumed && x.strict === v.strict && x.engineExact === v.engineExact;
+    });
+    ranking.replaceChildren(el('span', 'Most likely: '), el('strong', r.best), el('span', ` (${info[r.best].engines})`),
+      el('span', `: reads ${v.consumed === state.bytes.length ? 'all ' : ''}${v.consumed} of ${state.bytes.length} bytes` +
+        (v.strict ? '; its encoder writes exactly these bytes' : '; its encoder would write other bytes') +
+        (also.length ? `. Equally: ${also.join(', ')}.` : '.')));
+    ranking.dataset.best = r.best;
+  } else {
+    ranking.textContent = `No dialect reads this packet (${state.bytes.length} bytes): each row says where it fails.`;
+    ranking.dataset.best = '';
+  }
+  const order = [...r.ranking, ...r.verdicts.filter((v) => !v.accepted).sort((a, b) => b.error.offset - a.error.offset).map((v) => v.dialect)];
+  for (const name of order) {
+    const v = r.verdicts.find((x) => x.dialect === name);
+    const tr = el('tr', undefined, name === r.best ? 'best' : v.accepted ? '' : 'rejected');
+    const pick = el('button', name, 'link');
+    pick.title = `explain the packet as ${name}`;
+    pick.addEventListener('click', () => { $('dialect').value = name; showExplain(); $('h-explain').scrollIntoView(); });
+    const cell = el('td'); cell.append(pick);
+    const yn = (b) => el('td', b ? 'yes' : 'no', b ? 'yes' : 'no');
+    tr.append(cell, yn(v.accepted), el('td', v.accepted ? String(v.consumed) : '–', 'num'), v.accepted ? yn(v.strict) : el('td', '–'),
+      v.accepted ? yn(v.engineExact) : el('td', '–'), el('td', info[name].engines, 'wide muted'), el('td', reason(v, r.best)));
+    body.append(tr);
+  }
+  if (!state.selected) $('dialect').value = r.best || $('dialect').value;
+}
+
+// ---- explain, text, JSON ---------------------------------------------------------------------------------
+
+function showHex(bytes, bad, consumed) {
+  const box = $('hex');
+  box.replaceChildren();
+  let from = 0, to = Math.min(bytes.length, MAX_HEX_SHOWN);
+  if (bad >= 0 && bad >= to) { from = Math.max(0, bad - 256); to = Math.min(bytes.length, bad + 256); }
+  if (from > 0) box.append(el('div', `… ${from} bytes before`, 'muted'));
+  for (let line = from - (from % 16); line < to; line += 16) {
+    const row = el('div');
+    row.append(el('span', line.toString(16).padStart(8, '0') + '  ', 'muted'));
+    for (let i = line; i < Math.min(line + 16, to); i++) {
+      if (i < from) { row.append(el('span', '   ')); continue; }
+      const b = el('span', bytes[i].toString(16).padStart(2, '0'));
+      b.dataset.offset = String(i);
+      if (i === bad) {
+        b.className = 'bad';
+        b.id = 'failing-byte';
+        b.title = `byte ${i}: the decoder fails here`;
+        b.setAttribute('aria-label', `byte ${i}, ${b.textContent}: the decoder fails here`);
+      } else if (consumed >= 0 && i >= consumed) {
+        b.className = 'trailing';
+        b.title = 'after the value: not read';
+      }
+      row.append(b, document.createTextNode(i % 8 === 7 ? '  ' : ' '));
+    }
+    box.append(row);
+  }
+  if (to < bytes.length) box.append(el('div', `… ${bytes.length - to} more bytes`, 'muted'));
+}
+
+function showExplain() {
+  const body = $('fields').tBodies[0];
+  body.replaceChildren();
+  const verdict = $('explain-verdict');
+  if (!state.bytes) {
+    verdict.textContent = '';
+    $('hex').replaceChildren();
+    $('text').textContent = $('json').textContent = '';
+    return;
+  }
+  const opts = { dialect: $('dialect').value, mode: $('mode').value };
+  const x = explain(state.bytes, { ...opts, maxFields: MAX_FIELDS });
+  const bad = x.accepted ? -1 : x.error.offset;
+  showHex(state.bytes, bad, x.accepted ? x.consumed : -1);
+  const failing = x.accepted ? -1 : x.fields.length - 1; // the failing field is the last one read (or the error is just past it)
+  x.fields.forEach((f, i) => {
+    const isBad = i === failing && bad >= f.offset && bad < f.offset + Math.max(f.size, 1);
+    const tr = el('tr', undefined, isBad ? 'bad' : '');
+    const bytes = hex(state.bytes, f.offset, Math.min(f.offset + f.size, f.offset + 8)) + (f.size > 8 ? ' …' : '');
+    const field = el('td', '\u00a0'.repeat(2 * f.depth) + f.field);
+    tr.append(el('td', String(f.offset), 'num'), el('td', bytes), field, el('td', f.value));
+    tr.addEventListener('mouseenter', () => markBytes(f.offset, f.size));
+    body.append(tr);
+  });
+  if (x.fieldsOmitted) body.append(Object.assign(el('tr'), { textContent: `… ${x.fieldsOmitted} more fields` }));
+  if (x.accepted) {
+    verdict.className = 'yes';
+    verdict.textContent = `Accepted in ${x.dialect} (${x.mode}): the value is ${x.consumed} bytes` +
+      (x.trailing ? `, and ${x.trailing} bytes after it are not read.` : '.');
+    try {
+      $('text').textContent = cut(decodeText(state.bytes, opts));
+      $('json').textContent = cut(decodeJSON(state.bytes, opts));
+    } catch (e) {
+      $('text').textContent = $('json').textContent = String(e.message);
+    }
+  } else {
+    const e = x.error;
+    verdict.className = 'no';
+    verdict.textContent = `Rejected in ${x.dialect} (${x.mode}): ${e.code} at byte ${e.offset}${e.path ? ' in ' + e.path : ''}: ${e.detail}` +
+      (e.engineError && e.engineError !== '-' ? ` (the engine: ${e.engineError})` : '');
+    const row = document.createElement('tr');
+    row.className = 'bad';
+    row.append(el('td', String(e.offset), 'num'), el('td', bad < state.bytes.length ? hex(state.bytes, bad, bad + 1) : '(end)'), el('td', '^^'),
+      el('td', `${e.code}: ${e.detail}`));
+    body.append(row);
+    $('text').textContent = $('json').textContent = '';
+  }
+}
+
+function markBytes(from, size) {
+  for (const s of document.querySelectorAll('#hex .sel')) s.classList.remove('sel');
+  for (let i = from; i < from + size; i++) document.querySelector(`#hex [data-offset="${i}"]`)?.classList.add('sel');
+}
+
+function run() {
+  readInput();
+  showCheck();
+  showExplain();
+  document.body.dataset.ready = String(++runs);
+}
+let runs = 0;
+
+// ---- encode ----------------------------------------------------------------------------------------------
+
+function runEncode() {
+  const status = $('encode-status'), out = $('encode-out');
+  const narrowed = [];
+  try {
+    const bytes = encodeText($('encode-text').value, {
+      dialect: $('encode-dialect').value, json: $('encode-json').checked, lossy: $('encode-lossy').checked,
+      onNarrow: (e) => narrowed.push(`${e.path || 'the top'}: ${e.detail}`),
+    });
+    out.textContent = hex(bytes);
+    status.className = 'yes';
+    status.textContent = `${bytes.length} bytes in ${$('encode-dialect').value}` + (narrowed.length ? `; narrowed: ${narrowed.join('; ')}` : '');
+  } catch (e) {
+    out.textContent = '';
+    status.className = 'no';
+    status.textContent = e instanceof GdwireError ? `${e.code}${e.code === 'SYNTAX' ? ' at character ' + e.offset : ''}${e.path ? ' at ' + e.path : ''}: ${e.detail}` : String(e);
+  }
+}
+
+// ---- wiring ----------------------------------------------------------------------------------------------
+
+function fillDialects(select, rows) {
+  for (const d of rows) {
+    const o = el('option', d.releaseOf ? `${d.name} (${d.engines})` : d.name);
+    o.value = d.name;
+    o.title = d.summary;
+    select.append(o);
+  }
+}
+
+let pending = 0;
+function soon() { clearTimeout(pending); pending = setTimeout(run, 120); }
+
+function loadFile(file) {
+  const textLike = /\.(hex|txt|b64|base64)$/i.test(file.name);
+  file.arrayBuffer().then((buf) => {
+    const bytes = new Uint8Array(buf);
+    state.source = file.name;
+    if (textLike) {
+      state.fileBytes = null;
+      $('input').value = new TextDecoder().decode(bytes);
+    } else if (bytes.length <= 65536) {
+      state.fileBytes = null;
+      $('input').value = hex(bytes);
+      $('format').value = 'hex';
+    } else {
+      state.fileBytes = bytes; // a large file stays bytes: its hex would be a heavy text box
+      $('input').value = '';
+    }
+    run();
+  });
+}
+
+$('version').textContent = `Library ${libraryVersion}.`;
+fillDialects($('dialect'), dialects());
+fillDialects($('encode-dialect'), dialects());
+$('encode-dialect').value = 'godot4';
+for (const [i, s] of SAMPLES.entries()) {
+  const o = el('option', s.name);
+  o.value = String(i);
+  $('sample').append(o);
+}
+$('input').addEventListener('input', () => { state.fileBytes = null; state.source = ''; soon(); });
+$('input').addEventListener('keydown', (e) => { if (e.key === 'Enter' && e.ctrlKey) { e.preventDefault(); run(); } });
+$('format').addEventListener('change', run);
+$('dialect').addEventListener('change', () => { state.selected = $('dialect').value; showExplain(); });
+$('mode').addEventListener('change', showExplain);
+$('sample').addEventListener('change', () => {
+  const s = SAMPLES[Number($('sample').value)];
+  if (!s) return;
+  state.fileBytes = null;
+  state.source = s.name;
+  state.selected = '';
+  $('input').value = s.hex;
+  $('format').value = 'auto';
+  run();
+});
+$('file').addEventListener('change', () => { if ($('file').files[0]) loadFile($('file').files[0]); });
+const drop = $('drop');
+drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+drop.addEventListener('drop', (e) => {
+  e.preventDefault();
+  drop.classList.remove('over');
+  if (e.dataTransfer.files[0]) loadFile(e.dataTransfer.files[0]);
+});
+$('encode').addEventListener('click', runEncode);
+$('encode-text').addEventListener('keydown', (e) => { if (e.key === 'Enter' && e.ctrlKey) { e.preventDefault(); runEncode(); } });
+$('encode-check').addEventListener('click', () => {
+  if (!$('encode-out').textContent) runEncode();
+  if (!$('encode-out').textContent) return;
+  state.fileBytes = null;
+  state.source = `encoded in ${$('encode-dialect').value}`;
+  state.selected = '';
+  $('input').value = $('encode-out').textContent;
+  $('format').value = 'hex';
+  run();
+  $('h-input').scrollIntoView();
+});
+// a packet in the address (#hex=1b000000...) is checked at once: a link can carry one
+const fromHash = /^#(hex|base64)=(.+)$/.exec(location.hash);
+if (fromHash) { $('input').value = decodeURIComponent(fromHash[2]); $('format').value = fromHash[1]; }
+run();
+runEncode();
