@@ -227,4 +227,36 @@ static inline void fuzz_print_value(const char *what, const gdw_value *v) {
     free(t);
 }
 
+/* The JSON form (or plain JSON: docs/json.md, what JSON cannot say wrapped) of v reads back equal; then,
+ * damaged (one byte changed, or the text cut there, as data's first and last bytes say), it parses or
+ * fails cleanly. text names v in a message (NULL: none). */
+static inline void fuzz_check_json(const gdw_value *v, bool plain, const char *text, const uint8_t *data, size_t size) {
+    char *json = plain ? gdw_json_print_plain_alloc(v, 0, NULL, NULL) : gdw_json_print_alloc(v, NULL, NULL);
+    FUZZ_CHECK(json != NULL, "out of memory");
+    gdw_status (*parse_json)(const char *, size_t, const gdw_allocator *, gdw_doc **, gdw_error *) = plain ? gdw_json_parse_plain : gdw_json_parse;
+    gdw_doc *again = NULL;
+    gdw_error err;
+    size_t jlen = strlen(json);
+    gdw_status s = parse_json(json, jlen, NULL, &again, &err);
+    FUZZ_CHECK(s == GDW_OK && gdw_value_equal(v, gdw_doc_root(again)), "%s round trip fails: %s at %zu (%s)\n  text: %.2000s\n  json: %.2000s",
+               plain ? "plain JSON" : "JSON", gdw_status_name(s), err.offset, s ? err.message : "values differ", text ? text : "-", json);
+    gdw_doc_free(again);
+    if (jlen && size && (data[size - 1] & 2u)) {
+        static const char k_jdamage[] = "\"\\{}[],:0-.eE\x80 $";
+        size_t at = data[size - 1] % jlen;
+        json[at] = k_jdamage[data[0] % (sizeof k_jdamage - 1)];
+        size_t cut = data[size - 1] & 1 ? jlen : at;
+        gdw_doc *bad = NULL;
+        s = parse_json(json, cut, NULL, &bad, &err);
+        if (s != GDW_OK) {
+            FUZZ_CHECK(bad == NULL, "a failed JSON parse returned a document");
+            FUZZ_CHECK(s == GDW_ERR_SYNTAX || s == GDW_ERR_DEPTH, "damaged JSON: %s", gdw_status_name(s));
+            fuzz_check_error(s, &err, cut);
+        }
+        gdw_doc_free(bad);
+    }
+    free(json);
+}
+
+
 #endif
