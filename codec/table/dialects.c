@@ -117,7 +117,7 @@ static const gdw_dialect k_dialects[] = {
      .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
      .nodepath_old_string = true, .joystick_axis_value = true,
      .engine_evidence = NULL,
-     .no_engine = "not reconciled: the engine that builds is the 2.1 branch point (c439a6188c, 2.2-alpha; tools/engines/build godot2.1), code of 2.1.0-2.1.4 without the 2.1.5 hardening this row models (2.1.5+ is on a branch no snapshot here holds); it agreed on 82.8% before mole@2.0's string reader and InputEvent, Image and NaN rules, which it shares (conformance/evidence/unreconciled/)"},
+     .no_engine = "not reconciled: the engine that builds is the 2.1 branch point (c439a6188c, 2.2-alpha; tools/engines/build godot2.1), code of 2.1.0-2.1.4 without the 2.1.5 hardening this row models (2.1.5+ is on a branch no snapshot here holds); on the vectors of 2026-11-25 it agrees on 86.3% with this row and on 93.9% with mole@2.0's string reader and InputEvent, Image and NaN rules (98.0% of what it answers without crashing), which it shares, with the joystick axis value every 2.1 reads (conformance/evidence/unreconciled/)"},
     {.name = "godot3", .fuzz_id = 1, .release = "3.6", .released = "2024-09",
      .aliases = "godot3.5 godot3.6 godot3@3.5 godot3@3.6", .engine = "Godot 3.1-3.6", .family = "godot3",
      .summary = "Godot 3: ids 0-26, bit 16 = 64-bit int/float or object id",
