@@ -56,12 +56,11 @@ static const char *type_of(const gdw_dialect *d, unsigned w) {
 /* ---- what a tree holds ---------------------------------------------------------------------------- */
 
 /* What one walk of a tree tells: its reals that look misread (the library's gdw_value_misread_own, down to
- * GDW_MISREAD_DEPTH levels, as gdw_value_misread_reals counts them) and, when asked, the types of its values
- * in the order their headers are on the wire (a tree's pre-order; an Object's property names are bare
- * strings, not values): one walk for what the ranking and the reasons need. */
+ * GDW_MISREAD_DEPTH levels, as gdw_value_misread_reals counts them) and the types of its values in the order
+ * their headers are on the wire (a tree's pre-order; an Object's property names are bare strings, not
+ * values): one walk for what the ranking and the reasons need. */
 typedef struct tree_facts {
     size_t odd;
-    bool want_types;
     uint64_t seen;     /* types met, as bits */
     unsigned type[MAX_IDS];
     size_t ntypes;
@@ -71,7 +70,6 @@ static gdw_visit_answer facts_at(void *ctx, gdw_visit_event ev, const gdw_value 
     (void)ev;
     tree_facts *f = ctx;
     if (depth <= GDW_MISREAD_DEPTH) f->odd += gdw_value_misread_own(v);
-    if (!f->want_types) return depth >= GDW_MISREAD_DEPTH ? GDW_VISIT_SKIP : GDW_VISIT_GO;
     bool header = !(parent && parent->type == GDW_OBJECT && slot % 2 == 0);
     if (header && v->type < 64 && !(f->seen >> v->type & 1u) && f->ntypes < MAX_IDS) {
         f->seen |= (uint64_t)1 << v->type;
@@ -83,7 +81,6 @@ static gdw_visit_answer facts_at(void *ctx, gdw_visit_event ev, const gdw_value 
 static tree_facts facts_of(const gdw_value *root) {
     tree_facts f;
     memset(&f, 0, sizeof f);
-    f.want_types = true;
     gdw_visit(root, GDW_VISIT_PRE, facts_at, &f);
     return f;
 }
