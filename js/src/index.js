@@ -460,7 +460,7 @@ export function explain(bytes, opts = {}) {
     views();
     const w = (k) => dv.getUint32(res + 4 * k, true);
     const rowsP = w(0), count = w(1), pool = w(2);
-    if (status !== 0 && !rowsP && !pool && count === 0 && cString(X.gdw_status_name(status)) === 'NOMEM') throw lastError();
+    if (cString(X.gdw_status_name(status)) === 'NOMEM') throw lastError(); // no rows were kept
     const poolText = (off) => { let e = pool + off; while (u8[e]) e++; return utf8Lossy.decode(u8.subarray(pool + off, e)); };
     const fields = [];
     for (let i = 0; i < count; i++) {
