@@ -58,7 +58,7 @@ ENGINES = {
     "pandemonium-3.5": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-3.5"}, 20),
     "pandemonium-5.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-5"}, 23),
     "godot3.1": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3@3.1"}, 17),
-    "godot2.1": ("godot2.gd", 0, ["-s", "godot2.gd"], {"mole"}, 18),
+    "godot2.1": ("godot2.gd", 0, ["-s", "godot2.gd"], {"mole@2.1.0"}, 18),
     "godot2.0": ("godot2.gd", 0, ["-s", "godot2.gd"], {"mole@2.0"}, 18),
     "godot3.0": ("godot3.gd", 3, ["--no-window", "-s", "godot3.gd"], {"godot3.0@3.0.0"}, 17),
     "godot4.3": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4.3"}, 24),
