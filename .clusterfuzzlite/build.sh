@@ -10,14 +10,14 @@
 # GDWIRE_SRC names the checkout when it is not $SRC/gdwire.
 cd "${GDWIRE_SRC:-$SRC/gdwire}"
 WORK=${WORK:-$(mktemp -d)}
-TARGETS="decode encode validate_vs_decode strict_implies_compatible translate"
+TARGETS="decode encode validate_vs_decode strict_implies_compatible translate capture"
 BYTE_TARGETS="decode validate_vs_decode strict_implies_compatible translate"
 
 CODEC_SRCS=$(ls codec/*.c codec/*/*.c | grep -v '^codec/tests/')
 objs=()
-for src in $CODEC_SRCS fuzzers/value_gen.c fuzzers/mutator.c; do
+for src in $CODEC_SRCS session/*.c fuzzers/value_gen.c fuzzers/mutator.c; do
     obj="$WORK/$(echo "$src" | tr / _).o"
-    $CC $CFLAGS -std=c11 -I. -c "$src" -o "$obj"
+    $CC $CFLAGS -std=c11 -I. -Icodec -c "$src" -o "$obj"
     objs+=("$obj")
 done
 $CC $CFLAGS -std=c11 -I. -c fuzzers/mutator_libfuzzer.c -o "$WORK/mutator_libfuzzer.o"
@@ -28,7 +28,7 @@ for t in $TARGETS; do
     # the custom mutator calls LLVMFuzzerMutate, which only libFuzzer has: other engines
     # (AFL++ under OSS-Fuzz) get the targets without it
     if [ "${FUZZING_ENGINE:-libfuzzer}" != libfuzzer ]; then extra=(); fi
-    $CC $CFLAGS -std=c11 -I. "fuzzers/$t.c" "${extra[@]}" "${objs[@]}" $LIB_FUZZING_ENGINE -lm -o "$OUT/gdwire_$t"
+    $CC $CFLAGS -std=c11 -I. -Icodec "fuzzers/$t.c" "${extra[@]}" "${objs[@]}" $LIB_FUZZING_ENGINE -lm -o "$OUT/gdwire_$t"
 done
 
 # Seeds: the conformance packets, exported by the conformance runner (needs libyaml).
@@ -38,7 +38,7 @@ runner_srcs="conformance/runner.c conformance/vectors.c conformance/outcome.c co
 # the same seed files the campaign writes (byte 0 the dialect, byte 1 the objects flag)
 python3 -c 'import sys; sys.path.insert(0, "tools/fuzz"); import fuzzlib; fuzzlib.write_seeds(sys.argv[1], sys.argv[2])' \
     "$WORK/seeds.tsv" "$WORK/seeds"
-max_len_of() { case " $BYTE_TARGETS " in *" $1 "*) echo 8192 ;; *) echo 1024 ;; esac; }
+max_len_of() { case " $BYTE_TARGETS " in *" $1 "*) echo 8192 ;; *) [ "$1" = capture ] && echo 65536 || echo 1024 ;; esac; }
 # The conformance packets are every vector in every dialect (about 290,000 files): a packet target
 # gets at most SEED_CAP of them, every k-th in name order, so its zip stays a few MB
 SEED_CAP=${SEED_CAP:-20000}

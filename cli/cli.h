@@ -23,6 +23,19 @@
 typedef enum { ENC_RAW, ENC_HEX, ENC_BASE64, ENC_DUMP } text_encoding;
 typedef enum { FRAME_NONE, FRAME_STREAM, FRAME_FILE, FRAME_PACKET_STREAM } framing;
 
+/* capture's own options (capture.c) */
+typedef struct capture_opts {
+    const char *names;          /* --names FILE: method ids to names */
+    int64_t peers[16];          /* --peer ID (up to 16): a message from or to one of them */
+    size_t n_peers;
+    unsigned commands;          /* --command NAME[,NAME...]: bits of gdw_mp_command; 0 every one */
+    const char *path;           /* --path TEXT: messages whose node path holds TEXT */
+    double since, until;        /* --since / --until SECONDS from the first frame; until < 0: none */
+    bool check;                 /* --check: every Variant checked against every dialect */
+    bool no_summary;            /* --no-summary */
+    size_t max_fragment_bytes, max_packet, max_flows, max_paths; /* 0: the library's defaults */
+} capture_opts;
+
 typedef struct opts {
     const char *verb;
     const char **inputs;        /* files, directories, "-" */
@@ -47,13 +60,19 @@ typedef struct opts {
     bool flush_each;            /* unbuffered, or stdout is a pipe or socket (main.c): a filter's
                                    reader gets each record when it is made, not at exit */
     int color;                  /* -1 auto, 0 off, 1 on */
+    capture_opts cap;
 } opts;
 
 /* Option letters a verb takes (see parse_opts in main.c). */
 enum {
     O_DIALECT = 1 << 0, O_INPUT = 1 << 1, O_FRAMING = 1 << 2, O_MODE = 1 << 3, O_JSON = 1 << 4,
     O_NOOUT = 1 << 5, O_WIRE = 1 << 6, O_LOSSY = 1 << 7, O_FROMTO = 1 << 8, O_VERBOSE = 1 << 9,
+    O_CAPTURE = 1 << 10,
 };
+
+/* capture's options (capture.c): argv[*i] taken, with its value, if it is one: 1; not one: 0;
+ * a usage error, reported: -1. */
+int capture_option(opts *o, int argc, char **argv, int *i);
 
 int usage_error(const char *verb, const char *fmt, const char *arg);
 
@@ -105,6 +124,10 @@ const opts *resolve_auto(const opts *o, const packet *pk, opts *tmp);
 /* One input that is one packet (no directory, framing or --lines): verbs print it plainly. */
 bool single_packet_input(const opts *o);
 
+/* A name (a file's, or a node path or name read off the wire) as text output shows it: control bytes,
+ * backslashes and broken UTF-8 as \xHH, so it can neither drive the terminal nor forge a line (input.c). */
+void shown_name(const char *name, char *out, size_t cap);
+
 /* "file", "file frame 3", "file line 2": how messages name a packet. */
 void packet_name(const packet *pk, char *out, size_t cap);
 
@@ -144,6 +167,7 @@ int cmd_encode(const opts *o);
 int cmd_convert(const opts *o);
 int cmd_diff(const opts *o);
 int cmd_dialects(const opts *o);
+int cmd_capture(const opts *o);
 
 void print_decode_error(FILE *f, const packet *pk, const gdw_error *e);
 

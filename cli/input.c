@@ -42,7 +42,7 @@ static size_t printable_utf8(const unsigned char *s, size_t n) {
  * are; a control byte (ESC, BEL, a line break), a C1 control, a backslash or a byte of broken
  * UTF-8 as \xHH, as error paths show input text. So a name can neither drive the terminal nor
  * forge an output line. (JSON output escapes names its own way.) */
-static void shown_name(const char *name, char *out, size_t cap) {
+void shown_name(const char *name, char *out, size_t cap) {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *s = (const unsigned char *)name;
     size_t n = strlen(name), o = 0;

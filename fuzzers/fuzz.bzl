@@ -1,11 +1,11 @@
 """fuzz_target: one fuzz target = a binary (libFuzzer, AFL++ or replay main, by config) and a
 test that replays corpus/<name>/, corpus/regressions/<name>/ and the conformance vectors."""
 
-def fuzz_target(name, srcs = None, mutator = True, exact_ids = True):
+def fuzz_target(name, srcs = None, mutator = True, exact_ids = True, deps = []):
     native.cc_binary(
         name = name,
         srcs = srcs or [name + ".c"],
-        deps = [":fuzz", "//codec"] + select({
+        deps = [":fuzz", "//codec"] + deps + select({
             ":libfuzzer": [":mutator_libfuzzer"] if mutator else [],
             ":afl": [],
             "//conditions:default": [":replay_main"],

@@ -25,6 +25,7 @@ PACKAGES=(
   bazel-bootstrap bazel-rules-java   # the build (Bazel 4.2.3, WORKSPACE mode, offline)
   gcc clang lld-14 llvm-14 libclang-rt-14-dev   # compilers, sanitizers, libFuzzer, coverage
   libyaml-dev                        # conformance vectors
+  libpcap-dev                        # gdwire capture reads pcap and pcapng files
   afl++                              # second fuzzing engine
   godot3-server                      # the real Godot 3.2.3 engine, used as an oracle
   python3 xxd zip unzip              # small helpers used by tests and tools

@@ -1,0 +1,567 @@
+/* SPDX-License-Identifier: MIT */
+/* capture.c — `gdwire capture`: a packet capture of Godot multiplayer traffic, read with libpcap
+ * (loaded when the verb runs)
+ * and handed frame by frame to the session library (session/gdwire_session.h), which finds the
+ * flows and messages; this file filters and prints them. docs/capture.md. */
+#define _DEFAULT_SOURCE /* libpcap's headers use u_int and u_char */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "session/gdwire_session.h"
+
+#ifdef GDWIRE_NO_PCAP
+/* A CMake build where libpcap was not found: the verb says so (its options still parse). */
+int cmd_capture(const opts *o) {
+    (void)o;
+    fprintf(stderr, "gdwire capture: this gdwire was built without libpcap (apt install libpcap-dev, then build again)\n");
+    return EXIT_USAGE;
+}
+#else
+#include <dlfcn.h>
+#include <pcap/pcap.h>
+
+/* libpcap is loaded when capture runs, not when gdwire starts: linked, it and what it pulls in
+ * (libdbus, libsystemd, libgcrypt, ...) cost every other verb about 1.4 million instructions at
+ * start (bench:budget_test measured it). The few calls capture makes, through one table. */
+static struct {
+    pcap_t *(*open)(const char *, u_int, char *);
+    int (*datalink)(pcap_t *);
+    int (*next)(pcap_t *, struct pcap_pkthdr **, const u_char **);
+    char *(*geterr)(pcap_t *);
+    void (*close)(pcap_t *);
+} P;
+
+static bool load_pcap(void) {
+    static const char *const names[] = {"libpcap.so.0.8", "libpcap.so.1", "libpcap.so"};
+    void *h = NULL;
+    for (size_t i = 0; !h && i < sizeof names / sizeof names[0]; i++) h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "gdwire capture: cannot load libpcap (%s): install it (Debian: apt install libpcap0.8)\n", dlerror());
+        return false;
+    }
+    *(void **)&P.open = dlsym(h, "pcap_open_offline_with_tstamp_precision");
+    *(void **)&P.datalink = dlsym(h, "pcap_datalink");
+    *(void **)&P.next = dlsym(h, "pcap_next_ex");
+    *(void **)&P.geterr = dlsym(h, "pcap_geterr");
+    *(void **)&P.close = dlsym(h, "pcap_close");
+    if (!P.open || !P.datalink || !P.next || !P.geterr || !P.close) {
+        fprintf(stderr, "gdwire capture: the libpcap found lacks pcap_open_offline_with_tstamp_precision (libpcap 1.5 or later is needed)\n");
+        return false;
+    }
+    return true;
+}
+#endif
+
+/* ---- options ------------------------------------------------------------------------------------ */
+
+static bool number_arg(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v) || v < 0) return false;
+    *out = v;
+    return true;
+}
+
+static bool count_arg(const char *s, size_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    unsigned shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : *end == 'G' || *end == 'g' ? 30 : 0;
+    if (shift) end++;
+    if (end == s || *end || errno || v == 0 || v > (1ull << 40) >> shift || s[0] == '-') return false;
+    *out = (size_t)(v << shift);
+    return true;
+}
+
+int capture_option(opts *o, int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    capture_opts *c = &o->cap;
+#define VALUE(what) \
+    do { if (++*i >= argc) return usage_error("capture", "%s needs " what, a) ? -1 : -1; } while (0)
+    if (strcmp(a, "--names") == 0) {
+        VALUE("a file (docs/capture.md)");
+        c->names = argv[*i];
+    } else if (strcmp(a, "-d") == 0 || strcmp(a, "--dialect") == 0) {
+        VALUE("a dialect name");
+        o->dialect = gdw_dialect_find(argv[*i]);
+        if (!o->dialect) return usage_error("capture", "unknown dialect '%s' (see 'gdwire dialects')", argv[*i]) ? -1 : -1;
+        if (strcmp(gdw_dialect_family(o->dialect), "godot4") != 0)
+            return usage_error("capture", "-d %s: only Godot 4 sessions are read yet (godot4, godot4.3, godot4-double, ...)", argv[*i]) ? -1 : -1;
+    } else if (strcmp(a, "--peer") == 0) {
+        VALUE("a Godot peer id");
+        char *end;
+        errno = 0;
+        long long id = strtoll(argv[*i], &end, 10);
+        if (end == argv[*i] || *end || errno || id < INT32_MIN || id > INT32_MAX)
+            return usage_error("capture", "--peer '%s': want a Godot peer id (1 is the server)", argv[*i]) ? -1 : -1;
+        if (c->n_peers == sizeof c->peers / sizeof c->peers[0]) return usage_error("capture", "%s", "at most 16 --peer") ? -1 : -1;
+        c->peers[c->n_peers++] = id;
+    } else if (strcmp(a, "--command") == 0) {
+        VALUE("command names");
+        char list[256];
+        snprintf(list, sizeof list, "%s", argv[*i]);
+        for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            int cmd = gdw_mp_command_from_name(t);
+            if (cmd < 0 || cmd == GDW_MP_SYS || cmd == GDW_MP_SYS_RELAY)
+                return usage_error("capture", "--command: unknown command '%s' (rpc, simplify_path, confirm_path, raw, spawn, despawn, sync, delta, auth, add_peer, del_peer)", t) ? -1 : -1;
+            c->commands |= 1u << cmd;
+        }
+    } else if (strcmp(a, "--path") == 0) {
+        VALUE("text a node path holds");
+        c->path = argv[*i];
+    } else if (strcmp(a, "--since") == 0 || strcmp(a, "--until") == 0) {
+        VALUE("seconds after the first frame");
+        double v;
+        if (!number_arg(argv[*i], &v)) return usage_error("capture", "'%s': want seconds after the first frame (0, 1.5)", argv[*i]) ? -1 : -1;
+        if (a[2] == 's') c->since = v;
+        else c->until = v;
+    } else if (strcmp(a, "--check") == 0) {
+        c->check = true;
+    } else if (strcmp(a, "--no-summary") == 0) {
+        c->no_summary = true;
+    } else if (strcmp(a, "--max-fragment-bytes") == 0 || strcmp(a, "--max-packet") == 0 || strcmp(a, "--max-flows") == 0 ||
+               strcmp(a, "--max-paths") == 0) {
+        VALUE("a number (K, M, G suffixes)");
+        size_t *to = a[6] == 'f' && a[7] == 'r' ? &c->max_fragment_bytes : a[6] == 'p' && a[7] == 'a' && a[8] == 'c' ? &c->max_packet
+                   : a[6] == 'f' ? &c->max_flows : &c->max_paths;
+        if (!count_arg(argv[*i], to)) return usage_error("capture", "'%s': want a number from 1 (K, M, G suffixes)", argv[*i]) ? -1 : -1;
+    } else {
+        return 0;
+    }
+#undef VALUE
+    return 1;
+}
+
+#ifndef GDWIRE_NO_PCAP
+/* ---- names -------------------------------------------------------------------------------------- */
+
+/* --names: "rpc<TAB>NODE PATH<TAB>ID<TAB>NAME" lines ('#' comments), as
+ * tools/capture/gdwire_names.gd writes them; the path * stands for every node. */
+typedef struct name_entry {
+    char *path;
+    int id;
+    char *name;
+} name_entry;
+
+typedef struct names {
+    name_entry *e;
+    size_t n;
+} names;
+
+static int names_load(const char *file, names *out) {
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        fprintf(stderr, "gdwire capture: --names %s: %s\n", file, strerror(errno));
+        return EXIT_USAGE;
+    }
+    char line[1024];
+    unsigned lineno = 0;
+    size_t cap = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0] || line[0] == '#') continue;
+        char *kind = line, *path = strchr(kind, '\t'), *id = path ? strchr(path + 1, '\t') : NULL, *name = id ? strchr(id + 1, '\t') : NULL;
+        char *end = NULL;
+        long v = -1;
+        if (name) {
+            *path++ = 0, *id++ = 0, *name++ = 0;
+            v = strtol(id, &end, 10);
+        }
+        if (!name || strcmp(kind, "rpc") != 0 || *end || v < 0 || v > 65535 || !*name) {
+            fprintf(stderr, "gdwire capture: --names %s line %u: want \"rpc<TAB>node path<TAB>method id<TAB>name\"\n", file, lineno);
+            fclose(f);
+            return EXIT_USAGE;
+        }
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 64;
+            name_entry *grown = realloc(out->e, cap * sizeof *grown);
+            if (!grown) { fclose(f); return EXIT_USAGE; }
+            out->e = grown;
+        }
+        out->e[out->n++] = (name_entry){strdup(path), (int)v, strdup(name)};
+    }
+    fclose(f);
+    return 0;
+}
+
+static const char *names_find(const names *nm, const char *path, int id) {
+    for (size_t i = 0; i < nm->n; i++)
+        if (nm->e[i].id == id && (strcmp(nm->e[i].path, "*") == 0 || (path && strcmp(nm->e[i].path, path) == 0))) return nm->e[i].name;
+    return NULL;
+}
+
+static void names_free(names *nm) {
+    for (size_t i = 0; i < nm->n; i++) free(nm->e[i].path), free(nm->e[i].name);
+    free(nm->e);
+}
+
+/* ---- printing ----------------------------------------------------------------------------------- */
+
+#define MAX_PEERS_COUNTED 64
+#define TEXT_HEAD 200 /* characters of a value a text line shows */
+
+typedef struct capture_run {
+    const opts *o;
+    names names;
+    gdw_session *s;
+    double t0;
+    bool have_t0;
+    uint64_t shown, problems;
+    struct { int64_t id; uint64_t sent, received, bytes; } peers[MAX_PEERS_COUNTED];
+    size_t n_peers;
+    const char *file;
+    char file_shown[512];
+    bool progress;
+    time_t last_progress;
+} capture_run;
+
+static void count_peer(capture_run *r, int64_t id, bool sent, size_t bytes) {
+    size_t i = 0;
+    while (i < r->n_peers && r->peers[i].id != id) i++;
+    if (i == r->n_peers) {
+        if (r->n_peers == MAX_PEERS_COUNTED) return;
+        r->peers[r->n_peers++].id = id;
+    }
+    if (sent) r->peers[i].sent++, r->peers[i].bytes += bytes;
+    else r->peers[i].received++;
+}
+
+static bool wanted(const capture_run *r, const gdw_message *m) {
+    const capture_opts *c = &r->o->cap;
+    if (c->commands && !(c->commands >> m->mp->command & 1)) return false;
+    if (c->n_peers) {
+        bool hit = false;
+        for (size_t i = 0; i < c->n_peers; i++) hit |= m->from == c->peers[i] || m->to == c->peers[i];
+        if (!hit) return false;
+    }
+    if (c->path && (!m->path || !strstr(m->path, c->path))) return false;
+    double t = m->time - r->t0;
+    if (t < c->since || (c->until >= 0 && t > c->until)) return false;
+    return true;
+}
+
+static const char *peer_text(int64_t id, char *buf, size_t cap) {
+    if (id == 0) snprintf(buf, cap, "?");
+    else snprintf(buf, cap, "%lld", (long long)id);
+    return buf;
+}
+
+/* --check: the dialect gdwire check ranks first for a value's own bytes, and how many read them. */
+static void check_value(const uint8_t *p, size_t n, char *out, size_t cap) {
+    size_t nd = gdw_dialect_count();
+    gdw_check_result *res = calloc(nd, sizeof *res);
+    size_t *misread = malloc(nd * sizeof *misread);
+    int *rank = calloc(nd, sizeof *rank);
+    if (!res || !misread || !rank) { snprintf(out, cap, "?"); free(res), free(misread), free(rank); return; }
+    gdw_decode_options dec = gdw_decode_options_default();
+    dec.allow_objects = true;
+    size_t accepted = gdw_check(p, n, &dec, NULL, true, res);
+    for (size_t i = 0; i < nd; i++) misread[i] = SIZE_MAX;
+    size_t best = gdw_check_rank(res, nd, n, misread, rank);
+    snprintf(out, cap, "%s first, %zu of %zu dialects read it", accepted ? gdw_dialect_name(res[best].dialect) : "none", accepted, nd);
+    size_t got = nd;
+    for (size_t i = 0; i < got; i++) gdw_doc_free(res[i].doc);
+    free(res), free(misread), free(rank);
+}
+
+/* Text off the wire (a node path, a node's name, an MD5 field) or from --names, as a line shows it. */
+static const char *shown_n(const char *s, size_t n, char *out, size_t cap) {
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%.*s", (int)(n < sizeof tmp ? n : sizeof tmp - 1), s ? s : "");
+    shown_name(tmp, out, cap);
+    return out;
+}
+
+static const char *shown_s(const char *s, char *out, size_t cap) { return shown_n(s, s ? strlen(s) : 0, out, cap); }
+
+static void print_text(capture_run *r, const gdw_message *m) {
+    const gdw_mp_parsed *p = m->mp;
+    char a[24], b[24], t1[1100], t2[1100];
+    printf("%11.6f  #%-3u %s -> %s%s  %s ch%u  %s", m->time - r->t0, m->flow, peer_text(m->from, a, sizeof a),
+           m->to == 0 && m->relayed ? "all" : peer_text(m->to, b, sizeof b), m->relayed ? " (relayed)" : "", m->mode, m->channel,
+           gdw_mp_command_name(p->command));
+    switch (p->command) {
+    case GDW_MP_RPC: {
+        const char *name = names_find(&r->names, m->path, p->method_id);
+        printf(" %s%s method %d%s%s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->path ? " (inline)" : "", p->method_id,
+               name ? " " : "", name ? shown_s(name, t2, sizeof t2) : "");
+        break;
+    }
+    case GDW_MP_SIMPLIFY_PATH:
+        printf(" %lld = %s, rpc md5 %s", (long long)p->node_id, shown_n(p->path, p->path_len, t1, sizeof t1), shown_s(p->md5, t2, sizeof t2));
+        break;
+    case GDW_MP_CONFIRM_PATH: printf(" %lld, %s", (long long)p->node_id, p->checksum_valid ? "methods match" : "methods differ"); break;
+    case GDW_MP_SPAWN:
+        printf(" net %lld \"%s\" by spawner %s, %s", (long long)p->net_id, shown_n(p->name, p->name_len, t1, sizeof t1),
+               m->path ? shown_s(m->path, t2, sizeof t2) : "(path unknown)", p->scene_id == 255 ? "custom" : "scene");
+        if (p->scene_id != 255) printf(" %d", p->scene_id);
+        break;
+    case GDW_MP_DESPAWN: printf(" net %lld", (long long)p->node_id); break;
+    case GDW_MP_SYNC: printf(" time %u", p->sync_time); break;
+    case GDW_MP_SYS_ADD_PEER:
+    case GDW_MP_SYS_DEL_PEER: printf(" %lld", (long long)p->sys_peer); break;
+    case GDW_MP_RAW:
+    case GDW_MP_SYS_AUTH:
+        printf(" %zu bytes ", p->payload_len);
+        for (size_t i = 0; i < p->payload_len && i < 32; i++) printf("%02x", p->payload[i]);
+        if (p->payload_len > 32) printf("...");
+        break;
+    default: break;
+    }
+    uint32_t net = UINT32_MAX;
+    const char *label = NULL;
+    for (size_t i = 0; i < p->value_count; i++) {
+        const gdw_mp_value *v = &p->values[i];
+        bool group = !label || strcmp(label, v->label) != 0 || net != v->net_id;
+        if (group) {
+            if (label) printf(")");
+            if (p->command == GDW_MP_SYNC || p->command == GDW_MP_DELTA) printf(" net %u", v->net_id);
+            if (p->command == GDW_MP_DELTA) printf(" props 0x%llx", (unsigned long long)v->indexes);
+            if (strcmp(v->label, "arg") != 0 && strcmp(v->label, "state") != 0) printf(" %s", v->label);
+            printf(" (");
+            label = v->label, net = v->net_id;
+        } else {
+            printf(", ");
+        }
+        if (v->status != GDW_OK) {
+            printf("<%s at byte %zu: %s>", gdw_status_name(v->status), v->offset + v->error.offset, v->error.message);
+            continue;
+        }
+        /* a line per message: a long value shows its start and its size (--json has all of it) */
+        char head[TEXT_HEAD + 2];
+        size_t n = gdw_text_print_head(v->value, head, sizeof head);
+        if (n <= TEXT_HEAD) fputs(head, stdout);
+        else printf("%.*s... (%zu bytes)", TEXT_HEAD, head, v->length);
+        if (r->o->cap.check) {
+            char why[128];
+            check_value(m->bytes + v->offset, v->length, why, sizeof why);
+            printf(" [check: %s]", why);
+        }
+    }
+    if (label) printf(")");
+    else if (p->command == GDW_MP_RPC) printf(" ()");
+    putchar('\n');
+}
+
+static void print_json(capture_run *r, const gdw_message *m) {
+    const gdw_mp_parsed *p = m->mp;
+    printf("{\"type\":\"message\",\"frame\":%llu,\"time\":%.6f,\"flow\":%u,\"transport\":\"%s\",\"from\":%lld,\"to\":%lld,"
+           "\"relayed\":%s,\"channel\":%u,\"mode\":\"%s\",\"command\":\"%s\",\"size\":%zu,\"path\":",
+           (unsigned long long)m->frame, m->time - r->t0, m->flow, m->transport, (long long)m->from, (long long)m->to,
+           m->relayed ? "true" : "false", m->channel, m->mode, gdw_mp_command_name(p->command), m->len);
+    if (m->path) json_string(stdout, m->path);
+    else printf("null");
+    if (p->command == GDW_MP_RPC) {
+        const char *name = names_find(&r->names, m->path, p->method_id);
+        printf(",\"inline_path\":%s,\"node_id\":%lld,\"method_id\":%d,\"method\":", p->path ? "true" : "false", (long long)p->node_id, p->method_id);
+        if (name) json_string(stdout, name);
+        else printf("null");
+    } else if (p->command == GDW_MP_SIMPLIFY_PATH) {
+        printf(",\"node_id\":%lld,\"md5\":", (long long)p->node_id);
+        json_string(stdout, p->md5);
+    } else if (p->command == GDW_MP_CONFIRM_PATH) {
+        printf(",\"node_id\":%lld,\"checksum_valid\":%s", (long long)p->node_id, p->checksum_valid ? "true" : "false");
+    } else if (p->command == GDW_MP_SPAWN) {
+        printf(",\"node_id\":%lld,\"net_id\":%lld,\"scene_id\":%d,\"name\":", (long long)p->node_id, (long long)p->net_id, p->scene_id);
+        json_bytes_string(stdout, (const uint8_t *)p->name, p->name_len);
+    } else if (p->command == GDW_MP_DESPAWN) {
+        printf(",\"net_id\":%lld", (long long)p->node_id);
+    } else if (p->command == GDW_MP_SYNC) {
+        printf(",\"sync_time\":%u", p->sync_time);
+    } else if (p->command == GDW_MP_SYS_ADD_PEER || p->command == GDW_MP_SYS_DEL_PEER) {
+        printf(",\"peer\":%lld", (long long)p->sys_peer);
+    }
+    if (p->command == GDW_MP_RAW || p->command == GDW_MP_SYS_AUTH) {
+        printf(",\"payload\":\"");
+        for (size_t i = 0; i < p->payload_len; i++) printf("%02x", p->payload[i]);
+        printf("\"");
+    }
+    printf(",\"values\":[");
+    for (size_t i = 0; i < p->value_count; i++) {
+        const gdw_mp_value *v = &p->values[i];
+        printf("%s{\"label\":\"%s\",\"index\":%u,", i ? "," : "", v->label, v->index);
+        if (p->command == GDW_MP_SYNC || p->command == GDW_MP_DELTA) printf("\"net_id\":%u,", v->net_id);
+        if (p->command == GDW_MP_DELTA) printf("\"indexes\":%llu,", (unsigned long long)v->indexes);
+        printf("\"offset\":%zu,\"length\":%zu,\"hex\":\"", v->offset, v->length);
+        for (size_t k = 0; k < v->length; k++) printf("%02x", m->bytes[v->offset + k]);
+        printf("\"");
+        if (v->status == GDW_OK) {
+            char *t = gdw_text_print_alloc(v->value, NULL, NULL);
+            char *j = json_value_alloc(r->o, v->value);
+            printf(",\"text\":");
+            json_string(stdout, t ? t : "");
+            printf(",\"value\":%s", j ? j : "null");
+            gdw_text_free(NULL, t);
+            free(j);
+            if (r->o->cap.check) {
+                char why[128];
+                check_value(m->bytes + v->offset, v->length, why, sizeof why);
+                printf(",\"check\":");
+                json_string(stdout, why);
+            }
+        } else {
+            printf(",\"error\":");
+            json_error(stdout, &v->error);
+        }
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+static void on_message(void *ctx, const gdw_message *m) {
+    capture_run *r = ctx;
+    count_peer(r, m->from, true, m->len);
+    count_peer(r, m->to, false, 0);
+    if (!wanted(r, m)) return;
+    r->shown++;
+    if (r->o->json) print_json(r, m);
+    else print_text(r, m);
+    if (r->o->flush_each) fflush(stdout);
+}
+
+static void on_problem(void *ctx, const gdw_session_problem *p) {
+    capture_run *r = ctx;
+    r->problems++;
+    if (r->progress) fputs("\r\033[K", stderr);
+    char where[64], flow[24] = "";
+    if (p->frame) snprintf(where, sizeof where, "frame %llu, byte %zu", (unsigned long long)p->frame, p->offset);
+    else snprintf(where, sizeof where, "at the end");
+    if (p->flow) snprintf(flow, sizeof flow, "flow #%u, ", p->flow);
+    fprintf(stderr, "gdwire capture: %s: %s (%s%s): %s\n", r->file_shown, where, flow, p->layer, p->message);
+    if (r->o->json) {
+        printf("{\"type\":\"problem\",\"frame\":%llu,\"flow\":%u,\"layer\":\"%s\",\"offset\":%zu,\"message\":", (unsigned long long)p->frame,
+               p->flow, p->layer, p->offset);
+        json_string(stdout, p->message);
+        printf("}\n");
+    }
+}
+
+static void summary(capture_run *r) {
+    gdw_session_stats st = gdw_session_get_stats(r->s);
+    if (r->o->json) {
+        printf("{\"type\":\"summary\",\"frames\":%llu,\"udp_datagrams\":%llu,\"enet_datagrams\":%llu,\"flows\":%u,\"messages\":%llu,"
+               "\"shown\":%llu,\"message_bytes\":%llu,\"retransmits\":%llu,\"fragmented_packets\":%llu,\"fragments_dropped\":%llu,"
+               "\"peak_fragment_bytes\":%zu,\"problems\":%llu,\"commands\":{",
+               (unsigned long long)st.frames, (unsigned long long)st.udp_datagrams, (unsigned long long)st.enet_datagrams, st.flows,
+               (unsigned long long)st.messages, (unsigned long long)r->shown, (unsigned long long)st.message_bytes,
+               (unsigned long long)st.retransmits, (unsigned long long)st.fragments_completed, (unsigned long long)st.fragments_dropped,
+               st.peak_fragment_bytes, (unsigned long long)st.problems);
+        bool first = true;
+        for (int c = 0; c < GDW_MP_COMMAND_COUNT; c++)
+            if (st.by_command[c]) printf("%s\"%s\":%llu", first ? "" : ",", gdw_mp_command_name((gdw_mp_command)c), (unsigned long long)st.by_command[c]), first = false;
+        printf("},\"peers\":[");
+        for (size_t i = 0; i < r->n_peers; i++)
+            printf("%s{\"peer\":%lld,\"sent\":%llu,\"received\":%llu,\"bytes_sent\":%llu}", i ? "," : "", (long long)r->peers[i].id,
+                   (unsigned long long)r->peers[i].sent, (unsigned long long)r->peers[i].received, (unsigned long long)r->peers[i].bytes);
+        printf("],\"flow_list\":[");
+        for (unsigned f = 1; f <= st.flows; f++) {
+            printf("%s", f > 1 ? "," : "");
+            json_string(stdout, gdw_session_flow_text(r->s, f));
+        }
+        printf("]}\n");
+        return;
+    }
+    printf("\n%llu frames, %llu ENet datagrams in %u flow%s, %llu messages (%llu shown), %llu bytes of messages; %llu retransmits dropped, "
+           "%llu fragmented packets reassembled, %llu problems\n",
+           (unsigned long long)st.frames, (unsigned long long)st.enet_datagrams, st.flows, st.flows == 1 ? "" : "s",
+           (unsigned long long)st.messages, (unsigned long long)r->shown, (unsigned long long)st.message_bytes,
+           (unsigned long long)st.retransmits, (unsigned long long)st.fragments_completed, (unsigned long long)st.problems);
+    for (unsigned f = 1; f <= st.flows; f++) printf("  flow #%u  %s\n", f, gdw_session_flow_text(r->s, f));
+    printf("  by command:");
+    for (int c = 0; c < GDW_MP_COMMAND_COUNT; c++)
+        if (st.by_command[c]) printf(" %s %llu", gdw_mp_command_name((gdw_mp_command)c), (unsigned long long)st.by_command[c]);
+    printf("\n");
+    for (size_t i = 0; i < r->n_peers; i++) {
+        char a[24];
+        printf("  peer %-11s sent %llu (%llu bytes), received %llu\n", peer_text(r->peers[i].id, a, sizeof a),
+               (unsigned long long)r->peers[i].sent, (unsigned long long)r->peers[i].bytes, (unsigned long long)r->peers[i].received);
+    }
+}
+
+int cmd_capture(const opts *o) {
+    if (o->n_inputs != 1) return usage_error("capture", "%s", "one capture file (or - for stdin)");
+    capture_run r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.file = o->inputs[0];
+    shown_name(r.file, r.file_shown, sizeof r.file_shown);
+    if (o->cap.names) {
+        int rc = names_load(o->cap.names, &r.names);
+        if (rc) { names_free(&r.names); return rc; }
+    }
+    if (!load_pcap()) {
+        names_free(&r.names);
+        return EXIT_USAGE;
+    }
+    char errbuf[PCAP_ERRBUF_SIZE] = "";
+    pcap_t *pc = P.open(r.file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+    if (!pc) {
+        fprintf(stderr, "gdwire capture: %s: %s\n", r.file_shown, errbuf);
+        names_free(&r.names);
+        return EXIT_USAGE;
+    }
+    gdw_session_options so = gdw_session_options_default();
+    so.dialect = o->dialect;
+    so.decode.mode = o->dec.mode;
+    if (o->cap.max_fragment_bytes) so.max_open_fragment_bytes = o->cap.max_fragment_bytes;
+    if (o->cap.max_packet) so.max_packet_bytes = o->cap.max_packet;
+    if (o->cap.max_flows) so.max_flows = o->cap.max_flows;
+    if (o->cap.max_paths) so.max_cached_paths = o->cap.max_paths;
+    r.s = gdw_session_new(&so, on_message, on_problem, &r);
+    if (!r.s) {
+        fprintf(stderr, "gdwire capture: out of memory (or a --max-* past what can be held)\n");
+        P.close(pc);
+        names_free(&r.names);
+        return EXIT_USAGE;
+    }
+    r.progress = isatty(STDERR_FILENO) && !o->json;
+    int link = P.datalink(pc);
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    int rc;
+    uint64_t frames = 0;
+    while ((rc = P.next(pc, &h, &data)) == 1) {
+        double t = (double)h->ts.tv_sec + (double)h->ts.tv_usec / 1e9; /* nanosecond precision asked for */
+        if (!r.have_t0) r.t0 = t, r.have_t0 = true;
+        gdw_session_frame(r.s, link, data, h->caplen, h->len, t);
+        if (r.progress && (++frames & 4095) == 0) {
+            time_t now = time(NULL);
+            if (now != r.last_progress) {
+                gdw_session_stats st = gdw_session_get_stats(r.s);
+                fprintf(stderr, "\r\033[K%llu frames, %llu messages, %llu problems", (unsigned long long)st.frames,
+                        (unsigned long long)st.messages, (unsigned long long)st.problems);
+                r.last_progress = now;
+            }
+        }
+    }
+    if (r.progress) fputs("\r\033[K", stderr);
+    int status = EXIT_ACCEPTED;
+    if (rc == -1) {
+        /* a truncated file: libpcap says so; what came before it is kept */
+        gdw_session_stats st = gdw_session_get_stats(r.s);
+        fprintf(stderr, "gdwire capture: %s: after frame %llu: %s\n", r.file_shown, (unsigned long long)st.frames, P.geterr(pc));
+        if (o->json) {
+            printf("{\"type\":\"problem\",\"frame\":%llu,\"flow\":0,\"layer\":\"pcap\",\"offset\":0,\"message\":", (unsigned long long)st.frames + 1);
+            json_string(stdout, P.geterr(pc));
+            printf("}\n");
+        }
+        r.problems++;
+    }
+    gdw_session_finish(r.s);
+    if (!o->cap.no_summary) summary(&r);
+    if (r.problems) status = EXIT_REJECTED;
+    gdw_session_free(r.s);
+    P.close(pc);
+    names_free(&r.names);
+    return status;
+}
+#endif

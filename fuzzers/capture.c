@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* Fuzz target `capture`: the session library (session/gdwire_session.h) on hostile traffic. The
+ * input is
+ *   byte 0      bits 0-1: the open-fragment cap (4 KiB, 64 KiB, 1 MiB, 64 MiB), bit 2: the one
+ *               reassembled packet cap 8 KiB instead of 32 MiB, bit 3: 2 flows and 4 paths at most
+ *   then records: byte K, u16 LE length, the bytes. K bit 0: sent by the server side; bit 1: a
+ *   whole frame (link type by K bits 2-4: Ethernet, Linux SLL, SLL2, BSD loopback, raw IP,
+ *   OpenBSD loopback, IPv4, IPv6) rather than a UDP payload between two fixed IPv4 endpoints.
+ * Every record also goes to gdw_mp_parse alone. Checked: the open fragments never pass their cap;
+ * every message's values lie inside its packet and print; a parse that fails says where, inside
+ * the packet; nothing leaks (LeakSanitizer) or reads out of bounds (ASan). Seeds: corpus/capture/,
+ * cut from the real Godot 4.6.3 session in conformance/sessions/. */
+#include <string.h>
+
+#include "fuzzers/fuzz.h"
+#include "session/gdwire_session.h"
+
+static const int k_links[8] = {GDW_LINK_ETHERNET, GDW_LINK_LINUX_SLL, GDW_LINK_LINUX_SLL2, GDW_LINK_NULL,
+                               GDW_LINK_RAW, GDW_LINK_LOOP, GDW_LINK_IPV4, GDW_LINK_IPV6};
+
+typedef struct fuzz_session {
+    gdw_session *s;
+    size_t cap;
+} fuzz_session;
+
+static void check_values(const gdw_mp_parsed *p, size_t len) {
+    for (size_t i = 0; i < p->value_count; i++) {
+        const gdw_mp_value *v = &p->values[i];
+        FUZZ_CHECK(v->offset <= len && v->length <= len - v->offset, "value %zu at %zu+%zu outside a packet of %zu bytes", i, v->offset,
+                   v->length, len);
+        FUZZ_CHECK((v->status == GDW_OK) == (v->value != NULL), "value %zu: status %s and a value %p", i, gdw_status_name(v->status),
+                   (const void *)v->value);
+        if (v->value) {
+            char head[64];
+            gdw_text_print_head(v->value, head, sizeof head);
+        }
+    }
+}
+
+static void on_message(void *ctx, const gdw_message *m) {
+    fuzz_session *f = ctx;
+    FUZZ_CHECK(m->mp && m->bytes, "a message without its packet");
+    FUZZ_CHECK(m->mode && m->transport, "a message without its mode");
+    check_values(m->mp, m->len);
+    gdw_session_stats st = gdw_session_get_stats(f->s);
+    FUZZ_CHECK(st.open_fragment_bytes <= f->cap, "open fragments %zu past the cap %zu", st.open_fragment_bytes, f->cap);
+}
+
+static void on_problem(void *ctx, const gdw_session_problem *p) {
+    (void)ctx;
+    FUZZ_CHECK(p->layer && p->message[0], "a problem without its layer or message");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 1) return 0;
+    static const size_t caps[4] = {4096, 65536, 1 << 20, 64 << 20};
+    gdw_session_options o = gdw_session_options_default();
+    o.max_open_fragment_bytes = caps[data[0] & 3];
+    if (data[0] & 4) o.max_packet_bytes = 8192;
+    if (data[0] & 8) o.max_flows = 2, o.max_cached_paths = 4;
+    fuzz_session f = {NULL, o.max_open_fragment_bytes};
+    f.s = gdw_session_new(&o, on_message, on_problem, &f);
+    FUZZ_CHECK(f.s != NULL, "no session");
+    static const uint8_t a[4] = {10, 0, 0, 1}, b[4] = {10, 0, 0, 2};
+    size_t pos = 1;
+    double t = 0;
+    while (size - pos >= 3) {
+        uint8_t k = data[pos];
+        size_t n = (size_t)data[pos + 1] | (size_t)data[pos + 2] << 8;
+        pos += 3;
+        if (n > size - pos) n = size - pos;
+        const uint8_t *rec = data + pos;
+        pos += n;
+        t += 0.001;
+        if (k & 2) gdw_session_frame(f.s, k_links[(k >> 2) & 7], rec, n, n + (k >> 5), t);
+        else if (k & 1) gdw_session_udp(f.s, b, 4, 7000, a, 40000, rec, n, t);
+        else gdw_session_udp(f.s, a, 4, 40000, b, 7000, rec, n, t);
+        gdw_session_stats st = gdw_session_get_stats(f.s);
+        FUZZ_CHECK(st.open_fragment_bytes <= f.cap, "open fragments %zu past the cap %zu", st.open_fragment_bytes, f.cap);
+        /* the same bytes as one SceneMultiplayer packet alone */
+        gdw_mp_parsed *p = malloc(sizeof *p);
+        FUZZ_CHECK(p != NULL, "out of memory");
+        gdw_error err;
+        gdw_status s = gdw_mp_parse(rec, n, NULL, NULL, NULL, p, &err);
+        if (s == GDW_OK) check_values(p, n);
+        else FUZZ_CHECK(err.offset <= n && err.message, "a parse failed at %zu of %zu bytes", err.offset, n);
+        gdw_mp_parsed_free(p);
+        free(p);
+    }
+    gdw_session_finish(f.s);
+    gdw_session_stats st = gdw_session_get_stats(f.s);
+    FUZZ_CHECK(st.open_fragment_bytes == 0, "open fragments left after finish: %zu bytes", st.open_fragment_bytes);
+    gdw_session_free(f.s);
+    return 0;
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT
+ * gdwire_session.h — Godot multiplayer traffic as messages: the link, IP and UDP layers of a
+ * captured frame, ENet (its commands, retransmits and fragments), and Godot 4's SceneMultiplayer
+ * (RPCs, the path cache, RAW, spawn, despawn, sync and delta sync, SYS relay and peers), each
+ * Variant decoded with gdw_decode. The layouts and the engine sources they were read from:
+ * docs/capture.md and the head of each file here; the test holds them against sessions recorded
+ * from real engines (conformance/sessions/).
+ *
+ * Two levels:
+ *   - gdw_mp_parse: one SceneMultiplayer packet, alone (no transport, no path cache).
+ *   - gdw_session: frames in capture order (gdw_session_frame) or UDP payloads
+ *     (gdw_session_udp); it tells its caller each message and each problem through callbacks.
+ *
+ * Memory is bounded: open fragments together by max_open_fragment_bytes, one reassembled packet by
+ * max_packet_bytes, flows by max_flows, cached paths by max_cached_paths; what does not fit is a
+ * problem (reported once, with its frame number) and is dropped, never allocated. A session is
+ * used by one thread at a time; two sessions share nothing.
+ */
+#ifndef GDWIRE_SESSION_H
+#define GDWIRE_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gdwire.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The SceneMultiplayer commands (Godot 4, modules/multiplayer/scene_multiplayer.h), and the
+ * meanings gdwire gives the SYS sub-commands and the delta flag of SYNC. */
+typedef enum gdw_mp_command {
+    GDW_MP_RPC = 0,
+    GDW_MP_SIMPLIFY_PATH = 1,
+    GDW_MP_CONFIRM_PATH = 2,
+    GDW_MP_RAW = 3,
+    GDW_MP_SPAWN = 4,
+    GDW_MP_DESPAWN = 5,
+    GDW_MP_SYNC = 6,
+    GDW_MP_SYS = 7,
+    GDW_MP_DELTA = 8,        /* SYNC with flag bit 4 */
+    GDW_MP_SYS_AUTH = 9,     /* SYS 0 */
+    GDW_MP_SYS_ADD_PEER = 10, /* SYS 1 */
+    GDW_MP_SYS_DEL_PEER = 11, /* SYS 2 */
+    GDW_MP_SYS_RELAY = 12,    /* SYS 3: never reported itself; its inner packet is, marked relayed */
+    GDW_MP_COMMAND_COUNT
+} gdw_mp_command;
+
+/* gdw_mp_command_name: "rpc", "simplify_path", "confirm_path", "raw", "spawn", "despawn", "sync",
+ * "sys", "delta", "auth", "add_peer", "del_peer", "relay"; "?" outside the enum. */
+GDW_API const char *gdw_mp_command_name(gdw_mp_command c);
+/* gdw_mp_command_from_name: the reverse; -1 when unknown. */
+GDW_API int gdw_mp_command_from_name(const char *name);
+
+/* One Variant of a message: an RPC argument, a spawn argument or state, a synchronizer's state. */
+typedef struct gdw_mp_value {
+    const char *label;     /* "arg", "spawn_arg", "spawn_state", "state" */
+    unsigned index;        /* its position among the values of that label (and net id) */
+    uint32_t net_id;       /* sync and delta: the synchronizer's net id (bit 31: a path-cache id) */
+    uint64_t indexes;      /* delta: the bit mask of the properties sent */
+    size_t offset, length; /* its bytes in the message's packet */
+    const gdw_value *value; /* NULL when status is not GDW_OK */
+    gdw_status status;
+    gdw_error error;       /* offsets relative to the value's first byte */
+} gdw_mp_value;
+
+#define GDW_MP_MAX_VALUES 256  /* an RPC has at most 255 arguments (scene_rpc_interface.cpp) */
+
+/* A parsed SceneMultiplayer packet. Pointers point into the packet or into the parse's own
+ * storage (gdw_mp_parsed_free frees it). */
+typedef struct gdw_mp_parsed {
+    gdw_mp_command command;
+    uint8_t meta;             /* the first byte */
+    /* rpc: the node's path-cache id (-1 when the path is inline); simplify_path and confirm_path:
+     * the cache id; spawn: the spawner's cache id; despawn: the net id. -1 when none. */
+    int64_t node_id;
+    int64_t net_id;           /* spawn: the new node's net id; -1 otherwise */
+    const char *path;         /* rpc (inline form) and simplify_path: the node path, always NUL-terminated
+                                 (a path the packet ends without its NUL is copied); else NULL */
+    size_t path_len;
+    char *owned_path;         /* that copy, if one was made (gdw_mp_parsed_free frees it) */
+    const gdw_allocator *alloc;
+    int method_id;            /* rpc: the method id; -1 otherwise */
+    int scene_id;             /* spawn: the scene index, 255 a custom spawn; -1 otherwise */
+    const char *name;         /* spawn: the node's name */
+    size_t name_len;
+    char md5[33];             /* simplify_path: the RPC list's MD5 as sent (hex); "" otherwise */
+    int checksum_valid;       /* confirm_path: the receiver's verdict; -1 otherwise */
+    uint16_t sync_time;       /* sync */
+    int64_t sys_peer;         /* add_peer, del_peer, relay: the peer field; 0 otherwise */
+    const uint8_t *payload;   /* raw, auth: the bytes after the header; relay: the inner packet */
+    size_t payload_len;
+    size_t value_count;
+    gdw_mp_value values[GDW_MP_MAX_VALUES];
+    gdw_doc *docs[GDW_MP_MAX_VALUES];
+    size_t doc_count;
+} gdw_mp_parsed;
+
+/* gdw_mp_parse: parse one Godot 4 SceneMultiplayer packet (pkt[0..len)) and decode its Variants
+ * with dialect d (NULL: godot4) and opts (NULL: compatible mode, objects allowed, since the
+ * capture shows what was sent; the receiving engine refuses full Objects unless the game allows
+ * them). Returns GDW_OK and fills *out, or an error whose err->offset is the byte of the packet
+ * that failed and err->message says what (GDW_ERR_TRUNCATED: the packet ends inside a field;
+ * GDW_ERR_BAD_VALUE: a field holds what the engine rejects). A Variant that does not decode is
+ * not an error of the packet: its value has status and error set and the parse goes on to the
+ * next field it can find (none, for an RPC's arguments). The values' documents come from alloc (NULL:
+ * the C library's); free them with gdw_mp_parsed_free (also after an error). */
+GDW_API gdw_status gdw_mp_parse(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts,
+                                const gdw_allocator *alloc, gdw_mp_parsed *out, gdw_error *err);
+GDW_API void gdw_mp_parsed_free(gdw_mp_parsed *p);
+
+/* ---------------------------------------------------------------------------------------
+ * Sessions: frames in, messages out.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct gdw_session gdw_session;
+
+/* Link types, as libpcap numbers them (LINKTYPE_*). */
+enum {
+    GDW_LINK_NULL = 0,        /* BSD loopback: a 4-byte family in the capturing host's order */
+    GDW_LINK_ETHERNET = 1,
+    GDW_LINK_RAW = 101,       /* a bare IPv4 or IPv6 packet */
+    GDW_LINK_LOOP = 108,      /* OpenBSD loopback: the family in network order */
+    GDW_LINK_LINUX_SLL = 113,
+    GDW_LINK_IPV4 = 228,
+    GDW_LINK_IPV6 = 229,
+    GDW_LINK_LINUX_SLL2 = 276
+};
+
+typedef struct gdw_message {
+    uint64_t frame;          /* the capture's frame (1-based) that completed it */
+    double time;             /* that frame's time, seconds */
+    unsigned flow;           /* the flow's number (1-based), in order of first sight */
+    const char *transport;   /* "enet" */
+    int64_t from, to;        /* Godot peer ids: the server is 1; 0: unknown (no CONNECT seen); to:
+                                the peer the transport carried it to (a relay: its destination,
+                                0 everyone, -N everyone but N) */
+    bool relayed;            /* it travelled inside a SYS relay */
+    unsigned channel;        /* Godot's transfer channel (0: the default one) */
+    const char *mode;        /* "reliable", "unreliable", "unreliable_ordered" */
+    const char *path;        /* rpc: the node path (from the sender's path cache or inline);
+                                spawn: the spawner's path; NULL when unknown */
+    const gdw_mp_parsed *mp; /* the parsed packet; mp->values its Variants */
+    const uint8_t *bytes;    /* the SceneMultiplayer packet */
+    size_t len;
+} gdw_message;
+
+typedef struct gdw_session_problem {
+    uint64_t frame;          /* 0: at the end of the capture */
+    double time;
+    unsigned flow;           /* 0: before a flow is known */
+    const char *layer;       /* "link", "ip", "udp", "enet", "multiplayer" */
+    size_t offset;           /* the byte of the frame (or, for "multiplayer", of its packet) */
+    char message[240];
+} gdw_session_problem;
+
+typedef void (*gdw_message_fn)(void *ctx, const gdw_message *m);
+typedef void (*gdw_problem_fn)(void *ctx, const gdw_session_problem *p);
+
+typedef struct gdw_session_options {
+    const gdw_dialect *dialect;   /* the Variants' dialect; NULL: godot4 */
+    gdw_decode_options decode;    /* how Variants decode (gdw_session_options_default: compatible, objects allowed) */
+    size_t max_open_fragment_bytes; /* all unfinished fragmented packets together; default 64 MiB */
+    size_t max_packet_bytes;      /* one reassembled packet; default 32 MiB (ENet's own maximum) */
+    size_t max_flows;             /* default 4096 */
+    size_t max_cached_paths;      /* path-cache entries in all; default 65536 */
+    const gdw_allocator *alloc;   /* NULL: the C library's */
+} gdw_session_options;
+
+GDW_API gdw_session_options gdw_session_options_default(void);
+
+typedef struct gdw_session_stats {
+    uint64_t frames, udp_datagrams, enet_datagrams, messages, retransmits, problems;
+    uint64_t fragments_completed, fragments_dropped;
+    uint64_t by_command[GDW_MP_COMMAND_COUNT];
+    uint64_t message_bytes;
+    size_t open_fragment_bytes, peak_fragment_bytes;
+    unsigned flows;
+} gdw_session_stats;
+
+/* gdw_session_new: NULL when opts are invalid or memory runs out. on_message and on_problem may be
+ * NULL (the messages are then only counted). */
+GDW_API gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_message, gdw_problem_fn on_problem,
+                                     void *ctx);
+/* gdw_session_frame: one captured frame of link type `link`, caplen bytes captured of its wirelen
+ * (a frame cut by the snapshot length is a problem when what is cut is needed). */
+GDW_API void gdw_session_frame(gdw_session *s, int link, const uint8_t *data, size_t caplen, size_t wirelen, double time);
+/* gdw_session_udp: one UDP payload between two endpoints (an address of 4 or 16 bytes and a port),
+ * for a caller that reads its own sockets or captures. */
+GDW_API void gdw_session_udp(gdw_session *s, const uint8_t *src, size_t addr_len, uint16_t src_port, const uint8_t *dst,
+                             uint16_t dst_port, const uint8_t *payload, size_t len, double time);
+/* gdw_session_finish: the capture ended; reports each packet whose fragments never all came. */
+GDW_API void gdw_session_finish(gdw_session *s);
+GDW_API gdw_session_stats gdw_session_get_stats(const gdw_session *s);
+/* gdw_session_flow_text: "127.0.0.1:40000 -> 127.0.0.1:9999" (the client first) of flow n; "" if none. */
+GDW_API const char *gdw_session_flow_text(const gdw_session *s, unsigned flow);
+GDW_API void gdw_session_free(gdw_session *s); /* NULL is a no-op */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

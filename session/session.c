@@ -1,0 +1,798 @@
+/* SPDX-License-Identifier: MIT
+ * session.c — frames in, messages out: the link, IP and UDP layers; flows; ENet (Godot 4.3's
+ * bundled ENet 1.3.18, thirdparty/enet/protocol.c and enet/protocol.h: big-endian fields, a
+ * 2- or 4-byte datagram header, commands of fixed size, reliable sequence numbers per channel,
+ * fragments); Godot 4's mapping of ENet channels and flags to transfer modes
+ * (modules/enet/enet_multiplayer_peer.cpp); the peers' path caches; SYS relays. */
+#include "session.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- ENet ---------------------------------------------------------------------------- */
+
+enum {
+    ENET_ACKNOWLEDGE = 1,
+    ENET_CONNECT = 2,
+    ENET_VERIFY_CONNECT = 3,
+    ENET_DISCONNECT = 4,
+    ENET_PING = 5,
+    ENET_SEND_RELIABLE = 6,
+    ENET_SEND_UNRELIABLE = 7,
+    ENET_SEND_FRAGMENT = 8,
+    ENET_SEND_UNSEQUENCED = 9,
+    ENET_BANDWIDTH_LIMIT = 10,
+    ENET_THROTTLE_CONFIGURE = 11,
+    ENET_SEND_UNRELIABLE_FRAGMENT = 12,
+    ENET_COMMAND_COUNT = 13,
+    ENET_FLAG_ACKNOWLEDGE = 0x80,
+    ENET_HEADER_SENT_TIME = 0x8000,
+    ENET_HEADER_COMPRESSED = 0x4000,
+    ENET_MAX_PEER_ID = 0x0FFF,
+    ENET_MAX_FRAGMENT_COUNT = 1024 * 1024 /* ENET_PROTOCOL_MAXIMUM_FRAGMENT_COUNT */
+};
+
+/* Each command's size, its 4-byte header included (protocol.c commandSizes). */
+static const uint8_t k_enet_size[ENET_COMMAND_COUNT] = {0, 8, 48, 44, 8, 4, 6, 8, 24, 8, 12, 16, 24};
+
+#define SEEN_WINDOW 1024 /* reliable sequence numbers remembered per channel and direction */
+
+typedef struct seen_window {
+    uint16_t top; /* the newest sequence number seen */
+    uint8_t bits[SEEN_WINDOW / 8]; /* bit seq % SEEN_WINDOW: seq was seen (for seq within the window below top) */
+} seen_window;
+
+typedef struct fragment_set {
+    struct fragment_set *next;
+    int dir;
+    uint8_t channel;
+    bool reliable;
+    uint16_t start_seq, unreliable_of; /* unreliable fragments: the reliable seq they ride with */
+    uint32_t count, received, total;
+    uint8_t *data, *have;
+    size_t charged;
+    uint64_t first_frame;
+} fragment_set;
+
+typedef struct flow {
+    uint8_t addr[2][16]; /* [0] the client (CONNECT's sender) when known, else the first sender */
+    uint16_t port[2];
+    uint8_t addr_len;
+    unsigned number;
+    unsigned group; /* the number of the first flow to this server endpoint (flow_group) */
+    bool connect_seen, not_enet_reported;
+    uint64_t compressed; /* compressed datagrams skipped (the first is reported, the count at the end) */
+    int64_t client_id; /* the Godot peer id CONNECT carried; 0 unknown */
+    seen_window *seen[2][256];
+    fragment_set *fragments;
+    char text[128];
+} flow;
+
+typedef struct path_entry {
+    unsigned group; /* the server endpoint's flow group: peers of one server share ids */
+    int64_t sender;
+    uint32_t id;
+    char *path;
+    size_t path_len;
+} path_entry;
+
+struct gdw_session {
+    gdw_session_options opts;
+    gdw_message_fn on_message;
+    gdw_problem_fn on_problem;
+    void *ctx;
+    gdw_session_stats stats;
+    flow **flows; /* hash table of flows, open addressing */
+    size_t flow_cap;
+    flow **flow_list; /* by number */
+    path_entry *paths; /* hash table of path-cache entries */
+    size_t path_cap, path_count;
+    uint64_t frame;
+    double time;
+    gdw_mp_parsed parsed; /* reused: one message at a time */
+};
+
+gdw_session_options gdw_session_options_default(void) {
+    gdw_session_options o;
+    memset(&o, 0, sizeof o);
+    o.decode = gdw_decode_options_default();
+    o.decode.allow_objects = true;
+    o.max_open_fragment_bytes = (size_t)64 << 20;
+    o.max_packet_bytes = (size_t)32 << 20;
+    o.max_flows = 4096;
+    o.max_cached_paths = 65536;
+    return o;
+}
+
+static void problem(gdw_session *s, const flow *f, const char *layer, size_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void problem(gdw_session *s, const flow *f, const char *layer, size_t offset, const char *fmt, ...) {
+    s->stats.problems++;
+    if (!s->on_problem) return;
+    gdw_session_problem p;
+    memset(&p, 0, sizeof p);
+    p.frame = s->frame, p.time = s->time, p.flow = f ? f->number : 0, p.layer = layer, p.offset = offset;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p.message, sizeof p.message, fmt, ap);
+    va_end(ap);
+    s->on_problem(s->ctx, &p);
+}
+
+gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_message, gdw_problem_fn on_problem, void *ctx) {
+    gdw_session_options o = opts ? *opts : gdw_session_options_default();
+    gdw_session_options d = gdw_session_options_default();
+    if (!o.max_open_fragment_bytes) o.max_open_fragment_bytes = d.max_open_fragment_bytes;
+    if (!o.max_packet_bytes) o.max_packet_bytes = d.max_packet_bytes;
+    if (!o.max_flows) o.max_flows = d.max_flows;
+    if (!o.max_cached_paths) o.max_cached_paths = d.max_cached_paths;
+    if (!o.dialect) o.dialect = gdw_dialect_find("godot4");
+    if (o.max_flows > ((size_t)1 << 24) || o.max_cached_paths > ((size_t)1 << 26)) return NULL;
+    gdw_session *s = gdw_session_alloc(o.alloc, sizeof *s);
+    if (!s) return NULL;
+    memset(s, 0, sizeof *s);
+    s->opts = o, s->on_message = on_message, s->on_problem = on_problem, s->ctx = ctx;
+    /* the hash tables start small and double as they fill (a capture of one session needs little) */
+    s->flow_cap = 16;
+    s->path_cap = 16;
+    s->flows = gdw_session_alloc(o.alloc, s->flow_cap * sizeof *s->flows);
+    s->flow_list = gdw_session_alloc(o.alloc, (o.max_flows + 1) * sizeof *s->flow_list);
+    s->paths = gdw_session_alloc(o.alloc, s->path_cap * sizeof *s->paths);
+    if (!s->flows || !s->flow_list || !s->paths) {
+        gdw_session_free(s);
+        return NULL;
+    }
+    memset(s->flows, 0, s->flow_cap * sizeof *s->flows);
+    memset(s->paths, 0, s->path_cap * sizeof *s->paths);
+    return s;
+}
+
+static void fragment_drop(gdw_session *s, flow *f, fragment_set **link) {
+    fragment_set *fs = *link;
+    *link = fs->next;
+    s->stats.open_fragment_bytes -= fs->charged;
+    gdw_session_release(s->opts.alloc, fs->data, fs->total);
+    gdw_session_release(s->opts.alloc, fs->have, (fs->count + 7) / 8);
+    gdw_session_release(s->opts.alloc, fs, sizeof *fs);
+    (void)f;
+}
+
+static void flow_free(gdw_session *s, flow *f) {
+    while (f->fragments) fragment_drop(s, f, &f->fragments);
+    for (int d = 0; d < 2; d++)
+        for (int c = 0; c < 256; c++) gdw_session_release(s->opts.alloc, f->seen[d][c], sizeof(seen_window));
+    gdw_session_release(s->opts.alloc, f, sizeof *f);
+}
+
+void gdw_session_free(gdw_session *s) {
+    if (!s) return;
+    for (unsigned i = 1; i <= s->stats.flows; i++) flow_free(s, s->flow_list[i]);
+    if (s->paths)
+        for (size_t i = 0; i < s->path_cap; i++) gdw_session_release(s->opts.alloc, s->paths[i].path, s->paths[i].path_len + 1);
+    gdw_mp_parsed_free(&s->parsed);
+    gdw_session_release(s->opts.alloc, s->flows, s->flow_cap * sizeof *s->flows);
+    gdw_session_release(s->opts.alloc, s->flow_list, (s->opts.max_flows + 1) * sizeof *s->flow_list);
+    gdw_session_release(s->opts.alloc, s->paths, s->path_cap * sizeof *s->paths);
+    gdw_session_release(s->opts.alloc, s, sizeof *s);
+}
+
+gdw_session_stats gdw_session_get_stats(const gdw_session *s) {
+    gdw_session_stats z;
+    memset(&z, 0, sizeof z);
+    return s ? s->stats : z;
+}
+
+const char *gdw_session_flow_text(const gdw_session *s, unsigned n) {
+    return s && n >= 1 && n <= s->stats.flows ? s->flow_list[n]->text : "";
+}
+
+/* ---- the path caches ------------------------------------------------------------------ */
+
+static uint64_t path_hash(unsigned group, int64_t sender, uint32_t id) {
+    uint64_t h = 1469598103934665603ull;
+    uint64_t k[3] = {group, (uint64_t)sender, id};
+    for (int i = 0; i < 3; i++) h = (h ^ k[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+static size_t path_slot(const gdw_session *s, unsigned group, int64_t sender, uint32_t id) {
+    size_t i = (size_t)path_hash(group, sender, id) & (s->path_cap - 1);
+    while (s->paths[i].path && !(s->paths[i].group == group && s->paths[i].sender == sender && s->paths[i].id == id))
+        i = (i + 1) & (s->path_cap - 1);
+    return i;
+}
+
+/* Doubles the path table; false when memory runs out (the table is then as it was). */
+static bool path_grow(gdw_session *s) {
+    size_t cap = s->path_cap * 2;
+    path_entry *t = gdw_session_alloc(s->opts.alloc, cap * sizeof *t);
+    if (!t) return false;
+    memset(t, 0, cap * sizeof *t);
+    path_entry *old = s->paths;
+    size_t old_cap = s->path_cap;
+    s->paths = t, s->path_cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].path) t[path_slot(s, old[i].group, old[i].sender, old[i].id)] = old[i];
+    gdw_session_release(s->opts.alloc, old, old_cap * sizeof *old);
+    return true;
+}
+
+static const char *path_find(const gdw_session *s, unsigned group, int64_t sender, uint32_t id) {
+    return s->paths[path_slot(s, group, sender, id)].path;
+}
+
+static void path_store(gdw_session *s, const flow *f, unsigned group, int64_t sender, uint32_t id, const char *path, size_t len) {
+    size_t i = path_slot(s, group, sender, id);
+    path_entry *e = &s->paths[i];
+    if (e->path) { /* a cache id given again: the new path replaces the old */
+        gdw_session_release(s->opts.alloc, e->path, e->path_len + 1);
+        e->path = NULL;
+        s->path_count--;
+    }
+    if (s->path_count >= s->opts.max_cached_paths) {
+        problem(s, f, "multiplayer", 0, "the path cache is full (%zu paths, --max-paths): cache id %u of peer %lld is not kept",
+                s->path_count, id, (long long)sender);
+        return;
+    }
+    if ((s->path_count + 1) * 2 > s->path_cap) {
+        if (!path_grow(s)) return;
+        i = path_slot(s, group, sender, id);
+        e = &s->paths[i];
+    }
+    char *copy = gdw_session_alloc(s->opts.alloc, len + 1);
+    if (!copy) return;
+    memcpy(copy, path, len);
+    copy[len] = 0;
+    e->group = group, e->sender = sender, e->id = id, e->path = copy, e->path_len = len;
+    s->path_count++;
+}
+
+/* ---- the Godot layer ------------------------------------------------------------------ */
+
+typedef struct delivery {
+    flow *f;
+    int dir; /* 0: sent by the flow's client side, 1: by the server */
+    unsigned channel; /* Godot's transfer channel */
+    const char *mode;
+} delivery;
+
+/* Peers of one server share one id space for their path caches: the group is the number of the
+ * first flow to that server endpoint. */
+static unsigned flow_group(const gdw_session *s, const flow *f) {
+    for (unsigned i = 1; i < f->number; i++) {
+        const flow *o = s->flow_list[i];
+        if (o->addr_len == f->addr_len && o->port[1] == f->port[1] && memcmp(o->addr[1], f->addr[1], f->addr_len) == 0) return i;
+    }
+    return f->number;
+}
+
+/* One SceneMultiplayer packet from `from` to `to` (relayed: it came inside a SYS relay). */
+static void deliver(gdw_session *s, const delivery *dv, const uint8_t *pkt, size_t len, int64_t from, int64_t to, bool relayed) {
+    flow *f = dv->f;
+    gdw_mp_parsed *p = &s->parsed;
+    gdw_mp_parsed_free(p);
+    gdw_error err;
+    gdw_status st = gdw_mp_parse(pkt, len, s->opts.dialect, &s->opts.decode, s->opts.alloc, p, &err);
+    if (st != GDW_OK) {
+        problem(s, f, "multiplayer", err.offset, "%s (%s; a %zu-byte packet from peer %lld%s)", err.message, gdw_status_name(st), len,
+                (long long)from, relayed ? ", relayed" : "");
+        return;
+    }
+    s->stats.by_command[p->command]++;
+    if (p->command == GDW_MP_SYS_RELAY) {
+        if (relayed) {
+            problem(s, f, "multiplayer", 0, "a relay inside a relay (peer %lld): the engines never send one", (long long)from);
+            return;
+        }
+        /* client to server: the field is the destination; server to client: the source */
+        int64_t peer = p->sys_peer;
+        const uint8_t *inner = p->payload;
+        size_t inner_len = p->payload_len;
+        if (dv->dir == 0) deliver(s, dv, inner, inner_len, from, peer, true);
+        else deliver(s, dv, inner, inner_len, peer, to, true);
+        return;
+    }
+    unsigned group = f->group;
+    const char *path = NULL;
+    if (p->command == GDW_MP_SIMPLIFY_PATH) {
+        path_store(s, f, group, from, (uint32_t)p->node_id, p->path, p->path_len);
+        path = path_find(s, group, from, (uint32_t)p->node_id);
+    } else if (p->command == GDW_MP_RPC) {
+        path = p->path ? p->path : path_find(s, group, from, (uint32_t)p->node_id);
+        if (!path) problem(s, f, "multiplayer", 1, "RPC to path-cache id %lld of peer %lld: no SIMPLIFY_PATH for it was seen", (long long)p->node_id, (long long)from);
+    } else if (p->command == GDW_MP_SPAWN) {
+        path = path_find(s, group, from, (uint32_t)p->node_id);
+    }
+    for (size_t i = 0; i < p->value_count; i++) {
+        const gdw_mp_value *v = &p->values[i];
+        if (v->status != GDW_OK)
+            problem(s, f, "multiplayer", v->offset + v->error.offset, "%s %s %u does not decode: %s (%s)", gdw_mp_command_name(p->command),
+                    v->label, v->index, v->error.message, gdw_status_name(v->status));
+    }
+    s->stats.messages++;
+    s->stats.message_bytes += len;
+    if (!s->on_message) return;
+    gdw_message m;
+    memset(&m, 0, sizeof m);
+    m.frame = s->frame, m.time = s->time, m.flow = f->number, m.transport = "enet";
+    m.from = from, m.to = to, m.relayed = relayed, m.channel = dv->channel, m.mode = dv->mode;
+    m.path = path, m.mp = p, m.bytes = pkt, m.len = len;
+    s->on_message(s->ctx, &m);
+}
+
+/* Godot 4 over ENet: ENet channel 0 carries the reliable system channel, 1 the unreliable ones, and
+ * channel N > 1 the game's transfer channel N - 1; the ENet command gives the mode
+ * (enet_multiplayer_peer.cpp: RELIABLE, UNSEQUENCED | UNRELIABLE_FRAGMENT, UNRELIABLE_FRAGMENT). */
+static void deliver_enet(gdw_session *s, flow *f, int dir, unsigned enet_channel, const char *mode, const uint8_t *pkt, size_t len) {
+    delivery dv = {f, dir, enet_channel >= 2 ? enet_channel - 1 : 0, mode};
+    deliver(s, &dv, pkt, len, dir == 1 ? 1 : f->client_id, dir == 1 ? f->client_id : 1, false);
+}
+
+/* ---- ENet ------------------------------------------------------------------------------ */
+
+/* true when this reliable command was seen before in its direction and channel: a retransmit. */
+static bool seen_before(gdw_session *s, flow *f, int dir, unsigned channel, uint16_t seq) {
+    seen_window **w = &f->seen[dir][channel];
+    if (!*w) {
+        *w = gdw_session_alloc(s->opts.alloc, sizeof **w);
+        if (!*w) return false;
+        memset(*w, 0, sizeof **w);
+        (*w)->top = seq;
+        (*w)->bits[(seq % SEEN_WINDOW) / 8] = (uint8_t)(1u << (seq % 8));
+        return false;
+    }
+    uint16_t behind = (uint16_t)((*w)->top - seq);
+    if (behind >= 0x8000) { /* newer: slide the window */
+        uint16_t ahead = (uint16_t)(seq - (*w)->top);
+        if (ahead >= SEEN_WINDOW) memset((*w)->bits, 0, sizeof (*w)->bits);
+        else
+            for (uint16_t k = 1; k <= ahead; k++) {
+                unsigned bit = (uint16_t)((*w)->top + k) % SEEN_WINDOW;
+                (*w)->bits[bit / 8] &= (uint8_t)~(1u << (bit % 8));
+            }
+        (*w)->top = seq;
+    } else if (behind >= SEEN_WINDOW) {
+        return true; /* far behind the newest: ENet drops it as old */
+    }
+    unsigned bit = seq % SEEN_WINDOW;
+    bool was = ((*w)->bits[bit / 8] >> (bit % 8)) & 1;
+    (*w)->bits[bit / 8] |= (uint8_t)(1u << (bit % 8));
+    return was;
+}
+
+static void fragment(gdw_session *s, flow *f, int dir, const uint8_t *cmd, const uint8_t *data, size_t data_len, size_t at) {
+    unsigned channel = cmd[1];
+    bool reliable = (cmd[0] & 0x0F) == ENET_SEND_FRAGMENT;
+    uint16_t rel_seq = gdw_session_be16(cmd + 2), start = gdw_session_be16(cmd + 4);
+    uint32_t count = gdw_session_be32(cmd + 8), number = gdw_session_be32(cmd + 12), total = gdw_session_be32(cmd + 16),
+             offset = gdw_session_be32(cmd + 20);
+    if (count == 0 || count > ENET_MAX_FRAGMENT_COUNT || number >= count || total == 0 || offset >= total || data_len > total - offset) {
+        problem(s, f, "enet", at, "a fragment that cannot be: number %u of %u, %zu bytes at %u of %u", number, count, data_len, offset, total);
+        return;
+    }
+    if (total > s->opts.max_packet_bytes) {
+        problem(s, f, "enet", at + 16, "a fragmented packet of %u bytes, over the limit of %zu (--max-packet): dropped", total,
+                s->opts.max_packet_bytes);
+        return;
+    }
+    fragment_set **link = &f->fragments, *fs = NULL;
+    for (; *link; link = &(*link)->next) {
+        fragment_set *c = *link;
+        if (c->dir == dir && c->channel == channel && c->reliable == reliable && c->start_seq == start &&
+            (reliable || c->unreliable_of == rel_seq)) {
+            fs = c;
+            break;
+        }
+    }
+    if (fs && (fs->count != count || fs->total != total)) {
+        problem(s, f, "enet", at, "a fragment of %u bytes in %u parts joins a packet of %u bytes in %u parts", total, count, fs->total, fs->count);
+        return;
+    }
+    if (!fs) {
+        size_t need = (size_t)total + (count + 7) / 8;
+        while (f->fragments && s->stats.open_fragment_bytes + need > s->opts.max_open_fragment_bytes) {
+            /* the oldest open packet makes room, and says so */
+            fragment_set **oldest = &f->fragments;
+            while ((*oldest)->next) oldest = &(*oldest)->next;
+            problem(s, f, "enet", 0, "open fragments past %zu bytes (--max-fragment-bytes): the packet first seen in frame %llu (%u of %u parts) is dropped",
+                    s->opts.max_open_fragment_bytes, (unsigned long long)(*oldest)->first_frame, (*oldest)->received, (*oldest)->count);
+            s->stats.fragments_dropped++;
+            fragment_drop(s, f, oldest);
+        }
+        if (s->stats.open_fragment_bytes + need > s->opts.max_open_fragment_bytes) {
+            problem(s, f, "enet", at, "a fragmented packet of %u bytes does not fit the open-fragment limit of %zu bytes: dropped", total,
+                    s->opts.max_open_fragment_bytes);
+            s->stats.fragments_dropped++;
+            return;
+        }
+        fs = gdw_session_alloc(s->opts.alloc, sizeof *fs);
+        if (!fs) return;
+        memset(fs, 0, sizeof *fs);
+        fs->data = gdw_session_alloc(s->opts.alloc, total);
+        fs->have = gdw_session_alloc(s->opts.alloc, (count + 7) / 8);
+        if (!fs->data || !fs->have) {
+            gdw_session_release(s->opts.alloc, fs->data, total);
+            gdw_session_release(s->opts.alloc, fs->have, (count + 7) / 8);
+            gdw_session_release(s->opts.alloc, fs, sizeof *fs);
+            problem(s, f, "enet", at, "out of memory for a fragmented packet of %u bytes", total);
+            return;
+        }
+        memset(fs->have, 0, (count + 7) / 8);
+        memset(fs->data, 0, total);
+        fs->dir = dir, fs->channel = (uint8_t)channel, fs->reliable = reliable, fs->start_seq = start, fs->unreliable_of = rel_seq;
+        fs->count = count, fs->total = total, fs->charged = need, fs->first_frame = s->frame;
+        s->stats.open_fragment_bytes += need;
+        if (s->stats.open_fragment_bytes > s->stats.peak_fragment_bytes) s->stats.peak_fragment_bytes = s->stats.open_fragment_bytes;
+        fs->next = f->fragments;
+        f->fragments = fs;
+        link = &f->fragments;
+    }
+    if ((fs->have[number / 8] >> (number % 8)) & 1) return; /* an unreliable part sent twice */
+    fs->have[number / 8] |= (uint8_t)(1u << (number % 8));
+    fs->received++;
+    memcpy(fs->data + offset, data, data_len);
+    if (fs->received < fs->count) return;
+    s->stats.fragments_completed++;
+    /* complete: hand it up, then free it (unlinked first: the Godot layer may report problems) */
+    *link = fs->next;
+    fs->next = NULL;
+    deliver_enet(s, f, dir, channel, reliable ? "reliable" : "unreliable", fs->data, fs->total);
+    fragment_set *tmp = fs;
+    fragment_drop(s, f, &tmp);
+}
+
+/* One ENet datagram of flow f in direction dir. */
+static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, size_t len, size_t base) {
+    uint16_t peer = gdw_session_be16(d);
+    size_t pos = (peer & ENET_HEADER_SENT_TIME) ? 4 : 2;
+    if (peer & ENET_HEADER_COMPRESSED) {
+        if (!f->compressed++)
+            problem(s, f, "enet", base, "a compressed ENet datagram (ENetConnection.compress: Godot 3.4+ uses the range coder by default, "
+                    "Godot 4 none): this flow's compressed datagrams are not read (their count comes at the end)");
+        return;
+    }
+    while (pos < len) {
+        const uint8_t *c = d + pos;
+        if (len - pos < 4) {
+            problem(s, f, "enet", base + pos, "an ENet command header cut short (%zu bytes left)", len - pos);
+            return;
+        }
+        unsigned kind = c[0] & 0x0F;
+        if (kind == 0 || kind >= ENET_COMMAND_COUNT) {
+            problem(s, f, "enet", base + pos, "ENet command %u is not a command: the rest of the datagram is skipped", kind);
+            return;
+        }
+        size_t size = k_enet_size[kind];
+        if (len - pos < size) {
+            problem(s, f, "enet", base + pos, "ENet command %u needs %zu bytes, %zu are left", kind, size, len - pos);
+            return;
+        }
+        const uint8_t *data = c + size;
+        size_t data_len = 0;
+        if (kind == ENET_SEND_RELIABLE) data_len = gdw_session_be16(c + 4);
+        else if (kind == ENET_SEND_UNRELIABLE || kind == ENET_SEND_UNSEQUENCED) data_len = gdw_session_be16(c + 6);
+        else if (kind == ENET_SEND_FRAGMENT || kind == ENET_SEND_UNRELIABLE_FRAGMENT) data_len = gdw_session_be16(c + 6);
+        if (data_len > len - pos - size) {
+            problem(s, f, "enet", base + pos + 4, "ENet command %u says %zu bytes of data, %zu are left", kind, data_len, len - pos - size);
+            return;
+        }
+        pos += size + data_len;
+        unsigned channel = c[1];
+        bool acked = c[0] & ENET_FLAG_ACKNOWLEDGE;
+        if (acked && kind != ENET_CONNECT && seen_before(s, f, dir, channel, gdw_session_be16(c + 2))) {
+            s->stats.retransmits++;
+            continue;
+        }
+        switch (kind) {
+        case ENET_CONNECT:
+            f->connect_seen = true;
+            f->client_id = (int32_t)gdw_session_be32(c + 44);
+            break;
+        case ENET_SEND_RELIABLE:
+            deliver_enet(s, f, dir, channel, "reliable", data, data_len);
+            break;
+        case ENET_SEND_UNRELIABLE:
+            deliver_enet(s, f, dir, channel, "unreliable_ordered", data, data_len);
+            break;
+        case ENET_SEND_UNSEQUENCED:
+            deliver_enet(s, f, dir, channel, "unreliable", data, data_len);
+            break;
+        case ENET_SEND_FRAGMENT:
+        case ENET_SEND_UNRELIABLE_FRAGMENT:
+            fragment(s, f, dir, c, data, data_len, base + pos - size - data_len);
+            break;
+        default:
+            break; /* acknowledgements, pings, bandwidth and throttle: nothing of Godot's */
+        }
+    }
+}
+
+/* Is this datagram ENet as Godot's hosts send it? Its commands must walk to its end exactly. */
+static bool looks_like_enet(const uint8_t *d, size_t len) {
+    if (len < 4) return false;
+    uint16_t peer = gdw_session_be16(d);
+    if (peer & ENET_HEADER_COMPRESSED) return true; /* cannot be walked; the flow decides */
+    size_t pos = (peer & ENET_HEADER_SENT_TIME) ? 4 : 2;
+    if (pos >= len) return false;
+    while (pos < len) {
+        if (len - pos < 4) return false;
+        unsigned kind = d[pos] & 0x0F;
+        if (kind == 0 || kind >= ENET_COMMAND_COUNT || len - pos < k_enet_size[kind]) return false;
+        size_t data_len = 0;
+        if (kind == ENET_SEND_RELIABLE) data_len = gdw_session_be16(d + pos + 4);
+        else if (kind == ENET_SEND_UNRELIABLE || kind == ENET_SEND_UNSEQUENCED || kind == ENET_SEND_FRAGMENT ||
+                 kind == ENET_SEND_UNRELIABLE_FRAGMENT)
+            data_len = gdw_session_be16(d + pos + 6);
+        if (data_len > len - pos - k_enet_size[kind]) return false;
+        pos += k_enet_size[kind] + data_len;
+    }
+    return true;
+}
+
+/* ---- flows ------------------------------------------------------------------------------- */
+
+/* The flow key is the unordered pair of endpoints: the hash of each endpoint, combined symmetrically. */
+static uint64_t endpoint_hash(const uint8_t *a, size_t alen, uint16_t port) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < alen; i++) h = (h ^ a[i]) * 1099511628211ull;
+    return (h ^ port) * 1099511628211ull;
+}
+
+static size_t flow_home(const gdw_session *s, uint64_t ha, uint64_t hb) {
+    uint64_t h = (ha ^ hb) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 31)) & (s->flow_cap - 1);
+}
+
+static size_t flow_slot(const gdw_session *s, const uint8_t *a, uint16_t ap, const uint8_t *b, uint16_t bp, size_t alen, int *dir) {
+    size_t i = flow_home(s, endpoint_hash(a, alen, ap), endpoint_hash(b, alen, bp));
+    for (; s->flows[i]; i = (i + 1) & (s->flow_cap - 1)) {
+        const flow *f = s->flows[i];
+        if (f->addr_len != alen) continue;
+        if (f->port[0] == ap && f->port[1] == bp && !memcmp(f->addr[0], a, alen) && !memcmp(f->addr[1], b, alen)) {
+            *dir = 0;
+            return i;
+        }
+        if (f->port[0] == bp && f->port[1] == ap && !memcmp(f->addr[0], b, alen) && !memcmp(f->addr[1], a, alen)) {
+            *dir = 1;
+            return i;
+        }
+    }
+    *dir = 0;
+    return i;
+}
+
+/* Doubles the flow table; false when memory runs out. */
+static bool flow_grow(gdw_session *s) {
+    size_t cap = s->flow_cap * 2;
+    flow **t = gdw_session_alloc(s->opts.alloc, cap * sizeof *t);
+    if (!t) return false;
+    memset(t, 0, cap * sizeof *t);
+    gdw_session_release(s->opts.alloc, s->flows, s->flow_cap * sizeof *s->flows);
+    s->flows = t, s->flow_cap = cap;
+    for (unsigned n = 1; n <= s->stats.flows; n++) {
+        flow *f = s->flow_list[n];
+        size_t i = flow_home(s, endpoint_hash(f->addr[0], f->addr_len, f->port[0]), endpoint_hash(f->addr[1], f->addr_len, f->port[1]));
+        while (t[i]) i = (i + 1) & (cap - 1);
+        t[i] = f;
+    }
+    return true;
+}
+
+static void endpoint_text(char *out, size_t cap, const uint8_t *addr, size_t alen, uint16_t port) {
+    char a[64];
+    inet_ntop(alen == 4 ? AF_INET : AF_INET6, addr, a, sizeof a);
+    snprintf(out, cap, alen == 4 ? "%s:%u" : "[%s]:%u", a, port);
+}
+
+static void flow_text(flow *f) {
+    char a[60], b[60];
+    endpoint_text(a, sizeof a, f->addr[0], f->addr_len, f->port[0]);
+    endpoint_text(b, sizeof b, f->addr[1], f->addr_len, f->port[1]);
+    snprintf(f->text, sizeof f->text, "%s -> %s", a, b);
+}
+
+void gdw_session_udp(gdw_session *s, const uint8_t *src, size_t alen, uint16_t sport, const uint8_t *dst, uint16_t dport,
+                     const uint8_t *payload, size_t len, double time) {
+    if (!s || !src || !dst || (alen != 4 && alen != 16) || (!payload && len)) return;
+    s->time = time;
+    s->stats.udp_datagrams++;
+    int dir;
+    size_t slot = flow_slot(s, src, sport, dst, dport, alen, &dir);
+    flow *f = s->flows[slot];
+    bool enet = looks_like_enet(payload, len);
+    if (!f) {
+        if (!enet) {
+            problem(s, NULL, "udp", 0, "a UDP datagram of %zu bytes (port %u to %u) that is not ENet, in no ENet flow: skipped", len, sport, dport);
+            return;
+        }
+        if (s->stats.flows >= s->opts.max_flows) {
+            problem(s, NULL, "udp", 0, "more than %zu flows (--max-flows): a new flow (port %u to %u) is not followed", s->opts.max_flows, sport, dport);
+            return;
+        }
+        if ((s->stats.flows + 1) * 2 > s->flow_cap) {
+            if (!flow_grow(s)) return;
+            slot = flow_slot(s, src, sport, dst, dport, alen, &dir);
+        }
+        f = gdw_session_alloc(s->opts.alloc, sizeof *f);
+        if (!f) return;
+        memset(f, 0, sizeof *f);
+        f->addr_len = (uint8_t)alen;
+        /* the side that sends CONNECT is the client; before one is seen, the first sender */
+        memcpy(f->addr[0], src, alen), memcpy(f->addr[1], dst, alen);
+        f->port[0] = sport, f->port[1] = dport;
+        f->number = ++s->stats.flows;
+        s->flow_list[f->number] = f;
+        s->flows[slot] = f;
+        f->group = flow_group(s, f);
+        flow_text(f);
+        dir = 0;
+    }
+    if (!enet) {
+        problem(s, f, "enet", 0, "a datagram of %zu bytes that is not ENet: its commands do not walk to its end", len);
+        return;
+    }
+    s->stats.enet_datagrams++;
+    /* a CONNECT from the side taken for the server: the two sides swap, before anything is kept */
+    uint16_t peer = gdw_session_be16(payload);
+    if (dir == 1 && !f->connect_seen && !(peer & ENET_HEADER_COMPRESSED) && (peer & ENET_MAX_PEER_ID) == ENET_MAX_PEER_ID) {
+        size_t pos = (peer & ENET_HEADER_SENT_TIME) ? 4 : 2;
+        if ((payload[pos] & 0x0F) == ENET_CONNECT) {
+            uint8_t ta[16];
+            memcpy(ta, f->addr[0], alen), memcpy(f->addr[0], f->addr[1], alen), memcpy(f->addr[1], ta, alen);
+            uint16_t tp = f->port[0];
+            f->port[0] = f->port[1], f->port[1] = tp;
+            for (int c = 0; c < 256; c++) {
+                seen_window *t = f->seen[0][c];
+                f->seen[0][c] = f->seen[1][c], f->seen[1][c] = t;
+            }
+            flow_text(f);
+            f->group = flow_group(s, f);
+            dir = 0;
+        }
+    }
+    enet_datagram(s, f, dir, payload, len, 0);
+}
+
+/* ---- link, IP, UDP ----------------------------------------------------------------------- */
+
+void gdw_session_frame(gdw_session *s, int link, const uint8_t *d, size_t caplen, size_t wirelen, double time) {
+    if (!s || (!d && caplen)) return;
+    s->frame++;
+    s->stats.frames++;
+    s->time = time;
+    size_t pos = 0;
+    unsigned ethertype = 0, version = 0;
+    switch (link) {
+    case GDW_LINK_ETHERNET:
+        if (caplen < 14) {
+            problem(s, NULL, "link", caplen, "an Ethernet frame cut at %zu bytes", caplen);
+            return;
+        }
+        ethertype = gdw_session_be16(d + 12), pos = 14;
+        while ((ethertype == 0x8100 || ethertype == 0x88A8) && caplen - pos >= 4) /* VLAN tags */
+            ethertype = gdw_session_be16(d + pos + 2), pos += 4;
+        break;
+    case GDW_LINK_LINUX_SLL:
+        if (caplen < 16) {
+            problem(s, NULL, "link", caplen, "a Linux cooked (SLL) frame cut at %zu bytes", caplen);
+            return;
+        }
+        ethertype = gdw_session_be16(d + 14), pos = 16;
+        break;
+    case GDW_LINK_LINUX_SLL2:
+        if (caplen < 20) {
+            problem(s, NULL, "link", caplen, "a Linux cooked (SLL2) frame cut at %zu bytes", caplen);
+            return;
+        }
+        ethertype = gdw_session_be16(d), pos = 20;
+        break;
+    case GDW_LINK_NULL:
+    case GDW_LINK_LOOP: {
+        if (caplen < 4) {
+            problem(s, NULL, "link", caplen, "a loopback frame cut at %zu bytes", caplen);
+            return;
+        }
+        uint32_t family = link == GDW_LINK_LOOP ? gdw_session_be32(d) : (d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24);
+        if (link == GDW_LINK_NULL && family > 0xFFFF) family = gdw_session_be32(d); /* captured on a big-endian host */
+        ethertype = family == 2 ? 0x0800 : (family == 24 || family == 28 || family == 30 || family == 10) ? 0x86DD : 0;
+        pos = 4;
+        break;
+    }
+    case GDW_LINK_RAW:
+    case GDW_LINK_IPV4:
+    case GDW_LINK_IPV6:
+        if (caplen < 1) return;
+        ethertype = (d[0] >> 4) == 4 ? 0x0800 : (d[0] >> 4) == 6 ? 0x86DD : 0;
+        break;
+    default:
+        {
+            problem(s, NULL, "link", 0, "link type %d is not read (Ethernet, Linux cooked SLL/SLL2, loopback and raw IP are)", link);
+            return;
+        }
+    }
+    if (ethertype != 0x0800 && ethertype != 0x86DD) return; /* ARP and the like */
+    const uint8_t *ip = d + pos;
+    size_t left = caplen - pos;
+    const uint8_t *src, *dst;
+    size_t alen, hlen;
+    unsigned proto;
+    size_t ip_len; /* what the IP header says the packet holds after it */
+    if (ethertype == 0x0800) {
+        if (left < 20) {
+            problem(s, NULL, "ip", pos, "an IPv4 header cut at %zu bytes", left);
+            return;
+        }
+        version = ip[0] >> 4, hlen = (size_t)(ip[0] & 15) * 4;
+        if (version != 4 || hlen < 20 || hlen > left) {
+            problem(s, NULL, "ip", pos, "not an IPv4 header");
+            return;
+        }
+        size_t total = gdw_session_be16(ip + 2);
+        if (total < hlen) {
+            problem(s, NULL, "ip", pos + 2, "an IPv4 total length shorter than its header");
+            return;
+        }
+        if ((gdw_session_be16(ip + 6) & 0x3FFF) != 0) {
+            if (ip[9] == 17) problem(s, NULL, "ip", pos + 6, "a fragment of an IPv4 datagram: IP fragments are not reassembled");
+            return;
+        }
+        proto = ip[9], src = ip + 12, dst = ip + 16, alen = 4, ip_len = total - hlen;
+    } else {
+        if (left < 40) {
+            problem(s, NULL, "ip", pos, "an IPv6 header cut at %zu bytes", left);
+            return;
+        }
+        proto = ip[6], src = ip + 8, dst = ip + 24, alen = 16, hlen = 40, ip_len = gdw_session_be16(ip + 4);
+        while (proto == 0 || proto == 43 || proto == 60) { /* hop-by-hop, routing, destination options */
+            if (left - hlen < 8) return;
+            size_t ext = ((size_t)ip[hlen + 1] + 1) * 8;
+            if (ext > left - hlen || ext > ip_len) return;
+            proto = ip[hlen], hlen += ext, ip_len -= ext;
+        }
+        if (proto == 44) {
+            problem(s, NULL, "ip", pos, "a fragment of an IPv6 datagram: IP fragments are not reassembled");
+            return;
+        }
+    }
+    if (proto != 17) return; /* TCP sessions (WebSocket) are not read yet */
+    const uint8_t *udp = ip + hlen;
+    size_t have = left - hlen;
+    if (have < 8) {
+            problem(s, NULL, "udp", pos + hlen, "a UDP header cut at %zu bytes by the capture's snapshot length", have);
+            return;
+        }
+    size_t ulen = gdw_session_be16(udp + 4);
+    if (ulen < 8 || ulen > ip_len) {
+            problem(s, NULL, "udp", pos + hlen + 4, "a UDP length of %zu where the IP packet holds %zu", ulen, ip_len);
+            return;
+        }
+    if (have < ulen) {
+        problem(s, NULL, "udp", pos + hlen + have,
+                "a UDP datagram cut by the capture's snapshot length: %zu of its %zu bytes captured (frame of %zu bytes): skipped", have,
+                ulen, wirelen);
+        return;
+    }
+    gdw_session_udp(s, src, alen, gdw_session_be16(udp), dst, gdw_session_be16(udp + 2), udp + 8, ulen - 8, time);
+}
+
+void gdw_session_finish(gdw_session *s) {
+    if (!s) return;
+    uint64_t frame = s->frame;
+    s->frame = 0;
+    for (unsigned i = 1; i <= s->stats.flows; i++) {
+        flow *f = s->flow_list[i];
+        if (f->compressed)
+            problem(s, f, "enet", 0, "%llu compressed datagrams of this flow were not read", (unsigned long long)f->compressed);
+        while (f->fragments) {
+            fragment_set *fs = f->fragments;
+            problem(s, f, "enet", 0, "a fragmented packet first seen in frame %llu never completed: %u of %u parts, %u bytes",
+                    (unsigned long long)fs->first_frame, fs->received, fs->count, fs->total);
+            s->stats.fragments_dropped++;
+            fragment_drop(s, f, &f->fragments);
+        }
+    }
+    s->frame = frame;
+}

@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""capture_test: `gdwire capture` of real sessions, message by message against what the engines
+logged (conformance/sessions/README.md), then the same capture made hostile.
+
+usage: capture_test.py GDWIRE SESSIONS_DIR SCHEMA
+
+For each committed session NAME (NAME.pcap, NAME.log, NAME.names.tsv):
+  - every RPC a peer logged sending is in the capture: from, to, node path, method name, and its
+    arguments, which gdwire writes again as a Godot 4 Array and which must equal the engine's own
+    var_to_bytes of them (SHA-256); one to everyone is one message to each client; one relayed
+    through the server is two (the leg to the server and the leg from it), marked relayed;
+  - every RPC a peer logged receiving is a capture message to it from the peer the engine named;
+  - nothing else: the capture's RPCs are exactly those (retransmits would be extra ones);
+  - the spawn (its custom argument), each position and rotation the server set (in SYNC and delta
+    SYNC states), the despawn and the RAW bytes;
+  - no problem, exit status 0, and every JSON line valid under docs/gdwire.schema.json ("capture").
+Then the capture made hostile, each with its messages and bounded memory: every reliable datagram
+sent twice (retransmits: the output must not change), the file cut inside a record, frames cut by
+a snapshot length, garbage UDP on the game port, forged fragment lengths and fragments that never
+end (the open-fragment bytes stay under the cap).
+"""
+import hashlib
+import json
+import os
+import resource
+import struct
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+GDWIRE, SESSIONS, SCHEMA = sys.argv[1], sys.argv[2], sys.argv[3]
+_schema = json.load(open(SCHEMA))
+VALIDATOR = jsonschema.Draft202012Validator({"$ref": "#/$defs/capture", "$defs": _schema["$defs"]})
+failures = []
+checks = 0
+
+
+def check(ok, what):
+    global checks
+    checks += 1
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def capture(pcap, *args):
+    p = subprocess.run([GDWIRE, "capture", "--json", *args, pcap], capture_output=True, text=True)
+    out = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    return p.returncode, out, p.stderr
+
+
+def encode_args(messages):
+    """gdwire's own bytes of each RPC's arguments as a Godot 4 Array, one `gdwire encode` run."""
+    texts = ["[" + ", ".join(v["text"] for v in m["values"]) + "]" for m in messages]
+    p = subprocess.run([GDWIRE, "encode", "-d", "godot4", "--hex", "--lines", "-"], input="\n".join(texts) + "\n",
+                       capture_output=True, text=True, check=True)
+    lines = p.stdout.splitlines()
+    assert len(lines) == len(messages), (len(lines), len(messages))
+    return [bytes.fromhex(line.replace(" ", "")) for line in lines]
+
+
+def session(name):
+    pcap = os.path.join(SESSIONS, name + ".pcap")
+    log = [json.loads(line) for line in open(os.path.join(SESSIONS, name + ".log"), encoding="utf-8")]
+    names = os.path.join(SESSIONS, name + ".names.tsv")
+    rc, out, err = capture(pcap, "--names", names)
+    msgs = [o for o in out if o["type"] == "message"]
+    problems = [o for o in out if o["type"] == "problem"]
+    check(rc == 0 and not problems, f"{name}: exit {rc}, {len(problems)} problems: {err[:300]}")
+    bad = [(o, e.message) for o in out for e in VALIDATOR.iter_errors(o)]
+    check(not bad, f"{name}: {len(bad)} JSON lines not valid under the schema, the first: {bad[:1]}")
+    rpcs = [m for m in msgs if m["command"] == "rpc"]
+    for m, b in zip(rpcs, encode_args(rpcs)):
+        m["args_sha256"] = hashlib.sha256(b).hexdigest()
+    clients = sorted({e["peer"] for e in log if e["event"] == "peer_connected" and e["peer"] != 1})
+    used = set()
+
+    def find(pred):
+        for i, m in enumerate(rpcs):
+            if i not in used and pred(m):
+                used.add(i)
+                return m
+        return None
+
+    sent = [e for e in log if e["event"] == "rpc_sent"]
+    legs = 0
+    for e in sent:
+        targets = [c for c in clients if c != e["from"]] + ([1] if e["from"] != 1 else []) if e["to"] == 0 else [e["to"]]
+        for to in targets:
+            relayed = e["from"] != 1 and to != 1
+            for leg in range(2 if relayed else 1):
+                legs += 1
+                m = find(lambda m: m["from"] == e["from"] and m["to"] == to and m["relayed"] == relayed and m["path"] == e["path"]
+                         and m["method"] == e["method"] and m["args_sha256"] == e["args_sha256"])
+                check(m is not None, f"{name}: sent {e['method']} {e.get('text', '(%d bytes)' % e['args_size'])[:80]} "
+                                     f"from {e['from']} to {to}{' leg %d' % leg if relayed else ''}: not in the capture")
+    check(len(used) == len(rpcs), f"{name}: {len(rpcs) - len(used)} RPCs in the capture that no peer logged sending")
+    received = [e for e in log if e["event"] == "rpc_received"]
+    for e in received:
+        hit = [m for m in rpcs if m["from"] == e["from"] and m["to"] == e["by"] and m["method"] == e["method"]
+               and m["args_sha256"] == e["args_sha256"]]
+        check(hit, f"{name}: {e['by']} received {e['method']} from {e['from']}: no such message in the capture")
+    # replication: the spawn's argument, each value the server set, the despawn, RAW
+    spawn = [e for e in log if e["event"] == "spawn"]
+    spawns = [m for m in msgs if m["command"] == "spawn"]
+    for e in spawn:
+        want = decode_text(e["data"])
+        hit = [m for m in spawns if m["values"] and m["values"][0]["label"] == "spawn_arg" and m["values"][0]["text"] == want
+               and m["path"] == "Game/Spawner"]
+        check(len(hit) == len(clients), f"{name}: spawn {want}: {len(hit)} SPAWN messages, want one to each of {len(clients)} clients")
+    states = {}
+    for m in msgs:
+        if m["command"] in ("sync", "delta", "spawn"):
+            for v in m["values"]:
+                if v["label"] in ("state", "spawn_state"):
+                    states.setdefault(m["command"], set()).add(v["text"])
+    sets = [e for e in log if e["event"] == "set"]
+    for e in sets:
+        pos, rot = decode_text(e["position"]), decode_text(e["rotation"])
+        check(pos in states.get("sync", set()), f"{name}: position {pos} set by the server: in no SYNC state")
+        check(rot in states.get("delta", set()) | states.get("spawn", set()), f"{name}: rotation {rot}: in no delta SYNC state")
+    despawns = [m for m in msgs if m["command"] == "despawn"]
+    check(len(despawns) == len(clients) * sum(e["event"] == "despawn" for e in log), f"{name}: {len(despawns)} DESPAWN messages")
+    for e in (e for e in log if e["event"] == "raw_sent"):
+        check(any(m["command"] == "raw" and m["from"] == e["from"] and m.get("payload") == e["bytes"] for m in msgs),
+              f"{name}: RAW {e['bytes']} from {e['from']}: not in the capture")
+    big = [m for m in rpcs if m["size"] >= 65536]
+    check(len(big) >= 2, f"{name}: {len(big)} RPCs of 64 KiB or more (a reliable and an unreliable fragmented one wanted)")
+    summary = [o for o in out if o["type"] == "summary"][0]
+    print(f"{name}: {len(sent)} RPCs sent ({legs} messages on the wire: broadcasts one a client, relays two legs), "
+          f"{len(received)} received, {len(spawn)} spawn, {len(sets)} values set, {len(despawns)} despawns: all found in "
+          f"{summary['messages']} messages of {summary['frames']} frames; {summary['fragmented_packets']} fragmented packets "
+          f"(largest RPC {max(m['size'] for m in rpcs)} bytes)")
+    return pcap, out
+
+
+def decode_text(hexs):
+    p = subprocess.run([GDWIRE, "decode", "-d", "godot4", "--hex", "-"], input=hexs, capture_output=True, text=True, check=True)
+    return p.stdout.strip()
+
+
+# ---- pcap files, for the hostile variants ----------------------------------------------------------
+
+def read_pcap(path):
+    data = open(path, "rb").read()
+    magic = data[:4]
+    endian = "<" if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    header, recs, pos = data[:24], [], 24
+    while pos + 16 <= len(data):
+        sec, frac, caplen, wirelen = struct.unpack(endian + "IIII", data[pos:pos + 16])
+        recs.append([sec, frac, data[pos + 16:pos + 16 + caplen], wirelen])
+        pos += 16 + caplen
+    return endian, header, recs
+
+
+def write_pcap(path, endian, header, recs, cut_last=0):
+    out = bytearray(header)
+    for sec, frac, frame, wirelen in recs:
+        out += struct.pack(endian + "IIII", sec, frac, len(frame), wirelen) + frame
+    if cut_last:
+        out = out[:-cut_last]
+    open(path, "wb").write(out)
+
+
+def udp_frame(template, payload):
+    """A copy of an Ethernet/IPv4/UDP frame of the capture with another UDP payload."""
+    f = bytearray(template[:42]) + payload
+    struct.pack_into(">H", f, 16, 20 + 8 + len(payload))  # IPv4 total length
+    struct.pack_into(">H", f, 24, 0)  # header checksum: not checked
+    struct.pack_into(">H", f, 38, 8 + len(payload))  # UDP length
+    return bytes(f)
+
+
+def enet_fragment(total, count, number, start, data, reliable=True, seq=1):
+    """An ENet datagram: header (peer 0, no sent time) and one SEND_FRAGMENT (8) or
+    SEND_UNRELIABLE_FRAGMENT (12) command, big-endian (protocol.h)."""
+    cmd = (8 | 0x80) if reliable else 12
+    return struct.pack(">HBBHHHIIII", 0, cmd, 0, seq, start, len(data), count, number, total, number * len(data)) + data
+
+
+def all_reliable(udp):
+    """An ENet datagram with data, every command of which is sent reliably (ACKNOWLEDGE flag)."""
+    sizes = {1: 8, 2: 48, 3: 44, 4: 8, 5: 4, 6: 6, 7: 8, 8: 24, 9: 8, 10: 12, 11: 16, 12: 24}
+    if len(udp) < 4 or udp[0] & 0x40:
+        return False
+    pos, data = (4 if udp[0] & 0x80 else 2), False
+    while pos + 4 <= len(udp):
+        kind = udp[pos] & 15
+        if kind not in sizes:
+            return False
+        n = sizes[kind]
+        extra = struct.unpack(">H", udp[pos + 4:pos + 6])[0] if kind == 6 else struct.unpack(">H", udp[pos + 6:pos + 8])[0] if kind in (7, 8, 9, 12) else 0
+        if kind in (6, 7, 8, 9, 12):
+            data = True
+            if not udp[pos] & 0x80:
+                return False
+        pos += n + extra
+    return data
+
+
+def hostile(name, pcap, clean):
+    endian, header, recs = read_pcap(pcap)
+    clean_msgs = [json.dumps({k: v for k, v in o.items() if k != "args_sha256"}, sort_keys=True) for o in clean if o["type"] == "message"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "h.pcap")
+        # every datagram whose data all travels reliably, sent again, as ENet resends one whose
+        # acknowledgement is late (unreliable data is never resent): the messages must not change
+        twice = []
+        for r in recs:
+            twice.append(r)
+            if all_reliable(r[2][42:]):
+                twice.append(list(r))
+        write_pcap(path, endian, header, twice)
+        rc, out, err = capture(path, "--names", os.path.join(SESSIONS, name + ".names.tsv"))
+        msgs = [json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message"]
+        want = [json.dumps(dict(json.loads(m), frame=0, time=0), sort_keys=True) for m in clean_msgs]
+        summ = [o for o in out if o["type"] == "summary"][0]
+        check(rc == 0 and msgs == want, f"{name}: {len(twice) - len(recs)} reliable datagrams sent twice: the messages changed")
+        print(f"{name}: {len(twice) - len(recs)} reliable datagrams sent twice: {summ['retransmits']} retransmits dropped, "
+              f"the {len(msgs)} messages unchanged")
+        # the file cut inside its last record
+        write_pcap(path, endian, header, recs, cut_last=10)
+        rc, out, err = capture(path)
+        n = sum(o["type"] == "message" for o in out)
+        check(rc == 1 and "truncated" in err and n >= len(clean_msgs) - 2,
+              f"{name}: a file cut inside a record: exit {rc}, {n} messages, stderr {err[:200]}")
+        print(f"{name}: cut inside its last record: {n} of {len(clean_msgs)} messages, and: {err.strip().splitlines()[-1]}")
+        # frames cut by a snapshot length of 200 bytes
+        cut = [[s, f, fr[:200], w] for s, f, fr, w in recs]
+        write_pcap(path, endian, header, cut)
+        rc, out, err = capture(path)
+        probs = [o for o in out if o["type"] == "problem"]
+        check(not [e for o in out for e in VALIDATOR.iter_errors(o)], f"{name}: snaplen 200: JSON lines not valid under the schema")
+        check(rc == 1 and probs and all("snapshot length" in p["message"] or p["layer"] == "enet" for p in probs),
+              f"{name}: snaplen 200: exit {rc}, problems {probs[:2]}")
+        print(f"{name}: snapshot length 200: {sum(o['type'] == 'message' for o in out)} messages, {len(probs)} problems, e.g. "
+              f"{probs[0]['message'] if probs else ''}")
+        # garbage UDP on the game port, between the real frames; forged fragments; endless fragments
+        template = recs[0][2]
+        garbage, forged = [], []
+        for i, r in enumerate(recs):
+            garbage.append(r)
+            if i % 10 == 5:
+                junk = hashlib.sha256(b"%d" % i).digest() * (1 + i % 7)
+                garbage.append([r[0], r[1], udp_frame(template, junk), 42 + len(junk)])
+        write_pcap(path, endian, header, garbage)
+        rc, out, err = capture(path, "--names", os.path.join(SESSIONS, name + ".names.tsv"))
+        msgs = [json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message"]
+        probs = [o for o in out if o["type"] == "problem"]
+        check(rc == 1 and msgs == want and len(probs) >= 1, f"{name}: garbage UDP: exit {rc}, {len(msgs)} messages, {len(probs)} problems")
+        print(f"{name}: {len(garbage) - len(recs)} garbage datagrams on the game port: {len(probs)} problems, "
+              f"the {len(msgs)} messages unchanged")
+        s, f = recs[-1][0], recs[-1][1]
+        for k in range(2000):  # 2,000 packets of 30 MiB, 1,024 parts each, one part sent: they never end
+            forged.append([s, f, udp_frame(template, enet_fragment(30 << 20, 1024, 0, k, b"x" * 64, seq=k + 1)), 0])
+        forged.append([s, f, udp_frame(template, enet_fragment(0xFFFFFFFF, 0xFFFFFFFF, 0, 9000, b"y" * 16, seq=3000)), 0])
+        forged.append([s, f, udp_frame(template, enet_fragment(1 << 30, 1 << 20, 7, 9001, b"z" * 16, reliable=False)), 0])
+        for fr in forged:
+            fr[3] = len(fr[2])
+        write_pcap(path, endian, header, recs + forged)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        rc, out, err = capture(path, "--max-fragment-bytes", "64M")
+        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        summ = [o for o in out if o["type"] == "summary"][0]
+        probs = [o for o in out if o["type"] == "problem"]
+        check(rc == 1 and summ["peak_fragment_bytes"] <= 64 << 20 and summ["messages"] == len(clean_msgs),
+              f"{name}: forged fragments: exit {rc}, peak {summ['peak_fragment_bytes']}, {summ['messages']} messages")
+        check(any("never completed" in p["message"] for p in probs) and any("cannot be" in p["message"] or "over the limit" in p["message"] for p in probs),
+              f"{name}: forged fragments: the problems do not say what happened")
+        print(f"{name}: 2,002 forged or endless fragments (30 MiB to 4 GiB each claimed): {len(probs)} problems, open fragments at most "
+              f"{summ['peak_fragment_bytes']:,} bytes (cap 64 MiB), the process's peak RSS {max(rss, before) // 1024} MiB, "
+              f"the {summ['messages']} real messages kept")
+
+
+names = sorted(f[:-5] for f in os.listdir(SESSIONS) if f.endswith(".pcap"))
+check(names, "no sessions in " + SESSIONS)
+for n in names:
+    pcap, out = session(n)
+    hostile(n, pcap, out)
+print(f"{checks - len(failures)} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT
+ * session_test: the session library's API on a real Godot 4.6.3 session (conformance/sessions/),
+ * read here without libpcap:
+ *   - frames in (gdw_session_frame) and UDP payloads in (gdw_session_udp) give the same messages;
+ *   - every byte the session allocates through its allocator is freed, and an allocator that fails
+ *     from its n-th call on never crashes it or leaks (each n until a run succeeds);
+ *   - gdw_mp_parse on each message's packet gives its command again, and on every prefix of each
+ *     one either parses or fails at an offset inside the prefix, with a message;
+ *   - the documented example of docs/library.md ("Sessions") runs as written.
+ * usage: session_test SESSION.pcap */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdwire_session.h"
+
+static int failures, checks;
+#define CHECK(cond, ...)                                   \
+    do {                                                   \
+        checks++;                                          \
+        if (!(cond)) {                                     \
+            failures++;                                    \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                  \
+            fputc('\n', stderr);                           \
+        }                                                  \
+    } while (0)
+
+typedef struct frame { const uint8_t *p; size_t caplen, wirelen; double t; } frame;
+
+static uint8_t *g_file;
+static frame *g_frames;
+static size_t g_n;
+static int g_link;
+
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+static void load(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { perror(path); exit(2); }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    g_file = malloc((size_t)n);
+    if (!g_file || fread(g_file, 1, (size_t)n, f) != (size_t)n) exit(2);
+    fclose(f);
+    if (rd32(g_file) != 0xa1b2c3d4u && rd32(g_file) != 0xa1b23c4du) { fprintf(stderr, "%s: not a little-endian pcap\n", path); exit(2); }
+    bool nano = rd32(g_file) == 0xa1b23c4du;
+    g_link = (int)rd32(g_file + 20);
+    g_frames = calloc((size_t)n / 16 + 1, sizeof *g_frames);
+    for (size_t pos = 24; pos + 16 <= (size_t)n;) {
+        frame *fr = &g_frames[g_n++];
+        fr->t = rd32(g_file + pos) + rd32(g_file + pos + 4) / (nano ? 1e9 : 1e6);
+        fr->caplen = rd32(g_file + pos + 8), fr->wirelen = rd32(g_file + pos + 12);
+        fr->p = g_file + pos + 16;
+        pos += 16 + fr->caplen;
+    }
+}
+
+/* What a run saw: a digest of every message (command, peers, channel, mode, path, values' text). */
+typedef struct seen {
+    bool quiet; /* the allocation-failure runs: their NOMEM problems are expected */
+    size_t messages, problems;
+    uint64_t digest;
+    size_t by_command[GDW_MP_COMMAND_COUNT];
+    uint8_t *packets[1024];
+    size_t lens[1024];
+    gdw_mp_command commands[1024];
+    size_t kept;
+} seen;
+
+static uint64_t mix(uint64_t h, const void *p, size_t n) {
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static void on_message(void *ctx, const gdw_message *m) {
+    seen *s = ctx;
+    s->messages++;
+    s->by_command[m->mp->command]++;
+    uint64_t h = s->digest;
+    h = mix(h, &m->mp->command, sizeof m->mp->command);
+    h = mix(h, &m->from, sizeof m->from);
+    h = mix(h, &m->to, sizeof m->to);
+    h = mix(h, &m->channel, sizeof m->channel);
+    h = mix(h, m->mode, strlen(m->mode));
+    if (m->path) h = mix(h, m->path, strlen(m->path));
+    for (size_t i = 0; i < m->mp->value_count; i++) {
+        char text[512];
+        size_t n = m->mp->values[i].value ? gdw_text_print_head(m->mp->values[i].value, text, sizeof text) : 0;
+        h = mix(h, text, n < sizeof text ? n : sizeof text - 1);
+    }
+    s->digest = h;
+    if (s->kept < 1024 && m->len < 4096) {
+        s->packets[s->kept] = malloc(m->len ? m->len : 1);
+        memcpy(s->packets[s->kept], m->bytes, m->len);
+        s->lens[s->kept] = m->len;
+        s->commands[s->kept++] = m->mp->command;
+    }
+}
+
+static void on_problem(void *ctx, const gdw_session_problem *p) {
+    seen *s = ctx;
+    s->problems++;
+    if (!s->quiet) fprintf(stderr, "problem: frame %llu (%s) %s\n", (unsigned long long)p->frame, p->layer, p->message);
+}
+
+static void seen_free(seen *s) {
+    for (size_t i = 0; i < s->kept; i++) free(s->packets[i]);
+}
+
+/* ---- allocators --------------------------------------------------------------------------- */
+
+typedef struct counting { size_t live, peak, calls, fail_from; bool failing; } counting;
+
+static void *c_malloc(void *ctx, size_t n) {
+    counting *c = ctx;
+    if (c->failing && c->calls >= c->fail_from) return NULL;
+    c->calls++;
+    void *p = malloc(n);
+    if (p) {
+        c->live += n;
+        if (c->live > c->peak) c->peak = c->live;
+    }
+    return p;
+}
+static void *c_realloc(void *ctx, void *p, size_t o, size_t n) {
+    counting *c = ctx;
+    if (c->failing && c->calls >= c->fail_from) return NULL;
+    c->calls++;
+    void *q = realloc(p, n);
+    if (q) {
+        c->live = c->live - o + n;
+        if (c->live > c->peak) c->peak = c->live;
+    }
+    return q;
+}
+static void c_free(void *ctx, void *p, size_t n) {
+    counting *c = ctx;
+    c->live -= n;
+    free(p);
+}
+
+static gdw_session_stats run_frames(const gdw_session_options *o, seen *s, bool *created) {
+    gdw_session *ss = gdw_session_new(o, on_message, on_problem, s);
+    gdw_session_stats st;
+    memset(&st, 0, sizeof st);
+    *created = ss != NULL;
+    if (!ss) return st;
+    for (size_t i = 0; i < g_n; i++) gdw_session_frame(ss, g_link, g_frames[i].p, g_frames[i].caplen, g_frames[i].wirelen, g_frames[i].t);
+    gdw_session_finish(ss);
+    st = gdw_session_get_stats(ss);
+    gdw_session_free(ss);
+    return st;
+}
+
+/* ---- the example of docs/library.md, as written there ---------------------------------------------- */
+
+static size_t g_example_rpcs;
+static void example_on_message(void *ctx, const gdw_message *m) {
+    (void)ctx;
+    if (m->mp->command != GDW_MP_RPC) return;
+    g_example_rpcs++;
+    char text[256];
+    for (size_t i = 0; i < m->mp->value_count; i++)
+        if (m->mp->values[i].value) gdw_text_print_head(m->mp->values[i].value, text, sizeof text);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) { fprintf(stderr, "usage: session_test SESSION.pcap\n"); return 2; }
+    load(argv[1]);
+    CHECK(g_link == GDW_LINK_ETHERNET && g_n > 100, "the session: link %d, %zu frames", g_link, g_n);
+
+    /* frames in */
+    seen a;
+    memset(&a, 0, sizeof a);
+    bool created;
+    gdw_session_stats st = run_frames(NULL, &a, &created);
+    CHECK(created && a.messages > 400 && a.problems == 0, "frames: %zu messages, %zu problems", a.messages, a.problems);
+    CHECK(st.messages == a.messages && st.fragments_completed == 2 && st.open_fragment_bytes == 0, "frames: stats");
+    CHECK(a.by_command[GDW_MP_RPC] > 40 && a.by_command[GDW_MP_SPAWN] == 2 && a.by_command[GDW_MP_DELTA] > 0, "frames: commands");
+
+    /* UDP payloads in: Ethernet (14) + IPv4 (20) + UDP (8), as this capture has them */
+    seen b;
+    memset(&b, 0, sizeof b);
+    gdw_session *s = gdw_session_new(NULL, on_message, on_problem, &b);
+    for (size_t i = 0; i < g_n; i++) {
+        const uint8_t *f = g_frames[i].p;
+        gdw_session_udp(s, f + 26, 4, (uint16_t)(f[34] << 8 | f[35]), f + 30, (uint16_t)(f[36] << 8 | f[37]), f + 42,
+                        g_frames[i].caplen - 42, g_frames[i].t);
+    }
+    gdw_session_finish(s);
+    gdw_session_free(s);
+    CHECK(b.messages == a.messages && b.digest == a.digest, "UDP payloads: %zu messages (frames: %zu), digest %s", b.messages, a.messages,
+          b.digest == a.digest ? "equal" : "differs");
+
+    /* every byte through the allocator comes back */
+    counting c = {0};
+    gdw_allocator al = {c_malloc, c_realloc, c_free, &c};
+    gdw_session_options o = gdw_session_options_default();
+    o.alloc = &al;
+    seen d;
+    memset(&d, 0, sizeof d);
+    run_frames(&o, &d, &created);
+    CHECK(created && d.digest == a.digest && c.live == 0, "counting allocator: %zu bytes live at the end, digest %s", c.live,
+          d.digest == a.digest ? "equal" : "differs");
+    size_t calls = c.calls;
+    printf("the session through its allocator: %zu calls, peak %zu bytes\n", calls, c.peak);
+    seen_free(&d);
+
+    /* an allocator that fails from call n on: no crash, no leak */
+    size_t tried = 0;
+    for (size_t n = 0; n <= calls; n += n < 16 ? 1 : n / 4) {
+        counting f = {0};
+        f.failing = true, f.fail_from = n;
+        gdw_allocator fa = {c_malloc, c_realloc, c_free, &f};
+        gdw_session_options fo = gdw_session_options_default();
+        fo.alloc = &fa;
+        seen e;
+        memset(&e, 0, sizeof e);
+        e.quiet = true;
+        run_frames(&fo, &e, &created);
+        CHECK(f.live == 0, "allocation %zu fails: %zu bytes leaked", n, f.live);
+        seen_free(&e);
+        tried++;
+    }
+    printf("allocation failures: %zu runs, each failing from another call on, none leaked\n", tried);
+
+    /* gdw_mp_parse on each packet and on every prefix of it */
+    gdw_mp_parsed *p = malloc(sizeof *p);
+    size_t prefixes = 0;
+    for (size_t i = 0; i < a.kept; i++) {
+        gdw_error err;
+        gdw_status r = gdw_mp_parse(a.packets[i], a.lens[i], NULL, NULL, NULL, p, &err);
+        gdw_mp_command c2 = p->command;
+        gdw_mp_parsed_free(p);
+        /* a relay is delivered by its inner packet, so a kept packet is never a relay */
+        CHECK(r == GDW_OK && c2 == a.commands[i], "packet %zu: %s, command %d (the session: %d)", i, gdw_status_name(r), c2, a.commands[i]);
+        for (size_t k = 0; k < a.lens[i]; k++, prefixes++) {
+            r = gdw_mp_parse(a.packets[i], k, NULL, NULL, NULL, p, &err);
+            CHECK(r == GDW_OK || (err.offset <= k && err.message), "packet %zu cut at %zu: %s at %zu", i, k, gdw_status_name(r), err.offset);
+            gdw_mp_parsed_free(p);
+        }
+    }
+    free(p);
+    printf("gdw_mp_parse: %zu packets and %zu of their prefixes\n", a.kept, prefixes);
+
+    /* the example of docs/library.md */
+    gdw_session *ex = gdw_session_new(NULL, example_on_message, NULL, NULL);
+    for (size_t i = 0; i < g_n; i++) {
+        const uint8_t *f = g_frames[i].p;
+        const uint8_t *src_ip = f + 26, *dst_ip = f + 30, *payload = f + 42;
+        uint16_t src_port = (uint16_t)(f[34] << 8 | f[35]), dst_port = (uint16_t)(f[36] << 8 | f[37]);
+        gdw_session_udp(ex, src_ip, 4, src_port, dst_ip, dst_port, payload, g_frames[i].caplen - 42, g_frames[i].t);
+    }
+    gdw_session_finish(ex);
+    gdw_session_free(ex);
+    CHECK(g_example_rpcs == a.by_command[GDW_MP_RPC], "the example: %zu RPCs", g_example_rpcs);
+
+    seen_free(&a);
+    seen_free(&b);
+    free(g_frames);
+    free(g_file);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# make_session.sh ENGINE TRANSPORT OUT — record a real multiplayer session: a server and two
+# clients of ENGINE (tools/engines/run) talk on loopback over TRANSPORT (enet or ws) while tcpdump
+# captures the port; writes OUT.pcap and OUT.log (each peer's JSON lines: what it sent, before
+# the engine sent it, and what its RPCs received; session4.gd) and OUT.names.tsv (the game's
+# method names, written by tools/capture/gdwire_names.gd). Needs root for tcpdump (or
+# CAP_NET_RAW). The committed sessions and how they were made: conformance/sessions/README.md.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+engine=${1:-}; transport=${2:-}; out=${3:-}
+case "$engine" in
+    godot4.*) script=session4.gd; node=game4.gd; config=5; args=(--headless --path .) ;;
+    *) echo "usage: make_session.sh godot4.6 enet|ws OUT" >&2; exit 2 ;;
+esac
+case "$transport" in enet|ws) ;; *) echo "make_session.sh: TRANSPORT is enet or ws" >&2; exit 2 ;; esac
+command -v tcpdump >/dev/null || { echo "make_session.sh: needs tcpdump (apt-get install tcpdump)" >&2; exit 127; }
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+printf 'config_version=%s\n' "$config" > "$work/project.godot"
+cp "$here/$script" "$here/$node" "$here/../../capture/gdwire_names.gd" "$work/"
+port=$((20000 + RANDOM % 20000))
+proto=udp; [ "$transport" = enet ] || proto=tcp
+tcpdump -i lo -U -w "$work/session.pcap" "$proto port $port" 2>"$work/tcpdump.err" &
+tcpdump_pid=$!
+pids+=("$tcpdump_pid")
+for _ in $(seq 50); do grep -q listening "$work/tcpdump.err" && break; sleep 0.1; done
+run() { # ROLE
+    (cd "$work" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \
+        timeout 60 "$here/../run" "$engine" "${args[@]}" --script "res://$script" -- "$1" "$port" "$work/$1.log" "$transport" \
+        >"$work/$1.out" 2>&1)
+}
+run server & pids+=($!); server=$!
+sleep 1
+run a & pids+=($!); a=$!
+sleep 0.3
+run b & pids+=($!); b=$!
+status=0
+wait "$a" || status=$?
+wait "$b" || status=$?
+wait "$server" || status=$?
+sleep 0.5
+kill "$tcpdump_pid"; wait "$tcpdump_pid" 2>/dev/null || true
+if [ "$status" != 0 ]; then
+    echo "make_session.sh: an engine failed ($status):" >&2
+    tail -n 20 "$work"/*.out >&2
+    exit 1
+fi
+cp "$work/session.pcap" "$out.pcap"
+cp "$work/names.tsv" "$out.names.tsv"
+cat "$work/server.log" "$work/a.log" "$work/b.log" > "$out.log"
+grep -h -i "error\|warning" "$work"/*.out | sort | uniq -c >&2 || true
+echo "$out.pcap: $(stat -c %s "$out.pcap") bytes; $out.log: $(wc -l < "$out.log") lines"

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""capture_seeds.py PCAP OUT_DIR [N] — seeds for the `capture` fuzz target (fuzzers/capture.c)
+cut from a real session's capture (conformance/sessions/*.pcap): N inputs (default 120), each a
+run of consecutive UDP payloads of the capture in the target's record format (byte 0 the caps,
+then per datagram: the side that sent it, a u16 length, its bytes), the client side first as the
+capture's first datagram was; every fifth input carries its datagrams as whole Ethernet frames
+instead. The runs cover the capture from its CONNECT to its end, fragments included."""
+import hashlib
+import os
+import struct
+import sys
+
+
+def frames(path):
+    data = open(path, "rb").read()
+    endian = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    pos, out = 24, []
+    while pos + 16 <= len(data):
+        caplen = struct.unpack(endian + "I", data[pos + 8:pos + 12])[0]
+        out.append(data[pos + 16:pos + 16 + caplen])
+        pos += 16 + caplen
+    return out
+
+
+def main():
+    pcap, out_dir = sys.argv[1], sys.argv[2]
+    n = int(sys.argv[3]) if len(sys.argv) > 3 else 120
+    fr = [f for f in frames(pcap) if len(f) > 42 and f[23] == 17]  # Ethernet, IPv4, UDP
+    client = fr[0][26:30] + fr[0][34:36]  # source address and port of the first datagram
+    os.makedirs(out_dir, exist_ok=True)
+    step = max(1, len(fr) // n)
+    for i in range(n):
+        start = (i * step) % len(fr)
+        run = fr[start:start + 3 + i % 16]
+        whole = i % 5 == 4
+        rec = bytearray([i % 16])
+        size = 1
+        for f in run:
+            side = 0 if f[26:30] + f[34:36] == client else 1
+            body = f if whole else f[42:]
+            if size + 3 + len(body) > 65536:
+                break
+            rec += bytes([side | (2 if whole else 0)]) + struct.pack("<H", len(body)) + body
+            size += 3 + len(body)
+        name = hashlib.sha1(rec).hexdigest()
+        open(os.path.join(out_dir, name), "wb").write(rec)
+
+
+if __name__ == "__main__":
+    main()
