@@ -37,6 +37,28 @@ static struct {
     void (*close)(pcap_t *);
 } P;
 
+/* ENet's range coder, which Godot 3.4+ compresses its datagrams with by default, from libenet
+ * (Debian libenet7), loaded the same way; without it compressed datagrams are problems. */
+static struct {
+    void *(*create)(void);
+    void (*destroy)(void *);
+    size_t (*decompress)(void *, const uint8_t *, size_t, uint8_t *, size_t);
+} E;
+
+static size_t range_decompress(void *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap) {
+    return E.decompress(ctx, in, in_len, out, out_cap);
+}
+
+static void *load_range_coder(void) {
+    void *h = dlopen("libenet.so.7", RTLD_NOW | RTLD_LOCAL);
+    if (!h) h = dlopen("libenet.so", RTLD_NOW | RTLD_LOCAL);
+    if (!h) return NULL;
+    *(void **)&E.create = dlsym(h, "enet_range_coder_create");
+    *(void **)&E.destroy = dlsym(h, "enet_range_coder_destroy");
+    *(void **)&E.decompress = dlsym(h, "enet_range_coder_decompress");
+    return E.create && E.destroy && E.decompress ? E.create() : NULL;
+}
+
 static bool load_pcap(void) {
     static const char *const names[] = {"libpcap.so.0.8", "libpcap.so.1", "libpcap.so"};
     void *h = NULL;
@@ -92,8 +114,8 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
         VALUE("a dialect name");
         o->dialect = gdw_dialect_find(argv[*i]);
         if (!o->dialect) return usage_error("capture", "unknown dialect '%s' (see 'gdwire dialects')", argv[*i]) ? -1 : -1;
-        if (strcmp(gdw_dialect_family(o->dialect), "godot4") != 0)
-            return usage_error("capture", "-d %s: only Godot 4 sessions are read yet (godot4, godot4.3, godot4-double, ...)", argv[*i]) ? -1 : -1;
+        if (strcmp(gdw_dialect_family(o->dialect), "godot4") != 0 && strcmp(gdw_dialect_family(o->dialect), "godot3") != 0)
+            return usage_error("capture", "-d %s: only Godot 4 and Godot 3 sessions are read yet (godot4, godot4.3, godot3, godot3@3.2, ...)", argv[*i]) ? -1 : -1;
     } else if (strcmp(a, "--peer") == 0) {
         VALUE("a Godot peer id");
         char *end;
@@ -110,7 +132,7 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
         for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             int cmd = gdw_mp_command_from_name(t);
             if (cmd < 0 || cmd == GDW_MP_SYS || cmd == GDW_MP_SYS_RELAY)
-                return usage_error("capture", "--command: unknown command '%s' (rpc, simplify_path, confirm_path, raw, spawn, despawn, sync, delta, auth, add_peer, del_peer)", t) ? -1 : -1;
+                return usage_error("capture", "--command: unknown command '%s' (rpc, rset, simplify_path, confirm_path, raw, spawn, despawn, sync, delta, auth, add_peer, del_peer)", t) ? -1 : -1;
             c->commands |= 1u << cmd;
         }
     } else if (strcmp(a, "--path") == 0) {
@@ -290,16 +312,26 @@ static void print_text(capture_run *r, const gdw_message *m) {
            m->to == 0 && m->relayed ? "all" : peer_text(m->to, b, sizeof b), m->relayed ? " (relayed)" : "", m->mode, m->channel,
            gdw_mp_command_name(p->command));
     switch (p->command) {
+    case GDW_MP_RSET:
     case GDW_MP_RPC: {
+        if (p->method) { /* Godot 3: the name travels */
+            printf(" %s%s %s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->path ? " (inline)" : "",
+                   shown_n(p->method, p->method_len, t2, sizeof t2));
+            break;
+        }
         const char *name = names_find(&r->names, m->path, p->method_id);
         printf(" %s%s method %d%s%s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->path ? " (inline)" : "", p->method_id,
                name ? " " : "", name ? shown_s(name, t2, sizeof t2) : "");
         break;
     }
     case GDW_MP_SIMPLIFY_PATH:
-        printf(" %lld = %s, rpc md5 %s", (long long)p->node_id, shown_n(p->path, p->path_len, t1, sizeof t1), shown_s(p->md5, t2, sizeof t2));
+        printf(" %lld = %s", (long long)p->node_id, shown_n(p->path, p->path_len, t1, sizeof t1));
+        if (p->md5[0]) printf(", rpc md5 %s", shown_s(p->md5, t2, sizeof t2)); /* Godot 4 only */
         break;
-    case GDW_MP_CONFIRM_PATH: printf(" %lld, %s", (long long)p->node_id, p->checksum_valid ? "methods match" : "methods differ"); break;
+    case GDW_MP_CONFIRM_PATH:
+        if (p->path) printf(" %s", shown_n(p->path, p->path_len, t1, sizeof t1)); /* Godot 3 confirms the path */
+        else printf(" %lld, %s", (long long)p->node_id, p->checksum_valid ? "methods match" : "methods differ");
+        break;
     case GDW_MP_SPAWN:
         printf(" net %lld \"%s\" by spawner %s, %s", (long long)p->net_id, shown_n(p->name, p->name_len, t1, sizeof t1),
                m->path ? shown_s(m->path, t2, sizeof t2) : "(path unknown)", p->scene_id == 255 ? "custom" : "scene");
@@ -360,14 +392,20 @@ static void print_json(capture_run *r, const gdw_message *m) {
            m->relayed ? "true" : "false", m->channel, m->mode, gdw_mp_command_name(p->command), m->len);
     if (m->path) json_string(stdout, m->path);
     else printf("null");
-    if (p->command == GDW_MP_RPC) {
-        const char *name = names_find(&r->names, m->path, p->method_id);
+    printf(",\"dialect\":\"%s\"", gdw_dialect_name(m->dialect));
+    if (p->command == GDW_MP_RPC || p->command == GDW_MP_RSET) {
+        const char *name = p->method ? NULL : names_find(&r->names, m->path, p->method_id);
         printf(",\"inline_path\":%s,\"node_id\":%lld,\"method_id\":%d,\"method\":", p->path ? "true" : "false", (long long)p->node_id, p->method_id);
-        if (name) json_string(stdout, name);
+        if (p->method) json_bytes_string(stdout, (const uint8_t *)p->method, p->method_len);
+        else if (name) json_string(stdout, name);
         else printf("null");
     } else if (p->command == GDW_MP_SIMPLIFY_PATH) {
         printf(",\"node_id\":%lld,\"md5\":", (long long)p->node_id);
-        json_string(stdout, p->md5);
+        if (p->md5[0]) json_string(stdout, p->md5);
+        else printf("null");
+    } else if (p->command == GDW_MP_CONFIRM_PATH && p->path) {
+        printf(",\"confirmed_path\":");
+        json_bytes_string(stdout, (const uint8_t *)p->path, p->path_len);
     } else if (p->command == GDW_MP_CONFIRM_PATH) {
         printf(",\"node_id\":%lld,\"checksum_valid\":%s", (long long)p->node_id, p->checksum_valid ? "true" : "false");
     } else if (p->command == GDW_MP_SPAWN) {
@@ -450,11 +488,11 @@ static void summary(capture_run *r) {
     if (r->o->json) {
         printf("{\"type\":\"summary\",\"frames\":%llu,\"udp_datagrams\":%llu,\"enet_datagrams\":%llu,\"flows\":%u,\"messages\":%llu,"
                "\"shown\":%llu,\"message_bytes\":%llu,\"retransmits\":%llu,\"fragmented_packets\":%llu,\"fragments_dropped\":%llu,"
-               "\"peak_fragment_bytes\":%zu,\"problems\":%llu,\"commands\":{",
+               "\"peak_fragment_bytes\":%zu,\"decompressed\":%llu,\"problems\":%llu,\"commands\":{",
                (unsigned long long)st.frames, (unsigned long long)st.udp_datagrams, (unsigned long long)st.enet_datagrams, st.flows,
                (unsigned long long)st.messages, (unsigned long long)r->shown, (unsigned long long)st.message_bytes,
                (unsigned long long)st.retransmits, (unsigned long long)st.fragments_completed, (unsigned long long)st.fragments_dropped,
-               st.peak_fragment_bytes, (unsigned long long)st.problems);
+               st.peak_fragment_bytes, (unsigned long long)st.decompressed, (unsigned long long)st.problems);
         bool first = true;
         for (int c = 0; c < GDW_MP_COMMAND_COUNT; c++)
             if (st.by_command[c]) printf("%s\"%s\":%llu", first ? "" : ",", gdw_mp_command_name((gdw_mp_command)c), (unsigned long long)st.by_command[c]), first = false;
@@ -464,8 +502,10 @@ static void summary(capture_run *r) {
                    (unsigned long long)r->peers[i].sent, (unsigned long long)r->peers[i].received, (unsigned long long)r->peers[i].bytes);
         printf("],\"flow_list\":[");
         for (unsigned f = 1; f <= st.flows; f++) {
-            printf("%s", f > 1 ? "," : "");
+            const gdw_dialect *d = gdw_session_flow_dialect(r->s, f);
+            printf("%s{\"flow\":%u,\"endpoints\":", f > 1 ? "," : "", f);
             json_string(stdout, gdw_session_flow_text(r->s, f));
+            printf(",\"dialect\":%s%s%s}", d ? "\"" : "", d ? gdw_dialect_name(d) : "null", d ? "\"" : "");
         }
         printf("]}\n");
         return;
@@ -475,7 +515,10 @@ static void summary(capture_run *r) {
            (unsigned long long)st.frames, (unsigned long long)st.enet_datagrams, st.flows, st.flows == 1 ? "" : "s",
            (unsigned long long)st.messages, (unsigned long long)r->shown, (unsigned long long)st.message_bytes,
            (unsigned long long)st.retransmits, (unsigned long long)st.fragments_completed, (unsigned long long)st.problems);
-    for (unsigned f = 1; f <= st.flows; f++) printf("  flow #%u  %s\n", f, gdw_session_flow_text(r->s, f));
+    for (unsigned f = 1; f <= st.flows; f++) {
+        const gdw_dialect *d = gdw_session_flow_dialect(r->s, f);
+        printf("  flow #%u  %s  %s\n", f, gdw_session_flow_text(r->s, f), d ? gdw_dialect_name(d) : "(no Godot packet)");
+    }
     printf("  by command:");
     for (int c = 0; c < GDW_MP_COMMAND_COUNT; c++)
         if (st.by_command[c]) printf(" %s %llu", gdw_mp_command_name((gdw_mp_command)c), (unsigned long long)st.by_command[c]);
@@ -511,6 +554,8 @@ int cmd_capture(const opts *o) {
     }
     gdw_session_options so = gdw_session_options_default();
     so.dialect = o->dialect;
+    void *range_coder = load_range_coder();
+    if (range_coder) so.decompress = range_decompress, so.decompress_ctx = range_coder;
     so.decode.mode = o->dec.mode;
     if (o->cap.max_fragment_bytes) so.max_open_fragment_bytes = o->cap.max_fragment_bytes;
     if (o->cap.max_packet) so.max_packet_bytes = o->cap.max_packet;
@@ -560,6 +605,7 @@ int cmd_capture(const opts *o) {
     if (!o->cap.no_summary) summary(&r);
     if (r.problems) status = EXIT_REJECTED;
     gdw_session_free(r.s);
+    if (range_coder) E.destroy(range_coder);
     P.close(pc);
     names_free(&r.names);
     return status;

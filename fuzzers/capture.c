@@ -2,14 +2,16 @@
 /* Fuzz target `capture`: the session library (session/gdwire_session.h) on hostile traffic. The
  * input is
  *   byte 0      bits 0-1: the open-fragment cap (4 KiB, 64 KiB, 1 MiB, 64 MiB), bit 2: the one
- *               reassembled packet cap 8 KiB instead of 32 MiB, bit 3: 2 flows and 4 paths at most
+ *               reassembled packet cap 8 KiB instead of 32 MiB, bit 3: 2 flows and 4 paths at most,
+ *               bit 4: compressed datagrams "decompress" as a copy of themselves (the plumbing of a
+ *               decompressor, its bounds included), bit 5: every flow is Godot 3 (-d godot3)
  *   then records: byte K, u16 LE length, the bytes. K bit 0: sent by the server side; bit 1: a
  *   whole frame (link type by K bits 2-4: Ethernet, Linux SLL, SLL2, BSD loopback, raw IP,
  *   OpenBSD loopback, IPv4, IPv6) rather than a UDP payload between two fixed IPv4 endpoints.
  * Every record also goes to gdw_mp_parse alone. Checked: the open fragments never pass their cap;
  * every message's values lie inside its packet and print; a parse that fails says where, inside
  * the packet; nothing leaks (LeakSanitizer) or reads out of bounds (ASan). Seeds: corpus/capture/,
- * cut from the real Godot 4.6.3 session in conformance/sessions/. */
+ * cut from the real Godot 4.6.3 and 3.2.3 sessions in conformance/sessions/. */
 #include <string.h>
 
 #include "fuzzers/fuzz.h"
@@ -51,6 +53,14 @@ static void on_problem(void *ctx, const gdw_session_problem *p) {
     FUZZ_CHECK(p->layer && p->message[0], "a problem without its layer or message");
 }
 
+/* A stand-in decompressor: the bytes as they are, as much as fits (0, a failure, when none do). */
+static size_t copy_decompress(void *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap) {
+    (void)ctx;
+    size_t n = in_len < out_cap ? in_len : out_cap;
+    memcpy(out, in, n);
+    return n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     static const size_t caps[4] = {4096, 65536, 1 << 20, 64 << 20};
@@ -58,6 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.max_open_fragment_bytes = caps[data[0] & 3];
     if (data[0] & 4) o.max_packet_bytes = 8192;
     if (data[0] & 8) o.max_flows = 2, o.max_cached_paths = 4;
+    if (data[0] & 16) o.decompress = copy_decompress;
+    if (data[0] & 32) o.dialect = gdw_dialect_find("godot3");
     fuzz_session f = {NULL, o.max_open_fragment_bytes};
     f.s = gdw_session_new(&o, on_message, on_problem, &f);
     FUZZ_CHECK(f.s != NULL, "no session");
@@ -81,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         gdw_mp_parsed *p = malloc(sizeof *p);
         FUZZ_CHECK(p != NULL, "out of memory");
         gdw_error err;
-        gdw_status s = gdw_mp_parse(rec, n, NULL, NULL, NULL, p, &err);
+        gdw_status s = gdw_mp_parse(rec, n, (data[0] & 32) ? o.dialect : NULL, NULL, NULL, p, &err);
         if (s == GDW_OK) check_values(p, n);
         else FUZZ_CHECK(err.offset <= n && err.message, "a parse failed at %zu of %zu bytes", err.offset, n);
         gdw_mp_parsed_free(p);

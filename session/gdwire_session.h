@@ -6,8 +6,12 @@
  * docs/capture.md and the head of each file here; the test holds them against sessions recorded
  * from real engines (conformance/sessions/).
  *
+ * Godot 3's MultiplayerAPI over NetworkedMultiplayerENet (its 8-byte source and target header,
+ * its configuration channel, RPCs that carry their method's name, rset) is read too, with the
+ * same message type: the dialect's family picks the layer (godot4, godot3).
+ *
  * Two levels:
- *   - gdw_mp_parse: one SceneMultiplayer packet, alone (no transport, no path cache).
+ *   - gdw_mp_parse: one multiplayer packet, alone (no transport, no path cache).
  *   - gdw_session: frames in capture order (gdw_session_frame) or UDP payloads
  *     (gdw_session_udp); it tells its caller each message and each problem through callbacks.
  *
@@ -45,11 +49,12 @@ typedef enum gdw_mp_command {
     GDW_MP_SYS_ADD_PEER = 10, /* SYS 1 */
     GDW_MP_SYS_DEL_PEER = 11, /* SYS 2 */
     GDW_MP_SYS_RELAY = 12,    /* SYS 3: never reported itself; its inner packet is, marked relayed */
+    GDW_MP_RSET = 13,         /* Godot 3: a remote property set (its name in method, one value) */
     GDW_MP_COMMAND_COUNT
 } gdw_mp_command;
 
 /* gdw_mp_command_name: "rpc", "simplify_path", "confirm_path", "raw", "spawn", "despawn", "sync",
- * "sys", "delta", "auth", "add_peer", "del_peer", "relay"; "?" outside the enum. */
+ * "sys", "delta", "auth", "add_peer", "del_peer", "relay", "rset"; "?" outside the enum. */
 GDW_API const char *gdw_mp_command_name(gdw_mp_command c);
 /* gdw_mp_command_from_name: the reverse; -1 when unknown. */
 GDW_API int gdw_mp_command_from_name(const char *name);
@@ -82,7 +87,10 @@ typedef struct gdw_mp_parsed {
     size_t path_len;
     char *owned_path;         /* that copy, if one was made (gdw_mp_parsed_free frees it) */
     const gdw_allocator *alloc;
-    int method_id;            /* rpc: the method id; -1 otherwise */
+    int method_id;            /* rpc (Godot 4): the method id; -1 otherwise */
+    const char *method;       /* rpc, rset (Godot 3): the method's or property's name as sent (not
+                                 NUL-terminated: method_len bytes); NULL otherwise */
+    size_t method_len;
     int scene_id;             /* spawn: the scene index, 255 a custom spawn; -1 otherwise */
     const char *name;         /* spawn: the node's name */
     size_t name_len;
@@ -98,8 +106,10 @@ typedef struct gdw_mp_parsed {
     size_t doc_count;
 } gdw_mp_parsed;
 
-/* gdw_mp_parse: parse one Godot 4 SceneMultiplayer packet (pkt[0..len)) and decode its Variants
- * with dialect d (NULL: godot4) and opts (NULL: compatible mode, objects allowed, since the
+/* gdw_mp_parse: parse one multiplayer packet (pkt[0..len)): a Godot 4 SceneMultiplayer packet when
+ * d is of the godot4 family (NULL: godot4), a Godot 3 MultiplayerAPI packet (after the transport's
+ * header) when it is of the godot3 family (GDW_ERR_INVALID_ARG for others), and decode its Variants
+ * with dialect d and opts (NULL: compatible mode, objects allowed, since the
  * capture shows what was sent; the receiving engine refuses full Objects unless the game allows
  * them). Returns GDW_OK and fills *out, or an error whose err->offset is the byte of the packet
  * that failed and err->message says what (GDW_ERR_TRUNCATED: the packet ends inside a field;
@@ -134,6 +144,7 @@ typedef struct gdw_message {
     double time;             /* that frame's time, seconds */
     unsigned flow;           /* the flow's number (1-based), in order of first sight */
     const char *transport;   /* "enet" */
+    const gdw_dialect *dialect; /* the flow's: the options' dialect, or godot4 / godot3 as detected */
     int64_t from, to;        /* Godot peer ids: the server is 1; 0: unknown (no CONNECT seen); to:
                                 the peer the transport carried it to (a relay: its destination,
                                 0 everyone, -N everyone but N) */
@@ -159,8 +170,17 @@ typedef struct gdw_session_problem {
 typedef void (*gdw_message_fn)(void *ctx, const gdw_message *m);
 typedef void (*gdw_problem_fn)(void *ctx, const gdw_session_problem *p);
 
+/* A decompressor for ENet's compressed datagrams (header bit 14): in[0..in_len) to out[0..out_cap),
+ * returning the bytes written, 0 when it fails. Godot 3.4+ compresses with ENet's range coder by
+ * default (gdwire capture loads libenet's enet_range_coder_decompress); without one, a flow's
+ * compressed datagrams are reported and skipped. */
+typedef size_t (*gdw_decompress_fn)(void *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
+
 typedef struct gdw_session_options {
-    const gdw_dialect *dialect;   /* the Variants' dialect; NULL: godot4 */
+    const gdw_dialect *dialect;   /* the Variants' dialect, and by its family the multiplayer layer;
+                                     NULL: detected per flow (godot3's header or godot4's commands) */
+    gdw_decompress_fn decompress; /* NULL: compressed datagrams are problems */
+    void *decompress_ctx;
     gdw_decode_options decode;    /* how Variants decode (gdw_session_options_default: compatible, objects allowed) */
     size_t max_open_fragment_bytes; /* all unfinished fragmented packets together; default 64 MiB */
     size_t max_packet_bytes;      /* one reassembled packet; default 32 MiB (ENet's own maximum) */
@@ -173,7 +193,7 @@ GDW_API gdw_session_options gdw_session_options_default(void);
 
 typedef struct gdw_session_stats {
     uint64_t frames, udp_datagrams, enet_datagrams, messages, retransmits, problems;
-    uint64_t fragments_completed, fragments_dropped;
+    uint64_t fragments_completed, fragments_dropped, decompressed;
     uint64_t by_command[GDW_MP_COMMAND_COUNT];
     uint64_t message_bytes;
     size_t open_fragment_bytes, peak_fragment_bytes;
@@ -196,6 +216,9 @@ GDW_API void gdw_session_finish(gdw_session *s);
 GDW_API gdw_session_stats gdw_session_get_stats(const gdw_session *s);
 /* gdw_session_flow_text: "127.0.0.1:40000 -> 127.0.0.1:9999" (the client first) of flow n; "" if none. */
 GDW_API const char *gdw_session_flow_text(const gdw_session *s, unsigned flow);
+/* gdw_session_flow_dialect: the dialect flow n speaks (the options', or the one detected); NULL when
+ * the flow has carried no Godot packet yet or there is no such flow. */
+GDW_API const gdw_dialect *gdw_session_flow_dialect(const gdw_session *s, unsigned flow);
 GDW_API void gdw_session_free(gdw_session *s); /* NULL is a no-op */
 
 #ifdef __cplusplus

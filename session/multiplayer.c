@@ -6,6 +6,9 @@
  *   modules/multiplayer/scene_cache_interface.cpp  SIMPLIFY_PATH, CONFIRM_PATH (6 bytes since 4.3)
  *   modules/multiplayer/scene_replication_interface.cpp  SPAWN, DESPAWN, SYNC, delta SYNC
  *   scene/main/multiplayer_api.cpp              the compressed Variants (BOOL and INT in 1 + n bytes)
+ * and Godot 3's MultiplayerAPI, from Godot 3.2-stable (mehdigoom/ValjangEngine4.0.x@4e7d75cc, held against
+ * 3.2.3 and 3.6.2 sessions): core/io/multiplayer_api.cpp (_process_packet, _process_get_node,
+ * _process_rpc, _process_rset, _process_simplify_path, _process_confirm_path, _send_rpc).
  * Every multi-byte field is little-endian. */
 #include "session.h"
 
@@ -13,7 +16,7 @@
 
 const char *gdw_mp_command_name(gdw_mp_command c) {
     static const char *const names[GDW_MP_COMMAND_COUNT] = {
-        "rpc", "simplify_path", "confirm_path", "raw", "spawn", "despawn", "sync", "sys", "delta", "auth", "add_peer", "del_peer", "relay"};
+        "rpc", "simplify_path", "confirm_path", "raw", "spawn", "despawn", "sync", "sys", "delta", "auth", "add_peer", "del_peer", "relay", "rset"};
     return (unsigned)c < GDW_MP_COMMAND_COUNT ? names[c] : "?";
 }
 
@@ -166,6 +169,86 @@ static void decode_run(gdw_mp_parsed *p, const uint8_t *pkt, size_t from, size_t
     }
 }
 
+/* Plain Variants one after another (Godot 3 RPC arguments): at most max_count, over buf[from..to). */
+static size_t decode_plain_run(gdw_mp_parsed *p, const uint8_t *pkt, size_t from, size_t to, const char *label, size_t max_count,
+                               const gdw_dialect *d, const gdw_decode_options *opts, const gdw_allocator *alloc) {
+    unsigned index = 0;
+    while (from < to && index < max_count && p->value_count < GDW_MP_MAX_VALUES) {
+        gdw_mp_value *v = new_value(p, label, index++, 0, 0, from);
+        gdw_doc *doc = NULL;
+        size_t consumed = 0;
+        gdw_decode_options o = *opts;
+        o.allow_trailing = true;
+        v->status = gdw_decode(d, pkt + from, to - from, &o, alloc, &doc, &consumed, &v->error);
+        if (v->status != GDW_OK) {
+            v->length = to - from;
+            return index;
+        }
+        p->docs[p->doc_count++] = doc;
+        v->value = gdw_doc_root(doc);
+        v->length = consumed;
+        from += consumed;
+    }
+    return index;
+}
+
+/* Godot 3's MultiplayerAPI packet: the whole first byte is the command (REMOTE_CALL 0, REMOTE_SET 1,
+ * SIMPLIFY_PATH 2, CONFIRM_PATH 3, RAW 4); a call or set names its node by a path-cache id (bit 31:
+ * the path follows the values, at the offset the low bits give) and its method or property by name. */
+static gdw_status parse_api3(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts,
+                             const gdw_allocator *alloc, gdw_mp_parsed *out, gdw_error *err) {
+    static const gdw_mp_command commands[5] = {GDW_MP_RPC, GDW_MP_RSET, GDW_MP_SIMPLIFY_PATH, GDW_MP_CONFIRM_PATH, GDW_MP_RAW};
+    if (len < 1) return fail(err, GDW_ERR_TRUNCATED, 0, "an empty packet: no command byte");
+    if (pkt[0] > 4) return fail(err, GDW_ERR_BAD_VALUE, 0, "Godot 3 has commands 0-4 only");
+    out->command = commands[pkt[0]];
+    mp_cursor c = {pkt, len, 1};
+    uint32_t u;
+    switch (out->command) {
+    case GDW_MP_RPC:
+    case GDW_MP_RSET: {
+        if (len < 6) return fail(err, GDW_ERR_TRUNCATED, len, "a call or set shorter than 6 bytes");
+        mp_u32(&c, &u);
+        const uint8_t *nul = memchr(pkt + 5, 0, len - 5);
+        if (!nul) return fail(err, GDW_ERR_TRUNCATED, len, "the method's name has no end (NUL)");
+        out->method = (const char *)(pkt + 5);
+        out->method_len = (size_t)(nul - (pkt + 5));
+        c.pos = 5 + out->method_len + 1;
+        size_t end = len;
+        if (u & 0x80000000u) {
+            size_t at = u & 0x7FFFFFFFu;
+            if (at >= len || at < c.pos) return fail(err, GDW_ERR_BAD_VALUE, 1, "the inline path's offset is outside the packet");
+            if (!mp_path(out, pkt, len, at)) return fail(err, GDW_ERR_NOMEM, at, "out of memory for its path");
+            end = at;
+        } else {
+            out->node_id = u;
+        }
+        if (out->command == GDW_MP_RSET) {
+            decode_plain_run(out, pkt, c.pos, end, "arg", 1, d, opts, alloc);
+            if (!out->value_count) return fail(err, GDW_ERR_TRUNCATED, c.pos, "a set without its value");
+            return GDW_OK;
+        }
+        uint32_t argc;
+        if (c.pos >= end || !mp_u8(&c, &argc)) return fail(err, GDW_ERR_TRUNCATED, c.pos, "a call without its argument count");
+        size_t got = decode_plain_run(out, pkt, c.pos, end, "arg", argc, d, opts, alloc);
+        if (got < argc && (out->value_count == 0 || out->values[out->value_count - 1].status == GDW_OK))
+            return fail(err, GDW_ERR_TRUNCATED, end, "fewer arguments than its count says");
+        return GDW_OK;
+    }
+    case GDW_MP_SIMPLIFY_PATH:
+        if (!mp_u32(&c, &u)) return fail(err, GDW_ERR_TRUNCATED, len, "SIMPLIFY_PATH shorter than 5 bytes");
+        out->node_id = u;
+        if (!mp_path(out, pkt, len, 5)) return fail(err, GDW_ERR_NOMEM, 5, "out of memory for its path");
+        return GDW_OK;
+    case GDW_MP_CONFIRM_PATH:
+        if (len < 2) return fail(err, GDW_ERR_TRUNCATED, len, "CONFIRM_PATH shorter than 2 bytes");
+        if (!mp_path(out, pkt, len, 1)) return fail(err, GDW_ERR_NOMEM, 1, "out of memory for its path");
+        return GDW_OK;
+    default: /* RAW */
+        out->payload = pkt + 1, out->payload_len = len - 1;
+        return GDW_OK;
+    }
+}
+
 gdw_status gdw_mp_parse(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts,
                         const gdw_allocator *alloc, gdw_mp_parsed *out, gdw_error *err) {
     if (!out || (!pkt && len)) return fail(err, GDW_ERR_INVALID_ARG, 0, "no packet or no output");
@@ -178,6 +261,9 @@ gdw_status gdw_mp_parse(const uint8_t *pkt, size_t len, const gdw_dialect *d, co
     gdw_decode_options dflt = gdw_decode_options_default();
     dflt.allow_objects = true;
     if (!opts) opts = &dflt;
+    if (strcmp(gdw_dialect_family(d), "godot3") == 0) return parse_api3(pkt, len, d, opts, alloc, out, err);
+    if (strcmp(gdw_dialect_family(d), "godot4") != 0)
+        return fail(err, GDW_ERR_INVALID_ARG, 0, "the multiplayer layer of this dialect's engines is not read yet (godot4 and godot3 are)");
     mp_cursor c = {pkt, len, 0};
     uint32_t meta, u, v32;
     if (!mp_u8(&c, &meta)) return fail(err, GDW_ERR_TRUNCATED, 0, "an empty packet: no command byte");

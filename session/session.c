@@ -31,7 +31,8 @@ enum {
     ENET_HEADER_SENT_TIME = 0x8000,
     ENET_HEADER_COMPRESSED = 0x4000,
     ENET_MAX_PEER_ID = 0x0FFF,
-    ENET_MAX_FRAGMENT_COUNT = 1024 * 1024 /* ENET_PROTOCOL_MAXIMUM_FRAGMENT_COUNT */
+    ENET_MAX_FRAGMENT_COUNT = 1024 * 1024, /* ENET_PROTOCOL_MAXIMUM_FRAGMENT_COUNT */
+    ENET_MAXIMUM_MTU = 4096 /* ENET_PROTOCOL_MAXIMUM_MTU: a decompressed datagram's most */
 };
 
 /* Each command's size, its 4-byte header included (protocol.c commandSizes). */
@@ -65,6 +66,7 @@ typedef struct flow {
     bool connect_seen, not_enet_reported;
     uint64_t compressed; /* compressed datagrams skipped (the first is reported, the count at the end) */
     int64_t client_id; /* the Godot peer id CONNECT carried; 0 unknown */
+    const gdw_dialect *dialect; /* the options', or detected at the flow's first packet (flow_dialect) */
     seen_window *seen[2][256];
     fragment_set *fragments;
     char text[128];
@@ -129,7 +131,6 @@ gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_
     if (!o.max_packet_bytes) o.max_packet_bytes = d.max_packet_bytes;
     if (!o.max_flows) o.max_flows = d.max_flows;
     if (!o.max_cached_paths) o.max_cached_paths = d.max_cached_paths;
-    if (!o.dialect) o.dialect = gdw_dialect_find("godot4");
     if (o.max_flows > ((size_t)1 << 24) || o.max_cached_paths > ((size_t)1 << 26)) return NULL;
     gdw_session *s = gdw_session_alloc(o.alloc, sizeof *s);
     if (!s) return NULL;
@@ -187,6 +188,10 @@ gdw_session_stats gdw_session_get_stats(const gdw_session *s) {
 
 const char *gdw_session_flow_text(const gdw_session *s, unsigned n) {
     return s && n >= 1 && n <= s->stats.flows ? s->flow_list[n]->text : "";
+}
+
+const gdw_dialect *gdw_session_flow_dialect(const gdw_session *s, unsigned n) {
+    return s && n >= 1 && n <= s->stats.flows ? s->flow_list[n]->dialect : NULL;
 }
 
 /* ---- the path caches ------------------------------------------------------------------ */
@@ -269,20 +274,23 @@ static unsigned flow_group(const gdw_session *s, const flow *f) {
     return f->number;
 }
 
-/* One SceneMultiplayer packet from `from` to `to` (relayed: it came inside a SYS relay). */
+static void emit(gdw_session *s, const delivery *dv, const uint8_t *pkt, size_t len, int64_t from, int64_t to, bool relayed);
+
+/* One multiplayer packet from `from` to `to` (relayed: it came inside a SYS relay, or, in Godot 3,
+ * a server passed it on to the peer its header names). */
 static void deliver(gdw_session *s, const delivery *dv, const uint8_t *pkt, size_t len, int64_t from, int64_t to, bool relayed) {
     flow *f = dv->f;
     gdw_mp_parsed *p = &s->parsed;
     gdw_mp_parsed_free(p);
     gdw_error err;
-    gdw_status st = gdw_mp_parse(pkt, len, s->opts.dialect, &s->opts.decode, s->opts.alloc, p, &err);
+    gdw_status st = gdw_mp_parse(pkt, len, f->dialect, &s->opts.decode, s->opts.alloc, p, &err);
     if (st != GDW_OK) {
         problem(s, f, "multiplayer", err.offset, "%s (%s; a %zu-byte packet from peer %lld%s)", err.message, gdw_status_name(st), len,
                 (long long)from, relayed ? ", relayed" : "");
         return;
     }
-    s->stats.by_command[p->command]++;
     if (p->command == GDW_MP_SYS_RELAY) {
+        s->stats.by_command[p->command]++;
         if (relayed) {
             problem(s, f, "multiplayer", 0, "a relay inside a relay (peer %lld): the engines never send one", (long long)from);
             return;
@@ -295,16 +303,27 @@ static void deliver(gdw_session *s, const delivery *dv, const uint8_t *pkt, size
         else deliver(s, dv, inner, inner_len, peer, to, true);
         return;
     }
+    emit(s, dv, pkt, len, from, to, relayed);
+}
+
+/* The parsed packet in s->parsed, with its node path from the sender's cache, to the caller. */
+static void emit(gdw_session *s, const delivery *dv, const uint8_t *pkt, size_t len, int64_t from, int64_t to, bool relayed) {
+    flow *f = dv->f;
+    gdw_mp_parsed *p = &s->parsed;
+    s->stats.by_command[p->command]++;
     unsigned group = f->group;
     const char *path = NULL;
     if (p->command == GDW_MP_SIMPLIFY_PATH) {
         path_store(s, f, group, from, (uint32_t)p->node_id, p->path, p->path_len);
         path = path_find(s, group, from, (uint32_t)p->node_id);
-    } else if (p->command == GDW_MP_RPC) {
+    } else if (p->command == GDW_MP_RPC || p->command == GDW_MP_RSET) {
         path = p->path ? p->path : path_find(s, group, from, (uint32_t)p->node_id);
-        if (!path) problem(s, f, "multiplayer", 1, "RPC to path-cache id %lld of peer %lld: no SIMPLIFY_PATH for it was seen", (long long)p->node_id, (long long)from);
+        if (!path) problem(s, f, "multiplayer", 1, "%s to path-cache id %lld of peer %lld: no SIMPLIFY_PATH for it was seen",
+                           gdw_mp_command_name(p->command), (long long)p->node_id, (long long)from);
     } else if (p->command == GDW_MP_SPAWN) {
         path = path_find(s, group, from, (uint32_t)p->node_id);
+    } else if (p->command == GDW_MP_CONFIRM_PATH && p->path) {
+        path = p->path; /* Godot 3 confirms by path */
     }
     for (size_t i = 0; i < p->value_count; i++) {
         const gdw_mp_value *v = &p->values[i];
@@ -317,16 +336,69 @@ static void deliver(gdw_session *s, const delivery *dv, const uint8_t *pkt, size
     if (!s->on_message) return;
     gdw_message m;
     memset(&m, 0, sizeof m);
-    m.frame = s->frame, m.time = s->time, m.flow = f->number, m.transport = "enet";
+    m.frame = s->frame, m.time = s->time, m.flow = f->number, m.transport = "enet", m.dialect = f->dialect;
     m.from = from, m.to = to, m.relayed = relayed, m.channel = dv->channel, m.mode = dv->mode;
     m.path = path, m.mp = p, m.bytes = pkt, m.len = len;
     s->on_message(s->ctx, &m);
+}
+
+/* Which multiplayer layer a flow speaks, from its first packet (when the options name no dialect).
+ * Godot 3 puts an 8-byte header on every packet: its source peer id, then its target; so a client's
+ * packet begins with the id its CONNECT carried, a server's own with 1, and the server's
+ * configuration channel (0) carries 8 bytes, a message 0 or 1 then a peer id. Godot 4's packets
+ * begin with a command byte (0-7, flags in bits 4-7): never four bytes that spell 1 or a client's id
+ * (its SIMPLIFY_PATH goes on with MD5 text, its RPC node ids start at 1). */
+static const gdw_dialect *flow_dialect(const flow *f, int dir, unsigned enet_channel, const uint8_t *pkt, size_t len) {
+    bool godot3 = false;
+    if (len >= 8) {
+        uint32_t first = gdw_session_le32(pkt);
+        if (dir == 0) godot3 = f->client_id != 0 && first == (uint32_t)f->client_id && len >= 9;
+        else godot3 = (enet_channel == 0 && len == 8 && first <= 1) || (first == 1 && len >= 9);
+    }
+    return gdw_dialect_find(godot3 ? "godot3" : "godot4");
+}
+
+/* Godot 3 over ENet (modules/enet/networked_multiplayer_enet.cpp, 3.2-stable): channel 0 is the
+ * server's configuration channel (a message, 0 a peer added or 1 removed, and the peer's id: 8
+ * bytes); every other packet has the 8-byte header, source then target (0 everyone, -N everyone
+ * but N), which the server keeps when it passes a packet on; channel 1 is reliable, 2 unreliable,
+ * and a game's transfer channel N > 2 is ENet channel N. */
+static void deliver_godot3(gdw_session *s, flow *f, int dir, unsigned enet_channel, const char *mode, const uint8_t *pkt, size_t len) {
+    delivery dv = {f, dir, enet_channel > 2 ? enet_channel : 0, mode};
+    int64_t receiver = dir == 1 ? f->client_id : 1;
+    if (enet_channel == 0) {
+        if (len < 8 || gdw_session_le32(pkt) > 1) {
+            problem(s, f, "multiplayer", 0, "a %zu-byte packet on Godot 3's configuration channel: not a peer added or removed", len);
+            return;
+        }
+        gdw_mp_parsed *p = &s->parsed;
+        gdw_mp_parsed_free(p);
+        memset(p, 0, offsetof(gdw_mp_parsed, values));
+        p->node_id = p->net_id = -1;
+        p->method_id = p->scene_id = p->checksum_valid = -1;
+        p->command = gdw_session_le32(pkt) == 0 ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER;
+        p->sys_peer = (int32_t)gdw_session_le32(pkt + 4);
+        emit(s, &dv, pkt, len, dir == 1 ? 1 : f->client_id, receiver, false);
+        return;
+    }
+    if (len < 8) {
+        problem(s, f, "multiplayer", 0, "a %zu-byte packet: shorter than Godot 3's 8-byte header", len);
+        return;
+    }
+    int64_t source = gdw_session_le32(pkt), target = (int32_t)gdw_session_le32(pkt + 4);
+    bool relayed = dir == 0 ? target != 1 : source != 1;
+    deliver(s, &dv, pkt + 8, len - 8, source, relayed ? target : receiver, relayed);
 }
 
 /* Godot 4 over ENet: ENet channel 0 carries the reliable system channel, 1 the unreliable ones, and
  * channel N > 1 the game's transfer channel N - 1; the ENet command gives the mode
  * (enet_multiplayer_peer.cpp: RELIABLE, UNSEQUENCED | UNRELIABLE_FRAGMENT, UNRELIABLE_FRAGMENT). */
 static void deliver_enet(gdw_session *s, flow *f, int dir, unsigned enet_channel, const char *mode, const uint8_t *pkt, size_t len) {
+    if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : flow_dialect(f, dir, enet_channel, pkt, len);
+    if (strcmp(gdw_dialect_family(f->dialect), "godot3") == 0) {
+        deliver_godot3(s, f, dir, enet_channel, mode, pkt, len);
+        return;
+    }
     delivery dv = {f, dir, enet_channel >= 2 ? enet_channel - 1 : 0, mode};
     deliver(s, &dv, pkt, len, dir == 1 ? 1 : f->client_id, dir == 1 ? f->client_id : 1, false);
 }
@@ -448,11 +520,21 @@ static void fragment(gdw_session *s, flow *f, int dir, const uint8_t *cmd, const
 static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, size_t len, size_t base) {
     uint16_t peer = gdw_session_be16(d);
     size_t pos = (peer & ENET_HEADER_SENT_TIME) ? 4 : 2;
+    uint8_t plain[ENET_MAXIMUM_MTU];
     if (peer & ENET_HEADER_COMPRESSED) {
-        if (!f->compressed++)
-            problem(s, f, "enet", base, "a compressed ENet datagram (ENetConnection.compress: Godot 3.4+ uses the range coder by default, "
-                    "Godot 4 none): this flow's compressed datagrams are not read (their count comes at the end)");
-        return;
+        /* everything after the header is compressed as one block (protocol.c, enet_protocol_receive_incoming_commands);
+         * offsets in problems are then offsets in the decompressed datagram */
+        size_t n = s->opts.decompress && len > pos ? s->opts.decompress(s->opts.decompress_ctx, d + pos, len - pos, plain + pos, sizeof plain - pos) : 0;
+        if (!n) {
+            if (!f->compressed++)
+                problem(s, f, "enet", base, s->opts.decompress ? "a compressed ENet datagram that does not decompress: this flow's are skipped (their count comes at the end)"
+                        : "a compressed ENet datagram (ENetConnection.compress: Godot 3.4+ uses the range coder by default, Godot 4 none), "
+                          "and no decompressor: this flow's compressed datagrams are not read (their count comes at the end)");
+            return;
+        }
+        memcpy(plain, d, pos);
+        d = plain, len = pos + n;
+        s->stats.decompressed++;
     }
     while (pos < len) {
         const uint8_t *c = d + pos;
@@ -488,6 +570,17 @@ static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, si
         }
         switch (kind) {
         case ENET_CONNECT:
+            /* a peer that has no id yet (peer id 0xFFF, channel 0xFF: host.c, enet_host_connect) asks once; a
+               CONNECT later in a flow, or from the server's side, would rename its peers: it is a problem */
+            if (f->connect_seen && dir == 0 && (int32_t)gdw_session_be32(c + 44) == f->client_id) {
+                s->stats.retransmits++; /* the same CONNECT again: ENet resends it until it is verified */
+                break;
+            }
+            if ((peer & ENET_MAX_PEER_ID) != ENET_MAX_PEER_ID || channel != 0xFF || dir != 0 || f->connect_seen) {
+                problem(s, f, "enet", base + pos - size, "a CONNECT %s: ignored",
+                        f->connect_seen ? "on a flow already connected" : dir != 0 ? "from the server's side" : "with a peer id or channel a new peer does not send");
+                break;
+            }
             f->connect_seen = true;
             f->client_id = (int32_t)gdw_session_be32(c + 44);
             break;

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""capture_seeds.py PCAP OUT_DIR [N] — seeds for the `capture` fuzz target (fuzzers/capture.c)
+"""capture_seeds.py PCAP OUT_DIR [N [FLAGS]] — seeds for the `capture` fuzz target (fuzzers/capture.c)
 cut from a real session's capture (conformance/sessions/*.pcap): N inputs (default 120), each a
 run of consecutive UDP payloads of the capture in the target's record format (byte 0 the caps,
 then per datagram: the side that sent it, a u16 length, its bytes), the client side first as the
 capture's first datagram was; every fifth input carries its datagrams as whole Ethernet frames
-instead. The runs cover the capture from its CONNECT to its end, fragments included."""
+instead. The runs cover the capture from its CONNECT to its end, fragments included. FLAGS are
+or-ed into byte 0 (32: every flow Godot 3). Committed: 120 from conformance/sessions/godot4.6-enet.pcap
+and 40 from godot3.2-enet.pcap."""
 import hashlib
 import os
 import struct
@@ -26,6 +28,7 @@ def frames(path):
 def main():
     pcap, out_dir = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 120
+    flags = int(sys.argv[4]) if len(sys.argv) > 4 else 0  # byte 0's bits 4-7 (fuzzers/capture.c)
     fr = [f for f in frames(pcap) if len(f) > 42 and f[23] == 17]  # Ethernet, IPv4, UDP
     client = fr[0][26:30] + fr[0][34:36]  # source address and port of the first datagram
     os.makedirs(out_dir, exist_ok=True)
@@ -34,7 +37,7 @@ def main():
         start = (i * step) % len(fr)
         run = fr[start:start + 3 + i % 16]
         whole = i % 5 == 4
-        rec = bytearray([i % 16])
+        rec = bytearray([(i % 16) | flags])
         size = 1
         for f in run:
             side = 0 if f[26:30] + f[34:36] == client else 1

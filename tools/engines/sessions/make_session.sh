@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# make_session.sh ENGINE TRANSPORT OUT — record a real multiplayer session: a server and two
+# make_session.sh ENGINE TRANSPORT OUT [COMPRESSION] — record a real multiplayer session: a server and two
 # clients of ENGINE (tools/engines/run) talk on loopback over TRANSPORT (enet or ws) while tcpdump
 # captures the port; writes OUT.pcap and OUT.log (each peer's JSON lines: what it sent, before
 # the engine sent it, and what its RPCs received; session4.gd) and OUT.names.tsv (the game's
@@ -11,8 +11,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 engine=${1:-}; transport=${2:-}; out=${3:-}
 case "$engine" in
     godot4.*) script=session4.gd; node=game4.gd; config=5; args=(--headless --path .) ;;
-    *) echo "usage: make_session.sh godot4.6 enet|ws OUT" >&2; exit 2 ;;
+    godot3.*) script=session3.gd; node=game3.gd; config=4; args=(--no-window) ;;
+    *) echo "usage: make_session.sh godot4.6|godot3.6|godot3.2 enet|ws OUT [COMPRESSION]" >&2; exit 2 ;;
 esac
+compression=${4:-}   # Godot 3: none or range_coder (3.4+'s default); empty: the engine's default
 case "$transport" in enet|ws) ;; *) echo "make_session.sh: TRANSPORT is enet or ws" >&2; exit 2 ;; esac
 command -v tcpdump >/dev/null || { echo "make_session.sh: needs tcpdump (apt-get install tcpdump)" >&2; exit 127; }
 work=$(mktemp -d)
@@ -21,16 +23,23 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -r
 trap cleanup EXIT
 printf 'config_version=%s\n' "$config" > "$work/project.godot"
 cp "$here/$script" "$here/$node" "$here/../../capture/gdwire_names.gd" "$work/"
+[ "$config" != 4 ] || cp "$work/project.godot" "$work/engine.cfg"
 port=$((20000 + RANDOM % 20000))
 proto=udp; [ "$transport" = enet ] || proto=tcp
 tcpdump -i lo -U -w "$work/session.pcap" "$proto port $port" 2>"$work/tcpdump.err" &
 tcpdump_pid=$!
 pids+=("$tcpdump_pid")
-for _ in $(seq 50); do grep -q listening "$work/tcpdump.err" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -qs listening "$work/tcpdump.err" && break; sleep 0.1; done
 run() { # ROLE
-    (cd "$work" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \
-        timeout 60 "$here/../run" "$engine" "${args[@]}" --script "res://$script" -- "$1" "$port" "$work/$1.log" "$transport" \
-        >"$work/$1.out" 2>&1)
+    if [ "$script" = session4.gd ]; then
+        (cd "$work" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \
+            timeout 60 "$here/../run" "$engine" "${args[@]}" --script "res://$script" -- "$1" "$port" "$work/$1.log" "$transport" \
+            >"$work/$1.out" 2>&1)
+    else # Godot 3 scripts read their arguments from the environment
+        (cd "$work" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \
+            GDW_ROLE=$1 GDW_PORT=$port GDW_LOG="$work/$1.log" GDW_COMPRESSION="$compression" \
+            timeout 60 "$here/../run" "$engine" "${args[@]}" -s "$script" >"$work/$1.out" 2>&1)
+    fi
 }
 run server & pids+=($!); server=$!
 sleep 1
@@ -49,7 +58,7 @@ if [ "$status" != 0 ]; then
     exit 1
 fi
 cp "$work/session.pcap" "$out.pcap"
-cp "$work/names.tsv" "$out.names.tsv"
+[ ! -f "$work/names.tsv" ] || cp "$work/names.tsv" "$out.names.tsv"
 cat "$work/server.log" "$work/a.log" "$work/b.log" > "$out.log"
 grep -h -i "error\|warning" "$work"/*.out | sort | uniq -c >&2 || true
 echo "$out.pcap: $(stat -c %s "$out.pcap") bytes; $out.log: $(wc -l < "$out.log") lines"
