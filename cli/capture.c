@@ -486,10 +486,11 @@ static void on_problem(void *ctx, const gdw_session_problem *p) {
 static void summary(capture_run *r) {
     gdw_session_stats st = gdw_session_get_stats(r->s);
     if (r->o->json) {
-        printf("{\"type\":\"summary\",\"frames\":%llu,\"udp_datagrams\":%llu,\"enet_datagrams\":%llu,\"flows\":%u,\"messages\":%llu,"
+        printf("{\"type\":\"summary\",\"frames\":%llu,\"udp_datagrams\":%llu,\"enet_datagrams\":%llu,\"tcp_segments\":%llu,\"flows\":%u,\"messages\":%llu,"
                "\"shown\":%llu,\"message_bytes\":%llu,\"retransmits\":%llu,\"fragmented_packets\":%llu,\"fragments_dropped\":%llu,"
                "\"peak_fragment_bytes\":%zu,\"decompressed\":%llu,\"problems\":%llu,\"commands\":{",
-               (unsigned long long)st.frames, (unsigned long long)st.udp_datagrams, (unsigned long long)st.enet_datagrams, st.flows,
+               (unsigned long long)st.frames, (unsigned long long)st.udp_datagrams, (unsigned long long)st.enet_datagrams,
+               (unsigned long long)st.tcp_segments, st.flows,
                (unsigned long long)st.messages, (unsigned long long)r->shown, (unsigned long long)st.message_bytes,
                (unsigned long long)st.retransmits, (unsigned long long)st.fragments_completed, (unsigned long long)st.fragments_dropped,
                st.peak_fragment_bytes, (unsigned long long)st.decompressed, (unsigned long long)st.problems);
@@ -510,9 +511,11 @@ static void summary(capture_run *r) {
         printf("]}\n");
         return;
     }
-    printf("\n%llu frames, %llu ENet datagrams in %u flow%s, %llu messages (%llu shown), %llu bytes of messages; %llu retransmits dropped, "
+    char tcp[48] = "";
+    if (st.tcp_segments) snprintf(tcp, sizeof tcp, " and %llu TCP segments", (unsigned long long)st.tcp_segments);
+    printf("\n%llu frames, %llu ENet datagrams%s in %u flow%s, %llu messages (%llu shown), %llu bytes of messages; %llu retransmits dropped, "
            "%llu fragmented packets reassembled, %llu problems\n",
-           (unsigned long long)st.frames, (unsigned long long)st.enet_datagrams, st.flows, st.flows == 1 ? "" : "s",
+           (unsigned long long)st.frames, (unsigned long long)st.enet_datagrams, tcp, st.flows, st.flows == 1 ? "" : "s",
            (unsigned long long)st.messages, (unsigned long long)r->shown, (unsigned long long)st.message_bytes,
            (unsigned long long)st.retransmits, (unsigned long long)st.fragments_completed, (unsigned long long)st.problems);
     for (unsigned f = 1; f <= st.flows; f++) {

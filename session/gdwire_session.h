@@ -143,7 +143,7 @@ typedef struct gdw_message {
     uint64_t frame;          /* the capture's frame (1-based) that completed it */
     double time;             /* that frame's time, seconds */
     unsigned flow;           /* the flow's number (1-based), in order of first sight */
-    const char *transport;   /* "enet" */
+    const char *transport;   /* "enet", "websocket" */
     const gdw_dialect *dialect; /* the flow's: the options' dialect, or godot4 / godot3 as detected */
     int64_t from, to;        /* Godot peer ids: the server is 1; 0: unknown (no CONNECT seen); to:
                                 the peer the transport carried it to (a relay: its destination,
@@ -192,7 +192,7 @@ typedef struct gdw_session_options {
 GDW_API gdw_session_options gdw_session_options_default(void);
 
 typedef struct gdw_session_stats {
-    uint64_t frames, udp_datagrams, enet_datagrams, messages, retransmits, problems;
+    uint64_t frames, udp_datagrams, enet_datagrams, tcp_segments, messages, retransmits, problems;
     uint64_t fragments_completed, fragments_dropped, decompressed;
     uint64_t by_command[GDW_MP_COMMAND_COUNT];
     uint64_t message_bytes;

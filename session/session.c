@@ -69,6 +69,8 @@ typedef struct flow {
     const gdw_dialect *dialect; /* the options', or detected at the flow's first packet (flow_dialect) */
     seen_window *seen[2][256];
     fragment_set *fragments;
+    uint8_t proto;          /* 17 UDP (ENet), 6 TCP (WebSocket) */
+    struct tcp_side *tcp;   /* TCP flows: the two directions' streams */
     char text[128];
 } flow;
 
@@ -161,8 +163,11 @@ static void fragment_drop(gdw_session *s, flow *f, fragment_set **link) {
     (void)f;
 }
 
+static void tcp_free(gdw_session *s, struct tcp_side *t);
+
 static void flow_free(gdw_session *s, flow *f) {
     while (f->fragments) fragment_drop(s, f, &f->fragments);
+    if (f->tcp) tcp_free(s, f->tcp);
     for (int d = 0; d < 2; d++)
         for (int c = 0; c < 256; c++) gdw_session_release(s->opts.alloc, f->seen[d][c], sizeof(seen_window));
     gdw_session_release(s->opts.alloc, f, sizeof *f);
@@ -336,7 +341,7 @@ static void emit(gdw_session *s, const delivery *dv, const uint8_t *pkt, size_t 
     if (!s->on_message) return;
     gdw_message m;
     memset(&m, 0, sizeof m);
-    m.frame = s->frame, m.time = s->time, m.flow = f->number, m.transport = "enet", m.dialect = f->dialect;
+    m.frame = s->frame, m.time = s->time, m.flow = f->number, m.transport = f->proto == 6 ? "websocket" : "enet", m.dialect = f->dialect;
     m.from = from, m.to = to, m.relayed = relayed, m.channel = dv->channel, m.mode = dv->mode;
     m.path = path, m.mp = p, m.bytes = pkt, m.len = len;
     s->on_message(s->ctx, &m);
@@ -639,11 +644,12 @@ static size_t flow_home(const gdw_session *s, uint64_t ha, uint64_t hb) {
     return (size_t)(h ^ (h >> 31)) & (s->flow_cap - 1);
 }
 
-static size_t flow_slot(const gdw_session *s, const uint8_t *a, uint16_t ap, const uint8_t *b, uint16_t bp, size_t alen, int *dir) {
+static size_t flow_slot(const gdw_session *s, uint8_t proto, const uint8_t *a, uint16_t ap, const uint8_t *b, uint16_t bp, size_t alen,
+                        int *dir) {
     size_t i = flow_home(s, endpoint_hash(a, alen, ap), endpoint_hash(b, alen, bp));
     for (; s->flows[i]; i = (i + 1) & (s->flow_cap - 1)) {
         const flow *f = s->flows[i];
-        if (f->addr_len != alen) continue;
+        if (f->addr_len != alen || f->proto != proto) continue;
         if (f->port[0] == ap && f->port[1] == bp && !memcmp(f->addr[0], a, alen) && !memcmp(f->addr[1], b, alen)) {
             *dir = 0;
             return i;
@@ -687,13 +693,39 @@ static void flow_text(flow *f) {
     snprintf(f->text, sizeof f->text, "%s -> %s", a, b);
 }
 
+/* A new flow from src to dst (src taken for the client until the protocol says otherwise); NULL,
+ * reported, past max_flows. */
+static flow *flow_new(gdw_session *s, uint8_t proto, const uint8_t *src, uint16_t sport, const uint8_t *dst, uint16_t dport, size_t alen) {
+    if (s->stats.flows >= s->opts.max_flows) {
+        problem(s, NULL, proto == 17 ? "udp" : "tcp", 0, "more than %zu flows (--max-flows): a new flow (port %u to %u) is not followed",
+                s->opts.max_flows, sport, dport);
+        return NULL;
+    }
+    if ((s->stats.flows + 1) * 2 > s->flow_cap && !flow_grow(s)) return NULL;
+    int dir;
+    size_t slot = flow_slot(s, proto, src, sport, dst, dport, alen, &dir);
+    flow *f = gdw_session_alloc(s->opts.alloc, sizeof *f);
+    if (!f) return NULL;
+    memset(f, 0, sizeof *f);
+    f->addr_len = (uint8_t)alen;
+    f->proto = proto;
+    memcpy(f->addr[0], src, alen), memcpy(f->addr[1], dst, alen);
+    f->port[0] = sport, f->port[1] = dport;
+    f->number = ++s->stats.flows;
+    s->flow_list[f->number] = f;
+    s->flows[slot] = f;
+    f->group = flow_group(s, f);
+    flow_text(f);
+    return f;
+}
+
 void gdw_session_udp(gdw_session *s, const uint8_t *src, size_t alen, uint16_t sport, const uint8_t *dst, uint16_t dport,
                      const uint8_t *payload, size_t len, double time) {
     if (!s || !src || !dst || (alen != 4 && alen != 16) || (!payload && len)) return;
     s->time = time;
     s->stats.udp_datagrams++;
     int dir;
-    size_t slot = flow_slot(s, src, sport, dst, dport, alen, &dir);
+    size_t slot = flow_slot(s, 17, src, sport, dst, dport, alen, &dir);
     flow *f = s->flows[slot];
     bool enet = looks_like_enet(payload, len);
     if (!f) {
@@ -701,26 +733,7 @@ void gdw_session_udp(gdw_session *s, const uint8_t *src, size_t alen, uint16_t s
             problem(s, NULL, "udp", 0, "a UDP datagram of %zu bytes (port %u to %u) that is not ENet, in no ENet flow: skipped", len, sport, dport);
             return;
         }
-        if (s->stats.flows >= s->opts.max_flows) {
-            problem(s, NULL, "udp", 0, "more than %zu flows (--max-flows): a new flow (port %u to %u) is not followed", s->opts.max_flows, sport, dport);
-            return;
-        }
-        if ((s->stats.flows + 1) * 2 > s->flow_cap) {
-            if (!flow_grow(s)) return;
-            slot = flow_slot(s, src, sport, dst, dport, alen, &dir);
-        }
-        f = gdw_session_alloc(s->opts.alloc, sizeof *f);
-        if (!f) return;
-        memset(f, 0, sizeof *f);
-        f->addr_len = (uint8_t)alen;
-        /* the side that sends CONNECT is the client; before one is seen, the first sender */
-        memcpy(f->addr[0], src, alen), memcpy(f->addr[1], dst, alen);
-        f->port[0] = sport, f->port[1] = dport;
-        f->number = ++s->stats.flows;
-        s->flow_list[f->number] = f;
-        s->flows[slot] = f;
-        f->group = flow_group(s, f);
-        flow_text(f);
+        if (!(f = flow_new(s, 17, src, sport, dst, dport, alen))) return;
         dir = 0;
     }
     if (!enet) {
@@ -747,6 +760,284 @@ void gdw_session_udp(gdw_session *s, const uint8_t *src, size_t alen, uint16_t s
         }
     }
     enet_datagram(s, f, dir, payload, len, 0);
+}
+
+/* ---- TCP and WebSocket ---------------------------------------------------------------- */
+
+/* Godot 4's WebSocketMultiplayerPeer (modules/websocket/websocket_multiplayer_peer.cpp, 4.3): after
+ * the HTTP upgrade (RFC 6455), the server's first binary message is the client's peer id (4 bytes),
+ * then every binary message is one SceneMultiplayer packet, the client's masked. TCP is put back in
+ * order per direction: bytes seen again are dropped, segments ahead of the stream wait (bounded by
+ * the open-fragment budget) until the gap fills. */
+
+enum { TCP_FIN = 1, TCP_SYN = 2, TCP_RST = 4, TCP_ACK = 16 };
+enum { WS_HANDSHAKE, WS_FRAMES, WS_OFF };
+
+typedef struct tcp_segment {
+    struct tcp_segment *next;
+    uint32_t seq;
+    size_t len;
+    uint8_t data[];
+} tcp_segment;
+
+typedef struct tcp_dir {
+    bool have_seq;
+    uint32_t next;          /* the sequence number of the stream's next byte */
+    uint8_t *buf;           /* stream bytes not yet parsed */
+    size_t len, cap;
+    tcp_segment *ahead;     /* segments past a gap, in no order */
+    size_t ahead_bytes;
+    int state;
+    uint8_t *msg;           /* a WebSocket message being assembled from its frames */
+    size_t msg_len, msg_cap;
+    int msg_opcode;
+} tcp_dir;
+
+typedef struct tcp_side {
+    tcp_dir d[2];
+    bool syn_seen, id_seen, reported_off;
+} tcp_side;
+
+static bool grow(gdw_session *s, uint8_t **buf, size_t *cap, size_t len, size_t need) {
+    if (need <= *cap) return true;
+    size_t cap2 = *cap ? *cap : 4096;
+    while (cap2 < need) cap2 *= 2;
+    uint8_t *b = gdw_session_alloc(s->opts.alloc, cap2);
+    if (!b) return false;
+    if (len) memcpy(b, *buf, len);
+    gdw_session_release(s->opts.alloc, *buf, *cap);
+    *buf = b, *cap = cap2;
+    return true;
+}
+
+static void tcp_dir_free(gdw_session *s, tcp_dir *d) {
+    gdw_session_release(s->opts.alloc, d->buf, d->cap);
+    gdw_session_release(s->opts.alloc, d->msg, d->msg_cap);
+    while (d->ahead) {
+        tcp_segment *g = d->ahead;
+        d->ahead = g->next;
+        s->stats.open_fragment_bytes -= g->len;
+        gdw_session_release(s->opts.alloc, g, sizeof *g + g->len);
+    }
+    memset(d, 0, sizeof *d);
+}
+
+static void tcp_free(gdw_session *s, tcp_side *t) {
+    tcp_dir_free(s, &t->d[0]);
+    tcp_dir_free(s, &t->d[1]);
+    gdw_session_release(s->opts.alloc, t, sizeof *t);
+}
+
+static void ws_off(gdw_session *s, flow *f, const char *why) {
+    if (!f->tcp->reported_off) problem(s, f, "tcp", 0, "%s: this flow is not read", why);
+    f->tcp->reported_off = true;
+    for (int k = 0; k < 2; k++) {
+        tcp_dir_free(s, &f->tcp->d[k]);
+        f->tcp->d[k].state = WS_OFF;
+    }
+}
+
+static bool has_text(const uint8_t *p, size_t n, const char *want) {
+    size_t w = strlen(want);
+    for (size_t i = 0; i + w <= n; i++) {
+        size_t k = 0;
+        while (k < w && (p[i + k] | 0x20) == (want[k] | 0x20)) k++;
+        if (k == w) return true;
+    }
+    return false;
+}
+
+/* One whole WebSocket message of direction dir. */
+static void ws_message(gdw_session *s, flow *f, int dir, const uint8_t *m, size_t len, int opcode) {
+    if (opcode != 2) return; /* text messages are not Godot's */
+    if (dir == 1 && !f->tcp->id_seen) {
+        f->tcp->id_seen = true;
+        if (len == 4) {
+            f->client_id = (int32_t)gdw_session_le32(m); /* the server tells the client its id */
+            return;
+        }
+        problem(s, f, "multiplayer", 0, "the server's first message is %zu bytes, not the client's 4-byte peer id", len);
+    }
+    if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_dialect_find("godot4");
+    if (strcmp(gdw_dialect_family(f->dialect), "godot4") != 0) {
+        ws_off(s, f, "a WebSocket flow of Godot 3 (its 9-byte header is not read yet)");
+        return;
+    }
+    delivery dv = {f, dir, 0, "reliable"};
+    deliver(s, &dv, m, len, dir == 1 ? 1 : f->client_id, dir == 1 ? f->client_id : 1, false);
+}
+
+/* Parses what direction dir's stream holds: the HTTP head, then frames. */
+static void ws_parse(gdw_session *s, flow *f, int dir) {
+    tcp_dir *d = &f->tcp->d[dir];
+    size_t pos = 0;
+    while (d->state != WS_OFF) {
+        const uint8_t *p = d->buf + pos;
+        size_t n = d->len - pos;
+        if (d->state == WS_HANDSHAKE) {
+            const uint8_t *end = NULL;
+            for (size_t i = 0; i + 4 <= n; i++)
+                if (p[i] == '\r' && p[i + 1] == '\n' && p[i + 2] == '\r' && p[i + 3] == '\n') { end = p + i + 4; break; }
+            if (!end) {
+                if (n > 16384) ws_off(s, f, "no end to the HTTP head in 16 KiB");
+                break;
+            }
+            size_t head = (size_t)(end - p);
+            bool ok = dir == 0 ? n >= 4 && memcmp(p, "GET ", 4) == 0 && has_text(p, head, "upgrade: websocket")
+                               : n >= 12 && memcmp(p, "HTTP/1.1 101", 12) == 0;
+            if (!ok) {
+                ws_off(s, f, dir == 0 ? "a TCP flow that does not begin with a WebSocket upgrade" : "the server did not accept the WebSocket upgrade");
+                return;
+            }
+            pos += head;
+            d->state = WS_FRAMES;
+            continue;
+        }
+        if (n < 2) break;
+        uint8_t b0 = p[0], b1 = p[1];
+        size_t hdr = 2;
+        uint64_t plen = b1 & 0x7F;
+        if (plen == 126) {
+            if (n < 4) break;
+            plen = gdw_session_be16(p + 2), hdr = 4;
+        } else if (plen == 127) {
+            if (n < 10) break;
+            plen = (uint64_t)gdw_session_be32(p + 2) << 32 | gdw_session_be32(p + 6), hdr = 10;
+        }
+        bool masked = b1 & 0x80;
+        if (masked) hdr += 4;
+        if (plen > s->opts.max_packet_bytes) {
+            ws_off(s, f, "a WebSocket frame longer than --max-packet");
+            return;
+        }
+        if (n < hdr || n - hdr < plen) break;
+        int opcode = b0 & 0x0F;
+        const uint8_t *payload = p + hdr;
+        uint8_t *data = (uint8_t *)d->buf + pos + hdr;
+        if (masked)
+            for (uint64_t i = 0; i < plen; i++) data[i] ^= p[hdr - 4 + (i & 3)];
+        if (opcode == 0 || opcode == 1 || opcode == 2) {
+            if (opcode != 0) d->msg_opcode = opcode, d->msg_len = 0;
+            if (d->msg_len + plen > s->opts.max_packet_bytes) {
+                ws_off(s, f, "a WebSocket message longer than --max-packet");
+                return;
+            }
+            if (!grow(s, &d->msg, &d->msg_cap, d->msg_len, d->msg_len + (size_t)plen + 1)) return;
+            memcpy(d->msg + d->msg_len, payload, (size_t)plen);
+            d->msg_len += (size_t)plen;
+            if (b0 & 0x80) {
+                ws_message(s, f, dir, d->msg, d->msg_len, d->msg_opcode);
+                d->msg_len = 0;
+            }
+        } else if (opcode >= 3 && opcode <= 7) {
+            ws_off(s, f, "a WebSocket frame with a reserved opcode");
+            return;
+        } /* close, ping and pong carry nothing of Godot's */
+        if (d->state == WS_OFF) return;
+        pos += hdr + (size_t)plen;
+    }
+    if (d->state != WS_OFF && pos) {
+        memmove(d->buf, d->buf + pos, d->len - pos);
+        d->len -= pos;
+    }
+}
+
+/* Appends in-order bytes, then any waiting segment the new end reaches. */
+static void tcp_append(gdw_session *s, flow *f, int dir, uint32_t seq, const uint8_t *p, size_t n) {
+    tcp_dir *d = &f->tcp->d[dir];
+    int32_t behind = (int32_t)(d->next - seq);
+    if (behind > 0) { /* bytes already in the stream: a retransmit, maybe with new bytes after */
+        if ((size_t)behind >= n) {
+            s->stats.retransmits++;
+            return;
+        }
+        p += behind, n -= (size_t)behind, seq = d->next;
+    }
+    if (seq != d->next) { /* past a gap: wait for it */
+        if (s->stats.open_fragment_bytes + n > s->opts.max_open_fragment_bytes || d->ahead_bytes + n > s->opts.max_packet_bytes) {
+            ws_off(s, f, "a gap in the TCP stream that never filled within the open-fragment limits");
+            return;
+        }
+        tcp_segment *g = gdw_session_alloc(s->opts.alloc, sizeof *g + n);
+        if (!g) return;
+        g->seq = seq, g->len = n, g->next = d->ahead;
+        memcpy(g->data, p, n);
+        d->ahead = g, d->ahead_bytes += n;
+        s->stats.open_fragment_bytes += n;
+        if (s->stats.open_fragment_bytes > s->stats.peak_fragment_bytes) s->stats.peak_fragment_bytes = s->stats.open_fragment_bytes;
+        return;
+    }
+    if (d->len + n > s->opts.max_packet_bytes + 16384) {
+        ws_off(s, f, "more stream bytes waiting than a message can hold (--max-packet)");
+        return;
+    }
+    if (!grow(s, &d->buf, &d->cap, d->len, d->len + n)) return;
+    memcpy(d->buf + d->len, p, n);
+    d->len += n;
+    d->next += (uint32_t)n;
+    ws_parse(s, f, dir);
+    if (d->state == WS_OFF) return;
+    for (bool more = true; more;) { /* a waiting segment that now follows on */
+        more = false;
+        for (tcp_segment **link = &d->ahead; *link; link = &(*link)->next) {
+            tcp_segment *g = *link;
+            if ((int32_t)(g->seq - d->next) > 0) continue;
+            *link = g->next;
+            d->ahead_bytes -= g->len;
+            s->stats.open_fragment_bytes -= g->len;
+            uint32_t gseq = g->seq;
+            size_t glen = g->len;
+            uint8_t *copy = gdw_session_alloc(s->opts.alloc, glen ? glen : 1);
+            if (copy) memcpy(copy, g->data, glen);
+            gdw_session_release(s->opts.alloc, g, sizeof *g + glen);
+            if (copy) {
+                tcp_append(s, f, dir, gseq, copy, glen);
+                gdw_session_release(s->opts.alloc, copy, glen ? glen : 1);
+            }
+            if (d->state == WS_OFF) return;
+            more = true;
+            break;
+        }
+    }
+}
+
+static void tcp_segment_in(gdw_session *s, const uint8_t *src, size_t alen, uint16_t sport, const uint8_t *dst, uint16_t dport,
+                           const uint8_t *tcp, size_t tlen, size_t frame_pos) {
+    if (tlen < 20) {
+        problem(s, NULL, "tcp", frame_pos, "a TCP header cut at %zu bytes", tlen);
+        return;
+    }
+    size_t off = (size_t)(tcp[12] >> 4) * 4;
+    if (off < 20 || off > tlen) {
+        problem(s, NULL, "tcp", frame_pos + 12, "a TCP header length of %zu in %zu bytes", off, tlen);
+        return;
+    }
+    uint32_t seq = gdw_session_be32(tcp + 4);
+    unsigned flags = tcp[13];
+    const uint8_t *data = tcp + off;
+    size_t n = tlen - off;
+    int dir;
+    size_t slot = flow_slot(s, 6, src, sport, dst, dport, alen, &dir);
+    flow *f = s->flows[slot];
+    if (!f) {
+        /* a flow starts at its SYN, or at a WebSocket upgrade request when the capture missed it */
+        bool start = ((flags & TCP_SYN) && !(flags & TCP_ACK)) || (n >= 4 && memcmp(data, "GET ", 4) == 0);
+        if (!start) return; /* other TCP traffic, or a flow whose start the capture missed */
+        if (!(f = flow_new(s, 6, src, sport, dst, dport, alen))) return;
+        f->tcp = gdw_session_alloc(s->opts.alloc, sizeof *f->tcp);
+        if (!f->tcp) return;
+        memset(f->tcp, 0, sizeof *f->tcp);
+        dir = 0;
+    }
+    if (!f->tcp || f->tcp->d[dir].state == WS_OFF) return;
+    tcp_dir *d = &f->tcp->d[dir];
+    if (flags & TCP_SYN) {
+        d->have_seq = true, d->next = seq + 1;
+        return;
+    }
+    if (!n) return;
+    if (!d->have_seq) d->have_seq = true, d->next = seq; /* the capture began after the SYN */
+    tcp_append(s, f, dir, seq, data, n);
 }
 
 /* ---- link, IP, UDP ----------------------------------------------------------------------- */
@@ -850,7 +1141,16 @@ void gdw_session_frame(gdw_session *s, int link, const uint8_t *d, size_t caplen
             return;
         }
     }
-    if (proto != 17) return; /* TCP sessions (WebSocket) are not read yet */
+    if (proto == 6) {
+        size_t have = left - hlen, tl = ip_len < have ? ip_len : have;
+        if (have < ip_len)
+            problem(s, NULL, "tcp", pos + hlen + have, "a TCP segment cut by the capture's snapshot length: %zu of %zu bytes captured: its stream is cut", have,
+                    ip_len);
+        s->stats.tcp_segments++;
+        tcp_segment_in(s, src, alen, gdw_session_be16(ip + hlen), dst, gdw_session_be16(ip + hlen + 2), ip + hlen, tl, pos + hlen);
+        return;
+    }
+    if (proto != 17) return;
     const uint8_t *udp = ip + hlen;
     size_t have = left - hlen;
     if (have < 8) {
@@ -879,6 +1179,14 @@ void gdw_session_finish(gdw_session *s) {
         flow *f = s->flow_list[i];
         if (f->compressed)
             problem(s, f, "enet", 0, "%llu compressed datagrams of this flow were not read", (unsigned long long)f->compressed);
+        for (int k = 0; f->tcp && k < 2; k++) {
+            tcp_dir *d = &f->tcp->d[k];
+            if (d->state != WS_OFF && (d->ahead || d->msg_len || (d->state == WS_FRAMES && d->len)))
+                problem(s, f, "tcp", 0, "the %s stream ends inside a WebSocket message or before a gap filled (%zu bytes waiting)",
+                        k ? "server's" : "client's", d->len + d->msg_len + d->ahead_bytes);
+            tcp_dir_free(s, d);
+            d->state = WS_OFF;
+        }
         while (f->fragments) {
             fragment_set *fs = f->fragments;
             problem(s, f, "enet", 0, "a fragmented packet first seen in frame %llu never completed: %u of %u parts, %u bytes",

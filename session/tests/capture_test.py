@@ -18,7 +18,8 @@ For each committed session NAME (NAME.pcap, NAME.log, NAME.names.tsv):
 Then the capture made hostile, each with its messages and bounded memory: every reliable datagram
 sent twice (retransmits: the output must not change), the file cut inside a record, frames cut by
 a snapshot length, garbage UDP on the game port, forged fragment lengths and fragments that never
-end (the open-fragment bytes stay under the cap).
+end (the open-fragment bytes stay under the cap); for a WebSocket session, every TCP data segment
+sent twice, segments out of order, the cut file and the snapshot length.
 """
 import hashlib
 import json
@@ -235,8 +236,55 @@ def names_args(name):
     return ["--names", names] if os.path.exists(names) else []
 
 
+def hostile_tcp(name, recs, endian, header, want, clean_n):
+    """A WebSocket session's capture made hostile: TCP retransmits, segments out of order, a cut file,
+    a snapshot length."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "h.pcap")
+        data = [r for r in recs if len(r[2]) > 14 + 20 + ((r[2][46] >> 4) * 4)]
+        twice = []
+        for r in recs:
+            twice.append(r)
+            if r in data:
+                twice.append(list(r))
+        write_pcap(path, endian, header, twice)
+        rc, out, err = capture(path, *names_args(name))
+        msgs = [json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message"]
+        summ = [o for o in out if o["type"] == "summary"][0]
+        check(rc == 0 and msgs == want, f"{name}: every data segment sent twice: exit {rc}, the messages changed")
+        print(f"{name}: {len(data)} TCP data segments sent twice: {summ['retransmits']} dropped, the {len(msgs)} messages unchanged")
+        swapped = list(recs)
+        n_swapped = 0
+        for i in range(1, len(swapped) - 1, 9):  # a segment and the next one, delivered the other way round
+            swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+            n_swapped += 1
+        write_pcap(path, endian, header, swapped)
+        rc, out, err = capture(path, *names_args(name))
+        msgs = sorted(json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message")
+        check(rc == 0 and msgs == sorted(want), f"{name}: {n_swapped} pairs of segments out of order: exit {rc}, {len(msgs)} messages")
+        print(f"{name}: {n_swapped} pairs of segments out of order: the {len(msgs)} messages unchanged")
+        write_pcap(path, endian, header, recs, cut_last=10)
+        rc, out, err = capture(path)
+        n = sum(o["type"] == "message" for o in out)
+        check(rc == 1 and "truncated" in err and n >= clean_n - 2, f"{name}: a file cut inside a record: exit {rc}, {n} messages")
+        print(f"{name}: cut inside its last record: {n} of {clean_n} messages, and: {err.strip().splitlines()[-1]}")
+        cut = [[s, f, fr[:200], w] for s, f, fr, w in recs]
+        write_pcap(path, endian, header, cut)
+        rc, out, err = capture(path)
+        probs = [o for o in out if o["type"] == "problem"]
+        check(not [e for o in out for e in VALIDATOR.iter_errors(o)], f"{name}: snaplen 200: JSON lines not valid under the schema")
+        check(rc == 1 and probs and all(p["layer"] == "tcp" for p in probs), f"{name}: snaplen 200: exit {rc}, problems {probs[:2]}")
+        print(f"{name}: snapshot length 200: {sum(o['type'] == 'message' for o in out)} messages, {len(probs)} problems, e.g. "
+              f"{probs[0]['message'] if probs else ''}")
+
+
 def hostile(name, pcap, clean):
     endian, header, recs = read_pcap(pcap)
+    if recs and recs[0][2][23] == 6:  # TCP: a WebSocket session
+        clean_msgs = [json.dumps({k: v for k, v in o.items() if k not in ("args_sha256", "args_text")}, sort_keys=True) for o in clean if o["type"] == "message"]
+        want = [json.dumps(dict(json.loads(m), frame=0, time=0), sort_keys=True) for m in clean_msgs]
+        hostile_tcp(name, recs, endian, header, want, len(clean_msgs))
+        return
     clean_msgs = [json.dumps({k: v for k, v in o.items() if k not in ("args_sha256", "args_text")}, sort_keys=True) for o in clean if o["type"] == "message"]
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "h.pcap")

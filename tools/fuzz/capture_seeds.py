@@ -7,7 +7,7 @@ then per datagram: the side that sent it, a u16 length, its bytes), the client s
 capture's first datagram was; every fifth input carries its datagrams as whole Ethernet frames
 instead. The runs cover the capture from its CONNECT to its end, fragments included. FLAGS are
 or-ed into byte 0 (32: every flow Godot 3). Committed: 120 from conformance/sessions/godot4.6-enet.pcap
-and 40 from godot3.2-enet.pcap."""
+40 from godot3.2-enet.pcap and 40 from godot4.6-ws.pcap (TCP: whole frames, runs of segments)."""
 import hashlib
 import os
 import struct
@@ -29,14 +29,17 @@ def main():
     pcap, out_dir = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 120
     flags = int(sys.argv[4]) if len(sys.argv) > 4 else 0  # byte 0's bits 4-7 (fuzzers/capture.c)
-    fr = [f for f in frames(pcap) if len(f) > 42 and f[23] == 17]  # Ethernet, IPv4, UDP
+    fr = [f for f in frames(pcap) if len(f) > 42 and f[23] in (6, 17)]  # Ethernet, IPv4, UDP or TCP
+    tcp = fr[0][23] == 6  # a WebSocket session: its segments go in as whole frames
     client = fr[0][26:30] + fr[0][34:36]  # source address and port of the first datagram
     os.makedirs(out_dir, exist_ok=True)
     step = max(1, len(fr) // n)
     for i in range(n):
         start = (i * step) % len(fr)
         run = fr[start:start + 3 + i % 16]
-        whole = i % 5 == 4
+        if tcp:  # the handshake first (a TCP flow starts at its SYN), then the run: a gap the fuzzer can close
+            run = fr[:8] + ([] if start < 8 else run)
+        whole = tcp or i % 5 == 4
         rec = bytearray([(i % 16) | flags])
         size = 1
         for f in run:

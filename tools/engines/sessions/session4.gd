@@ -29,6 +29,9 @@ func _initialize() -> void:
 		peer = e
 	else:
 		var w := WebSocketMultiplayerPeer.new()
+		# the default buffers (64 KiB) refuse the 100,000-byte payload: ERR_OUT_OF_MEMORY
+		w.inbound_buffer_size = 1 << 20
+		w.outbound_buffer_size = 1 << 20
 		var err := w.create_server(port) if role == "server" else w.create_client("ws://127.0.0.1:%d" % port)
 		assert(err == OK)
 		peer = w
