@@ -308,7 +308,7 @@ static const char *shown_s(const char *s, char *out, size_t cap) { return shown_
 static void print_text(capture_run *r, const gdw_message *m) {
     const gdw_mp_parsed *p = m->mp;
     char a[24], b[24], t1[1100], t2[1100];
-    printf("%11.6f  #%-3u %s -> %s%s  %s ch%u  %s", m->time - r->t0, m->flow, peer_text(m->from, a, sizeof a),
+    printf("%11.6f  #%u %s  %s -> %s%s  %s ch%u  %s", m->time - r->t0, m->flow, gdw_dialect_name(m->dialect), peer_text(m->from, a, sizeof a),
            m->to == 0 && m->relayed ? "all" : peer_text(m->to, b, sizeof b), m->relayed ? " (relayed)" : "", m->mode, m->channel,
            gdw_mp_command_name(p->command));
     switch (p->command) {
