@@ -1001,12 +1001,13 @@ static void tcp_append(gdw_session *s, flow *f, int dir, uint32_t seq, const uin
     }
 }
 
-static void tcp_segment_in(gdw_session *s, const uint8_t *src, size_t alen, uint16_t sport, const uint8_t *dst, uint16_t dport,
-                           const uint8_t *tcp, size_t tlen, size_t frame_pos) {
-    if (tlen < 20) {
+static void tcp_segment_in(gdw_session *s, const uint8_t *src, const uint8_t *dst, size_t alen, const uint8_t *tcp, size_t tlen,
+                           size_t frame_pos) {
+    if (tlen < 20) { /* its ports too: nothing of it is read */
         problem(s, NULL, "tcp", frame_pos, "a TCP header cut at %zu bytes", tlen);
         return;
     }
+    uint16_t sport = gdw_session_be16(tcp), dport = gdw_session_be16(tcp + 2);
     size_t off = (size_t)(tcp[12] >> 4) * 4;
     if (off < 20 || off > tlen) {
         problem(s, NULL, "tcp", frame_pos + 12, "a TCP header length of %zu in %zu bytes", off, tlen);
@@ -1147,7 +1148,7 @@ void gdw_session_frame(gdw_session *s, int link, const uint8_t *d, size_t caplen
             problem(s, NULL, "tcp", pos + hlen + have, "a TCP segment cut by the capture's snapshot length: %zu of %zu bytes captured: its stream is cut", have,
                     ip_len);
         s->stats.tcp_segments++;
-        tcp_segment_in(s, src, alen, gdw_session_be16(ip + hlen), dst, gdw_session_be16(ip + hlen + 2), ip + hlen, tl, pos + hlen);
+        tcp_segment_in(s, src, dst, alen, ip + hlen, tl, pos + hlen);
         return;
     }
     if (proto != 17) return;
