@@ -114,8 +114,8 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
         VALUE("a dialect name");
         o->dialect = gdw_dialect_find(argv[*i]);
         if (!o->dialect) return usage_error("capture", "unknown dialect '%s' (see 'gdwire dialects')", argv[*i]) ? -1 : -1;
-        if (strcmp(gdw_dialect_family(o->dialect), "godot4") != 0 && strcmp(gdw_dialect_family(o->dialect), "godot3") != 0)
-            return usage_error("capture", "-d %s: only Godot 4 and Godot 3 sessions are read yet (godot4, godot4.3, godot3, godot3@3.2, ...)", argv[*i]) ? -1 : -1;
+        if (gdw_dialect_rule(o->dialect, GDW_RULE_MULTIPLAYER) == GDW_MULTIPLAYER_NONE)
+            return usage_error("capture", "-d %s: the multiplayer layer of its engines is not read yet (godot4, godot4.3, godot4-double, godot3, godot3@3.2 are)", argv[*i]) ? -1 : -1;
     } else if (strcmp(a, "--peer") == 0) {
         VALUE("a Godot peer id");
         char *end;

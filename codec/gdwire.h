@@ -522,8 +522,16 @@ typedef enum gdw_rule {
     GDW_RULE_KEYS_NAME_TO_STRING,     /* a StringName key becomes a String key (4.3) */
     GDW_RULE_STRING_READER,           /* gdw_string_reader: how strings are checked against the bytes left */
     GDW_RULE_FLOAT_NAN_F32,           /* the encoder writes a NaN FLOAT as a quiet f32 (3.0, built with -ffast-math) */
+    GDW_RULE_MULTIPLAYER,             /* gdw_multiplayer: the high-level multiplayer layer above the Variants (session/) */
     GDW_RULE_COUNT
 } gdw_rule;
+
+/* The multiplayer layer a row's engines put around their Variants, as the session library
+ * (session/gdwire_session.h) reads it: Godot 4's SceneMultiplayer (4.3+: CONFIRM_PATH by cache id),
+ * Godot 3.2+'s MultiplayerAPI over an 8-byte ENet header; NONE where it is not read (Godot 2 has no
+ * such layer; Godot 3.0-3.1 put 12 bytes on ENet; Godot 4.0-4.2 confirm by path; Pandemonium from
+ * v3.8.0 numbers its commands otherwise). */
+typedef enum gdw_multiplayer { GDW_MULTIPLAYER_NONE = 0, GDW_MULTIPLAYER_SCENE4 = 1, GDW_MULTIPLAYER_API3 = 2 } gdw_multiplayer;
 GDW_API int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r);
 GDW_API const char *gdw_rule_name(gdw_rule r);
 

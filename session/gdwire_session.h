@@ -8,7 +8,7 @@
  *
  * Godot 3's MultiplayerAPI over NetworkedMultiplayerENet (its 8-byte source and target header,
  * its configuration channel, RPCs that carry their method's name, rset) is read too, with the
- * same message type: the dialect's family picks the layer (godot4, godot3).
+ * same message type: the dialect table's rule "multiplayer" (gdw_multiplayer) picks the layer.
  *
  * Two levels:
  *   - gdw_mp_parse: one multiplayer packet, alone (no transport, no path cache).
@@ -106,9 +106,10 @@ typedef struct gdw_mp_parsed {
     size_t doc_count;
 } gdw_mp_parsed;
 
-/* gdw_mp_parse: parse one multiplayer packet (pkt[0..len)): a Godot 4 SceneMultiplayer packet when
- * d is of the godot4 family (NULL: godot4), a Godot 3 MultiplayerAPI packet (after the transport's
- * header) when it is of the godot3 family (GDW_ERR_INVALID_ARG for others), and decode its Variants
+/* gdw_mp_parse: parse one multiplayer packet (pkt[0..len)) in the layer the dialect table gives d
+ * (gdw_dialect_rule(d, GDW_RULE_MULTIPLAYER)): a Godot 4 SceneMultiplayer packet (NULL d: godot4), a
+ * Godot 3 MultiplayerAPI packet (after the transport's header); GDW_ERR_INVALID_ARG for a row whose
+ * layer is not read (GDW_MULTIPLAYER_NONE); and decode its Variants
  * with dialect d and opts (NULL: compatible mode, objects allowed, since the
  * capture shows what was sent; the receiving engine refuses full Objects unless the game allows
  * them). Returns GDW_OK and fills *out, or an error whose err->offset is the byte of the packet
@@ -177,8 +178,8 @@ typedef void (*gdw_problem_fn)(void *ctx, const gdw_session_problem *p);
 typedef size_t (*gdw_decompress_fn)(void *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
 
 typedef struct gdw_session_options {
-    const gdw_dialect *dialect;   /* the Variants' dialect, and by its family the multiplayer layer;
-                                     NULL: detected per flow (godot3's header or godot4's commands) */
+    const gdw_dialect *dialect;   /* the Variants' dialect, and by its rule "multiplayer" the layer
+                                     above them; NULL: detected per flow (godot3's header or godot4's commands) */
     gdw_decompress_fn decompress; /* NULL: compressed datagrams are problems */
     void *decompress_ctx;
     gdw_decode_options decode;    /* how Variants decode (gdw_session_options_default: compatible, objects allowed) */

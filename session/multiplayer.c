@@ -261,9 +261,11 @@ gdw_status gdw_mp_parse(const uint8_t *pkt, size_t len, const gdw_dialect *d, co
     gdw_decode_options dflt = gdw_decode_options_default();
     dflt.allow_objects = true;
     if (!opts) opts = &dflt;
-    if (strcmp(gdw_dialect_family(d), "godot3") == 0) return parse_api3(pkt, len, d, opts, alloc, out, err);
-    if (strcmp(gdw_dialect_family(d), "godot4") != 0)
-        return fail(err, GDW_ERR_INVALID_ARG, 0, "the multiplayer layer of this dialect's engines is not read yet (godot4 and godot3 are)");
+    switch (gdw_session_layer(d)) {
+    case GDW_MULTIPLAYER_API3: return parse_api3(pkt, len, d, opts, alloc, out, err);
+    case GDW_MULTIPLAYER_SCENE4: break;
+    default: return fail(err, GDW_ERR_INVALID_ARG, 0, "the multiplayer layer of this dialect's engines is not read yet (gdw_multiplayer)");
+    }
     mp_cursor c = {pkt, len, 0};
     uint32_t meta, u, v32;
     if (!mp_u8(&c, &meta)) return fail(err, GDW_ERR_TRUNCATED, 0, "an empty packet: no command byte");

@@ -400,7 +400,7 @@ static void deliver_godot3(gdw_session *s, flow *f, int dir, unsigned enet_chann
  * (enet_multiplayer_peer.cpp: RELIABLE, UNSEQUENCED | UNRELIABLE_FRAGMENT, UNRELIABLE_FRAGMENT). */
 static void deliver_enet(gdw_session *s, flow *f, int dir, unsigned enet_channel, const char *mode, const uint8_t *pkt, size_t len) {
     if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : flow_dialect(f, dir, enet_channel, pkt, len);
-    if (strcmp(gdw_dialect_family(f->dialect), "godot3") == 0) {
+    if (gdw_session_layer(f->dialect) == GDW_MULTIPLAYER_API3) {
         deliver_godot3(s, f, dir, enet_channel, mode, pkt, len);
         return;
     }
@@ -859,8 +859,8 @@ static void ws_message(gdw_session *s, flow *f, int dir, const uint8_t *m, size_
         problem(s, f, "multiplayer", 0, "the server's first message is %zu bytes, not the client's 4-byte peer id", len);
     }
     if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_dialect_find("godot4");
-    if (strcmp(gdw_dialect_family(f->dialect), "godot4") != 0) {
-        ws_off(s, f, "a WebSocket flow of Godot 3 (its 9-byte header is not read yet)");
+    if (gdw_session_layer(f->dialect) != GDW_MULTIPLAYER_SCENE4) {
+        ws_off(s, f, "a WebSocket flow of this dialect's engines (Godot 3's 9-byte header is not read yet)");
         return;
     }
     delivery dv = {f, dir, 0, "reliable"};

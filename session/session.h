@@ -8,6 +8,12 @@
 
 #include "gdwire_session.h"
 
+/* The multiplayer layer a dialect's engines speak (the dialect table's rule "multiplayer"). */
+static inline gdw_multiplayer gdw_session_layer(const gdw_dialect *d) {
+    int r = gdw_dialect_rule(d, GDW_RULE_MULTIPLAYER);
+    return r < 0 ? GDW_MULTIPLAYER_NONE : (gdw_multiplayer)r;
+}
+
 static inline uint32_t gdw_session_le32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }

@@ -126,6 +126,7 @@ static const gdw_dialect k_dialects[] = {
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT35,
      .engine_evidence = "Godot 3.6.2 (Debian sid godot3-server 3.6.2+ds-1)",
+     .multiplayer = GDW_MULTIPLAYER_API3,
      .no_engine = NULL},
     {.name = "godot3.0", .fuzz_id = 2, .release = "3.0.6", .released = "2018-07", .aliases = "godot3@3.0",
      .engine = "Godot 3.0.6 (3.0.0-3.0.5: godot3.0@3.0.0)", .family = "godot3",
@@ -144,6 +145,7 @@ static const gdw_dialect k_dialects[] = {
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT35,
      .engine_evidence = NULL,
+     .multiplayer = GDW_MULTIPLAYER_API3,
      .no_engine = "documented only: no Godot 3 with 64-bit real_t compiles, its own decoder first (3.6.2 core/io/marshalls.cpp:593-603 gives a PoolVector<float> to a Variant; tools/engines/build godot3.6-double), and that decoder reads every math component as f32 whatever real_t is (marshalls.cpp:179-190)",
      .documented_only = true},
     {.name = "pandemonium", .fuzz_id = 4, .aliases = "pandemonium-4", .engine = "Pandemonium v3.8-v4.9 (layout P3)",
@@ -200,6 +202,7 @@ static const gdw_dialect k_dialects[] = {
      .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
      .engine_evidence = "Godot 4.6.3 (Debian sid godot 4.6.3+ds-3)",
+     .multiplayer = GDW_MULTIPLAYER_SCENE4,
      .no_engine = NULL},
     {.name = "godot4.3", .fuzz_id = 10, .release = "4.3", .released = "2024-08", .aliases = "godot4@4.3",
      .engine = "Godot 4.3", .family = "godot4",
@@ -209,6 +212,7 @@ static const gdw_dialect k_dialects[] = {
      .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
      .engine_evidence = "Godot 4.3-stable (built from TriggerCoder/TurboDot3D@21dd2992, a 4.3-stable import, by tools/engines/build)",
+     .multiplayer = GDW_MULTIPLAYER_SCENE4,
      .no_engine = NULL},
     {.name = "godot4.0", .fuzz_id = 11, .release = "4.2", .released = "2023-11", .aliases = "godot4.1 godot4.2",
      .engine = "Godot 4.0-4.2", .family = "godot4",
@@ -227,6 +231,7 @@ static const gdw_dialect k_dialects[] = {
      .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
      .engine_evidence = "Godot 4.6.3 precision=double (built from Debian's godot 4.6.3+ds-2 source by tools/engines/build)",
+     .multiplayer = GDW_MULTIPLAYER_SCENE4,
      .no_engine = NULL},
 };
 
@@ -255,7 +260,7 @@ static const gdw_dialect k_releases[] = {
      .utf8_value = GDW_UTF8_VALUE_GODOT3, .nodepath_old_string = true, .joystick_axis_value = true,
      .engine_evidence = "Godot 2.1's branch point (2.2-alpha, built from Godot's master history, mehdigoom/ValjangEngine4.0.x@c439a618, by tools/engines/build)",
      .no_engine = NULL},
-    {.name = "godot3@3.1", .fuzz_id = 14, .release = "3.1", .release_of = "godot3", .differs = "utf8_value null_object_as_class", .released = "2019-03",
+    {.name = "godot3@3.1", .fuzz_id = 14, .release = "3.1", .release_of = "godot3", .differs = "utf8_value null_object_as_class multiplayer", .released = "2019-03",
      .aliases = "godot3.1", .engine = "Godot 3.1.x", .family = "godot3",
      .summary = "Godot 3.1: objects in full by default; UTF-8 as 3.2",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
@@ -272,6 +277,7 @@ static const gdw_dialect k_releases[] = {
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT3,
      .engine_evidence = "Godot 3.2.3 (Debian 12 godot3-server 3.2.3-stable-1)",
+     .multiplayer = GDW_MULTIPLAYER_API3,
      .no_engine = NULL},
     {.name = "godot3.0@3.0.0", .fuzz_id = 16, .release = "3.0.0", .release_of = "godot3.0", .differs = "nodepath_old_string string_reader float_nan_f32", .released = "2018-01",
      .aliases = "godot3.0.0 godot3.0.1 godot3.0.2 godot3.0.3 godot3.0.4 godot3.0.5", .engine = "Godot 3.0.0-3.0.5 (measured: 3.0-stable)", .family = "godot3",
@@ -399,6 +405,7 @@ int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
     case GDW_RULE_KEYS_NAME_TO_STRING: return gdw_keys_of(d)->name_to_string;
     case GDW_RULE_STRING_READER: return gdw_strings_of(d)->reader;
     case GDW_RULE_FLOAT_NAN_F32: return gdw_reals_of(d)->nan_written_f32;
+    case GDW_RULE_MULTIPLAYER: return d->multiplayer;
     case GDW_RULE_COUNT: break;
     }
     return -1;
@@ -435,7 +442,8 @@ const char *gdw_rule_name(gdw_rule r) {
         "keys_string_like",
         "keys_name_to_string",
         "string_reader",
-        "float_nan_f32"
+        "float_nan_f32",
+        "multiplayer"
     };
     return (unsigned)r < GDW_RULE_COUNT ? k_names[r] : "?";
 }

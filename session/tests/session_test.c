@@ -95,7 +95,7 @@ static void on_message(void *ctx, const gdw_message *m) {
     s->digest = h;
     /* Godot 3's peers added and removed come on its configuration channel, not as MultiplayerAPI packets */
     bool config = m->mp->command == GDW_MP_SYS_ADD_PEER || m->mp->command == GDW_MP_SYS_DEL_PEER;
-    if (s->kept < 1024 && m->len < 4096 && !(config && strcmp(gdw_dialect_family(m->dialect), "godot3") == 0)) {
+    if (s->kept < 1024 && m->len < 4096 && !(config && gdw_dialect_rule(m->dialect, GDW_RULE_MULTIPLAYER) == GDW_MULTIPLAYER_API3)) {
         s->packets[s->kept] = malloc(m->len ? m->len : 1);
         memcpy(s->packets[s->kept], m->bytes, m->len);
         s->lens[s->kept] = m->len;
