@@ -138,12 +138,13 @@ struct gdw_dialect {
     bool joystick_axis_value;     /* 2.x InputEvent JOYSTICK_MOTION carries an f32 value (every 2.1.x;
                                      2.0 reads the axis only) */
 
-    uint8_t multiplayer;          /* gdw_multiplayer: the layer above the Variants (session/) */
-
     /* The engine's encoder (what its script API decodes by default is not a wire rule:
        gdw_dialect_objects_by_default, dialects.c) */
     bool null_object_as_class;    /* the encoder writes a null Object as an OBJECT with an empty
                                      class name (3.0, 3.1 full-object encoding), not as NIL */
+
+    /* Above the Variants */
+    uint8_t multiplayer;          /* gdw_multiplayer: the multiplayer layer the engines speak (session/) */
 
     /* Where the row's expectations come from (README "Dialects"; issue 27) */
     const char *engine_evidence;  /* the real engine that answered every conformance vector in this
