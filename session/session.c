@@ -786,7 +786,7 @@ typedef struct tcp_dir {
     uint8_t *buf;           /* stream bytes not yet parsed */
     size_t len, cap;
     tcp_segment *ahead;     /* segments past a gap, in no order */
-    size_t ahead_bytes;
+    size_t ahead_bytes, ahead_count;
     int state;
     uint8_t *msg;           /* a WebSocket message being assembled from its frames */
     size_t msg_len, msg_cap;
@@ -942,59 +942,63 @@ static void ws_parse(gdw_session *s, flow *f, int dir) {
     }
 }
 
-/* Appends in-order bytes, then any waiting segment the new end reaches. */
-static void tcp_append(gdw_session *s, flow *f, int dir, uint32_t seq, const uint8_t *p, size_t n) {
+#define TCP_MAX_AHEAD 1024 /* segments waiting past a gap, per direction */
+
+/* Bytes at seq: those already in the stream dropped, the rest appended and parsed if they follow
+ * on, else kept until the gap fills. false when the direction was turned off. */
+static bool tcp_take(gdw_session *s, flow *f, int dir, uint32_t seq, const uint8_t *p, size_t n) {
     tcp_dir *d = &f->tcp->d[dir];
     int32_t behind = (int32_t)(d->next - seq);
     if (behind > 0) { /* bytes already in the stream: a retransmit, maybe with new bytes after */
         if ((size_t)behind >= n) {
             s->stats.retransmits++;
-            return;
+            return true;
         }
         p += behind, n -= (size_t)behind, seq = d->next;
     }
     if (seq != d->next) { /* past a gap: wait for it */
-        if (s->stats.open_fragment_bytes + n > s->opts.max_open_fragment_bytes || d->ahead_bytes + n > s->opts.max_packet_bytes) {
-            ws_off(s, f, "a gap in the TCP stream that never filled within the open-fragment limits");
-            return;
+        if (d->ahead_count >= TCP_MAX_AHEAD || s->stats.open_fragment_bytes + n > s->opts.max_open_fragment_bytes ||
+            d->ahead_bytes + n > s->opts.max_packet_bytes) {
+            ws_off(s, f, "a gap in the TCP stream that never filled within the limits (1,024 segments, the open-fragment budget)");
+            return false;
         }
         tcp_segment *g = gdw_session_alloc(s->opts.alloc, sizeof *g + n);
-        if (!g) return;
+        if (!g) return true;
         g->seq = seq, g->len = n, g->next = d->ahead;
         memcpy(g->data, p, n);
-        d->ahead = g, d->ahead_bytes += n;
+        d->ahead = g, d->ahead_bytes += n, d->ahead_count++;
         s->stats.open_fragment_bytes += n;
         if (s->stats.open_fragment_bytes > s->stats.peak_fragment_bytes) s->stats.peak_fragment_bytes = s->stats.open_fragment_bytes;
-        return;
+        return true;
     }
     if (d->len + n > s->opts.max_packet_bytes + 16384) {
         ws_off(s, f, "more stream bytes waiting than a message can hold (--max-packet)");
-        return;
+        return false;
     }
-    if (!grow(s, &d->buf, &d->cap, d->len, d->len + n)) return;
+    if (!grow(s, &d->buf, &d->cap, d->len, d->len + n)) return true;
     memcpy(d->buf + d->len, p, n);
     d->len += n;
     d->next += (uint32_t)n;
     ws_parse(s, f, dir);
-    if (d->state == WS_OFF) return;
-    for (bool more = true; more;) { /* a waiting segment that now follows on */
+    return d->state != WS_OFF;
+}
+
+/* A segment, then, one at a time (no recursion: a hostile capture can leave many waiting), each
+ * waiting segment the stream's new end reaches. */
+static void tcp_append(gdw_session *s, flow *f, int dir, uint32_t seq, const uint8_t *p, size_t n) {
+    tcp_dir *d = &f->tcp->d[dir];
+    if (!tcp_take(s, f, dir, seq, p, n)) return;
+    for (bool more = true; more && d->ahead;) { /* at most TCP_MAX_AHEAD waiting: each pass takes one */
         more = false;
         for (tcp_segment **link = &d->ahead; *link; link = &(*link)->next) {
             tcp_segment *g = *link;
             if ((int32_t)(g->seq - d->next) > 0) continue;
             *link = g->next;
-            d->ahead_bytes -= g->len;
+            d->ahead_bytes -= g->len, d->ahead_count--;
             s->stats.open_fragment_bytes -= g->len;
-            uint32_t gseq = g->seq;
-            size_t glen = g->len;
-            uint8_t *copy = gdw_session_alloc(s->opts.alloc, glen ? glen : 1);
-            if (copy) memcpy(copy, g->data, glen);
-            gdw_session_release(s->opts.alloc, g, sizeof *g + glen);
-            if (copy) {
-                tcp_append(s, f, dir, gseq, copy, glen);
-                gdw_session_release(s->opts.alloc, copy, glen ? glen : 1);
-            }
-            if (d->state == WS_OFF) return;
+            bool on = tcp_take(s, f, dir, g->seq, g->data, g->len);
+            gdw_session_release(s->opts.alloc, g, sizeof *g + g->len);
+            if (!on) return;
             more = true;
             break;
         }

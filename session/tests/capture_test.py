@@ -263,6 +263,14 @@ def hostile_tcp(name, recs, endian, header, want, clean_n):
         msgs = sorted(json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message")
         check(rc == 0 and msgs == sorted(want), f"{name}: {n_swapped} pairs of segments out of order: exit {rc}, {len(msgs)} messages")
         print(f"{name}: {n_swapped} pairs of segments out of order: the {len(msgs)} messages unchanged")
+        backwards = []
+        for i in range(0, len(recs), 40):  # every run of 40 segments delivered last first
+            backwards += recs[i:i + 40][::-1] if i else recs[:40]
+        write_pcap(path, endian, header, backwards)
+        rc, out, err = capture(path, *names_args(name))
+        msgs = sorted(json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message")
+        check(rc == 0 and msgs == sorted(want), f"{name}: runs of 40 segments backwards: exit {rc}, {len(msgs)} messages")
+        print(f"{name}: every run of 40 segments delivered backwards: the {len(msgs)} messages unchanged")
         write_pcap(path, endian, header, recs, cut_last=10)
         rc, out, err = capture(path)
         n = sum(o["type"] == "message" for o in out)
