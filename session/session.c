@@ -38,6 +38,15 @@ enum {
 /* Each command's size, its 4-byte header included (protocol.c commandSizes). */
 static const uint8_t k_enet_size[ENET_COMMAND_COUNT] = {0, 8, 48, 44, 8, 4, 6, 8, 24, 8, 12, 16, 24};
 
+/* The data a command of kind carries after its fixed part (c holds at least k_enet_size[kind] bytes):
+ * its dataLength field, at byte 4 of SEND_RELIABLE, byte 6 of the other sends (protocol.h). */
+static size_t enet_data_length(const uint8_t *c, unsigned kind) {
+    if (kind == ENET_SEND_RELIABLE) return gdw_session_be16(c + 4);
+    if (kind == ENET_SEND_UNRELIABLE || kind == ENET_SEND_UNSEQUENCED || kind == ENET_SEND_FRAGMENT || kind == ENET_SEND_UNRELIABLE_FRAGMENT)
+        return gdw_session_be16(c + 6);
+    return 0;
+}
+
 #define SEEN_WINDOW 1024 /* reliable sequence numbers remembered per channel and direction */
 
 typedef struct seen_window {
@@ -63,7 +72,7 @@ typedef struct flow {
     uint8_t addr_len;
     unsigned number;
     unsigned group; /* the number of the first flow to this server endpoint (flow_group) */
-    bool connect_seen, not_enet_reported;
+    bool connect_seen;
     uint64_t compressed; /* compressed datagrams skipped (the first is reported, the count at the end) */
     int64_t client_id; /* the Godot peer id CONNECT carried; 0 unknown */
     const gdw_dialect *dialect; /* the options', or detected at the flow's first packet (flow_dialect) */
@@ -558,10 +567,7 @@ static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, si
             return;
         }
         const uint8_t *data = c + size;
-        size_t data_len = 0;
-        if (kind == ENET_SEND_RELIABLE) data_len = gdw_session_be16(c + 4);
-        else if (kind == ENET_SEND_UNRELIABLE || kind == ENET_SEND_UNSEQUENCED) data_len = gdw_session_be16(c + 6);
-        else if (kind == ENET_SEND_FRAGMENT || kind == ENET_SEND_UNRELIABLE_FRAGMENT) data_len = gdw_session_be16(c + 6);
+        size_t data_len = enet_data_length(c, kind);
         if (data_len > len - pos - size) {
             problem(s, f, "enet", base + pos + 4, "ENet command %u says %zu bytes of data, %zu are left", kind, data_len, len - pos - size);
             return;
@@ -619,11 +625,7 @@ static bool looks_like_enet(const uint8_t *d, size_t len) {
         if (len - pos < 4) return false;
         unsigned kind = d[pos] & 0x0F;
         if (kind == 0 || kind >= ENET_COMMAND_COUNT || len - pos < k_enet_size[kind]) return false;
-        size_t data_len = 0;
-        if (kind == ENET_SEND_RELIABLE) data_len = gdw_session_be16(d + pos + 4);
-        else if (kind == ENET_SEND_UNRELIABLE || kind == ENET_SEND_UNSEQUENCED || kind == ENET_SEND_FRAGMENT ||
-                 kind == ENET_SEND_UNRELIABLE_FRAGMENT)
-            data_len = gdw_session_be16(d + pos + 6);
+        size_t data_len = enet_data_length(d + pos, kind);
         if (data_len > len - pos - k_enet_size[kind]) return false;
         pos += k_enet_size[kind] + data_len;
     }
@@ -795,7 +797,7 @@ typedef struct tcp_dir {
 
 typedef struct tcp_side {
     tcp_dir d[2];
-    bool syn_seen, id_seen, reported_off;
+    bool id_seen, reported_off;
 } tcp_side;
 
 static bool grow(gdw_session *s, uint8_t **buf, size_t *cap, size_t len, size_t need) {
