@@ -17,7 +17,26 @@ static bool same_real(double a, double b, bool semantic) { return a == b || (sem
 
 static bool string_like(unsigned t) { return t == GDW_STRING || t == GDW_STRING_NAME; }
 
+/* Pandemonium 5's TypedArray and PackedTypedArray: Arrays of one element type. */
+static bool p5_typed(unsigned t) { return t == GDW_TYPED_ARRAY || t == GDW_PACKED_TYPED_ARRAY; }
 
+/* What a Pandemonium 5 typed array's hash_compare compares before its items: its variant type
+ * (the wire's id, bit 31 masked) and, for Object elements, its class name, which the decoder sets
+ * to "EncodedObjectAsID" when the class is omitted (header bit 16) (Relintai/pandemonium_engine
+ * v5.2.0 core/variant/variant.cpp Variant::hash_compare, TYPED_ARRAY and PACKED_TYPED_ARRAY;
+ * core/io/marshalls.cpp decode_variant, TYPED_ARRAY). */
+static const gdw_str k_encoded_object_as_id = {(const uint8_t *)"EncodedObjectAsID", 17};
+static gdw_str p5_class_name(const gdw_typedesc *t) { return t->id_only ? k_encoded_object_as_id : t->name; }
+static const gdw_typedesc *p5_elem(const gdw_value *v) {
+    const gdw_container *ct = gdw_container_of(v);
+    return ct ? &ct->elem : NULL;
+}
+static bool p5_same_elem(const gdw_value *a, const gdw_value *b) {
+    const gdw_typedesc *x = p5_elem(a), *y = p5_elem(b);
+    if (!x || !y) return x == y;
+    if (x->wire_id != y->wire_id) return false;
+    return x->builtin != GDW_OBJECT || str_same(p5_class_name(x), p5_class_name(y));
+}
 
 /* How a pair of values is compared: as a Dictionary's own keys (KEY_TOP: String and StringName
  * alike where the dialect says so, NaN equals NaN), semantically (NaN equals NaN) or not. */
@@ -54,6 +73,7 @@ static bool same_node(const settle_ctx *c, const gdw_value *a, const gdw_value *
         return true;
     }
     case GDW_ARRAY: return a->len == b->len;
+    case GDW_TYPED_ARRAY: case GDW_PACKED_TYPED_ARRAY: return a->len == b->len && p5_same_elem(a, b);
     case GDW_DICTIONARY:
         /* Godot 3 compares Dictionaries by instance (each decoded one is its own); Godot 4
          * hashes one in its order, then looks each key up in the other */
@@ -85,14 +105,15 @@ static bool same_node(const settle_ctx *c, const gdw_value *a, const gdw_value *
  * (a Dictionary compared by identity has none to look at). */
 static size_t key_items(const settle_ctx *c, const gdw_value *v, const gdw_value **items) {
     *items = NULL;
-    if (v->type == GDW_ARRAY || (v->type == GDW_DICTIONARY && !gdw_keys_of(c->d)->dicts_by_identity)) return gdw_children(v, items);
+    if (v->type == GDW_ARRAY || p5_typed(v->type) || (v->type == GDW_DICTIONARY && !gdw_keys_of(c->d)->dicts_by_identity))
+        return gdw_children(v, items);
     return 0;
 }
 
 /* How child i of container v is compared: Array elements semantically where the dialect says
  * so (keys_nested_nan_equal), a Dictionary's keys as keys, its values plainly. */
 static int child_cmp(const settle_ctx *c, const gdw_value *v, size_t i) {
-    if (v->type == GDW_ARRAY) return gdw_keys_of(c->d)->nested_nan_equal ? CMP_SEMANTIC : CMP_PLAIN;
+    if (v->type == GDW_ARRAY || p5_typed(v->type)) return gdw_keys_of(c->d)->nested_nan_equal ? CMP_SEMANTIC : CMP_PLAIN;
     return i % 2 == 0 ? CMP_KEY_TOP : CMP_PLAIN;
 }
 
@@ -195,10 +216,17 @@ static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
         return bytes_hash(h, bytes);
     }
     case GDW_ARRAY: return h;
+    case GDW_TYPED_ARRAY: case GDW_PACKED_TYPED_ARRAY: {
+        const gdw_typedesc *t = p5_elem(v);
+        if (!t) return h;
+        h = mix(h, t->wire_id);
+        return t->builtin == GDW_OBJECT ? bytes_hash(h, p5_class_name(t)) : h;
+    }
     case GDW_DICTIONARY: return gdw_keys_of(c->d)->dicts_by_identity ? unique(c, v) : h;
     default: break;
     }
     size_t n = gdw_type_components((gdw_type)v->type);
+    if (!n) return unique(c, v); /* a type same_node finds equal to nothing (not in these dialects' trees) */
     if (v->type >= GDW_PACKED_BYTE_ARRAY) n *= v->len;
     bool reals = gdw_type_has_reals((gdw_type)v->type);
     for (size_t i = 0; i < n; i++) h = mix(h, reals ? real_hash(c, gdw_value_real(v, i), semantic, v) : (uint64_t)gdw_value_int_at(v, i));
@@ -211,7 +239,7 @@ static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
  * settle: a container is hashed only once it and everything in it are settled, and a merge moves
  * value structs, never the items they point at. Out of memory, nothing is remembered. */
 static uintptr_t memo_key(const gdw_value *v, int how) {
-    const void *p = (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY) ? (const void *)gdw_items(v)
+    const void *p = (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || p5_typed(v->type)) ? (const void *)gdw_items(v)
                     : (v->type >= GDW_PACKED_BYTE_ARRAY && v->type < GDW_TYPE_COUNT && v->len) ? v->u.ext : NULL;
     return p ? ((uintptr_t)p << 1) | (uintptr_t)(how != CMP_PLAIN) : 0;
 }
@@ -252,7 +280,7 @@ static void memo_put(settle_ctx *c, uintptr_t key, uint64_t h) {
 }
 
 static bool container_hashed(const settle_ctx *c, const gdw_value *v) {
-    return v->type == GDW_ARRAY || (v->type == GDW_DICTIONARY && !gdw_keys_of(c->d)->dicts_by_identity);
+    return v->type == GDW_ARRAY || p5_typed(v->type) || (v->type == GDW_DICTIONARY && !gdw_keys_of(c->d)->dicts_by_identity);
 }
 
 /* A value's hash as a key (how: CMP_KEY_TOP) or inside one: its node, then each item's hash in

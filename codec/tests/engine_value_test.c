@@ -125,6 +125,18 @@ static void g4_nested_keys(wbuf *b, size_t scale) {
     for (size_t d = 0; d < depth; d++) { w32(b, 0); w32(b, 2); w32(b, 1); w32(b, 0); }
 }
 
+/* Pandemonium 5 TypedArray[int]([i]) keys, every one distinct: a hash that leaves out a typed
+ * array's items puts all of them in one bucket (found by fuzzers/decode, 2026-11-25). */
+static void p5_typed_keys(wbuf *b, size_t n) {
+    w32(b, 25); w32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) { w32(b, 27); w32(b, 2); w32(b, 1); w32(b, 2); w32(b, (uint32_t)i); w32(b, 0); }
+}
+/* ... and TypedArray[T]([]) for T the element type i % 2 (int, float) repeated: two keys */
+static void p5_typed_empty_keys(wbuf *b, size_t n) {
+    w32(b, 25); w32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) { w32(b, 27); w32(b, 2 + (uint32_t)(i % 2)); w32(b, 0); w32(b, 0); }
+}
+
 static void growth(const char *name, const char *dialect, void (*make)(wbuf *, size_t), size_t base, uint32_t keep_num, uint32_t keep_den) {
     double per_byte[3];
     uint64_t probes_per_key = 0;
@@ -184,6 +196,10 @@ int main(void) {
     growth("godot4 [String or StringName x 16] keys", "godot4", g4_string_or_name, 1024, 1, 1);
     growth("godot4 String and StringName keys alike", "godot4", g4_string_and_name_keys, 4096, 1, 2);
     growth("godot4 keys nested 1..64 deep over a blob", "godot4", g4_nested_keys, 64, 0, 1);
+    growth("pandemonium-5 TypedArray[int]([i]) keys", "pandemonium-5", p5_typed_keys, 4096, 1, 1);
+    wbuf tb = {0};
+    p5_typed_empty_keys(&tb, N);
+    run("pandemonium-5, 200000 keys TypedArray[int or float]([])", "pandemonium-5", tb.p, tb.len, 2);
     size_t len;
     uint8_t *b = dict_of(27, N, 4, nan_array, &len);
     run("godot4, 200000 keys [NaN] (never equal)", "godot4", b, len, N);
