@@ -375,8 +375,8 @@ gdw_status gdw_mp_parse(const uint8_t *pkt, size_t len, const gdw_dialect *d, co
             out->command = GDW_MP_DELTA;
             /* {net id, property bit mask, size, state} while a whole header fits (on_delta_receive) */
             while (c.pos + 16 < len) {
-                uint64_t indexes;
-                uint32_t size;
+                uint64_t indexes = 0; /* set: a whole header fits (the loop test), but gcc -O2 cannot see it */
+                uint32_t size = 0;
                 size_t at = c.pos;
                 mp_u32(&c, &u), mp_u64(&c, &indexes), mp_u32(&c, &size);
                 if (size > len - c.pos) return fail(err, GDW_ERR_BAD_LENGTH, at + 12, "delta SYNC: a state's size passes the end");

@@ -25,8 +25,7 @@ static bool p5_typed(unsigned t) { return t == GDW_TYPED_ARRAY || t == GDW_PACKE
  * to "EncodedObjectAsID" when the class is omitted (header bit 16) (Relintai/pandemonium_engine
  * v5.2.0 core/variant/variant.cpp Variant::hash_compare, TYPED_ARRAY and PACKED_TYPED_ARRAY;
  * core/io/marshalls.cpp decode_variant, TYPED_ARRAY). */
-static const gdw_str k_encoded_object_as_id = {(const uint8_t *)"EncodedObjectAsID", 17};
-static gdw_str p5_class_name(const gdw_typedesc *t) { return t->id_only ? k_encoded_object_as_id : t->name; }
+static gdw_str p5_class_name(const gdw_typedesc *t) { return t->id_only ? gdw_engine_encoded_object_as_id : t->name; }
 static const gdw_typedesc *p5_elem(const gdw_value *v) {
     const gdw_container *ct = gdw_container_of(v);
     return ct ? &ct->elem : NULL;

@@ -9,7 +9,7 @@
 
 #include "codec/engine/pass.h"
 
-static const uint8_t k_encoded_object_as_id[] = "EncodedObjectAsID";
+const gdw_str gdw_engine_encoded_object_as_id = {(const uint8_t *)"EncodedObjectAsID", 17};
 
 /* ---- typed containers --------------------------------------------------------------------- */
 
@@ -57,8 +57,7 @@ unsigned gdw_engine_settle_desc(settle_ctx *c, gdw_typedesc *td) {
     bool object = td->kind != GDW_DESC_BUILTIN || td->builtin == GDW_OBJECT;
     if (object && !c->objects) {
         td->kind = GDW_DESC_CLASS;
-        td->name.ptr = k_encoded_object_as_id;
-        td->name.len = sizeof k_encoded_object_as_id - 1;
+        td->name = gdw_engine_encoded_object_as_id;
     }
     return object ? (unsigned)GDW_OBJECT : td->builtin;
 }
@@ -687,10 +686,7 @@ gdw_status gdw_engine_validate_items(settle_ctx *c, unsigned want, const gdw_val
 gdw_status gdw_engine_keep_same_type(settle_ctx *c, gdw_value *v, gdw_container *ct) {
     static const char *const k_id_classes[] = {"EncodedObjectAsID", "Reference", "Object"};
     unsigned want = ct->elem.kind == GDW_DESC_BUILTIN ? ct->elem.builtin : (unsigned)GDW_OBJECT;
-    gdw_str cls = ct->elem.name, id_class;
-    id_class.ptr = (const uint8_t *)"EncodedObjectAsID";
-    id_class.len = 17;
-    if (ct->elem.id_only) cls = id_class; /* header bit 16: the engine names it so */
+    gdw_str cls = ct->elem.id_only ? gdw_engine_encoded_object_as_id : ct->elem.name; /* header bit 16: the engine names it so */
     bool packed = v->type == GDW_PACKED_TYPED_ARRAY;
     uint32_t kept = 0;
     gdw_value *items = (gdw_value *)gdw_items(v); /* the document's own: kept elements move down in place */
@@ -698,7 +694,7 @@ gdw_status gdw_engine_keep_same_type(settle_ctx *c, gdw_value *v, gdw_container 
         gdw_value *e = &items[i];
         bool keep = e->type == want || (e->type == GDW_NIL && want == GDW_OBJECT);
         if (keep && e->type == GDW_OBJECT && !(e->flags & GDW_VF_OBJECT_NULL)) {
-            gdw_str have = id_class;
+            gdw_str have = gdw_engine_encoded_object_as_id;
             if (!(e->flags & GDW_VF_OBJECT_ID)) {
                 have.ptr = NULL;
                 have.len = 0;
