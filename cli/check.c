@@ -340,7 +340,7 @@ static int check_packet(void *ctx, const packet *pk) {
     gdw_decode_options dec = c->o->dec;
     dec.borrow_input = true; /* the packet outlives the documents: they are freed below */
     dec.watch_engine = c->matrix; /* the matrix's notes (engine_value_note) */
-    int accepted = (int)gdw_check(pk->p, pk->n, &dec, NULL, true, c->res);
+    int accepted = (int)gdw_check(pk->p, pk->n, &dec, region_for(pk->n), true, c->res);
     for (size_t i = 0; i < c->nd; i++) {
         row *w = &c->rows[i];
         /* the fields rank_rows reads before it writes them (the texts are long: not cleared whole) */
@@ -363,6 +363,7 @@ static int check_packet(void *ctx, const packet *pk) {
         if (c->o->verbose) printf("\n");
     } else print_line(c, pk, best, accepted);
     for (size_t i = 0; i < c->nd; i++) gdw_doc_free(c->res[i].doc);
+    region_reset();
     if (!accepted || c->rows[best].r->consumed < pk->n) hint_raw_text(c->o, pk); /* rejected, or read in part */
     return accepted ? EXIT_ACCEPTED : EXIT_REJECTED;
 }
@@ -381,7 +382,7 @@ const gdw_dialect *best_dialect_for(const opts *o, const packet *pk) {
     c.o = o;
     gdw_decode_options dec = o->dec;
     dec.trace = NULL;
-    int accepted = (int)gdw_check(pk->p, pk->n, &dec, NULL, true, c.res);
+    int accepted = (int)gdw_check(pk->p, pk->n, &dec, region_for(pk->n), true, c.res);
     for (size_t i = 0; i < c.nd; i++) {
         row *w = &c.rows[i];
         w->r = &c.res[i];
@@ -396,6 +397,7 @@ const gdw_dialect *best_dialect_for(const opts *o, const packet *pk) {
     rank_rows(&c, pk, &dec, &seen, &best, &nm, false);
     const gdw_dialect *d = accepted ? c.rows[best].r->dialect : NULL;
     for (size_t i = 0; i < c.nd; i++) gdw_doc_free(c.res[i].doc);
+    region_reset();
     return d;
 }
 

@@ -76,6 +76,15 @@ int capture_option(opts *o, int argc, char **argv, int *i);
 
 int usage_error(const char *verb, const char *fmt, const char *arg);
 
+/* ---- the documents' memory (region.c) ------------------------------------------------------- */
+
+/* The allocator for the documents of a packet of packet_len bytes: blocks of transparent huge
+ * pages kept from packet to packet for large packets, NULL (the C library's) for small ones. Every
+ * document made with it must be freed before region_reset, which empties the blocks for the next
+ * packet. */
+const gdw_allocator *region_for(size_t packet_len);
+void region_reset(void);
+
 /* ---- what a newcomer meant (suggest.c) ----------------------------------------------------- */
 
 /* The name nearest typed among names, if one is close enough (case aside, or few letters off). */

@@ -36,8 +36,7 @@ typedef struct decode_run {
     bool prefix; /* several packets: name each output line */
 } decode_run;
 
-static int decode_packet(void *ctx, const packet *pk) {
-    decode_run *r = ctx;
+static int decode_packet_with(decode_run *r, const packet *pk, const gdw_allocator *alloc) {
     opts tmp;
     const opts *o = resolve_auto(r->o, pk, &tmp);
     if (!o) return EXIT_REJECTED;
@@ -47,7 +46,7 @@ static int decode_packet(void *ctx, const packet *pk) {
     gdw_decode_options dec = o->dec;
     dec.borrow_input = true; /* the packet outlives the document here */
     dec.watch_engine = !o->json && o->dec.mode == GDW_MODE_COMPATIBLE; /* the note below, without a second decode where it has nothing to say */
-    gdw_status s = gdw_decode(o->dialect, pk->p, pk->n, &dec, NULL, &doc, &used, &err);
+    gdw_status s = gdw_decode(o->dialect, pk->p, pk->n, &dec, alloc, &doc, &used, &err);
     const gdw_value *shown = gdw_doc_root(doc); /* the whole value, or what --select names */
     if (!s && o->select) {
         size_t bad = 0;
@@ -119,6 +118,12 @@ static int decode_packet(void *ctx, const packet *pk) {
     }
     gdw_doc_free(doc);
     return EXIT_ACCEPTED;
+}
+
+static int decode_packet(void *ctx, const packet *pk) {
+    int rc = decode_packet_with(ctx, pk, region_for(pk->n));
+    region_reset(); /* every document of the packet is freed */
+    return rc;
 }
 
 /* ---- explain -------------------------------------------------------------------------------- */

@@ -643,5 +643,36 @@ run 0 "$G" check --json "$T/names"; hasnt "$OUT" $'\033'; has "$OUT" '\u001b[31m
 printf 'zz' > "$T/names/$(printf 'b\033]0;title\007.hex')"
 run 2 "$G" check --hex "$T/names"; hasnt "$ERR" $'\033'; has "$ERR" 'b\x1b]0;title\x07.hex: not hex'
 
+# ---- large packets (cli/region.c: the documents of a packet of 1 MiB and more live in huge-page
+# blocks kept from packet to packet): the values are built here, so the text is known without gdwire
+# godot3: an Array of 150,000 Dictionaries {"i": N, "s": "vN"} (about 4.8 MB), then a PoolIntArray
+# of 300,000 ints, framed as StreamPeer.put_var writes them, so the second packet reuses the blocks
+"$PY" - "$T/big" <<'PY'
+import struct, sys
+out = sys.argv[1]
+def s(t):  # a godot3 String: header, length, UTF-8, padding to 4
+    b = t.encode(); return struct.pack("<II", 4, len(b)) + b + b"\0" * (-len(b) % 4)
+n = 150000
+dicts = struct.pack("<II", 19, n) + b"".join(
+    struct.pack("<II", 18, 2) + s("i") + struct.pack("<Ii", 2, k) + s("s") + s("v%d" % k) for k in range(n))
+ints = struct.pack("<II", 21, 300000) + b"".join(struct.pack("<i", k * 7 - 5) for k in range(300000))
+open(out + ".dicts.bin", "wb").write(dicts)
+open(out + ".stream.bin", "wb").write(b"".join(struct.pack("<I", len(p)) + p for p in (dicts, ints, dicts)))
+open(out + ".dicts.txt", "w").write("[" + ", ".join('{"i": %d, "s": "v%d"}' % (k, k) for k in range(n)) + "]\n")
+open(out + ".ints.txt", "w").write("PackedInt32Array(" + ", ".join(str(k * 7 - 5) for k in range(300000)) + ")\n")
+PY
+[ "$(stat -c %s "$T/big.dicts.bin")" -gt $((4 << 20)) ] && ok || bad "the large packet is under 4 MiB"
+run 0 "$G" decode -d godot3 "$T/big.dicts.bin"; same "$OUT" "$T/big.dicts.txt"
+run 0 "$G" decode -d godot3 --noout "$T/big.dicts.bin"; [ -s "$OUT" ] && bad "--noout printed" || ok
+run 0 "$G" decode -d godot3 --framing stream "$T/big.stream.bin"
+cat "$T/big.dicts.txt" "$T/big.ints.txt" "$T/big.dicts.txt" | sed 's/^/frame /' > "$T/big.want"
+sed 's/^[^:]*frame [0-9]*:/frame/' "$OUT" > "$T/big.got"; same "$T/big.got" "$T/big.want"
+run 0 "$G" check "$T/big.dicts.bin"
+has "$OUT" 'Most likely: godot3'
+has "$OUT" "godot3              accepted  $(stat -c %s "$T/big.dicts.bin")        0 yes    same      B [{\"i\": 0, \"s\": \"v0\"}, {\"i\": 1"
+run 0 "$G" check --framing stream "$T/big.stream.bin"
+lines "$OUT" 18   # three packets, the summary's header, its column heads and one row per dialect
+has "$OUT" '3 packets'
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
