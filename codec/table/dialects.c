@@ -84,7 +84,7 @@ static const gdw_reals_facts k_reals_flag64_double = {GDW_REALS_FLAG64, true, fa
 static const gdw_keys_facts k_keys_as_written = {false, false, false, false, false};
 static const gdw_keys_facts k_keys_godot3 = {true, true, true, false, false};
 static const gdw_keys_facts k_keys_godot4 = {true, false, false, true, false};
-static const gdw_keys_facts k_keys_godot43 = {true, false, false, true, true};
+static const gdw_keys_facts k_keys_godot40 = {true, false, false, true, true}; /* 4.0-4.3: StringName keys stored as String */
 /* past_end_error and padding_unchecked by place: a String value, a NodePath part, a string array entry */
 static const gdw_strings_facts k_strings_hardened = {
     GDW_STRINGS_HARDENED,
@@ -204,7 +204,7 @@ static const gdw_dialect k_dialects[] = {
     {.name = "godot4.3", .fuzz_id = 10, .release = "4.3", .released = "2024-08", .aliases = "godot4@4.3",
      .engine = "Godot 4.3", .family = "godot4",
      .summary = "Godot 4.3: ids 0-38, typed Array header only",
-     .reals = &k_reals_flag64_single, .keys = &k_keys_godot43, .typed = &k_typed_godot43, .strings = &k_strings_hardened,
+     .reals = &k_reals_flag64_single, .keys = &k_keys_godot40, .typed = &k_typed_godot43, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
      .int_encoding = GDW_INT_MINIMAL,
      .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
@@ -213,12 +213,12 @@ static const gdw_dialect k_dialects[] = {
     {.name = "godot4.0", .fuzz_id = 11, .release = "4.2", .released = "2023-11", .aliases = "godot4.1 godot4.2",
      .engine = "Godot 4.0-4.2", .family = "godot4",
      .summary = "Godot 4.0-4.2: ids 0-37, no typed containers",
-     .reals = &k_reals_flag64_single, .keys = &k_keys_godot4, .typed = &k_typed_none, .strings = &k_strings_hardened,
+     .reals = &k_reals_flag64_single, .keys = &k_keys_godot40, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types) - 1, .types = k_godot4_types,
      .int_encoding = GDW_INT_MINIMAL,
-     .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
-     .engine_evidence = NULL,
-     .no_engine = "not built yet: one search found no public snapshot of 4.0-4.2 under 500 MB; source evidence only"},
+     .rid_has_id = true, .nodepath_bare_absolute = false, .utf8_rule = GDW_UTF8_STRICT,
+     .engine_evidence = "Godot 4.2 (4.2.3-rc, the 4.2 branch after 4.2.2-stable, built from WhalesState/godot-4.2@d3cb560e)",
+     .no_engine = NULL},
     {.name = "godot4-double", .fuzz_id = 12, .aliases = "godot4.4-double", .engine = "Godot 4.4+ precision=double",
      .family = "godot4",
      .summary = "Godot 4.4+ double build: bit 16 on every math type, reals f64",

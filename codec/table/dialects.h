@@ -40,8 +40,9 @@ typedef struct gdw_reals_facts {
  * _godot3: merged, NaN equals NaN inside Arrays compared as keys, Dictionaries by instance (3.x
  * measured on 3.6.2 and 3.2.3, Pandemonium on v4.9.0); _godot4: merged, a String and a StringName
  * with the same text one key at the top (StringLikeVariantComparator; measured on 4.6.3);
- * _godot43: as Godot 4, and a StringName key becomes a String key (4.3 Dictionary::operator[]
- * stores `sn->operator String()`; measured on a 4.3-stable build). */
+ * _godot40: as Godot 4, and a StringName key becomes a String key (4.0-4.3: Dictionary::operator[]
+ * stores `sn->operator String()`, 4.2 core/variant/dictionary.cpp:99-102; measured on a 4.3-stable
+ * and a 4.2 build). */
 typedef struct gdw_keys_facts {
     bool merge_dict_keys, nested_nan_equal, dicts_by_identity, string_like, name_to_string;
 } gdw_keys_facts;

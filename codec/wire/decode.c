@@ -742,12 +742,12 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
          * (corpus/regressions/decode/), where the flag kept made a value no encoder can write. */
         flags &= ~2u;
     }
-    /* Godot 2 and 3 build a path without parts as the empty NodePath, dropping the absolute
-     * flag, although their encoder writes it for NodePath("/") (checked against Godot 3.2.3):
-     * the value is the empty path, and it re-encodes with flags 0. Godot 4 keeps it: its
-     * NodePath(names, subnames, absolute) constructor returns the empty path only when not
-     * absolute (godotengine/godot core/string/node_path.cpp), and 4.6.3 reads its own
-     * 16000000 00000080 00000000 01000000 back as NodePath("/"). */
+    /* Godot 2, 3 and 4.0-4.2 build a path without parts as the empty NodePath, dropping the
+     * absolute flag, although their encoder writes it for NodePath("/") (checked against Godot
+     * 3.2.3 and a 4.2 build; 4.2 core/string/node_path.cpp:345-348 returns before it stores the
+     * flag): the value is the empty path, and it re-encodes with flags 0. Godot 4.3 and later keep
+     * it: the constructor returns the empty path only when not absolute, and 4.6.3 and 4.3-stable
+     * read their own 16000000 00000080 00000000 01000000 back as NodePath("/"). */
     if (total == 0 && !d->nodepath_bare_absolute) flags &= ~1u;
     gdw_str *parts = NULL;
     if (dst && room_for(c, total)) {

@@ -9,7 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 engine=${1:-}
 case "$engine" in
-    godot4.6|godot4.3|godot4.6-double) script=packets4.gd; args=(--headless --path . --script res://packets4.gd); config=5 ;;
+    godot4.6|godot4.3|godot4.2|godot4.6-double) script=packets4.gd; args=(--headless --path . --script res://packets4.gd); config=5 ;;
     godot3.6|godot3.2|godot3.1|godot3.0|pandemonium-*) script=packets3.gd; args=(--no-window -s packets3.gd); config=4 ;;
     godot2.1|godot2.0) script=packets3.gd; args=(-s packets3.gd); config=0 ;;
     *) echo "usage: tools/engines/make_packets.sh godot4.6|godot3.6|godot3.2|pandemonium-4.9|..." >&2; exit 2 ;;
@@ -49,6 +49,9 @@ case "$engine" in
         printf '\n\nfunc _version():\n\tif OS.has_method("get_engine_version"):\n\t\treturn OS.get_engine_version()["string"]\n\treturn ""\n' >> "$work/$script" ;;
     godot4.3) # typed Dictionaries are 4.4+: 4.3's parser refuses the script with them (and the emit after each)
         sed -e '/: Dictionary\[/,+1d' "$here/$script" > "$work/$script" ;;
+    godot4.2) # as 4.3, and no PackedVector4Array either (4.3+)
+        sed -e '/: Dictionary\[/,+1d' -e '/emit("PackedVector4Array"/d' -e 's/, "PackedVector4Array"\]/]/' \
+            -e 's/, "PackedVector4Array": TYPE_PACKED_VECTOR4_ARRAY}/}/' "$here/$script" > "$work/$script" ;;
     pandemonium-*) # the fork renamed Quat; its own types come from packets_pandemonium.gd
         sed -e 's/\bQuat(/Quaternion(/g' -e 's/^\tmore()$/\tmore()\n\tpandemonium()/' "$here/$script" > "$work/$script"
         cat "$here/packets_pandemonium.gd" >> "$work/$script" ;;

@@ -61,6 +61,7 @@ ENGINES = {
     "godot2.1": ("godot2.gd", 0, ["-s", "godot2.gd"], {"mole@2.1.0"}, 18),
     "godot2.0": ("godot2.gd", 0, ["-s", "godot2.gd"], {"mole@2.0"}, 18),
     "godot3.0": ("godot3.gd", 3, ["--no-window", "-s", "godot3.gd"], {"godot3.0@3.0.0"}, 17),
+    "godot4.2": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4.0"}, 24),
     "godot4.3": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4.3"}, 24),
     "godot4.6-double": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4-double"}, 24),
 }
