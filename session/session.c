@@ -994,7 +994,9 @@ static void tcp_append(gdw_session *s, flow *f, int dir, uint32_t seq, const uin
         more = false;
         for (tcp_segment **link = &d->ahead; *link; link = &(*link)->next) {
             tcp_segment *g = *link;
-            if ((int32_t)(g->seq - d->next) > 0) continue;
+            /* not reached yet: the same test as tcp_take's (a segment exactly 2^31 bytes ahead is
+             * ahead both ways round as int32_t; taking it would queue it again, for ever) */
+            if ((int32_t)(d->next - g->seq) < 0) continue;
             *link = g->next;
             d->ahead_bytes -= g->len, d->ahead_count--;
             s->stats.open_fragment_bytes -= g->len;
