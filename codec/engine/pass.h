@@ -29,12 +29,12 @@ typedef struct settle_ctx {
 /* One open container of the walk: the value, its items, how many, the next one to visit. */
 typedef struct settle_frame { gdw_value *v, *items; size_t n, next; } settle_frame;
 
-/* keys.c: keys the engine's Dictionary finds equal become one entry (the first key, its place,
- * the last value); the hash seed of one pass, from addresses that are not on the wire. */
 /* The class the engine names an Object decoded as an id (EncodedObjectAsID; typed.c): an Object
  * element type without objects, and a typed container's element class omitted (header bit 16). */
 extern const gdw_str gdw_engine_encoded_object_as_id;
 
+/* keys.c: keys the engine's Dictionary finds equal become one entry (the first key, its place,
+ * the last value); the hash seed of one pass, from addresses that are not on the wire. */
 gdw_status gdw_engine_merge_keys(settle_ctx *c, gdw_value *dict);
 uint64_t gdw_engine_key_seed(const void *a, const void *b);
 
