@@ -5,13 +5,27 @@
  * The ranking is the library's (gdw_check_rank, codec/check.c: the Python and npm packages and the page
  * rank with it too); this file says why. Dialects that read the same value are one "meaning"; where
  * meanings differ, the reason names the first type id they read differently.
+ *
+ * Cost: each dialect's decode, and one walk of each tree it accepts (its misread-looking reals, its types and
+ * its digest, by which the dialects that read alike are grouped: a walk a tree, not a comparison a pair of
+ * trees). The dialects are independent, so on a large packet they are spread over the machine's cores
+ * (check_all); the answers, and so the output, are the same however they are spread.
  */
+#define _DEFAULT_SOURCE /* getrandom, clock_gettime under -std=c11 */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
 #define MAX_IDS 64
+
+typedef struct tree_facts tree_facts;
+typedef struct facts_frame { const gdw_value *v, *items; size_t n, next; } facts_frame;
 
 typedef struct row {
     const gdw_check_result *r; /* gdw_check's, in check_run.res */
@@ -28,7 +42,8 @@ typedef struct check_run {
     size_t nd;
     row *rows;
     gdw_check_result *res; /* gdw_check's results for the packet being checked */
-    struct tree_facts *meaning_facts; /* per meaning (at most one a dialect) */
+    struct tree_facts *facts; /* per dialect: one walk of its tree (check_row) */
+    int *rep;             /* per meaning: its first row (rank_rows) */
     size_t *odd;          /* per dialect: the same, for gdw_check_rank */
     int *rank;            /* per dialect: gdw_check_rank's */
     size_t *accept_count; /* per dialect, over the run */
@@ -56,56 +71,108 @@ static const char *type_of(const gdw_dialect *d, unsigned w) {
 /* ---- what a tree holds ---------------------------------------------------------------------------- */
 
 /* What one walk of a tree tells: its reals that look misread (the library's gdw_value_misread_own, down to
- * GDW_MISREAD_DEPTH levels, as gdw_value_misread_reals counts them) and the types of its values in the order
+ * GDW_MISREAD_DEPTH levels, as gdw_value_misread_reals counts them), the types of its values in the order
  * their headers are on the wire (a tree's pre-order; an Object's property names are bare strings, not
- * values): one walk for what the ranking and the reasons need. */
-typedef struct tree_facts {
+ * values) and its digest (gdw_digest: the same digest, the same value): one walk for what the ranking, the
+ * meanings and the reasons need. */
+struct tree_facts {
     size_t odd;
     uint64_t seen;     /* types met, as bits */
     unsigned type[MAX_IDS];
     size_t ntypes;
-} tree_facts;
+    gdw_digest digest;
+    bool digest_whole; /* every value is in the digest (false only for a tree deeper than a decode makes) */
+    facts_frame *stack; /* the walk's, FACTS_MAX_DEPTH frames (check_run_alloc) */
+};
 
-static gdw_visit_answer facts_at(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
-    (void)ev;
-    tree_facts *f = ctx;
-    if (depth <= GDW_MISREAD_DEPTH) f->odd += gdw_value_misread_own(v);
+/* One value's own facts (its children come after it in the walk below). */
+static inline void facts_at(tree_facts *f, const gdw_value *v, const gdw_value *parent, size_t slot, size_t depth) {
+    if (depth <= GDW_MISREAD_DEPTH && gdw_type_has_reals((gdw_type)v->type)) f->odd += gdw_value_misread_own(v);
+    gdw_digest_node(&f->digest, v);
     bool header = !(parent && parent->type == GDW_OBJECT && slot % 2 == 0);
     if (header && v->type < 64 && !(f->seen >> v->type & 1u) && f->ntypes < MAX_IDS) {
         f->seen |= (uint64_t)1 << v->type;
         f->type[f->ntypes++] = v->type;
     }
-    return GDW_VISIT_GO;
 }
 
-static tree_facts facts_of(const gdw_value *root) {
-    tree_facts f;
-    memset(&f, 0, sizeof f);
-    gdw_visit(root, GDW_VISIT_PRE, facts_at, &f);
-    return f;
+/* The digest's key: random, once a process (the digest is keyed so that no packet collides on purpose):
+ * from the kernel, else from the clock and places in memory. */
+static uint64_t g_digest_key[2];
+static pthread_once_t g_digest_key_once = PTHREAD_ONCE_INIT;
+
+static void make_digest_key(void) {
+    if (getrandom(g_digest_key, sizeof g_digest_key, 0) == (ssize_t)sizeof g_digest_key) return;
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    g_digest_key[0] = (uint64_t)t.tv_nsec * 0x9E3779B97F4A7C15u ^ (uint64_t)(uintptr_t)&t;
+    g_digest_key[1] = (uint64_t)t.tv_sec ^ (uint64_t)(uintptr_t)g_digest_key ^ (uint64_t)getpid() << 32;
+}
+
+/* The walk, pre-order, on a stack of its own (a decoded tree is at most GDW_HARD_MAX_DEPTH + 1 levels deep;
+ * a deeper one, made by hand, leaves its digest unusable, and the meanings are then found by comparing). */
+#define FACTS_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 2)
+static void facts_of(tree_facts *f, const gdw_value *root, const packet *pk) {
+    pthread_once(&g_digest_key_once, make_digest_key);
+    f->odd = 0;
+    f->seen = 0;
+    f->ntypes = 0;
+    f->digest_whole = true;
+    gdw_digest_init(&f->digest, g_digest_key[0], g_digest_key[1], pk->p, pk->n);
+    if (!root) return;
+    facts_frame *st = f->stack;
+    facts_at(f, root, NULL, 0, 0);
+    st[0].v = root;
+    st[0].n = gdw_children(root, &st[0].items);
+    st[0].next = 0;
+    size_t sp = 1;
+    while (sp) {
+        size_t top = sp - 1;
+        if (st[top].next == st[top].n) { sp--; continue; }
+        size_t slot = st[top].next++;
+        const gdw_value *v = &st[top].items[slot];
+        facts_at(f, v, st[top].v, slot, sp);
+        const gdw_value *items;
+        size_t n = gdw_children(v, &items);
+        if (n == 0) continue;
+        if (sp == FACTS_MAX_DEPTH) { f->digest_whole = false; continue; }
+        st[sp].v = v;
+        st[sp].items = items;
+        st[sp].n = n;
+        st[sp].next = 0;
+        sp++;
+    }
+}
+
+/* Two rows read the same value: the same digest says so (but for a chance of 2^-128); a different one
+ * only where both trees hold every byte string in the packet at the same places, so it is asked of
+ * gdw_value_equal, which stops at the first difference. */
+static bool same_meaning(const tree_facts *fa, const gdw_value *a, const tree_facts *fb, const gdw_value *b) {
+    if (fa->digest_whole && fb->digest_whole && fa->digest.h[0] == fb->digest.h[0] && fa->digest.h[1] == fb->digest.h[1]) return true;
+    return gdw_value_equal(a, b);
 }
 
 /* ---- ranking -------------------------------------------------------------------------------------- */
 
-/* Ranks (gdw_check_rank), meanings and (with detail: the matrix or JSON) each row's reason. With detail,
- * the rows that read equal values are one meaning, and each meaning's tree is walked once for its
- * misread-looking reals, which the ranking then takes as given, and its types. */
+/* Ranks (gdw_check_rank), meanings and (with detail: the matrix or JSON) each row's reason. The rows that read
+ * equal values are one meaning (same_meaning); each row's tree was walked once already (check_row) for its
+ * misread-looking reals, which the ranking takes as given, its types and its digest. */
 static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *dec, ids *seen, int *best_out, int *n_meanings, bool detail) {
     size_t nd = c->nd;
     row *rows = c->rows;
     int nm = 0;
-    tree_facts *mf = c->meaning_facts;
+    const tree_facts *tf = c->facts;
+    int *rep = c->rep; /* the first row of each meaning */
     for (size_t i = 0; i < nd; i++) {
         rows[i].meaning = -1;
-        c->odd[i] = SIZE_MAX;
+        c->odd[i] = rows[i].r->status ? SIZE_MAX : tf[i].odd;
         if (!detail || rows[i].r->status) continue;
-        for (size_t k = 0; k < i; k++)
-            if (rows[k].meaning >= 0 && gdw_value_equal(gdw_doc_root(rows[k].r->doc), gdw_doc_root(rows[i].r->doc))) { rows[i].meaning = rows[k].meaning; break; }
+        for (int m = 0; m < nm && rows[i].meaning < 0; m++)
+            if (same_meaning(&tf[rep[m]], gdw_doc_root(rows[rep[m]].r->doc), &tf[i], gdw_doc_root(rows[i].r->doc))) rows[i].meaning = m;
         if (rows[i].meaning < 0) {
+            rep[nm] = (int)i;
             rows[i].meaning = nm++;
-            mf[rows[i].meaning] = facts_of(gdw_doc_root(rows[i].r->doc));
         }
-        c->odd[i] = mf[rows[i].meaning].odd;
     }
     int best = (int)gdw_check_rank(c->res, nd, pk->n, c->odd, c->rank);
     *best_out = best;
@@ -115,7 +182,6 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
         if (w->r->status != GDW_OK) continue;
         w->odd_reals = c->odd[i];
         w->exact_ok = w->r->engine_exact; /* gdw_check's: found in its walk unless an engine quirk was met */
-        if (w->exact_ok && c->matrix) engine_value_note(w->r->dialect, pk, dec, w->r->doc, w->engine_note, sizeof w->engine_note);
     }
     seen->n = 0;
     *n_meanings = 0;
@@ -125,7 +191,7 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
      * tree holds every value read (an engine-exact tree may hold converted ones: its trace then) */
     const gdw_dialect *bd = rows[best].r->dialect;
     if (rows[best].r->status == GDW_OK && dec->mode != GDW_MODE_ENGINE_EXACT) {
-        const tree_facts *f = &mf[rows[best].meaning];
+        const tree_facts *f = &tf[best];
         for (size_t k = 0; k < f->ntypes; k++)
             for (unsigned id = 0; id < gdw_dialect_type_count(bd); id++)
                 if (gdw_dialect_wire_type(bd, id) == (int)f->type[k]) { seen->id[seen->n++] = id; break; }
@@ -335,24 +401,81 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
 
 /* ---- the verb ------------------------------------------------------------------------------------- */
 
+/* One dialect's answer and the walk of its tree (and, in the matrix, its engine note): the work of one row,
+ * independent of every other row's. */
+typedef struct check_job {
+    check_run *c;
+    const packet *pk;
+    const gdw_decode_options *dec;
+    const gdw_allocator *alloc;
+    atomic_size_t next; /* the next row to take */
+} check_job;
+
+static void check_row(check_job *j, size_t i) {
+    check_run *c = j->c;
+    gdw_check_result *r = &c->res[i];
+    row *w = &c->rows[i];
+    w->r = r;
+    w->engine_note[0] = 0;
+    if (!gdw_check_dialect(gdw_dialect_at(i), j->pk->p, j->pk->n, j->dec, j->alloc, true, r)) return;
+    facts_of(&c->facts[i], gdw_doc_root(r->doc), j->pk);
+    if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, r->doc, w->engine_note, sizeof w->engine_note);
+}
+
+static void *check_rows(void *arg) {
+    check_job *j = arg;
+    for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->c->nd;) check_row(j, i);
+    return NULL;
+}
+
+/* Below this many bytes a packet's rows are done one after another: starting a thread (tens of
+ * microseconds) would cost more than it saves. At most CHECK_THREADS rows at once. */
+#define CHECK_PARALLEL_PACKET ((size_t)1 << 20)
+#define CHECK_THREADS 8
+
+/* Every dialect's answer to the packet (gdw_check's, row by row), each accepted tree walked once: on a
+ * packet of a megabyte or more, spread over the online cores. Returns how many dialects accept. */
+static int check_all(check_run *c, const packet *pk, const gdw_decode_options *dec) {
+    check_job j = {c, pk, dec, region_for(pk->n), 0};
+    pthread_t t[CHECK_THREADS];
+    size_t nt = 0;
+    if (pk->n >= CHECK_PARALLEL_PACKET) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        size_t want = cpus > 1 ? (size_t)cpus - 1 : 0; /* this thread is one of them */
+        if (want > CHECK_THREADS) want = CHECK_THREADS;
+        if (want > c->nd - 1) want = c->nd - 1;
+        while (nt < want && pthread_create(&t[nt], NULL, check_rows, &j) == 0) nt++;
+    }
+    check_rows(&j);
+    for (size_t k = 0; k < nt; k++) pthread_join(t[k], NULL);
+    int accepted = 0;
+    for (size_t i = 0; i < c->nd; i++) {
+        row *w = &c->rows[i];
+        /* the fields rank_rows reads before it writes them (the texts are long: not cleared whole) */
+        w->exact_ok = false;
+        w->reason[0] = 0;
+        w->odd_reals = 0;
+        w->meaning = -1;
+        accepted += c->res[i].status == GDW_OK;
+    }
+    return accepted;
+}
+
+static void free_docs(check_run *c) {
+    for (size_t i = 0; i < c->nd; i++) {
+        gdw_doc_free(c->res[i].doc);
+        c->res[i].doc = NULL;
+    }
+    region_reset();
+}
+
 static int check_packet(void *ctx, const packet *pk) {
     check_run *c = ctx;
     gdw_decode_options dec = c->o->dec;
     dec.borrow_input = true; /* the packet outlives the documents: they are freed below */
     dec.watch_engine = c->matrix; /* the matrix's notes (engine_value_note) */
-    int accepted = (int)gdw_check(pk->p, pk->n, &dec, region_for(pk->n), true, c->res);
-    for (size_t i = 0; i < c->nd; i++) {
-        row *w = &c->rows[i];
-        /* the fields rank_rows reads before it writes them (the texts are long: not cleared whole) */
-        w->r = &c->res[i];
-        w->exact_ok = false;
-        w->engine_note[0] = 0;
-        w->reason[0] = 0;
-        w->odd_reals = 0;
-        w->meaning = -1;
-        if (w->r->status) continue;
-        c->accept_count[i]++;
-    }
+    int accepted = check_all(c, pk, &dec);
+    for (size_t i = 0; i < c->nd; i++) c->accept_count[i] += c->res[i].status == GDW_OK;
     int best = 0, nm = 0;
     ids seen;
     rank_rows(c, pk, &dec, &seen, &best, &nm, c->matrix || c->o->json);
@@ -362,42 +485,54 @@ static int check_packet(void *ctx, const packet *pk) {
         print_matrix(c, pk, best, nm, accepted, &seen);
         if (c->o->verbose) printf("\n");
     } else print_line(c, pk, best, accepted);
-    for (size_t i = 0; i < c->nd; i++) gdw_doc_free(c->res[i].doc);
-    region_reset();
-    if (!accepted || c->rows[best].r->consumed < pk->n) hint_raw_text(c->o, pk); /* rejected, or read in part */
+    bool read_whole = accepted && c->rows[best].r->consumed == pk->n;
+    free_docs(c);
+    if (!read_whole) hint_raw_text(c->o, pk); /* rejected, or read in part */
     return accepted ? EXIT_ACCEPTED : EXIT_REJECTED;
+}
+
+static void check_run_free(check_run *c) {
+    for (size_t i = 0; c->facts && i < c->nd; i++) free(c->facts[i].stack);
+    free(c->rows);
+    free(c->res);
+    free(c->accept_count);
+    free(c->first_count);
+    free(c->facts);
+    free(c->rep);
+    free(c->odd);
+    free(c->rank);
+}
+
+static bool check_run_alloc(check_run *c) {
+    c->nd = gdw_dialect_count();
+    c->rows = calloc(c->nd, sizeof *c->rows);
+    c->res = calloc(c->nd, sizeof *c->res);
+    c->accept_count = calloc(c->nd, sizeof *c->accept_count);
+    c->first_count = calloc(c->nd, sizeof *c->first_count);
+    c->facts = calloc(c->nd, sizeof *c->facts);
+    c->rep = calloc(c->nd, sizeof *c->rep);
+    c->odd = calloc(c->nd, sizeof *c->odd);
+    c->rank = calloc(c->nd, sizeof *c->rank);
+    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank;
+    for (size_t i = 0; ok && i < c->nd; i++) ok = (c->facts[i].stack = malloc(FACTS_MAX_DEPTH * sizeof(facts_frame))) != NULL;
+    if (ok) return true;
+    check_run_free(c);
+    return false;
 }
 
 const gdw_dialect *best_dialect_for(const opts *o, const packet *pk) {
     static check_run c; /* one per process: -d auto asks once a packet */
-    if (!c.rows) {
-        c.nd = gdw_dialect_count();
-        c.rows = calloc(c.nd, sizeof *c.rows);
-        c.res = calloc(c.nd, sizeof *c.res);
-        c.meaning_facts = calloc(c.nd, sizeof *c.meaning_facts);
-        c.odd = calloc(c.nd, sizeof *c.odd);
-        c.rank = calloc(c.nd, sizeof *c.rank);
-        if (!c.rows || !c.res || !c.meaning_facts || !c.odd || !c.rank) return NULL;
-    }
+    if (!c.rows && !check_run_alloc(&c)) return NULL;
     c.o = o;
     gdw_decode_options dec = o->dec;
     dec.trace = NULL;
-    int accepted = (int)gdw_check(pk->p, pk->n, &dec, region_for(pk->n), true, c.res);
-    for (size_t i = 0; i < c.nd; i++) {
-        row *w = &c.rows[i];
-        w->r = &c.res[i];
-        w->exact_ok = false;
-        w->engine_note[0] = 0;
-        w->reason[0] = 0;
-        w->odd_reals = 0;
-        w->meaning = -1;
-    }
+    dec.borrow_input = true; /* the documents are freed below */
+    int accepted = check_all(&c, pk, &dec);
     int best = 0, nm = 0;
     ids seen;
     rank_rows(&c, pk, &dec, &seen, &best, &nm, false);
     const gdw_dialect *d = accepted ? c.rows[best].r->dialect : NULL;
-    for (size_t i = 0; i < c.nd; i++) gdw_doc_free(c.res[i].doc);
-    region_reset();
+    free_docs(&c);
     return d;
 }
 
@@ -406,16 +541,7 @@ int cmd_check(const opts *o) {
     memset(&c, 0, sizeof c);
     c.o = o;
     c.matrix = o->verbose || single_packet_input(o);
-    c.nd = gdw_dialect_count();
-    c.rows = calloc(c.nd, sizeof *c.rows);
-    c.res = calloc(c.nd, sizeof *c.res);
-    c.accept_count = calloc(c.nd, sizeof *c.accept_count);
-    c.first_count = calloc(c.nd, sizeof *c.first_count);
-    c.meaning_facts = calloc(c.nd, sizeof *c.meaning_facts);
-    c.odd = calloc(c.nd, sizeof *c.odd);
-    c.rank = calloc(c.nd, sizeof *c.rank);
-    if (!c.rows || !c.res || !c.accept_count || !c.first_count || !c.meaning_facts || !c.odd || !c.rank) {
-        free(c.rows); free(c.res); free(c.accept_count); free(c.first_count); free(c.meaning_facts); free(c.odd); free(c.rank);
+    if (!check_run_alloc(&c)) {
         fprintf(stderr, "gdwire: out of memory\n");
         return EXIT_USAGE;
     }
@@ -429,12 +555,6 @@ int cmd_check(const opts *o) {
         printf("%-19s %9s %12s\n", "dialect", "accepts", "ranks first");
         for (size_t i = 0; i < c.nd; i++) printf("%-19s %9zu %12zu\n", gdw_dialect_name(gdw_dialect_at(i)), c.accept_count[i], c.first_count[i]);
     }
-    free(c.rows);
-    free(c.res);
-    free(c.accept_count);
-    free(c.first_count);
-    free(c.meaning_facts);
-    free(c.odd);
-    free(c.rank);
+    check_run_free(&c);
     return rc;
 }

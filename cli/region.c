@@ -15,8 +15,10 @@
  * one partly used block per block (each block is at least twice the request that opened it), so
  * under twice the arena's own use; gdw_decode_heap_bound still bounds what is asked for.
  * Where mmap or madvise is missing the region falls back to plain blocks; nothing else changes.
+ * Chunks may be asked for from several threads at once (check), under one lock.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS and madvise under -std=c11 */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +37,10 @@ typedef struct block {
 
 typedef struct region {
     block *first, *cur;
+    pthread_mutex_t lock; /* check decodes its dialects on several threads (check.c): a chunk at a time */
 } region;
 
-static region g_region;
+static region g_region = {NULL, NULL, PTHREAD_MUTEX_INITIALIZER};
 
 static size_t header_size(void) { return (sizeof(block) + REGION_ALIGN - 1) & ~(size_t)(REGION_ALIGN - 1); }
 
@@ -66,8 +69,7 @@ static block *map_block(size_t need) {
     return b;
 }
 
-static void *region_malloc(void *ctx, size_t n) {
-    region *r = ctx;
+static void *region_bump(region *r, size_t n) {
     if (n > SIZE_MAX - REGION_ALIGN - header_size()) return NULL;
     size_t want = (n + REGION_ALIGN - 1) & ~(size_t)(REGION_ALIGN - 1);
     for (;;) {
@@ -89,6 +91,15 @@ static void *region_malloc(void *ctx, size_t n) {
     }
 }
 
+/* The arena asks for whole chunks (codec/value/arena.c), a few a megabyte: one lock each costs nothing. */
+static void *region_malloc(void *ctx, size_t n) {
+    region *r = ctx;
+    pthread_mutex_lock(&r->lock);
+    void *p = region_bump(r, n);
+    pthread_mutex_unlock(&r->lock);
+    return p;
+}
+
 static void region_free(void *ctx, void *p, size_t n) { (void)ctx, (void)p, (void)n; /* region_reset frees */ }
 
 static void *region_realloc(void *ctx, void *p, size_t old_n, size_t new_n) {
@@ -105,6 +116,7 @@ static const gdw_allocator k_region = {region_malloc, region_realloc, region_fre
 
 const gdw_allocator *region_for(size_t packet_len) { return packet_len >= REGION_MIN_PACKET ? &k_region : NULL; }
 
+/* After every document of the packet is freed, and no thread is decoding. */
 void region_reset(void) {
     for (block *b = g_region.first; b; b = b->next) b->used = header_size();
     g_region.cur = g_region.first;

@@ -358,6 +358,28 @@ GDW_API bool gdw_value_diff(const gdw_value *a, const gdw_value *b, gdw_differen
 /* gdw_typedesc_equal: two container element types are the same (a builtin's wire id counts only
  * for ids with no type; a class or script by its name). */
 GDW_API bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
+/* gdw_digest: a 128-bit digest of trees decoded from one packet, of what gdw_value_equal compares, so that
+ * many trees can be grouped by value in one walk each instead of a walk of every pair (gdwire check groups the
+ * dialects that read a packet alike so). gdw_digest_init starts one, with a key (two random words: the digest
+ * is keyed so that no packet can be made to collide on purpose) and the packet the trees were decoded from;
+ * gdw_digest_node adds one value's own content (type, length, the flags equality compares, scalar bits, text
+ * and data), not its children; gdw_digest_tree adds a whole tree in pre-order (node by node, so a caller's own
+ * walk can add it up with other work: each node's length fixes how many children follow).
+ * Text and data that lie inside the packet are taken by their place in it, not read: two zero-copy decodes of a
+ * packet hold one string at one place, and a 64 MiB PackedByteArray costs two words. Bytes elsewhere (a string
+ * an engine pass rewrote, a tree built by hand) are read.
+ * What it promises: equal digests (same key) mean equal trees, but for a chance of about 2^-128 (it is not a
+ * cryptographic hash: keep the key secret). Different digests mean unequal trees only where every byte string
+ * of both lies inside the packet or outside it alike; otherwise ask gdw_value_equal. */
+typedef struct gdw_digest {
+    uint64_t h[2];
+    uint64_t key[2];
+    const uint8_t *packet;
+    size_t packet_len;
+} gdw_digest;
+GDW_API void gdw_digest_init(gdw_digest *g, uint64_t key0, uint64_t key1, const uint8_t *packet, size_t packet_len);
+GDW_API void gdw_digest_node(gdw_digest *g, const gdw_value *v);
+GDW_API bool gdw_digest_tree(gdw_digest *g, const gdw_value *root);
 
 /* ---------------------------------------------------------------------------------------
  * Dialects (the tables live in codec/table/dialects.c; a row is read through the calls below).
@@ -675,6 +697,12 @@ typedef struct gdw_check_result {
  * gdw_dialect_count() results, in table order. Returns how many dialects accept. */
 GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
                          gdw_check_result *out);
+/* gdw_check_dialect: gdw_check's work for one dialect d, into *r: true when d accepts buf. gdw_check is this
+ * for every dialect in table order; the rows are independent, so a program may spread them over threads (the
+ * allocator must then be safe to call from each). False, with r->status an error, for NULL d or buf; false
+ * and nothing written for NULL r. */
+GDW_API bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                               const gdw_allocator *alloc, bool keep_docs, gdw_check_result *r);
 
 /* gdw_check_rank: which dialect most likely wrote the packet of len bytes that gdw_check answered in r[0..n).
  * A dialect that accepts it beats one that rejects it; then, in this order: reading every byte; a value without

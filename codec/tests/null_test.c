@@ -95,6 +95,20 @@ int main(void) {
     NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_validate(g4, bytes, 4, NULL, NULL, NULL));
     NULLCASE(r == 0, size_t r = gdw_check(NULL, 4, NULL, NULL, false, results));
     NULLCASE(r == 0, memset(bytes, 0, 8); size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL));
+    NULLCASE(!r && results[0].status != GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect(NULL, bytes, 4, NULL, NULL, false, &results[0]));
+    NULLCASE(!r && results[0].status != GDW_OK, bool r = gdw_check_dialect(g4, NULL, 4, NULL, NULL, false, &results[0]));
+    NULLCASE(!r, memset(bytes, 0, 8); bool r = gdw_check_dialect(g4, bytes, 4, NULL, NULL, false, NULL));
+    NULLCASE(r && results[0].status == GDW_OK && results[0].consumed == 4 && results[0].reencodes_same,
+             memset(bytes, 0, 8); bool r = gdw_check_dialect(g4, bytes, 4, NULL, NULL, false, &results[0])); /* opts and alloc may be NULL */
+    {
+        gdw_digest g;
+        NULLCASE(true, gdw_digest_init(NULL, 1, 2, bytes, 4));
+        NULLCASE(g.packet == NULL && g.packet_len == 0, gdw_digest_init(&g, 1, 2, NULL, 4));
+        NULLCASE(true, gdw_digest_init(&g, 1, 2, NULL, 0); gdw_digest_node(NULL, v));
+        NULLCASE(g.h[0] != 2 || g.h[1] != 1, gdw_digest_init(&g, 1, 2, NULL, 0); gdw_digest_node(&g, NULL)); /* NULL is a value of its own */
+        NULLCASE(!r, bool r = gdw_digest_tree(NULL, v));
+        NULLCASE(!r, gdw_digest_init(&g, 1, 2, NULL, 0); bool r = gdw_digest_tree(&g, NULL));
+    }
     {
         int ranks[64];
         size_t nd = gdw_dialect_count();
