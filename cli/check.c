@@ -429,7 +429,8 @@ static void *check_rows(void *arg) {
 }
 
 /* Below this many bytes a packet's rows are done one after another: starting a thread (tens of
- * microseconds) would cost more than it saves. At most CHECK_THREADS rows at once. */
+ * microseconds) would cost more than it saves. At most CHECK_THREADS rows at once, or as many as the
+ * environment's GDWIRE_THREADS says (1: one after another). */
 #define CHECK_PARALLEL_PACKET ((size_t)1 << 20)
 #define CHECK_THREADS 8
 
@@ -441,6 +442,11 @@ static int check_all(check_run *c, const packet *pk, const gdw_decode_options *d
     size_t nt = 0;
     if (pk->n >= CHECK_PARALLEL_PACKET) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        const char *cap = getenv("GDWIRE_THREADS"); /* at most this many (docs/gdwire.1, ENVIRONMENT) */
+        if (cap && *cap) {
+            long n = strtol(cap, NULL, 10);
+            if (n >= 1 && n < cpus) cpus = n;
+        }
         size_t want = cpus > 1 ? (size_t)cpus - 1 : 0; /* this thread is one of them */
         if (want > CHECK_THREADS) want = CHECK_THREADS;
         if (want > c->nd - 1) want = c->nd - 1;
