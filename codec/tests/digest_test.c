@@ -100,18 +100,11 @@ static uint64_t rnd(void) {
 static size_t packets_from(const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) { fprintf(stderr, "digest_test: cannot open %s\n", path); exit(2); }
-    char line[1 << 16];
-    uint8_t p[1 << 15], m[1 << 15];
-    size_t count = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#') continue;
-        char *hex = strchr(line, '\t');
-        if (!hex) continue;
-        hex++;
-        char *end = strchr(hex, '\t');
-        if (end) *end = 0;
-        size_t n = t_unhex(hex, p, sizeof p);
-        if (n == (size_t)-1 || n == 0) continue;
+    static char line[1 << 16];
+    static uint8_t p[1 << 15], m[1 << 15];
+    size_t count = 0, n = 0;
+    while (t_tsv_packet(f, line, sizeof line, p, sizeof p, &n)) {
+        if (n == 0) continue;
         count++;
         check_packet(p, n, GDW_MODE_COMPATIBLE);
         check_packet(p, n, GDW_MODE_ENGINE_EXACT);

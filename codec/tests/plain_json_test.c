@@ -99,18 +99,11 @@ static void reading(void) {
 static void engine_packets(const char *tsv, const char *dialect) {
     FILE *f = fopen(tsv, "r");
     if (!f) { fprintf(stderr, "cannot open %s\n", tsv); exit(2); }
-    char line[1 << 16];
-    size_t n_packets = 0, n_plain = 0, n_same = 0;
+    static char line[1 << 16];
+    size_t n_packets = 0, n_plain = 0, n_same = 0, n = 0;
     static uint8_t buf[1 << 15];
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#') continue;
-        char *hex = strchr(line, '\t');
-        if (!hex) continue;
-        hex++;
-        char *end = strchr(hex, '\t');
-        if (end) *end = 0;
-        size_t n = t_unhex(hex, buf, sizeof buf);
-        if (n == (size_t)-1) continue;
+    const char *hex;
+    while ((hex = t_tsv_packet(f, line, sizeof line, buf, sizeof buf, &n))) {
         gdw_doc *doc = NULL;
         if (gdw_decode(t_dialect(dialect), buf, n, NULL, NULL, &doc, NULL, NULL) != GDW_OK) continue;
         n_packets++;

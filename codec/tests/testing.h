@@ -47,6 +47,23 @@ static inline void t_hex(const uint8_t *p, size_t n, char *out, size_t cap) {
     out[o < cap ? o : cap - 1] = 0;
 }
 
+/* The next packet of an engine-made TSV (tools/engines/ENGINE-packets.tsv: name, the engine's bytes in hex,
+ * ...): its bytes in buf[0..*n), and its hex (in line) returned; NULL at the end. Comment lines, lines
+ * without hex and hex that does not fit are skipped. */
+static inline const char *t_tsv_packet(FILE *f, char *line, size_t line_cap, uint8_t *buf, size_t cap, size_t *n) {
+    while (fgets(line, (int)line_cap, f)) {
+        if (line[0] == '#') continue;
+        char *hex = strchr(line, '\t');
+        if (!hex) continue;
+        hex++;
+        char *end = strchr(hex, '\t');
+        if (end) *end = 0;
+        *n = t_unhex(hex, buf, cap);
+        if (*n != (size_t)-1) return hex;
+    }
+    return NULL;
+}
+
 static inline const gdw_dialect *t_dialect(const char *name) {
     const gdw_dialect *d = gdw_dialect_find(name);
     if (!d) { fprintf(stderr, "no dialect %s\n", name); exit(2); }
