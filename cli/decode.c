@@ -46,7 +46,12 @@ static int decode_packet_with(decode_run *r, const packet *pk, const gdw_allocat
     gdw_decode_options dec = o->dec;
     dec.borrow_input = true; /* the packet outlives the document here */
     dec.watch_engine = !o->json && o->dec.mode == GDW_MODE_COMPATIBLE; /* the note below, without a second decode where it has nothing to say */
-    gdw_status s = gdw_decode(o->dialect, pk->p, pk->n, &dec, alloc, &doc, &used, &err);
+    /* --noout shows no value: a validation that watches for what the engine holds otherwise gives the
+     * verdict, the error and whether a note is due, in one walk that builds nothing (gdw_validate_watched);
+     * an engine-exact run decodes, as the engine pass works on the tree */
+    bool tree = !o->noout || o->dec.mode == GDW_MODE_ENGINE_EXACT, engine_same = false;
+    gdw_status s = tree ? gdw_decode(o->dialect, pk->p, pk->n, &dec, alloc, &doc, &used, &err)
+                        : gdw_validate_watched(o->dialect, pk->p, pk->n, &dec, &used, &err, &engine_same);
     const gdw_value *shown = gdw_doc_root(doc); /* the whole value, or what --select names */
     if (!s && o->select) {
         size_t bad = 0;
@@ -105,7 +110,9 @@ static int decode_packet_with(decode_run *r, const packet *pk, const gdw_allocat
         free(text);
     }
     char held[1000];
-    if (!o->json && o->dec.mode != GDW_MODE_STRICT && engine_value_note(o->dialect, pk, &dec, doc, held, sizeof held)) {
+    /* the note: from the tree, or, after a watching validation, from decodes of its own where it found that
+     * the engine may hold another value (engine_value_note without a tree) */
+    if (!o->json && o->dec.mode != GDW_MODE_STRICT && (tree || !engine_same) && engine_value_note(o->dialect, pk, &dec, doc, held, sizeof held)) {
         char name[600];
         packet_name(pk, name, sizeof name);
         fprintf(stderr, "%s: note: %s\n", name, held);

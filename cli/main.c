@@ -96,7 +96,7 @@ static const verb k_verbs[] = {
      "  --pretty            values over several lines, two spaces a level (text and JSON)\n"
      "  --select PATH       only the value PATH names, in the syntax of error paths: [3] an item,\n"
      "                      {\"hp\"} under a key, {#2} under the third key, {#2 key} that key\n"
-     "  --noout             decode fully, print nothing: the answer is the exit status\n"
+     "  --noout             read each packet whole, print no value: the answer is the exit status\n"
      "  --wire              an annotated hex dump instead (as 'gdwire explain')\n",
      "  gdwire decode -d godot3 --hex cli/samples/godot3-game-state.hex\n"
      "  gdwire decode -d godot4 --json packet.bin | jq .value\n"

@@ -30,7 +30,7 @@ bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t len, con
      * finds it in the same walk, and whether engine-exact mode reads the bytes the same way
      * (then its verdict is this one); other verdicts take a validation of their own
      * (fuzzers/validate_vs_decode.c checks both against separate validations). */
-    gdw_shadow_report report = {&r->strict_err, false, false};
+    gdw_shadow_report report = {&r->strict_err, false, false, false, false};
     r->status = gdw_decode_shadowed(d, buf, len, &o, alloc, &doc, &r->consumed, &r->err, &report);
     if (r->status != GDW_OK) return false;
     if (o.mode == GDW_MODE_COMPATIBLE) {

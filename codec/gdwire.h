@@ -643,6 +643,15 @@ GDW_API gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t l
  * nothing (it runs the same code with tree building switched off). */
 GDW_API gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
                                 const gdw_decode_options *opts, size_t *consumed, gdw_error *err);
+/* gdw_validate_watched: gdw_validate, and, with opts->watch_engine in compatible or strict mode, whether the
+ * engine holds the value the bytes spell, in the same walk: *engine_same is what gdw_doc_engine_same says of
+ * the tree gdw_decode would build with the same options (false: the engine may hold another value; decode in
+ * both modes to see which), except that it is false, not true, where more than 256 Dictionary keys the
+ * engine could merge are open at once; false when the bytes are refused. It builds nothing: a program that
+ * wants only the verdict and whether an engine note is due (gdwire decode --noout) needs no tree.
+ * engine_same may be NULL. */
+GDW_API gdw_status gdw_validate_watched(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                                        size_t *consumed, gdw_error *err, bool *engine_same);
 
 /* gdw_decode_heap_bound: the most heap gdw_decode with these options (NULL: the defaults) can use
  * for an input of len bytes, arena overhead included, whatever the bytes, as yyjson's

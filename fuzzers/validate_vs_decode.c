@@ -5,7 +5,9 @@
  * the same verdict and an equal value; and gdw_check's one-pass strict verdict (found during its
  * compatible decode) is the verdict, code, offset, path and message of a separate strict
  * validation of the consumed bytes, and its engine verdict (found in the same walk unless an
- * engine quirk is met) that of a separate engine-exact validation, in every dialect. */
+ * engine quirk is met) that of a separate engine-exact validation, in every dialect; and a watching
+ * validation (gdw_validate_watched) gives the decode's verdict and says the engine holds the bytes'
+ * value only where the decode's tree says so (gdw_doc_engine_same; equal but past 256 open keys). */
 #include "fuzzers/fuzz.h"
 
 static void no_trace(void *ctx, const gdw_trace_event *ev) { (void)ctx; (void)ev; }
@@ -66,6 +68,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     gdw_doc_free(borrowed);
     gdw_doc_free(doc);
+
+    if (in.opt.mode != GDW_MODE_ENGINE_EXACT) {
+        gdw_decode_options wo = in.opt;
+        wo.watch_engine = true;
+        wo.trace = NULL;
+        gdw_doc *wd = NULL;
+        gdw_error ew, ewv;
+        size_t used_w = 0, used_wv = 0;
+        gdw_status sw = gdw_decode(in.dialect, in.packet, in.len, &wo, NULL, &wd, &used_w, &ew);
+        bool same = true;
+        gdw_status swv = gdw_validate_watched(in.dialect, in.packet, in.len, &wo, &used_wv, &ewv, &same);
+        same_outcome("watching decode", sw, used_w, &ew, "watching validation", swv, used_wv, &ewv);
+        if (sw == GDW_OK) FUZZ_CHECK(!same || gdw_doc_engine_same(wd), "the watching validation says the engine holds the bytes' value, the tree does not");
+        else FUZZ_CHECK(!same, "a refused packet's watching validation says the engine holds its value");
+        gdw_doc_free(wd);
+    }
 
     gdw_decode_options co = in.opt;
     co.mode = GDW_MODE_COMPATIBLE;

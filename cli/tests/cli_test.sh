@@ -643,6 +643,34 @@ run 0 "$G" check --json "$T/names"; hasnt "$OUT" $'\033'; has "$OUT" '\u001b[31m
 printf 'zz' > "$T/names/$(printf 'b\033]0;title\007.hex')"
 run 2 "$G" check --hex "$T/names"; hasnt "$ERR" $'\033'; has "$ERR" 'b\x1b]0;title\x07.hex: not hex'
 
+# ---- decode --noout reads with a watching validation (gdw_validate_watched): its stderr (errors,
+# engine notes, trailing bytes) is a decode's, on every engine-made packet in every dialect, and a
+# mutated copy of each (a key doubled: a note the engine merges)
+"$PY" - "$ENGINE_TSV" "$T/noout.hex" <<'PY'
+import sys
+out = open(sys.argv[2], "w")
+for line in open(sys.argv[1]):
+    if line.startswith("#") or "\t" not in line:
+        continue
+    h = line.split("\t")[1].strip()
+    out.write(h + "\n")
+    b = bytearray.fromhex(h)
+    if len(b) >= 8:
+        b[len(b) // 2] ^= 0x01
+        out.write(b.hex() + "\n")
+# {1: 2, 1: 3} in godot3: the engine keeps one key
+out.write("12000000" "02000000" "02000000" "01000000" "02000000" "02000000" "02000000" "01000000" "02000000" "03000000\n")
+PY
+for d in $("$G" dialects --json | "$PY" -c 'import json,sys; print(" ".join(r["name"] for r in json.load(sys.stdin)))'); do
+    "$G" decode -d "$d" --hex --lines "$T/noout.hex" > /dev/null 2> "$T/full.err"; rf=$?
+    "$G" decode -d "$d" --noout --hex --lines "$T/noout.hex" > "$T/noout.out" 2> "$T/noout.err"; rn=$?
+    [ "$rf" = "$rn" ] && ok || bad "decode -d $d: exit $rf, with --noout $rn"
+    same "$T/noout.err" "$T/full.err"
+    [ -s "$T/noout.out" ] && bad "decode -d $d --noout printed a value" || ok
+done
+"$G" decode -d godot3 --noout --hex --lines "$T/noout.hex" 2> "$T/noout.err" >/dev/null
+grep -q 'note: the engine' "$T/noout.err" && ok || bad "decode --noout: no engine note on a Dictionary with a key twice"
+
 # ---- large packets (cli/region.c: the documents of a packet of 1 MiB and more live in huge-page
 # blocks kept from packet to packet): the values are built here, so the text is known without gdwire
 # godot3: an Array of 150,000 Dictionaries {"i": N, "s": "vN"} (about 4.8 MB), then a PoolIntArray

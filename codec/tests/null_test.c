@@ -93,6 +93,9 @@ int main(void) {
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_validate(NULL, bytes, 4, NULL, &sz, &err));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_validate(g4, NULL, 4, NULL, &sz, &err));
     NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_validate(g4, bytes, 4, NULL, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, bool same = true; gdw_status r = gdw_validate_watched(NULL, bytes, 4, NULL, &sz, &err, &same));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_validate_watched(g4, NULL, 4, NULL, &sz, &err, NULL));
+    NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_validate_watched(g4, bytes, 4, NULL, NULL, NULL, NULL));
     NULLCASE(r == 0, size_t r = gdw_check(NULL, 4, NULL, NULL, false, results));
     NULLCASE(r == 0, memset(bytes, 0, 8); size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL));
     NULLCASE(!r && results[0].status != GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect(NULL, bytes, 4, NULL, NULL, false, &results[0]));

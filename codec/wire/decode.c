@@ -24,6 +24,7 @@ typedef struct frame {
     gdw_value *items;   /* destination slots, or NULL */
     size_t key_off;     /* dictionary: offset of the last key's value; object: the last name's content */
     uint32_t key_len;   /* object: the last name's length */
+    uint32_t key_start; /* a watching validation's Dictionary: where its keys start in dctx.keys */
 } frame;
 
 /* The walk's mode: every flag below is set by set_mode, from the options' mode, the dialect, a
@@ -92,6 +93,13 @@ typedef struct dctx {
     unsigned tr_type;    /* type of the value being read, for trace events */
     bool fast;           /* compatible mode, no shadow, no trace: values without a destination
                             may be skipped by skip_leaf / skip_entry (below) */
+    /* A watching validation (gdw_validate_watched) judges a Dictionary's keys as a decode does
+     * (keys_kept), without a tree: it reads each key it must judge into key_scratch and keeps it on
+     * a stack, keys[0..nkeys) (a Dictionary's own keys start at its frame's key_start); when the stack
+     * is full it takes the keys as ones the engine may merge. */
+    gdw_value key_scratch;
+    gdw_value *keys;
+    uint32_t nkeys, keys_cap;
 } dctx;
 
 static inline bool strict(const dctx *c) { return c->mode == GDW_MODE_STRICT; }
@@ -455,6 +463,7 @@ static gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, 
     f->slots = slots;
     f->next = 0;
     f->items = items;
+    f->key_start = c->nkeys;
     return GDW_OK;
 }
 
@@ -507,6 +516,7 @@ static inline bool skip_leaf(dctx *c) {
     if (!cur_peek_u32(&c->cur, 0, &hdr)) return false;
     unsigned wire = hdr & 0xFFu;
     if (wire >= c->d->type_count) return false;
+    if ((hdr & ~0xFFu) && c->d->engine_header_whole) return false; /* read_value notes that the engine refuses it */
     c->value_off = c->cur.pos; /* as read_value would: errors after this value report it */
     switch (type_info(c->d->types[wire])->kind) {
     case K_NIL: case K_CALLABLE: n = 4; break;
@@ -589,6 +599,7 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     bool advance_12 = d->defect_vec4_advance_12 && (t == GDW_VECTOR4 || t == GDW_VECTOR4I);
     engine_reads_otherwise(c, advance_12);
     if (engine_way(c, advance_12)) c->cur.pos = at + 12;
+    if (!dst && c->watch_values) narrows(c, ti, w); /* a watching validation notes it as a decode does */
     if (dst) {
         bool narrow = narrows(c, ti, w);
         dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : narrow ? 4 : w);
@@ -617,6 +628,8 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     TRACE(c, c->cur.pos, (size_t)size, "elements", w ? w : 4);
     const uint8_t *p;
     READ_BYTES(c, p, (size_t)size, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
+    if (!dst && c->watch_values && !narrows(c, ti, w)) /* a watching validation notes what a decode does */
+        engine_holds_otherwise(c, d->defect_vec4_pool_w && ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY));
     if (dst && narrows(c, ti, w)) {
         dst->width = 4;
         dst->len = (uint32_t)count;
@@ -834,13 +847,13 @@ static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t h
     if (is_dict && c->typed->dict_bits) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
     if (!is_dict && c->typed->array_bits) elem_kind = (hdr >> 16) & 3u;
     gdw_container *ct = NULL;
+    if (key_kind || elem_kind) engine_holds_otherwise(c, c->watch_values && c->typed->rule != GDW_TYPED_AS_WRITTEN); /* its elements are validated */
     if ((key_kind || elem_kind) && dst) {
         ct = (gdw_container *)alloc(c, sizeof *ct);
         if (!ct) return nomem(c);
         memset(ct, 0, sizeof *ct);
         dst->flags |= GDW_VF_TYPED;
         dst->u.ext = ct;
-        engine_holds_otherwise(c, c->watch_values && c->typed->rule != GDW_TYPED_AS_WRITTEN); /* its elements are validated */
     }
     gdw_status s;
     if (is_dict && (s = read_typedesc(c, key_kind, ct ? &ct->key : NULL))) return s;
@@ -882,8 +895,8 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         ct->elem.id_only = id_only && builtin == GDW_OBJECT; /* the bit means nothing on other element types */
         dst->flags |= GDW_VF_TYPED;
         dst->u.ext = ct;
-        engine_holds_otherwise(c, c->watch_values && c->typed->rule != GDW_TYPED_AS_WRITTEN);
     }
+    engine_holds_otherwise(c, c->watch_values && c->typed->rule != GDW_TYPED_AS_WRITTEN);
     if (builtin == GDW_OBJECT && !id_only) {
         /* the class name, as a whole StringName Variant */
         size_t noff = c->cur.pos;
@@ -1199,7 +1212,8 @@ static uint64_t plain_key_hash(const gdw_value *k) {
     return (uint64_t)k->u.i * 0x9E3779B97F4A7C15u + k->type;
 }
 
-/* The n keys of a Dictionary just read (items: key, value, key, value...) are ones the engine's
+/* The n keys of a Dictionary just read (items[0], items[stride], ...: a tree's items, key and value
+ * alternating, stride 2; a watching validation's kept keys, stride 1) are ones the engine's
  * Dictionary keeps as they are: plain keys no two of which it could find equal, and no StringName
  * key where the engine makes Strings of them (keys_name_to_string). Cheap, and conservative:
  * false sends the tree to the engine pass (codec/engine/keys.c), which decides. A few keys are
@@ -1207,35 +1221,60 @@ static uint64_t plain_key_hash(const gdw_value *k) {
  * the pass. */
 #define KEYS_PAIRWISE 8
 #define KEYS_KEPT_MAX 64
-static __attribute__((noinline)) bool keys_kept(const dctx *c, const gdw_value *items, uint32_t n) {
+static __attribute__((noinline)) bool keys_kept(const dctx *c, const gdw_value *items, size_t stride, uint32_t n) {
     bool names = gdw_keys_of(c->d)->name_to_string, merge = gdw_keys_of(c->d)->merge_dict_keys;
     if (n > KEYS_KEPT_MAX) return !merge && !names;
     for (uint32_t i = 0; i < n; i++) {
-        const gdw_value *k = &items[2 * i];
+        const gdw_value *k = &items[stride * i];
         if ((names && k->type == GDW_STRING_NAME) || (merge && !plain_key(k))) return false;
     }
     if (!merge || n < 2) return true;
     if (n <= KEYS_PAIRWISE) {
         uint64_t sig[KEYS_PAIRWISE];
-        for (uint32_t i = 0; i < n; i++) sig[i] = plain_key_sig(&items[2 * i]);
+        for (uint32_t i = 0; i < n; i++) sig[i] = plain_key_sig(&items[stride * i]);
         for (uint32_t i = 1; i < n; i++)
             for (uint32_t j = 0; j < i; j++)
-                if (sig[i] == sig[j] && plain_keys_same(&items[2 * i], &items[2 * j])) return false;
+                if (sig[i] == sig[j] && plain_keys_same(&items[stride * i], &items[stride * j])) return false;
         return true;
     }
     uint8_t slot[2 * KEYS_KEPT_MAX]; /* key index + 1, 0: empty */
     memset(slot, 0, sizeof slot);
     for (uint32_t i = 0; i < n; i++) {
-        uint64_t h = plain_key_hash(&items[2 * i]);
+        uint64_t h = plain_key_hash(&items[stride * i]);
         for (size_t j = (size_t)(h ^ h >> 29) % (2 * KEYS_KEPT_MAX);; j = (j + 1) % (2 * KEYS_KEPT_MAX)) {
             if (!slot[j]) { slot[j] = (uint8_t)(i + 1); break; }
-            if (plain_keys_same(&items[2 * (slot[j] - 1)], &items[2 * i])) return false;
+            if (plain_keys_same(&items[stride * (slot[j] - 1)], &items[stride * i])) return false;
         }
     }
     return true;
 }
 
 /* ---- the walk ---------------------------------------------------------------------------- */
+
+/* A watching validation keeps a key it must judge (the stack full: the keys are taken as ones the
+ * engine may merge, as keys_kept would answer false, and nothing more is kept). */
+static void keep_key_value(dctx *c, const gdw_value *k) {
+    if (c->nkeys == c->keys_cap) { engine_holds_otherwise(c, true); return; }
+    c->keys[c->nkeys++] = *k;
+}
+
+static void keep_key(dctx *c) { keep_key_value(c, &c->key_scratch); }
+
+/* A watching validation at a Dictionary key it must judge: a key keys_kept can read (Nil, bool, int,
+ * float, String, StringName) is read into key_scratch (returned: the walk's destination) and kept after;
+ * any other is kept now by its type alone (never a plain key; its own Dictionary keys come after it). */
+static gdw_value *watch_key(dctx *c) {
+    if (!gdw_keys_of(c->d)->merge_dict_keys && !gdw_keys_of(c->d)->name_to_string) return NULL; /* keys_kept asks nothing */
+    uint32_t hdr;
+    if (!cur_peek_u32(&c->cur, 0, &hdr) || (hdr & 0xFFu) >= c->d->type_count) return NULL; /* read_value fails there */
+    unsigned t = c->d->types[hdr & 0xFFu], k = type_info(t)->kind;
+    if (k == K_NIL || k == K_BOOL || k == K_INT || k == K_FLOAT || k == K_STR) return &c->key_scratch;
+    gdw_value other;
+    memset(&other, 0, sizeof other);
+    other.type = (uint8_t)t;
+    keep_key_value(c, &other);
+    return NULL;
+}
 
 /* One call site of read_value, so the compiler can inline it into the loop. */
 static gdw_status walk(dctx *c, gdw_value *root) {
@@ -1244,14 +1283,20 @@ static gdw_status walk(dctx *c, gdw_value *root) {
         if (!(dst == NULL && c->fast && c->sp <= c->max_depth && skip_leaf(c))) {
             gdw_status s = read_value(c, dst, c->sp);
             if (s) return s;
+            if (dst == &c->key_scratch) keep_key(c); /* a watching validation's key */
         }
         /* the next slot to fill */
         for (;;) {
             if (c->sp == 0) return GDW_OK;
             frame *f = &c->stack[c->sp - 1];
             if (f->next == f->slots) {
-                if (f->kind == FR_DICT && f->items && c->watch_values && !c->engine_holds_other)
-                    engine_holds_otherwise(c, !keys_kept(c, f->items, f->slots / 2));
+                if (f->kind == FR_DICT && c->watch_values && !c->engine_holds_other) {
+                    uint32_t n = f->slots / 2;
+                    if (f->items) engine_holds_otherwise(c, !keys_kept(c, f->items, 2, n));
+                    else if (c->keys) /* a watching validation: the keys it kept (keys_kept reads none past KEYS_KEPT_MAX) */
+                        engine_holds_otherwise(c, n <= KEYS_KEPT_MAX && c->nkeys - f->key_start != n ? true : !keys_kept(c, c->keys + f->key_start, 1, n));
+                }
+                c->nkeys = f->key_start;
                 c->sp--;
                 continue;
             }
@@ -1268,7 +1313,10 @@ static gdw_status walk(dctx *c, gdw_value *root) {
                 continue;
             }
             /* a dictionary key's offset, for the paths of errors in its value (read only then) */
-            if (f->kind == FR_DICT && slot % 2 == 0) f->key_off = c->cur.pos;
+            if (f->kind == FR_DICT && slot % 2 == 0) {
+                f->key_off = c->cur.pos;
+                if (c->keys && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX) dst = watch_key(c);
+            }
             break;
         }
     }
@@ -1352,16 +1400,26 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     dctx c;
     init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack, report ? report->strict_err : NULL);
     c.doc = doc;
+    bool watched = !doc && report && report->watched; /* gdw_validate_watched */
     /* the rules under which the engine pass (gdw_engine_settle) changes anything */
-    c.watch_values = doc && o.watch_engine && !exact(&c) && (c.typed->rule != GDW_TYPED_AS_WRITTEN || gdw_keys_of(d)->merge_dict_keys ||
-                                           gdw_keys_of(d)->name_to_string || d->utf8_value != GDW_UTF8_VALUE_BYTES);
+    c.watch_values = (doc || watched) && o.watch_engine && !exact(&c) &&
+                     (c.typed->rule != GDW_TYPED_AS_WRITTEN || gdw_keys_of(d)->merge_dict_keys || gdw_keys_of(d)->name_to_string ||
+                      d->utf8_value != GDW_UTF8_VALUE_BYTES);
     c.watch_strings = c.watch_values && d->utf8_value != GDW_UTF8_VALUE_BYTES;
+    gdw_value keys[256]; /* a watching validation's Dictionary keys (4 KiB; more open at once: taken as mergeable) */
+    if (watched && c.watch_values) {
+        c.keys = keys;
+        c.keys_cap = sizeof keys / sizeof keys[0];
+        c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
+    }
     s = walk(&c, root);
     if (s) return s;
-    if (doc) doc->engine_same = exact(&c) || (o.watch_engine && !c.engine_differs && !c.engine_holds_other);
+    bool value_same = exact(&c) || (o.watch_engine && !c.engine_differs && !c.engine_holds_other);
+    if (doc) doc->engine_same = value_same;
     if (report) {
         report->canonical = c.shadow && !c.shadow_hit;
         report->engine_same = c.shadow && !c.engine_differs;
+        report->value_same = value_same;
     }
     if (strict(&c) && !o.allow_trailing && c.cur.pos < len) {
         c.value_off = c.cur.pos;
@@ -1375,6 +1433,14 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
 gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
                         const gdw_decode_options *opts, size_t *consumed, gdw_error *err) {
     return gdw_wire_decode(d, buf, len, opts, NULL, consumed, err, NULL);
+}
+
+gdw_status gdw_validate_watched(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, size_t *consumed,
+                                gdw_error *err, bool *engine_same) {
+    gdw_shadow_report r = {NULL, false, false, true, false};
+    gdw_status s = gdw_wire_decode(d, buf, len, opts, NULL, consumed, err, &r);
+    if (engine_same) *engine_same = s == GDW_OK && r.value_same;
+    return s;
 }
 
 /* Each input byte can cause at most 5 bytes of arena use (a 16-byte value per 4-byte

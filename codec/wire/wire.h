@@ -72,6 +72,9 @@ typedef struct gdw_shadow_report {
     gdw_error *strict_err; /* in: where the first strict refusal goes */
     bool canonical;        /* out */
     bool engine_same;      /* out */
+    bool watched;          /* in, a validation (doc NULL): watch, as a decode with opts->watch_engine does,
+                              for what the engine holds otherwise (gdw_validate_watched) */
+    bool value_same;       /* out: gdw_doc_engine_same's answer for this walk */
 } gdw_shadow_report;
 
 /* gdw_wire_decode: the decode of gdwire.h's gdw_decode without the engine pass: the tree as the
