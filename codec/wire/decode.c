@@ -510,7 +510,7 @@ static GDW_ALWAYS_INLINE bool plain_string_at(const dctx *c, size_t ahead, uint3
     return cur_peek_bytes(&c->cur, ahead + 4, *padded, body) && plain_ascii(*body, len);
 }
 
-static inline bool skip_leaf(dctx *c) {
+static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
     uint32_t hdr, len32;
     size_t n;
     if (!cur_peek_u32(&c->cur, 0, &hdr)) return false;
@@ -839,7 +839,7 @@ static GDW_ALWAYS_INLINE gdw_status read_masked_u32(dctx *c, size_t *off, uint32
     return GDW_OK;
 }
 
-static gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
+static GDW_ALWAYS_INLINE gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
     const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
     bool is_dict = ti->kind == K_DICT;
@@ -1253,7 +1253,7 @@ static __attribute__((noinline)) bool keys_kept(const dctx *c, const gdw_value *
 
 /* A watching validation keeps a key it must judge (the stack full: the keys are taken as ones the
  * engine may merge, as keys_kept would answer false, and nothing more is kept). */
-static void keep_key_value(dctx *c, const gdw_value *k) {
+static __attribute__((noinline)) void keep_key_value(dctx *c, const gdw_value *k) {
     if (c->nkeys == c->keys_cap) { engine_holds_otherwise(c, true); return; }
     c->keys[c->nkeys++] = *k;
 }
@@ -1263,7 +1263,7 @@ static void keep_key(dctx *c) { keep_key_value(c, &c->key_scratch); }
 /* A watching validation at a Dictionary key it must judge: a key keys_kept can read (Nil, bool, int,
  * float, String, StringName) is read into key_scratch (returned: the walk's destination) and kept after;
  * any other is kept now by its type alone (never a plain key; its own Dictionary keys come after it). */
-static gdw_value *watch_key(dctx *c) {
+static __attribute__((noinline)) gdw_value *watch_key(dctx *c) {
     if (!gdw_keys_of(c->d)->merge_dict_keys && !gdw_keys_of(c->d)->name_to_string) return NULL; /* keys_kept asks nothing */
     uint32_t hdr;
     if (!cur_peek_u32(&c->cur, 0, &hdr) || (hdr & 0xFFu) >= c->d->type_count) return NULL; /* read_value fails there */
@@ -1279,12 +1279,14 @@ static gdw_value *watch_key(dctx *c) {
 /* One call site of read_value, so the compiler can inline it into the loop. */
 static gdw_status walk(dctx *c, gdw_value *root) {
     gdw_value *dst = root;
+    bool kept_key = false; /* dst is a watching validation's key_scratch (watch_key) */
     for (;;) {
         if (!(dst == NULL && c->fast && c->sp <= c->max_depth && skip_leaf(c))) {
             gdw_status s = read_value(c, dst, c->sp);
             if (s) return s;
-            if (dst == &c->key_scratch) keep_key(c); /* a watching validation's key */
+            if (kept_key) keep_key(c); /* a watching validation's key */
         }
+        kept_key = false;
         /* the next slot to fill */
         for (;;) {
             if (c->sp == 0) return GDW_OK;
@@ -1315,7 +1317,7 @@ static gdw_status walk(dctx *c, gdw_value *root) {
             /* a dictionary key's offset, for the paths of errors in its value (read only then) */
             if (f->kind == FR_DICT && slot % 2 == 0) {
                 f->key_off = c->cur.pos;
-                if (c->keys && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX) dst = watch_key(c);
+                if (c->keys && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX) kept_key = (dst = watch_key(c)) != NULL;
             }
             break;
         }
