@@ -153,7 +153,7 @@ static const gdw_dialect k_dialects[] = {
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
      .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
-     .engine_evidence = "Pandemonium v4.9.0 (built from Relintai/pandemonium_engine@43ca7ef9 by tools/engines/build)",
+     .engine_evidence = "Pandemonium v4.9.0 and v3.8.0 (built from Relintai/pandemonium_engine@43ca7ef9 by tools/engines/build, and @8dd5dcb6), each agreeing with every vector",
      .no_engine = NULL},
     {.name = "pandemonium-double", .fuzz_id = 5, .aliases = "",
      .engine = "Pandemonium v3.8-v4.9 precision=double, as documented", .family = "pandemonium",

@@ -54,6 +54,7 @@ ENGINES = {
     "godot3.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3@3.2", "godot3"}, 17),
     # engines tools/engines/build made from their sources (tools/engines/README.md)
     "pandemonium-4.9": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium"}, 23),
+    "pandemonium-3.8": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium"}, 23),
     "pandemonium-4.9-double": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-double"}, 23),
     "pandemonium-3.5": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-3.5"}, 20),
     "pandemonium-5.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-5"}, 23),
