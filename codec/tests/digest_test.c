@@ -90,12 +90,6 @@ static void check_packet(const uint8_t *p, size_t n, gdw_mode mode) {
 }
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15u;
-static uint64_t rnd(void) {
-    g_rng ^= g_rng << 13;
-    g_rng ^= g_rng >> 7;
-    g_rng ^= g_rng << 17;
-    return g_rng;
-}
 
 static size_t packets_from(const char *path) {
     FILE *f = fopen(path, "r");
@@ -108,11 +102,8 @@ static size_t packets_from(const char *path) {
         count++;
         check_packet(p, n, GDW_MODE_COMPATIBLE);
         check_packet(p, n, GDW_MODE_ENGINE_EXACT);
-        for (int k = 0; k < 6; k++) { /* a byte changed, or a word set to a small number */
-            memcpy(m, p, n);
-            size_t at = rnd() % n;
-            if (k % 2 == 0) m[at] ^= (uint8_t)(1u << (rnd() % 8));
-            else { at &= ~(size_t)3; if (at + 4 <= n) { uint32_t w = (uint32_t)(rnd() % 40); memcpy(m + at, &w, 4); } }
+        for (int k = 0; k < 6; k++) {
+            t_mutate(p, n, m, k, &g_rng);
             check_packet(m, n, GDW_MODE_COMPATIBLE);
         }
     }

@@ -64,6 +64,25 @@ static inline const char *t_tsv_packet(FILE *f, char *line, size_t line_cap, uin
     return NULL;
 }
 
+/* Mutation k (0, 1, ...) of p[0..n) into m: even k flips one bit of a byte, odd k sets an aligned word to a
+ * small number (a count, a type id, a length); *rng (xorshift, not 0) picks where. */
+static inline uint64_t t_rnd(uint64_t *rng) {
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    return *rng;
+}
+static inline void t_mutate(const uint8_t *p, size_t n, uint8_t *m, int k, uint64_t *rng) {
+    memcpy(m, p, n);
+    if (n == 0) return;
+    size_t at = t_rnd(rng) % n;
+    if (k % 2 == 0) m[at] ^= (uint8_t)(1u << (t_rnd(rng) % 8));
+    else {
+        at &= ~(size_t)3;
+        if (at + 4 <= n) { uint32_t w = (uint32_t)(t_rnd(rng) % 40); memcpy(m + at, &w, 4); }
+    }
+}
+
 static inline const gdw_dialect *t_dialect(const char *name) {
     const gdw_dialect *d = gdw_dialect_find(name);
     if (!d) { fprintf(stderr, "no dialect %s\n", name); exit(2); }

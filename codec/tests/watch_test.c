@@ -39,12 +39,6 @@ static void check_packet(const uint8_t *p, size_t n, gdw_mode mode) {
 }
 
 static uint64_t g_rng = 0x2545F4914F6CDD1Du;
-static uint64_t rnd(void) {
-    g_rng ^= g_rng << 13;
-    g_rng ^= g_rng >> 7;
-    g_rng ^= g_rng << 17;
-    return g_rng;
-}
 
 /* Five Dictionaries nested, each of 60 int keys (the last holding the next): 300 keys open at once. */
 static void many_open_keys(void) {
@@ -92,10 +86,7 @@ int main(int argc, char **argv) {
             check_packet(p, n, GDW_MODE_COMPATIBLE);
             check_packet(p, n, GDW_MODE_STRICT);
             for (int k = 0; k < 6; k++) {
-                memcpy(m, p, n);
-                size_t at = rnd() % n;
-                if (k % 2 == 0) m[at] ^= (uint8_t)(1u << (rnd() % 8));
-                else { at &= ~(size_t)3; if (at + 4 <= n) { uint32_t w = (uint32_t)(rnd() % 40); memcpy(m + at, &w, 4); } }
+                t_mutate(p, n, m, k, &g_rng);
                 check_packet(m, n, GDW_MODE_COMPATIBLE);
             }
         }
