@@ -628,8 +628,9 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     TRACE(c, c->cur.pos, (size_t)size, "elements", w ? w : 4);
     const uint8_t *p;
     READ_BYTES(c, p, (size_t)size, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
-    if (!dst && c->watch_values && !narrows(c, ti, w)) /* a watching validation notes what a decode does */
-        engine_holds_otherwise(c, d->defect_vec4_pool_w && ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY));
+    /* Pandemonium's Vector4 pool arrays: the engine reads w from the z slot */
+    bool vec4_w = d->defect_vec4_pool_w && ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY);
+    if (!dst && c->watch_values && !narrows(c, ti, w)) engine_holds_otherwise(c, vec4_w); /* a watching validation notes what a decode does */
     if (dst && narrows(c, ti, w)) {
         dst->width = 4;
         dst->len = (uint32_t)count;
@@ -638,7 +639,6 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     } else if (dst) {
         dst->width = (uint8_t)((ti->comp == C_I32 || ti->comp == C_I64) ? 0 : w);
         dst->len = (uint32_t)count;
-        bool vec4_w = d->defect_vec4_pool_w && ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY);
         engine_holds_otherwise(c, vec4_w);
         if (engine_value(c, vec4_w)) {
             uint8_t *q = (uint8_t *)gdw_arena_dup(c->doc, p, (size_t)size); /* changed below: always a copy */
@@ -1258,8 +1258,6 @@ static __attribute__((noinline)) void keep_key_value(dctx *c, const gdw_value *k
     c->keys[c->nkeys++] = *k;
 }
 
-static void keep_key(dctx *c) { keep_key_value(c, &c->key_scratch); }
-
 /* A watching validation at a Dictionary key it must judge: a key keys_kept can read (Nil, bool, int,
  * float, String, StringName) is read into key_scratch (returned: the walk's destination) and kept after;
  * any other is kept now by its type alone (never a plain key; its own Dictionary keys come after it). */
@@ -1284,7 +1282,7 @@ static gdw_status walk(dctx *c, gdw_value *root) {
         if (!(dst == NULL && c->fast && c->sp <= c->max_depth && skip_leaf(c))) {
             gdw_status s = read_value(c, dst, c->sp);
             if (s) return s;
-            if (kept_key) keep_key(c); /* a watching validation's key */
+            if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching validation's key */
         }
         kept_key = false;
         /* the next slot to fill */
