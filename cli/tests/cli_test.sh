@@ -702,5 +702,14 @@ run 0 "$G" check --framing stream "$T/big.stream.bin"
 lines "$OUT" 18   # three packets, the summary's header, its column heads and one row per dialect
 has "$OUT" '3 packets'
 
+# The command does not load libstdc++ (libpcap is opened when `capture` runs): the toolchain links it
+# into every binary, and loading it, with its relocations bound at start, took about a millisecond of
+# every run (cli/BUILD, -Wl,--as-needed; docs/performance.md, "The command's start").
+if command -v readelf >/dev/null; then
+    readelf -d "$G" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' > "$T/needed"
+    grep -q '^libc\.so' "$T/needed" && ok || bad "readelf does not list the C library among what the command needs"
+    grep -q '^libstdc++' "$T/needed" && bad "the command loads libstdc++: $(tr '\n' ' ' < "$T/needed")" || ok
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

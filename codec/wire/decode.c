@@ -100,6 +100,7 @@ typedef struct dctx {
     gdw_value key_scratch;
     gdw_value *keys;
     uint32_t nkeys, keys_cap;
+    bool keys_judged;    /* the row's engine merges Dictionary keys or makes Strings of StringName keys: keys_kept asks */
 } dctx;
 
 static inline bool strict(const dctx *c) { return c->mode == GDW_MODE_STRICT; }
@@ -1262,7 +1263,6 @@ static __attribute__((noinline)) void keep_key_value(dctx *c, const gdw_value *k
  * float, String, StringName) is read into key_scratch (returned: the walk's destination) and kept after;
  * any other is kept now by its type alone (never a plain key; its own Dictionary keys come after it). */
 static __attribute__((noinline)) gdw_value *watch_key(dctx *c) {
-    if (!gdw_keys_of(c->d)->merge_dict_keys && !gdw_keys_of(c->d)->name_to_string) return NULL; /* keys_kept asks nothing */
     uint32_t hdr;
     if (!cur_peek_u32(&c->cur, 0, &hdr) || (hdr & 0xFFu) >= c->d->type_count) return NULL; /* read_value fails there */
     unsigned t = c->d->types[hdr & 0xFFu], k = type_info(t)->kind;
@@ -1272,6 +1272,22 @@ static __attribute__((noinline)) gdw_value *watch_key(dctx *c) {
     other.type = (uint8_t)t;
     keep_key_value(c, &other);
     return NULL;
+}
+
+/* A watching validation at a Dictionary key that is a string in skip_leaf's plain form: stepped over
+ * and kept as read_value would read it (the bytes as written, in the input), without the general
+ * reader or a call. False, having read nothing: watch_key and read_value take the key. */
+static GDW_ALWAYS_INLINE bool skip_string_key(dctx *c) {
+    uint32_t hdr;
+    if (!cur_peek_u32(&c->cur, 0, &hdr) || (hdr & 0xFFu) >= c->d->type_count || c->nkeys == c->keys_cap) return false;
+    unsigned t = c->d->types[hdr & 0xFFu];
+    if (type_info(t)->kind != K_STR || !skip_leaf(c)) return false;
+    gdw_value *k = &c->keys[c->nkeys++];
+    memset(k, 0, sizeof *k);
+    k->type = (uint8_t)t;
+    k->len = c->str_len;
+    k->u.bytes = c->cur.base + c->str_off;
+    return true;
 }
 
 /* One call site of read_value, so the compiler can inline it into the loop. */
@@ -1293,7 +1309,7 @@ static gdw_status walk(dctx *c, gdw_value *root) {
                 if (f->kind == FR_DICT && c->watch_values && !c->engine_holds_other) {
                     uint32_t n = f->slots / 2;
                     if (f->items) engine_holds_otherwise(c, !keys_kept(c, f->items, 2, n));
-                    else if (c->keys) /* a watching validation: the keys it kept (keys_kept reads none past KEYS_KEPT_MAX) */
+                    else if (c->keys && c->keys_judged) /* a watching validation: the keys it kept (keys_kept reads none past KEYS_KEPT_MAX) */
                         engine_holds_otherwise(c, n <= KEYS_KEPT_MAX && c->nkeys - f->key_start != n ? true : !keys_kept(c, c->keys + f->key_start, 1, n));
                 }
                 c->nkeys = f->key_start;
@@ -1315,7 +1331,10 @@ static gdw_status walk(dctx *c, gdw_value *root) {
             /* a dictionary key's offset, for the paths of errors in its value (read only then) */
             if (f->kind == FR_DICT && slot % 2 == 0) {
                 f->key_off = c->cur.pos;
-                if (c->keys && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX) kept_key = (dst = watch_key(c)) != NULL;
+                if (c->keys && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX && c->keys_judged) {
+                    if (c->fast && c->sp <= c->max_depth && skip_string_key(c)) continue; /* read and kept: its value is next */
+                    kept_key = (dst = watch_key(c)) != NULL;
+                }
             }
             break;
         }
@@ -1410,6 +1429,7 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     if (watched && c.watch_values) {
         c.keys = keys;
         c.keys_cap = sizeof keys / sizeof keys[0];
+        c.keys_judged = gdw_keys_of(d)->merge_dict_keys || gdw_keys_of(d)->name_to_string;
         c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
     s = walk(&c, root);
