@@ -8,9 +8,18 @@
 
 #include "cli/cli.h"
 
+/* v's text in out[0..cap), cut with "..." when longer: printed only as far as shown (gdw_text_print_head,
+ * one character more than out holds, to tell "longer" from "exactly full"), so a differing Dictionary
+ * of a million entries costs what its first characters do. */
+#define SHORT_TEXT_MAX 128
 static void short_text(const gdw_value *v, char *out, size_t cap) {
-    size_t need = gdw_text_print(v, out, cap);
-    if (need >= cap && cap > 4) memcpy(out + cap - 4, "...", 4);
+    char t[SHORT_TEXT_MAX + 1];
+    if (cap > SHORT_TEXT_MAX) cap = SHORT_TEXT_MAX;
+    size_t n = gdw_text_print_head(v, t, cap + 1); /* below cap: the whole text's length */
+    size_t keep = n < cap - 1 ? n : cap - 1;
+    memcpy(out, t, keep);
+    out[keep] = 0;
+    if (n >= cap && cap > 4) memcpy(out + cap - 4, "...", 4);
 }
 
 bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_options *dec, const gdw_doc *have_doc, char *out,
