@@ -172,7 +172,7 @@ static const gdw_dialect k_dialects[] = {
      .type_count = N(k_pandemonium_p2_types), .types = k_pandemonium_p2_types,
      .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
      .utf8_value = GDW_UTF8_VALUE_GODOT35,
-     .engine_evidence = "Pandemonium v3.5.0 (built from Relintai/pandemonium_engine@4b2f580f by tools/engines/build)",
+     .engine_evidence = "Pandemonium v3.5.0 and v3.7.0 (built from Relintai/pandemonium_engine@4b2f580f by tools/engines/build, and @cdbcabc9), each agreeing with every vector",
      .no_engine = NULL},
     {.name = "pandemonium-5", .fuzz_id = 7, .aliases = "pandemonium-p4", .engine = "Pandemonium v5.x (layout P4)",
      .family = "pandemonium",

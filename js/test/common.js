@@ -11,6 +11,7 @@ export const ROWS = {
   'godot4.6': 'godot4', 'godot3.6': 'godot3', 'godot3.2': 'godot3@3.2', 'pandemonium-4.9': 'pandemonium', 'pandemonium-5.2': 'pandemonium-5',
   'godot4.3': 'godot4.3', 'godot3.1': 'godot3@3.1', 'godot4.6-double': 'godot4-double', 'godot3.0': 'godot3.0@3.0.0', 'godot2.0': 'mole@2.0',
   'godot2.1': 'mole@2.1.0', 'pandemonium-3.8': 'pandemonium', 'godot4.2': 'godot4.0',
+  'pandemonium-3.7': 'pandemonium-3.5',
 };
 
 export function* packets(engine) {

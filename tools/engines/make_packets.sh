@@ -52,6 +52,10 @@ case "$engine" in
     godot4.2) # as 4.3, and no PackedVector4Array either (4.3+)
         sed -e '/: Dictionary\[/,+1d' -e '/emit("PackedVector4Array"/d' -e 's/, "PackedVector4Array"\]/]/' \
             -e 's/, "PackedVector4Array": TYPE_PACKED_VECTOR4_ARRAY}/}/' "$here/$script" > "$work/$script" ;;
+    pandemonium-3.5|pandemonium-3.7) # layout P2 (v3.5-v3.7): Quat not yet renamed, and no Vector4, Vector4i or
+        # their pools (v3.8's P3 added them): packets_pandemonium.gd without those values
+        sed -e 's/^\tmore()$/\tmore()\n\tpandemonium()/' "$here/$script" > "$work/$script"
+        sed -e 's/ Vector4(), Vector4i(),//' -e '/Vector4\|v4/d' "$here/packets_pandemonium.gd" >> "$work/$script" ;;
     pandemonium-*) # the fork renamed Quat; its own types come from packets_pandemonium.gd
         sed -e 's/\bQuat(/Quaternion(/g' -e 's/^\tmore()$/\tmore()\n\tpandemonium()/' "$here/$script" > "$work/$script"
         cat "$here/packets_pandemonium.gd" >> "$work/$script" ;;

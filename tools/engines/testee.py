@@ -57,6 +57,7 @@ ENGINES = {
     "pandemonium-3.8": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium"}, 23),
     "pandemonium-4.9-double": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-double"}, 23),
     "pandemonium-3.5": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-3.5"}, 20),
+    "pandemonium-3.7": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-3.5"}, 20),
     "pandemonium-5.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-5"}, 23),
     "godot3.1": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3@3.1"}, 17),
     "godot2.1": ("godot2.gd", 0, ["-s", "godot2.gd"], {"mole@2.1.0"}, 18),
