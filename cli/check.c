@@ -9,7 +9,10 @@
  * Cost: each dialect's decode, and one walk of each tree it accepts (its misread-looking reals, its types and
  * its digest, by which the dialects that read alike are grouped: a walk a tree, not a comparison a pair of
  * trees). The dialects are independent, so on a large packet they are spread over the machine's cores
- * (check_all); the answers, and so the output, are the same however they are spread.
+ * (check_all); the answers, and so the output, are the same however they are spread. A tree is kept only
+ * as long as something will read it (check_run.keep): its row's value lines are printed into the row
+ * when it is walked, so the matrix keeps one tree per value and the one-line form none, and the pages a
+ * freed tree held serve the next dialect's decode (region.c).
  */
 #define _DEFAULT_SOURCE /* getrandom, clock_gettime under -std=c11 */
 #include <pthread.h>
@@ -27,8 +30,17 @@
 typedef struct tree_facts tree_facts;
 typedef struct facts_frame { const gdw_value *v, *items; size_t n, next; } facts_frame;
 
+/* The value lines the matrix prints for a row (print_value_line): 72 characters in the table, 200 under
+ * its meaning; the text's start, printed when the row's tree is walked, one character more than shown. */
+#define VALUE_LINE_TABLE 72
+#define VALUE_LINE_MEANING 200
+typedef struct value_line { char text[VALUE_LINE_MEANING + 2]; size_t n; } value_line;
+
 typedef struct row {
     const gdw_check_result *r; /* gdw_check's, in check_run.res */
+    value_line line[2];  /* the matrix's value lines: [0] in the table, [1] under the meaning */
+    int twin;            /* a row whose tree holds the same value (same digest) and stands in for this one's,
+                            freed (KEEP_ONE_PER_VALUE); -1: this row's own tree, or none */
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
     char engine_note[1000]; /* the engine holds another value than the bytes spell (engine_note.c) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
@@ -37,8 +49,17 @@ typedef struct row {
     char reason[240];
 } row;
 
+/* Which trees the output reads after every row is done: the JSON prints each row's value whole; the matrix
+ * compares trees only where digests differ, and one tree of each value stands in for the others; the
+ * one-line form (and -d auto) reads none. */
+typedef enum keep_trees { KEEP_NONE, KEEP_ONE_PER_VALUE, KEEP_ALL } keep_trees;
+
 typedef struct check_run {
     const opts *o;
+    keep_trees keep;
+    pthread_mutex_t twins_lock; /* KEEP_ONE_PER_VALUE: rows finished with a tree kept (kept[], kept_n) */
+    size_t *kept;
+    size_t kept_n;
     size_t nd;
     row *rows;
     gdw_check_result *res; /* gdw_check's results for the packet being checked */
@@ -147,9 +168,18 @@ static void facts_of(tree_facts *f, const gdw_value *root, const packet *pk) {
 /* Two rows read the same value: the same digest says so (but for a chance of 2^-128); a different one
  * only where both trees hold every byte string in the packet at the same places, so it is asked of
  * gdw_value_equal, which stops at the first difference. */
+static bool same_digest(const tree_facts *fa, const tree_facts *fb) {
+    return fa->digest_whole && fb->digest_whole && fa->digest.h[0] == fb->digest.h[0] && fa->digest.h[1] == fb->digest.h[1];
+}
+
 static bool same_meaning(const tree_facts *fa, const gdw_value *a, const tree_facts *fb, const gdw_value *b) {
-    if (fa->digest_whole && fb->digest_whole && fa->digest.h[0] == fb->digest.h[0] && fa->digest.h[1] == fb->digest.h[1]) return true;
-    return gdw_value_equal(a, b);
+    return same_digest(fa, fb) || gdw_value_equal(a, b);
+}
+
+/* The tree that holds row i's value: its own, or its twin's (same digest) when its own was freed. */
+static const gdw_value *tree_of(const check_run *c, size_t i) {
+    const row *w = &c->rows[i];
+    return gdw_doc_root(w->twin >= 0 ? c->rows[w->twin].r->doc : w->r->doc);
 }
 
 /* ---- ranking -------------------------------------------------------------------------------------- */
@@ -168,7 +198,7 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
         c->odd[i] = rows[i].r->status ? SIZE_MAX : tf[i].odd;
         if (!detail || rows[i].r->status) continue;
         for (int m = 0; m < nm && rows[i].meaning < 0; m++)
-            if (same_meaning(&tf[rep[m]], gdw_doc_root(rows[rep[m]].r->doc), &tf[i], gdw_doc_root(rows[i].r->doc))) rows[i].meaning = m;
+            if (same_meaning(&tf[rep[m]], tree_of(c, (size_t)rep[m]), &tf[i], tree_of(c, i))) rows[i].meaning = m;
         if (rows[i].meaning < 0) {
             rep[nm] = (int)i;
             rows[i].meaning = nm++;
@@ -252,13 +282,15 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
 /* ---- output --------------------------------------------------------------------------------------- */
 
 /* The start of a value's text, cut to width with "..." (in time proportional to width: a large
- * value is not printed whole to show 72 characters of it). */
-static void print_value_line(const gdw_value *v, size_t width) {
-    char t[256];
-    if (width + 2 > sizeof t) width = sizeof t - 2;
-    size_t n = gdw_text_print_head(v, t, width + 2); /* one character more than shown: says whether there is more */
-    if (n > width) printf("%.*s...", (int)(width - 3), t);
-    else printf("%s", t);
+ * value is not printed whole to show 72 characters of it): made from the row's tree when it is walked
+ * (check_row), printed from the row. */
+static void make_value_line(value_line *l, const gdw_value *v, size_t width) {
+    l->n = gdw_text_print_head(v, l->text, width + 2); /* one character more than shown: says whether there is more */
+}
+
+static void print_value_line(const value_line *l, size_t width) {
+    if (l->n > width) printf("%.*s...", (int)(width - 3), l->text);
+    else printf("%s", l->text);
 }
 
 static void print_matrix(check_run *c, const packet *pk, int best, int nm, int accepted, const ids *seen) {
@@ -282,7 +314,7 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
         if (nm > 1) snprintf(m, sizeof m, "%c ", 'A' + (w->meaning % 26));
         printf("%-19s %s%-8s%s %8zu %8zu %-6s %-9s %s", gdw_dialect_name(d), c_ok(), "accepted", c_off(), w->r->consumed, pk->n - w->r->consumed,
                w->exact_ok ? "yes" : "no", re, m);
-        print_value_line(gdw_doc_root(w->r->doc), 72);
+        print_value_line(&w->line[0], VALUE_LINE_TABLE);
         printf("\n");
     }
     printf("%d of %zu dialects accept this packet; %d write it back byte for byte.\n", accepted, c->nd, same);
@@ -301,7 +333,7 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
                     n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? ", " : "", gdw_dialect_name(rows[i].r->dialect));
                 }
             printf("  %c  %s\n     ", 'A' + (m % 26), list);
-            print_value_line(gdw_doc_root(first->r->doc), 200);
+            print_value_line(&first->line[1], VALUE_LINE_MEANING);
             printf("\n");
         }
         if (seen->n) {
@@ -417,9 +449,26 @@ static void check_row(check_job *j, size_t i) {
     row *w = &c->rows[i];
     w->r = r;
     w->engine_note[0] = 0;
+    w->twin = -1;
     if (!gdw_check_dialect(gdw_dialect_at(i), j->pk->p, j->pk->n, j->dec, j->alloc, true, r)) return;
     facts_of(&c->facts[i], gdw_doc_root(r->doc), j->pk);
-    if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, r->doc, w->engine_note, sizeof w->engine_note);
+    if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, r->doc, j->alloc, w->engine_note, sizeof w->engine_note);
+    if (c->keep == KEEP_ALL) return;
+    if (c->matrix) {
+        make_value_line(&w->line[0], gdw_doc_root(r->doc), VALUE_LINE_TABLE);
+        make_value_line(&w->line[1], gdw_doc_root(r->doc), VALUE_LINE_MEANING);
+    }
+    if (c->keep == KEEP_ONE_PER_VALUE) {
+        /* the first finished row of each digest keeps its tree; a later one with the same digest is freed */
+        pthread_mutex_lock(&c->twins_lock);
+        for (size_t k = 0; k < c->kept_n && w->twin < 0; k++)
+            if (same_digest(&c->facts[c->kept[k]], &c->facts[i])) w->twin = (int)c->kept[k];
+        if (w->twin < 0) c->kept[c->kept_n++] = i;
+        pthread_mutex_unlock(&c->twins_lock);
+        if (w->twin < 0) return;
+    }
+    gdw_doc_free(r->doc); /* its pages serve the next decode (region.c) */
+    r->doc = NULL;
 }
 
 static void *check_rows(void *arg) {
@@ -438,6 +487,7 @@ static void *check_rows(void *arg) {
  * packet of a megabyte or more, spread over the online cores. Returns how many dialects accept. */
 static int check_all(check_run *c, const packet *pk, const gdw_decode_options *dec) {
     check_job j = {c, pk, dec, region_for(pk->n), 0};
+    c->kept_n = 0;
     pthread_t t[CHECK_THREADS];
     size_t nt = 0;
     if (pk->n >= CHECK_PARALLEL_PACKET) {
@@ -507,6 +557,7 @@ static void check_run_free(check_run *c) {
     free(c->rep);
     free(c->odd);
     free(c->rank);
+    free(c->kept);
 }
 
 static bool check_run_alloc(check_run *c) {
@@ -519,7 +570,9 @@ static bool check_run_alloc(check_run *c) {
     c->rep = calloc(c->nd, sizeof *c->rep);
     c->odd = calloc(c->nd, sizeof *c->odd);
     c->rank = calloc(c->nd, sizeof *c->rank);
-    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank;
+    c->kept = calloc(c->nd, sizeof *c->kept);
+    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank && c->kept;
+    if (ok) ok = pthread_mutex_init(&c->twins_lock, NULL) == 0;
     for (size_t i = 0; ok && i < c->nd; i++) ok = (c->facts[i].stack = malloc(FACTS_MAX_DEPTH * sizeof(facts_frame))) != NULL;
     if (ok) return true;
     check_run_free(c);
@@ -527,7 +580,7 @@ static bool check_run_alloc(check_run *c) {
 }
 
 const gdw_dialect *best_dialect_for(const opts *o, const packet *pk) {
-    static check_run c; /* one per process: -d auto asks once a packet */
+    static check_run c; /* one per process: -d auto asks once a packet; it reads no tree (KEEP_NONE) */
     if (!c.rows && !check_run_alloc(&c)) return NULL;
     c.o = o;
     gdw_decode_options dec = o->dec;
@@ -547,6 +600,7 @@ int cmd_check(const opts *o) {
     memset(&c, 0, sizeof c);
     c.o = o;
     c.matrix = o->verbose || single_packet_input(o);
+    c.keep = o->json ? KEEP_ALL : c.matrix ? KEEP_ONE_PER_VALUE : KEEP_NONE;
     if (!check_run_alloc(&c)) {
         fprintf(stderr, "gdwire: out of memory\n");
         return EXIT_USAGE;

@@ -22,8 +22,8 @@ static void short_text(const gdw_value *v, char *out, size_t cap) {
     if (n >= cap && cap > 4) memcpy(out + cap - 4, "...", 4);
 }
 
-bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_options *dec, const gdw_doc *have_doc, char *out,
-                       size_t cap) {
+bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_options *dec, const gdw_doc *have_doc,
+                       const gdw_allocator *alloc, char *out, size_t cap) {
     const gdw_value *have = gdw_doc_root(have_doc);
     out[0] = 0;
     /* a compatible or strict decode that watched (dec->watch_engine) met nothing the engine reads
@@ -40,7 +40,7 @@ bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_
     for (int k = 0; k < 2 && ok; k++) {
         if (side[k]) continue;
         o.mode = k_side_mode[k];
-        ok = gdw_decode(d, pk->p, pk->n, &o, NULL, &docs[k], NULL, NULL) == GDW_OK;
+        ok = gdw_decode(d, pk->p, pk->n, &o, alloc, &docs[k], NULL, NULL) == GDW_OK;
         side[k] = gdw_doc_root(docs[k]);
     }
     const gdw_value *as_written = side[0], *held = side[1];

@@ -9,9 +9,11 @@
  * The region takes its memory in blocks of at least 2 MiB, mapped anonymously and marked
  * MADV_HUGEPAGE, so that a kernel with transparent huge pages (madvise mode, the default of
  * Debian and most distributions) backs them with 2 MiB pages: one fault where there were 512.
- * Chunks are bumped out of the blocks; freeing a chunk does nothing, and region_reset (after the
- * packet's documents are freed) makes every block empty again for the next packet, so a run of
- * packets reuses the same pages. Memory: what the documents of one packet ask for, plus at most
+ * Chunks are bumped out of the blocks; a freed chunk goes on a list that later requests of about its
+ * size take first (check frees the trees it no longer needs while it decodes other dialects, so they
+ * reuse pages already touched: on a virtual machine the kernel's zeroing of fresh pages was most of
+ * check's time), and region_reset (after the packet's documents are freed) makes every block empty
+ * again for the next packet, so a run of packets reuses the same pages. Memory: what the documents of one packet ask for, plus at most
  * one partly used block per block (each block is at least twice the request that opened it), so
  * under twice the arena's own use; gdw_decode_heap_bound still bounds what is asked for.
  * Where mmap or madvise is missing the region falls back to plain blocks; nothing else changes.
@@ -35,12 +37,19 @@ typedef struct block {
     size_t used; /* bytes handed out, this header included */
 } block;
 
+/* A freed chunk, kept in its own first bytes until a request of about its size takes it. */
+typedef struct freed {
+    struct freed *next;
+    size_t size;
+} freed;
+
 typedef struct region {
     block *first, *cur;
+    freed *free_list; /* most recently freed first */
     pthread_mutex_t lock; /* check decodes its dialects on several threads (check.c): a chunk at a time */
 } region;
 
-static region g_region = {NULL, NULL, PTHREAD_MUTEX_INITIALIZER};
+static region g_region = {NULL, NULL, NULL, PTHREAD_MUTEX_INITIALIZER};
 
 static size_t header_size(void) { return (sizeof(block) + REGION_ALIGN - 1) & ~(size_t)(REGION_ALIGN - 1); }
 
@@ -91,20 +100,49 @@ static void *region_bump(region *r, size_t n) {
     }
 }
 
+/* A freed chunk for a request of n bytes: among the few most recently freed, one at least n bytes long and
+ * not much longer (a large chunk is not spent on a small request). A bounded look, so a request costs O(1)
+ * however many chunks wait; when none fits, the request is bumped from the blocks as before. */
+#define REGION_REUSE_LOOK 8
+static void *region_reuse(region *r, size_t n) {
+    freed **at = &r->free_list;
+    for (int k = 0; *at && k < REGION_REUSE_LOOK; k++, at = &(*at)->next) {
+        freed *f = *at;
+        if (f->size >= n && f->size - n <= n + 4096) {
+            *at = f->next;
+            return f;
+        }
+    }
+    return NULL;
+}
+
 /* The arena asks for whole chunks (codec/value/arena.c), a few a megabyte: one lock each costs nothing. */
 static void *region_malloc(void *ctx, size_t n) {
     region *r = ctx;
     pthread_mutex_lock(&r->lock);
-    void *p = region_bump(r, n);
+    void *p = region_reuse(r, n);
+    if (!p) p = region_bump(r, n);
     pthread_mutex_unlock(&r->lock);
     return p;
 }
 
-static void region_free(void *ctx, void *p, size_t n) { (void)ctx, (void)p, (void)n; /* region_reset frees */ }
+static void region_free(void *ctx, void *p, size_t n) {
+    region *r = ctx;
+    if (!p || n < sizeof(freed)) return; /* too small to keep: region_reset frees it with its block */
+    pthread_mutex_lock(&r->lock);
+    freed *f = p;
+    f->size = n;
+    f->next = r->free_list;
+    r->free_list = f;
+    pthread_mutex_unlock(&r->lock);
+}
 
 static void *region_realloc(void *ctx, void *p, size_t old_n, size_t new_n) {
     void *q = region_malloc(ctx, new_n);
-    if (q && p) memcpy(q, p, old_n < new_n ? old_n : new_n);
+    if (q && p) {
+        memcpy(q, p, old_n < new_n ? old_n : new_n);
+        region_free(ctx, p, old_n);
+    }
     return q;
 }
 
@@ -120,4 +158,5 @@ const gdw_allocator *region_for(size_t packet_len) { return packet_len >= REGION
 void region_reset(void) {
     for (block *b = g_region.first; b; b = b->next) b->used = header_size();
     g_region.cur = g_region.first;
+    g_region.free_list = NULL;
 }
