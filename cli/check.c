@@ -31,14 +31,15 @@ typedef struct tree_facts tree_facts;
 typedef struct facts_frame { const gdw_value *v, *items; size_t n, next; } facts_frame;
 
 /* The value lines the matrix prints for a row (print_value_line): 72 characters in the table, 200 under
- * its meaning; the text's start, printed when the row's tree is walked, one character more than shown. */
+ * its meaning; the text's start, one character more than shown. A row whose tree is freed (its twin keeps
+ * the value) has them printed first, the meaning's line only where the row may be its meaning's first. */
 #define VALUE_LINE_TABLE 72
 #define VALUE_LINE_MEANING 200
 typedef struct value_line { char text[VALUE_LINE_MEANING + 2]; size_t n; } value_line;
 
 typedef struct row {
     const gdw_check_result *r; /* gdw_check's, in check_run.res */
-    value_line line[2];  /* the matrix's value lines: [0] in the table, [1] under the meaning */
+    value_line line[2];  /* a freed tree's value lines: [0] in the table, [1] under the meaning */
     int twin;            /* a row whose tree holds the same value (same digest) and stands in for this one's,
                             freed (KEEP_ONE_PER_VALUE); -1: this row's own tree, or none */
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
@@ -288,7 +289,16 @@ static void make_value_line(value_line *l, const gdw_value *v, size_t width) {
     l->n = gdw_text_print_head(v, l->text, width + 2); /* one character more than shown: says whether there is more */
 }
 
-static void print_value_line(const value_line *l, size_t width) {
+/* Row w's value line k (0: the table's, 1: the meaning's): from its tree, or, where the tree was freed, as
+ * printed before (check_row). */
+static void print_value_line(const row *w, int k) {
+    size_t width = k ? VALUE_LINE_MEANING : VALUE_LINE_TABLE;
+    value_line now;
+    const value_line *l = &w->line[k];
+    if (w->r->doc) {
+        make_value_line(&now, gdw_doc_root(w->r->doc), width);
+        l = &now;
+    }
     if (l->n > width) printf("%.*s...", (int)(width - 3), l->text);
     else printf("%s", l->text);
 }
@@ -314,7 +324,7 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
         if (nm > 1) snprintf(m, sizeof m, "%c ", 'A' + (w->meaning % 26));
         printf("%-19s %s%-8s%s %8zu %8zu %-6s %-9s %s", gdw_dialect_name(d), c_ok(), "accepted", c_off(), w->r->consumed, pk->n - w->r->consumed,
                w->exact_ok ? "yes" : "no", re, m);
-        print_value_line(&w->line[0], VALUE_LINE_TABLE);
+        print_value_line(w, 0);
         printf("\n");
     }
     printf("%d of %zu dialects accept this packet; %d write it back byte for byte.\n", accepted, c->nd, same);
@@ -333,7 +343,7 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
                     n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? ", " : "", gdw_dialect_name(rows[i].r->dialect));
                 }
             printf("  %c  %s\n     ", 'A' + (m % 26), list);
-            print_value_line(&first->line[1], VALUE_LINE_MEANING);
+            print_value_line(first, 1);
             printf("\n");
         }
         if (seen->n) {
@@ -454,10 +464,6 @@ static void check_row(check_job *j, size_t i) {
     facts_of(&c->facts[i], gdw_doc_root(r->doc), j->pk);
     if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, r->doc, j->alloc, w->engine_note, sizeof w->engine_note);
     if (c->keep == KEEP_ALL) return;
-    if (c->matrix) {
-        make_value_line(&w->line[0], gdw_doc_root(r->doc), VALUE_LINE_TABLE);
-        make_value_line(&w->line[1], gdw_doc_root(r->doc), VALUE_LINE_MEANING);
-    }
     if (c->keep == KEEP_ONE_PER_VALUE) {
         /* the first finished row of each digest keeps its tree; a later one with the same digest is freed */
         pthread_mutex_lock(&c->twins_lock);
@@ -466,6 +472,9 @@ static void check_row(check_job *j, size_t i) {
         if (w->twin < 0) c->kept[c->kept_n++] = i;
         pthread_mutex_unlock(&c->twins_lock);
         if (w->twin < 0) return;
+        /* its lines, before its tree goes: the meaning's only where a row before it may not be in it */
+        make_value_line(&w->line[0], gdw_doc_root(r->doc), VALUE_LINE_TABLE);
+        if ((size_t)w->twin > i) make_value_line(&w->line[1], gdw_doc_root(r->doc), VALUE_LINE_MEANING);
     }
     gdw_doc_free(r->doc); /* its pages serve the next decode (region.c) */
     r->doc = NULL;
