@@ -10,9 +10,9 @@
  * its digest, by which the dialects that read alike are grouped: a walk a tree, not a comparison a pair of
  * trees). The dialects are independent, so on a large packet they are spread over the machine's cores
  * (check_all); the answers, and so the output, are the same however they are spread. A tree is kept only
- * as long as something will read it (check_run.keep): its row's value lines are printed into the row
- * when it is walked, so the matrix keeps one tree per value and the one-line form none, and the pages a
- * freed tree held serve the next dialect's decode (region.c).
+ * as long as something will read it (check_run.keep): the matrix keeps one tree per value (a freed row's
+ * value lines are printed into the row first) and the one-line form none, and the pages a freed tree held
+ * serve the next dialect's decode (region.c).
  */
 #define _DEFAULT_SOURCE /* getrandom, clock_gettime under -std=c11 */
 #include <pthread.h>
