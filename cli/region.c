@@ -13,7 +13,8 @@
  * size take first (check frees the trees it no longer needs while it decodes other dialects, so they
  * reuse pages already touched: on a virtual machine the kernel's zeroing of fresh pages was most of
  * check's time), and region_reset (after the packet's documents are freed) makes every block empty
- * again for the next packet, so a run of packets reuses the same pages. Memory: what the documents of one packet ask for, plus at most
+ * again for the next packet, so a run of packets reuses the same pages. Memory: what the documents of
+ * one packet ask for, plus at most
  * one partly used block per block (each block is at least twice the request that opened it), so
  * under twice the arena's own use; gdw_decode_heap_bound still bounds what is asked for.
  * Where mmap or madvise is missing the region falls back to plain blocks; nothing else changes.
