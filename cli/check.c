@@ -110,7 +110,6 @@ struct tree_facts {
 /* One value's own facts (its children come after it in the walk below). */
 static inline void facts_at(tree_facts *f, const gdw_value *v, const gdw_value *parent, size_t slot, size_t depth) {
     if (depth <= GDW_MISREAD_DEPTH && gdw_type_has_reals((gdw_type)v->type)) f->odd += gdw_value_misread_own(v);
-    gdw_digest_node(&f->digest, v);
     bool header = !(parent && parent->type == GDW_OBJECT && slot % 2 == 0);
     if (header && v->type < 64 && !(f->seen >> v->type & 1u) && f->ntypes < MAX_IDS) {
         f->seen |= (uint64_t)1 << v->type;
@@ -132,15 +131,14 @@ static void make_digest_key(void) {
 }
 
 /* The walk, pre-order, on a stack of its own (a decoded tree is at most GDW_HARD_MAX_DEPTH + 1 levels deep;
- * a deeper one, made by hand, leaves its digest unusable, and the meanings are then found by comparing). */
+ * a deeper one, made by hand, leaves the walk's facts incomplete, and its digest is then not used: the meanings
+ * are found by comparing). The digest is not the walk's: the decode adds each node as it makes it
+ * (gdw_decode_options.digest, check_row), and a row whose digest an earlier row has takes that row's facts. */
 #define FACTS_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 2)
-static void facts_of(tree_facts *f, const gdw_value *root, const packet *pk) {
-    pthread_once(&g_digest_key_once, make_digest_key);
+static void facts_of(tree_facts *f, const gdw_value *root) {
     f->odd = 0;
     f->seen = 0;
     f->ntypes = 0;
-    f->digest_whole = true;
-    gdw_digest_init(&f->digest, g_digest_key[0], g_digest_key[1], pk->p, pk->n);
     if (!root) return;
     facts_frame *st = f->stack;
     facts_at(f, root, NULL, 0, 0);
@@ -460,19 +458,24 @@ static void check_row(check_job *j, size_t i) {
     w->r = r;
     w->engine_note[0] = 0;
     w->twin = -1;
-    if (!gdw_check_dialect(gdw_dialect_at(i), j->pk->p, j->pk->n, j->dec, j->alloc, true, r)) return;
-    facts_of(&c->facts[i], gdw_doc_root(r->doc), j->pk);
+    tree_facts *f = &c->facts[i];
+    pthread_once(&g_digest_key_once, make_digest_key);
+    gdw_digest_init(&f->digest, g_digest_key[0], g_digest_key[1], j->pk->p, j->pk->n);
+    f->digest_whole = true;
+    gdw_decode_options o = *j->dec;
+    o.digest = &f->digest; /* the decode adds its tree as it makes it */
+    if (!gdw_check_dialect(gdw_dialect_at(i), j->pk->p, j->pk->n, &o, j->alloc, true, r)) return;
+    /* the first finished row of each digest walks its tree for the facts; a later one takes them (check_all) */
+    pthread_mutex_lock(&c->twins_lock);
+    for (size_t k = 0; k < c->kept_n && w->twin < 0; k++)
+        if (same_digest(&c->facts[c->kept[k]], f)) w->twin = (int)c->kept[k];
+    if (w->twin < 0) c->kept[c->kept_n++] = i;
+    pthread_mutex_unlock(&c->twins_lock);
+    if (w->twin < 0) facts_of(f, gdw_doc_root(r->doc));
     if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, r->doc, j->alloc, w->engine_note, sizeof w->engine_note);
-    if (c->keep == KEEP_ALL) return;
+    if (c->keep == KEEP_ALL || (c->keep == KEEP_ONE_PER_VALUE && w->twin < 0)) return; /* the output reads its tree */
     if (c->keep == KEEP_ONE_PER_VALUE) {
-        /* the first finished row of each digest keeps its tree; a later one with the same digest is freed */
-        pthread_mutex_lock(&c->twins_lock);
-        for (size_t k = 0; k < c->kept_n && w->twin < 0; k++)
-            if (same_digest(&c->facts[c->kept[k]], &c->facts[i])) w->twin = (int)c->kept[k];
-        if (w->twin < 0) c->kept[c->kept_n++] = i;
-        pthread_mutex_unlock(&c->twins_lock);
-        if (w->twin < 0) return;
-        /* its lines, before its tree goes: the meaning's only where a row before it may not be in it */
+        /* a later row of a digest is freed: its lines first, the meaning's only where a row before it may not be in it */
         make_value_line(&w->line[0], gdw_doc_root(r->doc), VALUE_LINE_TABLE);
         if ((size_t)w->twin > i) make_value_line(&w->line[1], gdw_doc_root(r->doc), VALUE_LINE_MEANING);
     }
@@ -516,6 +519,14 @@ static int check_all(check_run *c, const packet *pk, const gdw_decode_options *d
     int accepted = 0;
     for (size_t i = 0; i < c->nd; i++) {
         row *w = &c->rows[i];
+        if (c->res[i].status == GDW_OK && w->twin >= 0) { /* the same value, the same facts: its twin's walk */
+            tree_facts *f = &c->facts[i], *tf = &c->facts[w->twin];
+            f->odd = tf->odd;
+            f->seen = tf->seen;
+            f->ntypes = tf->ntypes;
+            memcpy(f->type, tf->type, tf->ntypes * sizeof f->type[0]);
+            f->digest_whole = tf->digest_whole;
+        }
         /* the fields rank_rows reads before it writes them (the texts are long: not cleared whole) */
         w->exact_ok = false;
         w->reason[0] = 0;

@@ -23,12 +23,19 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
         return GDW_ERR_NOMEM;
     }
     size_t used = 0;
+    bool settles = opts && opts->mode == GDW_MODE_ENGINE_EXACT;
+    gdw_digest digest_before = {{0, 0}, {0, 0}, NULL, 0};
+    if (settles && opts->digest) digest_before = *opts->digest;
     gdw_status s = gdw_wire_decode(d, buf, len, opts, doc, &used, err, report);
-    if (!s && opts && opts->mode == GDW_MODE_ENGINE_EXACT && (s = gdw_engine_settle(d, doc, opts, used, err)) && s != GDW_ERR_LOSSY && err) {
+    if (!s && settles && (s = gdw_engine_settle(d, doc, opts, used, err)) && s != GDW_ERR_LOSSY && err) {
         memset(err, 0, sizeof *err);
         err->code = s;
         err->engine_error = GDW_ENGINE_NONE;
         err->message = gdw_strerror(s);
+    }
+    if (!s && settles && opts->digest) { /* the engine pass may have changed the tree the walk added */
+        *opts->digest = digest_before;
+        gdw_digest_tree(opts->digest, gdw_doc_root(doc));
     }
     if (s) { gdw_doc_free(doc); return s; }
     if (consumed) *consumed = used;

@@ -366,8 +366,9 @@ GDW_API bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
  * and data), not its children; gdw_digest_tree adds a whole tree in pre-order (node by node, so a caller's own
  * walk can add it up with other work: each node's length fixes how many children follow).
  * Text and data that lie inside the packet are taken by their place in it, not read: two zero-copy decodes of a
- * packet hold one string at one place, and a 64 MiB PackedByteArray costs two words. Bytes elsewhere (a string
- * an engine pass rewrote, a tree built by hand) are read.
+ * packet hold one string at one place, and a 64 MiB PackedByteArray costs one step (a node's head goes in one
+ * step with its first word). Bytes elsewhere (a string an engine pass rewrote, a tree built by hand) are read.
+ * gdw_decode_options.digest has a decode add the tree it makes, with no walk of its own.
  * What it promises: equal digests (same key) mean equal trees, but for a chance of about 2^-128 (it is not a
  * cryptographic hash: keep the key secret). Different digests mean unequal trees only where every byte string
  * of both lies inside the packet or outside it alike; otherwise ask gdw_value_equal. */
@@ -621,6 +622,11 @@ typedef struct gdw_decode_options {
                              exactly this tree (gdw_doc_engine_same); costs a strict UTF-8 check of
                              non-ASCII text and a look at each Dictionary's keys (about 10% of the
                              decode of small Dictionaries). Off: gdw_doc_engine_same says false */
+    gdw_digest *digest;   /* if not NULL (gdw_digest_init'ed), gdw_decode adds the tree it returns to it, as
+                             gdw_digest_tree would, in the decode's own walk (the nodes while they are made,
+                             not a second walk of the tree); engine-exact mode, whose engine pass changes
+                             the tree after the walk, adds the tree it returns. After a failed decode its
+                             state is unspecified; a validation leaves it alone */
 } gdw_decode_options;
 
 /* gdw_decode_options_default: compatible mode, depth 1024, no size limit, no objects. */

@@ -6,7 +6,8 @@
  *    packet, equal digests only where gdw_value_equal says equal (no false merge), and equal trees
  *    with different digests only where a byte string of one tree lies outside the packet (the case
  *    the header leaves to gdw_value_equal). The pairs of each kind are counted, so the test cannot
- *    pass on nothing.
+ *    pass on nothing. Each decode also adds its tree in its own walk (gdw_decode_options.digest), zero-copy
+ *    and copying, in the three modes: the same digest as gdw_digest_tree of the tree it returns.
  * 2. Values parsed from text (their bytes outside any packet, so read): a value parsed twice digests
  *    alike; each of a list of values that differ in one thing equality looks at digests apart from
  *    every other.
@@ -53,7 +54,25 @@ static bool all_inside(const gdw_value *v, const uint8_t *p, size_t n) {
     return in.all;
 }
 
-static long g_equal_same, g_unequal_apart, g_equal_apart_outside, g_pairs;
+static long g_equal_same, g_unequal_apart, g_equal_apart_outside, g_pairs, g_walk_same, g_encoded;
+
+/* A decode's own digest (options.digest, added as its walk makes the nodes) against a walk of the tree it returns. */
+static void walk_digest(const gdw_dialect *d, const uint8_t *p, size_t n, const gdw_decode_options *base, bool borrow) {
+    gdw_decode_options o = *base;
+    gdw_digest g;
+    gdw_digest_init(&g, K0, K1, p, n);
+    o.borrow_input = borrow;
+    o.allow_objects = true; /* full Objects too: their property names are made outside read_value */
+    o.digest = &g;
+    gdw_doc *doc = NULL;
+    if (gdw_decode(d, p, n, &o, NULL, &doc, NULL, NULL) != GDW_OK) return;
+    uint64_t want[2];
+    digest_of(gdw_doc_root(doc), p, n, K0, want);
+    CHECK(g.h[0] == want[0] && g.h[1] == want[1], "%s, mode %s, %s: the decode's digest is not its tree's (%zu bytes)", gdw_dialect_name(d),
+          gdw_mode_name(o.mode), borrow ? "zero-copy" : "copying", n);
+    g_walk_same += g.h[0] == want[0] && g.h[1] == want[1];
+    gdw_doc_free(doc);
+}
 
 static void check_packet(const uint8_t *p, size_t n, gdw_mode mode) {
     size_t nd = gdw_dialect_count();
@@ -66,6 +85,13 @@ static void check_packet(const uint8_t *p, size_t n, gdw_mode mode) {
     for (size_t i = 0; i < nd && i < 64; i++) {
         if (gdw_decode(gdw_dialect_at(i), p, n, &o, NULL, &docs[i], NULL, NULL) != GDW_OK) { docs[i] = NULL; continue; }
         digest_of(gdw_doc_root(docs[i]), p, n, K0, dg[i]);
+        walk_digest(gdw_dialect_at(i), p, n, &o, true);
+        walk_digest(gdw_dialect_at(i), p, n, &o, false);
+        if (mode == GDW_MODE_COMPATIBLE) {
+            gdw_decode_options so = o;
+            so.mode = GDW_MODE_STRICT;
+            walk_digest(gdw_dialect_at(i), p, n, &so, true);
+        }
     }
     for (size_t i = 0; i < nd && i < 64; i++)
         for (size_t j = i + 1; j < nd && j < 64; j++) {
@@ -144,7 +170,20 @@ static void values(void) {
         digest_of(gdw_doc_root(again), NULL, 0, K0 + 1, d2);
         CHECK(d2[0] != dg[i][0] && d2[1] != dg[i][1], "%s: another key, the same digest", k_values[i]);
         gdw_doc_free(again);
+        /* its bytes in every dialect that writes it, decoded with the decode's own digest (full Objects
+         * among them: no engine packet holds one) */
+        gdw_decode_options o = gdw_decode_options_default();
+        for (size_t k = 0; k < gdw_dialect_count(); k++) {
+            uint8_t *bytes = NULL;
+            size_t len = 0;
+            if (gdw_encode_alloc(gdw_dialect_at(k), gdw_doc_root(docs[i]), NULL, NULL, &bytes, &len, NULL) != GDW_OK) continue;
+            walk_digest(gdw_dialect_at(k), bytes, len, &o, true);
+            walk_digest(gdw_dialect_at(k), bytes, len, &o, false);
+            g_encoded += strncmp(k_values[i], "Object(\"", 8) == 0;
+            free(bytes);
+        }
     }
+    CHECK(g_encoded >= 10, "only %ld full Objects encoded", g_encoded);
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
             if (gdw_value_equal(gdw_doc_root(docs[i]), gdw_doc_root(docs[j]))) { CHECK(0, "the list holds equal values: %s, %s", k_values[i], k_values[j]); continue; }
@@ -188,10 +227,11 @@ int main(int argc, char **argv) {
     size_t packets = 0;
     for (int i = 1; i < argc; i++) packets += packets_from(argv[i]);
     printf("%zu engine packets (and 6 mutations each): %ld pairs of accepted trees; %ld equal with one digest, %ld unequal apart, "
-           "%ld equal apart (a string outside the packet)\n",
-           packets, g_pairs, g_equal_same, g_unequal_apart, g_equal_apart_outside);
+           "%ld equal apart (a string outside the packet); %ld decodes' own digests equal to their trees'\n",
+           packets, g_pairs, g_equal_same, g_unequal_apart, g_equal_apart_outside, g_walk_same);
     CHECK(packets >= 500, "only %zu packets read", packets);
     CHECK(g_equal_same >= 10000 && g_unequal_apart >= 10000, "too few pairs of either kind: the test would prove little");
+    CHECK(g_walk_same >= 100000, "only %ld decodes' own digests compared", g_walk_same);
     values();
     ignored();
     return t_finish();

@@ -421,22 +421,33 @@ static inline void dg_word(gdw_digest *g, uint64_t w) {
     g->h[1] = dg_fold(g->h[1] ^ w ^ g->key[1], 0xD6E8FEB86659FD93u ^ g->key[0]);
 }
 
-/* Bytes: by their place when they lie inside the packet (two decodes of it share them), else read. */
-static void dg_bytes(gdw_digest *g, const uint8_t *p, size_t n) {
-    dg_word(g, n);
-    if (n == 0) return;
-    if (g->packet && p >= g->packet && n <= g->packet_len && (size_t)(p - g->packet) <= g->packet_len - n) {
-        dg_word(g, (uint64_t)(p - g->packet) | (uint64_t)1 << 63);
-        return;
-    }
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) dg_word(g, rd_u64le(p + i));
-    uint64_t tail = 0;
-    for (size_t k = 0; i + k < n; k++) tail |= (uint64_t)p[i + k] << (8 * k);
-    dg_word(g, tail);
+/* Two words in one step of each lane (each lane multiplies one word by the other, both keyed): a node's head
+ * and its value cost one multiply a lane, not two. A word the key turns to zero would cancel a lane's state;
+ * the key is secret and the other lane pairs the words the other way round. */
+static inline void dg_pair(gdw_digest *g, uint64_t a, uint64_t b) {
+    uint64_t ka = a ^ g->key[0], kb = b ^ g->key[1];
+    g->h[0] = dg_fold(g->h[0] ^ ka, kb ^ 0x9E3779B97F4A7C15u);
+    g->h[1] = dg_fold(g->h[1] ^ kb, ka ^ 0xD6E8FEB86659FD93u);
 }
 
-static void dg_str(gdw_digest *g, gdw_str s) { dg_bytes(g, (const uint8_t *)s.ptr, s.len); }
+/* Bytes, in the step of `lead` (a word that fixes n: the node's head, which holds its length, or the length
+ * itself): by their place when they lie inside the packet (two decodes of it share them), else read, 16 bytes
+ * a step. A place has bit 63 set; read bytes follow a 0. */
+static inline void dg_bytes_after(gdw_digest *g, uint64_t lead, const uint8_t *p, size_t n) {
+    if (n && g->packet && p >= g->packet && n <= g->packet_len && (size_t)(p - g->packet) <= g->packet_len - n) {
+        dg_pair(g, lead, (uint64_t)(p - g->packet) | (uint64_t)1 << 63);
+        return;
+    }
+    dg_pair(g, lead, 0);
+    if (n == 0) return;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) dg_pair(g, rd_u64le(p + i), rd_u64le(p + i + 8));
+    uint64_t tail[2] = {0, 0};
+    for (size_t k = 0; i + k < n; k++) tail[k / 8] |= (uint64_t)p[i + k] << (8 * (k % 8));
+    dg_pair(g, tail[0], tail[1]);
+}
+
+static void dg_str(gdw_digest *g, gdw_str s) { dg_bytes_after(g, s.len, (const uint8_t *)s.ptr, s.len); }
 
 static void dg_typedesc(gdw_digest *g, const gdw_typedesc *t) { /* as gdw_typedesc_equal compares */
     dg_word(g, (uint64_t)t->kind | (uint64_t)t->id_only << 8);
@@ -462,17 +473,28 @@ void gdw_digest_node(gdw_digest *g, const gdw_value *v) {
     const gdw_type_info *ti = type_info(v->type);
     uint64_t head = (uint64_t)v->type | (uint64_t)(v->flags & GDW_VF_COMPARED) << 8 | (uint64_t)v->len << 32;
     if (gdw_type_has_reals((gdw_type)v->type)) head |= (uint64_t)v->width << 24;
-    dg_word(g, head);
+    /* the head (type, flags, width, length) goes in one step with the node's first word; what follows it is
+     * fixed by the head */
     switch (ti->kind) {
-    case K_NIL: case K_CALLABLE: return;
-    case K_BOOL: case K_INT: case K_RID: dg_word(g, (uint64_t)v->u.i); return;
-    case K_FLOAT: dg_word(g, v->u.bits); return;
-    case K_STR: case K_PACKED_BYTES: dg_bytes(g, v->u.bytes, v->len); return;
+    case K_NIL: case K_CALLABLE: dg_pair(g, head, 0); return;
+    case K_BOOL: case K_INT: case K_RID: dg_pair(g, head, (uint64_t)v->u.i); return;
+    case K_FLOAT: dg_pair(g, head, v->u.bits); return;
+    case K_STR: case K_PACKED_BYTES: dg_bytes_after(g, head, v->u.bytes, v->len); return;
     case K_FIXED: case K_PACKED: {
         size_t w = ti->comp == C_I32 ? 4 : ti->comp == C_I64 ? 8 : v->width;
-        dg_bytes(g, v->u.bytes, (size_t)ti->ncomp * w * (ti->kind == K_PACKED ? v->len : 1));
+        dg_bytes_after(g, head, v->u.bytes, (size_t)ti->ncomp * w * (ti->kind == K_PACKED ? v->len : 1));
         return;
     }
+    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+        const gdw_container *ct = gdw_container_of(v);
+        dg_pair(g, head, (uint64_t)(ct != NULL) | (uint64_t)gdw_children(v, NULL) << 1);
+        if (ct) { dg_typedesc(g, &ct->key); dg_typedesc(g, &ct->elem); }
+        return;
+    }
+    default: break;
+    }
+    dg_word(g, head);
+    switch (ti->kind) {
     case K_PACKED_STRINGS: {
         const gdw_str *x = (const gdw_str *)v->u.ext;
         for (uint32_t i = 0; i < v->len; i++) dg_str(g, x[i]);
@@ -495,12 +517,6 @@ void gdw_digest_node(gdw_digest *g, const gdw_value *v) {
         const gdw_signal *x = (const gdw_signal *)v->u.ext;
         dg_str(g, x->name);
         dg_word(g, x->object_id);
-        return;
-    }
-    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
-        const gdw_container *ct = gdw_container_of(v);
-        dg_word(g, (uint64_t)(ct != NULL) | (uint64_t)gdw_children(v, NULL) << 1);
-        if (ct) { dg_typedesc(g, &ct->key); dg_typedesc(g, &ct->elem); }
         return;
     }
     case K_IMAGE: {

@@ -101,6 +101,8 @@ typedef struct dctx {
     gdw_value *keys;
     uint32_t nkeys, keys_cap;
     bool keys_judged;    /* the row's engine merges Dictionary keys or makes Strings of StringName keys: keys_kept asks */
+    gdw_digest *digest;  /* a decode into a tree with options.digest: each node is added once it is made (walk),
+                            so in the tree's pre-order, which is the wire's order */
 } dctx;
 
 static inline bool strict(const dctx *c) { return c->mode == GDW_MODE_STRICT; }
@@ -256,14 +258,14 @@ static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW
 static void *alloc(dctx *c, size_t n) { return gdw_arena_alloc(c->doc, n); }
 
 /* Bytes of the input the tree keeps: a copy in the arena, or the input itself (borrow_input). */
-static const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) {
+static GDW_ALWAYS_INLINE const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) {
     static const uint8_t k_empty[1] = {0};
     return c->borrow ? p : n == 0 ? k_empty : (const uint8_t *)gdw_arena_dup(c->doc, p, n);
 }
 
 /* keep for a string whose padding is in the input too: short ones are copied a 4-byte word at a
  * time, padding included (the arena rounds n up to 8, so the copy fits), not by a call */
-static inline const uint8_t *keep_padded(dctx *c, const uint8_t *p, size_t n, size_t padded) {
+static GDW_ALWAYS_INLINE const uint8_t *keep_padded(dctx *c, const uint8_t *p, size_t n, size_t padded) {
     if (c->borrow || n == 0 || padded > 32) return keep(c, p, n);
     uint8_t *q = (uint8_t *)gdw_arena_alloc(c->doc, n);
     if (!q) return NULL;
@@ -511,6 +513,7 @@ static GDW_ALWAYS_INLINE bool plain_string_at(const dctx *c, size_t ahead, uint3
     return cur_peek_bytes(&c->cur, ahead + 4, *padded, body) && plain_ascii(*body, len);
 }
 
+_Static_assert(K_NIL == 0 && K_BOOL == 1 && K_INT == 2 && K_FLOAT == 3, "skip_leaf takes the scalar kinds as the first four");
 static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
     uint32_t hdr, len32;
     size_t n;
@@ -519,11 +522,10 @@ static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
     if (wire >= c->d->type_count) return false;
     if ((hdr & ~0xFFu) && c->d->engine_header_whole) return false; /* read_value notes that the engine refuses it */
     c->value_off = c->cur.pos; /* as read_value would: errors after this value report it */
-    switch (type_info(c->d->types[wire])->kind) {
-    case K_NIL: case K_CALLABLE: n = 4; break;
-    case K_BOOL: n = 8; break;
-    case K_INT: case K_FLOAT: n = (hdr & GDW_FLAG16) ? 12 : 8; break;
-    case K_STR: {
+    /* the kinds most common first, as comparisons: how gcc lowers a switch here changes with the code
+     * around it (a jump table cost the loop 10 more instructions a value once) */
+    unsigned kind = type_info(c->d->types[wire])->kind;
+    if (kind == K_STR) {
         const uint8_t *body; /* plain_string_at, written out: the validation loop is 12% shorter so */
         if (!cur_peek_u32(&c->cur, 4, &len32) || (int32_t)len32 < 0) return false;
         size_t len = len32, padded = len + (4 - len % 4) % 4; /* len < 2^31: no overflow */
@@ -531,9 +533,12 @@ static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
         c->str_off = c->cur.pos + 8;
         c->str_len = len32;
         n = 8 + padded;
-        break;
-    }
-    default: return false;
+    } else if (kind <= K_FLOAT) { /* Nil, bool, int, float (static_assert below) */
+        n = kind == K_NIL ? 4 : kind == K_BOOL || !(hdr & GDW_FLAG16) ? 8 : 12;
+    } else if (kind == K_CALLABLE) {
+        n = 4;
+    } else {
+        return false;
     }
     return cur_skip(&c->cur, n);
 }
@@ -552,7 +557,7 @@ static inline bool skip_entry(dctx *c) {
 
 /* ---- one value --------------------------------------------------------------------------- */
 
-static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth);
+static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth);
 
 /* Strict: Godot 4 writes bit 16 on real-based types exactly in double builds. */
 static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w) {
@@ -1030,7 +1035,7 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     return GDW_OK;
 }
 
-static gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
+static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
     const gdw_dialect *d = c->d;
     c->value_off = c->cur.pos;
     if (depth > c->max_depth) return fail(c, GDW_ERR_DEPTH, c->cur.pos, GDW_ENGINE_ERR_OUT_OF_MEMORY, "nesting deeper than the depth limit");
@@ -1290,8 +1295,9 @@ static GDW_ALWAYS_INLINE bool skip_string_key(dctx *c) {
     return true;
 }
 
-/* One call site of read_value, so the compiler can inline it into the loop. */
-static gdw_status walk(dctx *c, gdw_value *root) {
+/* The walk, in two copies (walk below): `digesting` is a constant in each, so the copy without a digest is
+ * the loop as it was, with nothing kept live across read_value (inlined into both). */
+static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool digesting) {
     gdw_value *dst = root;
     bool kept_key = false; /* dst is a watching validation's key_scratch (watch_key) */
     for (;;) {
@@ -1299,6 +1305,7 @@ static gdw_status walk(dctx *c, gdw_value *root) {
             gdw_status s = read_value(c, dst, c->sp);
             if (s) return s;
             if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching validation's key */
+            else if (digesting && dst) gdw_digest_node(c->digest, dst); /* made whole: its children (if any) come next */
         }
         kept_key = false;
         /* the next slot to fill */
@@ -1324,7 +1331,10 @@ static gdw_status walk(dctx *c, gdw_value *root) {
                 gdw_str name = {NULL, 0};
                 gdw_status s = read_string(c, dst ? &name : NULL, STR_PLAIN);
                 if (s) return s;
-                if (dst) { memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr; }
+                if (dst) {
+                    memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr;
+                    if (digesting) gdw_digest_node(c->digest, dst);
+                }
                 f->key_off = c->str_off; f->key_len = c->str_len;
                 continue;
             }
@@ -1340,6 +1350,9 @@ static gdw_status walk(dctx *c, gdw_value *root) {
         }
     }
 }
+
+static __attribute__((noinline)) gdw_status walk_digesting(dctx *c, gdw_value *root) { return walk_as(c, root, true); }
+static inline gdw_status walk(dctx *c, gdw_value *root) { return walk_as(c, root, false); }
 
 #ifndef NDEBUG
 /* The table above, as invariants that hold at the start of a walk. */
@@ -1419,6 +1432,7 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     dctx c;
     init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack, report ? report->strict_err : NULL);
     c.doc = doc;
+    c.digest = doc ? o.digest : NULL;
     bool watched = !doc && report && report->watched; /* gdw_validate_watched */
     /* the rules under which the engine pass (gdw_engine_settle) changes anything */
     c.watch_values = (doc || watched) && o.watch_engine && !exact(&c) &&
@@ -1432,7 +1446,7 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         c.keys_judged = gdw_keys_of(d)->merge_dict_keys || gdw_keys_of(d)->name_to_string;
         c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
-    s = walk(&c, root);
+    s = c.digest ? walk_digesting(&c, root) : walk(&c, root);
     if (s) return s;
     bool value_same = exact(&c) || (o.watch_engine && !c.engine_differs && !c.engine_holds_other);
     if (doc) doc->engine_same = value_same;
