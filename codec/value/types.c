@@ -433,8 +433,17 @@ static inline void dg_pair(gdw_digest *g, uint64_t a, uint64_t b) {
 /* Bytes, in the step of `lead` (a word that fixes n: the node's head, which holds its length, or the length
  * itself): by their place when they lie inside the packet (two decodes of it share them), else read, 16 bytes
  * a step. A place has bit 63 set; read bytes follow a 0. */
+static inline bool dg_inside(const gdw_digest *g, const uint8_t *p, size_t n) {
+    return n && g->packet && p >= g->packet && n <= g->packet_len && (size_t)(p - g->packet) <= g->packet_len - n;
+}
+
+/* A string inside a packet under 2 GiB as one word: bit 63, its length, its place. */
+static inline uint64_t dg_entry_word(const gdw_digest *g, gdw_str s) {
+    return (uint64_t)1 << 63 | (uint64_t)s.len << 32 | (uint64_t)(s.ptr - g->packet);
+}
+
 static inline void dg_bytes_after(gdw_digest *g, uint64_t lead, const uint8_t *p, size_t n) {
-    if (n && g->packet && p >= g->packet && n <= g->packet_len && (size_t)(p - g->packet) <= g->packet_len - n) {
+    if (dg_inside(g, p, n)) {
         dg_pair(g, lead, (uint64_t)(p - g->packet) | (uint64_t)1 << 63);
         return;
     }
@@ -496,8 +505,14 @@ void gdw_digest_node(gdw_digest *g, const gdw_value *v) {
     dg_word(g, head);
     switch (ti->kind) {
     case K_PACKED_STRINGS: {
+        /* two entries a step where both lie inside a packet under 2 GiB: each as one word, bit 63 set (a dg_str
+         * step's first word, a length, has it clear), its length above its place */
         const gdw_str *x = (const gdw_str *)v->u.ext;
-        for (uint32_t i = 0; i < v->len; i++) dg_str(g, x[i]);
+        uint32_t i = 0;
+        if (g->packet_len < ((size_t)1 << 31))
+            for (; i + 1 < v->len && dg_inside(g, x[i].ptr, x[i].len) && dg_inside(g, x[i + 1].ptr, x[i + 1].len); i += 2)
+                dg_pair(g, dg_entry_word(g, x[i]), dg_entry_word(g, x[i + 1]));
+        for (; i < v->len; i++) dg_str(g, x[i]);
         return;
     }
     case K_NODEPATH: {

@@ -103,6 +103,8 @@ typedef struct dctx {
     bool keys_judged;    /* the row's engine merges Dictionary keys or makes Strings of StringName keys: keys_kept asks */
     gdw_digest *digest;  /* a decode into a tree with options.digest: each node is added once it is made (walk),
                             so in the tree's pre-order, which is the wire's order */
+    bool doomed;         /* room_for refused a destination its storage: the walk is sure to fail, and the nodes
+                            made since may be incomplete (a NodePath's count without its parts): not digested */
 } dctx;
 
 static inline bool strict(const dctx *c) { return c->mode == GDW_MODE_STRICT; }
@@ -449,7 +451,11 @@ static gdw_status zero_pad(dctx *c, size_t from, size_t n) {
  * open containers still wait for. Storage is reserved only when they fit; when they do not, the
  * input cannot be complete and the walk fails before it needs the storage. So the storage ever
  * reserved is at most one 16-byte node per 4 input bytes, at every nesting depth together. */
-static bool room_for(const dctx *c, uint64_t n) { return (c->pending + n) * 4 <= cur_left(&c->cur); }
+static bool room_for(dctx *c, uint64_t n) {
+    bool room = (c->pending + n) * 4 <= cur_left(&c->cur);
+    if (!room) c->doomed = true; /* a destination left without its storage: the walk will fail */
+    return room;
+}
 
 /* Open a container of `slots` child values (storage only if room_for them). */
 static gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, gdw_value **items_out) {
@@ -513,7 +519,7 @@ static GDW_ALWAYS_INLINE bool plain_string_at(const dctx *c, size_t ahead, uint3
     return cur_peek_bytes(&c->cur, ahead + 4, *padded, body) && plain_ascii(*body, len);
 }
 
-_Static_assert(K_NIL == 0 && K_BOOL == 1 && K_INT == 2 && K_FLOAT == 3, "skip_leaf takes the scalar kinds as the first four");
+typedef char skip_leaf_takes_the_scalar_kinds_as_the_first_four[K_NIL == 0 && K_BOOL == 1 && K_INT == 2 && K_FLOAT == 3 ? 1 : -1]; /* C and C++ (amalgamation_test) */
 static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
     uint32_t hdr, len32;
     size_t n;
@@ -543,7 +549,14 @@ static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
     return cur_skip(&c->cur, n);
 }
 
-/* One PackedStringArray entry (length, bytes, padding) that is ASCII up to a final NUL. */
+/* The pad (0 to 3) bytes that end at `end` are zero: the high bytes of the word before `end`, which the
+ * caller has read (a string's padded bytes, or a string array entry with its length word). */
+static GDW_ALWAYS_INLINE bool zero_padding(const uint8_t *end, size_t pad) {
+    return pad == 0 || rd_u32le(end - 4) >> (8 * (4 - pad)) == 0;
+}
+
+/* One PackedStringArray entry (length, bytes, padding) that is ASCII up to a final NUL (a validation's
+ * fast path: it keeps nothing). */
 static inline bool skip_entry(dctx *c) {
     uint32_t len32;
     const uint8_t *p;
@@ -552,6 +565,25 @@ static inline bool skip_entry(dctx *c) {
     if (!cur_peek_bytes(&c->cur, 0, n, &p)) return false;
     size_t body = (l && p[4 + l - 1] == 0) ? l - 1 : l;
     if (!plain_ascii(p + 4, body)) return false;
+    return cur_skip(&c->cur, n);
+}
+
+/* The same for an entry a decode keeps, stepped over;
+ * *text and *text_len: what the engine sees of it (before the NUL). Where strict checks are evaluated,
+ * only an entry they pass: "bytes NUL" with zero padding. Reads nothing and returns false otherwise:
+ * read_string decides, with every check and the exact error report. */
+static GDW_ALWAYS_INLINE bool plain_entry(dctx *c, const uint8_t **text, size_t *text_len) {
+    uint32_t len32;
+    const uint8_t *p;
+    if (!cur_peek_u32(&c->cur, 0, &len32) || (int32_t)len32 < 0) return false;
+    size_t l = len32, n = 4 + l + (4 - l % 4) % 4; /* l < 2^31: no overflow */
+    if (!cur_peek_bytes(&c->cur, 0, n, &p)) return false;
+    bool nul_ended = l && p[4 + l - 1] == 0;
+    size_t body = nul_ended ? l - 1 : l;
+    if (!plain_ascii(p + 4, body)) return false;
+    if (c->canon && !(nul_ended && zero_padding(p + n, n - 4 - l))) return false;
+    *text = p + 4;
+    *text_len = body;
     return cur_skip(&c->cur, n);
 }
 
@@ -936,9 +968,20 @@ static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
         strs = (gdw_str *)alloc(c, (size_t)count * sizeof(gdw_str) + 1);
         if (!strs) return nomem(c);
     }
-    for (int32_t i = 0; i < count; i++) {
-        if (!strs && c->fast && skip_entry(c)) continue;
-        if ((s = read_string(c, strs ? &strs[i] : NULL, STR_ARRAY_ENTRY))) return s;
+    if (!strs) { /* a validation (or no room: the walk fails) */
+        for (int32_t i = 0; i < count; i++)
+            if (!(c->fast && skip_entry(c)) && (s = read_string(c, NULL, STR_ARRAY_ENTRY))) return s;
+    } else {
+        for (int32_t i = 0; i < count; i++) {
+            const uint8_t *text;
+            size_t text_len;
+            if (!c->trace && plain_entry(c, &text, &text_len)) { /* what read_string would make of it, and no more */
+                strs[i].len = (uint32_t)text_len;
+                if (!(strs[i].ptr = keep(c, text, text_len))) return nomem(c);
+            } else if ((s = read_string(c, &strs[i], STR_ARRAY_ENTRY))) {
+                return s;
+            }
+        }
     }
     if (dst) { dst->len = (uint32_t)count; dst->u.ext = strs; }
     return GDW_OK;
@@ -1110,7 +1153,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         uint32_t len32;
         size_t padded;
         const uint8_t *body;
-        if (dst && !c->canon && !c->trace && plain_string_at(c, 0, &len32, &padded, &body)) {
+        if (dst && !c->trace && plain_string_at(c, 0, &len32, &padded, &body) && (!c->canon || zero_padding(body + padded, padded - len32))) {
             c->str_off = c->cur.pos + 4;
             c->str_len = len32;
             cur_skip(&c->cur, 4 + padded);
@@ -1305,7 +1348,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             gdw_status s = read_value(c, dst, c->sp);
             if (s) return s;
             if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching validation's key */
-            else if (digesting && dst) gdw_digest_node(c->digest, dst); /* made whole: its children (if any) come next */
+            else if (digesting && dst && !c->doomed) gdw_digest_node(c->digest, dst); /* made whole: its children (if any) come next */
         }
         kept_key = false;
         /* the next slot to fill */
@@ -1333,7 +1376,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
                 if (s) return s;
                 if (dst) {
                     memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr;
-                    if (digesting) gdw_digest_node(c->digest, dst);
+                    if (digesting && !c->doomed) gdw_digest_node(c->digest, dst);
                 }
                 f->key_off = c->str_off; f->key_len = c->str_len;
                 continue;
