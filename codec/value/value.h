@@ -46,6 +46,16 @@ extern const gdw_type_info gdw_types[GDW_TYPE_COUNT];
 
 static inline const gdw_type_info *type_info(unsigned t) { return &gdw_types[t]; }
 
+/* The flags equality compares (node_equal, and the digest: digest.h). RID_ID is not compared: RID() and
+ * RID(0) are both the empty RID. INT64_WIRE only says how an int came, not what it is. */
+#define GDW_VF_COMPARED (GDW_VF_SHARED | GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL | GDW_VF_TYPED)
+
+/* Type t (< GDW_TYPE_COUNT) holds reals (width 4 or 8): gdw_type_has_reals's one definition. */
+static inline bool type_has_reals(unsigned t) {
+    unsigned c = gdw_types[t].comp;
+    return t == GDW_FLOAT || c == C_REAL || c == C_F32 || c == C_F64;
+}
+
 /* v's type is one that can have children (gdw_children says which, and where they are): a cheap
  * test before the call, for walks that meet mostly scalars. */
 static inline bool gdw_kind_has_children(const gdw_value *v) {

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "codec/value/digest.h"
 #include "codec/wire/wire.h"
 
 enum { FR_ARRAY, FR_DICT, FR_OBJECT };
@@ -1348,7 +1349,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             gdw_status s = read_value(c, dst, c->sp);
             if (s) return s;
             if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching validation's key */
-            else if (digesting && dst && !c->doomed) gdw_digest_node(c->digest, dst); /* made whole: its children (if any) come next */
+            else if (digesting && dst && !c->doomed) digest_node(c->digest, dst); /* made whole: its children (if any) come next */
         }
         kept_key = false;
         /* the next slot to fill */
@@ -1376,7 +1377,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
                 if (s) return s;
                 if (dst) {
                     memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr;
-                    if (digesting && !c->doomed) gdw_digest_node(c->digest, dst);
+                    if (digesting && !c->doomed) digest_node(c->digest, dst);
                 }
                 f->key_off = c->str_off; f->key_len = c->str_len;
                 continue;
