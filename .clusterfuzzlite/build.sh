@@ -10,8 +10,8 @@
 # GDWIRE_SRC names the checkout when it is not $SRC/gdwire.
 cd "${GDWIRE_SRC:-$SRC/gdwire}"
 WORK=${WORK:-$(mktemp -d)}
-TARGETS="decode encode validate_vs_decode strict_implies_compatible translate capture"
-BYTE_TARGETS="decode validate_vs_decode strict_implies_compatible translate"
+TARGETS="decode encode validate_vs_decode strict_implies_compatible translate readers capture"
+BYTE_TARGETS="decode validate_vs_decode strict_implies_compatible translate readers"
 
 CODEC_SRCS=$(ls codec/*.c codec/*/*.c | grep -v '^codec/tests/')
 objs=()

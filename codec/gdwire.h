@@ -615,7 +615,7 @@ typedef struct gdw_decode_options {
                              tree's structure only */
     gdw_trace_fn trace;   /* if not NULL, called for every field read (gdw_trace_event); slows decoding */
     void *trace_ctx;
-    bool fail_if_approximate; /* engine-exact mode: fail with GDW_ERR_LOSSY (err->path the first place)
+    bool fail_if_approximate; /* engine-exact mode: fail with GDW_ERR_LOSSY (err->path gdw_doc_approximate's first place)
                                  rather than return a tree with values the engine would hold otherwise
                                  (gdw_doc_approximate); the trace, if any, is told of each such value */
     bool watch_engine;    /* compatible and strict mode: find, in the same walk, whether the engine holds

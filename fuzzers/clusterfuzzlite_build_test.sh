@@ -25,7 +25,7 @@ export LIB_FUZZING_ENGINE=-fsanitize=fuzzer
 bash "$build_sh"
 passed=0 failed=0
 check() { if "$@"; then passed=$((passed + 1)); else echo "FAIL: $*" >&2; failed=$((failed + 1)); fi; }
-for t in decode encode validate_vs_decode strict_implies_compatible translate capture; do
+for t in decode encode validate_vs_decode strict_implies_compatible translate readers capture; do
     b=gdwire_$t   # prefixed, so that it meets no other project's target in a shared pipeline
     check test -x "$OUT/$b"
     check test ! -e "$OUT/$t"

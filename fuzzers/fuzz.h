@@ -4,7 +4,7 @@
  * calls abort(), which every fuzzing engine reports as a crash.
  *
  * Input layout for the byte-level targets (decode, validate_vs_decode, strict_implies_compatible,
- * translate):  byte 0  the dialect or engine release whose fuzz_id it is (dialects.h; 0-12 the
+ * translate, readers):  byte 0  the dialect or engine release whose fuzz_id it is (dialects.h; 0-12 the
  *                      dialects, 13-16 the releases); a byte past the last id folds onto the
  *                      ids by modulo, but committed corpora hold exact ids only (replay_test
  *                      checks), so a new row, which takes the next id, changes none of them

@@ -159,5 +159,19 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     if (c.memo) doc->alloc.free_fn(doc->alloc.ctx, c.memo, c.memo_cap * sizeof *c.memo);
     last_counts = c.counts;
     doc->approximate = c.approximate;
+    /* fail_if_approximate: of the tree returned, at the first marked value in it (gdw_doc_approximate's place) */
+    char path[GDW_PATH_MAX];
+    const char *why = NULL;
+    if (s == GDW_OK && opts && opts->fail_if_approximate && c.approximate && gdw_doc_approximate(doc, path, &why)) {
+        if (err) {
+            memset(err, 0, sizeof *err);
+            err->code = GDW_ERR_LOSSY;
+            err->offset = err->value_offset = consumed;
+            err->engine_error = GDW_ENGINE_NONE;
+            err->message = why;
+            memcpy(err->path, path, sizeof path);
+        }
+        return GDW_ERR_LOSSY;
+    }
     return s;
 }

@@ -23,29 +23,18 @@ static void closed_item_path(const settle_ctx *c, const gdw_value *container, si
 }
 
 /* The engine would hold another value than v, item `slot` of container, and gdwire does not
- * compute it: v stays as written and is marked; the trace is told; with fail_if_approximate the
- * decode fails (GDW_ERR_LOSSY). */
+ * compute it: v stays as written and is marked; the trace is told. (fail_if_approximate is asked at
+ * the end, of the tree the pass returns, gdw_engine_settle: a marked value a later step drops, as
+ * an element the engine's container refuses, leaves the engine's value exact.) */
 static gdw_status not_computed(settle_ctx *c, const gdw_value *container, size_t slot, gdw_value *v, unsigned want) {
     v->flags |= GDW_VF_APPROXIMATE;
     c->approximate++;
-    if (!c->opts || (!c->opts->trace && !c->opts->fail_if_approximate)) return GDW_OK;
+    if (!c->opts || !c->opts->trace) return GDW_OK;
     char path[GDW_PATH_MAX];
     closed_item_path(c, container, slot, path);
-    const char *why = gdw_approximate_why(want, v->type);
-    if (c->opts->trace) {
-        gdw_trace_event ev = {c->consumed, 0, c->depth + 1, (gdw_type)v->type, "not computed", (int64_t)want, path, why};
-        c->opts->trace(c->opts->trace_ctx, &ev);
-    }
-    if (!c->opts->fail_if_approximate) return GDW_OK;
-    if (c->err) {
-        memset(c->err, 0, sizeof *c->err);
-        c->err->code = GDW_ERR_LOSSY;
-        c->err->offset = c->err->value_offset = c->consumed;
-        c->err->engine_error = GDW_ENGINE_NONE;
-        c->err->message = why;
-        memcpy(c->err->path, path, sizeof path);
-    }
-    return GDW_ERR_LOSSY;
+    gdw_trace_event ev = {c->consumed, 0, c->depth + 1, (gdw_type)v->type, "not computed", (int64_t)want, path, gdw_approximate_why(want, v->type)};
+    c->opts->trace(c->opts->trace_ctx, &ev);
+    return GDW_OK;
 }
 
 /* What the engine makes of a container's element type: Nil is no type; without objects, any
@@ -637,8 +626,7 @@ static const conversion k_convert_validate_43[] = { /* Godot 4.3 (typed_rule GDW
 #undef ONE
 
 /* ContainerTypeValidate::validate for an element of builtin type `want`, item `slot` of
- * container: KEEP (v possibly converted) or DROP; *s is set on NOMEM, or on LOSSY when a
- * conversion gdwire does not compute meets fail_if_approximate. */
+ * container: KEEP (v possibly converted) or DROP; *s is set on NOMEM. */
 static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *container, size_t slot, gdw_value *v, gdw_status *s) {
     unsigned have = v->type;
     if (want == GDW_NIL || have == want) return KEEP;

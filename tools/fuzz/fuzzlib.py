@@ -18,6 +18,7 @@ TARGETS = {
     "validate_vs_decode": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True, "exact_ids": True},
     "strict_implies_compatible": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": True, "exact_ids": True},
     "translate": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": False, "exact_ids": True},
+    "readers": {"max_len": 8192, "dict": "fuzzers/dict/all.dict", "mutator": True, "verdict": False, "exact_ids": True},
     "encode": {"max_len": 1024, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
     # records of UDP payloads and frames (fuzzers/capture.c), seeded from a real session
     "capture": {"max_len": 65536, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
