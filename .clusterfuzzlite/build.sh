@@ -14,13 +14,23 @@ TARGETS="decode encode validate_vs_decode strict_implies_compatible translate re
 BYTE_TARGETS="decode validate_vs_decode strict_implies_compatible translate readers"
 
 CODEC_SRCS=$(ls codec/*.c codec/*/*.c | grep -v '^codec/tests/')
+# every object, then every target, compiled side by side: at most JOBS compilers at a time
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+running=()
+side_by_side() { # side_by_side COMMAND...: runs it in the background, waiting first while JOBS run
+    if [ "${#running[@]}" -ge "$JOBS" ]; then wait "${running[0]}"; running=("${running[@]:1}"); fi
+    "$@" &
+    running+=($!)
+}
+all_done() { local p; for p in "${running[@]}"; do wait "$p"; done; running=(); }
 objs=()
 for src in $CODEC_SRCS session/*.c fuzzers/value_gen.c fuzzers/mutator.c; do
     obj="$WORK/$(echo "$src" | tr / _).o"
-    $CC $CFLAGS -std=c11 -I. -Icodec -c "$src" -o "$obj"
+    side_by_side $CC $CFLAGS -std=c11 -I. -Icodec -c "$src" -o "$obj"
     objs+=("$obj")
 done
-$CC $CFLAGS -std=c11 -I. -c fuzzers/mutator_libfuzzer.c -o "$WORK/mutator_libfuzzer.o"
+side_by_side $CC $CFLAGS -std=c11 -I. -c fuzzers/mutator_libfuzzer.c -o "$WORK/mutator_libfuzzer.o"
+all_done
 
 for t in $TARGETS; do
     extra=()
@@ -28,40 +38,36 @@ for t in $TARGETS; do
     # the custom mutator calls LLVMFuzzerMutate, which only libFuzzer has: other engines
     # (AFL++ under OSS-Fuzz) get the targets without it
     if [ "${FUZZING_ENGINE:-libfuzzer}" != libfuzzer ]; then extra=(); fi
-    $CC $CFLAGS -std=c11 -I. -Icodec "fuzzers/$t.c" "${extra[@]}" "${objs[@]}" $LIB_FUZZING_ENGINE -lm -o "$OUT/gdwire_$t"
+    side_by_side $CC $CFLAGS -std=c11 -I. -Icodec "fuzzers/$t.c" "${extra[@]}" "${objs[@]}" $LIB_FUZZING_ENGINE -lm -o "$OUT/gdwire_$t"
 done
 
 # Seeds: the conformance packets, exported by the conformance runner (needs libyaml).
 runner_srcs="conformance/runner.c conformance/vectors.c conformance/outcome.c conformance/oracle.c"
 "${HOST_CC:-$(command -v cc || command -v clang)}" -std=c11 -D_GNU_SOURCE -O1 -I. $runner_srcs $CODEC_SRCS -lyaml -lm -o "$WORK/conformance-runner"
 "$WORK/conformance-runner" --export godot3 --root conformance/vectors conformance/vectors > "$WORK/seeds.tsv"
-# the same seed files the campaign writes (byte 0 the dialect, byte 1 the objects flag)
-python3 -c 'import sys; sys.path.insert(0, "tools/fuzz"); import fuzzlib; fuzzlib.write_seeds(sys.argv[1], sys.argv[2])' \
-    "$WORK/seeds.tsv" "$WORK/seeds"
+all_done   # the targets
 max_len_of() { case " $BYTE_TARGETS " in *" $1 "*) echo 8192 ;; *) [ "$1" = capture ] && echo 65536 || echo 1024 ;; esac; }
-# The conformance packets are every vector in every dialect (about 290,000 files): a packet target
-# gets at most SEED_CAP of them, every k-th in name order, so its zip stays a few MB
+# The conformance packets are every vector in every dialect (about 290,000 inputs, the same ones
+# the campaign writes: byte 0 the dialect, byte 1 the objects flag): a packet target gets at most
+# SEED_CAP of them, every k-th in name order, so its zip stays a few MB; then its own committed
+# corpus and regressions. One Python process writes every zip (no file or process per input).
 SEED_CAP=${SEED_CAP:-20000}
+specs=()
 for t in $TARGETS; do
-    max_len=$(max_len_of "$t")
-    dir="$WORK/seeds-$t"
-    rm -rf "$dir" "$WORK/$t.zip"
-    mkdir -p "$dir"
-    case " $BYTE_TARGETS " in
-        *" $t "*)
-            n=$(find "$WORK/seeds" -type f | wc -l)
-            step=$(( (n + SEED_CAP - 1) / SEED_CAP ))
-            [ "$step" -ge 1 ] || step=1
-            find "$WORK/seeds" -type f -size -"$((max_len + 1))"c | LC_ALL=C sort | awk -v s="$step" 'NR % s == 0' \
-                | while IFS= read -r f; do cp "$f" "$dir/conformance-$(basename "$f")"; done ;;
-    esac
-    for d in "corpus/$t" "corpus/regressions/$t"; do
-        [ -d "$d" ] || continue
-        find "$d" -type f ! -name README.md -size -"$((max_len + 1))"c -exec cp {} "$dir/" \;
-    done
-    (cd "$dir" && zip -q -r "$OUT/gdwire_${t}_seed_corpus.zip" .)
-    rm -rf "$dir"
+    case " $BYTE_TARGETS " in *" $t "*) packets=1 ;; *) packets=0 ;; esac
+    specs+=("$t:$(max_len_of "$t"):$packets")
 done
+python3 - "$WORK/seeds.tsv" "$OUT" "$SEED_CAP" "${specs[@]}" <<'PY'
+import sys
+sys.path.insert(0, "tools/fuzz")
+import fuzzlib
+tsv, out, cap = sys.argv[1], sys.argv[2], int(sys.argv[3])
+conformance = sorted(dict(fuzzlib.seed_inputs(tsv)).items())
+for spec in sys.argv[4:]:
+    t, max_len, packets = spec.split(":")
+    fuzzlib.seed_zip("%s/gdwire_%s_seed_corpus.zip" % (out, t), int(max_len), conformance if packets == "1" else None, cap,
+                     ["corpus/" + t, "corpus/regressions/" + t])
+PY
 for t in $BYTE_TARGETS; do cp fuzzers/dict/all.dict "$OUT/gdwire_$t.dict"; done
 for t in $TARGETS; do
     case " $BYTE_TARGETS " in *" $t "*) dict="dict = gdwire_$t.dict" ;; *) dict="" ;; esac

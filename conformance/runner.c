@@ -7,7 +7,8 @@
  *                                                            recorded engine evidence of DIR
  *   runner --oracle D --testee-results F --engine E --engine-version V --write-evidence OUT PATH...
  *                                                            keep a live engine's answers as evidence
- *   runner --export DIALECT [--root DIR] PATH...             packets for the engine (oracle.c)
+ *   runner --export DIALECT [--root DIR] PATH...             packets for the engine (oracle.c): every vector an
+ *                                                            engine can judge, the same whatever row DIALECT names
  *   runner --oracle DIALECT --testee-results FILE [--mode M] [--compare-errors] ...
  *                                                            compare a testee's answers (oracle.c)
  */

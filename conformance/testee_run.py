@@ -312,11 +312,12 @@ def run_all(a, work, paths):
     with open(os.path.join(work, "testee.log"), "wb") as log:
         testee = Testee(a.testee, a.memory, log, a.hello_timeout)
         try:
+            # the packets are the same in every row (the row only names the dialect asked): exported once
+            exported = subprocess.run([a.runner, "--export", rows[0], "--root", a.root] + paths, capture_output=True, text=True)
+            if exported.returncode:
+                sys.exit("testee_run: %s --export failed: %s" % (a.runner, exported.stderr.strip()))
+            packets = [tuple(l.split("\t")) for l in exported.stdout.splitlines() if l]
             for row in rows:
-                exported = subprocess.run([a.runner, "--export", row, "--root", a.root] + paths, capture_output=True, text=True)
-                if exported.returncode:
-                    sys.exit("testee_run: %s --export failed: %s" % (a.runner, exported.stderr.strip()))
-                packets = [tuple(l.split("\t")) for l in exported.stdout.splitlines() if l]
                 t0 = time.monotonic()
                 answers_by_id, _ = drive(testee, packets, row, a.mode, a.timeout)
                 answers = os.path.join(work, "answers-%s.tsv" % row)

@@ -59,6 +59,7 @@ typedef struct cf_suite {
     cf_deviation *dev;
     size_t ndev;
     int errors; /* load errors (already printed) */
+    size_t *ids, ids_cap; /* the vectors by id: an open-addressed set of index + 1 (0 is empty) */
 } cf_suite;
 
 /* cf_load_path: load a .yaml file, or every .yaml file under a directory (sorted), into s.

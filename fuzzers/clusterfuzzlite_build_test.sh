@@ -16,7 +16,8 @@ trap 'rm -rf "$top"' EXIT
 SRC=$top/src
 GDWIRE_SRC=$top/elsewhere/gdwire
 mkdir -p "$SRC" "$GDWIRE_SRC"
-for f in "$@"; do mkdir -p "$GDWIRE_SRC/$(dirname "$f")"; cp "$f" "$GDWIRE_SRC/$f"; done
+# (one cp for the ten thousand files: a process per file took minutes)
+cp --parents --dereference -t "$GDWIRE_SRC" "$@"
 mkdir -p "$top/out" "$top/work"
 export SRC GDWIRE_SRC OUT=$top/out WORK=$top/work
 export CC=clang CXX=clang++ FUZZING_ENGINE=libfuzzer SANITIZER=address ARCHITECTURE=x86_64

@@ -36,6 +36,10 @@ echo "mypy --strict: $(tail -1 "$work/mypy.log")"
 GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee GDWIRE_CLI=$gdwire python3 -m unittest -v tests.test_api tests.test_engine_packets tests.test_two_paths \
     tests.test_properties tests.test_testee_agreement 2>&1 |
     tee "$work/test.log" | grep -vE "^test_|^ok$|\.\.\. ok$" || true
+# a file or socket a test leaves open is a defect (it once printed 1 MB of ResourceWarnings)
+if grep -q "ResourceWarning" "$work/test.log"; then
+    grep -m 3 -A1 "ResourceWarning" "$work/test.log"; echo "FAIL: resources left open (ResourceWarning)"; echo "0 passed, 1 failed"; exit 1
+fi
 if grep -qE "^OK" "$work/test.log"; then
     n=$(grep -oE "^Ran [0-9]+" "$work/test.log" | grep -oE "[0-9]+")
     echo "$((n + 1)) passed, 0 failed"  # the tests, and mypy

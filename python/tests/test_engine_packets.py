@@ -76,7 +76,8 @@ class CheckRanking(unittest.TestCase):
                   for _, data, _ in packets(engine)]
         for d in ("corpus/decode", "corpus/regressions/decode"):
             for f in sorted(glob.glob(os.path.join(ROOT, d, "*"))):
-                data = open(f, "rb").read()
+                with open(f, "rb") as fh:
+                    data = fh.read()
                 if 0 < len(data) <= 65536:
                     inputs.append(data)
         with tempfile.NamedTemporaryFile("w", suffix=".hex") as f:

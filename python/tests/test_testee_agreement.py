@@ -29,10 +29,11 @@ class TesteeAgreement(unittest.TestCase):
         rows = [d["name"] for d in gdwire.dialects()]
         step = int(os.environ.get("GDWIRE_AGREEMENT_STEP", "1"))  # 1: every vector
         requests = []
+        # every vector's packet, the same list whatever row is named (runner --export): read once, asked in every row
+        out = subprocess.run([runner, "--export", rows[0], "--root", vectors, vectors], check=True, capture_output=True,
+                             text=True).stdout
+        lines = out.splitlines()[::step]
         for row in rows:
-            out = subprocess.run([runner, "--export", row, "--root", vectors, vectors], check=True, capture_output=True,
-                                 text=True).stdout
-            lines = out.splitlines()[::step]
             for mode in gdwire.MODES:
                 for k, line in enumerate(lines):
                     vid, hexs, objects = line.split("\t")

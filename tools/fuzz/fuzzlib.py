@@ -83,12 +83,23 @@ def count_files(d):
     return sum(1 for n in os.listdir(d) if os.path.isfile(os.path.join(d, n))) if os.path.isdir(d) else 0
 
 
-def write_seeds(tsv, out_dir):
+def write_seeds(tsv, out_dir, cap=0):
     """The conformance packets (runner --export lines: id, hex, objects) as fuzz inputs, each in
     every dialect: byte 0 the dialect's fuzz id, byte 1 the objects flag (fuzzers/fuzz.h). Names
-    are the content hash, so the same input is one file."""
+    are the content hash, so the same input is one file. cap: at most about that many
+    (every_kth). Returns (files written, distinct inputs there were)."""
     os.makedirs(out_dir, exist_ok=True)
-    n = 0
+    inputs = list(dict(seed_inputs(tsv)).items())
+    picked = every_kth(inputs, cap)
+    for name, data in picked:
+        with open(os.path.join(out_dir, name), "wb") as g:
+            g.write(data)
+    return len(picked), len(inputs)
+
+
+def seed_inputs(tsv):
+    """write_seeds' inputs without the files: (name, data) for every conformance packet in every
+    dialect, in the order write_seeds writes them."""
     ids = [i for i, _name, release_of in fuzz_rows() if not release_of]
     with open(tsv) as f:
         for line in f:
@@ -96,11 +107,42 @@ def write_seeds(tsv, out_dir):
             packet = bytes.fromhex(hexs)
             for d in ids:
                 data = bytes([d, 4 if objects == "1" else 0]) + packet
-                name = hashlib.sha1(data).hexdigest()
-                with open(os.path.join(out_dir, name), "wb") as g:
-                    g.write(data)
-                n += 1
-    return n
+                yield hashlib.sha1(data).hexdigest(), data
+
+
+def every_kth(inputs, cap, max_len=None):
+    """At most about cap of inputs ((name, data), unique names): every k-th by name, k =
+    ceil(len(inputs) / cap), counted among those no longer than max_len; cap 0 keeps them all.
+    The ClusterFuzzLite seeds and the campaign's --seed-cap take the same ones."""
+    step = max(1, -(-len(inputs) // cap)) if cap else 1
+    fit = sorted((n, d) for n, d in inputs if max_len is None or len(d) <= max_len)
+    return [nd for i, nd in enumerate(fit, 1) if i % step == 0]
+
+
+def seed_zip(out_zip, max_len, conformance=None, cap=0, dirs=()):
+    """A ClusterFuzzLite seed corpus (.clusterfuzzlite/build.sh): at most about cap of the
+    conformance inputs (list of (name, data), every k-th by name with k = ceil(len / cap), none
+    longer than max_len), each named conformance-<name>, then the files of dirs (no README.md, none
+    longer than max_len) under their own names; written straight into one zip, no file per input."""
+    import zipfile
+    entries = {}
+    for n, d in every_kth(conformance or [], cap, max_len):
+        entries["conformance-" + n] = d
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        for n in sorted(os.listdir(d)):
+            p = os.path.join(d, n)
+            if n != "README.md" and os.path.isfile(p) and os.path.getsize(p) <= max_len:
+                with open(p, "rb") as f:
+                    entries[n] = f.read()
+    with zipfile.ZipFile(out_zip, "w", zipfile.ZIP_DEFLATED) as z:
+        for n in sorted(entries):
+            info = zipfile.ZipInfo(n, date_time=(1980, 1, 1, 0, 0, 0))  # the same zip from the same inputs
+            info.external_attr = 0o100644 << 16  # a regular file, as zip(1) records one
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, entries[n])
+    return len(entries)
 
 
 _ROWS = None
@@ -178,15 +220,31 @@ def inputs_only(d):
     return t
 
 
+def side_by_side(fn, items, jobs):
+    """fn(item) for every item, at most jobs at a time (threads: each waits on a process); the
+    first exception is raised again once all have ended."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for f in [pool.submit(fn, i) for i in items]:
+            f.result()
+
+
 def merge(binary, out_dir, in_dirs, max_len, extra_env=None, timeout=None):
     """libFuzzer -merge=1: the inputs of in_dirs that add coverage, written into out_dir."""
     os.makedirs(out_dir, exist_ok=True)
-    in_dirs = [inputs_only(d) for d in in_dirs if os.path.isdir(d) and count_files(d)]
+    in_dirs = [d for d in in_dirs if os.path.isdir(d) and count_files(d)]
     if not in_dirs:
         return 0
+    readable = [inputs_only(d) for d in in_dirs]
     env = dict(os.environ, **(extra_env or {}))
-    r = subprocess.run([binary, "-merge=1", "-max_len=%d" % max_len, "-rss_limit_mb=4096", "-timeout=10", out_dir] + in_dirs,
-                       capture_output=True, text=True, env=env, timeout=timeout)
+    try:
+        r = subprocess.run([binary, "-merge=1", "-max_len=%d" % max_len, "-rss_limit_mb=4096", "-timeout=10", out_dir] + readable,
+                           capture_output=True, text=True, env=env, timeout=timeout)
+    finally:  # the folders of links inputs_only made (one per README'd corpus per merge) go
+        import shutil
+        for t, d in zip(readable, in_dirs):
+            if t != d:
+                shutil.rmtree(t, ignore_errors=True)
     if r.returncode != 0:
         log(r.stderr[-3000:])
         raise SystemExit("campaign: merge with %s failed" % binary)
