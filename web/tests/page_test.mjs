@@ -7,9 +7,9 @@
 // the keyboard, a chosen file, and that the page makes no request and throws nothing. Screenshots go to OUTDIR.
 // Prints "N passed, N failed".
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 const [page, gdwire, outDir] = process.argv.slice(2).map((p) => resolve(p));
 const root = process.env.GDWIRE_ROOT ?? process.cwd();
@@ -261,6 +261,12 @@ try {
   const exited = new Promise((r) => browser.once('exit', r));
   browser.kill();
   await Promise.race([exited, sleep(5000)]);
+  // the folder of Chromium's singleton socket, which it makes in the system's temp folder beside the profile (one
+  // org.chromium.Chromium.* folder a run was left there): the profile's SingletonSocket link names it
+  try {
+    const socketDir = dirname(readlinkSync(join(profile, 'SingletonSocket')));
+    if (basename(socketDir).startsWith('org.chromium.Chromium.')) rmSync(socketDir, { recursive: true, force: true });
+  } catch { /* no link: Chromium removed it, or never made one */ }
   try { rmSync(profile, { recursive: true, force: true }); } catch { /* a file Chromium still writes: the temp folder keeps it */ }
 }
 console.log(`${passed} passed, ${failed} failed`);
