@@ -330,6 +330,7 @@ def coverage(targets, out_dir, corpus_dirs_of, seeds_tsv):
     run(["llvm-cov-14", "show", "-format=html", "-show-branches=count", "-output-dir=" + html] + common, check=True,
         capture_output=True)
     res = parse_report(rep)
+    res["by_folder"] = lines_by_folder(rep)
     res["targets_run"] = list(targets)
     res["files"], res["files_not_linked"] = library_files_in_report(rep)
     return res, html
@@ -350,6 +351,29 @@ def library_files_in_report(rep, want=None):
     # top folder is in the report, "api.c" and "wire/decode.c" when everything is under codec/
     have = [w for w in want if any(n == w or n.endswith("/" + w) or "codec/" + n == w for n in names)]
     return len(have), [w for w in want if w not in have]
+
+
+def lines_by_folder(rep):
+    """Lines (covered, total) per top folder of the report: codec/ (the library) and session/ (the
+    capture reader, which only the capture target links), so that neither figure hides in the
+    other's (2026-11-27: codec/ 95.70%, session/ 75.28%, the one figure 92.39%)."""
+    out = {}
+    for line in rep.splitlines():
+        cols = line.split()
+        if not cols or not (cols[0].endswith(".c") or cols[0].endswith(".h")) or len(cols) < 10:
+            continue
+        # Filename Regions Missed Cover Functions Missed Executed Lines Missed Cover ...
+        folder = cols[0].split("/")[0] + "/" if cols[0].startswith("session/") else "codec/"
+        lines, missed = int(cols[7]), int(cols[8])
+        have = out.setdefault(folder, [0, 0])
+        have[0] += lines - missed
+        have[1] += lines
+    return {f: {"lines": n, "covered": c, "lines_pct": round(100.0 * c / n, 2) if n else None} for f, (c, n) in sorted(out.items())}
+
+
+def describe_by_folder(cov):
+    """"codec/ 95.70% (6625 of 6923), session/ 75.28% (1008 of 1339)" from coverage()'s by_folder."""
+    return ", ".join("%s %.2f%% (%d of %d)" % (f, v["lines_pct"], v["covered"], v["lines"]) for f, v in cov.get("by_folder", {}).items())
 
 
 def parse_report(rep):
