@@ -6,9 +6,10 @@ run of consecutive UDP payloads of the capture in the target's record format (by
 then per datagram: the side that sent it, a u16 length, its bytes), the client side first as the
 capture's first datagram was; every fifth input carries its datagrams as whole Ethernet frames
 instead. The runs cover the capture from its CONNECT to its end, fragments included. FLAGS are
-or-ed into byte 0 (32: every flow Godot 3). Committed: 120 from conformance/sessions/godot4.6-enet.pcap
-40 from godot3.2-enet.pcap and 40 from godot4.6-ws.pcap (TCP: whole frames, unbroken runs of segments
-from a flow's SYN)."""
+or-ed into byte 0 (32: every flow Godot 3). Committed: 120 from conformance/sessions/godot4.6-enet.pcap,
+40 from godot3.2-enet.pcap, 31 from godot4.6-ws.pcap (N 40; TCP: whole frames, unbroken runs of segments
+from a flow's SYN), and 40 each from godot3.2-enet.pcap and godot3.6-enet.pcap with FLAGS 32 (a run cut
+from the middle of a session is taken as Godot 4 otherwise)."""
 import hashlib
 import os
 import struct
