@@ -62,7 +62,7 @@ import sys
 sys.path.insert(0, "tools/fuzz")
 import fuzzlib
 tsv, out, cap = sys.argv[1], sys.argv[2], int(sys.argv[3])
-conformance = sorted(dict(fuzzlib.seed_inputs(tsv)).items())
+conformance = list(dict(fuzzlib.seed_inputs(tsv)).items())  # distinct names; every_kth sorts them
 for spec in sys.argv[4:]:
     t, max_len, packets = spec.split(":")
     fuzzlib.seed_zip("%s/gdwire_%s_seed_corpus.zip" % (out, t), int(max_len), conformance if packets == "1" else None, cap,

@@ -99,7 +99,7 @@ def write_seeds(tsv, out_dir, cap=0):
 
 def seed_inputs(tsv):
     """write_seeds' inputs without the files: (name, data) for every conformance packet in every
-    dialect, in the order write_seeds writes them."""
+    dialect, in the export's order; a name repeats where two vectors hold the same packet."""
     ids = [i for i, _name, release_of in fuzz_rows() if not release_of]
     with open(tsv) as f:
         for line in f:
@@ -120,10 +120,9 @@ def every_kth(inputs, cap, max_len=None):
 
 
 def seed_zip(out_zip, max_len, conformance=None, cap=0, dirs=()):
-    """A ClusterFuzzLite seed corpus (.clusterfuzzlite/build.sh): at most about cap of the
-    conformance inputs (list of (name, data), every k-th by name with k = ceil(len / cap), none
-    longer than max_len), each named conformance-<name>, then the files of dirs (no README.md, none
-    longer than max_len) under their own names; written straight into one zip, no file per input."""
+    """A ClusterFuzzLite seed corpus (.clusterfuzzlite/build.sh): every_kth(conformance, cap,
+    max_len), each named conformance-<name>, then the files of dirs (no README.md, none longer than
+    max_len) under their own names; written straight into one zip, no file per input."""
     import zipfile
     entries = {}
     for n, d in every_kth(conformance or [], cap, max_len):
@@ -241,7 +240,6 @@ def merge(binary, out_dir, in_dirs, max_len, extra_env=None, timeout=None):
         r = subprocess.run([binary, "-merge=1", "-max_len=%d" % max_len, "-rss_limit_mb=4096", "-timeout=10", out_dir] + readable,
                            capture_output=True, text=True, env=env, timeout=timeout)
     finally:  # the folders of links inputs_only made (one per README'd corpus per merge) go
-        import shutil
         for t, d in zip(readable, in_dirs):
             if t != d:
                 shutil.rmtree(t, ignore_errors=True)
@@ -298,9 +296,9 @@ def replace_dir_contents(dst, src, keep=("README.md",)):
 
 def coverage(targets, out_dir, corpus_dirs_of, seeds_tsv):
     """Build the replay binaries with clang source coverage, run each target over its corpus
-    folders and the conformance packets, and report line and branch coverage of codec/ (text
-    and HTML). Returns {lines, branches, functions, regions} percentages, the
-    files counted, and any codec/ source that no fuzz target links.
+    folders and the conformance packets, and report line and branch coverage of codec/ and
+    session/ (text and HTML). Returns {lines, branches, functions, regions} percentages, the lines
+    of each folder (by_folder), the files counted, and any codec/ source no fuzz target links.
 
     The denominator is the library, not the targets that ran: every fuzz target's binary is
     given to llvm-cov, so code that only the targets left out of this run reach counts as not
@@ -363,7 +361,7 @@ def lines_by_folder(rep):
         if not cols or not (cols[0].endswith(".c") or cols[0].endswith(".h")) or len(cols) < 10:
             continue
         # Filename Regions Missed Cover Functions Missed Executed Lines Missed Cover ...
-        folder = cols[0].split("/")[0] + "/" if cols[0].startswith("session/") else "codec/"
+        folder = "session/" if cols[0].startswith("session/") else "codec/"
         lines, missed = int(cols[7]), int(cols[8])
         have = out.setdefault(folder, [0, 0])
         have[0] += lines - missed
