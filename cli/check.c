@@ -58,9 +58,12 @@ typedef enum keep_trees { KEEP_NONE, KEEP_ONE_PER_VALUE, KEEP_ALL } keep_trees;
 typedef struct check_run {
     const opts *o;
     keep_trees keep;
-    pthread_mutex_t twins_lock; /* KEEP_ONE_PER_VALUE: rows finished with a tree kept (kept[], kept_n) */
+    pthread_mutex_t twins_lock; /* rows finished with a tree kept (kept[], kept_n), and rows finished (done[]) */
     size_t *kept;
     size_t kept_n;
+    gdw_rules_read *read; /* per dialect: what its answer rested on (gdw_check_dialect_read) */
+    bool *done;           /* per dialect: its row is finished, and walked the packet itself: its answer and read[]
+                             may be taken (take_alike) */
     size_t nd;
     row *rows;
     gdw_check_result *res; /* gdw_check's results for the packet being checked */
@@ -418,7 +421,7 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
         const char *re = w->r->reencodes_same ? "same" : "differs";
         printf(",\"consumed\":%zu,\"trailing\":%zu,\"strict\":%s,\"engine_exact\":%s,\"reencode\":\"%s\",\"meaning\":%d,\"value\":",
                w->r->consumed, pk->n - w->r->consumed, w->r->reencodes_same ? "true" : "false", w->exact_ok ? "true" : "false", re, w->meaning);
-        char *j = json_value_alloc(c->o, gdw_doc_root(w->r->doc));
+        char *j = json_value_alloc(c->o, tree_of(c, i));
         printf("%s", j ? j : "null");
         free(j);
         printf("}");
@@ -426,12 +429,12 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
     printf("],\"meanings\":[");
     for (int m = 0; m < nm; m++) {
         printf("%s{\"dialects\":[", m ? "," : "");
-        const row *first = NULL;
+        size_t first = c->nd;
         int n = 0;
         for (size_t i = 0; i < c->nd; i++)
-            if (rows[i].meaning == m) { if (!first) first = &rows[i]; printf("%s\"%s\"", n++ ? "," : "", gdw_dialect_name(rows[i].r->dialect)); }
+            if (rows[i].meaning == m) { if (first == c->nd) first = i; printf("%s\"%s\"", n++ ? "," : "", gdw_dialect_name(rows[i].r->dialect)); }
         printf("],\"text\":");
-        char *t = gdw_text_print_alloc(gdw_doc_root(first->r->doc), NULL, NULL);
+        char *t = gdw_text_print_alloc(tree_of(c, first), NULL, NULL);
         json_string(stdout, t ? t : "");
         free(t);
         printf("}");
@@ -451,6 +454,29 @@ typedef struct check_job {
     atomic_size_t next; /* the next row to take */
 } check_job;
 
+/* Row i takes the answer of a finished row that read the packet as it would (gdw_dialects_read_alike): its
+ * walk would read the same of its own table and so make the same answer, tree and digest; the other row's
+ * tree (or the one it stands for) stands for this row's. False: no such row. */
+static bool take_alike(check_run *c, size_t i, size_t len) {
+    if (len < GDW_CHECK_SHARE_MIN || c->o->dec.mode == GDW_MODE_ENGINE_EXACT) return false; /* as gdw_check shares */
+    const gdw_dialect *d = gdw_dialect_at(i);
+    size_t from = c->nd;
+    pthread_mutex_lock(&c->twins_lock);
+    for (size_t k = 0; k < c->nd && from == c->nd; k++)
+        if (c->done[k] && gdw_dialects_read_alike(c->res[k].dialect, d, &c->read[k])) from = k;
+    pthread_mutex_unlock(&c->twins_lock);
+    if (from == c->nd) return false;
+    row *w = &c->rows[i];
+    c->res[i] = c->res[from];
+    c->res[i].dialect = d;
+    c->res[i].doc = NULL;
+    c->read[i] = c->read[from];
+    c->facts[i].digest = c->facts[from].digest;
+    c->facts[i].digest_whole = c->facts[from].digest_whole;
+    if (c->res[i].status == GDW_OK) w->twin = c->rows[from].twin >= 0 ? c->rows[from].twin : (int)from;
+    return true;
+}
+
 static void check_row(check_job *j, size_t i) {
     check_run *c = j->c;
     gdw_check_result *r = &c->res[i];
@@ -459,12 +485,26 @@ static void check_row(check_job *j, size_t i) {
     w->engine_note[0] = 0;
     w->twin = -1;
     tree_facts *f = &c->facts[i];
+    bool walked = false;
+    if (take_alike(c, i, j->pk->n)) {
+        if (r->status == GDW_OK) {
+            const gdw_doc *tree = c->rows[w->twin].r->doc; /* kept: the row a tree stands for keeps it */
+            if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, tree, j->alloc, w->engine_note, sizeof w->engine_note);
+            if (c->keep == KEEP_ONE_PER_VALUE) { /* its lines, as a freed row's (below) */
+                make_value_line(&w->line[0], gdw_doc_root(tree), VALUE_LINE_TABLE);
+                if ((size_t)w->twin > i) make_value_line(&w->line[1], gdw_doc_root(tree), VALUE_LINE_MEANING);
+            }
+        }
+        goto finished;
+    }
     pthread_once(&g_digest_key_once, make_digest_key);
     gdw_digest_init(&f->digest, g_digest_key[0], g_digest_key[1], j->pk->p, j->pk->n);
     f->digest_whole = true;
     gdw_decode_options o = *j->dec;
     o.digest = &f->digest; /* the decode adds its tree as it makes it */
-    if (!gdw_check_dialect(gdw_dialect_at(i), j->pk->p, j->pk->n, &o, j->alloc, true, r)) return;
+    memset(&c->read[i], 0, sizeof c->read[i]);
+    walked = true;
+    if (!gdw_check_dialect_read(gdw_dialect_at(i), j->pk->p, j->pk->n, &o, j->alloc, true, r, &c->read[i])) goto finished;
     /* the first finished row of each digest walks its tree for the facts; a later one takes them (check_all) */
     pthread_mutex_lock(&c->twins_lock);
     for (size_t k = 0; k < c->kept_n && w->twin < 0; k++)
@@ -473,7 +513,7 @@ static void check_row(check_job *j, size_t i) {
     pthread_mutex_unlock(&c->twins_lock);
     if (w->twin < 0) facts_of(f, gdw_doc_root(r->doc));
     if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, r->doc, j->alloc, w->engine_note, sizeof w->engine_note);
-    if (c->keep == KEEP_ALL || (c->keep == KEEP_ONE_PER_VALUE && w->twin < 0)) return; /* the output reads its tree */
+    if (c->keep == KEEP_ALL || (c->keep == KEEP_ONE_PER_VALUE && w->twin < 0)) goto finished; /* the output reads its tree */
     if (c->keep == KEEP_ONE_PER_VALUE) {
         /* a later row of a digest is freed: its lines first, the meaning's only where a row before it may not be in it */
         make_value_line(&w->line[0], gdw_doc_root(r->doc), VALUE_LINE_TABLE);
@@ -481,6 +521,10 @@ static void check_row(check_job *j, size_t i) {
     }
     gdw_doc_free(r->doc); /* its pages serve the next decode (region.c) */
     r->doc = NULL;
+finished:
+    pthread_mutex_lock(&c->twins_lock);
+    c->done[i] = walked;
+    pthread_mutex_unlock(&c->twins_lock);
 }
 
 static void *check_rows(void *arg) {
@@ -500,6 +544,7 @@ static void *check_rows(void *arg) {
 static int check_all(check_run *c, const packet *pk, const gdw_decode_options *dec) {
     check_job j = {c, pk, dec, region_for(pk->n), 0};
     c->kept_n = 0;
+    memset(c->done, 0, c->nd * sizeof *c->done);
     pthread_t t[CHECK_THREADS];
     size_t nt = 0;
     if (pk->n >= CHECK_PARALLEL_PACKET) {
@@ -578,6 +623,8 @@ static void check_run_free(check_run *c) {
     free(c->odd);
     free(c->rank);
     free(c->kept);
+    free(c->read);
+    free(c->done);
 }
 
 static bool check_run_alloc(check_run *c) {
@@ -591,7 +638,9 @@ static bool check_run_alloc(check_run *c) {
     c->odd = calloc(c->nd, sizeof *c->odd);
     c->rank = calloc(c->nd, sizeof *c->rank);
     c->kept = calloc(c->nd, sizeof *c->kept);
-    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank && c->kept;
+    c->read = calloc(c->nd, sizeof *c->read);
+    c->done = calloc(c->nd, sizeof *c->done);
+    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank && c->kept && c->read && c->done;
     if (ok) ok = pthread_mutex_init(&c->twins_lock, NULL) == 0;
     for (size_t i = 0; ok && i < c->nd; i++) ok = (c->facts[i].stack = malloc(FACTS_MAX_DEPTH * sizeof(facts_frame))) != NULL;
     if (ok) return true;

@@ -8,10 +8,24 @@
 
 #include "codec/api.h"
 
+/* A validation that adds what it read of d to *read (gdw_wire_decode's report). */
+static gdw_status validate_read(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *o, size_t *consumed,
+                                gdw_error *err, gdw_rules_read *read) {
+    gdw_shadow_report report = {NULL, false, false, false, false, read};
+    return gdw_wire_decode(d, buf, len, o, NULL, consumed, err, &report);
+}
+
 bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc,
                        bool keep_docs, gdw_check_result *r) {
+    return gdw_check_dialect_read(d, buf, len, opts, alloc, keep_docs, r, NULL);
+}
+
+bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc,
+                            bool keep_docs, gdw_check_result *r, gdw_rules_read *read) {
     if (!r) return false;
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
+    /* engine-exact mode's engine pass (codec/engine) reads rules that no walk notes: its answer rests on all of them */
+    if (read && o.mode == GDW_MODE_ENGINE_EXACT) read->rules = read->type_ids = UINT64_MAX;
     o.borrow_input = o.borrow_input || !keep_docs; /* the input outlives these documents */
     /* fields set one by one: the two error records (about 400 bytes) are written only when
      * used, which matters when thirteen decodes of a packed array take a microsecond */
@@ -30,7 +44,7 @@ bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t len, con
      * finds it in the same walk, and whether engine-exact mode reads the bytes the same way
      * (then its verdict is this one); other verdicts take a validation of their own
      * (fuzzers/validate_vs_decode.c checks both against separate validations). */
-    gdw_shadow_report report = {&r->strict_err, false, false, false, false};
+    gdw_shadow_report report = {&r->strict_err, false, false, false, false, read};
     r->status = gdw_decode_shadowed(d, buf, len, &o, alloc, &doc, &r->consumed, &r->err, &report);
     if (r->status != GDW_OK) return false;
     if (o.mode == GDW_MODE_COMPATIBLE) {
@@ -40,7 +54,7 @@ bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t len, con
         so.mode = GDW_MODE_STRICT;
         so.allow_trailing = false;
         so.trace = NULL;
-        r->reencodes_same = gdw_validate(d, buf, r->consumed, &so, NULL, &r->strict_err) == GDW_OK;
+        r->reencodes_same = validate_read(d, buf, r->consumed, &so, NULL, &r->strict_err, read) == GDW_OK;
     }
     if (report.engine_same || o.mode == GDW_MODE_ENGINE_EXACT) {
         r->engine_exact = true;
@@ -48,7 +62,7 @@ bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t len, con
         gdw_decode_options eo = o;
         eo.mode = GDW_MODE_ENGINE_EXACT;
         eo.trace = NULL;
-        r->engine_exact = gdw_validate(d, buf, len, &eo, NULL, NULL) == GDW_OK;
+        r->engine_exact = validate_read(d, buf, len, &eo, NULL, NULL, read) == GDW_OK;
     }
     if (keep_docs) r->doc = doc;
     else gdw_doc_free(doc);
@@ -59,7 +73,29 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                  gdw_check_result *out) {
     size_t accepted = 0;
     if (!out) return 0;
-    for (size_t i = 0; i < gdw_dialect_count(); i++) accepted += gdw_check_dialect(gdw_dialect_at(i), buf, len, opts, alloc, keep_docs, &out[i]);
+    /* A row that agrees with a row walked before it on all that row's answer rested on takes that answer: where
+     * the rows keep no documents (each would need its own tree), no digest is asked (each decode adds to it),
+     * the mode is not engine-exact (its answers rest on every rule) and the packet is large enough for a walk
+     * to cost more than the comparisons. */
+    enum { SHARED_MAX = 64 };
+    gdw_rules_read read[SHARED_MAX];
+    size_t walked[SHARED_MAX], nw = 0;
+    bool share = !keep_docs && !(opts && (opts->digest || opts->mode == GDW_MODE_ENGINE_EXACT)) && len >= GDW_CHECK_SHARE_MIN;
+    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+        const gdw_dialect *d = gdw_dialect_at(i);
+        size_t from = SIZE_MAX;
+        for (size_t k = 0; share && k < nw && from == SIZE_MAX; k++)
+            if (gdw_dialects_read_alike(out[walked[k]].dialect, d, &read[k])) from = walked[k];
+        if (from != SIZE_MAX) {
+            out[i] = out[from];
+            out[i].dialect = d;
+        } else {
+            gdw_rules_read mine = {0, 0};
+            gdw_check_dialect_read(d, buf, len, opts, alloc, keep_docs, &out[i], share ? &mine : NULL);
+            if (share && nw < SHARED_MAX) read[nw] = mine, walked[nw++] = i;
+        }
+        accepted += out[i].status == GDW_OK;
+    }
     return accepted;
 }
 

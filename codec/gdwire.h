@@ -709,7 +709,11 @@ typedef struct gdw_check_result {
  * them) and whether engine-exact mode accepts buf. In compatible mode one walk per dialect finds
  * all three; engine-exact mode walks again only where the engine reads the bytes otherwise (one of
  * its quirks is met). alloc (NULL: libc) holds the documents. out has room for
- * gdw_dialect_count() results, in table order. Returns how many dialects accept. */
+ * gdw_dialect_count() results, in table order. Returns how many dialects accept. Without keep_docs, on a packet
+ * of GDW_CHECK_SHARE_MIN bytes or more, in compatible or strict mode without opts->digest, a row that reads the
+ * packet as an earlier row did takes that row's answer without walking (gdw_dialects_read_alike): the same
+ * answers, fewer walks. */
+#define GDW_CHECK_SHARE_MIN 256u
 GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
                          gdw_check_result *out);
 /* gdw_check_dialect: gdw_check's work for one dialect d, into *r: true when d accepts buf. gdw_check is this
@@ -718,6 +722,24 @@ GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_option
  * and nothing written for NULL r. */
 GDW_API bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                                const gdw_allocator *alloc, bool keep_docs, gdw_check_result *r);
+
+/* What a row's answer rests on: the rules of the row (gdw_rule) its walks read, bit r for rule r, and the
+ * entries of its type table they read, bit w for wire id w (whether the table has it, and its type; bit 63
+ * for every id from 63 up). The decoder reads its row only through accessors that note the read, so two rows
+ * that agree on all of these walk a packet alike. */
+typedef struct gdw_rules_read {
+    uint64_t rules;
+    uint64_t type_ids;
+} gdw_rules_read;
+/* gdw_check_dialect, and what its answer rests on added to *read (NULL: not asked; clear it first). In
+ * engine-exact mode (opts->mode) every rule and id is added: the engine pass reads rules no walk notes. */
+GDW_API bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                                    const gdw_allocator *alloc, bool keep_docs, gdw_check_result *r, gdw_rules_read *read);
+/* gdw_dialects_read_alike: b agrees with a on every rule and type table entry in *read (what a's answer to a
+ * packet rests on: gdw_check_dialect_read). Then b's answer to the same packet and options is a's, field for
+ * field (the dialect aside), its decode's tree equal to a's and its digest (gdw_decode_options.digest) the
+ * same: gdw_check gives b a's answer without walking again. False for a NULL argument. */
+GDW_API bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read);
 
 /* gdw_check_rank: which dialect most likely wrote the packet of len bytes that gdw_check answered in r[0..n).
  * A dialect that accepts it beats one that rejects it; then, in this order: reading every byte; a value without

@@ -405,6 +405,39 @@ int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
     return -1;
 }
 
+/* The lowest set bit of m (m not 0). */
+static unsigned lowest_bit(uint64_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(m);
+#else
+    unsigned b = 0;
+    while (!(m >> b & 1u)) b++;
+    return b;
+#endif
+}
+
+/* Type table entry w (63: every entry from 63 up) alike in rows a and b. */
+static bool entry_alike(const gdw_dialect *a, const gdw_dialect *b, unsigned w) {
+    if (w == 63) /* alike where neither table reaches them, or both alike from there */
+        return (a->type_count <= 63 && b->type_count <= 63) ||
+               (a->type_count == b->type_count && memcmp(a->types + 63, b->types + 63, a->type_count - 63u) == 0);
+    bool in_a = w < a->type_count, in_b = w < b->type_count;
+    return in_a == in_b && (!in_a || a->types[w] == b->types[w]);
+}
+
+/* Only the bits read are compared, lowest first: a row that rejects at its first header read one entry. */
+bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read) {
+    if (!a || !b || !read) return false;
+    if (a == b) return true;
+    for (uint64_t m = read->type_ids; m; m &= m - 1)
+        if (!entry_alike(a, b, (unsigned)lowest_bit(m))) return false;
+    for (uint64_t m = read->rules; m; m &= m - 1) {
+        unsigned r = (unsigned)lowest_bit(m);
+        if (r >= GDW_RULE_COUNT || gdw_dialect_rule(a, (gdw_rule)r) != gdw_dialect_rule(b, (gdw_rule)r)) return false;
+    }
+    return true;
+}
+
 const char *gdw_rule_name(gdw_rule r) {
     static const char *const k_names[GDW_RULE_COUNT] = {
         "real_mode",

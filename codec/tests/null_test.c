@@ -104,6 +104,16 @@ int main(void) {
     NULLCASE(r && results[0].status == GDW_OK && results[0].consumed == 4 && results[0].reencodes_same,
              memset(bytes, 0, 8); bool r = gdw_check_dialect(g4, bytes, 4, NULL, NULL, false, &results[0])); /* opts and alloc may be NULL */
     {
+        gdw_rules_read rd = {0, 0};
+        NULLCASE(!r && results[0].status != GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(NULL, bytes, 4, NULL, NULL, false, &results[0], &rd));
+        NULLCASE(!r && results[0].status != GDW_OK, bool r = gdw_check_dialect_read(g4, NULL, 4, NULL, NULL, false, &results[0], &rd));
+        NULLCASE(!r, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(g4, bytes, 4, NULL, NULL, false, NULL, &rd));
+        NULLCASE(r && results[0].status == GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(g4, bytes, 4, NULL, NULL, false, &results[0], NULL));
+        NULLCASE(!r, bool r = gdw_dialects_read_alike(NULL, g4, &rd));
+        NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, NULL, &rd));
+        NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, g4, NULL));
+    }
+    {
         gdw_digest g;
         NULLCASE(true, gdw_digest_init(NULL, 1, 2, bytes, 4));
         NULLCASE(g.packet == NULL && g.packet_len == 0, gdw_digest_init(&g, 1, 2, NULL, 4));

@@ -101,8 +101,9 @@ static inline unsigned comp_width_encode(const gdw_dialect *d, unsigned comp) {
     return comp_width_decode(r, comp, 0);
 }
 
-/* Header bits other than the type byte that carry meaning for type t in dialect d. */
-uint32_t gdw_meaningful_flags(const gdw_dialect *d, unsigned t);
+/* Header bits other than the type byte that carry meaning for type t in dialect d; the rules it read are
+ * added to *rules_read (bit r: gdw_rule r), when not NULL. */
+uint32_t gdw_meaningful_flags(const gdw_dialect *d, unsigned t, uint64_t *rules_read);
 
 /* ---- Arena ------------------------------------------------------------------------------ */
 

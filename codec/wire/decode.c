@@ -60,10 +60,8 @@ typedef struct frame {
  *                                containers, Dictionary keys it may find equal);
  * and every other check (fail) holds in every mode. */
 typedef struct dctx {
-    const gdw_dialect *d;
-    const gdw_reals_facts *reals; /* the row's groups of rules (gdw_reals_of, gdw_typed_of), found once */
-    const gdw_typed_facts *typed;
-    const gdw_strings_facts *strings;
+    const gdw_dialect *row; /* read only through RULE, id_in_table and type_at (below), which note what they read */
+    gdw_rules_read read;    /* the rules and type ids of the row this walk has read (gdw_check_dialect_read) */
     gdw_cursor cur;
     uint8_t mode;        /* the options' gdw_mode: strict(c), exact(c), compat(c) ask it */
     bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
@@ -74,9 +72,10 @@ typedef struct dctx {
     bool engine_holds_other; /* an engine_holds_otherwise place was met: the engine may hold another value
                                 than this walk's (gdw_doc_engine_same) */
     bool watch_values;   /* a decode into a tree, not engine-exact, in a dialect whose engine pass changes
-                            values: the walk looks for the places engine_holds_otherwise records */
+                            values: the walk looks for the places engine_holds_otherwise records (WATCHING) */
     bool watch_strings;  /* watch_values, and the engine's UTF-8 decoder changes some text (utf8_value) */
-    bool lenient;        /* compatible mode in a dialect with lenient strings */
+    uint64_t watch_strings_reads; /* the rules watch_strings rests on, noted where it is read (WATCHING_STRINGS: only for
+                            text that is not ASCII); watch_values and keys_judged note theirs when they are set */
     bool allow_objects;
     bool borrow;         /* strings and packed data point into the input (borrow_input) */
     unsigned max_depth;
@@ -112,15 +111,50 @@ static inline bool strict(const dctx *c) { return c->mode == GDW_MODE_STRICT; }
 static inline bool exact(const dctx *c) { return c->mode == GDW_MODE_ENGINE_EXACT; }
 static inline bool compat(const dctx *c) { return c->mode == GDW_MODE_COMPATIBLE; }
 
+/* ---- the row's rules --------------------------------------------------------------------
+ * The walk reads its row (its rules and its type table) only through these, and each notes what it
+ * read in c->read: a walk's every step follows from the input, the options and what it read of the
+ * row, so a row that agrees on all of that walks alike (gdw_dialects_read_alike, gdw_check_dialect_read).
+ * Where a rule matters only for some input, the input is tested first, so that the rule is read only
+ * there (a Dictionary header's typed bits only when they are set). read_value, which runs for every value,
+ * notes only in a walk whose reads are asked for (walk_noting; VALUE_RULE), so that a decode pays nothing
+ * for it; a fast walk (skip_leaf) is never one. */
+#define RULE_BIT(r) ((uint64_t)1 << (r))
+#define RULE(c, r, expr) ((c)->read.rules |= RULE_BIT(r), (expr))
+/* RULE in read_value, which notes only where the walk's reads are asked for (its `noting`, a constant) */
+#define VALUE_RULE(c, r, expr) ((noting ? (void)((c)->read.rules |= RULE_BIT(r)) : (void)0), (expr))
+#define REALS(c, r, field) RULE(c, r, gdw_reals_of((c)->row)->field)
+#define TYPED(c, r, field) RULE(c, r, gdw_typed_of((c)->row)->field)
+#define KEYS(c, r, field) RULE(c, r, gdw_keys_of((c)->row)->field)
+#define STRINGS(c, field) RULE(c, GDW_RULE_STRING_READER, gdw_strings_of((c)->row)->field) /* one rule names the combination */
+#define WATCHING(c) ((c)->watch_values) /* its rules noted when it was set (gdw_wire_decode) */
+#define WATCHING_STRINGS(c) ((c)->read.rules |= (c)->watch_strings_reads, (c)->watch_strings)
+#define KEYS_JUDGED(c) ((c)->keys_judged)   /* likewise */
+
+static GDW_ALWAYS_INLINE void note_id(dctx *c, uint32_t id) { c->read.type_ids |= (uint64_t)1 << (id < 63 ? id : 63); }
+/* Wire id `id` is in the row's table. */
+static GDW_ALWAYS_INLINE bool id_in_table(dctx *c, uint32_t id) { note_id(c, id); return id < c->row->type_count; }
+/* Its type (id_in_table first: it noted the entry). */
+static GDW_ALWAYS_INLINE unsigned type_at(const dctx *c, uint32_t id) { return c->row->types[id]; }
+/* The type of wire id `id`, GDW_TYPE_COUNT when the table has none. */
+static GDW_ALWAYS_INLINE unsigned type_or_none(dctx *c, uint32_t id) { return id_in_table(c, id) ? type_at(c, id) : (unsigned)GDW_TYPE_COUNT; }
+/* Compatible mode reads strings leniently (no UTF-8 check, padding may be missing: 2.x before 2.1.5). */
+static GDW_ALWAYS_INLINE bool lenient(dctx *c) { return compat(c) && RULE(c, GDW_RULE_LENIENT_STRINGS, c->row->lenient_strings); }
+/* Bytes per component of class comp in a value whose header is hdr (comp_width_decode: the real mode for reals). */
+static GDW_ALWAYS_INLINE unsigned comp_width(dctx *c, unsigned comp, uint32_t hdr) {
+    if (comp == C_REAL) c->read.rules |= RULE_BIT(GDW_RULE_REAL_MODE);
+    return comp_width_decode(gdw_reals_of(c->row), comp, hdr);
+}
+
 /* ---- errors ------------------------------------------------------------------------------ */
 
 /* The dictionary key read at off (a whole value, already read): when it is a String or
  * StringName, its content as the engine sees it (after a BOM, before the first NUL). */
-static bool string_key(const dctx *c, size_t off, const uint8_t **key, uint32_t *key_len) {
+static bool string_key(dctx *c, size_t off, const uint8_t **key, uint32_t *key_len) {
     const uint8_t *head, *p;
     if (!cur_behind(&c->cur, off, 8, &head)) return false;
     unsigned wire = head[0];
-    if (wire >= c->d->type_count || type_info(c->d->types[wire])->kind != K_STR) return false;
+    if (!id_in_table(c, wire) || type_info(type_at(c, wire))->kind != K_STR) return false;
     size_t len = rd_u32le(head + 4), skip = 0;
     if (!cur_behind(&c->cur, off + 8, len, &p)) return false;
     if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) skip = 3;
@@ -133,7 +167,7 @@ static bool string_key(const dctx *c, size_t off, const uint8_t **key, uint32_t 
     return true;
 }
 
-static void build_path(const dctx *c, char *buf) {
+static void build_path(dctx *c, char *buf) {
     size_t n = 0;
     buf[0] = 0;
     for (unsigned i = 0; i < c->sp && n < GDW_PATH_MAX - 1; i++) { /* a full path stops the walk up */
@@ -165,7 +199,7 @@ static void __attribute__((noinline)) trace_emit(dctx *c, size_t off, size_t siz
 #define TRACE(c, off, size, field, number) \
     do { if ((c)->trace) trace_emit((c), (off), (size), (field), (int64_t)(number)); } while (0)
 
-static void fill_error(const dctx *c, gdw_error *e, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
+static void fill_error(dctx *c, gdw_error *e, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
     e->code = code;
     e->offset = off;
     e->value_offset = c->value_off;
@@ -321,19 +355,21 @@ typedef struct wire_string {
 static gdw_status string_bytes(dctx *c, wire_string *ws, int use) {
     size_t len_off;
     int32_t n = 0;
-    /* how this engine checks the string against the bytes left, where it is read */
-    gdw_engine_error past_end = (gdw_engine_error)c->strings->past_end_error[use];
-    bool pad_unchecked = c->strings->padding_unchecked[use];
+    /* how this engine checks the string against the bytes left, where it is read (read from the row only
+     * where the string does not fit) */
+#define PAST_END ((gdw_engine_error)STRINGS(c, past_end_error[use]))
     gdw_status s = read_i32(c, &n, &len_off, "length", "string length missing");
     if (s) return s;
-    if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, past_end, "negative string length");
+    if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, PAST_END, "negative string length");
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
-    if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, past_end, "string runs past the end");
+    if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, PAST_END, "string runs past the end");
     if (!cur_has(&c->cur, len + pad)) {
+        gdw_engine_error past_end = PAST_END;
         /* the padding may be missing where the engine steps over it unchecked (its count of bytes
          * left goes below zero: any further read fails, as it does here at the end of the input),
          * and in compatible mode where the dialect's strings are lenient */
-        bool engine_skips = pad_unchecked, compat_skips = pad_unchecked || c->lenient;
+        bool pad_unchecked = STRINGS(c, padding_unchecked[use]);
+        bool engine_skips = pad_unchecked, compat_skips = pad_unchecked || lenient(c);
         if (!(exact(c) ? engine_skips : compat_skips))
             return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, past_end, "string padding missing");
         engine_reads_otherwise(c, !engine_skips); /* the engine wants its padding */
@@ -344,7 +380,8 @@ static gdw_status string_bytes(dctx *c, wire_string *ws, int use) {
     ws->len = len;
     ws->pad = pad;
     ws->have_pad = cur_left(&c->cur) - len < pad ? cur_left(&c->cur) - len : pad; /* len is there */
-    READ_BYTES(c, ws->p, len + ws->have_pad, past_end, "string runs past the end");
+    READ_BYTES(c, ws->p, len + ws->have_pad, PAST_END, "string runs past the end"); /* cannot fail: len + have_pad are there */
+#undef PAST_END
     TRACE(c, ws->start, len, "bytes", len);
     if (ws->have_pad) TRACE(c, ws->start + len, ws->have_pad, "padding", pad);
     return GDW_OK;
@@ -386,18 +423,19 @@ static gdw_status string_utf8(dctx *c, wire_string *ws) {
     if (ws->ascii) return GDW_OK;
     /* lenient strings go unchecked; the engine itself applies its rule to them (engine-exact
      * mode is never lenient): noted for any text that is not plain ASCII */
-    engine_reads_otherwise(c, c->lenient);
-    unsigned rule = c->lenient ? (unsigned)GDW_UTF8_UNCHECKED : strict(c) ? (unsigned)GDW_UTF8_STRICT : c->d->utf8_rule;
+    bool lax = lenient(c);
+    engine_reads_otherwise(c, lax);
+    unsigned rule = lax ? (unsigned)GDW_UTF8_UNCHECKED : strict(c) ? (unsigned)GDW_UTF8_STRICT : RULE(c, GDW_RULE_UTF8_RULE, c->row->utf8_rule);
     const uint8_t *text = ws->p + ws->skip;
     size_t n = ws->vis - ws->skip, at = ws->start + ws->skip, bad = (size_t)-1, strict_bad = (size_t)-1;
     /* a shadow holds the string to strict mode's rule as well, and so does a walk watching for
      * values the engine's UTF-8 decoder changes: it keeps text that is valid under the strict
      * rule as it is (shortest forms, no surrogates). Text valid under the strict rule is valid
      * under every dialect's rule (utf8_test), so one pass usually answers both */
-    bool also_strict = (c->canon || c->watch_strings) && rule != GDW_UTF8_STRICT;
+    bool also_strict = (c->canon || WATCHING_STRINGS(c)) && rule != GDW_UTF8_STRICT;
     if (also_strict) strict_bad = gdw_utf8_check(text, n, GDW_UTF8_STRICT);
     if (!also_strict || strict_bad != (size_t)-1) bad = gdw_utf8_check(text, n, rule);
-    if (bad != (size_t)-1 && c->strings->bad_utf8_empty && !strict(c)) {
+    if (bad != (size_t)-1 && !strict(c) && STRINGS(c, bad_utf8_empty)) {
         /* the engine ignores its decoder's failure and holds the empty string */
         gdw_status s = c->canon ? violation_ee(c, GDW_ERR_BAD_UTF8, at + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8") : GDW_OK;
         if (s) return s;
@@ -490,9 +528,9 @@ static gdw_status read_typedesc(dctx *c, unsigned kind, gdw_typedesc *td) {
         uint32_t id;
         READ_U32(c, id, GDW_ENGINE_ERR_INVALID_DATA, "type descriptor missing");
         TRACE(c, off, 4, "element type", id);
-        if (id >= c->d->type_count) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "container element type out of range");
+        if (!id_in_table(c, id)) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "container element type out of range");
         tmp.wire_id = id;
-        tmp.builtin = c->d->types[id];
+        tmp.builtin = (uint8_t)type_at(c, id);
     } else if (kind == GDW_DESC_CLASS || kind == GDW_DESC_SCRIPT) {
         gdw_status s = read_string(c, td ? &tmp.name : NULL, STR_PLAIN);
         if (s) return s;
@@ -526,12 +564,13 @@ static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
     size_t n;
     if (!cur_peek_u32(&c->cur, 0, &hdr)) return false;
     unsigned wire = hdr & 0xFFu;
-    if (wire >= c->d->type_count) return false;
-    if ((hdr & ~0xFFu) && c->d->engine_header_whole) return false; /* read_value notes that the engine refuses it */
+    const gdw_dialect *d = c->row; /* read without a note: a fast walk's reads are never asked for (above) */
+    if (wire >= d->type_count) return false;
+    if ((hdr & ~0xFFu) && d->engine_header_whole) return false; /* read_value notes that the engine refuses it */
     c->value_off = c->cur.pos; /* as read_value would: errors after this value report it */
     /* the kinds most common first, as comparisons: how gcc lowers a switch here changes with the code
      * around it (a jump table cost the loop 10 more instructions a value once) */
-    unsigned kind = type_info(c->d->types[wire])->kind;
+    unsigned kind = type_info(d->types[wire])->kind;
     if (kind == K_STR) {
         const uint8_t *body; /* plain_string_at, written out: the validation loop is 12% shorter so */
         if (!cur_peek_u32(&c->cur, 4, &len32) || (int32_t)len32 < 0) return false;
@@ -591,11 +630,11 @@ static GDW_ALWAYS_INLINE bool plain_entry(dctx *c, const uint8_t **text, size_t 
 
 /* ---- one value --------------------------------------------------------------------------- */
 
-static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth);
+static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth, const bool noting);
 
 /* Strict: Godot 4 writes bit 16 on real-based types exactly in double builds. */
 static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w) {
-    STRICT_CHECK(c, ti->comp == C_REAL && c->reals->real_mode == GDW_REALS_FLAG64 && (w == 8) != c->reals->encode_math_f64, GDW_ERR_NON_CANONICAL,
+    STRICT_CHECK(c, ti->comp == C_REAL && REALS(c, GDW_RULE_REAL_MODE, real_mode) == GDW_REALS_FLAG64 && (w == 8) != REALS(c, GDW_RULE_ENCODE_MATH_F64, encode_math_f64), GDW_ERR_NON_CANONICAL,
                  c->value_off, w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
     return GDW_OK;
 }
@@ -614,19 +653,18 @@ static const uint8_t *narrow_reals(dctx *c, const uint8_t *p, size_t n) {
 }
 
 static bool narrows(dctx *c, const gdw_type_info *ti, unsigned w) {
-    bool quirk = c->reals->narrow_math_f64 && ti->comp == C_REAL && w == 8;
+    bool quirk = ti->comp == C_REAL && w == 8 && REALS(c, GDW_RULE_NARROW_MATH_F64, narrow_math_f64);
     engine_holds_otherwise(c, quirk);
     return engine_value(c, quirk);
 }
 
 static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
-    const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
-    unsigned w = comp_width_decode(c->reals, ti->comp, hdr);
+    unsigned w = comp_width(c, ti->comp, hdr);
     size_t size = (size_t)ti->ncomp * w;
     gdw_status s = check_real_width(c, ti, w);
     if (s) return s;
-    bool short_projection = d->defect_projection_248 && t == GDW_PROJECTION && !cur_has(&c->cur, 248);
+    bool short_projection = t == GDW_PROJECTION && !cur_has(&c->cur, 248) && RULE(c, GDW_RULE_DEFECT_PROJECTION_248, c->row->defect_projection_248);
     engine_reads_otherwise(c, short_projection);
     if (engine_way(c, short_projection))
         return fail(c, GDW_ERR_ENGINE_DEFECT, c->cur.pos, GDW_ENGINE_ERR_INVALID_DATA,
@@ -636,10 +674,10 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     READ_BYTES(c, p, size, GDW_ENGINE_ERR_INVALID_DATA, "value runs past the end");
     TRACE(c, at, size, "components", w ? w : 4);
     /* the engine reads all four components, then moves on by three */
-    bool advance_12 = d->defect_vec4_advance_12 && (t == GDW_VECTOR4 || t == GDW_VECTOR4I);
+    bool advance_12 = (t == GDW_VECTOR4 || t == GDW_VECTOR4I) && RULE(c, GDW_RULE_DEFECT_VEC4_ADVANCE_12, c->row->defect_vec4_advance_12);
     engine_reads_otherwise(c, advance_12);
     if (engine_way(c, advance_12)) c->cur.pos = at + 12;
-    if (!dst && c->watch_values) narrows(c, ti, w); /* a watching validation notes it as a decode does */
+    if (!dst && WATCHING(c)) narrows(c, ti, w); /* a watching validation notes it as a decode does */
     if (dst) {
         bool narrow = narrows(c, ti, w);
         dst->width = (uint8_t)(ti->comp == C_I32 ? 0 : narrow ? 4 : w);
@@ -651,14 +689,13 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
 }
 
 static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
-    const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
     size_t count_off;
     int32_t count = 0;
     gdw_status s = read_i32(c, &count, &count_off, "count", "array count missing");
     if (s) return s;
     if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
-    unsigned w = comp_width_decode(c->reals, ti->comp, hdr);
+    unsigned w = comp_width(c, ti->comp, hdr);
     s = check_real_width(c, ti, w);
     if (s) return s;
     uint64_t elem = (uint64_t)ti->ncomp * w;
@@ -669,8 +706,9 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     const uint8_t *p;
     READ_BYTES(c, p, (size_t)size, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
     /* Pandemonium's Vector4 pool arrays: the engine reads w from the z slot */
-    bool vec4_w = d->defect_vec4_pool_w && ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY);
-    if (!dst && c->watch_values && !narrows(c, ti, w)) engine_holds_otherwise(c, vec4_w); /* a watching validation notes what a decode does */
+    bool vec4_w = ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY) &&
+                  RULE(c, GDW_RULE_DEFECT_VEC4_POOL_W, c->row->defect_vec4_pool_w);
+    if (!dst && WATCHING(c) && !narrows(c, ti, w)) engine_holds_otherwise(c, vec4_w); /* a watching validation notes what a decode does */
     if (dst && narrows(c, ti, w)) {
         dst->width = 4;
         dst->len = (uint32_t)count;
@@ -738,7 +776,7 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     size_t n = nul ? (size_t)(nul - p) : len;
     /* parse_utf8 leaves the String empty when the bytes are not UTF-8 under its rule, and the
      * path is then the empty one (measured on 3.0-stable: 0f000000 01000000 ff... reads as NodePath()) */
-    if (gdw_utf8_check(p, n, c->d->utf8_rule) != (size_t)-1) n = 0;
+    if (gdw_utf8_check(p, n, RULE(c, GDW_RULE_UTF8_RULE, c->row->utf8_rule)) != (size_t)-1) n = 0;
     static const gdw_nodepath_rules k_godot2_rules = {false, true, true};
     gdw_nodepath_split sp;
     gdw_nodepath_split_text(p, n, &k_godot2_rules, NULL, &sp);
@@ -756,7 +794,6 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
 }
 
 static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
-    const gdw_dialect *d = c->d;
     size_t off = c->cur.pos;
     uint32_t w0;
     if (!cur_peek_u32(&c->cur, 0, &w0)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
@@ -764,9 +801,9 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     if (!(w0 & 0x80000000u)) {
         /* compatible mode reads it where any release of the dialect did; engine-exact mode where
          * the release the row models does */
-        bool engine_reads = c->strings->reads_old_nodepath;
-        engine_reads_otherwise(c, d->nodepath_old_string && !engine_reads);
-        if (!(exact(c) ? engine_reads : d->nodepath_old_string))
+        bool engine_reads = STRINGS(c, reads_old_nodepath), compat_reads = RULE(c, GDW_RULE_NODEPATH_OLD_STRING, c->row->nodepath_old_string);
+        engine_reads_otherwise(c, compat_reads && !engine_reads);
+        if (!(exact(c) ? engine_reads : compat_reads))
             return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
         STRICT_CHECK(c, true, GDW_ERR_BAD_NODEPATH, off, "NodePath in the old string format (read by Godot 2.0-2.1.4 and 3.0.0-3.0.5 only)");
         return read_old_nodepath(c, dst, w0);
@@ -778,7 +815,8 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     READ_U32(c, flags, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     TRACE(c, off + 4, 4, "subname count", subs);
     TRACE(c, off + 8, 4, "flags", flags);
-    uint32_t known = 1u | (d->nodepath_property_bit ? 2u : 0u);
+    bool property_bit = RULE(c, GDW_RULE_NODEPATH_PROPERTY_BIT, c->row->nodepath_property_bit);
+    uint32_t known = 1u | (property_bit ? 2u : 0u);
     STRICT_CHECK(c, (flags & ~known) != 0, GDW_ERR_BAD_FLAGS, off + 8, "NodePath flags the encoder never writes");
     uint64_t total = (uint64_t)names + subs + ((flags & 2u) ? 1 : 0);
     /* Every engine adds the two counts in a uint32_t (core/io/marshalls.cpp, 2.x to 4.x):
@@ -801,7 +839,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
      * flag): the value is the empty path, and it re-encodes with flags 0. Godot 4.3 and later keep
      * it: the constructor returns the empty path only when not absolute, and 4.6.3 and 4.3-stable
      * read their own 16000000 00000080 00000000 01000000 back as NodePath("/"). */
-    if (total == 0 && !d->nodepath_bare_absolute) flags &= ~1u;
+    if (total == 0 && (flags & 1u) && !RULE(c, GDW_RULE_NODEPATH_BARE_ABSOLUTE, c->row->nodepath_bare_absolute)) flags &= ~1u;
     gdw_str *parts = NULL;
     if (dst && room_for(c, total)) {
         parts = (gdw_str *)alloc(c, (size_t)total * sizeof(gdw_str) + 1);
@@ -816,7 +854,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
         if (!np) return nomem(c);
         np->name_count = names;
         np->subname_count = (uint32_t)(total - names);
-        np->flags = flags & (d->nodepath_property_bit ? 3u : 1u);
+        np->flags = flags & (property_bit ? 3u : 1u);
         np->parts = parts;
         dst->u.ext = np;
     }
@@ -824,8 +862,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
 }
 
 static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
-    const gdw_dialect *d = c->d;
-    if (d->object_header_only) {
+    if (RULE(c, GDW_RULE_OBJECT_HEADER_ONLY, c->row->object_header_only)) {
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
@@ -848,7 +885,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     gdw_status s = read_string(c, dst ? &cls : NULL, STR_PLAIN);
     if (s) return s;
     if (c->str_len == 0) {
-        STRICT_CHECK(c, !d->null_object_as_class, GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
+        STRICT_CHECK(c, !RULE(c, GDW_RULE_NULL_OBJECT_AS_CLASS, c->row->null_object_as_class), GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
@@ -880,14 +917,15 @@ static GDW_ALWAYS_INLINE gdw_status read_masked_u32(dctx *c, size_t *off, uint32
 }
 
 static GDW_ALWAYS_INLINE gdw_status read_container(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) {
-    const gdw_dialect *d = c->d;
     const gdw_type_info *ti = type_info(t);
     bool is_dict = ti->kind == K_DICT;
     unsigned key_kind = 0, elem_kind = 0;
-    if (is_dict && c->typed->dict_bits) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
-    if (!is_dict && c->typed->array_bits) elem_kind = (hdr >> 16) & 3u;
+    /* the typed bits (read from the row only where the header has them set: else no kinds either way) */
+    if (is_dict && (hdr & 0xF0000u) && TYPED(c, GDW_RULE_TYPED_DICT_BITS, dict_bits)) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
+    if (!is_dict && (hdr & 0x30000u) && TYPED(c, GDW_RULE_TYPED_ARRAY_BITS, array_bits)) elem_kind = (hdr >> 16) & 3u;
     gdw_container *ct = NULL;
-    if (key_kind || elem_kind) engine_holds_otherwise(c, c->watch_values && c->typed->rule != GDW_TYPED_AS_WRITTEN); /* its elements are validated */
+    if (key_kind || elem_kind) /* its elements are validated */
+        engine_holds_otherwise(c, WATCHING(c) && TYPED(c, GDW_RULE_TYPED_RULE, rule) != GDW_TYPED_AS_WRITTEN);
     if ((key_kind || elem_kind) && dst) {
         ct = (gdw_container *)alloc(c, sizeof *ct);
         if (!ct) return nomem(c);
@@ -902,7 +940,7 @@ static GDW_ALWAYS_INLINE gdw_status read_container(dctx *c, gdw_value *dst, unsi
     uint32_t raw = 0, n = 0;
     if ((s = read_masked_u32(c, &count_off, &raw, &n, "count", "container count missing"))) return s;
     if (raw & 0x80000000u) {
-        if (d->container_shared_bit) { if (dst) dst->flags |= GDW_VF_SHARED; }
+        if (RULE(c, GDW_RULE_CONTAINER_SHARED_BIT, c->row->container_shared_bit)) { if (dst) dst->flags |= GDW_VF_SHARED; }
         else STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, count_off, "container count has bit 31 set");
     }
     if (dst) dst->len = n;
@@ -913,14 +951,13 @@ static GDW_ALWAYS_INLINE gdw_status read_container(dctx *c, gdw_value *dst, unsi
 
 /* Pandemonium 5 TYPED_ARRAY / PACKED_TYPED_ARRAY. */
 static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
-    const gdw_dialect *d = c->d;
     NEED(c, 8, GDW_ENGINE_ERR_INVALID_DATA, "typed array truncated");
     size_t off;
     uint32_t raw = 0, id = 0;
     gdw_status s = read_masked_u32(c, &off, &raw, &id, "element type", "typed array truncated");
     if (s) return s;
     STRICT_CHECK(c, (raw & 0x80000000u), GDW_ERR_NON_CANONICAL, off, "element type has bit 31 set");
-    unsigned builtin = id < d->type_count ? d->types[id] : (unsigned)GDW_TYPE_COUNT;
+    unsigned builtin = type_or_none(c, id);
     STRICT_CHECK(c, builtin == GDW_TYPE_COUNT, GDW_ERR_BAD_VALUE, off, "element type out of range");
     bool id_only = (hdr & GDW_FLAG16) != 0;
     STRICT_CHECK(c, id_only && builtin != GDW_OBJECT, GDW_ERR_BAD_FLAGS, c->value_off, "bit 16 on a typed array of non-objects");
@@ -936,14 +973,14 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         dst->flags |= GDW_VF_TYPED;
         dst->u.ext = ct;
     }
-    engine_holds_otherwise(c, c->watch_values && c->typed->rule != GDW_TYPED_AS_WRITTEN);
+    engine_holds_otherwise(c, WATCHING(c) && TYPED(c, GDW_RULE_TYPED_RULE, rule) != GDW_TYPED_AS_WRITTEN);
     if (builtin == GDW_OBJECT && !id_only) {
         /* the class name, as a whole StringName Variant */
         size_t noff = c->cur.pos;
         uint32_t nh;
         READ_U32(c, nh, GDW_ENGINE_ERR_INVALID_DATA, "class name missing");
         TRACE(c, noff, 4, "class header", nh);
-        unsigned nt = (nh & 0xFFu) < d->type_count ? d->types[nh & 0xFFu] : (unsigned)GDW_TYPE_COUNT;
+        unsigned nt = type_or_none(c, nh & 0xFFu);
         if (nt != GDW_STRING_NAME) return fail(c, GDW_ERR_BAD_VALUE, noff, GDW_ENGINE_ERR_INVALID_DATA, "typed array class name is not a StringName");
         STRICT_CHECK(c, (nh & ~0xFFu), GDW_ERR_BAD_FLAGS, noff, "flag bits on the class name");
         s = read_string(c, ct ? &ct->elem.name : NULL, STR_PLAIN);
@@ -1046,8 +1083,11 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     case 1: extra = 2; break;                 /* KEY: modifiers, scancode */
     case 3: case 5: case 6: extra = 1; break; /* MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH */
     case 4:                                   /* JOYSTICK_MOTION: axis [, f32 value in 2.1-era code] */
-        engine_reads_otherwise(c, c->d->joystick_axis_value != (llen >= 20));
-        extra = (engine_way(c, c->d->joystick_axis_value != (llen >= 20)) ? c->d->joystick_axis_value : llen >= 20) ? 2 : 1;
+    {
+        bool axis_value = RULE(c, GDW_RULE_JOYSTICK_AXIS_VALUE, c->row->joystick_axis_value);
+        engine_reads_otherwise(c, axis_value != (llen >= 20));
+        extra = (engine_way(c, axis_value != (llen >= 20)) ? axis_value : llen >= 20) ? 2 : 1;
+    }
         break;
     default: extra = 0;
     }
@@ -1080,25 +1120,28 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     return GDW_OK;
 }
 
-static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth) {
-    const gdw_dialect *d = c->d;
+/* noting: the walk's reads are asked for (walk_noting); a constant in each copy of the walk */
+static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth, const bool noting) {
     c->value_off = c->cur.pos;
     if (depth > c->max_depth) return fail(c, GDW_ERR_DEPTH, c->cur.pos, GDW_ENGINE_ERR_OUT_OF_MEMORY, "nesting deeper than the depth limit");
     uint32_t hdr;
     READ_U32(c, hdr, GDW_ENGINE_ERR_INVALID_DATA, "value header missing");
+    const gdw_dialect *row = c->row; /* once: the stores into dst below could be to it, for all the compiler knows */
+    unsigned wire = hdr & 0xFFu;
+    bool known = noting ? id_in_table(c, wire) : wire < row->type_count;
     if (c->trace) {
-        c->tr_type = (hdr & 0xFFu) < d->type_count ? d->types[hdr & 0xFFu] : (unsigned)GDW_TYPE_COUNT;
+        c->tr_type = known ? row->types[wire] : (unsigned)GDW_TYPE_COUNT;
         trace_emit(c, c->value_off, 4, "header", hdr);
     }
-    bool not_a_type = d->engine_header_whole && hdr >= d->type_count;
+    /* the whole header a type id (the row's type count is below 256: a header with flag bits is none) */
+    bool not_a_type = VALUE_RULE(c, GDW_RULE_ENGINE_HEADER_WHOLE, row->engine_header_whole) && (hdr > 0xFFu || !known);
     engine_reads_otherwise(c, not_a_type);
     if (engine_way(c, not_a_type))
         return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
-    unsigned wire = hdr & 0xFFu;
-    if (wire >= d->type_count) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
-    unsigned t = d->types[wire];
+    if (!known) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
+    unsigned t = row->types[wire]; /* type_at: `known` noted the entry */
     const gdw_type_info *ti = type_info(t);
-    STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(d, t)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
+    STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(row, t, noting ? &c->read.rules : NULL)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
                  "header bits the dialect never writes");
     if (dst) { memset(dst, 0, sizeof *dst); dst->type = (uint8_t)t; }
     switch (ti->kind) {
@@ -1118,8 +1161,8 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "int truncated"); v = (int32_t)x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", v);
         if (c->canon) {
-            bool want = d->int_encoding == GDW_INT_ALWAYS64 ||
-                        (d->int_encoding == GDW_INT_MINIMAL && (v > INT32_MAX || v < INT32_MIN));
+            unsigned enc = VALUE_RULE(c, GDW_RULE_INT_ENCODING, c->row->int_encoding);
+            bool want = enc == GDW_INT_ALWAYS64 || (enc == GDW_INT_MINIMAL && (v > INT32_MAX || v < INT32_MIN));
             STRICT_CHECK(c, want != wide, GDW_ERR_NON_CANONICAL, c->value_off,
                          wide ? "64-bit int where the encoder writes 32 bits" : "32-bit int where the encoder writes 64 bits");
         }
@@ -1132,13 +1175,16 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         if (wide) READ_U64(c, bits, GDW_ENGINE_ERR_INVALID_DATA, "float truncated");
         else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "float truncated"); bits = x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
-        if (c->canon && c->reals->float_encode_f32_only) /* every float is f32, a NaN quiet (encode.c) */
+        /* every strict rule below is about a 64-bit float or a NaN: for a 32-bit number none reads the row */
+        bool checked = c->canon && (wide || isnan(bits_to_f32((uint32_t)bits)));
+        bool f32_only = checked && VALUE_RULE(c, GDW_RULE_FLOAT_ENCODE_F32_ONLY, gdw_reals_of(c->row)->float_encode_f32_only);
+        if (checked && f32_only) /* every float is f32, a NaN quiet (encode.c) */
             STRICT_CHECK(c, !wide && isnan(bits_to_f32((uint32_t)bits)) && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL,
                          c->value_off, "signalling NaN (the encoder writes it quiet)");
-        if (c->canon && !c->reals->float_encode_f32_only) {
+        if (checked && !f32_only) {
             bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
             STRICT_CHECK(c, wide && !nan && gdw_f64_fits_f32(bits), GDW_ERR_NON_CANONICAL, c->value_off, "64-bit float that fits 32 bits");
-            if (c->reals->nan_written_f32) { /* NaN is written as a quiet f32 (-ffast-math builds) */
+            if (VALUE_RULE(c, GDW_RULE_FLOAT_NAN_F32, gdw_reals_of(c->row)->nan_written_f32)) { /* NaN is written as a quiet f32 (-ffast-math builds) */
                 STRICT_CHECK(c, wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "64-bit NaN (the encoder writes NaN as 32-bit)");
                 STRICT_CHECK(c, !wide && nan && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL, c->value_off, "signalling NaN (the encoder writes it quiet)");
             } else {
@@ -1172,7 +1218,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     case K_FIXED: return read_fixed(c, dst, t, hdr);
     case K_NODEPATH: return read_nodepath(c, dst);
     case K_RID:
-        if (d->rid_has_id) {
+        if (VALUE_RULE(c, GDW_RULE_RID_HAS_ID, c->row->rid_has_id)) {
             uint64_t id;
             READ_U64(c, id, GDW_ENGINE_ERR_INVALID_DATA, "RID truncated");
             TRACE(c, c->cur.pos - 8, 8, "id", id);
@@ -1272,14 +1318,15 @@ static uint64_t plain_key_hash(const gdw_value *k) {
  * the pass. */
 #define KEYS_PAIRWISE 8
 #define KEYS_KEPT_MAX 64
-static __attribute__((noinline)) bool keys_kept(const dctx *c, const gdw_value *items, size_t stride, uint32_t n) {
-    bool names = gdw_keys_of(c->d)->name_to_string, merge = gdw_keys_of(c->d)->merge_dict_keys;
-    if (n > KEYS_KEPT_MAX) return !merge && !names;
-    for (uint32_t i = 0; i < n; i++) {
+#define MERGES(c) KEYS(c, GDW_RULE_MERGE_DICT_KEYS, merge_dict_keys)
+#define NAMES_TO_STRINGS(c) KEYS(c, GDW_RULE_KEYS_NAME_TO_STRING, name_to_string)
+static __attribute__((noinline)) bool keys_kept(dctx *c, const gdw_value *items, size_t stride, uint32_t n) {
+    if (n > KEYS_KEPT_MAX) return !MERGES(c) && !NAMES_TO_STRINGS(c);
+    for (uint32_t i = 0; i < n; i++) { /* the rules read only where a key makes them matter */
         const gdw_value *k = &items[stride * i];
-        if ((names && k->type == GDW_STRING_NAME) || (merge && !plain_key(k))) return false;
+        if ((k->type == GDW_STRING_NAME && NAMES_TO_STRINGS(c)) || (!plain_key(k) && MERGES(c))) return false;
     }
-    if (!merge || n < 2) return true;
+    if (n < 2 || !MERGES(c)) return true;
     if (n <= KEYS_PAIRWISE) {
         uint64_t sig[KEYS_PAIRWISE];
         for (uint32_t i = 0; i < n; i++) sig[i] = plain_key_sig(&items[stride * i]);
@@ -1314,8 +1361,8 @@ static __attribute__((noinline)) void keep_key_value(dctx *c, const gdw_value *k
  * any other is kept now by its type alone (never a plain key; its own Dictionary keys come after it). */
 static __attribute__((noinline)) gdw_value *watch_key(dctx *c) {
     uint32_t hdr;
-    if (!cur_peek_u32(&c->cur, 0, &hdr) || (hdr & 0xFFu) >= c->d->type_count) return NULL; /* read_value fails there */
-    unsigned t = c->d->types[hdr & 0xFFu], k = type_info(t)->kind;
+    if (!cur_peek_u32(&c->cur, 0, &hdr) || !id_in_table(c, hdr & 0xFFu)) return NULL; /* read_value fails there */
+    unsigned t = type_at(c, hdr & 0xFFu), k = type_info(t)->kind;
     if (k == K_NIL || k == K_BOOL || k == K_INT || k == K_FLOAT || k == K_STR) return &c->key_scratch;
     gdw_value other;
     memset(&other, 0, sizeof other);
@@ -1329,8 +1376,8 @@ static __attribute__((noinline)) gdw_value *watch_key(dctx *c) {
  * reader or a call. False, having read nothing: watch_key and read_value take the key. */
 static GDW_ALWAYS_INLINE bool skip_string_key(dctx *c) {
     uint32_t hdr;
-    if (!cur_peek_u32(&c->cur, 0, &hdr) || (hdr & 0xFFu) >= c->d->type_count || c->nkeys == c->keys_cap) return false;
-    unsigned t = c->d->types[hdr & 0xFFu];
+    if (!cur_peek_u32(&c->cur, 0, &hdr) || !id_in_table(c, hdr & 0xFFu) || c->nkeys == c->keys_cap) return false;
+    unsigned t = type_at(c, hdr & 0xFFu);
     if (type_info(t)->kind != K_STR || !skip_leaf(c)) return false;
     gdw_value *k = &c->keys[c->nkeys++];
     memset(k, 0, sizeof *k);
@@ -1340,14 +1387,14 @@ static GDW_ALWAYS_INLINE bool skip_string_key(dctx *c) {
     return true;
 }
 
-/* The walk, in two copies (walk below): `digesting` is a constant in each, so the copy without a digest is
- * the loop as it was, with nothing kept live across read_value (inlined into both). */
-static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool digesting) {
+/* The walk, in copies (walk below): `digesting` and `noting` are constants in each, so the copy without a digest
+ * is the loop as it was, with nothing kept live across read_value (inlined into each). */
+static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool digesting, const bool noting) {
     gdw_value *dst = root;
     bool kept_key = false; /* dst is a watching validation's key_scratch (watch_key) */
     for (;;) {
         if (!(dst == NULL && c->fast && c->sp <= c->max_depth && skip_leaf(c))) {
-            gdw_status s = read_value(c, dst, c->sp);
+            gdw_status s = read_value(c, dst, c->sp, noting);
             if (s) return s;
             if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching validation's key */
             else if (digesting && dst && !c->doomed) digest_node(c->digest, dst); /* made whole: its children (if any) come next */
@@ -1358,10 +1405,10 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             if (c->sp == 0) return GDW_OK;
             frame *f = &c->stack[c->sp - 1];
             if (f->next == f->slots) {
-                if (f->kind == FR_DICT && c->watch_values && !c->engine_holds_other) {
+                if (f->kind == FR_DICT && WATCHING(c) && !c->engine_holds_other) {
                     uint32_t n = f->slots / 2;
                     if (f->items) engine_holds_otherwise(c, !keys_kept(c, f->items, 2, n));
-                    else if (c->keys && c->keys_judged) /* a watching validation: the keys it kept (keys_kept reads none past KEYS_KEPT_MAX) */
+                    else if (c->keys && KEYS_JUDGED(c)) /* a watching validation: the keys it kept (keys_kept reads none past KEYS_KEPT_MAX) */
                         engine_holds_otherwise(c, n <= KEYS_KEPT_MAX && c->nkeys - f->key_start != n ? true : !keys_kept(c, c->keys + f->key_start, 1, n));
                 }
                 c->nkeys = f->key_start;
@@ -1386,7 +1433,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             /* a dictionary key's offset, for the paths of errors in its value (read only then) */
             if (f->kind == FR_DICT && slot % 2 == 0) {
                 f->key_off = c->cur.pos;
-                if (c->keys && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX && c->keys_judged) {
+                if (c->keys && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX && KEYS_JUDGED(c)) {
                     if (c->fast && c->sp <= c->max_depth && skip_string_key(c)) continue; /* read and kept: its value is next */
                     kept_key = (dst = watch_key(c)) != NULL;
                 }
@@ -1396,14 +1443,18 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
     }
 }
 
-static __attribute__((noinline)) gdw_status walk_digesting(dctx *c, gdw_value *root) { return walk_as(c, root, true); }
-static inline gdw_status walk(dctx *c, gdw_value *root) { return walk_as(c, root, false); }
+static __attribute__((noinline)) gdw_status walk_digesting(dctx *c, gdw_value *root) { return walk_as(c, root, true, false); }
+static inline gdw_status walk(dctx *c, gdw_value *root) { return walk_as(c, root, false, false); }
+/* A walk whose reads of the row are asked for (gdw_shadow_report.read): gdw_check's. */
+static __attribute__((noinline)) gdw_status walk_noting(dctx *c, gdw_value *root) {
+    return c->digest ? walk_as(c, root, true, true) : walk_as(c, root, false, true);
+}
 
 #ifndef NDEBUG
 /* The table above, as invariants that hold at the start of a walk. */
 static bool mode_holds(const dctx *c) {
     return strict(c) + exact(c) + compat(c) == 1 && c->canon == (strict(c) || c->shadow != NULL) &&
-           (!c->shadow || compat(c)) && (!c->lenient || compat(c)) &&
+           (!c->shadow || compat(c)) &&
            c->fast == (compat(c) && !c->shadow && !c->trace) && !c->shadow_hit && !c->engine_differs && !c->engine_holds_other;
 }
 #endif
@@ -1413,17 +1464,13 @@ static void set_mode(dctx *c, const gdw_dialect *d, gdw_mode mode, gdw_error *sh
     c->mode = (uint8_t)mode;
     c->shadow = compat(c) ? shadow : NULL;
     c->canon = strict(c) || c->shadow;
-    c->lenient = compat(c) && d->lenient_strings;
     c->fast = compat(c) && !c->shadow && !traced;
 }
 
 static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t len,
                      const gdw_decode_options *o, gdw_error *err, frame *stack, gdw_error *shadow) {
     memset(c, 0, sizeof *c);
-    c->d = d;
-    c->reals = gdw_reals_of(d);
-    c->typed = gdw_typed_of(d);
-    c->strings = gdw_strings_of(d);
+    c->row = d;
     c->cur.base = buf;
     c->cur.len = len;
     c->trace = o->trace;
@@ -1479,19 +1526,36 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     c.doc = doc;
     c.digest = doc ? o.digest : NULL;
     bool watched = !doc && report && report->watched; /* gdw_validate_watched */
-    /* the rules under which the engine pass (gdw_engine_settle) changes anything */
-    c.watch_values = (doc || watched) && o.watch_engine && !exact(&c) &&
-                     (c.typed->rule != GDW_TYPED_AS_WRITTEN || gdw_keys_of(d)->merge_dict_keys || gdw_keys_of(d)->name_to_string ||
-                      d->utf8_value != GDW_UTF8_VALUE_BYTES);
-    c.watch_strings = c.watch_values && d->utf8_value != GDW_UTF8_VALUE_BYTES;
+    /* the rules under which the engine pass (gdw_engine_settle) changes anything, with the ones most rows
+     * share first (the flag rests on the rules read until its answer is known): noted now, as most walks
+     * ask the flag (every Dictionary), at no cost a value */
+    if ((doc || watched) && o.watch_engine && !exact(&c)) {
+        const gdw_rule k_watch[4] = {GDW_RULE_MERGE_DICT_KEYS, GDW_RULE_KEYS_NAME_TO_STRING, GDW_RULE_TYPED_RULE, GDW_RULE_UTF8_VALUE};
+        static const int k_unchanged[4] = {0, 0, GDW_TYPED_AS_WRITTEN, GDW_UTF8_VALUE_BYTES}; /* the value that changes nothing */
+        uint64_t watch_reads = 0;
+        for (size_t i = 0; i < 4 && !c.watch_values; i++) {
+            watch_reads |= RULE_BIT(k_watch[i]);
+            c.watch_values = gdw_dialect_rule(d, k_watch[i]) != k_unchanged[i];
+        }
+        c.read.rules |= watch_reads;
+        c.watch_strings_reads = RULE_BIT(GDW_RULE_UTF8_VALUE);
+        c.watch_strings = c.watch_values && d->utf8_value != GDW_UTF8_VALUE_BYTES;
+    }
     gdw_value keys[256]; /* a watching validation's Dictionary keys (4 KiB; more open at once: taken as mergeable) */
     if (watched && c.watch_values) {
         c.keys = keys;
         c.keys_cap = sizeof keys / sizeof keys[0];
-        c.keys_judged = gdw_keys_of(d)->merge_dict_keys || gdw_keys_of(d)->name_to_string;
+        c.read.rules |= RULE_BIT(GDW_RULE_MERGE_DICT_KEYS);
+        c.keys_judged = gdw_keys_of(d)->merge_dict_keys;
+        if (!c.keys_judged) c.read.rules |= RULE_BIT(GDW_RULE_KEYS_NAME_TO_STRING), c.keys_judged = gdw_keys_of(d)->name_to_string;
         c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
-    s = c.digest ? walk_digesting(&c, root) : walk(&c, root);
+    s = report && report->read ? walk_noting(&c, root) : c.digest ? walk_digesting(&c, root) : walk(&c, root);
+    if (report && report->read) {
+        assert(!c.fast); /* a fast walk notes nothing */
+        report->read->rules |= c.read.rules;
+        report->read->type_ids |= c.read.type_ids;
+    }
     if (s) return s;
     bool value_same = exact(&c) || (o.watch_engine && !c.engine_differs && !c.engine_holds_other);
     if (doc) doc->engine_same = value_same;
@@ -1516,7 +1580,7 @@ gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
 
 gdw_status gdw_validate_watched(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, size_t *consumed,
                                 gdw_error *err, bool *engine_same) {
-    gdw_shadow_report r = {NULL, false, false, true, false};
+    gdw_shadow_report r = {NULL, false, false, true, false, NULL};
     gdw_status s = gdw_wire_decode(d, buf, len, opts, NULL, consumed, err, &r);
     if (engine_same) *engine_same = s == GDW_OK && r.value_same;
     return s;

@@ -75,6 +75,9 @@ typedef struct gdw_shadow_report {
     bool watched;          /* in, a validation (doc NULL): watch, as a decode with opts->watch_engine does,
                               for what the engine holds otherwise (gdw_validate_watched) */
     bool value_same;       /* out: gdw_doc_engine_same's answer for this walk */
+    gdw_rules_read *read;  /* out when not NULL: what the walk read of the row is added to it, whether the
+                              walk accepts or fails (not for a fast walk: a compatible one without a shadow
+                              or trace, whose reads are not noted) */
 } gdw_shadow_report;
 
 /* gdw_wire_decode: the decode of gdwire.h's gdw_decode without the engine pass: the tree as the
