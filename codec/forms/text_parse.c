@@ -270,7 +270,7 @@ static gdw_status parse_components(pctx *p, gdw_type t, const gdw_type_info *ti,
         for (;;) {
             uint8_t b[8];
             if (ti->comp == C_I32 || ti->comp == C_I64) {
-                int64_t x;
+                int64_t x = 0; /* parse_i64 sets it where it succeeds; gcc -O3 on the amalgamation cannot see that */
                 TRY(parse_i64(p, &x));
                 if (ti->comp == C_I32) {
                     if (x < INT32_MIN || x > INT32_MAX) return perr(p, GDW_ERR_SYNTAX, "integer does not fit 32 bits");

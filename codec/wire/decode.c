@@ -1460,7 +1460,7 @@ static bool mode_holds(const dctx *c) {
 #endif
 
 /* The walk's mode (the table above): its one definition. */
-static void set_mode(dctx *c, const gdw_dialect *d, gdw_mode mode, gdw_error *shadow, bool traced) {
+static void set_mode(dctx *c, gdw_mode mode, gdw_error *shadow, bool traced) {
     c->mode = (uint8_t)mode;
     c->shadow = compat(c) ? shadow : NULL;
     c->canon = strict(c) || c->shadow;
@@ -1475,7 +1475,7 @@ static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t l
     c->cur.len = len;
     c->trace = o->trace;
     c->trace_ctx = o->trace_ctx;
-    set_mode(c, d, o->mode, shadow, c->trace != NULL);
+    set_mode(c, o->mode, shadow, c->trace != NULL);
     assert(mode_holds(c));
     c->allow_objects = o->allow_objects;
     c->borrow = o->borrow_input;
