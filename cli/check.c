@@ -16,7 +16,6 @@
  */
 #define _DEFAULT_SOURCE /* getrandom, clock_gettime under -std=c11 */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -64,6 +63,8 @@ typedef struct check_run {
     gdw_rules_read *read; /* per dialect: what its answer rested on (gdw_check_dialect_read) */
     bool *done;           /* per dialect: its row is finished, and walked the packet itself: its answer and read[]
                              may be taken (take_alike) */
+    uint8_t *state;       /* per dialect: ROW_WAITING, ROW_RUNNING, ROW_FINISHED (claim_row; under twins_lock) */
+    pthread_cond_t row_finished; /* signalled when a row finishes (claim_row waits on it) */
     size_t nd;
     row *rows;
     gdw_check_result *res; /* gdw_check's results for the packet being checked */
@@ -451,14 +452,16 @@ typedef struct check_job {
     const packet *pk;
     const gdw_decode_options *dec;
     const gdw_allocator *alloc;
-    atomic_size_t next; /* the next row to take */
+    bool share;         /* rows may take an alike row's answer (take_alike): a row waits for a running row of its family */
 } check_job;
+
+enum { ROW_WAITING, ROW_RUNNING, ROW_FINISHED };
 
 /* Row i takes the answer of a finished row that read the packet as it would (gdw_dialects_read_alike): its
  * walk would read the same of its own table and so make the same answer, tree and digest; the other row's
  * tree (or the one it stands for) stands for this row's. False: no such row. */
-static bool take_alike(check_run *c, size_t i, size_t len) {
-    if (len < GDW_CHECK_SHARE_MIN || c->o->dec.mode == GDW_MODE_ENGINE_EXACT) return false; /* as gdw_check shares */
+static bool take_alike(check_run *c, size_t i, bool share) {
+    if (!share) return false;
     const gdw_dialect *d = gdw_dialect_at(i);
     size_t from = c->nd;
     pthread_mutex_lock(&c->twins_lock);
@@ -486,7 +489,7 @@ static void check_row(check_job *j, size_t i) {
     w->twin = -1;
     tree_facts *f = &c->facts[i];
     bool walked = false;
-    if (take_alike(c, i, j->pk->n)) {
+    if (take_alike(c, i, j->share)) {
         if (r->status == GDW_OK) {
             const gdw_doc *tree = c->rows[w->twin].r->doc; /* kept: the row a tree stands for keeps it */
             if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, tree, j->alloc, w->engine_note, sizeof w->engine_note);
@@ -524,12 +527,42 @@ static void check_row(check_job *j, size_t i) {
 finished:
     pthread_mutex_lock(&c->twins_lock);
     c->done[i] = walked;
+    c->state[i] = ROW_FINISHED;
+    pthread_cond_broadcast(&c->row_finished);
     pthread_mutex_unlock(&c->twins_lock);
+}
+
+/* The next row to do, or c->nd when none is left. Where rows share answers, a row of the same family as a
+ * row running on another thread waits, and the thread takes a later row meanwhile: rows of one family mostly
+ * read a packet alike, and the row will then take the running row's answer (take_alike) rather than walk the
+ * packet beside it; when only such rows are left, the thread waits for a row to finish. The answers, and the
+ * output, do not depend on the order (check_share_test, check_threads_test). */
+static size_t claim_row(check_job *j) {
+    check_run *c = j->c;
+    pthread_mutex_lock(&c->twins_lock);
+    for (;;) {
+        size_t pick = c->nd;
+        bool held = false;
+        for (size_t i = 0; i < c->nd && pick == c->nd; i++) {
+            if (c->state[i] != ROW_WAITING) continue;
+            bool kin_running = false;
+            for (size_t k = 0; j->share && k < c->nd && !kin_running; k++)
+                kin_running = c->state[k] == ROW_RUNNING && strcmp(gdw_dialect_family(gdw_dialect_at(k)), gdw_dialect_family(gdw_dialect_at(i))) == 0;
+            if (kin_running) held = true;
+            else pick = i;
+        }
+        if (pick < c->nd || !held) {
+            if (pick < c->nd) c->state[pick] = ROW_RUNNING;
+            pthread_mutex_unlock(&c->twins_lock);
+            return pick;
+        }
+        pthread_cond_wait(&c->row_finished, &c->twins_lock);
+    }
 }
 
 static void *check_rows(void *arg) {
     check_job *j = arg;
-    for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->c->nd;) check_row(j, i);
+    for (size_t i; (i = claim_row(j)) < j->c->nd;) check_row(j, i);
     return NULL;
 }
 
@@ -542,9 +575,11 @@ static void *check_rows(void *arg) {
 /* Every dialect's answer to the packet (gdw_check's, row by row), each accepted tree walked once: on a
  * packet of a megabyte or more, spread over the online cores. Returns how many dialects accept. */
 static int check_all(check_run *c, const packet *pk, const gdw_decode_options *dec) {
-    check_job j = {c, pk, dec, region_for(pk->n), 0};
+    /* as gdw_check shares: a packet large enough, and not engine-exact mode (its answers rest on every rule) */
+    check_job j = {c, pk, dec, region_for(pk->n), pk->n >= GDW_CHECK_SHARE_MIN && dec->mode != GDW_MODE_ENGINE_EXACT};
     c->kept_n = 0;
     memset(c->done, 0, c->nd * sizeof *c->done);
+    memset(c->state, ROW_WAITING, c->nd * sizeof *c->state);
     pthread_t t[CHECK_THREADS];
     size_t nt = 0;
     if (pk->n >= CHECK_PARALLEL_PACKET) {
@@ -625,6 +660,7 @@ static void check_run_free(check_run *c) {
     free(c->kept);
     free(c->read);
     free(c->done);
+    free(c->state);
 }
 
 static bool check_run_alloc(check_run *c) {
@@ -640,8 +676,9 @@ static bool check_run_alloc(check_run *c) {
     c->kept = calloc(c->nd, sizeof *c->kept);
     c->read = calloc(c->nd, sizeof *c->read);
     c->done = calloc(c->nd, sizeof *c->done);
-    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank && c->kept && c->read && c->done;
-    if (ok) ok = pthread_mutex_init(&c->twins_lock, NULL) == 0;
+    c->state = calloc(c->nd, sizeof *c->state);
+    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank && c->kept && c->read && c->done && c->state;
+    if (ok) ok = pthread_mutex_init(&c->twins_lock, NULL) == 0 && pthread_cond_init(&c->row_finished, NULL) == 0;
     for (size_t i = 0; ok && i < c->nd; i++) ok = (c->facts[i].stack = malloc(FACTS_MAX_DEPTH * sizeof(facts_frame))) != NULL;
     if (ok) return true;
     check_run_free(c);
