@@ -12,6 +12,8 @@
  *   - in engine-exact mode (byte 1), gdw_doc_approximate counts a marked value exactly where
  *     fail_if_approximate fails the decode, and both name the same first place and reason;
  *   - gdw_decode_json prints what gdw_json_print_alloc prints of the tree gdw_decode makes.
+ *   - rows alike on all one row's answer rested on (gdw_dialects_read_alike) answer alike: status, error,
+ *     consumed bytes, strict and engine verdicts, tree, digest and what they read (gdw_check shares on it);
  * Its own target (it was a share of validate_vs_decode's inputs): the features these walks reach made
  * libFuzzer's bookkeeping cost that target 45% of its inputs a second. Input layout: fuzz.h. */
 #include "fuzzers/fuzz.h"
@@ -175,12 +177,40 @@ static void readers_agree(const fuzz_input *in, const gdw_check_result *res, con
     gdw_doc_free(doc);
 }
 
+/* A row alike another on all that row's answer rested on (gdw_dialects_read_alike) answers as it does: what
+ * gdw_check and `gdwire check` rely on to give it that answer without walking (codec/tests/check_share_test
+ * holds it on the corpus; here on every input). */
+static bool same_error(const gdw_error *a, const gdw_error *b) {
+    return a->code == b->code && a->offset == b->offset && a->value_offset == b->value_offset && a->engine_error == b->engine_error &&
+           strcmp(a->message, b->message) == 0 && strcmp(a->path, b->path) == 0;
+}
+
+static void rows_alike_agree(const gdw_check_result *res, const gdw_digest *dg, const gdw_rules_read *read, size_t nd) {
+    for (size_t i = 0; i < nd; i++)
+        for (size_t j = 0; j < nd; j++) {
+            if (i == j || !gdw_dialects_read_alike(res[i].dialect, res[j].dialect, &read[i])) continue;
+            const gdw_check_result *a = &res[i], *b = &res[j];
+            const char *na = gdw_dialect_name(a->dialect), *nb = gdw_dialect_name(b->dialect);
+            FUZZ_CHECK(a->status == b->status && (a->status != GDW_OK ? same_error(&a->err, &b->err) : a->consumed == b->consumed),
+                       "%s and %s read alike, yet answer %s / %s", na, nb, gdw_status_name(a->status), gdw_status_name(b->status));
+            FUZZ_CHECK(read[i].rules == read[j].rules && read[i].type_ids == read[j].type_ids, "%s and %s read alike, yet read other rules or ids", na, nb);
+            if (a->status != GDW_OK) continue;
+            FUZZ_CHECK(a->reencodes_same == b->reencodes_same && (a->reencodes_same || same_error(&a->strict_err, &b->strict_err)) &&
+                           a->engine_exact == b->engine_exact,
+                       "%s and %s read alike, yet differ in their strict or engine verdicts", na, nb);
+            FUZZ_CHECK(gdw_value_equal(gdw_doc_root(a->doc), gdw_doc_root(b->doc)) && gdw_doc_engine_same(a->doc) == gdw_doc_engine_same(b->doc) &&
+                           dg[i].h[0] == dg[j].h[0] && dg[i].h[1] == dg[j].h[1],
+                       "%s and %s read alike, yet decode other trees or digests", na, nb);
+        }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_input in;
     if (!fuzz_split(data, size, &in)) return 0;
     size_t nd = gdw_dialect_count();
     gdw_check_result res[64];
     gdw_digest dg[64];
+    gdw_rules_read read[64];
     gdw_decode_options o = in.opt;
     o.mode = GDW_MODE_COMPATIBLE;
     o.trace = NULL;
@@ -188,8 +218,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < nd && i < 64; i++) {
         gdw_digest_init(&dg[i], 0x243F6A8885A308D3u, 0x13198A2E03707344u, in.packet, in.len);
         o.digest = &dg[i];
-        gdw_check_dialect(gdw_dialect_at(i), in.packet, in.len, &o, NULL, true, &res[i]);
+        memset(&read[i], 0, sizeof read[i]);
+        gdw_check_dialect_read(gdw_dialect_at(i), in.packet, in.len, &o, NULL, true, &res[i], &read[i]);
     }
+    rows_alike_agree(res, dg, read, nd < 64 ? nd : 64);
     readers_agree(&in, res, dg);
     for (size_t i = 0; i < nd && i < 64; i++) gdw_doc_free(res[i].doc);
     return 0;

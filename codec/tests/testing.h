@@ -83,6 +83,28 @@ static inline void t_mutate(const uint8_t *p, size_t n, uint8_t *m, int k, uint6
     }
 }
 
+/* Each non-empty packet of the engine-made TSV at path (t_tsv_packet), then `mutations` mutations of it (t_mutate,
+ * k = 0 ..), to fn(ctx, bytes, n, k), k = -1 for the packet itself. Returns how many packets; exits 2 when the
+ * file cannot be opened. */
+static inline size_t t_tsv_each(const char *path, int mutations, uint64_t *rng, void (*fn)(void *, const uint8_t *, size_t, int), void *ctx) {
+    FILE *f = fopen(path, "r");
+    if (!f) { fprintf(stderr, "cannot open %s\n", path); exit(2); }
+    static char line[1 << 16];
+    static uint8_t p[1 << 15], m[1 << 15];
+    size_t count = 0, n = 0;
+    while (t_tsv_packet(f, line, sizeof line, p, sizeof p, &n)) {
+        if (n == 0) continue;
+        count++;
+        fn(ctx, p, n, -1);
+        for (int k = 0; k < mutations; k++) {
+            t_mutate(p, n, m, k, rng);
+            fn(ctx, m, n, k);
+        }
+    }
+    fclose(f);
+    return count;
+}
+
 static inline const gdw_dialect *t_dialect(const char *name) {
     const gdw_dialect *d = gdw_dialect_find(name);
     if (!d) { fprintf(stderr, "no dialect %s\n", name); exit(2); }
