@@ -59,13 +59,12 @@ typedef enum keep_trees { KEEP_NONE, KEEP_ONE_PER_VALUE, KEEP_ALL } keep_trees;
 typedef struct check_run {
     const opts *o;
     keep_trees keep;
-    pthread_mutex_t twins_lock; /* rows finished with a tree kept (kept[], kept_n), and rows finished (done[]) */
+    pthread_mutex_t twins_lock; /* rows finished with a tree kept (kept[], kept_n), and each row's state[] */
     size_t *kept;
     size_t kept_n;
     gdw_rules_read *read; /* per dialect: what its answer rested on (gdw_check_dialect_read) */
-    bool *done;           /* per dialect: its row is finished, and walked the packet itself: its answer and read[]
-                             may be taken (take_alike) */
-    uint8_t *state;       /* per dialect: ROW_WAITING, ROW_RUNNING, ROW_FINISHED (claim_row; under twins_lock) */
+    uint8_t *state;       /* per dialect: ROW_WAITING, ROW_RUNNING, ROW_TOOK (finished with another row's answer) or
+                             ROW_WALKED (finished, its answer and read[] may be taken: take_alike); under twins_lock */
     pthread_cond_t row_finished; /* signalled when a row finishes (claim_row waits on it) */
     size_t nd;
     row *rows;
@@ -457,7 +456,7 @@ typedef struct check_job {
     bool share;         /* rows may take an alike row's answer (take_alike): a row waits for a running row of its family */
 } check_job;
 
-enum { ROW_WAITING, ROW_RUNNING, ROW_FINISHED };
+enum { ROW_WAITING, ROW_RUNNING, ROW_TOOK, ROW_WALKED };
 
 /* Row i takes the answer of a finished row that read the packet as it would (gdw_dialects_read_alike): its
  * walk would read the same of its own table and so make the same answer, tree and digest; the other row's
@@ -468,7 +467,7 @@ static bool take_alike(check_run *c, size_t i, bool share) {
     size_t from = c->nd;
     pthread_mutex_lock(&c->twins_lock);
     for (size_t k = 0; k < c->nd && from == c->nd; k++)
-        if (c->done[k] && gdw_dialects_read_alike(c->res[k].dialect, d, &c->read[k])) from = k;
+        if (c->state[k] == ROW_WALKED && gdw_dialects_read_alike(c->res[k].dialect, d, &c->read[k])) from = k;
     pthread_mutex_unlock(&c->twins_lock);
     if (from == c->nd) return false;
     row *w = &c->rows[i];
@@ -528,8 +527,7 @@ static void check_row(check_job *j, size_t i) {
     r->doc = NULL;
 finished:
     pthread_mutex_lock(&c->twins_lock);
-    c->done[i] = walked;
-    c->state[i] = ROW_FINISHED;
+    c->state[i] = walked ? ROW_WALKED : ROW_TOOK;
     pthread_cond_broadcast(&c->row_finished);
     pthread_mutex_unlock(&c->twins_lock);
 }
@@ -577,10 +575,8 @@ static void *check_rows(void *arg) {
 /* Every dialect's answer to the packet (gdw_check's, row by row), each accepted tree walked once: on a
  * packet of a megabyte or more, spread over the online cores. Returns how many dialects accept. */
 static int check_all(check_run *c, const packet *pk, const gdw_decode_options *dec) {
-    /* as gdw_check shares: a packet large enough, and not engine-exact mode (its answers rest on every rule) */
-    check_job j = {c, pk, dec, region_for(pk->n), pk->n >= GDW_CHECK_SHARE_MIN && dec->mode != GDW_MODE_ENGINE_EXACT};
+    check_job j = {c, pk, dec, region_for(pk->n), gdw_check_shares(pk->n, dec)}; /* as gdw_check shares */
     c->kept_n = 0;
-    memset(c->done, 0, c->nd * sizeof *c->done);
     memset(c->state, ROW_WAITING, c->nd * sizeof *c->state);
     pthread_t t[CHECK_THREADS];
     size_t nt = 0;
@@ -661,7 +657,6 @@ static void check_run_free(check_run *c) {
     free(c->rank);
     free(c->kept);
     free(c->read);
-    free(c->done);
     free(c->state);
 }
 
@@ -677,9 +672,8 @@ static bool check_run_alloc(check_run *c) {
     c->rank = calloc(c->nd, sizeof *c->rank);
     c->kept = calloc(c->nd, sizeof *c->kept);
     c->read = calloc(c->nd, sizeof *c->read);
-    c->done = calloc(c->nd, sizeof *c->done);
     c->state = calloc(c->nd, sizeof *c->state);
-    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank && c->kept && c->read && c->done && c->state;
+    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank && c->kept && c->read && c->state;
     if (ok) ok = pthread_mutex_init(&c->twins_lock, NULL) == 0 && pthread_cond_init(&c->row_finished, NULL) == 0;
     for (size_t i = 0; ok && i < c->nd; i++) ok = (c->facts[i].stack = malloc(FACTS_MAX_DEPTH * sizeof(facts_frame))) != NULL;
     if (ok) return true;

@@ -69,18 +69,21 @@ bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len
     return true;
 }
 
+bool gdw_check_shares(size_t len, const gdw_decode_options *opts) {
+    return len >= GDW_CHECK_SHARE_MIN && !(opts && opts->mode == GDW_MODE_ENGINE_EXACT);
+}
+
 size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
                  gdw_check_result *out) {
     size_t accepted = 0;
     if (!out) return 0;
     /* A row that agrees with a row walked before it on all that row's answer rested on takes that answer: where
-     * the rows keep no documents (each would need its own tree), no digest is asked (each decode adds to it),
-     * the mode is not engine-exact (its answers rest on every rule) and the packet is large enough for a walk
-     * to cost more than the comparisons. */
+     * the rows keep no documents (each would need its own tree), no digest is asked (each decode adds to it)
+     * and gdw_check_shares says so. */
     enum { SHARED_MAX = 64 };
     gdw_rules_read read[SHARED_MAX];
     size_t walked[SHARED_MAX], nw = 0;
-    bool share = !keep_docs && !(opts && (opts->digest || opts->mode == GDW_MODE_ENGINE_EXACT)) && len >= GDW_CHECK_SHARE_MIN;
+    bool share = !keep_docs && !(opts && opts->digest) && gdw_check_shares(len, opts);
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         const gdw_dialect *d = gdw_dialect_at(i);
         size_t from = SIZE_MAX;

@@ -714,6 +714,10 @@ typedef struct gdw_check_result {
  * packet as an earlier row did takes that row's answer without walking (gdw_dialects_read_alike): the same
  * answers, fewer walks. */
 #define GDW_CHECK_SHARE_MIN 256u
+/* gdw_check_shares: whether the rows of a check of len bytes under opts (NULL: the defaults) take alike rows'
+ * answers: GDW_CHECK_SHARE_MIN bytes or more (below, a walk costs less than the comparisons), outside
+ * engine-exact mode (its answers rest on every rule). gdw_check asks it, and so does `gdwire check`. */
+GDW_API bool gdw_check_shares(size_t len, const gdw_decode_options *opts);
 GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
                          gdw_check_result *out);
 /* gdw_check_dialect: gdw_check's work for one dialect d, into *r: true when d accepts buf. gdw_check is this

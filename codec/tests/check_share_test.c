@@ -94,7 +94,7 @@ static void check_packet_in(const uint8_t *p, size_t n, const gdw_decode_options
                   "gdw_check, row %s: another answer (%zu bytes, %s)", gdw_dialect_name(a->dialect), n, gdw_mode_name(o->mode));
     }
     CHECK(accepted == own, "gdw_check: %zu accept, row by row %zu", accepted, own);
-    if (n >= GDW_CHECK_SHARE_MIN && o->mode != GDW_MODE_ENGINE_EXACT) g_shared_checks++; /* where gdw_check shares */
+    if (gdw_check_shares(n, o)) g_shared_checks++; /* where gdw_check shares */
     /* the walks gdw_check saved: rows alike an earlier one */
     for (size_t i = 1; i < nd; i++)
         for (size_t j = 0; j < i; j++)

@@ -112,6 +112,7 @@ int main(void) {
         NULLCASE(!r, bool r = gdw_dialects_read_alike(NULL, g4, &rd));
         NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, NULL, &rd));
         NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, g4, NULL));
+        NULLCASE(r, bool r = gdw_check_shares(GDW_CHECK_SHARE_MIN, NULL)); /* opts may be NULL: the defaults */
     }
     {
         gdw_digest g;

@@ -73,9 +73,9 @@ typedef struct dctx {
                                 than this walk's (gdw_doc_engine_same) */
     bool watch_values;   /* a decode into a tree, not engine-exact, in a dialect whose engine pass changes
                             values: the walk looks for the places engine_holds_otherwise records (WATCHING) */
-    bool watch_strings;  /* watch_values, and the engine's UTF-8 decoder changes some text (utf8_value) */
-    uint64_t watch_strings_reads; /* the rules watch_strings rests on, noted where it is read (WATCHING_STRINGS: only for
-                            text that is not ASCII); watch_values and keys_judged note theirs when they are set */
+    bool watch_strings;  /* watch_values, and the engine's UTF-8 decoder changes some text (utf8_value); noted where it
+                            is read (WATCHING_STRINGS: only for text that is not ASCII), while watch_values and
+                            keys_judged note their rules when they are set */
     bool allow_objects;
     bool borrow;         /* strings and packed data point into the input (borrow_input) */
     unsigned max_depth;
@@ -128,7 +128,8 @@ static inline bool compat(const dctx *c) { return c->mode == GDW_MODE_COMPATIBLE
 #define KEYS(c, r, field) RULE(c, r, gdw_keys_of((c)->row)->field)
 #define STRINGS(c, field) RULE(c, GDW_RULE_STRING_READER, gdw_strings_of((c)->row)->field) /* one rule names the combination */
 #define WATCHING(c) ((c)->watch_values) /* its rules noted when it was set (gdw_wire_decode) */
-#define WATCHING_STRINGS(c) ((c)->read.rules |= (c)->watch_strings_reads, (c)->watch_strings)
+/* watch_strings is watch_values (its rules noted already) and a rule of its own, read only where it is asked */
+#define WATCHING_STRINGS(c) ((c)->watch_values && RULE(c, GDW_RULE_UTF8_VALUE, (c)->watch_strings))
 #define KEYS_JUDGED(c) ((c)->keys_judged)   /* likewise */
 
 static GDW_ALWAYS_INLINE void note_id(dctx *c, uint32_t id) { c->read.type_ids |= (uint64_t)1 << (id < 63 ? id : 63); }
@@ -1538,7 +1539,6 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
             c.watch_values = gdw_dialect_rule(d, k_watch[i]) != k_unchanged[i];
         }
         c.read.rules |= watch_reads;
-        c.watch_strings_reads = RULE_BIT(GDW_RULE_UTF8_VALUE);
         c.watch_strings = c.watch_values && d->utf8_value != GDW_UTF8_VALUE_BYTES;
     }
     gdw_value keys[256]; /* a watching validation's Dictionary keys (4 KiB; more open at once: taken as mergeable) */
