@@ -29,13 +29,15 @@
 #define MAX_IDS 64
 
 typedef struct tree_facts tree_facts;
-typedef struct facts_frame { const gdw_value *v, *items; size_t n, next; } facts_frame;
 
 /* The value lines the matrix prints for a row (print_value_line): 72 characters in the table, 200 under
  * its meaning; the text's start, one character more than shown. A row whose tree is freed (its twin keeps
  * the value) has them printed first, the meaning's line only where the row may be its meaning's first. */
 #define VALUE_LINE_TABLE 72
 #define VALUE_LINE_MEANING 200
+/* The nodes a row's tree keeps where the output reads only its value lines (gdw_decode_options.keep_nodes): a
+ * cut tree prints as the whole value does to that many characters, more than a line's 201. */
+#define CHECK_KEEP_NODES 256
 typedef struct value_line { char text[VALUE_LINE_MEANING + 2]; size_t n; } value_line;
 
 typedef struct row {
@@ -97,26 +99,31 @@ static const char *type_of(const gdw_dialect *d, unsigned w) {
 
 /* ---- what a tree holds ---------------------------------------------------------------------------- */
 
-/* What one walk of a tree tells: its reals that look misread (the library's gdw_value_misread_own, down to
- * GDW_MISREAD_DEPTH levels, as gdw_value_misread_reals counts them), the types of its values in the order
- * their headers are on the wire (a tree's pre-order; an Object's property names are bare strings, not
- * values) and its digest (gdw_digest: the same digest, the same value): one walk for what the ranking, the
- * meanings and the reasons need. */
+/* What a row's decode tells of its value, node by node as it makes them (facts_node, gdw_decode_options.on_node):
+ * its reals that look misread (the library's gdw_value_misread_own, down to GDW_MISREAD_DEPTH levels, as
+ * gdw_value_misread_reals counts them), the types of its values in the order their headers are on the wire (an
+ * Object's property names are bare strings, not values) and its digest (gdw_digest: the same digest, the same
+ * value): what the ranking, the meanings and the reasons need, without a walk of a tree (which may be cut). */
 struct tree_facts {
     size_t odd;
     uint64_t seen;     /* types met, as bits */
     unsigned type[MAX_IDS];
     size_t ntypes;
     gdw_digest digest;
-    bool digest_whole; /* every value is in the digest (false only for a tree deeper than a decode makes) */
-    facts_frame *stack; /* the walk's, FACTS_MAX_DEPTH frames (check_run_alloc) */
 };
 
-/* One value's own facts (its children come after it in the walk below). */
-static inline void facts_at(tree_facts *f, const gdw_value *v, const gdw_value *parent, size_t slot, size_t depth) {
-    if (depth <= GDW_MISREAD_DEPTH && gdw_type_has_reals((gdw_type)v->type)) f->odd += gdw_value_misread_own(v);
-    bool header = !(parent && parent->type == GDW_OBJECT && slot % 2 == 0);
-    if (header && v->type < 64 && !(f->seen >> v->type & 1u) && f->ntypes < MAX_IDS) {
+/* The types whose components are reals (gdw_type_has_reals), as bits: asked at every node. */
+static uint64_t g_real_types;
+static pthread_once_t g_real_types_once = PTHREAD_ONCE_INIT;
+static void make_real_types(void) {
+    for (unsigned t = 0; t < GDW_TYPE_COUNT && t < 64; t++) g_real_types |= (uint64_t)gdw_type_has_reals((gdw_type)t) << t;
+}
+
+static void facts_node(void *ctx, const gdw_value *v, unsigned depth) {
+    tree_facts *f = ctx;
+    if (v->type >= 64) return; /* no such type */
+    if ((g_real_types >> v->type & 1u) && depth <= GDW_MISREAD_DEPTH) f->odd += gdw_value_misread_own(v);
+    if (!(f->seen >> v->type & 1u) && f->ntypes < MAX_IDS) {
         f->seen |= (uint64_t)1 << v->type;
         f->type[f->ntypes++] = v->type;
     }
@@ -135,55 +142,35 @@ static void make_digest_key(void) {
     g_digest_key[1] = (uint64_t)t.tv_sec ^ (uint64_t)(uintptr_t)g_digest_key ^ (uint64_t)getpid() << 32;
 }
 
-/* The walk, pre-order, on a stack of its own (a decoded tree is at most GDW_HARD_MAX_DEPTH + 1 levels deep;
- * a deeper one, made by hand, leaves the walk's facts incomplete, and its digest is then not used: the meanings
- * are found by comparing). The digest is not the walk's: the decode adds each node as it makes it
- * (gdw_decode_options.digest, check_row), and a row whose digest an earlier row has takes that row's facts. */
-#define FACTS_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 2)
-static void facts_of(tree_facts *f, const gdw_value *root) {
-    f->odd = 0;
-    f->seen = 0;
-    f->ntypes = 0;
-    if (!root) return;
-    facts_frame *st = f->stack;
-    facts_at(f, root, NULL, 0, 0);
-    st[0].v = root;
-    st[0].n = gdw_children(root, &st[0].items);
-    st[0].next = 0;
-    size_t sp = 1;
-    while (sp) {
-        size_t top = sp - 1;
-        if (st[top].next == st[top].n) { sp--; continue; }
-        size_t slot = st[top].next++;
-        const gdw_value *v = &st[top].items[slot];
-        facts_at(f, v, st[top].v, slot, sp);
-        const gdw_value *items;
-        size_t n = gdw_children(v, &items);
-        if (n == 0) continue;
-        if (sp == FACTS_MAX_DEPTH) { f->digest_whole = false; continue; }
-        st[sp].v = v;
-        st[sp].items = items;
-        st[sp].n = n;
-        st[sp].next = 0;
-        sp++;
-    }
-}
-
-/* Two rows read the same value: the same digest says so (but for a chance of 2^-128); a different one
- * only where both trees hold every byte string in the packet at the same places, so it is asked of
- * gdw_value_equal, which stops at the first difference. */
 static bool same_digest(const tree_facts *fa, const tree_facts *fb) {
-    return fa->digest_whole && fb->digest_whole && fa->digest.h[0] == fb->digest.h[0] && fa->digest.h[1] == fb->digest.h[1];
+    return fa->digest.h[0] == fb->digest.h[0] && fa->digest.h[1] == fb->digest.h[1];
 }
 
-static bool same_meaning(const tree_facts *fa, const gdw_value *a, const tree_facts *fb, const gdw_value *b) {
-    return same_digest(fa, fb) || gdw_value_equal(a, b);
-}
-
-/* The tree that holds row i's value: its own, or its twin's (same digest) when its own was freed. */
-static const gdw_value *tree_of(const check_run *c, size_t i) {
+/* The document that holds row i's value: its own, or its twin's (same digest) when its own was freed. */
+static const gdw_doc *doc_of(const check_run *c, size_t i) {
     const row *w = &c->rows[i];
-    return gdw_doc_root(w->twin >= 0 ? c->rows[w->twin].r->doc : w->r->doc);
+    return w->twin >= 0 ? c->rows[w->twin].r->doc : w->r->doc;
+}
+
+static const gdw_value *tree_of(const check_run *c, size_t i) { return gdw_doc_root(doc_of(c, i)); }
+
+/* Rows a and b read the same value. The same digest says so (but for a chance of 2^-128); a different one only
+ * where both read every byte string in the packet at the same places, so it is asked of the trees, which stop at
+ * the first difference: trees cut alike (CHECK_KEEP_NODES) that differ come from values that differ; where they
+ * are equal, the whole trees are decoded to say (two rows that read equal values from other places: rare). */
+static bool same_meaning(const check_run *c, size_t a, size_t b, const packet *pk, const gdw_decode_options *dec) {
+    if (same_digest(&c->facts[a], &c->facts[b])) return true;
+    if (!gdw_value_equal(tree_of(c, a), tree_of(c, b))) return false;
+    if (!gdw_doc_cut(doc_of(c, a)) && !gdw_doc_cut(doc_of(c, b))) return true;
+    gdw_decode_options o = *dec;
+    o.keep_nodes = 0;
+    gdw_doc *whole[2] = {NULL, NULL};
+    bool ok = gdw_decode(c->res[a].dialect, pk->p, pk->n, &o, NULL, &whole[0], NULL, NULL) == GDW_OK &&
+              gdw_decode(c->res[b].dialect, pk->p, pk->n, &o, NULL, &whole[1], NULL, NULL) == GDW_OK;
+    bool same = ok && gdw_value_equal(gdw_doc_root(whole[0]), gdw_doc_root(whole[1]));
+    gdw_doc_free(whole[0]);
+    gdw_doc_free(whole[1]);
+    return same;
 }
 
 /* ---- ranking -------------------------------------------------------------------------------------- */
@@ -202,7 +189,7 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
         c->odd[i] = rows[i].r->status ? SIZE_MAX : tf[i].odd;
         if (!detail || rows[i].r->status) continue;
         for (int m = 0; m < nm && rows[i].meaning < 0; m++)
-            if (same_meaning(&tf[rep[m]], tree_of(c, (size_t)rep[m]), &tf[i], tree_of(c, i))) rows[i].meaning = m;
+            if (same_meaning(c, (size_t)rep[m], i, pk, dec)) rows[i].meaning = m;
         if (rows[i].meaning < 0) {
             rep[nm] = (int)i;
             rows[i].meaning = nm++;
@@ -476,7 +463,6 @@ static bool take_alike(check_run *c, size_t i, bool share) {
     c->res[i].doc = NULL;
     c->read[i] = c->read[from];
     c->facts[i].digest = c->facts[from].digest;
-    c->facts[i].digest_whole = c->facts[from].digest_whole;
     if (c->res[i].status == GDW_OK) w->twin = c->rows[from].twin >= 0 ? c->rows[from].twin : (int)from;
     return true;
 }
@@ -502,20 +488,25 @@ static void check_row(check_job *j, size_t i) {
         goto finished;
     }
     pthread_once(&g_digest_key_once, make_digest_key);
+    pthread_once(&g_real_types_once, make_real_types);
     gdw_digest_init(&f->digest, g_digest_key[0], g_digest_key[1], j->pk->p, j->pk->n);
-    f->digest_whole = true;
+    f->odd = 0;
+    f->seen = 0;
+    f->ntypes = 0;
     gdw_decode_options o = *j->dec;
-    o.digest = &f->digest; /* the decode adds its tree as it makes it */
+    o.digest = &f->digest; /* the decode adds its value as it makes it, and tells its facts */
+    o.on_node = facts_node;
+    o.on_node_ctx = f;
+    o.keep_nodes = c->keep == KEEP_ALL ? 0 : CHECK_KEEP_NODES; /* the output reads the value lines only */
     memset(&c->read[i], 0, sizeof c->read[i]);
     walked = true;
     if (!gdw_check_dialect_read(gdw_dialect_at(i), j->pk->p, j->pk->n, &o, j->alloc, true, r, &c->read[i])) goto finished;
-    /* the first finished row of each digest walks its tree for the facts; a later one takes them (check_all) */
+    /* the first finished row of each digest keeps its tree for the output; a later one is freed (check_all) */
     pthread_mutex_lock(&c->twins_lock);
     for (size_t k = 0; k < c->kept_n && w->twin < 0; k++)
         if (same_digest(&c->facts[c->kept[k]], f)) w->twin = (int)c->kept[k];
     if (w->twin < 0) c->kept[c->kept_n++] = i;
     pthread_mutex_unlock(&c->twins_lock);
-    if (w->twin < 0) facts_of(f, gdw_doc_root(r->doc));
     if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, r->doc, j->alloc, w->engine_note, sizeof w->engine_note);
     if (c->keep == KEEP_ALL || (c->keep == KEEP_ONE_PER_VALUE && w->twin < 0)) goto finished; /* the output reads its tree */
     if (c->keep == KEEP_ONE_PER_VALUE) {
@@ -603,7 +594,6 @@ static int check_all(check_run *c, const packet *pk, const gdw_decode_options *d
             f->seen = tf->seen;
             f->ntypes = tf->ntypes;
             memcpy(f->type, tf->type, tf->ntypes * sizeof f->type[0]);
-            f->digest_whole = tf->digest_whole;
         }
         /* the fields rank_rows reads before it writes them (the texts are long: not cleared whole) */
         w->exact_ok = false;
@@ -646,7 +636,6 @@ static int check_packet(void *ctx, const packet *pk) {
 }
 
 static void check_run_free(check_run *c) {
-    for (size_t i = 0; c->facts && i < c->nd; i++) free(c->facts[i].stack);
     free(c->rows);
     free(c->res);
     free(c->accept_count);
@@ -675,7 +664,6 @@ static bool check_run_alloc(check_run *c) {
     c->state = calloc(c->nd, sizeof *c->state);
     bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank && c->kept && c->read && c->state;
     if (ok) ok = pthread_mutex_init(&c->twins_lock, NULL) == 0 && pthread_cond_init(&c->row_finished, NULL) == 0;
-    for (size_t i = 0; ok && i < c->nd; i++) ok = (c->facts[i].stack = malloc(FACTS_MAX_DEPTH * sizeof(facts_frame))) != NULL;
     if (ok) return true;
     check_run_free(c);
     return false;

@@ -29,6 +29,7 @@ bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_
     /* a compatible or strict decode that watched (dec->watch_engine) met nothing the engine reads
      * or holds otherwise: no second decode */
     if (dec->mode != GDW_MODE_ENGINE_EXACT && gdw_doc_engine_same(have_doc)) return false;
+    if (gdw_doc_cut(have_doc)) have = NULL; /* its first nodes only (check's): both sides are decoded whole */
     /* `have` is the value already decoded in dec->mode: only the other side is decoded here
      * (both, when dec->mode is strict) */
     gdw_decode_options o = *dec;

@@ -9,6 +9,14 @@ gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, NULL);
 }
 
+/* Engine-exact mode's on_node: the tree its engine pass made, value by value in pre-order (gdw_node_fn). */
+static gdw_visit_answer pass_node(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
+    (void)ev;
+    const gdw_decode_options *o = (const gdw_decode_options *)ctx;
+    if (!(parent && parent->type == GDW_OBJECT && slot % 2 == 0)) o->on_node(o->on_node_ctx, v, depth); /* not a property name */
+    return GDW_VISIT_GO;
+}
+
 gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
                                gdw_shadow_report *report) {
@@ -37,6 +45,7 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
         *opts->digest = digest_before;
         gdw_digest_tree(opts->digest, gdw_doc_root(doc));
     }
+    if (!s && settles && opts->on_node) gdw_visit(gdw_doc_root(doc), GDW_VISIT_PRE, pass_node, (void *)opts); /* the walk passed none */
     if (s) { gdw_doc_free(doc); return s; }
     if (consumed) *consumed = used;
     *out_doc = doc;

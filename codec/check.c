@@ -27,6 +27,7 @@ bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len
     /* engine-exact mode's engine pass (codec/engine) reads rules that no walk notes: its answer rests on all of them */
     if (read && o.mode == GDW_MODE_ENGINE_EXACT) read->rules = read->type_ids = UINT64_MAX;
     o.borrow_input = o.borrow_input || !keep_docs; /* the input outlives these documents */
+    if (!keep_docs && !o.keep_nodes) o.keep_nodes = 1; /* no one reads the tree: the walk holds only its open path */
     /* fields set one by one: the two error records (about 400 bytes) are written only when
      * used, which matters when thirteen decodes of a packed array take a microsecond */
     r->dialect = d;

@@ -604,6 +604,11 @@ typedef void (*gdw_trace_fn)(void *ctx, const gdw_trace_event *ev);
  * returns the length written. */
 GDW_API size_t gdw_trace_field_text(const gdw_trace_event *ev, const uint8_t *input, char *out, size_t cap);
 
+/* gdw_node_fn: one value of a tree a decode makes (gdw_decode_options.on_node), as it is made: its own content
+ * is whole, its children are not made yet (do not read them: gdw_children may give none), and it is valid only
+ * during the call. depth: 0 for the root. An Object's property names are not values and are not passed. */
+typedef void (*gdw_node_fn)(void *ctx, const gdw_value *v, unsigned depth);
+
 typedef struct gdw_decode_options {
     gdw_mode mode;
     unsigned max_depth;   /* 0 = GDW_DEFAULT_MAX_DEPTH; values above GDW_HARD_MAX_DEPTH are clamped */
@@ -627,6 +632,22 @@ typedef struct gdw_decode_options {
                              not a second walk of the tree); engine-exact mode, whose engine pass changes
                              the tree after the walk, adds the tree it returns. After a failed decode its
                              state is unspecified; a validation leaves it alone */
+    size_t keep_nodes;    /* 0: the whole tree. Otherwise the tree keeps the value's first keep_nodes nodes in
+                             pre-order (the wire's order; an Object's property names count) and no more: a cut
+                             tree (gdw_doc_cut), in which a container holds the children it had before the cut
+                             (a Dictionary whole pairs) and its length says so. The walk still makes every
+                             node (for the digest and on_node) and releases each one past the cut once made, so
+                             the heap holds the kept nodes and the open containers' few kept slots. The
+                             verdict, consumed, the error and the digest are the whole value's, and so is
+                             gdw_doc_engine_same but where more than 256 Dictionary keys past the cut wait to
+                             be judged at once (it then says false: "may differ"); gdw_text_print_head of a cut tree is the whole value's to keep_nodes
+                             characters (each value prints at least one). A cut tree's strings and packed data
+                             point into the input, as with borrow_input. Engine-exact mode keeps the whole
+                             tree (its engine pass reads it) */
+    gdw_node_fn on_node;  /* if not NULL, called for each value of the tree a decode returns, in pre-order, as
+                             gdw_node_fn says (engine-exact mode: once its engine pass has made the tree);
+                             a validation calls it for none */
+    void *on_node_ctx;
 } gdw_decode_options;
 
 /* gdw_decode_options_default: compatible mode, depth 1024, no size limit, no objects. */
@@ -688,6 +709,10 @@ GDW_API size_t gdw_doc_approximate(const gdw_doc *doc, char *path, const char **
  * library.md "What the engine holds"); false for a NULL doc, a decode without watch_engine and a
  * tree not decoded from bytes. */
 GDW_API bool gdw_doc_engine_same(const gdw_doc *doc);
+/* gdw_doc_cut: the tree holds only the value's first nodes (gdw_decode_options.keep_nodes), not all of them.
+ * Two values cut at the same keep_nodes are unequal where their cut trees are; equal cut trees say nothing of
+ * the rest (a digest, or whole trees, does). false for a NULL doc. */
+GDW_API bool gdw_doc_cut(const gdw_doc *doc);
         
 /* ---------------------------------------------------------------------------------------
  * One packet against every dialect (what `gdwire check` shows).

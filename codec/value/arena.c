@@ -64,6 +64,19 @@ void *gdw_arena_alloc_chunk(gdw_doc *doc, size_t n) {
     return (uint8_t *)c + HDR;
 }
 
+void gdw_arena_release_chunks(gdw_doc *doc, const gdw_arena_mark *m) {
+    while (doc->chunks != m->head) {
+        gdw_chunk *c = doc->chunks;
+        doc->chunks = c->next;
+        doc->alloc.free_fn(doc->alloc.ctx, c, c->size);
+    }
+    while (m->head && m->head->next != m->after_head) {
+        gdw_chunk *c = m->head->next;
+        m->head->next = c->next;
+        doc->alloc.free_fn(doc->alloc.ctx, c, c->size);
+    }
+}
+
 void gdw_doc_free(gdw_doc *doc) {
     if (!doc) return;
     gdw_allocator a = doc->alloc;
@@ -85,3 +98,4 @@ size_t gdw_doc_heap_bytes(const gdw_doc *doc) {
     return n;
 }
 bool gdw_doc_engine_same(const gdw_doc *doc) { return doc && doc->engine_same; }
+bool gdw_doc_cut(const gdw_doc *doc) { return doc && doc->cut; }

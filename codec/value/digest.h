@@ -89,8 +89,10 @@ static inline void digest_node(gdw_digest *g, const gdw_value *v) {
         return;
     }
     case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+        /* how many nodes below are its own, from its length (as gdw_children counts them where the items are
+         * there: a cutting decode digests a container past its cut, whose items are not kept) */
         const gdw_container *ct = gdw_container_of(v);
-        dg_pair(g, head, (uint64_t)(ct != NULL) | (uint64_t)gdw_children(v, NULL) << 1);
+        dg_pair(g, head, (uint64_t)(ct != NULL) | (uint64_t)v->len << (ti->kind == K_DICT ? 2 : 1));
         if (ct) { dg_typedesc(g, &ct->key); dg_typedesc(g, &ct->elem); }
         return;
     }
@@ -120,7 +122,7 @@ static inline void digest_node(gdw_digest *g, const gdw_value *v) {
         if (v->flags & GDW_VF_OBJECT_NULL) return;
         if (v->flags & GDW_VF_OBJECT_ID) { dg_word(g, (uint64_t)v->u.i); return; }
         dg_str(g, ((const gdw_object *)v->u.ext)->class_name);
-        dg_word(g, gdw_children(v, NULL)); /* how many nodes below are its own: the pre-order is one tree */
+        dg_word(g, 2 * (uint64_t)v->len); /* how many nodes below are its own: the pre-order is one tree */
         return;
     case K_SIGNAL: {
         const gdw_signal *x = (const gdw_signal *)v->u.ext;

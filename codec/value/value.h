@@ -136,6 +136,7 @@ struct gdw_doc {
     gdw_value root;
     size_t approximate;    /* engine-exact: values marked GDW_VF_APPROXIMATE when the tree was made */
     bool engine_same;      /* gdw_doc_engine_same: set by the walk (codec/wire/decode.c) */
+    bool cut;              /* gdw_doc_cut: the tree holds the value's first nodes only (decode_options.keep_nodes) */
 };
 
 const gdw_allocator *gdw_default_allocator(void);
@@ -158,6 +159,21 @@ static inline void *gdw_arena_alloc(gdw_doc *doc, size_t n) {
         }
     }
     return gdw_arena_alloc_chunk(doc, n);
+}
+/* A point in a document's arena to come back to: gdw_arena_release frees what was allocated after it (a
+ * decode that keeps only the first nodes of its tree releases each later node's storage once it is made,
+ * codec/wire/decode.c). Ordinary chunks are pushed at the head of the list, a chunk of its own is linked right
+ * behind the head of the moment (gdw_arena_alloc_chunk): so what came after the mark is the chunks before
+ * `head` and those between `head` and `after_head`. */
+typedef struct gdw_arena_mark { gdw_chunk *head, *after_head; uint8_t *bump; } gdw_arena_mark;
+static inline gdw_arena_mark gdw_arena_mark_now(const gdw_doc *doc) {
+    gdw_arena_mark m = {doc->chunks, doc->chunks ? doc->chunks->next : NULL, doc->bump};
+    return m;
+}
+void gdw_arena_release_chunks(gdw_doc *doc, const gdw_arena_mark *m);
+static inline void gdw_arena_release(gdw_doc *doc, const gdw_arena_mark *m) {
+    if (doc->chunks != m->head || (m->head && m->head->next != m->after_head)) gdw_arena_release_chunks(doc, m);
+    doc->bump = m->bump;
 }
 /* gdw_arena_dup: copy n bytes; NULL on failure. */
 static inline void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n) {

@@ -20,8 +20,10 @@ enum { FR_ARRAY, FR_DICT, FR_OBJECT };
 
 typedef struct frame {
     uint8_t kind;
+    bool kept;          /* a cutting walk (dctx.cutting): the container is a node the tree keeps */
     uint32_t slots;     /* array: n; dictionary and object: 2n */
     uint32_t next;      /* next slot to read */
+    uint32_t stored;    /* slots items has room for: slots or 0, or fewer in a cutting walk (open_frame) */
     gdw_value *items;   /* destination slots, or NULL */
     size_t key_off;     /* dictionary: offset of the last key's value; object: the last name's content */
     uint32_t key_len;   /* object: the last name's length */
@@ -105,7 +107,30 @@ typedef struct dctx {
                             so in the tree's pre-order, which is the wire's order */
     bool doomed;         /* room_for refused a destination its storage: the walk is sure to fail, and the nodes
                             made since may be incomplete (a NodePath's count without its parts): not digested */
+    gdw_node_fn on_node; /* a decode into a tree with options.on_node: each value once it is made (walk) */
+    void *on_node_ctx;
+    /* A cutting walk (options.keep_nodes, a decode into a tree): the first keep_left nodes made where the tree
+     * keeps them (dst_kept: the root, or a kept container's stored slot) are the tree; the node that takes the
+     * last (cut_here) fixes the open containers' lengths to what they keep, and after it every node is made into
+     * a slot no one keeps (a stored one past the length, or spill) and its storage released (to cut_mark) once
+     * it is made, digested and passed on. */
+    bool cutting;
+    bool dst_kept;       /* the node being made is one the tree keeps */
+    bool past_cut;
+    size_t keep_left;
+    gdw_value *root;
+    gdw_value spill;     /* the destination of a node past the cut that has no stored slot */
+    gdw_value *unstored; /* a slot's destination where its container stores none: &spill cutting, else NULL */
+    gdw_arena_mark cut_mark;
+    bool allocated;      /* alloc was called since cut_mark was taken or released to */
+    size_t cut_pos;      /* where the input was at the cut: a node read past it is one the tree does not keep */
+    struct cut_fix *cut_fix; /* the open containers' lengths at the cut, written when the walk is done */
+    unsigned cut_fixes;
 } dctx;
+
+/* A container open at the cut: the children it keeps, and the place of the value of a pair whose key (or a node
+ * inside it) was the last node kept: null there, as no value of it is kept (a stored slot: open_frame). */
+typedef struct cut_fix { gdw_value *node, *null_value; uint32_t len; } cut_fix;
 
 static inline bool strict(const dctx *c) { return c->mode == GDW_MODE_STRICT; }
 static inline bool exact(const dctx *c) { return c->mode == GDW_MODE_ENGINE_EXACT; }
@@ -293,19 +318,22 @@ static gdw_status negative_as_none(dctx *c, int32_t *n, size_t off, const char *
 
 static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW_ENGINE_NONE, "out of memory"); }
 
-static void *alloc(dctx *c, size_t n) { return gdw_arena_alloc(c->doc, n); }
+/* Every allocation of a walk (its tree's storage) comes through these: a cutting walk past its cut releases what
+ * was allocated for a node once it is made (release_past_cut). */
+static void *alloc(dctx *c, size_t n) { c->allocated = true; return gdw_arena_alloc(c->doc, n); }
+static void *alloc_dup(dctx *c, const void *p, size_t n) { c->allocated = true; return gdw_arena_dup(c->doc, p, n); }
 
 /* Bytes of the input the tree keeps: a copy in the arena, or the input itself (borrow_input). */
 static GDW_ALWAYS_INLINE const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) {
     static const uint8_t k_empty[1] = {0};
-    return c->borrow ? p : n == 0 ? k_empty : (const uint8_t *)gdw_arena_dup(c->doc, p, n);
+    return c->borrow ? p : n == 0 ? k_empty : (const uint8_t *)alloc_dup(c, p, n);
 }
 
 /* keep for a string whose padding is in the input too: short ones are copied a 4-byte word at a
  * time, padding included (the arena rounds n up to 8, so the copy fits), not by a call */
 static GDW_ALWAYS_INLINE const uint8_t *keep_padded(dctx *c, const uint8_t *p, size_t n, size_t padded) {
     if (c->borrow || n == 0 || padded > 32) return keep(c, p, n);
-    uint8_t *q = (uint8_t *)gdw_arena_alloc(c->doc, n);
+    uint8_t *q = (uint8_t *)alloc(c, n);
     if (!q) return NULL;
     for (size_t i = 0; i < padded; i += 4) memcpy(q + i, p + i, 4);
     return q;
@@ -498,19 +526,33 @@ static bool room_for(dctx *c, uint64_t n) {
 }
 
 /* Open a container of `slots` child values (storage only if room_for them). */
+#define KEYS_KEPT_MAX 64 /* keys_kept judges the keys of a Dictionary of at most this many, others by their count */
+
+/* Open a container of `slots` child values (storage only if room_for them). A cutting walk stores only what its
+ * tree may keep: in a kept container at most keep_left slots, or all of a Dictionary whose keys keys_kept will
+ * read; in one past the cut none (its children are made into spill, a watched Dictionary's keys kept on the
+ * keys stack as a watching validation keeps them). */
 static gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, gdw_value **items_out) {
     gdw_value *items = NULL;
+    uint32_t stored = 0;
     if (dst && slots > 0 && room_for(c, slots)) {
-        items = (gdw_value *)alloc(c, (size_t)slots * sizeof(gdw_value));
-        if (!items) return nomem(c);
+        stored = slots;
+        if (c->cutting && !c->dst_kept) stored = 0;
+        else if (c->cutting && slots > 2 * KEYS_KEPT_MAX && c->keep_left < slots) {
+            stored = (uint32_t)c->keep_left + 1; /* the children it may keep, and a pair's value slot (cut_here) */
+            if (kind != FR_ARRAY) stored += stored & 1u;
+        }
+        if (stored && !(items = (gdw_value *)alloc(c, (size_t)stored * sizeof(gdw_value)))) return nomem(c);
     }
     if (items_out) *items_out = items;
     if (slots == 0) return GDW_OK;
     frame *f = &c->stack[c->sp++];
     c->pending += slots;
     f->kind = (uint8_t)kind;
+    f->kept = c->dst_kept;
     f->slots = slots;
     f->next = 0;
+    f->stored = stored;
     f->items = items;
     f->key_start = c->nkeys;
     return GDW_OK;
@@ -644,7 +686,7 @@ static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w)
  * real_t (narrow_math_f64): the N doubles at P become N floats, as the engine's C++ assignment
  * narrows them (round to nearest, overflow to inf, NaN stays NaN). Returns the new bytes. */
 static const uint8_t *narrow_reals(dctx *c, const uint8_t *p, size_t n) {
-    uint8_t *q = (uint8_t *)gdw_arena_alloc(c->doc, n * 4);
+    uint8_t *q = (uint8_t *)alloc(c, n * 4);
     if (!q) return NULL;
     for (size_t i = 0; i < n; i++) { /* stored little-endian, as on the wire */
         uint32_t b = f32_to_bits((float)bits_to_f64(rd_u64le(p + 8 * i)));
@@ -720,7 +762,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
         dst->len = (uint32_t)count;
         engine_holds_otherwise(c, vec4_w);
         if (engine_value(c, vec4_w)) {
-            uint8_t *q = (uint8_t *)gdw_arena_dup(c->doc, p, (size_t)size); /* changed below: always a copy */
+            uint8_t *q = (uint8_t *)alloc_dup(c, p, (size_t)size); /* changed below: always a copy */
             if (!q) return nomem(c);
             /* the engine reads w from the z slot */
             for (int32_t i = 0; i < count; i++) memcpy(q + (size_t)i * elem + 3 * w, q + (size_t)i * elem + 2 * w, w);
@@ -1114,7 +1156,7 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
         if (type == 1) ev.extra[0] &= k_key_mods;
     }
     if (dst) {
-        gdw_input_event *e = (gdw_input_event *)gdw_arena_dup(c->doc, &ev, sizeof ev);
+        gdw_input_event *e = (gdw_input_event *)alloc_dup(c, &ev, sizeof ev);
         if (!e) return nomem(c);
         dst->u.ext = e;
     }
@@ -1318,7 +1360,6 @@ static uint64_t plain_key_hash(const gdw_value *k) {
  * compared pairwise, up to KEYS_KEPT_MAX through a table on the stack; larger Dictionaries go to
  * the pass. */
 #define KEYS_PAIRWISE 8
-#define KEYS_KEPT_MAX 64
 #define MERGES(c) KEYS(c, GDW_RULE_MERGE_DICT_KEYS, merge_dict_keys)
 #define NAMES_TO_STRINGS(c) KEYS(c, GDW_RULE_KEYS_NAME_TO_STRING, name_to_string)
 static __attribute__((noinline)) bool keys_kept(dctx *c, const gdw_value *items, size_t stride, uint32_t n) {
@@ -1388,17 +1429,72 @@ static GDW_ALWAYS_INLINE bool skip_string_key(dctx *c) {
     return true;
 }
 
-/* The walk, in copies (walk below): `digesting` and `noting` are constants in each, so the copy without a digest
- * is the loop as it was, with nothing kept live across read_value (inlined into each). */
-static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool digesting, const bool noting) {
+/* A cutting walk has made the last node its tree keeps. Each open container (each kept, as the node's
+ * ancestors) keeps the children begun so far; the lengths are written once the walk is done (cut_done), as
+ * the walk goes on making nodes into the slots past them. Everything made from now on is released once made
+ * (a cutting walk borrows the input: a key kept on the keys stack points into it). */
+static __attribute__((noinline)) gdw_status cut_here(dctx *c) {
+    c->past_cut = true;
+    if (c->sp && !(c->cut_fix = (cut_fix *)alloc(c, c->sp * sizeof(cut_fix)))) return nomem(c);
+    c->cut_fixes = c->sp;
+    for (unsigned i = 0; i < c->sp; i++) {
+        frame *f = &c->stack[i];
+        cut_fix *x = &c->cut_fix[i];
+        x->node = i == 0 ? c->root : &c->stack[i - 1].items[c->stack[i - 1].next - 1];
+        x->len = f->kind == FR_ARRAY ? f->next : (f->next + 1) / 2;
+        x->null_value = f->kind != FR_ARRAY && f->next % 2 ? &f->items[f->next] : NULL;
+    }
+    c->cut_mark = gdw_arena_mark_now(c->doc);
+    c->allocated = false;
+    c->cut_pos = c->cur.pos;
+    return GDW_OK;
+}
+
+static void cut_done(dctx *c) {
+    for (unsigned i = 0; i < c->cut_fixes; i++) {
+        const cut_fix *x = &c->cut_fix[i];
+        x->node->len = x->len;
+        if (x->null_value) {
+            memset(x->null_value, 0, sizeof *x->null_value);
+            x->null_value->type = GDW_NIL;
+        }
+    }
+}
+
+/* A cutting walk past its cut, a node made: what was allocated for it is released. */
+static GDW_ALWAYS_INLINE void release_past_cut(dctx *c) {
+    if (c->allocated && c->past_cut) {
+        gdw_arena_release(c->doc, &c->cut_mark);
+        c->allocated = false;
+    }
+}
+
+/* What a walk does at each node it makes (each_node, below): adds it to the digest, passes it on (a value, not an
+ * Object's property name) and, cutting, counts it kept (the last one kept cuts) or marks the tree cut. */
+static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsigned depth, bool value) {
+    if (!c->doomed) {
+        if (c->digest) digest_node(c->digest, v);
+        if (value && c->on_node) c->on_node(c->on_node_ctx, v, depth);
+    }
+    if (c->dst_kept && --c->keep_left == 0) return cut_here(c); /* dst_kept: cutting */
+    return GDW_OK;
+}
+
+/* The walk, in copies (walk below): `each_node` (a digest, on_node or a cut: node_made) and `noting` are constants
+ * in each, so the copy without them is the loop as it was, with nothing kept live across read_value (inlined into
+ * each). */
+static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool each_node, const bool noting) {
     gdw_value *dst = root;
-    bool kept_key = false; /* dst is a watching validation's key_scratch (watch_key) */
+    bool kept_key = false; /* dst is a watching walk's key_scratch (watch_key) */
+    if (each_node) c->dst_kept = c->cutting;
     for (;;) {
         if (!(dst == NULL && c->fast && c->sp <= c->max_depth && skip_leaf(c))) {
-            gdw_status s = read_value(c, dst, c->sp, noting);
+            unsigned depth = c->sp;
+            gdw_status s = read_value(c, dst, depth, noting);
             if (s) return s;
-            if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching validation's key */
-            else if (digesting && dst && !c->doomed) digest_node(c->digest, dst); /* made whole: its children (if any) come next */
+            if (each_node && dst && (s = node_made(c, dst, depth, true))) return s; /* made whole: its children (if any) come next */
+            if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching walk's key */
+            if (each_node) release_past_cut(c);
         }
         kept_key = false;
         /* the next slot to fill */
@@ -1408,8 +1504,8 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             if (f->next == f->slots) {
                 if (f->kind == FR_DICT && WATCHING(c) && !c->engine_holds_other) {
                     uint32_t n = f->slots / 2;
-                    if (f->items) engine_holds_otherwise(c, !keys_kept(c, f->items, 2, n));
-                    else if (c->keys && KEYS_JUDGED(c)) /* a watching validation: the keys it kept (keys_kept reads none past KEYS_KEPT_MAX) */
+                    if (f->items) engine_holds_otherwise(c, !keys_kept(c, f->items, 2, n)); /* stored whole where it is read */
+                    else if (c->keys && KEYS_JUDGED(c)) /* the keys kept on the stack (keys_kept reads none past KEYS_KEPT_MAX) */
                         engine_holds_otherwise(c, n <= KEYS_KEPT_MAX && c->nkeys - f->key_start != n ? true : !keys_kept(c, c->keys + f->key_start, 1, n));
                 }
                 c->nkeys = f->key_start;
@@ -1418,7 +1514,8 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             }
             uint32_t slot = f->next++;
             c->pending--;
-            dst = f->items ? &f->items[slot] : NULL;
+            dst = slot < f->stored ? &f->items[slot] : each_node ? c->unstored : NULL;
+            if (each_node) c->dst_kept = f->kept && slot < f->stored && c->keep_left > 0;
             if (f->kind == FR_OBJECT && slot % 2 == 0) {
                 /* property name: a bare string, not a Variant */
                 gdw_str name = {NULL, 0};
@@ -1426,17 +1523,19 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
                 if (s) return s;
                 if (dst) {
                     memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr;
-                    if (digesting && !c->doomed) digest_node(c->digest, dst);
+                    if (each_node && (s = node_made(c, dst, c->sp, false))) return s;
                 }
+                if (each_node) release_past_cut(c);
                 f->key_off = c->str_off; f->key_len = c->str_len;
                 continue;
             }
             /* a dictionary key's offset, for the paths of errors in its value (read only then) */
             if (f->kind == FR_DICT && slot % 2 == 0) {
                 f->key_off = c->cur.pos;
-                if (c->keys && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX && KEYS_JUDGED(c)) {
-                    if (c->fast && c->sp <= c->max_depth && skip_string_key(c)) continue; /* read and kept: its value is next */
-                    kept_key = (dst = watch_key(c)) != NULL;
+                if (c->keys && !f->items && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX && KEYS_JUDGED(c)) {
+                    if (dst) kept_key = true, dst = &c->key_scratch; /* a cutting walk makes every key (in spill's stead) */
+                    else if (c->fast && c->sp <= c->max_depth && skip_string_key(c)) continue; /* read and kept: its value is next */
+                    else kept_key = (dst = watch_key(c)) != NULL;
                 }
             }
             break;
@@ -1444,11 +1543,11 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
     }
 }
 
-static __attribute__((noinline)) gdw_status walk_digesting(dctx *c, gdw_value *root) { return walk_as(c, root, true, false); }
+static __attribute__((noinline)) gdw_status walk_each_node(dctx *c, gdw_value *root) { return walk_as(c, root, true, false); }
 static inline gdw_status walk(dctx *c, gdw_value *root) { return walk_as(c, root, false, false); }
 /* A walk whose reads of the row are asked for (gdw_shadow_report.read): gdw_check's. */
 static __attribute__((noinline)) gdw_status walk_noting(dctx *c, gdw_value *root) {
-    return c->digest ? walk_as(c, root, true, true) : walk_as(c, root, false, true);
+    return c->digest || c->on_node || c->cutting ? walk_as(c, root, true, true) : walk_as(c, root, false, true);
 }
 
 #ifndef NDEBUG
@@ -1526,6 +1625,13 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack, report ? report->strict_err : NULL);
     c.doc = doc;
     c.digest = doc ? o.digest : NULL;
+    c.on_node = doc && !exact(&c) ? o.on_node : NULL; /* engine-exact mode: the tree its pass makes (gdw_decode) */
+    c.on_node_ctx = o.on_node_ctx;
+    c.cutting = doc && o.keep_nodes && !exact(&c);
+    c.borrow = c.borrow || c.cutting; /* a cut tree points into the input (gdw_decode_options.keep_nodes) */
+    c.unstored = c.cutting ? &c.spill : NULL;
+    c.keep_left = o.keep_nodes;
+    c.root = root;
     bool watched = !doc && report && report->watched; /* gdw_validate_watched */
     /* the rules under which the engine pass (gdw_engine_settle) changes anything, with the ones most rows
      * share first (the flag rests on the rules read until its answer is known): noted now, as most walks
@@ -1542,21 +1648,25 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         c.watch_strings = c.watch_values && d->utf8_value != GDW_UTF8_VALUE_BYTES;
     }
     gdw_value keys[256]; /* a watching validation's Dictionary keys (4 KiB; more open at once: taken as mergeable) */
-    if (watched && c.watch_values) {
+    if ((watched || c.cutting) && c.watch_values) { /* a cutting walk past the cut keeps keys as a validation does */
         c.keys = keys;
         c.keys_cap = sizeof keys / sizeof keys[0];
         c.read.rules |= RULE_BIT(GDW_RULE_MERGE_DICT_KEYS);
         c.keys_judged = gdw_keys_of(d)->merge_dict_keys;
         if (!c.keys_judged) c.read.rules |= RULE_BIT(GDW_RULE_KEYS_NAME_TO_STRING), c.keys_judged = gdw_keys_of(d)->name_to_string;
-        c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
+        c.borrow = c.borrow || watched; /* a key read into key_scratch points into the input: nothing is copied (past a cut, cut_here) */
     }
-    s = report && report->read ? walk_noting(&c, root) : c.digest ? walk_digesting(&c, root) : walk(&c, root);
+    s = report && report->read ? walk_noting(&c, root) : c.digest || c.on_node || c.cutting ? walk_each_node(&c, root) : walk(&c, root);
     if (report && report->read) {
         assert(!c.fast); /* a fast walk notes nothing */
         report->read->rules |= c.read.rules;
         report->read->type_ids |= c.read.type_ids;
     }
     if (s) return s;
+    if (c.past_cut) {
+        cut_done(&c);
+        doc->cut = c.cur.pos > c.cut_pos; /* a node was read past the cut (each takes a byte or more) */
+    }
     bool value_same = exact(&c) || (o.watch_engine && !c.engine_differs && !c.engine_holds_other);
     if (doc) doc->engine_same = value_same;
     if (report) {
