@@ -45,6 +45,8 @@ typedef struct row {
     value_line line[2];  /* a freed tree's value lines: [0] in the table, [1] under the meaning */
     int twin;            /* a row whose tree holds the same value (same digest) and stands in for this one's,
                             freed (KEEP_ONE_PER_VALUE); -1: this row's own tree, or none */
+    gdw_doc *whole;    /* the row's value decoded whole for an engine note (its tree is cut): the notes of rows with its
+                          digest read it too (note_tree); under check_run.twins_lock */
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
     char engine_note[1000]; /* the engine holds another value than the bytes spell (engine_note.c) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
@@ -467,6 +469,28 @@ static bool take_alike(check_run *c, size_t i, bool share) {
     return true;
 }
 
+/* The tree row i's engine note compares with the engine's value: its own (cut, CHECK_KEEP_NODES) where that says the
+ * engine holds the same (no note is made), else its value whole, decoded once for the rows with its digest. */
+static const gdw_doc *note_tree(check_job *j, size_t i, const gdw_doc *tree) {
+    if (!gdw_doc_cut(tree) || gdw_doc_engine_same(tree)) return tree;
+    check_run *c = j->c;
+    size_t first = c->rows[i].twin >= 0 ? (size_t)c->rows[i].twin : i;
+    pthread_mutex_lock(&c->twins_lock);
+    gdw_doc *whole = c->rows[first].whole;
+    pthread_mutex_unlock(&c->twins_lock);
+    if (whole) return whole;
+    gdw_decode_options o = *j->dec;
+    o.keep_nodes = 0;
+    if (gdw_decode(gdw_dialect_at(i), j->pk->p, j->pk->n, &o, j->alloc, &whole, NULL, NULL) != GDW_OK) return tree; /* the note decodes it */
+    gdw_doc *spare = NULL;
+    pthread_mutex_lock(&c->twins_lock);
+    if (c->rows[first].whole) spare = whole, whole = c->rows[first].whole; /* another row of the digest made it meanwhile */
+    else c->rows[first].whole = whole;
+    pthread_mutex_unlock(&c->twins_lock);
+    gdw_doc_free(spare);
+    return whole;
+}
+
 static void check_row(check_job *j, size_t i) {
     check_run *c = j->c;
     gdw_check_result *r = &c->res[i];
@@ -479,7 +503,7 @@ static void check_row(check_job *j, size_t i) {
     if (take_alike(c, i, j->share)) {
         if (r->status == GDW_OK) {
             const gdw_doc *tree = c->rows[w->twin].r->doc; /* kept: the row a tree stands for keeps it */
-            if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, tree, j->alloc, w->engine_note, sizeof w->engine_note);
+            if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, note_tree(j, i, tree), j->alloc, w->engine_note, sizeof w->engine_note);
             if (c->keep == KEEP_ONE_PER_VALUE) { /* its lines, as a freed row's (below) */
                 make_value_line(&w->line[0], gdw_doc_root(tree), VALUE_LINE_TABLE);
                 if ((size_t)w->twin > i) make_value_line(&w->line[1], gdw_doc_root(tree), VALUE_LINE_MEANING);
@@ -507,7 +531,7 @@ static void check_row(check_job *j, size_t i) {
         if (same_digest(&c->facts[c->kept[k]], f)) w->twin = (int)c->kept[k];
     if (w->twin < 0) c->kept[c->kept_n++] = i;
     pthread_mutex_unlock(&c->twins_lock);
-    if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, r->doc, j->alloc, w->engine_note, sizeof w->engine_note);
+    if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, note_tree(j, i, r->doc), j->alloc, w->engine_note, sizeof w->engine_note);
     if (c->keep == KEEP_ALL || (c->keep == KEEP_ONE_PER_VALUE && w->twin < 0)) goto finished; /* the output reads its tree */
     if (c->keep == KEEP_ONE_PER_VALUE) {
         /* a later row of a digest is freed: its lines first, the meaning's only where a row before it may not be in it */
@@ -609,6 +633,8 @@ static void free_docs(check_run *c) {
     for (size_t i = 0; i < c->nd; i++) {
         gdw_doc_free(c->res[i].doc);
         c->res[i].doc = NULL;
+        gdw_doc_free(c->rows[i].whole);
+        c->rows[i].whole = NULL;
     }
     region_reset();
 }
