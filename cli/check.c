@@ -7,14 +7,16 @@
  * meanings differ, the reason names the first type id they read differently.
  *
  * Cost: one decode for the dialects that read the packet alike (a row that agrees with a row already walked on
- * every rule and type id that row read takes its answer and its tree: take_alike, gdw_dialects_read_alike), and
- * one walk of each tree (its misread-looking reals, its types and its digest, by which the dialects that read
- * alike are grouped: a walk a tree, not a comparison a pair of trees). The dialects are independent, so on a
- * large packet they are spread over the machine's cores (check_all; a row waits while a row of its family runs,
- * claim_row); the answers, and so the output, are the same however they are spread. A tree is kept only
- * as long as something will read it (check_run.keep): the matrix keeps one tree per value (a freed row's
- * value lines are printed into the row first) and the one-line form none, and the pages a freed tree held
- * serve the next dialect's decode (region.c).
+ * every rule and type id that row read takes its answer and its tree: take_alike, gdw_dialects_read_alike). The
+ * decode adds each node to the row's digest, by which the dialects that read alike are grouped (a digest a row,
+ * not a comparison a pair of trees), and to its facts (misread-looking reals and types: facts_node) as it makes
+ * it, and keeps only the value's first CHECK_KEEP_NODES nodes, from which the value lines print (the JSON form,
+ * which prints values whole, keeps them whole). The dialects are independent, so on a large packet they are
+ * spread over the machine's cores (check_all; a row waits while a row of its family runs, claim_row); the
+ * answers, and so the output, are the same however they are spread. A tree is kept only as long as something
+ * will read it (check_run.keep): the matrix keeps one tree per value (a freed row's value lines are printed into
+ * the row first) and the one-line form none, and the pages a freed tree held serve the next dialect's decode
+ * (region.c).
  */
 #define _DEFAULT_SOURCE /* getrandom, clock_gettime under -std=c11 */
 #include <pthread.h>
