@@ -449,22 +449,22 @@ typedef struct check_job {
 
 enum { ROW_WAITING, ROW_RUNNING, ROW_TOOK, ROW_WALKED };
 
-/* Row i takes the answer of a finished row that read the packet as it would (gdw_dialects_read_alike): its
- * walk would read the same of its own table and so make the same answer, tree and digest; the other row's
- * tree (or the one it stands for) stands for this row's. False: no such row. */
-static bool take_alike(check_run *c, size_t i, bool share) {
-    if (!share) return false;
+/* Row i takes the answer of a finished row that read the packet as it would (gdw_dialects_answer_alike): its
+ * walk would read the same of its own table and so make the same answer, tree and digest (but for a strict
+ * verdict of its own where a rule only that read differs: gdw_check_take_answer); the other row's tree (or the
+ * one it stands for) stands for this row's. False: no such row. */
+static bool take_alike(check_job *j, size_t i) {
+    check_run *c = j->c;
+    if (!j->share) return false;
     const gdw_dialect *d = gdw_dialect_at(i);
     size_t from = c->nd;
     pthread_mutex_lock(&c->twins_lock);
     for (size_t k = 0; k < c->nd && from == c->nd; k++)
-        if (c->state[k] == ROW_WALKED && gdw_dialects_read_alike(c->res[k].dialect, d, &c->read[k])) from = k;
+        if (c->state[k] == ROW_WALKED && gdw_dialects_answer_alike(c->res[k].dialect, d, &c->read[k])) from = k;
     pthread_mutex_unlock(&c->twins_lock);
     if (from == c->nd) return false;
     row *w = &c->rows[i];
-    c->res[i] = c->res[from];
-    c->res[i].dialect = d;
-    c->res[i].doc = NULL;
+    gdw_check_take_answer(d, j->pk->p, j->pk->n, j->dec, &c->res[from], &c->read[from], &c->res[i]); /* its own strict verdict if need be */
     c->read[i] = c->read[from];
     c->facts[i].digest = c->facts[from].digest;
     if (c->res[i].status == GDW_OK) w->twin = c->rows[from].twin >= 0 ? c->rows[from].twin : (int)from;
@@ -502,7 +502,7 @@ static void check_row(check_job *j, size_t i) {
     w->twin = -1;
     tree_facts *f = &c->facts[i];
     bool walked = false;
-    if (take_alike(c, i, j->share)) {
+    if (take_alike(j, i)) {
         if (r->status == GDW_OK) {
             const gdw_doc *tree = c->rows[w->twin].r->doc; /* kept: the row a tree stands for keeps it */
             if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, note_tree(j, i, tree), j->alloc, w->engine_note, sizeof w->engine_note);

@@ -25,7 +25,7 @@ bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len
     if (!r) return false;
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
     /* engine-exact mode's engine pass (codec/engine) reads rules that no walk notes: its answer rests on all of them */
-    if (read && o.mode == GDW_MODE_ENGINE_EXACT) read->rules = read->type_ids = UINT64_MAX;
+    if (read && o.mode == GDW_MODE_ENGINE_EXACT) read->rules = read->type_ids = read->strict_rules = UINT64_MAX;
     o.borrow_input = o.borrow_input || !keep_docs; /* the input outlives these documents */
     if (!keep_docs && !o.keep_nodes) o.keep_nodes = 1; /* no one reads the tree: the walk holds only its open path */
     /* fields set one by one: the two error records (about 400 bytes) are written only when
@@ -70,6 +70,23 @@ bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len
     return true;
 }
 
+void gdw_check_take_answer(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                           const gdw_check_result *from, const gdw_rules_read *from_read, gdw_check_result *r) {
+    (void)len; /* the strict verdict is of the consumed bytes */
+    if (!d || !from || !r) return;
+    *r = *from;
+    r->dialect = d;
+    r->doc = NULL;
+    if (r->status != GDW_OK || !from_read || gdw_dialects_read_alike(from->dialect, d, from_read)) return;
+    /* the rows differ in a rule only the strict verdict read: d's own, as gdw_check_dialect_read finds it outside
+     * compatible mode (gdw_dialects_answer_alike: in the other modes no rule is read for it alone) */
+    gdw_decode_options so = opts ? *opts : gdw_decode_options_default();
+    so.mode = GDW_MODE_STRICT;
+    so.allow_trailing = false;
+    so.trace = NULL;
+    r->reencodes_same = validate_read(d, buf, r->consumed, &so, NULL, &r->strict_err, NULL) == GDW_OK;
+}
+
 bool gdw_check_shares(size_t len, const gdw_decode_options *opts) {
     return len >= GDW_CHECK_SHARE_MIN && !(opts && opts->mode == GDW_MODE_ENGINE_EXACT);
 }
@@ -88,13 +105,13 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         const gdw_dialect *d = gdw_dialect_at(i);
         size_t from = SIZE_MAX;
+        size_t from_k = 0;
         for (size_t k = 0; share && k < nw && from == SIZE_MAX; k++)
-            if (gdw_dialects_read_alike(out[walked[k]].dialect, d, &read[k])) from = walked[k];
+            if (gdw_dialects_answer_alike(out[walked[k]].dialect, d, &read[k])) from = walked[k], from_k = k;
         if (from != SIZE_MAX) {
-            out[i] = out[from];
-            out[i].dialect = d;
+            gdw_check_take_answer(d, buf, len, opts, &out[from], &read[from_k], &out[i]);
         } else {
-            gdw_rules_read mine = {0, 0};
+            gdw_rules_read mine = {0, 0, 0};
             gdw_check_dialect_read(d, buf, len, opts, alloc, keep_docs, &out[i], share ? &mine : NULL);
             if (share && nw < SHARED_MAX) read[nw] = mine, walked[nw++] = i;
         }

@@ -736,8 +736,8 @@ typedef struct gdw_check_result {
  * its quirks is met). alloc (NULL: libc) holds the documents. out has room for
  * gdw_dialect_count() results, in table order. Returns how many dialects accept. Without keep_docs, on a packet
  * of GDW_CHECK_SHARE_MIN bytes or more, in compatible or strict mode without opts->digest, a row that reads the
- * packet as an earlier row did takes that row's answer without walking (gdw_dialects_read_alike): the same
- * answers, fewer walks. */
+ * packet as an earlier row did takes that row's answer without walking (gdw_dialects_answer_alike,
+ * gdw_check_take_answer): the same answers, fewer walks. */
 #define GDW_CHECK_SHARE_MIN 256u
 /* gdw_check_shares: whether the rows of a check of len bytes under opts (NULL: the defaults) take alike rows'
  * answers: GDW_CHECK_SHARE_MIN bytes or more (below, a walk costs less than the comparisons), outside
@@ -759,6 +759,9 @@ GDW_API bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t 
 typedef struct gdw_rules_read {
     uint64_t rules;
     uint64_t type_ids;
+    uint64_t strict_rules; /* rules a compatible walk read only to find where strict mode would refuse (its strict
+                              verdict: reencodes_same, strict_err), not for its own answer; in the other modes
+                              every rule read is in `rules` */
 } gdw_rules_read;
 /* gdw_check_dialect, and what its answer rests on added to *read (NULL: not asked; clear it first). In
  * engine-exact mode (opts->mode) every rule and id is added: the engine pass reads rules no walk notes. */
@@ -769,6 +772,15 @@ GDW_API bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, si
  * field (the dialect aside), its decode's tree equal to a's and its digest (gdw_decode_options.digest) the
  * same: gdw_check gives b a's answer without walking again. False for a NULL argument. */
 GDW_API bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read);
+/* gdw_dialects_answer_alike: as gdw_dialects_read_alike, but for read->strict_rules: b's answer is a's but maybe
+ * for its strict verdict (reencodes_same and strict_err), which gdw_check_take_answer finds. */
+GDW_API bool gdw_dialects_answer_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read);
+/* gdw_check_take_answer: row d's answer to buf, into *r, from the answer of a row it is gdw_dialects_answer_alike
+ * with (from, whose walk read *from_read; opts as then): the same answer but for d's dialect, no document, and,
+ * where the rows differ in what the strict verdict read, d's own strict verdict from a strict validation of the
+ * consumed bytes (which stops at its first refusal). */
+GDW_API void gdw_check_take_answer(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                                   const gdw_check_result *from, const gdw_rules_read *from_read, gdw_check_result *r);
 
 /* gdw_check_rank: which dialect most likely wrote the packet of len bytes that gdw_check answered in r[0..n).
  * A dialect that accepts it beats one that rejects it; then, in this order: reading every byte; a value without

@@ -425,17 +425,25 @@ static bool entry_alike(const gdw_dialect *a, const gdw_dialect *b, unsigned w) 
     return in_a == in_b && (!in_a || a->types[w] == b->types[w]);
 }
 
-/* Only the bits read are compared, lowest first: a row that rejects at its first header read one entry. */
-bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read) {
-    if (!a || !b || !read) return false;
-    if (a == b) return true;
-    for (uint64_t m = read->type_ids; m; m &= m - 1)
-        if (!entry_alike(a, b, (unsigned)lowest_bit(m))) return false;
-    for (uint64_t m = read->rules; m; m &= m - 1) {
+static bool rules_alike(const gdw_dialect *a, const gdw_dialect *b, uint64_t rules) {
+    for (uint64_t m = rules; m; m &= m - 1) {
         unsigned r = (unsigned)lowest_bit(m);
         if (r >= GDW_RULE_COUNT || gdw_dialect_rule(a, (gdw_rule)r) != gdw_dialect_rule(b, (gdw_rule)r)) return false;
     }
     return true;
+}
+
+/* Only the bits read are compared, lowest first: a row that rejects at its first header read one entry. */
+bool gdw_dialects_answer_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read) {
+    if (!a || !b || !read) return false;
+    if (a == b) return true;
+    for (uint64_t m = read->type_ids; m; m &= m - 1)
+        if (!entry_alike(a, b, (unsigned)lowest_bit(m))) return false;
+    return rules_alike(a, b, read->rules);
+}
+
+bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read) {
+    return gdw_dialects_answer_alike(a, b, read) && rules_alike(a, b, read->strict_rules);
 }
 
 const char *gdw_rule_name(gdw_rule r) {

@@ -17,7 +17,7 @@
 #define MAX_ROWS 64
 static const uint64_t K0 = 0x0123456789ABCDEFu, K1 = 0xFEDCBA9876543210u;
 
-static long g_shared_checks, g_packets, g_pairs_alike, g_pairs_alike_accepted, g_pairs_apart, g_walks_saved, g_rows;
+static long g_pairs_answer_alike, g_strict_own, g_shared_checks, g_packets, g_pairs_alike, g_pairs_alike_accepted, g_pairs_apart, g_walks_saved, g_rows;
 
 typedef struct answer {
     gdw_check_result r;
@@ -44,7 +44,7 @@ static void same_answer(const answer *a, const answer *b, size_t n, const gdw_de
     const char *na = gdw_dialect_name(a->r.dialect), *nb = gdw_dialect_name(b->r.dialect), *mode = gdw_mode_name(o->mode);
     CHECK(a->r.status == b->r.status, "%s and %s read alike, yet %s / %s (%zu bytes, %s)", na, nb, gdw_status_name(a->r.status),
           gdw_status_name(b->r.status), n, mode);
-    CHECK(a->read.rules == b->read.rules && a->read.type_ids == b->read.type_ids,
+    CHECK(a->read.rules == b->read.rules && a->read.type_ids == b->read.type_ids && a->read.strict_rules == b->read.strict_rules,
           "%s and %s read alike, yet read other rules or ids (%llx/%llx, %llx/%llx; %zu bytes, %s)", na, nb, (unsigned long long)a->read.rules,
           (unsigned long long)b->read.rules, (unsigned long long)a->read.type_ids, (unsigned long long)b->read.type_ids, n, mode);
     if (a->r.status != b->r.status) return;
@@ -67,6 +67,30 @@ static void same_answer(const answer *a, const answer *b, size_t n, const gdw_de
     g_pairs_alike_accepted++;
 }
 
+/* b's answer taken from a's (gdw_check_take_answer), where the rows agree on all a's answer rested on but a rule
+ * only its strict verdict read: b's own answer, field for field, and b's tree and digest a's. */
+static void same_taken(const answer *a, const answer *b, const uint8_t *p, size_t n, const gdw_decode_options *o) {
+    const char *na = gdw_dialect_name(a->r.dialect), *nb = gdw_dialect_name(b->r.dialect), *mode = gdw_mode_name(o->mode);
+    gdw_check_result t;
+    gdw_check_take_answer(b->r.dialect, p, n, o, &a->r, &a->read, &t);
+    CHECK(t.dialect == b->r.dialect && t.doc == NULL, "%s from %s: another dialect or a document", nb, na);
+    CHECK(t.status == b->r.status, "%s takes %s's answer but for the strict verdict, yet %s / %s (%zu bytes, %s)", nb, na, gdw_status_name(t.status),
+          gdw_status_name(b->r.status), n, mode);
+    if (t.status != b->r.status) return;
+    if (t.status != GDW_OK) {
+        CHECK(same_error(&t.err, &b->r.err), "%s from %s: rejects at %zu, its own walk at %zu (%s)", nb, na, t.err.offset, b->r.err.offset, mode);
+        return;
+    }
+    CHECK(t.consumed == b->r.consumed && t.engine_exact == b->r.engine_exact, "%s from %s: another length or engine verdict (%s)", nb, na, mode);
+    CHECK(t.reencodes_same == b->r.reencodes_same && (t.reencodes_same || same_error(&t.strict_err, &b->r.strict_err)),
+          "%s from %s: strict %s at %zu (%s), its own walk %s at %zu (%s) (%zu bytes, %s)", nb, na, t.reencodes_same ? "accepts" : "refuses",
+          t.strict_err.offset, t.strict_err.message, b->r.reencodes_same ? "accepts" : "refuses", b->r.strict_err.offset, b->r.strict_err.message, n, mode);
+    CHECK(gdw_doc_engine_same(a->r.doc) == gdw_doc_engine_same(b->r.doc), "%s from %s: another gdw_doc_engine_same (%s)", nb, na, mode);
+    CHECK(gdw_value_equal(gdw_doc_root(a->r.doc), gdw_doc_root(b->r.doc)), "%s from %s: unequal trees (%zu bytes, %s)", nb, na, n, mode);
+    CHECK(a->digest.h[0] == b->digest.h[0] && a->digest.h[1] == b->digest.h[1], "%s from %s: digests apart (%s)", nb, na, mode);
+    g_strict_own += a->r.reencodes_same != b->r.reencodes_same;
+}
+
 static void check_packet_in(const uint8_t *p, size_t n, const gdw_decode_options *o) {
     size_t nd = gdw_dialect_count();
     static answer ans[MAX_ROWS];
@@ -75,9 +99,15 @@ static void check_packet_in(const uint8_t *p, size_t n, const gdw_decode_options
     for (size_t i = 0; i < nd; i++)
         for (size_t j = 0; j < nd; j++) {
             if (i == j) continue;
-            if (!gdw_dialects_read_alike(ans[i].r.dialect, ans[j].r.dialect, &ans[i].read)) { g_pairs_apart++; continue; }
-            g_pairs_alike++;
-            same_answer(&ans[i], &ans[j], n, o);
+            if (gdw_dialects_read_alike(ans[i].r.dialect, ans[j].r.dialect, &ans[i].read)) {
+                g_pairs_alike++;
+                same_answer(&ans[i], &ans[j], n, o);
+            } else if (gdw_dialects_answer_alike(ans[i].r.dialect, ans[j].r.dialect, &ans[i].read)) {
+                g_pairs_answer_alike++;
+                same_taken(&ans[i], &ans[j], p, n, o);
+            } else {
+                g_pairs_apart++;
+            }
         }
     /* gdw_check shares: the same answers as each row's own */
     static gdw_check_result shared[MAX_ROWS];
@@ -98,7 +128,7 @@ static void check_packet_in(const uint8_t *p, size_t n, const gdw_decode_options
     /* the walks gdw_check saved: rows alike an earlier one */
     for (size_t i = 1; i < nd; i++)
         for (size_t j = 0; j < i; j++)
-            if (gdw_dialects_read_alike(ans[j].r.dialect, ans[i].r.dialect, &ans[j].read)) { g_walks_saved++; break; }
+            if (gdw_dialects_answer_alike(ans[j].r.dialect, ans[i].r.dialect, &ans[j].read)) { g_walks_saved++; break; }
     g_rows += (long)nd;
     for (size_t i = 0; i < nd; i++) gdw_doc_free(ans[i].r.doc);
 }
@@ -154,9 +184,12 @@ int main(int argc, char **argv) {
         else if (!ends_with(argv[i], "README.md")) { packet_from_file(argv[i]); files++; }
     }
     printf("%ld packets (%ld of them corpus inputs) in four modes: %ld ordered pairs of rows read alike (%ld of them accepting), all "
-           "with the same answer, tree, digest and reads; %ld apart; %ld of %ld walks are of a row alike one before it; gdw_check, "
-           "which shares from %u bytes, shared on %ld packets and answered as the rows do\n",
-           g_packets, files, g_pairs_alike, g_pairs_alike_accepted, g_pairs_apart, g_walks_saved, g_rows, GDW_CHECK_SHARE_MIN, g_shared_checks);
+           "with the same answer, tree, digest and reads; %ld more alike but for a rule only the strict verdict read, each answering as "
+           "the other's answer with its own strict validation (%ld with another strict verdict); %ld apart; %ld of %ld walks are of a row "
+           "alike one before it; gdw_check, which shares from %u bytes, shared on %ld packets and answered as the rows do\n",
+           g_packets, files, g_pairs_alike, g_pairs_alike_accepted, g_pairs_answer_alike, g_strict_own, g_pairs_apart, g_walks_saved, g_rows,
+           GDW_CHECK_SHARE_MIN, g_shared_checks);
+    CHECK(g_strict_own > 1000, "only %ld pairs alike but for the strict verdict differ in it", g_strict_own);
     CHECK(g_shared_checks > 1000, "gdw_check shared on only %ld packets", g_shared_checks);
     CHECK(g_pairs_alike_accepted > 10000 && g_pairs_apart > 10000, "too few pairs to tell anything (%ld alike and accepting, %ld apart)",
           g_pairs_alike_accepted, g_pairs_apart);

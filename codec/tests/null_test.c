@@ -104,7 +104,7 @@ int main(void) {
     NULLCASE(r && results[0].status == GDW_OK && results[0].consumed == 4 && results[0].reencodes_same,
              memset(bytes, 0, 8); bool r = gdw_check_dialect(g4, bytes, 4, NULL, NULL, false, &results[0])); /* opts and alloc may be NULL */
     {
-        gdw_rules_read rd = {0, 0};
+        gdw_rules_read rd = {0, 0, 0};
         NULLCASE(!r && results[0].status != GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(NULL, bytes, 4, NULL, NULL, false, &results[0], &rd));
         NULLCASE(!r && results[0].status != GDW_OK, bool r = gdw_check_dialect_read(g4, NULL, 4, NULL, NULL, false, &results[0], &rd));
         NULLCASE(!r, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(g4, bytes, 4, NULL, NULL, false, NULL, &rd));
@@ -112,6 +112,14 @@ int main(void) {
         NULLCASE(!r, bool r = gdw_dialects_read_alike(NULL, g4, &rd));
         NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, NULL, &rd));
         NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, g4, NULL));
+        NULLCASE(!r, bool r = gdw_dialects_answer_alike(NULL, g4, &rd));
+        NULLCASE(!r, bool r = gdw_dialects_answer_alike(g4, NULL, &rd));
+        NULLCASE(!r, bool r = gdw_dialects_answer_alike(g4, g4, NULL));
+        NULLCASE(true, memset(bytes, 0, 8); gdw_check_take_answer(NULL, bytes, 4, NULL, &results[0], &rd, &results[1]));
+        NULLCASE(true, gdw_check_take_answer(g4, bytes, 4, NULL, NULL, &rd, &results[1]));
+        NULLCASE(true, gdw_check_take_answer(g4, bytes, 4, NULL, &results[0], &rd, NULL));
+        NULLCASE(results[1].dialect == g4 && results[1].status == results[0].status && results[1].doc == NULL,
+                 gdw_check_take_answer(g4, bytes, 4, NULL, &results[0], NULL, &results[1])); /* no read set: the answer as it is */
         NULLCASE(r, bool r = gdw_check_shares(GDW_CHECK_SHARE_MIN, NULL)); /* opts may be NULL: the defaults */
     }
     {

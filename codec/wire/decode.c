@@ -63,7 +63,8 @@ typedef struct frame {
  * and every other check (fail) holds in every mode. */
 typedef struct dctx {
     const gdw_dialect *row; /* read only through RULE, id_in_table and type_at (below), which note what they read */
-    gdw_rules_read read;    /* the rules and type ids of the row this walk has read (gdw_check_dialect_read) */
+    gdw_rules_read read;    /* the rules and type ids of the row this walk has read (gdw_check_dialect_read); in
+                               read.strict_rules those read only for a strict check (STRICT_RULE) */
     gdw_cursor cur;
     uint8_t mode;        /* the options' gdw_mode: strict(c), exact(c), compat(c) ask it */
     bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
@@ -148,6 +149,10 @@ static inline bool compat(const dctx *c) { return c->mode == GDW_MODE_COMPATIBLE
 #define RULE(c, r, expr) ((c)->read.rules |= RULE_BIT(r), (expr))
 /* RULE in read_value, which notes only where the walk's reads are asked for (its `noting`, a constant) */
 #define VALUE_RULE(c, r, expr) ((noting ? (void)((c)->read.rules |= RULE_BIT(r)) : (void)0), (expr))
+/* A rule read only to tell whether the bytes are what the dialect's encoder writes (the strict verdict): inside a
+ * STRICT_CHECK's condition or a block run only while c->canon. */
+#define STRICT_RULE(c, r, expr) ((c)->read.strict_rules |= RULE_BIT(r), (expr))
+#define STRICT_VALUE_RULE(c, r, expr) ((noting ? (void)((c)->read.strict_rules |= RULE_BIT(r)) : (void)0), (expr))
 #define REALS(c, r, field) RULE(c, r, gdw_reals_of((c)->row)->field)
 #define TYPED(c, r, field) RULE(c, r, gdw_typed_of((c)->row)->field)
 #define KEYS(c, r, field) RULE(c, r, gdw_keys_of((c)->row)->field)
@@ -677,7 +682,8 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
 
 /* Strict: Godot 4 writes bit 16 on real-based types exactly in double builds. */
 static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w) {
-    STRICT_CHECK(c, ti->comp == C_REAL && REALS(c, GDW_RULE_REAL_MODE, real_mode) == GDW_REALS_FLAG64 && (w == 8) != REALS(c, GDW_RULE_ENCODE_MATH_F64, encode_math_f64), GDW_ERR_NON_CANONICAL,
+    STRICT_CHECK(c, ti->comp == C_REAL && STRICT_RULE(c, GDW_RULE_REAL_MODE, gdw_reals_of(c->row)->real_mode) == GDW_REALS_FLAG64 &&
+                        (w == 8) != STRICT_RULE(c, GDW_RULE_ENCODE_MATH_F64, gdw_reals_of(c->row)->encode_math_f64), GDW_ERR_NON_CANONICAL,
                  c->value_off, w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
     return GDW_OK;
 }
@@ -928,7 +934,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     gdw_status s = read_string(c, dst ? &cls : NULL, STR_PLAIN);
     if (s) return s;
     if (c->str_len == 0) {
-        STRICT_CHECK(c, !RULE(c, GDW_RULE_NULL_OBJECT_AS_CLASS, c->row->null_object_as_class), GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
+        STRICT_CHECK(c, !STRICT_RULE(c, GDW_RULE_NULL_OBJECT_AS_CLASS, c->row->null_object_as_class), GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
@@ -1184,7 +1190,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     if (!known) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
     unsigned t = row->types[wire]; /* type_at: `known` noted the entry */
     const gdw_type_info *ti = type_info(t);
-    STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(row, t, noting ? &c->read.rules : NULL)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
+    STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(row, t, noting ? &c->read.strict_rules : NULL)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
                  "header bits the dialect never writes");
     if (dst) { memset(dst, 0, sizeof *dst); dst->type = (uint8_t)t; }
     switch (ti->kind) {
@@ -1204,7 +1210,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "int truncated"); v = (int32_t)x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", v);
         if (c->canon) {
-            unsigned enc = VALUE_RULE(c, GDW_RULE_INT_ENCODING, c->row->int_encoding);
+            unsigned enc = STRICT_VALUE_RULE(c, GDW_RULE_INT_ENCODING, c->row->int_encoding);
             bool want = enc == GDW_INT_ALWAYS64 || (enc == GDW_INT_MINIMAL && (v > INT32_MAX || v < INT32_MIN));
             STRICT_CHECK(c, want != wide, GDW_ERR_NON_CANONICAL, c->value_off,
                          wide ? "64-bit int where the encoder writes 32 bits" : "32-bit int where the encoder writes 64 bits");
@@ -1220,14 +1226,14 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
         /* every strict rule below is about a 64-bit float or a NaN: for a 32-bit number none reads the row */
         bool checked = c->canon && (wide || isnan(bits_to_f32((uint32_t)bits)));
-        bool f32_only = checked && VALUE_RULE(c, GDW_RULE_FLOAT_ENCODE_F32_ONLY, gdw_reals_of(c->row)->float_encode_f32_only);
+        bool f32_only = checked && STRICT_VALUE_RULE(c, GDW_RULE_FLOAT_ENCODE_F32_ONLY, gdw_reals_of(c->row)->float_encode_f32_only);
         if (checked && f32_only) /* every float is f32, a NaN quiet (encode.c) */
             STRICT_CHECK(c, !wide && isnan(bits_to_f32((uint32_t)bits)) && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL,
                          c->value_off, "signalling NaN (the encoder writes it quiet)");
         if (checked && !f32_only) {
             bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
             STRICT_CHECK(c, wide && !nan && gdw_f64_fits_f32(bits), GDW_ERR_NON_CANONICAL, c->value_off, "64-bit float that fits 32 bits");
-            if (VALUE_RULE(c, GDW_RULE_FLOAT_NAN_F32, gdw_reals_of(c->row)->nan_written_f32)) { /* NaN is written as a quiet f32 (-ffast-math builds) */
+            if (STRICT_VALUE_RULE(c, GDW_RULE_FLOAT_NAN_F32, gdw_reals_of(c->row)->nan_written_f32)) { /* NaN is written as a quiet f32 (-ffast-math builds) */
                 STRICT_CHECK(c, wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "64-bit NaN (the encoder writes NaN as 32-bit)");
                 STRICT_CHECK(c, !wide && nan && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL, c->value_off, "signalling NaN (the encoder writes it quiet)");
             } else {
@@ -1659,7 +1665,9 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     s = report && report->read ? walk_noting(&c, root) : c.digest || c.on_node || c.cutting ? walk_each_node(&c, root) : walk(&c, root);
     if (report && report->read) {
         assert(!c.fast); /* a fast walk notes nothing */
-        report->read->rules |= c.read.rules;
+        /* outside compatible mode the strict checks are the walk's verdict: the rules they read are its answer's */
+        report->read->rules |= c.read.rules | (compat(&c) ? 0 : c.read.strict_rules);
+        report->read->strict_rules |= compat(&c) ? c.read.strict_rules : 0;
         report->read->type_ids |= c.read.type_ids;
     }
     if (s) return s;
