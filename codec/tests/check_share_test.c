@@ -25,11 +25,6 @@ typedef struct answer {
     gdw_digest digest;
 } answer;
 
-static bool same_error(const gdw_error *a, const gdw_error *b) {
-    return a->code == b->code && a->offset == b->offset && a->value_offset == b->value_offset && a->engine_error == b->engine_error &&
-           strcmp(a->message, b->message) == 0 && strcmp(a->path, b->path) == 0;
-}
-
 static void answer_of(answer *a, const gdw_dialect *d, const uint8_t *p, size_t n, const gdw_decode_options *base) {
     gdw_decode_options o = *base;
     gdw_digest_init(&a->digest, K0, K1, p, n);
@@ -49,14 +44,14 @@ static void same_answer(const answer *a, const answer *b, size_t n, const gdw_de
           (unsigned long long)b->read.rules, (unsigned long long)a->read.type_ids, (unsigned long long)b->read.type_ids, n, mode);
     if (a->r.status != b->r.status) return;
     if (a->r.status != GDW_OK) {
-        CHECK(same_error(&a->r.err, &b->r.err), "%s and %s read alike, yet reject at %zu / %zu (%s / %s; %zu bytes, %s)", na, nb, a->r.err.offset,
+        CHECK(t_same_error(&a->r.err, &b->r.err), "%s and %s read alike, yet reject at %zu / %zu (%s / %s; %zu bytes, %s)", na, nb, a->r.err.offset,
               b->r.err.offset, a->r.err.message, b->r.err.message, n, mode);
         return;
     }
     CHECK(a->r.consumed == b->r.consumed, "%s and %s read alike, yet consume %zu / %zu (%s)", na, nb, a->r.consumed, b->r.consumed, mode);
     CHECK(a->r.reencodes_same == b->r.reencodes_same, "%s and %s read alike, yet differ in reencodes_same (%zu bytes, %s)", na, nb, n, mode);
     if (!a->r.reencodes_same && a->r.reencodes_same == b->r.reencodes_same)
-        CHECK(same_error(&a->r.strict_err, &b->r.strict_err), "%s and %s read alike, yet strict refuses at %zu / %zu (%s)", na, nb,
+        CHECK(t_same_error(&a->r.strict_err, &b->r.strict_err), "%s and %s read alike, yet strict refuses at %zu / %zu (%s)", na, nb,
               a->r.strict_err.offset, b->r.strict_err.offset, mode);
     CHECK(a->r.engine_exact == b->r.engine_exact, "%s and %s read alike, yet differ in engine_exact (%zu bytes, %s)", na, nb, n, mode);
     CHECK(gdw_doc_engine_same(a->r.doc) == gdw_doc_engine_same(b->r.doc), "%s and %s read alike, yet differ in gdw_doc_engine_same (%s)", na, nb, mode);
@@ -78,11 +73,11 @@ static void same_taken(const answer *a, const answer *b, const uint8_t *p, size_
           gdw_status_name(b->r.status), n, mode);
     if (t.status != b->r.status) return;
     if (t.status != GDW_OK) {
-        CHECK(same_error(&t.err, &b->r.err), "%s from %s: rejects at %zu, its own walk at %zu (%s)", nb, na, t.err.offset, b->r.err.offset, mode);
+        CHECK(t_same_error(&t.err, &b->r.err), "%s from %s: rejects at %zu, its own walk at %zu (%s)", nb, na, t.err.offset, b->r.err.offset, mode);
         return;
     }
     CHECK(t.consumed == b->r.consumed && t.engine_exact == b->r.engine_exact, "%s from %s: another length or engine verdict (%s)", nb, na, mode);
-    CHECK(t.reencodes_same == b->r.reencodes_same && (t.reencodes_same || same_error(&t.strict_err, &b->r.strict_err)),
+    CHECK(t.reencodes_same == b->r.reencodes_same && (t.reencodes_same || t_same_error(&t.strict_err, &b->r.strict_err)),
           "%s from %s: strict %s at %zu (%s), its own walk %s at %zu (%s) (%zu bytes, %s)", nb, na, t.reencodes_same ? "accepts" : "refuses",
           t.strict_err.offset, t.strict_err.message, b->r.reencodes_same ? "accepts" : "refuses", b->r.strict_err.offset, b->r.strict_err.message, n, mode);
     CHECK(gdw_doc_engine_same(a->r.doc) == gdw_doc_engine_same(b->r.doc), "%s from %s: another gdw_doc_engine_same (%s)", nb, na, mode);
@@ -117,10 +112,10 @@ static void check_packet_in(const uint8_t *p, size_t n, const gdw_decode_options
         const gdw_check_result *a = &ans[i].r, *b = &shared[i];
         CHECK(b->dialect == a->dialect && b->status == a->status && b->doc == NULL, "gdw_check, row %s: another status (%zu bytes)",
               gdw_dialect_name(a->dialect), n);
-        if (a->status != GDW_OK) CHECK(same_error(&a->err, &b->err), "gdw_check, row %s: another error", gdw_dialect_name(a->dialect));
+        if (a->status != GDW_OK) CHECK(t_same_error(&a->err, &b->err), "gdw_check, row %s: another error", gdw_dialect_name(a->dialect));
         else
             CHECK(a->consumed == b->consumed && a->reencodes_same == b->reencodes_same && a->engine_exact == b->engine_exact &&
-                      (a->reencodes_same || same_error(&a->strict_err, &b->strict_err)),
+                      (a->reencodes_same || t_same_error(&a->strict_err, &b->strict_err)),
                   "gdw_check, row %s: another answer (%zu bytes, %s)", gdw_dialect_name(a->dialect), n, gdw_mode_name(o->mode));
     }
     CHECK(accepted == own, "gdw_check: %zu accept, row by row %zu", accepted, own);

@@ -34,11 +34,6 @@ static gdw_visit_answer count_node(void *ctx, gdw_visit_event ev, const gdw_valu
     return GDW_VISIT_GO;
 }
 
-static bool same_error(const gdw_error *a, const gdw_error *b) {
-    return a->code == b->code && a->offset == b->offset && a->value_offset == b->value_offset && a->engine_error == b->engine_error &&
-           strcmp(a->message, b->message) == 0 && strcmp(a->path, b->path) == 0;
-}
-
 typedef struct decoded {
     gdw_status s;
     gdw_doc *doc;
@@ -81,7 +76,7 @@ static void check_row(const gdw_dialect *d, const uint8_t *p, size_t n, const gd
         CHECK(cut.s == whole.s, "%s, %s, %zu bytes, keep %zu: %s, whole %s", dn, mode, n, keep, gdw_status_name(cut.s), gdw_status_name(whole.s));
         if (cut.s != whole.s) { gdw_doc_free(cut.doc); continue; }
         if (cut.s != GDW_OK) {
-            CHECK(same_error(&cut.err, &whole.err), "%s, %s, %zu bytes, keep %zu: fails at %zu (%s), whole at %zu (%s)", dn, mode, n, keep,
+            CHECK(t_same_error(&cut.err, &whole.err), "%s, %s, %zu bytes, keep %zu: fails at %zu (%s), whole at %zu (%s)", dn, mode, n, keep,
                   cut.err.offset, cut.err.message, whole.err.offset, whole.err.message);
             continue;
         }

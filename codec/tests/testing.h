@@ -105,6 +105,12 @@ static inline size_t t_tsv_each(const char *path, int mutations, uint64_t *rng, 
     return count;
 }
 
+/* Two errors alike in every field a caller reads: code, offsets, the engine's error, message and path. */
+static inline bool t_same_error(const gdw_error *a, const gdw_error *b) {
+    return a->code == b->code && a->offset == b->offset && a->value_offset == b->value_offset && a->engine_error == b->engine_error &&
+           strcmp(a->message, b->message) == 0 && strcmp(a->path, b->path) == 0;
+}
+
 static inline const gdw_dialect *t_dialect(const char *name) {
     const gdw_dialect *d = gdw_dialect_find(name);
     if (!d) { fprintf(stderr, "no dialect %s\n", name); exit(2); }

@@ -1476,7 +1476,7 @@ static GDW_ALWAYS_INLINE void release_past_cut(dctx *c) {
 }
 
 /* What a walk does at each node it makes (each_node, below): adds it to the digest, passes it on (a value, not an
- * Object's property name) and, cutting, counts it kept (the last one kept cuts) or marks the tree cut. */
+ * Object's property name) and, cutting, counts it if the tree keeps it (the last one it keeps cuts). */
 static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsigned depth, bool value) {
     if (!c->doomed) {
         if (c->digest) digest_node(c->digest, v);
@@ -1660,7 +1660,7 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         c.read.rules |= RULE_BIT(GDW_RULE_MERGE_DICT_KEYS);
         c.keys_judged = gdw_keys_of(d)->merge_dict_keys;
         if (!c.keys_judged) c.read.rules |= RULE_BIT(GDW_RULE_KEYS_NAME_TO_STRING), c.keys_judged = gdw_keys_of(d)->name_to_string;
-        c.borrow = c.borrow || watched; /* a key read into key_scratch points into the input: nothing is copied (past a cut, cut_here) */
+        c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
     s = report && report->read ? walk_noting(&c, root) : c.digest || c.on_node || c.cutting ? walk_each_node(&c, root) : walk(&c, root);
     if (report && report->read) {
