@@ -634,16 +634,17 @@ typedef struct gdw_decode_options {
                              state is unspecified; a validation leaves it alone */
     size_t keep_nodes;    /* 0: the whole tree. Otherwise the tree keeps the value's first keep_nodes nodes in
                              pre-order (the wire's order; an Object's property names count) and no more: a cut
-                             tree (gdw_doc_cut), in which a container holds the children it had before the cut
-                             (a Dictionary whole pairs) and its length says so. The walk still makes every
-                             node (for the digest and on_node) and releases each one past the cut once made, so
-                             the heap holds the kept nodes and the open containers' few kept slots. The
-                             verdict, consumed, the error and the digest are the whole value's, and so is
-                             gdw_doc_engine_same but where more than 256 Dictionary keys past the cut wait to
-                             be judged at once (it then says false: "may differ"); gdw_text_print_head of a cut tree is the whole value's to keep_nodes
-                             characters (each value prints at least one). A cut tree's strings and packed data
-                             point into the input, as with borrow_input. Engine-exact mode keeps the whole
-                             tree (its engine pass reads it) */
+                             tree (gdw_doc_cut), in which a container holds the children it had begun before
+                             the cut and its length says so (a Dictionary or Object cut inside a key keeps the
+                             key, with null as its value). The walk still makes every node (for the digest and
+                             on_node) and releases each one past the cut once made, so the heap holds the kept
+                             nodes and the open containers' few kept slots. The verdict, consumed, the error
+                             and the digest are the whole value's, and so is gdw_doc_engine_same but where
+                             more than 256 Dictionary keys past the cut wait to be judged at once (it then
+                             says false: "may differ"). gdw_text_print_head of a cut tree is the whole value's
+                             to keep_nodes characters (each value prints at least one). A cut tree's strings
+                             and packed data point into the input, as with borrow_input. Engine-exact mode
+                             keeps the whole tree (its engine pass reads it) */
     gdw_node_fn on_node;  /* if not NULL, called for each value of the tree a decode returns, in pre-order, as
                              gdw_node_fn says (engine-exact mode: once its engine pass has made the tree);
                              a validation calls it for none */
