@@ -104,12 +104,10 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
     bool share = !keep_docs && !(opts && opts->digest) && gdw_check_shares(len, opts);
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         const gdw_dialect *d = gdw_dialect_at(i);
-        size_t from = SIZE_MAX;
-        size_t from_k = 0;
-        for (size_t k = 0; share && k < nw && from == SIZE_MAX; k++)
-            if (gdw_dialects_answer_alike(out[walked[k]].dialect, d, &read[k])) from = walked[k], from_k = k;
-        if (from != SIZE_MAX) {
-            gdw_check_take_answer(d, buf, len, opts, &out[from], &read[from_k], &out[i]);
+        size_t k = 0; /* the walked row whose answer this row takes, if one: k < nw */
+        while (share && k < nw && !gdw_dialects_answer_alike(out[walked[k]].dialect, d, &read[k])) k++;
+        if (share && k < nw) {
+            gdw_check_take_answer(d, buf, len, opts, &out[walked[k]], &read[k], &out[i]);
         } else {
             gdw_rules_read mine = {0, 0, 0};
             gdw_check_dialect_read(d, buf, len, opts, alloc, keep_docs, &out[i], share ? &mine : NULL);
