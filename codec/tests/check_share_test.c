@@ -6,8 +6,8 @@
  *
  * Inputs: the engines' packets (the TSV files given as arguments) and byte-mutated copies of them, and every
  * fuzz corpus input (its packet: the bytes after fuzz.h's two-byte head), in compatible mode with and without
- * watching for the engine's value, in strict mode, and in engine-exact mode (where the answer rests on every
- * rule). Each pair of rows found alike is compared, and counted: the test cannot pass on no pairs. Then
+ * watching for the engine's value, watching with the tree cut at its first node (as `gdwire check` decodes), in
+ * strict mode, and in engine-exact mode (where the answer rests on every rule). Each pair of rows found alike is compared, and counted: the test cannot pass on no pairs. Then
  * gdw_check, which shares answers, against gdw_check_dialect row by row. */
 #define _DEFAULT_SOURCE /* d_type */
 #include <dirent.h>
@@ -139,6 +139,12 @@ static void check_packet(const uint8_t *p, size_t n) {
     check_packet_in(p, n, &o);
     o.mode = GDW_MODE_ENGINE_EXACT;
     check_packet_in(p, n, &o);
+    /* as `gdwire check` walks: watching, its tree cut at its first node, so that past the cut a Dictionary's keys
+     * are judged from the stack a watching validation keeps (and, when it is full, by the row's rules alone) */
+    o = gdw_decode_options_default();
+    o.watch_engine = true;
+    o.keep_nodes = 1;
+    check_packet_in(p, n, &o);
 }
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15u;
@@ -157,6 +163,30 @@ static void packet_from_file(const char *path) {
     size_t n = fread(buf, 1, sizeof buf, f);
     fclose(f);
     if (n > 2) check_packet(buf + 2, n - 2); /* fuzz.h: row and mode in the first two bytes */
+}
+
+/* Dictionaries nested so that more keys are open at once than a watching validation's stack holds (256): the
+ * keys past it are judged by the row's rules alone (keys_may_change, codec/wire/decode.c). No engine packet or
+ * corpus input nests so; built here with Godot 3's and Godot 4's Dictionary id, int keys and values, six levels of
+ * 60 pairs each (the keys of five of them on the stack where the tree is cut at its root), the last value of each
+ * level the next level's Dictionary; `collide`: the deepest level's last key is its first one again. */
+static void put_le32(uint8_t *p, size_t *n, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[(*n)++] = (uint8_t)(v >> 8 * i);
+}
+static void nested_keys_packet(uint32_t dict_id, bool collide) {
+    enum { LEVELS = 6 };
+    static uint8_t buf[LEVELS * (8 + 60 * 16)];
+    size_t n = 0;
+    for (uint32_t level = 0; level < LEVELS; level++) {
+        put_le32(buf, &n, dict_id);
+        put_le32(buf, &n, 60);
+        for (uint32_t k = 0; k < 60; k++) {
+            put_le32(buf, &n, 2), put_le32(buf, &n, collide && level == LEVELS - 1 && k == 59 ? 0 : k); /* INT key */
+            if (k == 59 && level < LEVELS - 1) break; /* its value: the next level */
+            put_le32(buf, &n, 2), put_le32(buf, &n, k);
+        }
+    }
+    check_packet(buf, n);
 }
 
 static bool ends_with(const char *s, const char *tail) {
@@ -178,7 +208,11 @@ int main(int argc, char **argv) {
         if (ends_with(argv[i], ".tsv")) packets_from_tsv(argv[i]);
         else if (!ends_with(argv[i], "README.md")) { packet_from_file(argv[i]); files++; }
     }
-    printf("%ld packets (%ld of them corpus inputs) in four modes: %ld ordered pairs of rows read alike (%ld of them accepting), all "
+    for (int collide = 0; collide < 2; collide++) {
+        nested_keys_packet(18, collide); /* Godot 3's Dictionary */
+        nested_keys_packet(27, collide); /* Godot 4's */
+    }
+    printf("%ld packets (%ld of them corpus inputs) in five ways: %ld ordered pairs of rows read alike (%ld of them accepting), all "
            "with the same answer, tree, digest and reads; %ld more alike but for a rule only the strict verdict read, each answering as "
            "the other's answer with its own strict validation (%ld with another strict verdict); %ld apart; %ld of %ld walks are of a row "
            "alike one before it; gdw_check, which shares from %u bytes, shared on %ld packets and answered as the rows do\n",

@@ -75,10 +75,11 @@ typedef struct dctx {
     bool engine_holds_other; /* an engine_holds_otherwise place was met: the engine may hold another value
                                 than this walk's (gdw_doc_engine_same) */
     bool watch_values;   /* a decode into a tree, not engine-exact, in a dialect whose engine pass changes
-                            values: the walk looks for the places engine_holds_otherwise records (WATCHING) */
-    bool watch_strings;  /* watch_values, and the engine's UTF-8 decoder changes some text (utf8_value); noted where it
-                            is read (WATCHING_STRINGS: only for text that is not ASCII), while watch_values and
-                            keys_judged note their rules when they are set */
+                            values (a walk noting its reads: in every dialect): the walk looks for the places
+                            engine_holds_otherwise records (WATCHING). Each watched rule is read, and so noted, only
+                            where a value makes it matter (see gdw_wire_decode) */
+    bool watch_strings;  /* watch_values, and the engine's UTF-8 decoder changes some text (utf8_value): read only
+                            for text strict mode's rule refuses (WATCHING_STRINGS) */
     bool allow_objects;
     bool borrow;         /* strings and packed data point into the input (borrow_input) */
     unsigned max_depth;
@@ -103,7 +104,8 @@ typedef struct dctx {
     gdw_value key_scratch;
     gdw_value *keys;
     uint32_t nkeys, keys_cap;
-    bool keys_judged;    /* the row's engine merges Dictionary keys or makes Strings of StringName keys: keys_kept asks */
+    bool keys_judged;    /* keys_kept is asked: the row's engine may change keys (keys_may_change), or the walk notes
+                            its reads (keys_kept reads those rules only where the keys make them matter) */
     gdw_digest *digest;  /* a decode into a tree with options.digest: each node is added once it is made (walk),
                             so in the tree's pre-order, which is the wire's order */
     bool doomed;         /* room_for refused a destination its storage: the walk is sure to fail, and the nodes
@@ -157,10 +159,10 @@ static inline bool compat(const dctx *c) { return c->mode == GDW_MODE_COMPATIBLE
 #define TYPED(c, r, field) RULE(c, r, gdw_typed_of((c)->row)->field)
 #define KEYS(c, r, field) RULE(c, r, gdw_keys_of((c)->row)->field)
 #define STRINGS(c, field) RULE(c, GDW_RULE_STRING_READER, gdw_strings_of((c)->row)->field) /* one rule names the combination */
-#define WATCHING(c) ((c)->watch_values) /* its rules noted when it was set (gdw_wire_decode) */
-/* watch_strings is watch_values (its rules noted already) and a rule of its own, read only where it is asked */
+#define WATCHING(c) ((c)->watch_values) /* each site reads the rule of its own that decides (gdw_wire_decode) */
+/* watch_strings is watch_values and a rule of its own, read only where it is asked */
 #define WATCHING_STRINGS(c) ((c)->watch_values && RULE(c, GDW_RULE_UTF8_VALUE, (c)->watch_strings))
-#define KEYS_JUDGED(c) ((c)->keys_judged)   /* likewise */
+#define KEYS_JUDGED(c) ((c)->keys_judged)
 
 static GDW_ALWAYS_INLINE void note_id(dctx *c, uint32_t id) { c->read.type_ids |= (uint64_t)1 << (id < 63 ? id : 63); }
 /* Wire id `id` is in the row's table. */
@@ -466,7 +468,7 @@ static gdw_status string_utf8(dctx *c, wire_string *ws) {
      * values the engine's UTF-8 decoder changes: it keeps text that is valid under the strict
      * rule as it is (shortest forms, no surrogates). Text valid under the strict rule is valid
      * under every dialect's rule (utf8_test), so one pass usually answers both */
-    bool also_strict = (c->canon || WATCHING_STRINGS(c)) && rule != GDW_UTF8_STRICT;
+    bool also_strict = (c->canon || WATCHING(c)) && rule != GDW_UTF8_STRICT;
     if (also_strict) strict_bad = gdw_utf8_check(text, n, GDW_UTF8_STRICT);
     if (!also_strict || strict_bad != (size_t)-1) bad = gdw_utf8_check(text, n, rule);
     if (bad != (size_t)-1 && !strict(c) && STRINGS(c, bad_utf8_empty)) {
@@ -477,7 +479,7 @@ static gdw_status string_utf8(dctx *c, wire_string *ws) {
         return GDW_OK;
     }
     if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, at + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
-    engine_holds_otherwise(c, strict_bad != (size_t)-1);
+    engine_holds_otherwise(c, strict_bad != (size_t)-1 && WATCHING_STRINGS(c)); /* the rule read only where it matters */
     if (strict_bad != (size_t)-1 && c->canon) return violation_ee(c, GDW_ERR_BAD_UTF8, at + strict_bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
     return GDW_OK;
 }
@@ -1368,20 +1370,18 @@ static uint64_t plain_key_hash(const gdw_value *k) {
 #define KEYS_PAIRWISE 8
 #define MERGES(c) KEYS(c, GDW_RULE_MERGE_DICT_KEYS, merge_dict_keys)
 #define NAMES_TO_STRINGS(c) KEYS(c, GDW_RULE_KEYS_NAME_TO_STRING, name_to_string)
-static __attribute__((noinline)) bool keys_kept(dctx *c, const gdw_value *items, size_t stride, uint32_t n) {
-    if (n > KEYS_KEPT_MAX) return !MERGES(c) && !NAMES_TO_STRINGS(c);
-    for (uint32_t i = 0; i < n; i++) { /* the rules read only where a key makes them matter */
-        const gdw_value *k = &items[stride * i];
-        if ((k->type == GDW_STRING_NAME && NAMES_TO_STRINGS(c)) || (!plain_key(k) && MERGES(c))) return false;
-    }
-    if (n < 2 || !MERGES(c)) return true;
+/* The engine's Dictionary may change keys at all: it merges keys it finds equal, or makes Strings of
+ * StringName keys. Read where keys the walk did not judge one by one make it matter. */
+static inline bool keys_may_change(dctx *c) { return MERGES(c) || NAMES_TO_STRINGS(c); }
+/* Two of the keys are ones the engine could find equal. */
+static bool plain_keys_collide(const gdw_value *items, size_t stride, uint32_t n) {
     if (n <= KEYS_PAIRWISE) {
         uint64_t sig[KEYS_PAIRWISE];
         for (uint32_t i = 0; i < n; i++) sig[i] = plain_key_sig(&items[stride * i]);
         for (uint32_t i = 1; i < n; i++)
             for (uint32_t j = 0; j < i; j++)
-                if (sig[i] == sig[j] && plain_keys_same(&items[stride * i], &items[stride * j])) return false;
-        return true;
+                if (sig[i] == sig[j] && plain_keys_same(&items[stride * i], &items[stride * j])) return true;
+        return false;
     }
     uint8_t slot[2 * KEYS_KEPT_MAX]; /* key index + 1, 0: empty */
     memset(slot, 0, sizeof slot);
@@ -1389,10 +1389,20 @@ static __attribute__((noinline)) bool keys_kept(dctx *c, const gdw_value *items,
         uint64_t h = plain_key_hash(&items[stride * i]);
         for (size_t j = (size_t)(h ^ h >> 29) % (2 * KEYS_KEPT_MAX);; j = (j + 1) % (2 * KEYS_KEPT_MAX)) {
             if (!slot[j]) { slot[j] = (uint8_t)(i + 1); break; }
-            if (plain_keys_same(&items[stride * (slot[j] - 1)], &items[stride * i])) return false;
+            if (plain_keys_same(&items[stride * (slot[j] - 1)], &items[stride * i])) return true;
         }
     }
-    return true;
+    return false;
+}
+/* The rules are read only where a key makes them matter (a StringName, a key that is not plain, two keys that
+ * collide): a walk noting its reads then agrees with a row that differs in them where no key here reaches them. */
+static __attribute__((noinline)) bool keys_kept(dctx *c, const gdw_value *items, size_t stride, uint32_t n) {
+    if (n > KEYS_KEPT_MAX) return !keys_may_change(c);
+    for (uint32_t i = 0; i < n; i++) {
+        const gdw_value *k = &items[stride * i];
+        if ((k->type == GDW_STRING_NAME && NAMES_TO_STRINGS(c)) || (!plain_key(k) && MERGES(c))) return false;
+    }
+    return n < 2 || !plain_keys_collide(items, stride, n) || !MERGES(c);
 }
 
 /* ---- the walk ---------------------------------------------------------------------------- */
@@ -1400,7 +1410,7 @@ static __attribute__((noinline)) bool keys_kept(dctx *c, const gdw_value *items,
 /* A watching validation keeps a key it must judge (the stack full: the keys are taken as ones the
  * engine may merge, as keys_kept would answer false, and nothing more is kept). */
 static __attribute__((noinline)) void keep_key_value(dctx *c, const gdw_value *k) {
-    if (c->nkeys == c->keys_cap) { engine_holds_otherwise(c, true); return; }
+    if (c->nkeys == c->keys_cap) { engine_holds_otherwise(c, keys_may_change(c)); return; }
     c->keys[c->nkeys++] = *k;
 }
 
@@ -1512,7 +1522,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
                     uint32_t n = f->slots / 2;
                     if (f->items) engine_holds_otherwise(c, !keys_kept(c, f->items, 2, n)); /* stored whole where it is read */
                     else if (c->keys && KEYS_JUDGED(c)) /* the keys kept on the stack (keys_kept reads none past KEYS_KEPT_MAX) */
-                        engine_holds_otherwise(c, n <= KEYS_KEPT_MAX && c->nkeys - f->key_start != n ? true : !keys_kept(c, c->keys + f->key_start, 1, n));
+                        engine_holds_otherwise(c, n <= KEYS_KEPT_MAX && c->nkeys - f->key_start != n ? keys_may_change(c) : !keys_kept(c, c->keys + f->key_start, 1, n));
                 }
                 c->nkeys = f->key_start;
                 c->sp--;
@@ -1639,30 +1649,27 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     c.keep_left = o.keep_nodes;
     c.root = root;
     bool watched = !doc && report && report->watched; /* gdw_validate_watched */
-    /* the rules under which the engine pass (gdw_engine_settle) changes anything, with the ones most rows
-     * share first (the flag rests on the rules read until its answer is known): noted now, as most walks
-     * ask the flag (every Dictionary), at no cost a value */
+    /* Watching for what the engine pass (gdw_engine_settle) changes. A walk noting its reads (gdw_check's) watches in every row, and each watched rule is read where a value
+     * makes it matter: keys that are not plain or may be equal (keys_kept), text strict mode's rule refuses
+     * (string_utf8), a typed container, 64-bit reals (narrows); rows differing only in rules no value of the
+     * packet reaches then read it alike (a Godot 3 packet's godot3 and pandemonium-legacy rows, which differ in
+     * merging keys). Another walk watches only in a row where one of these rules changes something (so a
+     * Godot 2 row watches nothing); whatever it reads is not asked for. The answers are the same. */
+    const bool notes = report && report->read;
     if ((doc || watched) && o.watch_engine && !exact(&c)) {
-        const gdw_rule k_watch[4] = {GDW_RULE_MERGE_DICT_KEYS, GDW_RULE_KEYS_NAME_TO_STRING, GDW_RULE_TYPED_RULE, GDW_RULE_UTF8_VALUE};
+        static const gdw_rule k_watch[4] = {GDW_RULE_MERGE_DICT_KEYS, GDW_RULE_KEYS_NAME_TO_STRING, GDW_RULE_TYPED_RULE, GDW_RULE_UTF8_VALUE};
         static const int k_unchanged[4] = {0, 0, GDW_TYPED_AS_WRITTEN, GDW_UTF8_VALUE_BYTES}; /* the value that changes nothing */
-        uint64_t watch_reads = 0;
-        for (size_t i = 0; i < 4 && !c.watch_values; i++) {
-            watch_reads |= RULE_BIT(k_watch[i]);
-            c.watch_values = gdw_dialect_rule(d, k_watch[i]) != k_unchanged[i];
-        }
-        c.read.rules |= watch_reads;
+        for (size_t i = 0; i < 4 && !c.watch_values; i++) c.watch_values = notes || gdw_dialect_rule(d, k_watch[i]) != k_unchanged[i];
         c.watch_strings = c.watch_values && d->utf8_value != GDW_UTF8_VALUE_BYTES;
     }
     gdw_value keys[256]; /* a watching validation's Dictionary keys (4 KiB; more open at once: taken as mergeable) */
     if ((watched || c.cutting) && c.watch_values) { /* a cutting walk past the cut keeps keys as a validation does */
         c.keys = keys;
         c.keys_cap = sizeof keys / sizeof keys[0];
-        c.read.rules |= RULE_BIT(GDW_RULE_MERGE_DICT_KEYS);
-        c.keys_judged = gdw_keys_of(d)->merge_dict_keys;
-        if (!c.keys_judged) c.read.rules |= RULE_BIT(GDW_RULE_KEYS_NAME_TO_STRING), c.keys_judged = gdw_keys_of(d)->name_to_string;
+        c.keys_judged = notes || gdw_keys_of(d)->merge_dict_keys || gdw_keys_of(d)->name_to_string;
         c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
-    s = report && report->read ? walk_noting(&c, root) : c.digest || c.on_node || c.cutting ? walk_each_node(&c, root) : walk(&c, root);
+    s = notes ? walk_noting(&c, root) : c.digest || c.on_node || c.cutting ? walk_each_node(&c, root) : walk(&c, root);
     if (report && report->read) {
         assert(!c.fast); /* a fast walk notes nothing */
         /* outside compatible mode the strict checks are the walk's verdict: the rules they read are its answer's */
