@@ -49,6 +49,10 @@ typedef struct row {
                             freed (KEEP_ONE_PER_VALUE); -1: this row's own tree, or none */
     gdw_doc *whole;    /* the row's value decoded whole for an engine note (its tree is cut): the notes of rows with its
                           digest read it too (note_tree); under check_run.twins_lock */
+    gdw_doc *held;     /* the value the row's engine holds (an engine-exact decode) for its engine note, and what that
+                          decode read: the notes of rows that read the packet alike in that mode read it too
+                          (held_tree); under check_run.twins_lock */
+    gdw_rules_read held_read;
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
     char engine_note[1000]; /* the engine holds another value than the bytes spell (engine_note.c) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
@@ -493,6 +497,41 @@ static const gdw_doc *note_tree(check_job *j, size_t i, const gdw_doc *tree) {
     return whole;
 }
 
+/* The value row i's engine holds, for its engine note: an engine-exact decode, made once for the rows that read the
+ * packet alike in that mode (gdw_decode_read: on a Godot 3 packed array of Vector3, three Pandemonium rows read a
+ * Dictionary of a million null keys, each of whose notes merged them). NULL: the note decodes it (a failed decode). */
+static const gdw_doc *held_tree(check_job *j, size_t i) {
+    check_run *c = j->c;
+    const gdw_dialect *d = gdw_dialect_at(i);
+    const gdw_doc *held = NULL;
+    pthread_mutex_lock(&c->twins_lock);
+    for (size_t k = 0; k < c->nd && !held; k++)
+        if (c->rows[k].held && gdw_dialects_read_alike(gdw_dialect_at(k), d, &c->rows[k].held_read)) held = c->rows[k].held;
+    pthread_mutex_unlock(&c->twins_lock);
+    if (held) return held;
+    gdw_decode_options o = *j->dec;
+    o.mode = GDW_MODE_ENGINE_EXACT;
+    o.borrow_input = true;
+    o.keep_nodes = 0;
+    gdw_rules_read read = {0, 0, 0};
+    gdw_doc *doc = NULL;
+    if (gdw_decode_read(d, j->pk->p, j->pk->n, &o, j->alloc, &doc, NULL, NULL, &read) != GDW_OK) return NULL;
+    pthread_mutex_lock(&c->twins_lock);
+    c->rows[i].held = doc;
+    c->rows[i].held_read = read;
+    pthread_mutex_unlock(&c->twins_lock);
+    return doc;
+}
+
+/* Row i's engine note (the matrix's): its value as written (note_tree) against the value its engine holds
+ * (held_tree, asked only where the walk could not tell the two are the same). */
+static void engine_note_of(check_job *j, size_t i, const gdw_doc *tree) {
+    row *w = &j->c->rows[i];
+    const gdw_doc *have = note_tree(j, i, tree);
+    const gdw_doc *held = j->dec->mode == GDW_MODE_ENGINE_EXACT || gdw_doc_engine_same(have) ? NULL : held_tree(j, i);
+    engine_value_note(gdw_dialect_at(i), j->pk, j->dec, have, held, j->alloc, w->engine_note, sizeof w->engine_note);
+}
+
 static void check_row(check_job *j, size_t i) {
     check_run *c = j->c;
     gdw_check_result *r = &c->res[i];
@@ -505,7 +544,7 @@ static void check_row(check_job *j, size_t i) {
     if (take_alike(j, i)) {
         if (r->status == GDW_OK) {
             const gdw_doc *tree = c->rows[w->twin].r->doc; /* kept: the row a tree stands for keeps it */
-            if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, note_tree(j, i, tree), j->alloc, w->engine_note, sizeof w->engine_note);
+            if (r->engine_exact && c->matrix) engine_note_of(j, i, tree);
             if (c->keep == KEEP_ONE_PER_VALUE) { /* its lines, as a freed row's (below) */
                 make_value_line(&w->line[0], gdw_doc_root(tree), VALUE_LINE_TABLE);
                 if ((size_t)w->twin > i) make_value_line(&w->line[1], gdw_doc_root(tree), VALUE_LINE_MEANING);
@@ -533,7 +572,7 @@ static void check_row(check_job *j, size_t i) {
         if (same_digest(&c->facts[c->kept[k]], f)) w->twin = (int)c->kept[k];
     if (w->twin < 0) c->kept[c->kept_n++] = i;
     pthread_mutex_unlock(&c->twins_lock);
-    if (r->engine_exact && c->matrix) engine_value_note(r->dialect, j->pk, j->dec, note_tree(j, i, r->doc), j->alloc, w->engine_note, sizeof w->engine_note);
+    if (r->engine_exact && c->matrix) engine_note_of(j, i, r->doc);
     if (c->keep == KEEP_ALL || (c->keep == KEEP_ONE_PER_VALUE && w->twin < 0)) goto finished; /* the output reads its tree */
     if (c->keep == KEEP_ONE_PER_VALUE) {
         /* a later row of a digest is freed: its lines first, the meaning's only where a row before it may not be in it */
@@ -637,6 +676,8 @@ static void free_docs(check_run *c) {
         c->res[i].doc = NULL;
         gdw_doc_free(c->rows[i].whole);
         c->rows[i].whole = NULL;
+        gdw_doc_free(c->rows[i].held);
+        c->rows[i].held = NULL;
     }
     region_reset();
 }

@@ -112,7 +112,7 @@ static int decode_packet_with(decode_run *r, const packet *pk, const gdw_allocat
     char held[1000];
     /* the note: from the tree, or, after a watching validation, from decodes of its own where it found that
      * the engine may hold another value (engine_value_note without a tree) */
-    if (!o->json && o->dec.mode != GDW_MODE_STRICT && (tree || !engine_same) && engine_value_note(o->dialect, pk, &dec, doc, alloc, held, sizeof held)) {
+    if (!o->json && o->dec.mode != GDW_MODE_STRICT && (tree || !engine_same) && engine_value_note(o->dialect, pk, &dec, doc, NULL, alloc, held, sizeof held)) {
         char name[600];
         packet_name(pk, name, sizeof name);
         fprintf(stderr, "%s: note: %s\n", name, held);

@@ -23,7 +23,7 @@ static void short_text(const gdw_value *v, char *out, size_t cap) {
 }
 
 bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_options *dec, const gdw_doc *have_doc,
-                       const gdw_allocator *alloc, char *out, size_t cap) {
+                       const gdw_doc *held_doc, const gdw_allocator *alloc, char *out, size_t cap) {
     const gdw_value *have = gdw_doc_root(have_doc);
     out[0] = 0;
     /* a compatible or strict decode that watched (dec->watch_engine) met nothing the engine reads
@@ -35,7 +35,8 @@ bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_
     gdw_decode_options o = *dec;
     o.borrow_input = true;
     gdw_doc *docs[2] = {NULL, NULL};
-    const gdw_value *side[2] = {dec->mode == GDW_MODE_COMPATIBLE ? have : NULL, dec->mode == GDW_MODE_ENGINE_EXACT ? have : NULL};
+    const gdw_value *side[2] = {dec->mode == GDW_MODE_COMPATIBLE ? have : NULL,
+                                dec->mode == GDW_MODE_ENGINE_EXACT ? have : held_doc ? gdw_doc_root(held_doc) : NULL};
     static const gdw_mode k_side_mode[2] = {GDW_MODE_COMPATIBLE, GDW_MODE_ENGINE_EXACT};
     bool ok = true;
     for (int k = 0; k < 2 && ok; k++) {
@@ -63,7 +64,7 @@ bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_
     /* values the engine converts in a way gdwire does not compute: kept as written, marked */
     char apath[GDW_PATH_MAX];
     const char *why = NULL;
-    size_t approx = gdw_doc_approximate(dec->mode == GDW_MODE_ENGINE_EXACT ? have_doc : docs[1], apath, &why);
+    size_t approx = gdw_doc_approximate(dec->mode == GDW_MODE_ENGINE_EXACT ? have_doc : held_doc ? held_doc : docs[1], apath, &why);
     if (approx && n + 1 < cap)
         snprintf(out + n, cap - n, "%s%zu value%s not the engine's (kept as written, not computed by gdwire); the first at %s: %s",
                  n ? "; " : "", approx, approx == 1 ? " is" : "s are", apath[0] ? apath : "the top", why);

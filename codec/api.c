@@ -35,7 +35,8 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
     gdw_digest digest_before = {{0, 0}, {0, 0}, NULL, 0};
     if (settles && opts->digest) digest_before = *opts->digest;
     gdw_status s = gdw_wire_decode(d, buf, len, opts, doc, &used, err, report);
-    if (!s && settles && (s = gdw_engine_settle(d, doc, opts, used, err)) && s != GDW_ERR_LOSSY && err) {
+    uint64_t *pass_read = report && report->read ? &report->read->rules : NULL; /* the pass's reads are the answer's too */
+    if (!s && settles && (s = gdw_engine_settle(d, doc, opts, used, err, pass_read)) && s != GDW_ERR_LOSSY && err) {
         memset(err, 0, sizeof *err);
         err->code = s;
         err->engine_error = GDW_ENGINE_NONE;

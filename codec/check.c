@@ -24,8 +24,6 @@ bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len
                             bool keep_docs, gdw_check_result *r, gdw_rules_read *read) {
     if (!r) return false;
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
-    /* engine-exact mode's engine pass (codec/engine) reads rules that no walk notes: its answer rests on all of them */
-    if (read && o.mode == GDW_MODE_ENGINE_EXACT) read->rules = read->type_ids = read->strict_rules = UINT64_MAX;
     o.borrow_input = o.borrow_input || !keep_docs; /* the input outlives these documents */
     if (!keep_docs && !o.keep_nodes) o.keep_nodes = 1; /* no one reads the tree: the walk holds only its open path */
     /* fields set one by one: the two error records (about 400 bytes) are written only when
@@ -70,6 +68,13 @@ bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len
     return true;
 }
 
+gdw_status gdw_decode_read(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                           const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err, gdw_rules_read *read) {
+    gdw_error strict_err; /* a compatible walk that notes its reads finds the strict verdict too (gdw_check's walk) */
+    gdw_shadow_report report = {&strict_err, false, false, false, false, read};
+    return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, read ? &report : NULL);
+}
+
 void gdw_check_take_answer(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                            const gdw_check_result *from, const gdw_rules_read *from_read, gdw_check_result *r) {
     (void)len; /* the strict verdict is of the consumed bytes */
@@ -88,7 +93,8 @@ void gdw_check_take_answer(const gdw_dialect *d, const uint8_t *buf, size_t len,
 }
 
 bool gdw_check_shares(size_t len, const gdw_decode_options *opts) {
-    return len >= GDW_CHECK_SHARE_MIN && !(opts && opts->mode == GDW_MODE_ENGINE_EXACT);
+    (void)opts; /* every mode notes what its answers rest on */
+    return len >= GDW_CHECK_SHARE_MIN;
 }
 
 size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,

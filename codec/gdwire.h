@@ -736,13 +736,13 @@ typedef struct gdw_check_result {
  * all three; engine-exact mode walks again only where the engine reads the bytes otherwise (one of
  * its quirks is met). alloc (NULL: libc) holds the documents. out has room for
  * gdw_dialect_count() results, in table order. Returns how many dialects accept. Without keep_docs, on a packet
- * of GDW_CHECK_SHARE_MIN bytes or more, in compatible or strict mode without opts->digest, a row that reads the
+ * of GDW_CHECK_SHARE_MIN bytes or more, without opts->digest, a row that reads the
  * packet as an earlier row did takes that row's answer without walking (gdw_dialects_answer_alike,
  * gdw_check_take_answer): the same answers, fewer walks. */
 #define GDW_CHECK_SHARE_MIN 256u
 /* gdw_check_shares: whether the rows of a check of len bytes under opts (NULL: the defaults) take alike rows'
- * answers: GDW_CHECK_SHARE_MIN bytes or more (below, a walk costs less than the comparisons), outside
- * engine-exact mode (its answers rest on every rule). gdw_check asks it, and so does `gdwire check`. */
+ * answers: GDW_CHECK_SHARE_MIN bytes or more (below, a walk costs less than the comparisons). gdw_check asks it,
+ * and so does `gdwire check`. */
 GDW_API bool gdw_check_shares(size_t len, const gdw_decode_options *opts);
 GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
                          gdw_check_result *out);
@@ -755,8 +755,8 @@ GDW_API bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t 
 
 /* What a row's answer rests on: the rules of the row (gdw_rule) its walks read, bit r for rule r, and the
  * entries of its type table they read, bit w for wire id w (whether the table has it, and its type; bit 63
- * for every id from 63 up). The decoder reads its row only through accessors that note the read, so two rows
- * that agree on all of these walk a packet alike. */
+ * for every id from 63 up). The decoder, and engine-exact mode's engine pass, read the row only through accessors
+ * that note the read, so two rows that agree on all of these walk a packet alike. */
 typedef struct gdw_rules_read {
     uint64_t rules;
     uint64_t type_ids;
@@ -765,7 +765,8 @@ typedef struct gdw_rules_read {
                               every rule read is in `rules` */
 } gdw_rules_read;
 /* gdw_check_dialect, and what its answer rests on added to *read (NULL: not asked; clear it first). In
- * engine-exact mode (opts->mode) every rule and id is added: the engine pass reads rules no walk notes. */
+ * engine-exact mode the engine pass (gdw_decode's) notes the rules it reads too, each where a value makes it
+ * matter. */
 GDW_API bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                                     const gdw_allocator *alloc, bool keep_docs, gdw_check_result *r, gdw_rules_read *read);
 /* gdw_dialects_read_alike: b agrees with a on every rule and type table entry in *read (what a's answer to a
@@ -776,6 +777,14 @@ GDW_API bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b,
 /* gdw_dialects_answer_alike: as gdw_dialects_read_alike, but for read->strict_rules: b's answer is a's but maybe
  * for its strict verdict (reencodes_same and strict_err), which gdw_check_take_answer finds. */
 GDW_API bool gdw_dialects_answer_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read);
+/* gdw_decode_read: gdw_decode, and what its answer rests on added to *read (NULL: not asked; clear it first): the
+ * rules and type table entries its walk (and in engine-exact mode its engine pass) read, as
+ * gdw_check_dialect_read counts them (in compatible mode the walk also finds where strict mode would refuse, the
+ * rules it reads for that in read->strict_rules). A row b with gdw_dialects_read_alike(d, b, read) decodes buf
+ * under the same options to the same status, error, length and an equal tree: a program decoding one packet in
+ * several rows (engine-exact mode's value in each, say) may decode it once for those. */
+GDW_API gdw_status gdw_decode_read(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                                   const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err, gdw_rules_read *read);
 /* gdw_check_take_answer: row d's answer to buf, into *r, from the answer of a row it is gdw_dialects_answer_alike
  * with (from, whose walk read *from_read; opts as then): the same answer but for d's dialect, no document, and,
  * where the rows differ in what the strict verdict read, d's own strict verdict from a strict validation of the

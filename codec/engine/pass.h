@@ -10,7 +10,8 @@
 typedef struct hash_memo { uintptr_t key; uint64_t h; } hash_memo;
 
 typedef struct settle_ctx {
-    const gdw_dialect *d;
+    const gdw_dialect *d; /* read through PASS_RULE (or pass_real_width), which notes the rule */
+    uint64_t rules_read;  /* bit r: rule r was read (gdw_engine_settle's rules_read) */
     gdw_doc *doc;
     bool objects;
     uint64_t seed;      /* keys the hash: see "the table of keys" */
@@ -28,6 +29,16 @@ typedef struct settle_ctx {
 
 /* One open container of the walk: the value, its items, how many, the next one to visit. */
 typedef struct settle_frame { gdw_value *v, *items; size_t n, next; } settle_frame;
+
+/* A rule of the row, read where the pass needs it: noted in c->rules_read. */
+#define PASS_RULE(c, r, expr) ((c)->rules_read |= (uint64_t)1 << (r), (expr))
+#define PASS_KEYS(c, r, field) PASS_RULE(c, r, gdw_keys_of((c)->d)->field)
+#define PASS_TYPED_RULE(c) PASS_RULE(c, GDW_RULE_TYPED_RULE, gdw_typed_of((c)->d)->rule)
+/* The width of the row's real_t as its encoder writes it (comp_width_encode): the two rules it reads noted. */
+static inline unsigned pass_real_width(settle_ctx *c) {
+    c->rules_read |= (uint64_t)1 << GDW_RULE_REAL_MODE | (uint64_t)1 << GDW_RULE_ENCODE_MATH_F64;
+    return comp_width_encode(c->d, C_REAL);
+}
 
 /* The class the engine names an Object decoded as an id (EncodedObjectAsID; typed.c): an Object
  * element type without objects, and a typed container's element class omitted (header bit 16). */

@@ -27,13 +27,18 @@
 
 /* ---- strings ------------------------------------------------------------------------------ */
 
-/* A string as the engine's UTF-8 decoder leaves it (dialect field utf8_value). */
+/* A string as the engine's UTF-8 decoder leaves it (dialect field utf8_value: read for text that is not ASCII,
+ * which every rule keeps). */
 static gdw_status settle_str(settle_ctx *c, const uint8_t **p, uint32_t *len) {
-    size_t n = gdw_utf8_engine_value(*p, *len, c->d->utf8_value, NULL);
+    uint32_t i = 0;
+    while (i < *len && (*p)[i] < 0x80) i++;
+    if (i == *len) return GDW_OK;
+    unsigned rule = PASS_RULE(c, GDW_RULE_UTF8_VALUE, c->d->utf8_value);
+    size_t n = gdw_utf8_engine_value(*p, *len, rule, NULL);
     if (n == (size_t)-1) return GDW_OK;
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, *len);
     if (!out) return GDW_ERR_NOMEM;
-    gdw_utf8_engine_value(*p, *len, c->d->utf8_value, out);
+    gdw_utf8_engine_value(*p, *len, rule, out);
     *p = out;
     *len = (uint32_t)n;
     return GDW_OK;
@@ -52,7 +57,6 @@ static gdw_status settle_strs(settle_ctx *c, gdw_str *s, uint64_t n) {
 /* A value's own strings (String, StringName, NodePath parts, PackedStringArray entries, an
  * Object's class name); its children are the walk's. */
 static gdw_status settle_own(settle_ctx *c, gdw_value *v) {
-    if (!c->d->utf8_value) return GDW_OK;
     switch (v->type) {
     case GDW_STRING:
     case GDW_STRING_NAME: return settle_str(c, &v->u.bytes, &v->len);
@@ -72,9 +76,9 @@ static gdw_status settle_own(settle_ctx *c, gdw_value *v) {
 
 /* What settles inside v: an Array's items, a Dictionary's keys and values, an Object's property
  * names and values (the last for their strings only). */
-static size_t settle_items(const settle_ctx *c, gdw_value *v, gdw_value **items) {
+static size_t settle_items(settle_ctx *c, gdw_value *v, gdw_value **items) {
     *items = NULL;
-    if (!gdw_kind_has_children(v) || (v->type == GDW_OBJECT && !c->d->utf8_value)) return 0;
+    if (!gdw_kind_has_children(v) || (v->type == GDW_OBJECT && !PASS_RULE(c, GDW_RULE_UTF8_VALUE, c->d->utf8_value))) return 0;
     const gdw_value *it;
     size_t n = gdw_children(v, &it);
     *items = (gdw_value *)it; /* the document's own items: settling writes them in place */
@@ -83,14 +87,14 @@ static size_t settle_items(const settle_ctx *c, gdw_value *v, gdw_value **items)
 
 /* An Array or Dictionary once its items are settled: typed conversion, then merged keys. */
 static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
-    if ((v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) && gdw_typed_of(c->d)->rule == GDW_TYPED_SAME_TYPE) {
+    if ((v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) && PASS_TYPED_RULE(c) == GDW_TYPED_SAME_TYPE) {
         gdw_container *ct = (gdw_container *)v->u.ext;
         return ct ? gdw_engine_keep_same_type(c, v, ct) : GDW_OK;
     }
     if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return GDW_OK;
     bool dict = v->type == GDW_DICTIONARY;
     gdw_value *items = (gdw_value *)gdw_items(v);
-    if ((v->flags & GDW_VF_TYPED) && (gdw_typed_of(c->d)->rule == GDW_TYPED_CONVERT || gdw_typed_of(c->d)->rule == GDW_TYPED_VALIDATE)) {
+    if ((v->flags & GDW_VF_TYPED) && (PASS_TYPED_RULE(c) == GDW_TYPED_CONVERT || PASS_TYPED_RULE(c) == GDW_TYPED_VALIDATE)) {
         gdw_container *ct = (gdw_container *)v->u.ext;
         unsigned key = dict ? gdw_engine_settle_desc(c, &ct->key) : (unsigned)GDW_NIL, elem = gdw_engine_settle_desc(c, &ct->elem);
         gdw_status s = dict ? gdw_engine_validate_items(c, key, v, items, &v->len, 2) : gdw_engine_validate_items(c, elem, v, items, &v->len, 1);
@@ -100,10 +104,11 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
             v->u.items = items;
         }
     }
-    if (dict && gdw_keys_of(c->d)->name_to_string)
-        for (uint32_t i = 0; i < v->len; i++)
-            if (items[2 * i].type == GDW_STRING_NAME) items[2 * i].type = GDW_STRING;
-    if (dict && gdw_keys_of(c->d)->merge_dict_keys) return gdw_engine_merge_keys(c, v);
+    if (!dict) return GDW_OK;
+    for (uint32_t i = 0; i < v->len; i++) /* the rule read where a StringName key makes it matter */
+        if (items[2 * i].type == GDW_STRING_NAME && PASS_KEYS(c, GDW_RULE_KEYS_NAME_TO_STRING, name_to_string)) items[2 * i].type = GDW_STRING;
+    /* fewer than two keys: none to merge, the rule read where a second key makes it matter */
+    if (v->len > 1 && PASS_KEYS(c, GDW_RULE_MERGE_DICT_KEYS, merge_dict_keys)) return gdw_engine_merge_keys(c, v);
     return GDW_OK;
 }
 
@@ -139,9 +144,12 @@ static GDW_THREAD_LOCAL gdw_settle_counts last_counts;
 
 gdw_settle_counts gdw_engine_settle_counts(void) { return last_counts; }
 
-gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts, size_t consumed, gdw_error *err) {
+gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts, size_t consumed, gdw_error *err,
+                             uint64_t *rules_read) {
     memset(&last_counts, 0, sizeof last_counts);
-    if (!gdw_typed_of(d)->rule && !gdw_keys_of(d)->merge_dict_keys && !d->utf8_value) return GDW_OK;
+    /* a row whose pass changes nothing: no walk (a pass whose reads are asked walks, and reads each rule where a
+     * value makes it matter) */
+    if (!rules_read && !gdw_typed_of(d)->rule && !gdw_keys_of(d)->merge_dict_keys && !d->utf8_value) return GDW_OK;
     settle_ctx c;
     memset(&c, 0, sizeof c);
     c.d = d;
@@ -156,6 +164,7 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     settle_frame frames[GDW_WALK_MAX_DEPTH + 1]; /* the walk's open containers: about 33 KiB of stack */
     c.frames = frames;
     gdw_status s = settle(&c, &doc->root, frames);
+    if (rules_read) *rules_read |= c.rules_read;
     if (c.memo) doc->alloc.free_fn(doc->alloc.ctx, c.memo, c.memo_cap * sizeof *c.memo);
     last_counts = c.counts;
     doc->approximate = c.approximate;

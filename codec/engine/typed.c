@@ -74,7 +74,7 @@ static void set_float(gdw_value *v, double x) {
 static gdw_status convert_vector(settle_ctx *c, gdw_value *v, unsigned to) {
     size_t n = gdw_type_components((gdw_type)to);
     bool to_reals = gdw_type_has_reals((gdw_type)to);
-    unsigned w = to_reals ? comp_width_encode(c->d, C_REAL) : 4;
+    unsigned w = to_reals ? pass_real_width(c) : 4;
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, n * w);
     if (!out) return GDW_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -85,7 +85,7 @@ static gdw_status convert_vector(settle_ctx *c, gdw_value *v, unsigned to) {
         } else {
             /* the engine holds real_t components: int32_t(real_t) */
             double x = gdw_value_real(v, i);
-            if (comp_width_encode(c->d, C_REAL) == 4) x = (double)(float)x;
+            if (pass_real_width(c) == 4) x = (double)(float)x;
             wr_u32le(out + 4 * i, (uint32_t)to_i32(x));
         }
     }
@@ -174,7 +174,7 @@ static void reals_of(const gdw_value *v, double *out, size_t n) {
 
 /* A math value of type t from n doubles, stored as the engine's real_t. */
 static gdw_status set_reals(settle_ctx *c, gdw_value *v, unsigned t, const double *x, size_t n) {
-    unsigned w = t == GDW_COLOR ? 4 : comp_width_encode(c->d, C_REAL);
+    unsigned w = t == GDW_COLOR ? 4 : pass_real_width(c);
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, n * w);
     if (!out) return GDW_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -214,7 +214,7 @@ static gdw_status copy_math(settle_ctx *c, gdw_value *v, unsigned to) {
     for (size_t i = 0; i < sizeof k_copy_maps / sizeof *k_copy_maps; i++)
         if (k_copy_maps[i].to == to && k_copy_maps[i].from == v->type) m = &k_copy_maps[i];
     assert(m); /* the conversion table names only these pairs */
-    unsigned w = comp_width_encode(c->d, C_REAL);
+    unsigned w = pass_real_width(c);
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, m->n * w);
     if (!out) return GDW_ERR_NOMEM;
     for (unsigned i = 0; i < m->n; i++) {
@@ -460,7 +460,7 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
     }
     if (elem) {
         per = (unsigned)gdw_type_components((gdw_type)elem);
-        w = elem == GDW_COLOR ? 4 : comp_width_encode(c->d, C_REAL);
+        w = elem == GDW_COLOR ? 4 : pass_real_width(c);
     }
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, (size_t)n * per * w + 1);
     if (!out) { *s = GDW_ERR_NOMEM; return true; }
@@ -558,14 +558,14 @@ static gdw_status cv_copy_math(const conv_at *at, gdw_value *v) { return copy_ma
 static gdw_status cv_basis_to_quaternion(const conv_at *at, gdw_value *v) {
     double m[9], q[4];
     reals_of(v, m, 9);
-    if (!gdw_engine_quaternion_from_basis(m, comp_width_encode(at->c->d, C_REAL), q)) return not_computed(at->c, at->container, at->slot, v, at->want);
+    if (!gdw_engine_quaternion_from_basis(m, pass_real_width(at->c), q)) return not_computed(at->c, at->container, at->slot, v, at->want);
     return set_reals(at->c, v, GDW_QUATERNION, q, 4);
 }
 /* Basis(Quaternion); Transform3D(Basis(Quaternion), Vector3()) */
 static gdw_status cv_quaternion_to_basis(const conv_at *at, gdw_value *v) {
     double q[4], m[12] = {0};
     reals_of(v, q, 4);
-    gdw_engine_basis_from_quaternion(q, comp_width_encode(at->c->d, C_REAL), m);
+    gdw_engine_basis_from_quaternion(q, pass_real_width(at->c), m);
     return set_reals(at->c, v, at->want, m, at->want == GDW_BASIS ? 9 : 12);
 }
 static gdw_status cv_string_to_nodepath(const conv_at *at, gdw_value *v) { return string_to_nodepath(at->c, v); }
@@ -577,7 +577,7 @@ static gdw_status cv_array_to_packed(const conv_at *at, gdw_value *v) {
     if (v->len && array_to_packed(at->c, v, want, &s)) return s;
     if (v->len) return not_computed(at->c, at->container, at->slot, v, want);
     reset_value(v, want);
-    v->width = gdw_type_has_reals((gdw_type)want) ? (uint8_t)comp_width_encode(at->c->d, C_REAL) : 0;
+    v->width = gdw_type_has_reals((gdw_type)want) ? (uint8_t)pass_real_width(at->c) : 0;
     if (want == GDW_PACKED_FLOAT32_ARRAY || want == GDW_PACKED_COLOR_ARRAY) v->width = 4;
     if (want == GDW_PACKED_FLOAT64_ARRAY) v->width = 8;
     v->u.bytes = (const uint8_t *)"";
@@ -631,7 +631,7 @@ static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *containe
     unsigned have = v->type;
     if (want == GDW_NIL || have == want) return KEEP;
     if (want == GDW_OBJECT) return have == GDW_NIL ? KEEP : DROP;
-    bool v43 = gdw_typed_of(c->d)->rule == GDW_TYPED_VALIDATE;
+    bool v43 = PASS_TYPED_RULE(c) == GDW_TYPED_VALIDATE;
     const conversion *t = v43 ? k_convert_validate_43 : k_convert_strict;
     size_t n = v43 ? sizeof k_convert_validate_43 / sizeof *t : sizeof k_convert_strict / sizeof *t;
     for (size_t i = 0; i < n; i++) {
@@ -702,7 +702,7 @@ gdw_status gdw_engine_keep_same_type(settle_ctx *c, gdw_value *v, gdw_container 
             }
         }
         if (!keep) continue;
-        if (packed && e->type == GDW_FLOAT && e->width == 8 && comp_width_encode(c->d, C_REAL) == 4) {
+        if (packed && e->type == GDW_FLOAT && e->width == 8 && pass_real_width(c) == 4) {
             float f = (float)gdw_value_real(e, 0); /* a PackedTypedArray keeps its floats as real_t */
             e->width = 4;
             e->u.bits = f32_to_bits(f);

@@ -109,6 +109,12 @@ int main(void) {
         NULLCASE(!r && results[0].status != GDW_OK, bool r = gdw_check_dialect_read(g4, NULL, 4, NULL, NULL, false, &results[0], &rd));
         NULLCASE(!r, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(g4, bytes, 4, NULL, NULL, false, NULL, &rd));
         NULLCASE(r && results[0].status == GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(g4, bytes, 4, NULL, NULL, false, &results[0], NULL));
+        NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, memset(bytes, 0, 8); gdw_status r = gdw_decode_read(NULL, bytes, 4, NULL, NULL, &out_doc, NULL, &err, &rd));
+        NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, gdw_status r = gdw_decode_read(g4, NULL, 4, NULL, NULL, &out_doc, NULL, &err, &rd));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, memset(bytes, 0, 8); gdw_status r = gdw_decode_read(g4, bytes, 4, NULL, NULL, NULL, NULL, &err, &rd));
+        NULLCASE(r == GDW_OK && out_doc, memset(bytes, 0, 8); gdw_status r = gdw_decode_read(g4, bytes, 4, NULL, NULL, &out_doc, NULL, NULL, NULL));
+        NULLCASE(r == GDW_OK && rd.type_ids == 1, memset(bytes, 0, 8); memset(&rd, 0, sizeof rd);
+                 gdw_status r = gdw_decode_read(g4, bytes, 4, NULL, NULL, &out_doc, NULL, NULL, &rd)); /* a Nil: id 0 read */
         NULLCASE(!r, bool r = gdw_dialects_read_alike(NULL, g4, &rd));
         NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, NULL, &rd));
         NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, g4, NULL));
