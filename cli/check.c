@@ -12,7 +12,8 @@
  * not a comparison a pair of trees), and to its facts (misread-looking reals and types: facts_node) as it makes
  * it, and keeps only the value's first CHECK_KEEP_NODES nodes, from which the value lines print (the JSON form,
  * which prints values whole, keeps them whole). The dialects are independent, so on a large packet they are
- * spread over the machine's cores (check_all; a row waits while a row of its family runs, claim_row); the
+ * spread over the machine's cores (check_all; a row waits while a row that may read the packet alike runs,
+ * claim_row); the
  * answers, and so the output, are the same however they are spread. A tree is kept only as long as something
  * will read it (check_run.keep): the matrix keeps one tree per value (a freed row's value lines are printed into
  * the row first) and the one-line form none, and the pages a freed tree held serve the next dialect's decode
@@ -448,7 +449,7 @@ typedef struct check_job {
     const packet *pk;
     const gdw_decode_options *dec;
     const gdw_allocator *alloc;
-    bool share;         /* rows may take an alike row's answer (take_alike): a row waits for a running row of its family */
+    bool share;         /* rows may take an alike row's answer (take_alike): a row waits for a running row it may read alike */
 } check_job;
 
 enum { ROW_WAITING, ROW_RUNNING, ROW_TOOK, ROW_WALKED };
@@ -588,11 +589,18 @@ finished:
     pthread_mutex_unlock(&c->twins_lock);
 }
 
-/* The next row to do, or c->nd when none is left. Where rows share answers, a row of the same family as a
- * row running on another thread waits, and the thread takes a later row meanwhile: rows of one family mostly
- * read a packet alike, and the row will then take the running row's answer (take_alike) rather than walk the
- * packet beside it; when only such rows are left, the thread waits for a row to finish. The answers, and the
- * output, do not depend on the order (check_share_test, check_threads_test). */
+/* Whether rows a and b may read the packet alike: their type tables give its first header's id the same type
+ * (rows that read the top value as different types read nothing alike). */
+static bool may_read_alike(const packet *pk, size_t a, size_t b) {
+    unsigned id = pk->n ? pk->p[0] : 0; /* the header's low byte (little-endian) */
+    return gdw_dialect_wire_type(gdw_dialect_at(a), id) == gdw_dialect_wire_type(gdw_dialect_at(b), id);
+}
+
+/* The next row to do, or c->nd when none is left. Where rows share answers, a row that may read the packet
+ * alike a row running on another thread (may_read_alike) waits, and the thread takes a later row meanwhile: the
+ * row will then mostly take the running row's answer (take_alike) rather than walk the packet beside it; when
+ * only such rows are left, the thread waits for a row to finish. The answers, and the output, do not depend on
+ * the order (check_share_test, check_threads_test). */
 static size_t claim_row(check_job *j) {
     check_run *c = j->c;
     pthread_mutex_lock(&c->twins_lock);
@@ -603,7 +611,7 @@ static size_t claim_row(check_job *j) {
             if (c->state[i] != ROW_WAITING) continue;
             bool kin_running = false;
             for (size_t k = 0; j->share && k < c->nd && !kin_running; k++)
-                kin_running = c->state[k] == ROW_RUNNING && strcmp(gdw_dialect_family(gdw_dialect_at(k)), gdw_dialect_family(gdw_dialect_at(i))) == 0;
+                kin_running = c->state[k] == ROW_RUNNING && may_read_alike(j->pk, k, i);
             if (kin_running) held = true;
             else pick = i;
         }
