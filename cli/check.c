@@ -13,11 +13,10 @@
  * it, and keeps only the value's first CHECK_KEEP_NODES nodes, from which the value lines print (the JSON form,
  * which prints values whole, keeps them whole). The dialects are independent, so on a large packet they are
  * spread over the machine's cores (check_all; a row waits while a row that may read the packet alike runs,
- * claim_row); the
- * answers, and so the output, are the same however they are spread. A tree is kept only as long as something
- * will read it (check_run.keep): the matrix keeps one tree per value (a freed row's value lines are printed into
- * the row first) and the one-line form none, and the pages a freed tree held serve the next dialect's decode
- * (region.c).
+ * claim_row); the answers, and so the output, are the same however they are spread. A tree is kept only as
+ * long as something will read it (check_run.keep): the matrix keeps one tree per value (a freed row's value
+ * lines are printed into the row first) and the one-line form none, and the pages a freed tree held serve the
+ * next dialect's decode (region.c).
  */
 #define _DEFAULT_SOURCE /* getrandom, clock_gettime under -std=c11 */
 #include <pthread.h>
