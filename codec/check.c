@@ -136,6 +136,7 @@ static bool looks_misread(double x) {
 #define MISREAD_SAMPLE 4096 /* components read of each math value or packed array */
 
 size_t gdw_value_misread_own(const gdw_value *v) {
+    if (v && v->type == GDW_FLOAT) return looks_misread(gdw_value_real(v, 0)); /* its one component, without the buffer */
     size_t n = 0;
     double comps[64];
     for (size_t from = 0, got; from < MISREAD_SAMPLE && (got = gdw_value_reals(v, from, sizeof comps / sizeof comps[0], comps)) > 0; from += got)

@@ -1489,7 +1489,7 @@ static GDW_ALWAYS_INLINE void release_past_cut(dctx *c) {
  * Object's property name) and, cutting, counts it if the tree keeps it (the last one it keeps cuts). */
 static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsigned depth, bool value) {
     if (!c->doomed) {
-        if (c->digest) digest_node(c->digest, v);
+        if (c->digest) digest_node_fast(c->digest, v);
         if (value && c->on_node) c->on_node(c->on_node_ctx, v, depth);
     }
     if (c->dst_kept && --c->keep_left == 0) return cut_here(c); /* dst_kept: cutting */
