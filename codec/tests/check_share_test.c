@@ -7,8 +7,9 @@
  * Inputs: the engines' packets (the TSV files given as arguments) and byte-mutated copies of them, and every
  * fuzz corpus input (its packet: the bytes after fuzz.h's two-byte head), in compatible mode with and without
  * watching for the engine's value, watching with the tree cut at its first node (as `gdwire check` decodes), in
- * strict mode, and in engine-exact mode (where the answer rests on every rule). Each pair of rows found alike is compared, and counted: the test cannot pass on no pairs. Then
- * gdw_check, which shares answers, against gdw_check_dialect row by row. */
+ * strict mode, and in engine-exact mode (where the engine pass's reads count too). Each pair of rows found alike
+ * is compared, and counted: the test cannot pass on no pairs. Then gdw_check, which shares answers, against
+ * gdw_check_dialect row by row. */
 #define _DEFAULT_SOURCE /* d_type */
 #include <dirent.h>
 
