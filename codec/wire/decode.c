@@ -1407,8 +1407,8 @@ static __attribute__((noinline)) bool keys_kept(dctx *c, const gdw_value *items,
 
 /* ---- the walk ---------------------------------------------------------------------------- */
 
-/* A watching validation keeps a key it must judge (the stack full: the keys are taken as ones the
- * engine may merge, as keys_kept would answer false, and nothing more is kept). */
+/* A watching validation keeps a key it must judge (the stack full: the keys are taken as ones the engine may
+ * merge wherever its rules let it change keys at all, keys_may_change, and nothing more is kept). */
 static __attribute__((noinline)) void keep_key_value(dctx *c, const gdw_value *k) {
     if (c->nkeys == c->keys_cap) { engine_holds_otherwise(c, keys_may_change(c)); return; }
     c->keys[c->nkeys++] = *k;
@@ -1649,8 +1649,9 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     c.keep_left = o.keep_nodes;
     c.root = root;
     bool watched = !doc && report && report->watched; /* gdw_validate_watched */
-    /* Watching for what the engine pass (gdw_engine_settle) changes. A walk noting its reads (gdw_check's) watches in every row, and each watched rule is read where a value
-     * makes it matter: keys that are not plain or may be equal (keys_kept), text strict mode's rule refuses
+    /* Watching for what the engine pass (gdw_engine_settle) changes. A walk noting its reads (gdw_check's)
+     * watches in every row, and each watched rule is read where a value makes it matter: keys that are not
+     * plain or may be equal (keys_kept), text strict mode's rule refuses
      * (string_utf8), a typed container, 64-bit reals (narrows); rows differing only in rules no value of the
      * packet reaches then read it alike (a Godot 3 packet's godot3 and pandemonium-legacy rows, which differ in
      * merging keys). Another walk watches only in a row where one of these rules changes something (so a
