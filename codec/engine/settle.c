@@ -30,9 +30,7 @@
 /* A string as the engine's UTF-8 decoder leaves it (dialect field utf8_value: read for text that is not ASCII,
  * which every rule keeps). */
 static gdw_status settle_str(settle_ctx *c, const uint8_t **p, uint32_t *len) {
-    uint32_t i = 0;
-    while (i < *len && (*p)[i] < 0x80) i++;
-    if (i == *len) return GDW_OK;
+    if (gdw_ascii_prefix(*p, *len) == *len) return GDW_OK;
     unsigned rule = PASS_RULE(c, GDW_RULE_UTF8_VALUE, c->d->utf8_value);
     size_t n = gdw_utf8_engine_value(*p, *len, rule, NULL);
     if (n == (size_t)-1) return GDW_OK;

@@ -94,10 +94,15 @@ static size_t put_code_point(uint32_t uc, uint8_t *out) {
 static bool is_high_surrogate(uint32_t uc) { return uc >= 0xD800 && uc <= 0xDBFF; }
 static bool is_low_surrogate(uint32_t uc) { return uc >= 0xDC00 && uc <= 0xDFFF; }
 
-size_t gdw_utf8_engine_value(const uint8_t *p, size_t n, unsigned value_rule, uint8_t *out) {
-    if (value_rule == GDW_UTF8_VALUE_BYTES) return (size_t)-1;
+size_t gdw_ascii_prefix(const uint8_t *p, size_t n) {
     size_t i = 0;
     while (i < n && p[i] < 0x80) i++;
+    return i;
+}
+
+size_t gdw_utf8_engine_value(const uint8_t *p, size_t n, unsigned value_rule, uint8_t *out) {
+    if (value_rule == GDW_UTF8_VALUE_BYTES) return (size_t)-1;
+    size_t i = gdw_ascii_prefix(p, n);
     if (i == n) return (size_t)-1; /* ASCII: every rule keeps it */
     bool pair = value_rule == GDW_UTF8_VALUE_GODOT35, changed = false;
     size_t w = i;

@@ -234,6 +234,9 @@ bool gdw_input_event_words_ok(uint32_t type, uint32_t n);
 /* gdw_utf8_check: returns the index of the first offending byte, or (size_t)-1 if p[0..n)
  * is acceptable under rule. */
 size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule);
+/* gdw_ascii_prefix: how many of p[0..n) lead before the first byte that is not ASCII (n: all ASCII, which every
+ * engine's UTF-8 rule keeps as it is). */
+size_t gdw_ascii_prefix(const uint8_t *p, size_t n);
 /* gdw_utf8_engine_value: a string the Godot 3 rule accepted, as the engine's String holds it under
  * value_rule (gdw_utf8_value) and String::utf8() writes it back. Returns (size_t)-1 when that is
  * the same bytes; else writes the new form to out (when not NULL: room for n bytes, it is never
