@@ -37,26 +37,31 @@ static gdw_chunk *new_chunk(gdw_doc *doc, size_t payload) {
     return c;
 }
 
-/* What gdw_arena_alloc (value.h) does not bump inline: a request too large for it (a chunk of its
- * own, linked behind the current one so bumping goes on there), or a current chunk that is full
- * (a new one, which becomes the current one). */
+/* What gdw_arena_alloc (value.h) does not bump inline: a request too large for it (always a chunk of
+ * its own, linked behind the current one so bumping goes on there), or a current chunk that is full
+ * (a new one, which becomes the current one).
+ * So the ordinary chunks take the requests of at most GDW_BIG_ALLOC bytes in order, each into the
+ * current chunk or else a new one, whose size follows only how many ordinary chunks there are: such
+ * a packing never takes more chunks for fewer of the same requests. A zero-copy decode makes the
+ * requests of a copying one less its copies, so its heap is never the larger (validate_vs_decode
+ * holds it; a large request bumped where it fitted once made it a chunk larger: corpus/regressions). */
 void *gdw_arena_alloc_chunk(gdw_doc *doc, size_t n) {
     if (n > SIZE_MAX - 7u) return NULL; /* rounding up would wrap to a tiny size */
     n = n ? (n + 7u) & ~(size_t)7u : 8u;
-    if (doc->bump && (size_t)(gdw_chunk_end(doc) - doc->bump) >= n) { /* n == 0 comes here: 8 bytes */
-        void *p = doc->bump;
-        doc->bump += n;
-        return p;
-    }
     gdw_chunk *cur = doc->chunks;
     if (n > GDW_BIG_ALLOC) {
         gdw_chunk *c = new_chunk(doc, n);
         if (!c) return NULL;
         if (cur) { c->next = cur->next; cur->next = c; }
-        else { c->next = NULL; doc->chunks = c; } /* no bump room: the next request starts a chunk */
+        else { c->next = NULL; doc->chunks = c; } /* no ordinary chunk yet (bump is NULL): the next request starts one */
         return (uint8_t *)c + HDR;
     }
-    gdw_chunk *c = new_chunk(doc, (cur ? GDW_CHUNK_SIZE : GDW_FIRST_CHUNK) - HDR);
+    if (doc->bump && (size_t)(gdw_chunk_end(doc) - doc->bump) >= n) { /* n == 0 comes here: 8 bytes */
+        void *p = doc->bump;
+        doc->bump += n;
+        return p;
+    }
+    gdw_chunk *c = new_chunk(doc, (doc->bump ? GDW_CHUNK_SIZE : GDW_FIRST_CHUNK) - HDR);
     if (!c) return NULL;
     c->next = cur;
     doc->chunks = c;
