@@ -327,7 +327,7 @@ static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW
 
 /* Every allocation of a walk (its tree's storage) comes through these: a cutting walk past its cut releases what
  * was allocated for a node once it is made (release_past_cut). */
-static void *alloc(dctx *c, size_t n) { c->allocated = true; return gdw_arena_alloc(c->doc, n); }
+static GDW_ALWAYS_INLINE void *alloc(dctx *c, size_t n) { c->allocated = true; return gdw_arena_alloc(c->doc, n); }
 static void *alloc_dup(dctx *c, const void *p, size_t n) { c->allocated = true; return gdw_arena_dup(c->doc, p, n); }
 
 /* Bytes of the input the tree keeps: a copy in the arena, or the input itself (borrow_input). */
@@ -342,7 +342,10 @@ static GDW_ALWAYS_INLINE const uint8_t *keep_padded(dctx *c, const uint8_t *p, s
     if (c->borrow || n == 0 || padded > 32) return keep(c, p, n);
     uint8_t *q = (uint8_t *)alloc(c, n);
     if (!q) return NULL;
-    for (size_t i = 0; i < padded; i += 4) memcpy(q + i, p + i, 4);
+    /* padded is 4 to 32 and a multiple of 4: two copies that may overlap, with no loop whose exit follows the length */
+    if (padded >= 16) { memcpy(q, p, 16); memcpy(q + padded - 16, p + padded - 16, 16); }
+    else if (padded >= 8) { memcpy(q, p, 8); memcpy(q + padded - 8, p + padded - 8, 8); }
+    else memcpy(q, p, 4);
     return q;
 }
 
@@ -539,7 +542,7 @@ static bool room_for(dctx *c, uint64_t n) {
  * tree may keep: in a kept container at most keep_left slots, or all of a Dictionary whose keys keys_kept will
  * read; in one past the cut none (its children are made into spill, a watched Dictionary's keys kept on the
  * keys stack as a watching validation keeps them). */
-static gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, gdw_value **items_out) {
+static GDW_ALWAYS_INLINE gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, gdw_value **items_out) {
     gdw_value *items = NULL;
     uint32_t stored = 0;
     if (dst && slots > 0 && room_for(c, slots)) {
@@ -985,8 +988,10 @@ static GDW_ALWAYS_INLINE gdw_status read_container(dctx *c, gdw_value *dst, unsi
         dst->u.ext = ct;
     }
     gdw_status s;
-    if (is_dict && (s = read_typedesc(c, key_kind, ct ? &ct->key : NULL))) return s;
-    if ((s = read_typedesc(c, elem_kind, ct ? &ct->elem : NULL))) return s;
+    if (key_kind || elem_kind) { /* the descriptors (an untyped container has none, and ct stays NULL) */
+        if (is_dict && (s = read_typedesc(c, key_kind, ct ? &ct->key : NULL))) return s;
+        if ((s = read_typedesc(c, elem_kind, ct ? &ct->elem : NULL))) return s;
+    }
     size_t count_off;
     uint32_t raw = 0, n = 0;
     if ((s = read_masked_u32(c, &count_off, &raw, &n, "count", "container count missing"))) return s;
@@ -1191,13 +1196,19 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
     if (!known) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
     unsigned t = row->types[wire]; /* type_at: `known` noted the entry */
-    const gdw_type_info *ti = type_info(t);
     STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(row, t, noting ? &c->read.strict_rules : NULL)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
                  "header bits the dialect never writes");
     if (dst) { memset(dst, 0, sizeof *dst); dst->type = (uint8_t)t; }
-    switch (ti->kind) {
+    unsigned kind = type_info(t)->kind;
+    if (kind == K_STR) goto k_str;
+    if (kind == K_INT) goto k_int;
+    if (kind == K_FLOAT) goto k_float;
+    if (kind == K_BOOL) goto k_bool;
+    if (kind == K_NIL) return GDW_OK;
+    if (kind == K_DICT || kind == K_ARRAY) return read_container(c, dst, t, hdr);
+    switch (kind) {
     case K_NIL: case K_CALLABLE: return GDW_OK;
-    case K_BOOL: {
+    case K_BOOL: k_bool: {
         uint32_t v;
         READ_U32(c, v, GDW_ENGINE_ERR_INVALID_DATA, "bool truncated");
         TRACE(c, c->cur.pos - 4, 4, "value", v);
@@ -1205,7 +1216,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         if (dst) dst->u.i = v != 0;
         return GDW_OK;
     }
-    case K_INT: {
+    case K_INT: k_int: {
         bool wide = (hdr & GDW_FLAG16) != 0;
         int64_t v;
         if (wide) { uint64_t x; READ_U64(c, x, GDW_ENGINE_ERR_INVALID_DATA, "int truncated"); v = (int64_t)x; }
@@ -1220,7 +1231,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         if (dst) { dst->u.i = v; if (wide) dst->flags |= GDW_VF_INT64_WIRE; }
         return GDW_OK;
     }
-    case K_FLOAT: {
+    case K_FLOAT: k_float: {
         bool wide = (hdr & GDW_FLAG16) != 0;
         uint64_t bits;
         if (wide) READ_U64(c, bits, GDW_ENGINE_ERR_INVALID_DATA, "float truncated");
@@ -1245,7 +1256,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         if (dst) { dst->u.bits = bits; dst->width = wide ? 8 : 4; }
         return GDW_OK;
     }
-    case K_STR: {
+    case K_STR: k_str: {
         /* the common case of a decode inline: a plain string (plain_string_at) where no strict
          * rule is evaluated (its padding's zeros) and no trace wants its fields (a validation
          * has skip_leaf) */
@@ -1532,21 +1543,21 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             c->pending--;
             dst = slot < f->stored ? &f->items[slot] : each_node ? c->unstored : NULL;
             if (each_node) c->dst_kept = f->kept && slot < f->stored && c->keep_left > 0;
-            if (f->kind == FR_OBJECT && slot % 2 == 0) {
-                /* property name: a bare string, not a Variant */
-                gdw_str name = {NULL, 0};
-                gdw_status s = read_string(c, dst ? &name : NULL, STR_PLAIN);
-                if (s) return s;
-                if (dst) {
-                    memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr;
-                    if (each_node && (s = node_made(c, dst, c->sp, false))) return s;
+            if (f->kind != FR_ARRAY && slot % 2 == 0) { /* a key: an Object's property name, or a Dictionary's */
+                if (f->kind == FR_OBJECT) {
+                    /* property name: a bare string, not a Variant */
+                    gdw_str name = {NULL, 0};
+                    gdw_status s = read_string(c, dst ? &name : NULL, STR_PLAIN);
+                    if (s) return s;
+                    if (dst) {
+                        memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr;
+                        if (each_node && (s = node_made(c, dst, c->sp, false))) return s;
+                    }
+                    if (each_node) release_past_cut(c);
+                    f->key_off = c->str_off; f->key_len = c->str_len;
+                    continue;
                 }
-                if (each_node) release_past_cut(c);
-                f->key_off = c->str_off; f->key_len = c->str_len;
-                continue;
-            }
-            /* a dictionary key's offset, for the paths of errors in its value (read only then) */
-            if (f->kind == FR_DICT && slot % 2 == 0) {
+                /* a dictionary key's offset, for the paths of errors in its value (read only then) */
                 f->key_off = c->cur.pos;
                 if (c->keys && !f->items && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX && KEYS_JUDGED(c)) {
                     if (dst) kept_key = true, dst = &c->key_scratch; /* a cutting walk makes every key (in spill's stead) */
