@@ -336,13 +336,14 @@ static GDW_ALWAYS_INLINE const uint8_t *keep(dctx *c, const uint8_t *p, size_t n
     return c->borrow ? p : n == 0 ? k_empty : (const uint8_t *)alloc_dup(c, p, n);
 }
 
-/* keep for a string whose padding is in the input too: short ones are copied a 4-byte word at a
- * time, padding included (the arena rounds n up to 8, so the copy fits), not by a call */
+/* keep for a string whose padding is in the input too: short ones (padded to 32 bytes or less) are copied with
+ * their padding (the arena rounds n up to 8, at least padded, so the copy fits), by two fixed-size copies that may
+ * overlap: neither a call nor a loop whose exit follows the length */
 static GDW_ALWAYS_INLINE const uint8_t *keep_padded(dctx *c, const uint8_t *p, size_t n, size_t padded) {
     if (c->borrow || n == 0 || padded > 32) return keep(c, p, n);
     uint8_t *q = (uint8_t *)alloc(c, n);
     if (!q) return NULL;
-    /* padded is 4 to 32 and a multiple of 4: two copies that may overlap, with no loop whose exit follows the length */
+    /* padded: 4 to 32, a multiple of 4 */
     if (padded >= 16) { memcpy(q, p, 16); memcpy(q + padded - 16, p + padded - 16, 16); }
     else if (padded >= 8) { memcpy(q, p, 8); memcpy(q + padded - 8, p + padded - 8, 8); }
     else memcpy(q, p, 4);
@@ -1199,6 +1200,9 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(row, t, noting ? &c->read.strict_rules : NULL)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
                  "header bits the dialect never writes");
     if (dst) { memset(dst, 0, sizeof *dst); dst->type = (uint8_t)t; }
+    /* the kinds most common first, as comparisons: the switch's jump table had one indirect branch for every kind,
+     * which a Dictionary's mixed kinds kept mispredicting (40% of a decode's samples, docs/performance.md); the
+     * switch below still names every kind */
     unsigned kind = type_info(t)->kind;
     if (kind == K_STR) goto k_str;
     if (kind == K_INT) goto k_int;
