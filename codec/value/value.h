@@ -237,6 +237,31 @@ size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule);
 /* gdw_ascii_prefix: how many of p[0..n) lead before the first byte that is not ASCII (n: all ASCII, which every
  * engine's UTF-8 rule keeps as it is). */
 size_t gdw_ascii_prefix(const uint8_t *p, size_t n);
+/* gdw_plain_ascii: p[0..n) holds only bytes 0x01-0x7F: text every rule reads and keeps as it is, with no NUL
+ * to end it (the decoder's plain strings, the encoder's text that needs no check). A word at a time: a byte
+ * >= 0x80 or a zero byte sets a top bit of w | (w - 0x01...01) (with no top bit in w, only a zero byte
+ * borrows). The last word overlaps the previous one rather than going byte by byte. */
+static inline bool gdw_ascii_word64(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return !((w | (w - 0x0101010101010101ull)) & 0x8080808080808080ull);
+}
+static inline bool gdw_ascii_word32(const uint8_t *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return !((w | (w - 0x01010101u)) & 0x80808080u);
+}
+static inline bool gdw_plain_ascii(const uint8_t *p, size_t n) {
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 <= n; i += 8)
+            if (!gdw_ascii_word64(p + i)) return false;
+        return (n % 8) == 0 || gdw_ascii_word64(p + n - 8);
+    }
+    if (n >= 4) return gdw_ascii_word32(p) && gdw_ascii_word32(p + n - 4);
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == 0 || p[i] >= 0x80) return false;
+    return true;
+}
 /* gdw_utf8_engine_value: a string the Godot 3 rule accepted, as the engine's String holds it under
  * value_rule (gdw_utf8_value) and String::utf8() writes it back. Returns (size_t)-1 when that is
  * the same bytes; else writes the new form to out (when not NULL: room for n bytes, it is never

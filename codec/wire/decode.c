@@ -356,30 +356,6 @@ static GDW_ALWAYS_INLINE const uint8_t *keep_padded(dctx *c, const uint8_t *p, s
  * (class and property names), a NodePath part, a string array entry. */
 enum { STR_PLAIN = GDW_STR_VALUE, STR_PATH_PART = GDW_STR_PATH_PART, STR_ARRAY_ENTRY = GDW_STR_ARRAY_ENTRY };
 
-/* p[0..n) holds only bytes 0x01-0x7F. A word at a time: a byte >= 0x80 or a zero byte sets a
- * top bit of w | (w - 0x01...01) (with no top bit in w, only a zero byte borrows). The last
- * word overlaps the previous one rather than going byte by byte. */
-static inline bool ascii_word64(const uint8_t *p) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return !((w | (w - 0x0101010101010101ull)) & 0x8080808080808080ull);
-}
-static inline bool ascii_word32(const uint8_t *p) {
-    uint32_t w;
-    memcpy(&w, p, 4);
-    return !((w | (w - 0x01010101u)) & 0x80808080u);
-}
-static inline bool plain_ascii(const uint8_t *p, size_t n) {
-    if (n >= 8) {
-        for (size_t i = 0; i + 8 <= n; i += 8)
-            if (!ascii_word64(p + i)) return false;
-        return (n % 8) == 0 || ascii_word64(p + n - 8);
-    }
-    if (n >= 4) return ascii_word32(p) && ascii_word32(p + n - 4);
-    for (size_t i = 0; i < n; i++)
-        if (p[i] == 0 || p[i] >= 0x80) return false;
-    return true;
-}
 
 /* A string's parts, each rule in one function: its bytes and padding on the wire
  * (string_bytes), what the engine sees of them (string_content: the ASCII fast path, a BOM, a
@@ -435,7 +411,7 @@ static gdw_status string_content(dctx *c, wire_string *ws, int use) {
     /* The common case first: ASCII without a NUL (a string array entry: before its final NUL)
      * has no BOM, no NUL inside, and is valid UTF-8 under every rule. */
     size_t body = (use == STR_ARRAY_ENTRY && len && p[len - 1] == 0) ? len - 1 : len;
-    ws->ascii = plain_ascii(p, body);
+    ws->ascii = gdw_plain_ascii(p, body);
     const uint8_t *nul;
     if (ws->ascii) {
         nul = body < len ? p + body : NULL;
@@ -609,7 +585,7 @@ static GDW_ALWAYS_INLINE bool plain_string_at(const dctx *c, size_t ahead, uint3
     if (!cur_peek_u32(&c->cur, ahead, len32) || (int32_t)*len32 < 0) return false;
     size_t len = *len32;
     *padded = len + (4 - len % 4) % 4; /* len < 2^31: no overflow */
-    return cur_peek_bytes(&c->cur, ahead + 4, *padded, body) && plain_ascii(*body, len);
+    return cur_peek_bytes(&c->cur, ahead + 4, *padded, body) && gdw_plain_ascii(*body, len);
 }
 
 typedef char skip_leaf_takes_the_scalar_kinds_as_the_first_four[K_NIL == 0 && K_BOOL == 1 && K_INT == 2 && K_FLOAT == 3 ? 1 : -1]; /* C and C++ (amalgamation_test) */
@@ -629,7 +605,7 @@ static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
         const uint8_t *body; /* plain_string_at, written out: the validation loop is 12% shorter so */
         if (!cur_peek_u32(&c->cur, 4, &len32) || (int32_t)len32 < 0) return false;
         size_t len = len32, padded = len + (4 - len % 4) % 4; /* len < 2^31: no overflow */
-        if (!cur_peek_bytes(&c->cur, 8, padded, &body) || !plain_ascii(body, len)) return false;
+        if (!cur_peek_bytes(&c->cur, 8, padded, &body) || !gdw_plain_ascii(body, len)) return false;
         c->str_off = c->cur.pos + 8;
         c->str_len = len32;
         n = 8 + padded;
@@ -659,7 +635,7 @@ static inline bool skip_entry(dctx *c) {
     size_t l = len32, n = 4 + l + (4 - l % 4) % 4; /* l < 2^31: no overflow */
     if (!cur_peek_bytes(&c->cur, 0, n, &p)) return false;
     size_t body = (l && p[4 + l - 1] == 0) ? l - 1 : l;
-    if (!plain_ascii(p + 4, body)) return false;
+    if (!gdw_plain_ascii(p + 4, body)) return false;
     return cur_skip(&c->cur, n);
 }
 
@@ -675,7 +651,7 @@ static GDW_ALWAYS_INLINE bool plain_entry(dctx *c, const uint8_t **text, size_t 
     if (!cur_peek_bytes(&c->cur, 0, n, &p)) return false;
     bool nul_ended = l && p[4 + l - 1] == 0;
     size_t body = nul_ended ? l - 1 : l;
-    if (!plain_ascii(p + 4, body)) return false;
+    if (!gdw_plain_ascii(p + 4, body)) return false;
     if (c->canon && !(nul_ended && zero_padding(p + n, n - 4 - l))) return false;
     *text = p + 4;
     *text_len = body;

@@ -31,15 +31,29 @@ typedef struct ectx {
     const gdw_value *items[GDW_HARD_MAX_DEPTH + 2]; /* each level's children (gdw_children), asked once */
     uint32_t count[GDW_HARD_MAX_DEPTH + 2];
     unsigned levels;
+    int8_t type_ids[GDW_TYPE_COUNT]; /* each type's wire id in d (-1: none), looked up at its first header */
 } ectx;
+
+#define TYPE_ID_UNASKED ((int8_t)-2)
 
 static void put(writer *w, const void *src, size_t n) {
     if (w->buf && n && w->pos <= w->cap && n <= w->cap - w->pos) memcpy(w->buf + w->pos, src, n);
     else if (w->buf && n && w->pos < w->cap) memcpy(w->buf + w->pos, src, w->cap - w->pos); /* a prefix */
     w->pos += n;
 }
-static void put_u32(writer *w, uint32_t v) { uint8_t b[4]; wr_u32le(b, v); put(w, b, 4); }
-static void put_u64(writer *w, uint64_t v) { uint8_t b[8]; wr_u64le(b, v); put(w, b, 8); }
+/* a word, written in place where it fits (the common case: put's other cases are a sizing pass and a short buffer) */
+static inline void put_u32(writer *w, uint32_t v) {
+    if (w->buf && w->pos <= w->cap && 4 <= w->cap - w->pos) { wr_u32le(w->buf + w->pos, v); w->pos += 4; return; }
+    uint8_t b[4];
+    wr_u32le(b, v);
+    put(w, b, 4);
+}
+static inline void put_u64(writer *w, uint64_t v) {
+    if (w->buf && w->pos <= w->cap && 8 <= w->cap - w->pos) { wr_u64le(w->buf + w->pos, v); w->pos += 8; return; }
+    uint8_t b[8];
+    wr_u64le(b, v);
+    put(w, b, 8);
+}
 static void put_zeros(writer *w, size_t n) { static const uint8_t z[8] = {0}; put(w, z, n); }
 
 /* The path of the value being written (path.c). */
@@ -87,7 +101,7 @@ static unsigned text_rule(const ectx *e) { return e->d->lenient_strings ? (unsig
  * engine's string, a leading byte order mark is dropped, and bytes that are not UTF-8 under
  * the dialect's rule are rejected; so these are LOSSY unless the caller allows it. */
 static gdw_status check_text(ectx *e, const uint8_t *p, uint32_t n) {
-    if ((e->lossy && !e->lossy_report) || n == 0) return GDW_OK;
+    if ((e->lossy && !e->lossy_report) || n == 0 || gdw_plain_ascii(p, n)) return GDW_OK; /* plain ASCII: none of the three */
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
         return lossy(e, "a string starting with a byte order mark reads back without it");
     if (memchr(p, 0, n)) return lossy(e, "a NUL inside a string: the engine's string ends there");
@@ -130,7 +144,8 @@ static gdw_status put_text(ectx *e, const uint8_t *p, uint32_t n) {
 }
 
 static gdw_status header(ectx *e, gdw_type t, uint32_t flags) {
-    int id = gdw_dialect_type_id(e->d, t);
+    int id = e->type_ids[t];
+    if (id == TYPE_ID_UNASKED) id = e->type_ids[t] = (int8_t)gdw_dialect_type_id(e->d, t);
     if (id < 0) return efail(e, GDW_ERR_UNSUPPORTED_TYPE, "the dialect has no such type");
     put_u32(&e->w, (uint32_t)id | flags);
     return GDW_OK;
@@ -535,6 +550,7 @@ static void ectx_init(ectx *e, const gdw_dialect *d, gdw_error *err) {
     e->lossy_ctx = NULL;
     e->narrowed = false;
     e->levels = 0;
+    memset(e->type_ids, TYPE_ID_UNASKED, sizeof e->type_ids);
 }
 
 gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode_options *opts,
