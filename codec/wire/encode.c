@@ -54,7 +54,15 @@ static inline void put_u64(writer *w, uint64_t v) {
     wr_u64le(b, v);
     put(w, b, 8);
 }
-static void put_zeros(writer *w, size_t n) { static const uint8_t z[8] = {0}; put(w, z, n); }
+static inline void put_zeros(writer *w, size_t n) { /* n <= 8: a string's padding */
+    static const uint8_t z[8] = {0};
+    if (w->buf && w->pos <= w->cap && n <= w->cap - w->pos) {
+        for (size_t i = 0; i < n; i++) w->buf[w->pos + i] = 0;
+        w->pos += n;
+        return;
+    }
+    put(w, z, n);
+}
 
 /* The path of the value being written (path.c). */
 static void enc_path(const ectx *e, char *out) {
@@ -113,12 +121,13 @@ static gdw_status check_text(ectx *e, const uint8_t *p, uint32_t n) {
 /* The bytes a string is written as: as they are, or, when lossy and some are not UTF-8 under
  * the dialect's rule (the engine would refuse the whole packet), each such byte replaced by
  * U+FFFD (EF BF BD). Writes to w when not NULL; returns the length. */
-static size_t text_bytes(const ectx *e, writer *w, const uint8_t *p, uint32_t n) {
-    size_t bad = n && e->lossy ? gdw_utf8_check(p, n, text_rule(e)) : (size_t)-1;
-    if (bad == (size_t)-1) {
-        if (w) put(w, p, n);
-        return n;
-    }
+static size_t text_bytes_replaced(const ectx *e, writer *w, const uint8_t *p, uint32_t n);
+static inline size_t text_bytes(const ectx *e, writer *w, const uint8_t *p, uint32_t n) {
+    if (n && e->lossy && !gdw_plain_ascii(p, n) && gdw_utf8_check(p, n, text_rule(e)) != (size_t)-1) return text_bytes_replaced(e, w, p, n);
+    if (w) put(w, p, n);
+    return n;
+}
+static size_t text_bytes_replaced(const ectx *e, writer *w, const uint8_t *p, uint32_t n) {
     /* a character at a time: the shortest prefix the rule takes whole (up to the 6-byte forms
      * Godot 3 reads), else one byte replaced */
     size_t len = 0, i = 0;
