@@ -31,7 +31,8 @@ typedef struct ectx {
     const gdw_value *items[GDW_HARD_MAX_DEPTH + 2]; /* each level's children (gdw_children), asked once */
     uint32_t count[GDW_HARD_MAX_DEPTH + 2];
     unsigned levels;
-    int8_t type_ids[GDW_TYPE_COUNT]; /* each type's wire id in d (-1: none), looked up at its first header */
+    int8_t type_ids[GDW_TYPE_COUNT]; /* each type's wire id in d (-1: none), looked up at its first header
+                                        (TYPE_ID_UNASKED before: ectx_init) */
 } ectx;
 
 #define TYPE_ID_UNASKED ((int8_t)-2)
@@ -118,10 +119,10 @@ static gdw_status check_text(ectx *e, const uint8_t *p, uint32_t n) {
     return GDW_OK;
 }
 
+static size_t text_bytes_replaced(const ectx *e, writer *w, const uint8_t *p, uint32_t n);
 /* The bytes a string is written as: as they are, or, when lossy and some are not UTF-8 under
  * the dialect's rule (the engine would refuse the whole packet), each such byte replaced by
- * U+FFFD (EF BF BD). Writes to w when not NULL; returns the length. */
-static size_t text_bytes_replaced(const ectx *e, writer *w, const uint8_t *p, uint32_t n);
+ * U+FFFD (EF BF BD: text_bytes_replaced). Writes to w when not NULL; returns the length. */
 static inline size_t text_bytes(const ectx *e, writer *w, const uint8_t *p, uint32_t n) {
     if (n && e->lossy && !gdw_plain_ascii(p, n) && gdw_utf8_check(p, n, text_rule(e)) != (size_t)-1) return text_bytes_replaced(e, w, p, n);
     if (w) put(w, p, n);
