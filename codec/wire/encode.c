@@ -37,32 +37,33 @@ typedef struct ectx {
 
 #define TYPE_ID_UNASKED ((int8_t)-2)
 
+/* Where the next n bytes go when the buffer has room for them, else NULL (a sizing pass, or past a short buffer's end). */
+static inline uint8_t *room(const writer *w, size_t n) { return w->buf && w->pos <= w->cap && n <= w->cap - w->pos ? w->buf + w->pos : NULL; }
 static void put(writer *w, const void *src, size_t n) {
-    if (w->buf && n && w->pos <= w->cap && n <= w->cap - w->pos) memcpy(w->buf + w->pos, src, n);
+    uint8_t *at = n ? room(w, n) : NULL;
+    if (at) memcpy(at, src, n);
     else if (w->buf && n && w->pos < w->cap) memcpy(w->buf + w->pos, src, w->cap - w->pos); /* a prefix */
     w->pos += n;
 }
-/* a word, written in place where it fits (the common case: put's other cases are a sizing pass and a short buffer) */
+/* A word or padding, written in place where it fits (the common case); put copes with the others. */
 static inline void put_u32(writer *w, uint32_t v) {
-    if (w->buf && w->pos <= w->cap && 4 <= w->cap - w->pos) { wr_u32le(w->buf + w->pos, v); w->pos += 4; return; }
-    uint8_t b[4];
-    wr_u32le(b, v);
-    put(w, b, 4);
+    uint8_t b[4], *at = room(w, 4);
+    wr_u32le(at ? at : b, v);
+    if (at) w->pos += 4;
+    else put(w, b, 4);
 }
 static inline void put_u64(writer *w, uint64_t v) {
-    if (w->buf && w->pos <= w->cap && 8 <= w->cap - w->pos) { wr_u64le(w->buf + w->pos, v); w->pos += 8; return; }
-    uint8_t b[8];
-    wr_u64le(b, v);
-    put(w, b, 8);
+    uint8_t b[8], *at = room(w, 8);
+    wr_u64le(at ? at : b, v);
+    if (at) w->pos += 8;
+    else put(w, b, 8);
 }
 static inline void put_zeros(writer *w, size_t n) { /* n <= 8: a string's padding */
     static const uint8_t z[8] = {0};
-    if (w->buf && w->pos <= w->cap && n <= w->cap - w->pos) {
-        for (size_t i = 0; i < n; i++) w->buf[w->pos + i] = 0;
-        w->pos += n;
-        return;
-    }
-    put(w, z, n);
+    uint8_t *at = room(w, n);
+    if (!at) { put(w, z, n); return; }
+    for (size_t i = 0; i < n; i++) at[i] = 0;
+    w->pos += n;
 }
 
 /* The path of the value being written (path.c). */
