@@ -241,17 +241,17 @@ size_t gdw_ascii_prefix(const uint8_t *p, size_t n);
  * to end it (the decoder's plain strings, the encoder's text that needs no check). A word at a time: a byte
  * >= 0x80 or a zero byte sets a top bit of w | (w - 0x01...01) (with no top bit in w, only a zero byte
  * borrows). The last word overlaps the previous one rather than going byte by byte. */
-static inline bool gdw_ascii_word64(const uint8_t *p) {
+static GDW_ALWAYS_INLINE bool gdw_ascii_word64(const uint8_t *p) {
     uint64_t w;
     memcpy(&w, p, 8);
     return !((w | (w - 0x0101010101010101ull)) & 0x8080808080808080ull);
 }
-static inline bool gdw_ascii_word32(const uint8_t *p) {
+static GDW_ALWAYS_INLINE bool gdw_ascii_word32(const uint8_t *p) {
     uint32_t w;
     memcpy(&w, p, 4);
     return !((w | (w - 0x01010101u)) & 0x80808080u);
 }
-static inline bool gdw_plain_ascii(const uint8_t *p, size_t n) {
+static GDW_ALWAYS_INLINE bool gdw_plain_ascii(const uint8_t *p, size_t n) {
     if (n >= 8) {
         for (size_t i = 0; i + 8 <= n; i += 8)
             if (!gdw_ascii_word64(p + i)) return false;

@@ -97,6 +97,7 @@ typedef struct dctx {
     unsigned tr_type;    /* type of the value being read, for trace events */
     bool fast;           /* compatible mode, no shadow, no trace: values without a destination
                             may be skipped by skip_leaf / skip_entry (below) */
+    bool leaf_runs;      /* fast, and no keys kept (keys, below): leaf_run may read the leaves in a container */
     /* A watching validation (gdw_validate_watched) judges a Dictionary's keys as a decode does
      * (keys_kept), without a tree: it reads each key it must judge into key_scratch and keeps it on
      * a stack, keys[0..nkeys) (a Dictionary's own keys start at its frame's key_start); when the stack
@@ -589,34 +590,71 @@ static GDW_ALWAYS_INLINE bool plain_string_at(const dctx *c, size_t ahead, uint3
 }
 
 typedef char skip_leaf_takes_the_scalar_kinds_as_the_first_four[K_NIL == 0 && K_BOOL == 1 && K_INT == 2 && K_FLOAT == 3 ? 1 : -1]; /* C and C++ (amalgamation_test) */
-static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
+/* What leaf_at reads of the row, read without a note (a fast walk's reads are never asked for, above), and held
+ * apart so that a run of leaves (leaf_run) keeps it in registers. */
+typedef struct leaf_row { const uint8_t *types; unsigned type_count; bool header_whole; } leaf_row;
+static GDW_ALWAYS_INLINE leaf_row leaf_row_of(const gdw_dialect *d) {
+    leaf_row r = {d->types, d->type_count, d->engine_header_whole};
+    return r;
+}
+
+/* A leaf a fast walk reads without read_value (leaf_at): its n bytes (header included, all in the input), type and
+ * kind, header, and a string's length (its content starts 8 bytes in; 0 for the other kinds). */
+typedef struct leaf { const uint8_t *bytes; size_t n; unsigned type, kind; uint32_t hdr, text_len; } leaf;
+
+/* The value at the cursor, when it is a leaf whose reading checks nothing in compatible mode: nil, bool, int, float,
+ * a Callable's header, a string that is ASCII without a NUL (a validation skips them, a decode makes their nodes
+ * with make_leaf). False for any other, which read_value reads with every check and the exact error report.
+ * Reads nothing past the input; moves nothing. */
+static GDW_ALWAYS_INLINE bool leaf_at(const gdw_cursor *cur, leaf_row r, leaf *l) {
     uint32_t hdr, len32;
     size_t n;
-    if (!cur_peek_u32(&c->cur, 0, &hdr)) return false;
+    const uint8_t *head; /* the header and the word after it: every leaf but a nil or Callable at the input's end,
+                            which read_value reads */
+    if (!cur_peek_bytes(cur, 0, 8, &head)) return false;
+    hdr = rd_u32le(head);
     unsigned wire = hdr & 0xFFu;
-    const gdw_dialect *d = c->row; /* read without a note: a fast walk's reads are never asked for (above) */
-    if (wire >= d->type_count) return false;
-    if ((hdr & ~0xFFu) && d->engine_header_whole) return false; /* read_value notes that the engine refuses it */
-    c->value_off = c->cur.pos; /* as read_value would: errors after this value report it */
+    if (wire >= r.type_count) return false;
+    if ((hdr & ~0xFFu) && r.header_whole) return false; /* read_value notes that the engine refuses it */
     /* the kinds most common first, as comparisons: how gcc lowers a switch here changes with the code
      * around it (a jump table cost the loop 10 more instructions a value once) */
-    unsigned kind = type_info(d->types[wire])->kind;
+    unsigned t = r.types[wire], kind = type_info(t)->kind;
     if (kind == K_STR) {
         const uint8_t *body; /* plain_string_at, written out: the validation loop is 12% shorter so */
-        if (!cur_peek_u32(&c->cur, 4, &len32) || (int32_t)len32 < 0) return false;
+        len32 = rd_u32le(head + 4);
+        if ((int32_t)len32 < 0) return false;
         size_t len = len32, padded = len + (4 - len % 4) % 4; /* len < 2^31: no overflow */
-        if (!cur_peek_bytes(&c->cur, 8, padded, &body) || !gdw_plain_ascii(body, len)) return false;
-        c->str_off = c->cur.pos + 8;
-        c->str_len = len32;
+        if (!cur_peek_bytes(cur, 8, padded, &body) || !gdw_plain_ascii(body, len)) return false;
         n = 8 + padded;
-    } else if (kind <= K_FLOAT) { /* Nil, bool, int, float (static_assert below) */
+    } else if (kind <= K_FLOAT) { /* Nil, bool, int, float (static_assert above) */
+        len32 = 0;
         n = kind == K_NIL ? 4 : kind == K_BOOL || !(hdr & GDW_FLAG16) ? 8 : 12;
     } else if (kind == K_CALLABLE) {
+        len32 = 0;
         n = 4;
     } else {
         return false;
     }
-    return cur_skip(&c->cur, n);
+    if (n > 8 && !cur_has(cur, n)) return false; /* a string's bytes are there (body) */
+    l->text_len = len32;
+    l->n = n;
+    l->type = t;
+    l->kind = kind;
+    l->hdr = hdr;
+    l->bytes = head;
+    return true;
+}
+
+/* A fast walk's leaf without a destination (leaf_at), stepped over as read_value would read it. */
+static GDW_ALWAYS_INLINE bool skip_leaf(dctx *c) {
+    leaf l;
+    if (!leaf_at(&c->cur, leaf_row_of(c->row), &l)) return false;
+    c->value_off = c->cur.pos; /* as read_value would: errors after this value report it */
+    if (l.kind == K_STR) {
+        c->str_off = c->cur.pos + 8;
+        c->str_len = l.text_len;
+    }
+    return cur_skip(&c->cur, l.n);
 }
 
 /* The pad (0 to 3) bytes that end at `end` are zero: the high bytes of the word before `end`, which the
@@ -659,6 +697,29 @@ static GDW_ALWAYS_INLINE bool plain_entry(dctx *c, const uint8_t **text, size_t 
 }
 
 /* ---- one value --------------------------------------------------------------------------- */
+
+/* How a node holds a leaf, for read_value and make_leaf alike. */
+static GDW_ALWAYS_INLINE void node_of_type(gdw_value *dst, unsigned t) { memset(dst, 0, sizeof *dst); dst->type = (uint8_t)t; }
+static GDW_ALWAYS_INLINE void node_bool(gdw_value *dst, uint32_t v) { dst->u.i = v != 0; }
+static GDW_ALWAYS_INLINE void node_int(gdw_value *dst, int64_t v, bool wide) { dst->u.i = v; if (wide) dst->flags |= GDW_VF_INT64_WIRE; }
+static GDW_ALWAYS_INLINE void node_float(gdw_value *dst, uint64_t bits, bool wide) { dst->u.bits = bits; dst->width = wide ? 8 : 4; }
+static GDW_ALWAYS_INLINE bool node_text(dctx *c, gdw_value *dst, const uint8_t *body, uint32_t len, size_t padded) {
+    dst->len = len;
+    dst->u.bytes = keep_padded(c, body, len, padded);
+    return dst->u.bytes != NULL;
+}
+
+/* The node of a leaf (leaf_at), as read_value makes it in a fast walk. False: out of memory. */
+static GDW_ALWAYS_INLINE bool make_leaf(dctx *c, gdw_value *dst, const leaf *l) {
+    node_of_type(dst, l->type);
+    bool wide = (l->hdr & GDW_FLAG16) != 0;
+    const uint8_t *p = l->bytes + 4; /* after the header; leaf_at has l->n bytes in the input */
+    if (l->kind == K_STR) return node_text(c, dst, p + 4, l->text_len, l->n - 8);
+    if (l->kind == K_INT) node_int(dst, wide ? (int64_t)rd_u64le(p) : (int64_t)(int32_t)rd_u32le(p), wide);
+    else if (l->kind == K_FLOAT) node_float(dst, wide ? rd_u64le(p) : rd_u32le(p), wide);
+    else if (l->kind == K_BOOL) node_bool(dst, rd_u32le(p));
+    return true;
+}
 
 static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth, const bool noting);
 
@@ -1175,7 +1236,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     unsigned t = row->types[wire]; /* type_at: `known` noted the entry */
     STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(row, t, noting ? &c->read.strict_rules : NULL)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
                  "header bits the dialect never writes");
-    if (dst) { memset(dst, 0, sizeof *dst); dst->type = (uint8_t)t; }
+    if (dst) node_of_type(dst, t);
     /* the kinds most common first, as comparisons: the switch's jump table had one indirect branch for every kind,
      * which a Dictionary's mixed kinds kept mispredicting (40% of a decode's samples, docs/performance.md); the
      * switch below still names every kind */
@@ -1193,7 +1254,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         READ_U32(c, v, GDW_ENGINE_ERR_INVALID_DATA, "bool truncated");
         TRACE(c, c->cur.pos - 4, 4, "value", v);
         STRICT_CHECK(c, v > 1, GDW_ERR_NON_CANONICAL, c->cur.pos - 4, "bool is neither 0 nor 1");
-        if (dst) dst->u.i = v != 0;
+        if (dst) node_bool(dst, v);
         return GDW_OK;
     }
     case K_INT: k_int: {
@@ -1208,7 +1269,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
             STRICT_CHECK(c, want != wide, GDW_ERR_NON_CANONICAL, c->value_off,
                          wide ? "64-bit int where the encoder writes 32 bits" : "32-bit int where the encoder writes 64 bits");
         }
-        if (dst) { dst->u.i = v; if (wide) dst->flags |= GDW_VF_INT64_WIRE; }
+        if (dst) node_int(dst, v, wide);
         return GDW_OK;
     }
     case K_FLOAT: k_float: {
@@ -1233,7 +1294,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
                 STRICT_CHECK(c, !wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "32-bit NaN (the encoder writes NaN as 64-bit)");
             }
         }
-        if (dst) { dst->u.bits = bits; dst->width = wide ? 8 : 4; }
+        if (dst) node_float(dst, bits, wide);
         return GDW_OK;
     }
     case K_STR: k_str: {
@@ -1247,9 +1308,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
             c->str_off = c->cur.pos + 4;
             c->str_len = len32;
             cur_skip(&c->cur, 4 + padded);
-            dst->len = len32;
-            dst->u.bytes = keep_padded(c, body, len32, padded);
-            return dst->u.bytes ? GDW_OK : nomem(c);
+            return node_text(c, dst, body, len32, padded) ? GDW_OK : nomem(c);
         }
         gdw_str s = {NULL, 0};
         gdw_status st = read_string(c, dst ? &s : NULL, STR_PLAIN);
@@ -1436,6 +1495,35 @@ static GDW_ALWAYS_INLINE bool skip_string_key(dctx *c) {
     return true;
 }
 
+/* A fast walk in a container, from its next slot: the leaves leaf_at finds, one after another, without read_value
+ * and the slot loop between them: made into the container's items (making: a decode, whose slots all have
+ * one) or stepped over (a validation's have none). What the slot loop would have done for each is done once
+ * at the end: the slots begun (f->next, c->pending), the offset of the last Dictionary key (f->key_off) and of
+ * the last value (c->value_off). Stops at the first value read_value reads. Not for an Object (its property
+ * names are bare strings), nor where each node is seen (node_made) or keys are kept (c->keys). */
+static GDW_ALWAYS_INLINE gdw_status leaf_run(dctx *c, frame *f, const bool making) {
+    const leaf_row r = leaf_row_of(c->row);
+    const uint32_t slots = f->slots;
+    gdw_cursor cur = c->cur; /* a copy the loop keeps in registers */
+    uint32_t next = f->next;
+    size_t last = 0; /* where the last leaf began */
+    bool nomem_at_last = false;
+    leaf l;
+    while (next < slots && leaf_at(&cur, r, &l)) {
+        last = cur.pos;
+        cur_skip(&cur, l.n);
+        if (making && !make_leaf(c, &f->items[next], &l)) { nomem_at_last = true; break; }
+        next++;
+    }
+    if (next == f->next && !nomem_at_last) return GDW_OK;
+    if (f->kind == FR_DICT && next % 2 == 1) f->key_off = last; /* stopped at a value whose key it read */
+    c->value_off = last;
+    c->cur = cur;
+    c->pending -= next - f->next;
+    f->next = next;
+    return nomem_at_last ? nomem(c) : GDW_OK;
+}
+
 /* A cutting walk has made the last node its tree keeps. Each open container (each kept, as the node's
  * ancestors) keeps the children begun so far; the lengths are written once the walk is done (cut_done), as
  * the walk goes on making nodes into the slots past them. Everything made from now on is released once made
@@ -1495,6 +1583,10 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
     bool kept_key = false; /* dst is a watching walk's key_scratch (watch_key) */
     if (each_node) c->dst_kept = c->cutting;
     for (;;) {
+        /* a run of leaves (leaf_run) is tried where leaves are likely next: after one (skip_leaf), and at a
+         * container's first child; not after a value read_value read, which may be a string that is not plain,
+         * whose siblings leaf_at would read in vain (a decode of Arrays of UTF-8 text: 16% more instructions) */
+        bool run = true;
         if (!(dst == NULL && c->fast && c->sp <= c->max_depth && skip_leaf(c))) {
             unsigned depth = c->sp;
             gdw_status s = read_value(c, dst, depth, noting);
@@ -1502,6 +1594,17 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             if (each_node && dst && (s = node_made(c, dst, depth, true))) return s; /* made whole: its children (if any) come next */
             if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching walk's key */
             if (each_node) release_past_cut(c);
+            run = c->sp > depth; /* it opened a container */
+        }
+        if (!each_node && run && c->leaf_runs && c->sp - 1u < c->max_depth) { /* in a container, at a depth leaves may be */
+            frame *f = &c->stack[c->sp - 1]; /* the leaves that come next, two or more (one the slot loop reads as fast) */
+            if (f->slots - f->next < 2 || f->kind == FR_OBJECT) {
+            } else if (f->stored) { /* stored: every slot (no cut) */
+                gdw_status s = leaf_run(c, f, true);
+                if (s) return s;
+            } else {
+                leaf_run(c, f, false);
+            }
         }
         kept_key = false;
         /* the next slot to fill */
@@ -1661,6 +1764,7 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         c.keys_judged = notes || gdw_keys_of(d)->merge_dict_keys || gdw_keys_of(d)->name_to_string;
         c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
+    c.leaf_runs = c.fast && !c.keys;
     s = notes ? walk_noting(&c, root) : c.digest || c.on_node || c.cutting ? walk_each_node(&c, root) : walk(&c, root);
     if (report && report->read) {
         assert(!c.fast); /* a fast walk notes nothing */

@@ -18,46 +18,46 @@ typedef struct gdw_cursor {
     size_t pos;
 } gdw_cursor;
 
-static inline size_t cur_left(const gdw_cursor *c) { return c->len - c->pos; }
-static inline bool cur_has(const gdw_cursor *c, size_t n) { return n <= c->len - c->pos; }
+static GDW_ALWAYS_INLINE size_t cur_left(const gdw_cursor *c) { return c->len - c->pos; }
+static GDW_ALWAYS_INLINE bool cur_has(const gdw_cursor *c, size_t n) { return n <= c->len - c->pos; }
 
 /* The next 4 or 8 bytes as a little-endian word, or n bytes (a pointer into the input). */
-static inline bool cur_u32(gdw_cursor *c, uint32_t *out) {
+static GDW_ALWAYS_INLINE bool cur_u32(gdw_cursor *c, uint32_t *out) {
     if (!cur_has(c, 4)) return false;
     *out = rd_u32le(c->base + c->pos);
     c->pos += 4;
     return true;
 }
-static inline bool cur_u64(gdw_cursor *c, uint64_t *out) {
+static GDW_ALWAYS_INLINE bool cur_u64(gdw_cursor *c, uint64_t *out) {
     if (!cur_has(c, 8)) return false;
     *out = rd_u64le(c->base + c->pos);
     c->pos += 8;
     return true;
 }
-static inline bool cur_bytes(gdw_cursor *c, size_t n, const uint8_t **out) {
+static GDW_ALWAYS_INLINE bool cur_bytes(gdw_cursor *c, size_t n, const uint8_t **out) {
     if (!cur_has(c, n)) return false;
     *out = c->base + c->pos;
     c->pos += n;
     return true;
 }
 /* Looking ahead without moving: the word or n bytes that start `ahead` bytes after pos. */
-static inline bool cur_peek_u32(const gdw_cursor *c, size_t ahead, uint32_t *out) {
+static GDW_ALWAYS_INLINE bool cur_peek_u32(const gdw_cursor *c, size_t ahead, uint32_t *out) {
     if (ahead > cur_left(c) || !(4 <= cur_left(c) - ahead)) return false;
     *out = rd_u32le(c->base + c->pos + ahead);
     return true;
 }
-static inline bool cur_peek_bytes(const gdw_cursor *c, size_t ahead, size_t n, const uint8_t **out) {
+static GDW_ALWAYS_INLINE bool cur_peek_bytes(const gdw_cursor *c, size_t ahead, size_t n, const uint8_t **out) {
     if (ahead > cur_left(c) || n > cur_left(c) - ahead) return false;
     *out = c->base + c->pos + ahead;
     return true;
 }
-static inline bool cur_skip(gdw_cursor *c, size_t n) {
+static GDW_ALWAYS_INLINE bool cur_skip(gdw_cursor *c, size_t n) {
     if (!cur_has(c, n)) return false;
     c->pos += n;
     return true;
 }
 /* Bytes already read, again (a dictionary key for an error's path): [off, off + n) before pos. */
-static inline bool cur_behind(const gdw_cursor *c, size_t off, size_t n, const uint8_t **out) {
+static GDW_ALWAYS_INLINE bool cur_behind(const gdw_cursor *c, size_t off, size_t n, const uint8_t **out) {
     if (off > c->pos || n > c->pos - off) return false;
     *out = c->base + off;
     return true;
