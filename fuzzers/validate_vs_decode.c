@@ -2,7 +2,8 @@
 /* Fuzz target `validate_vs_decode`: gdw_validate and gdw_decode give the same verdict, bytes
  * consumed, error code, offsets, path and message on any input, and so does a validation with
  * the fast path for leaves off (a trace function); a zero-copy decode (borrow_input) gives
- * the same verdict and an equal value; and gdw_check's one-pass strict verdict (found during its
+ * the same verdict and an equal value, and a decode with the fast path off the same tree, node by node with
+ * every flag (same_nodes); and gdw_check's one-pass strict verdict (found during its
  * compatible decode) is the verdict, code, offset, path and message of a separate strict
  * validation of the consumed bytes, and its engine verdict (found in the same walk unless an
  * engine quirk is met) that of a separate engine-exact validation, in every dialect; and a watching
@@ -24,6 +25,19 @@ static void same_outcome(const char *a, gdw_status sa, size_t used_a, const gdw_
                    strcmp(ea->path, eb->path) == 0 && strcmp(ea->message, eb->message) == 0,
                "%s: %s at %zu in '%s' (%s); %s: %s at %zu in '%s' (%s)", a, gdw_status_name(ea->code), ea->offset, ea->path, ea->message,
                b, gdw_status_name(eb->code), eb->offset, eb->path, eb->message);
+}
+
+/* The trees of two decodes of the same bytes are the same node by node: gdw_value_equal, and the flags it does not
+ * compare too (how an int came), so that a leaf the fast path makes (decode.c, leaf_run) is the one read_value makes. */
+static bool same_nodes(const gdw_value *a, const gdw_value *b) {
+    if (a->type != b->type || a->width != b->width || a->flags != b->flags || a->len != b->len) return false;
+    const gdw_value *ka, *kb;
+    size_t na = gdw_children(a, &ka), nb = gdw_children(b, &kb);
+    if (na != nb) return false;
+    if (na == 0) return gdw_value_equal(a, b);
+    for (size_t i = 0; i < na; i++)
+        if (!same_nodes(&ka[i], &kb[i])) return false;
+    return gdw_container_of(a) == NULL ? gdw_container_of(b) == NULL : gdw_container_of(b) != NULL; /* descriptors: gdw_value_equal below */
 }
 
 /* gdw_check's engine verdict (run with o) in every dialect that accepts is that of a separate
@@ -67,6 +81,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(gdw_doc_heap_bytes(borrowed) <= gdw_doc_heap_bytes(doc), "zero-copy decode uses more heap");
     }
     gdw_doc_free(borrowed);
+    /* the same with the fast path off (a trace): the general reader makes every node */
+    gdw_doc *general = NULL;
+    gdw_status sg = gdw_decode(in.dialect, in.packet, in.len, &ot, NULL, &general, NULL, &et);
+    FUZZ_CHECK(sg == sd, "decode %s, decode without the fast path %s", gdw_status_name(sd), gdw_status_name(sg));
+    if (sd == GDW_OK)
+        FUZZ_CHECK(same_nodes(gdw_doc_root(doc), gdw_doc_root(general)) && gdw_value_equal(gdw_doc_root(doc), gdw_doc_root(general)),
+                   "decode without the fast path gives another tree");
+    gdw_doc_free(general);
     gdw_doc_free(doc);
 
     if (in.opt.mode != GDW_MODE_ENGINE_EXACT) {
