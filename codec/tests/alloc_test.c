@@ -153,6 +153,60 @@ static gdw_status run_build(const void *arg, const gdw_allocator *a) {
     return s;
 }
 
+static void no_trace(void *ctx, const gdw_trace_event *ev) { (void)ctx; (void)ev; }
+
+/* A decode's leaf runs (decode.c, leaf_run) copy strings without read_value: an allocation that fails in one is
+ * reported as the general reader reports it (a trace turns the runs off), at every n, with the same offsets and
+ * path, and never tried again (the decode that succeeds made exactly n allocations). The packet's strings are the
+ * most of its requests, so that chunks run out at strings too. Returns the failures seen. */
+static int leaf_runs_without_memory(const char *dialect) {
+    char text[200000];
+    size_t o = 0;
+    o += (size_t)snprintf(text + o, sizeof text - o, "[[");
+    for (int i = 0; i < 2000; i++) o += (size_t)snprintf(text + o, sizeof text - o, "%s\"k%05d_abcdefghij\"", i ? ", " : "", i);
+    o += (size_t)snprintf(text + o, sizeof text - o, "], {");
+    for (int i = 0; i < 1000; i++) o += (size_t)snprintf(text + o, sizeof text - o, "%s\"key%d\": \"value%d\"", i ? ", " : "", i, i);
+    snprintf(text + o, sizeof text - o, "}]");
+    gdw_doc *src = NULL;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    if (gdw_text_parse(text, strlen(text), NULL, &src, NULL) || gdw_encode_alloc(t_dialect(dialect), gdw_doc_root(src), NULL, NULL, &bytes, &len, NULL)) {
+        CHECK(0, "leaf runs setup %s", dialect);
+        gdw_doc_free(src);
+        return 0;
+    }
+    int failures = 0;
+    for (long n = 0;; n++) {
+        gdw_status s[2];
+        gdw_error e[2];
+        long calls[2];
+        for (int general = 0; general < 2; general++) {
+            failing f = {n, 0, 0};
+            gdw_allocator a = {f_malloc, f_realloc, f_free, &f};
+            gdw_decode_options opts = gdw_decode_options_default();
+            if (general) opts.trace = no_trace;
+            gdw_doc *doc = NULL;
+            s[general] = gdw_decode(t_dialect(dialect), bytes, len, &opts, &a, &doc, NULL, &e[general]);
+            calls[general] = f.calls;
+            gdw_doc_free(doc);
+            CHECK(f.outstanding == 0, "%s, fail at %ld: %ld blocks left", dialect, n, f.outstanding);
+        }
+        CHECK(s[0] == s[1], "%s, fail at %ld: %s, without the runs %s", dialect, n, gdw_status_name(s[0]), gdw_status_name(s[1]));
+        if (s[0] == GDW_OK) {
+            CHECK(calls[0] == n && calls[1] == n, "%s: the decodes that succeeded made %ld and %ld allocations, not %ld", dialect, calls[0], calls[1], n);
+            break;
+        }
+        failures++;
+        CHECK(s[0] == GDW_ERR_NOMEM && e[0].offset == e[1].offset && e[0].value_offset == e[1].value_offset && strcmp(e[0].path, e[1].path) == 0,
+              "%s, fail at %ld: at %zu (value %zu) in '%s', without the runs at %zu (value %zu) in '%s'", dialect, n, e[0].offset, e[0].value_offset,
+              e[0].path, e[1].offset, e[1].value_offset, e[1].path);
+        if (n > 10000) { CHECK(0, "never succeeds"); break; }
+    }
+    gdw_doc_free(src);
+    free(bytes);
+    return failures;
+}
+
 int main(void) {
     heap_bound("200k nulls", "godot3", "null", 200000);
     heap_bound("100k one-byte strings", "godot3", "\"a\"", 100000);
@@ -247,7 +301,10 @@ int main(void) {
         }
         gdw_doc_free(src);
     }
-    printf("%d decode sweeps, %d other sweeps, %d allocation failures injected in decode\n", sweeps, other_sweeps, failures_injected);
+    int run_failures = leaf_runs_without_memory("godot3") + leaf_runs_without_memory("godot4");
+    printf("%d decode sweeps, %d other sweeps, %d allocation failures injected in decode, %d more beside leaf runs\n", sweeps, other_sweeps,
+           failures_injected, run_failures);
+    CHECK(run_failures >= 10, "too few failures beside leaf runs");
     CHECK(sweeps > 40, "too few sweeps");
     CHECK(other_sweeps >= 4 * (int)(sizeof k_texts / sizeof k_texts[0]), "too few sweeps of json_parse, convert, build, check");
     return t_finish();

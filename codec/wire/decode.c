@@ -1495,6 +1495,16 @@ static GDW_ALWAYS_INLINE bool skip_string_key(dctx *c) {
     return true;
 }
 
+/* A leaf run's string whose copy found no memory (c->cur at it, n its bytes): it fails as the slot loop and
+ * read_value fail it, with the same offsets and path (an allocation that fails is reported, never tried again). */
+static __attribute__((noinline, cold)) gdw_status leaf_without_memory(dctx *c, frame *f, size_t n) {
+    f->next++; /* the slot begun: the run has set the key's offset for a value's path (a key's own path needs none) */
+    c->pending--;
+    c->value_off = c->cur.pos;
+    cur_skip(&c->cur, n);
+    return nomem(c);
+}
+
 /* A fast walk in a container, from its next slot: the leaves leaf_at finds, one after another, without read_value
  * and the slot loop between them: made into the container's items (making: a decode, whose slots all have
  * one) or stepped over (a validation's have none). What the slot loop would have done for each is done once
@@ -1507,21 +1517,23 @@ static GDW_ALWAYS_INLINE gdw_status leaf_run(dctx *c, frame *f, const bool makin
     gdw_cursor cur = c->cur; /* a copy the loop keeps in registers */
     uint32_t next = f->next;
     size_t last = 0; /* where the last leaf began */
-    bool nomem_at_last = false;
+    size_t no_memory = 0; /* the bytes of a leaf whose node found none */
     leaf l;
     while (next < slots && leaf_at(&cur, r, &l)) {
-        last = cur.pos;
+        size_t at = cur.pos;
         cur_skip(&cur, l.n);
-        if (making && !make_leaf(c, &f->items[next], &l)) { nomem_at_last = true; break; }
+        if (making && !make_leaf(c, &f->items[next], &l)) { cur.pos = at; no_memory = l.n; break; }
+        last = at;
         next++;
     }
-    if (next == f->next && !nomem_at_last) return GDW_OK;
-    if (f->kind == FR_DICT && next % 2 == 1) f->key_off = last; /* stopped at a value whose key it read */
-    c->value_off = last;
-    c->cur = cur;
-    c->pending -= next - f->next;
-    f->next = next;
-    return nomem_at_last ? nomem(c) : GDW_OK;
+    if (next != f->next) {
+        if (f->kind == FR_DICT && next % 2 == 1) f->key_off = last; /* stopped at a value whose key it read */
+        c->value_off = last;
+        c->cur = cur;
+        c->pending -= next - f->next;
+        f->next = next;
+    }
+    return making && no_memory ? leaf_without_memory(c, f, no_memory) : GDW_OK;
 }
 
 /* A cutting walk has made the last node its tree keeps. Each open container (each kept, as the node's
@@ -1598,12 +1610,9 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
         }
         if (!each_node && run && c->leaf_runs && c->sp - 1u < c->max_depth) { /* in a container, at a depth leaves may be */
             frame *f = &c->stack[c->sp - 1]; /* the leaves that come next, two or more (one the slot loop reads as fast) */
-            if (f->slots - f->next < 2 || f->kind == FR_OBJECT) {
-            } else if (f->stored) { /* stored: every slot (no cut) */
-                gdw_status s = leaf_run(c, f, true);
+            if (f->slots - f->next >= 2 && f->kind != FR_OBJECT) {
+                gdw_status s = f->stored ? leaf_run(c, f, true) : leaf_run(c, f, false); /* stored: every slot (no cut) */
                 if (s) return s;
-            } else {
-                leaf_run(c, f, false);
             }
         }
         kept_key = false;
