@@ -582,11 +582,11 @@ static gdw_status read_typedesc(dctx *c, unsigned kind, gdw_typedesc *td) {
 /* A string's length word `ahead` bytes on, and its bytes and padding there, ASCII without a NUL:
  * the one form every rule reads as written (no BOM, no NUL, valid UTF-8 under every dialect's rule,
  * the value the engine holds). Reads nothing; false: the general reader decides. */
-static GDW_ALWAYS_INLINE bool plain_string_at(const dctx *c, size_t ahead, uint32_t *len32, size_t *padded, const uint8_t **body) {
-    if (!cur_peek_u32(&c->cur, ahead, len32) || (int32_t)*len32 < 0) return false;
+static GDW_ALWAYS_INLINE bool plain_string_at(const gdw_cursor *cur, size_t ahead, uint32_t *len32, size_t *padded, const uint8_t **body) {
+    if (!cur_peek_u32(cur, ahead, len32) || (int32_t)*len32 < 0) return false;
     size_t len = *len32;
     *padded = len + (4 - len % 4) % 4; /* len < 2^31: no overflow */
-    return cur_peek_bytes(&c->cur, ahead + 4, *padded, body) && gdw_plain_ascii(*body, len);
+    return cur_peek_bytes(cur, ahead + 4, *padded, body) && gdw_plain_ascii(*body, len);
 }
 
 typedef char skip_leaf_takes_the_scalar_kinds_as_the_first_four[K_NIL == 0 && K_BOOL == 1 && K_INT == 2 && K_FLOAT == 3 ? 1 : -1]; /* C and C++ (amalgamation_test) */
@@ -620,11 +620,9 @@ static GDW_ALWAYS_INLINE bool leaf_at(const gdw_cursor *cur, leaf_row r, leaf *l
      * around it (a jump table cost the loop 10 more instructions a value once) */
     unsigned t = r.types[wire], kind = type_info(t)->kind;
     if (kind == K_STR) {
-        const uint8_t *body; /* plain_string_at, written out: the validation loop is 12% shorter so */
-        len32 = rd_u32le(head + 4);
-        if ((int32_t)len32 < 0) return false;
-        size_t len = len32, padded = len + (4 - len % 4) % 4; /* len < 2^31: no overflow */
-        if (!cur_peek_bytes(cur, 8, padded, &body) || !gdw_plain_ascii(body, len)) return false;
+        const uint8_t *body;
+        size_t padded;
+        if (!plain_string_at(cur, 4, &len32, &padded, &body)) return false;
         n = 8 + padded;
     } else if (kind <= K_FLOAT) { /* Nil, bool, int, float (static_assert above) */
         len32 = 0;
@@ -1304,7 +1302,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         uint32_t len32;
         size_t padded;
         const uint8_t *body;
-        if (dst && !c->trace && plain_string_at(c, 0, &len32, &padded, &body) && (!c->canon || zero_padding(body + padded, padded - len32))) {
+        if (dst && !c->trace && plain_string_at(&c->cur, 0, &len32, &padded, &body) && (!c->canon || zero_padding(body + padded, padded - len32))) {
             c->str_off = c->cur.pos + 4;
             c->str_len = len32;
             cur_skip(&c->cur, 4 + padded);
