@@ -2,8 +2,8 @@
 /* Fuzz target `validate_vs_decode`: gdw_validate and gdw_decode give the same verdict, bytes
  * consumed, error code, offsets, path and message on any input, and so does a validation with
  * the fast path for leaves off (a trace function); a zero-copy decode (borrow_input) gives
- * the same verdict and an equal value, and a decode with the fast path off the same tree, node by node with
- * every flag (same_nodes); and gdw_check's one-pass strict verdict (found during its
+ * the same verdict and an equal value, and in compatible mode (where the fast path runs) a decode with the
+ * fast path off the same tree, node by node with every flag (same_nodes); and gdw_check's one-pass strict verdict (found during its
  * compatible decode) is the verdict, code, offset, path and message of a separate strict
  * validation of the consumed bytes, and its engine verdict (found in the same walk unless an
  * engine quirk is met) that of a separate engine-exact validation, in every dialect; and a watching
