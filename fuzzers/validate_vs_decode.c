@@ -37,7 +37,7 @@ static bool same_nodes(const gdw_value *a, const gdw_value *b) {
     if (na == 0) return gdw_value_equal(a, b);
     for (size_t i = 0; i < na; i++)
         if (!same_nodes(&ka[i], &kb[i])) return false;
-    return gdw_container_of(a) == NULL ? gdw_container_of(b) == NULL : gdw_container_of(b) != NULL; /* descriptors: gdw_value_equal below */
+    return (gdw_container_of(a) == NULL) == (gdw_container_of(b) == NULL); /* the descriptors themselves: gdw_value_equal (the caller) */
 }
 
 /* gdw_check's engine verdict (run with o) in every dialect that accepts is that of a separate

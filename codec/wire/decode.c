@@ -589,7 +589,7 @@ static GDW_ALWAYS_INLINE bool plain_string_at(const gdw_cursor *cur, size_t ahea
     return cur_peek_bytes(cur, ahead + 4, *padded, body) && gdw_plain_ascii(*body, len);
 }
 
-typedef char skip_leaf_takes_the_scalar_kinds_as_the_first_four[K_NIL == 0 && K_BOOL == 1 && K_INT == 2 && K_FLOAT == 3 ? 1 : -1]; /* C and C++ (amalgamation_test) */
+typedef char leaf_at_takes_the_scalar_kinds_as_the_first_four[K_NIL == 0 && K_BOOL == 1 && K_INT == 2 && K_FLOAT == 3 ? 1 : -1]; /* C and C++ (amalgamation_test) */
 /* What leaf_at reads of the row, read without a note (a fast walk's reads are never asked for, above), and held
  * apart so that a run of leaves (leaf_run) keeps it in registers. */
 typedef struct leaf_row { const uint8_t *types; unsigned type_count; bool header_whole; } leaf_row;
