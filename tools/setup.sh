@@ -4,8 +4,8 @@
 # Idempotent: a second run installs nothing and takes a second. Needs root (or sudo) on Debian 12.
 #   --engines        also the real engines the test suite asks (Godot 4.6 and 3.6 from Debian sid,
 #                    about 700 MB: tools/engines/setup). Checking a packet does not need them.
-#   --build-engines  also what tools/engines/build needs to build engines from their sources
-#                    (SCons, ccache, and the libraries a Debian "+ds" source leaves out).
+#   --build-engines  also what tools/engines/build needs to build engines from Debian's source
+#                    packages (SCons, ccache, and the libraries a "+ds" source leaves out).
 set -euo pipefail
 
 engines=0 build_engines=0
@@ -47,12 +47,7 @@ command -v npm > /dev/null || PACKAGES+=(npm)
 # tools/engines/build: SCons and ccache; curl, gpgv, the archive keyring, xz and dpkg-source to fetch
 # and check a Debian source package; the system libraries Debian's repacked Godot source uses
 [ "$build_engines" = 0 ] || PACKAGES+=(scons ccache curl gpgv debian-archive-keyring xz-utils dpkg-dev
-  zlib1g-dev libzstd-dev libpng-dev libfreetype-dev libbrotli-dev libmbedtls-dev
-  # Godot 3.0 has no headless platform: its X11 build needs these, and runs under Xvfb
-  libx11-dev libxcursor-dev libxinerama-dev libgl1-mesa-dev libglu1-mesa-dev libasound2-dev libpulse-dev
-  libudev-dev libxi-dev libxrandr-dev xvfb xauth
-  # Godot 2's Python 2 build scripts are ported to Python 3 with lib2to3 (patch_godot2)
-  python3-lib2to3)
+  zlib1g-dev libzstd-dev libpng-dev libfreetype-dev libbrotli-dev libmbedtls-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -5,15 +5,15 @@
 # the vector's engine-exact expectation, or a deviation listed for that engine.
 # Usage (from Bazel): engine_oracle_test.sh RUNNER TESTEE_RUN ENGINE_TESTEE ENGINE DIALECT VERSION [built]
 # VERSION is the engine version the deviations were measured with; another one is said first.
-# "built": an engine tools/engines/build makes from its source, on demand: when it has not been
-# built here the test says so and skips (its recorded answers in conformance/evidence/ are still
-# checked by //conformance:conformance).
+# "built": an engine at $GDW_ENGINES/built/ENGINE/engine, made by tools/engines/build (Debian's
+# source packages) or provided by the user: where it is missing the test says so and skips (its
+# recorded answers in conformance/evidence/ are still checked by //conformance:conformance).
 set -euo pipefail
 runner=$1 testee_run=$2 engine_testee=$3 engine=$4 dialect=$5 version=$6 kind=${7:-}
 run=$(dirname "$engine_testee")/run
 engines=$("$run" --list)  # (read whole: grep -q closing the pipe early would fail it under pipefail)
 if [ "$kind" = built ] && ! grep -q "^$engine	" <<<"$engines"; then
-    echo "SKIP: the engine $engine is not built here; 'tools/engines/build $engine' makes it (tools/engines/README.md)."
+    echo "SKIP: no engine at ${GDW_ENGINES:-/var/cache/gdwire/engines}/built/$engine/engine: 'tools/engines/build $engine' makes it for a Debian row; for the others put a binary you have there (tools/engines/README.md)."
     echo "Its recorded answers (conformance/evidence/$engine.tsv) are checked by //conformance:conformance."
     echo "0 passed, 0 failed, 1 skipped"
     exit 0

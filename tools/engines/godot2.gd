@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# godot2.gd — the Godot 2 driver of tools/engines/testee.py (the mole rows' engines, which
-# tools/engines/build makes). It does what godot3.gd does, with Godot 2's names: the version from
+# godot2.gd — the Godot 2 driver of tools/engines/testee.py (the mole rows' engines, at
+# $GDW_ENGINES/built/NAME/engine: tools/engines/README.md). It does what godot3.gd does, with Godot 2's names: the version from
 # OS.get_engine_version(), Marshalls.base64_to_variant(str) (2.x has no allow_objects: its
 # decode_variant reads an Object as a null Object whatever the packet holds, core/io/marshalls.cpp
 # OBJECT case) and var2bytes. Input: $GDW_IN, lines "index<TAB>base64<TAB>objects(0/1)"; every line

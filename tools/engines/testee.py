@@ -52,7 +52,7 @@ ENGINES = {
     "godot4.6": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4"}, 24),
     "godot3.6": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3", "godot3@3.6"}, 17),
     "godot3.2": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3@3.2", "godot3"}, 17),
-    # engines tools/engines/build made from their sources (tools/engines/README.md)
+    # engines built from their sources, at $GDW_ENGINES/built/NAME/engine (tools/engines/README.md)
     "pandemonium-4.9": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium"}, 23),
     "pandemonium-3.8": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium"}, 23),
     "pandemonium-4.9-double": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"pandemonium-double"}, 23),
