@@ -13,6 +13,9 @@ about 16 is linear; a quadratic verb shows about 256. The shapes:
   name keys     Godot 4 keys [String or StringName x 16] (never equal) and "k" / &"k" pairs (equal)
   deep note     1000 nested Arrays over {1: null, 1: null} and a PoolByteArray: the engine holds
                 another value 1000 levels down (the command's engine note)
+and `gdwire capture --json` on the forged captures of hostile_captures.py (issue 55: fragment sets,
+retransmit windows, WebSocket streams and messages, path caches), at 1x, 4x and 16x 8 times the
+base size (a capture's every byte is cheap to read), with its peak RSS beside its time.
 Figures only, unless --check RATIO: then exit 1 when any ratio is above RATIO (the growth test
 in bench/BUILD uses 48: linear is 16, quadratic 256). Usage:
   bazel build -c opt //cli:gdwire && python3 bench/growth.py bazel-bin/cli/gdwire
@@ -24,6 +27,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostile_captures  # noqa: E402 (beside this file)
 
 
 def u32(v):
@@ -101,17 +107,29 @@ def verbs(dialect):
         yield ("convert " + mode, ["convert", "--from", dialect, "--to", other] + m)
 
 
-def timed(cmd, path):
-    """The least CPU time (user + system) of the command over two runs: the machine's other load
-    does not count."""
-    best = None
+def timed_rss(cmd, path):
+    """The least CPU time (user + system) of the command over two runs (the machine's other load
+    does not count), and its peak RSS in MiB. GNU time measures it: a child of this process would
+    count this process's own memory in its peak (Linux keeps it across fork and exec)."""
+    best, rss = None, 0
+    out = os.path.join(tempfile.gettempdir(), "gdw-growth-time-%d" % os.getpid())
     for _ in range(2):
-        before = os.times()
-        subprocess.run(cmd + [path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        after = os.times()
-        dt = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", out] + cmd + [path], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        with open(out) as fh:
+            user, system, kib = fh.read().split()[-3:]
+        dt = float(user) + float(system)
         best = dt if best is None else min(best, dt)
-    return best
+        rss = max(rss, int(kib) / 1024)
+    os.remove(out)
+    return best, rss
+
+
+def timed(cmd, path):
+    return timed_rss(cmd, path)[0]
+
+
+CAPTURE_SCALE = 8  # a capture shape's 1x is 8 times the base size
 
 
 def main():
@@ -142,11 +160,33 @@ def main():
             mb = os.path.getsize(files[2]) / 1e6 / max(ts[2], 1e-6)
             print("%-12s %-14s %10.3f %10.3f %10.3f %12.1f %8.1f" % (sname, vname, ts[0], ts[1], ts[2], mb, ratio))
             sys.stdout.flush()
+    captures = hostile_captures.SHAPES if not a.shapes else [s for s in hostile_captures.SHAPES if s[0] in a.shapes.split(",")]
+    if captures:
+        print("\n%-14s %-14s %10s %10s %10s %9s %9s %9s %8s" % ("capture shape", "verb", "t(1x) s", "t(4x) s", "t(16x) s",
+                                                             "RSS 1x", "RSS 4x", "RSS 16x", "16x/1x"))
+    for sname, make in captures:
+        files = []
+        for k in (1, 4, 16):
+            p = os.path.join(tmp, "capture-%s-%d.pcap" % (sname.replace(" ", "-"), k))
+            with open(p, "wb") as fh:
+                fh.write(make(a.base * 1024 * CAPTURE_SCALE * k))
+            files.append(p)
+        runs = [timed_rss([a.gdwire, "capture", "--json"], p) for p in files]
+        ts = [r[0] for r in runs]
+        ratio = ts[2] / max(ts[0], 0.02)
+        if a.check is not None and ratio > a.check:
+            bad.append("capture %s: %.1f" % (sname, ratio))
+        worst = max(worst, ratio)
+        print("%-14s %-14s %10.3f %10.3f %10.3f %6.0f MiB %6.0f MiB %6.0f MiB %8.1f" % (sname, "capture --json", ts[0], ts[1], ts[2],
+                                                                                  runs[0][1], runs[1][1], runs[2][1], ratio))
+        sys.stdout.flush()
+        for p in files:
+            os.remove(p)
     print("worst growth ratio 16x/1x: %.1f (linear: about 16; the goal is at most 20)" % worst)
     if a.check is not None:
         for b in bad:
             print("NOT LINEAR: " + b)
-        print("%d passed, %d failed" % (len(chosen) * 6 * len(MODES) - len(bad), len(bad)))
+        print("%d passed, %d failed" % (len(chosen) * 6 * len(MODES) + len(captures) - len(bad), len(bad)))
         return 1 if bad else 0
     return 0
 

@@ -148,11 +148,18 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
         c->check = true;
     } else if (strcmp(a, "--no-summary") == 0) {
         c->no_summary = true;
-    } else if (strcmp(a, "--max-fragment-bytes") == 0 || strcmp(a, "--max-packet") == 0 || strcmp(a, "--max-flows") == 0 ||
-               strcmp(a, "--max-paths") == 0) {
+    } else if (strncmp(a, "--max-", 6) == 0) {
+        const struct { const char *name; size_t *to; } caps[] = {
+            {"--max-fragment-bytes", &c->max_fragment_bytes}, {"--max-flow-fragment-bytes", &c->max_flow_fragment_bytes},
+            {"--max-packet", &c->max_packet}, {"--max-flows", &c->max_flows}, {"--max-paths", &c->max_paths},
+            {"--max-window-bytes", &c->max_window_bytes}, {"--max-flow-window-bytes", &c->max_flow_window_bytes},
+            {"--max-path-bytes", &c->max_path_bytes}, {"--max-flow-path-bytes", &c->max_flow_path_bytes},
+        };
+        size_t *to = NULL;
+        for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++)
+            if (strcmp(a, caps[k].name) == 0) to = caps[k].to;
+        if (!to) return 0;
         VALUE("a number (K, M, G suffixes)");
-        size_t *to = a[6] == 'f' && a[7] == 'r' ? &c->max_fragment_bytes : a[6] == 'p' && a[7] == 'a' && a[8] == 'c' ? &c->max_packet
-                   : a[6] == 'f' ? &c->max_flows : &c->max_paths;
         if (!count_arg(argv[*i], to)) return usage_error("capture", "'%s': want a number from 1 (K, M, G suffixes)", argv[*i]) ? -1 : -1;
     } else {
         return 0;
@@ -488,12 +495,13 @@ static void summary(capture_run *r) {
     if (r->o->json) {
         printf("{\"type\":\"summary\",\"frames\":%llu,\"udp_datagrams\":%llu,\"enet_datagrams\":%llu,\"tcp_segments\":%llu,\"flows\":%u,\"messages\":%llu,"
                "\"shown\":%llu,\"message_bytes\":%llu,\"retransmits\":%llu,\"fragmented_packets\":%llu,\"fragments_dropped\":%llu,"
-               "\"peak_fragment_bytes\":%zu,\"decompressed\":%llu,\"problems\":%llu,\"commands\":{",
+               "\"peak_fragment_bytes\":%zu,\"peak_held_bytes\":%zu,\"states_dropped\":%llu,\"decompressed\":%llu,\"problems\":%llu,\"commands\":{",
                (unsigned long long)st.frames, (unsigned long long)st.udp_datagrams, (unsigned long long)st.enet_datagrams,
                (unsigned long long)st.tcp_segments, st.flows,
                (unsigned long long)st.messages, (unsigned long long)r->shown, (unsigned long long)st.message_bytes,
                (unsigned long long)st.retransmits, (unsigned long long)st.fragments_completed, (unsigned long long)st.fragments_dropped,
-               st.peak_fragment_bytes, (unsigned long long)st.decompressed, (unsigned long long)st.problems);
+               st.peak_fragment_bytes, st.peak_held_bytes, (unsigned long long)st.states_dropped, (unsigned long long)st.decompressed,
+               (unsigned long long)st.problems);
         bool first = true;
         for (int c = 0; c < GDW_MP_COMMAND_COUNT; c++)
             if (st.by_command[c]) printf("%s\"%s\":%llu", first ? "" : ",", gdw_mp_command_name((gdw_mp_command)c), (unsigned long long)st.by_command[c]), first = false;
@@ -560,10 +568,11 @@ int cmd_capture(const opts *o) {
     void *range_coder = load_range_coder();
     if (range_coder) so.decompress = range_decompress, so.decompress_ctx = range_coder;
     so.decode.mode = o->dec.mode;
-    if (o->cap.max_fragment_bytes) so.max_open_fragment_bytes = o->cap.max_fragment_bytes;
-    if (o->cap.max_packet) so.max_packet_bytes = o->cap.max_packet;
-    if (o->cap.max_flows) so.max_flows = o->cap.max_flows;
-    if (o->cap.max_paths) so.max_cached_paths = o->cap.max_paths;
+    /* 0 leaves the library's default */
+    so.max_open_fragment_bytes = o->cap.max_fragment_bytes, so.max_flow_fragment_bytes = o->cap.max_flow_fragment_bytes;
+    so.max_packet_bytes = o->cap.max_packet, so.max_flows = o->cap.max_flows, so.max_cached_paths = o->cap.max_paths;
+    so.max_window_bytes = o->cap.max_window_bytes, so.max_flow_window_bytes = o->cap.max_flow_window_bytes;
+    so.max_path_bytes = o->cap.max_path_bytes, so.max_flow_path_bytes = o->cap.max_flow_path_bytes;
     r.s = gdw_session_new(&so, on_message, on_problem, &r);
     if (!r.s) {
         fprintf(stderr, "gdwire capture: out of memory (or a --max-* past what can be held)\n");

@@ -33,7 +33,9 @@ typedef struct capture_opts {
     double since, until;        /* --since / --until SECONDS from the first frame; until < 0: none */
     bool check;                 /* --check: every Variant checked against every dialect */
     bool no_summary;            /* --no-summary */
-    size_t max_fragment_bytes, max_packet, max_flows, max_paths; /* 0: the library's defaults */
+    /* --max-*: the session's caps (gdw_session_options; 0: the library's defaults) */
+    size_t max_fragment_bytes, max_flow_fragment_bytes, max_packet, max_flows, max_paths;
+    size_t max_window_bytes, max_flow_window_bytes, max_path_bytes, max_flow_path_bytes;
 } capture_opts;
 
 typedef struct opts {

@@ -180,9 +180,17 @@ static const verb k_verbs[] = {
      "  --since S, --until S  only messages from S to S seconds after the first frame\n"
      "  --check             check each Variant's bytes against every dialect, as gdwire check\n"
      "  --no-summary        no summary at the end (messages per command and per peer, bytes)\n"
-     "  --max-fragment-bytes N, --max-packet N, --max-flows N, --max-paths N\n"
-     "                      memory caps: open fragments (64M), one reassembled packet (32M),\n"
-     "                      flows (4096), cached paths (65536); what passes one is a problem\n",
+     "  --max-fragment-bytes N, --max-flow-fragment-bytes N\n"
+     "                      what waits to become a message (ENet fragments, TCP streams, WebSocket\n"
+     "                      messages), in all flows (64M) and in one flow (40M)\n"
+     "  --max-window-bytes N, --max-flow-window-bytes N\n"
+     "                      ENet retransmit windows, in all flows (16M) and in one (192K)\n"
+     "  --max-path-bytes N, --max-flow-path-bytes N, --max-paths N\n"
+     "                      the path caches: bytes in all flows (16M) and one (4M), entries (65536)\n"
+     "  --max-packet N, --max-flows N\n"
+     "                      one reassembled packet (32M), flows followed (4096)\n"
+     "                      At a cap the oldest state of its kind is dropped, with a problem\n"
+     "                      (docs/capture.md, \"Bounded memory\")\n",
      "  gdwire capture session.pcap\n"
      "  sudo tcpdump -i lo -w - udp port 7000 | gdwire capture --command rpc -\n"
      "  gdwire capture --json --names names.tsv session.pcap | jq 'select(.type == \"message\")'\n",

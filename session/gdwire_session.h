@@ -15,10 +15,12 @@
  *   - gdw_session: frames in capture order (gdw_session_frame) or UDP payloads
  *     (gdw_session_udp); it tells its caller each message and each problem through callbacks.
  *
- * Memory is bounded: open fragments together by max_open_fragment_bytes, one reassembled packet by
- * max_packet_bytes, flows by max_flows, cached paths by max_cached_paths; what does not fit is a
- * problem (reported once, with its frame number) and is dropped, never allocated. A session is
- * used by one thread at a time; two sessions share nothing.
+ * Memory is bounded: every byte a session holds because of the traffic (fragmented packets, TCP
+ * streams and WebSocket messages, retransmit windows, path caches, flows) is charged, at what it
+ * costs the C library, to a cap for all flows and a cap per flow (the max_* options); when a cap
+ * is reached the oldest state of its kind is dropped, with a problem, and the session goes on.
+ * docs/capture.md lists the caps. A session is used by one thread at a time; two sessions share
+ * nothing.
  */
 #ifndef GDWIRE_SESSION_H
 #define GDWIRE_SESSION_H
@@ -128,10 +130,13 @@ GDW_API void gdw_mp_parsed_free(gdw_mp_parsed *p);
 
 typedef struct gdw_session gdw_session;
 
-/* Link types, as libpcap numbers them (LINKTYPE_*). */
+/* Link types, as libpcap numbers them (LINKTYPE_* in files; pcap_datalink gives a raw-IP file's
+ * LINKTYPE_RAW as its DLT_RAW, 12, or 14 as OpenBSD numbers it: both are read as raw IP). */
 enum {
     GDW_LINK_NULL = 0,        /* BSD loopback: a 4-byte family in the capturing host's order */
     GDW_LINK_ETHERNET = 1,
+    GDW_LINK_DLT_RAW = 12,    /* raw IP, as pcap_datalink names LINKTYPE_RAW */
+    GDW_LINK_DLT_RAW_OPENBSD = 14,
     GDW_LINK_RAW = 101,       /* a bare IPv4 or IPv6 packet */
     GDW_LINK_LOOP = 108,      /* OpenBSD loopback: the family in network order */
     GDW_LINK_LINUX_SLL = 113,
@@ -163,7 +168,7 @@ typedef struct gdw_session_problem {
     uint64_t frame;          /* 0: at the end of the capture */
     double time;
     unsigned flow;           /* 0: before a flow is known */
-    const char *layer;       /* "link", "ip", "udp", "enet", "multiplayer" */
+    const char *layer;       /* "link", "ip", "udp", "tcp", "enet", "multiplayer", "session" (its caps) */
     size_t offset;           /* the byte of the frame (or, for "multiplayer", of its packet) */
     char message[240];
 } gdw_session_problem;
@@ -183,10 +188,18 @@ typedef struct gdw_session_options {
     gdw_decompress_fn decompress; /* NULL: compressed datagrams are problems */
     void *decompress_ctx;
     gdw_decode_options decode;    /* how Variants decode (gdw_session_options_default: compatible, objects allowed) */
-    size_t max_open_fragment_bytes; /* all unfinished fragmented packets together; default 64 MiB */
+    /* What the session may hold (0: the default). Reassembly is what waits to become a message:
+     * ENet's unfinished fragmented packets, TCP streams (their unparsed bytes and the segments past
+     * a gap) and WebSocket messages in several frames. */
+    size_t max_open_fragment_bytes; /* reassembly, all flows; default 64 MiB */
+    size_t max_flow_fragment_bytes; /* reassembly, one flow; default 40 MiB */
     size_t max_packet_bytes;      /* one reassembled packet; default 32 MiB (ENet's own maximum) */
     size_t max_flows;             /* default 4096 */
     size_t max_cached_paths;      /* path-cache entries in all; default 65536 */
+    size_t max_window_bytes;      /* ENet retransmit windows (one per direction and channel in use), all flows; default 16 MiB */
+    size_t max_flow_window_bytes; /* the same, one flow; default 192 KiB (every one of ENet's 2 x 256) */
+    size_t max_path_bytes;        /* path-cache entries, all flows; default 16 MiB */
+    size_t max_flow_path_bytes;   /* path-cache entries a flow's peers announced; default 4 MiB */
     const gdw_allocator *alloc;   /* NULL: the C library's */
 } gdw_session_options;
 
@@ -195,9 +208,12 @@ GDW_API gdw_session_options gdw_session_options_default(void);
 typedef struct gdw_session_stats {
     uint64_t frames, udp_datagrams, enet_datagrams, tcp_segments, messages, retransmits, problems;
     uint64_t fragments_completed, fragments_dropped, decompressed;
+    uint64_t states_dropped;      /* state dropped to keep within a cap (each kind's first said, the rest counted at the end) */
     uint64_t by_command[GDW_MP_COMMAND_COUNT];
     uint64_t message_bytes;
-    size_t open_fragment_bytes, peak_fragment_bytes;
+    size_t open_fragment_bytes, peak_fragment_bytes; /* reassembly (max_open_fragment_bytes), now and at most */
+    size_t window_bytes, path_bytes; /* retransmit windows and path caches, now */
+    size_t held_bytes, peak_held_bytes; /* everything held because of the traffic, every kind, now and at most */
     unsigned flows;
 } gdw_session_stats;
 

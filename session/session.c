@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hold.h"
+#include "index.h"
+
 /* ---- ENet ---------------------------------------------------------------------------- */
 
 enum {
@@ -49,20 +52,31 @@ static size_t enet_data_length(const uint8_t *c, unsigned kind) {
 
 #define SEEN_WINDOW 1024 /* reliable sequence numbers remembered per channel and direction */
 
+/* What holds memory, for the book's evict (hold.h). */
+enum { HELD_FRAGMENT_SET, HELD_WINDOW, HELD_PATH, HELD_TCP_DIR, HELD_FLOW };
+
+struct flow;
+
+/* The reliable sequence numbers seen on one channel in one direction of a flow (its side: the
+ * flow's endpoint 0 or 1 that sent them, which stays when the flow's two ends are swapped). Found
+ * through the session's index of windows; made only for a channel in use. */
 typedef struct seen_window {
+    holder h;
+    struct flow *f;
+    uint8_t side, channel;
     uint16_t top; /* the newest sequence number seen */
     uint8_t bits[SEEN_WINDOW / 8]; /* bit seq % SEEN_WINDOW: seq was seen (for seq within the window below top) */
 } seen_window;
 
+/* An ENet packet being reassembled from its fragments; found through the session's index. */
 typedef struct fragment_set {
-    struct fragment_set *next;
-    int dir;
-    uint8_t channel;
+    holder h;
+    struct flow *f;
+    uint8_t side, channel;
     bool reliable;
     uint16_t start_seq, unreliable_of; /* unreliable fragments: the reliable seq they ride with */
     uint32_t count, received, total;
     uint8_t *data, *have;
-    size_t charged;
     uint64_t first_frame;
 } fragment_set;
 
@@ -76,19 +90,21 @@ typedef struct flow {
     uint64_t compressed; /* compressed datagrams skipped (the first is reported, the count at the end) */
     int64_t client_id; /* the Godot peer id CONNECT carried; 0 unknown */
     const gdw_dialect *dialect; /* the options', or detected at the flow's first packet (flow_dialect) */
-    seen_window *seen[2][256];
-    fragment_set *fragments;
+    bool swapped;           /* the two ends were swapped: direction dir is sent by side dir ^ swapped */
+    hold_flow hold;         /* what the flow holds, by kind (hold.h) */
+    holder h;               /* the flow itself */
     uint8_t proto;          /* 17 UDP (ENet), 6 TCP (WebSocket) */
     struct tcp_side *tcp;   /* TCP flows: the two directions' streams */
     char text[128];
 } flow;
 
 typedef struct path_entry {
+    holder h;
     unsigned group; /* the server endpoint's flow group: peers of one server share ids */
     int64_t sender;
     uint32_t id;
-    char *path;
     size_t path_len;
+    char path[]; /* NUL-terminated */
 } path_entry;
 
 struct gdw_session {
@@ -100,8 +116,9 @@ struct gdw_session {
     flow **flows; /* hash table of flows, open addressing */
     size_t flow_cap;
     flow **flow_list; /* by number */
-    path_entry *paths; /* hash table of path-cache entries */
-    size_t path_cap, path_count;
+    hold_book book;   /* every byte held because of the capture, by kind, in total and per flow */
+    ptr_index fragments, windows, paths; /* open fragmented packets, retransmit windows, path-cache entries */
+    uint64_t evictions[HOLD_KINDS][2];    /* state dropped by each kind's cap in all flows [0] and one flow [1] */
     uint64_t frame;
     double time;
     gdw_mp_parsed parsed; /* reused: one message at a time */
@@ -113,9 +130,14 @@ gdw_session_options gdw_session_options_default(void) {
     o.decode = gdw_decode_options_default();
     o.decode.allow_objects = true;
     o.max_open_fragment_bytes = (size_t)64 << 20;
+    o.max_flow_fragment_bytes = (size_t)40 << 20;
     o.max_packet_bytes = (size_t)32 << 20;
     o.max_flows = 4096;
     o.max_cached_paths = 65536;
+    o.max_window_bytes = (size_t)16 << 20;
+    o.max_flow_window_bytes = (size_t)192 << 10;
+    o.max_path_bytes = (size_t)16 << 20;
+    o.max_flow_path_bytes = (size_t)4 << 20;
     return o;
 }
 
@@ -135,69 +157,178 @@ static void problem(gdw_session *s, const flow *f, const char *layer, size_t off
     s->on_problem(s->ctx, &p);
 }
 
+static void evict(void *ctx, holder *h, bool per_flow);
+static uint64_t fragment_set_hash(const void *item);
+static uint64_t window_hash(const void *item);
+static uint64_t path_entry_hash(const void *item);
+
+/* The caps of what a session holds, by kind (hold.h), and the options that set them. */
+static const char *const k_cap_option[HOLD_KINDS][2] = {
+    [HOLD_REASSEMBLY] = {"--max-fragment-bytes", "--max-flow-fragment-bytes"},
+    [HOLD_WINDOWS] = {"--max-window-bytes", "--max-flow-window-bytes"},
+    [HOLD_PATHS] = {"--max-path-bytes", "--max-flow-path-bytes"},
+    [HOLD_FLOWS] = {"--max-flows", "--max-flows"},
+};
+
 gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_message, gdw_problem_fn on_problem, void *ctx) {
     gdw_session_options o = opts ? *opts : gdw_session_options_default();
     gdw_session_options d = gdw_session_options_default();
     if (!o.max_open_fragment_bytes) o.max_open_fragment_bytes = d.max_open_fragment_bytes;
+    if (!o.max_flow_fragment_bytes) o.max_flow_fragment_bytes = d.max_flow_fragment_bytes;
     if (!o.max_packet_bytes) o.max_packet_bytes = d.max_packet_bytes;
     if (!o.max_flows) o.max_flows = d.max_flows;
     if (!o.max_cached_paths) o.max_cached_paths = d.max_cached_paths;
+    if (!o.max_window_bytes) o.max_window_bytes = d.max_window_bytes;
+    if (!o.max_flow_window_bytes) o.max_flow_window_bytes = d.max_flow_window_bytes;
+    if (!o.max_path_bytes) o.max_path_bytes = d.max_path_bytes;
+    if (!o.max_flow_path_bytes) o.max_flow_path_bytes = d.max_flow_path_bytes;
     if (o.max_flows > ((size_t)1 << 24) || o.max_cached_paths > ((size_t)1 << 26)) return NULL;
     gdw_session *s = gdw_session_alloc(o.alloc, sizeof *s);
     if (!s) return NULL;
     memset(s, 0, sizeof *s);
     s->opts = o, s->on_message = on_message, s->on_problem = on_problem, s->ctx = ctx;
-    /* the hash tables start small and double as they fill (a capture of one session needs little) */
+    hold_book *b = &s->book;
+    b->cap[HOLD_REASSEMBLY] = (hold_cap){o.max_open_fragment_bytes, o.max_flow_fragment_bytes};
+    b->cap[HOLD_WINDOWS] = (hold_cap){o.max_window_bytes, o.max_flow_window_bytes};
+    b->cap[HOLD_PATHS] = (hold_cap){o.max_path_bytes, o.max_flow_path_bytes};
+    b->cap[HOLD_FLOWS] = (hold_cap){SIZE_MAX, SIZE_MAX}; /* a flow is refused past max_flows instead */
+    b->evict = evict, b->ctx = s;
+    s->fragments = (ptr_index){.hash = fragment_set_hash, .alloc = o.alloc};
+    s->windows = (ptr_index){.hash = window_hash, .alloc = o.alloc};
+    s->paths = (ptr_index){.hash = path_entry_hash, .alloc = o.alloc};
+    /* the flow table starts small and doubles as it fills (a capture of one session needs little) */
     s->flow_cap = 16;
-    s->path_cap = 16;
     s->flows = gdw_session_alloc(o.alloc, s->flow_cap * sizeof *s->flows);
     s->flow_list = gdw_session_alloc(o.alloc, (o.max_flows + 1) * sizeof *s->flow_list);
-    s->paths = gdw_session_alloc(o.alloc, s->path_cap * sizeof *s->paths);
-    if (!s->flows || !s->flow_list || !s->paths) {
+    if (!s->flows || !s->flow_list) {
         gdw_session_free(s);
         return NULL;
     }
     memset(s->flows, 0, s->flow_cap * sizeof *s->flows);
-    memset(s->paths, 0, s->path_cap * sizeof *s->paths);
     return s;
 }
 
-static void fragment_drop(gdw_session *s, flow *f, fragment_set **link) {
-    fragment_set *fs = *link;
-    *link = fs->next;
-    s->stats.open_fragment_bytes -= fs->charged;
+/* ---- what a session holds (hold.h) ------------------------------------------------------ */
+
+/* What an item of `size` bytes costs, with its slots in an index. */
+static size_t indexed_cost(size_t size) { return hold_cost(size) + INDEX_SLOT_COST; }
+
+static size_t fragment_set_cost(uint32_t count, uint32_t total) {
+    return indexed_cost(sizeof(fragment_set)) + hold_cost(total) + hold_cost((count + 7) / 8);
+}
+
+static void fragment_set_free(gdw_session *s, fragment_set *fs) {
+    index_remove(&s->fragments, fs);
+    hold_remove(&s->book, &fs->h);
     gdw_session_release(s->opts.alloc, fs->data, fs->total);
     gdw_session_release(s->opts.alloc, fs->have, (fs->count + 7) / 8);
     gdw_session_release(s->opts.alloc, fs, sizeof *fs);
-    (void)f;
+}
+
+static void window_free(gdw_session *s, seen_window *w) {
+    index_remove(&s->windows, w);
+    hold_remove(&s->book, &w->h);
+    gdw_session_release(s->opts.alloc, w, sizeof *w);
+}
+
+static void path_entry_free(gdw_session *s, path_entry *e) {
+    index_remove(&s->paths, e);
+    hold_remove(&s->book, &e->h);
+    gdw_session_release(s->opts.alloc, e, sizeof *e + e->path_len + 1);
 }
 
 static void tcp_free(gdw_session *s, struct tcp_side *t);
+static void tcp_dir_evict(gdw_session *s, holder *h, const char *cap_text);
+
+/* the structure of a holder: each names its holder h */
+#define HOLDER_OF(type, ptr) ((type *)(void *)((char *)(ptr) - offsetof(type, h)))
+
+static const char *side_name(int side) { return side ? "server's" : "client's"; }
+
+/* The book's evict: the oldest state of a kind makes room (hold_room). The first time a cap drops
+ * state of its kind it says so in full; later drops are counted, and said at the end
+ * (gdw_session_finish), so that a flood of forged state cannot flood the problems too. */
+static void evict(void *ctx, holder *h, bool per_flow) {
+    gdw_session *s = ctx;
+    const hold_cap *c = &s->book.cap[h->kind];
+    s->stats.states_dropped++;
+    if (s->evictions[h->kind][per_flow]++) {
+        if (h->type == HELD_FRAGMENT_SET) s->stats.fragments_dropped++, fragment_set_free(s, HOLDER_OF(fragment_set, h));
+        else if (h->type == HELD_WINDOW) window_free(s, HOLDER_OF(seen_window, h));
+        else if (h->type == HELD_PATH) path_entry_free(s, HOLDER_OF(path_entry, h));
+        else if (h->type == HELD_TCP_DIR) tcp_dir_evict(s, h, NULL);
+        else hold_remove(&s->book, h);
+        return;
+    }
+    char cap[96];
+    snprintf(cap, sizeof cap, "%zu bytes %s (%s)", per_flow ? c->per_flow : c->total, per_flow ? "in one flow" : "in all flows",
+             k_cap_option[h->kind][per_flow]);
+    switch (h->type) {
+    case HELD_FRAGMENT_SET: {
+        fragment_set *fs = HOLDER_OF(fragment_set, h);
+        problem(s, fs->f, "enet", 0, "open fragments past %s: the packet first seen in frame %llu (%u of %u parts) is dropped", cap,
+                (unsigned long long)fs->first_frame, fs->received, fs->count);
+        s->stats.fragments_dropped++;
+        fragment_set_free(s, fs);
+        break;
+    }
+    case HELD_WINDOW: {
+        seen_window *w = HOLDER_OF(seen_window, h);
+        problem(s, w->f, "enet", 0, "retransmit windows past %s: the %s window of channel %u is dropped (a retransmit on it may show twice)",
+                cap, side_name(w->side), w->channel);
+        window_free(s, w);
+        break;
+    }
+    case HELD_PATH: {
+        path_entry *e = HOLDER_OF(path_entry, h);
+        problem(s, NULL, "multiplayer", 0, "path caches past %s: cache id %u of peer %lld is dropped (RPCs to it then show no path)", cap,
+                e->id, (long long)e->sender);
+        path_entry_free(s, e);
+        break;
+    }
+    case HELD_TCP_DIR:
+        tcp_dir_evict(s, h, cap);
+        break;
+    default:
+        hold_remove(&s->book, h); /* flows are never dropped: max_flows refuses new ones */
+        break;
+    }
+}
 
 static void flow_free(gdw_session *s, flow *f) {
-    while (f->fragments) fragment_drop(s, f, &f->fragments);
+    for (int k = 0; k < HOLD_KINDS; k++)
+        while (f->hold.list[k].head) {
+            holder *h = f->hold.list[k].head;
+            if (h->type == HELD_FRAGMENT_SET) fragment_set_free(s, HOLDER_OF(fragment_set, h));
+            else if (h->type == HELD_WINDOW) window_free(s, HOLDER_OF(seen_window, h));
+            else if (h->type == HELD_PATH) path_entry_free(s, HOLDER_OF(path_entry, h));
+            else hold_remove(&s->book, h); /* the TCP directions and the flow: freed below */
+        }
     if (f->tcp) tcp_free(s, f->tcp);
-    for (int d = 0; d < 2; d++)
-        for (int c = 0; c < 256; c++) gdw_session_release(s->opts.alloc, f->seen[d][c], sizeof(seen_window));
     gdw_session_release(s->opts.alloc, f, sizeof *f);
 }
 
 void gdw_session_free(gdw_session *s) {
     if (!s) return;
     for (unsigned i = 1; i <= s->stats.flows; i++) flow_free(s, s->flow_list[i]);
-    if (s->paths)
-        for (size_t i = 0; i < s->path_cap; i++) gdw_session_release(s->opts.alloc, s->paths[i].path, s->paths[i].path_len + 1);
+    while (s->book.list[HOLD_PATHS].head) path_entry_free(s, HOLDER_OF(path_entry, s->book.list[HOLD_PATHS].head));
+    index_free(&s->fragments), index_free(&s->windows), index_free(&s->paths);
     gdw_mp_parsed_free(&s->parsed);
     gdw_session_release(s->opts.alloc, s->flows, s->flow_cap * sizeof *s->flows);
     gdw_session_release(s->opts.alloc, s->flow_list, (s->opts.max_flows + 1) * sizeof *s->flow_list);
-    gdw_session_release(s->opts.alloc, s->paths, s->path_cap * sizeof *s->paths);
     gdw_session_release(s->opts.alloc, s, sizeof *s);
 }
 
 gdw_session_stats gdw_session_get_stats(const gdw_session *s) {
     gdw_session_stats z;
     memset(&z, 0, sizeof z);
-    return s ? s->stats : z;
+    if (!s) return z;
+    gdw_session_stats st = s->stats;
+    const hold_book *b = &s->book;
+    st.open_fragment_bytes = b->bytes[HOLD_REASSEMBLY], st.peak_fragment_bytes = b->peak[HOLD_REASSEMBLY];
+    st.window_bytes = b->bytes[HOLD_WINDOWS], st.path_bytes = b->bytes[HOLD_PATHS];
+    st.held_bytes = b->total, st.peak_held_bytes = b->peak_total;
+    return st;
 }
 
 const char *gdw_session_flow_text(const gdw_session *s, unsigned n) {
@@ -210,63 +341,65 @@ const gdw_dialect *gdw_session_flow_dialect(const gdw_session *s, unsigned n) {
 
 /* ---- the path caches ------------------------------------------------------------------ */
 
+typedef struct path_key {
+    unsigned group;
+    int64_t sender;
+    uint32_t id;
+} path_key;
+
 static uint64_t path_hash(unsigned group, int64_t sender, uint32_t id) {
-    uint64_t h = 1469598103934665603ull;
-    uint64_t k[3] = {group, (uint64_t)sender, id};
-    for (int i = 0; i < 3; i++) h = (h ^ k[i]) * 1099511628211ull;
-    return h ^ (h >> 29);
+    return index_mix((uint64_t)group << 32 | id, (uint64_t)sender);
 }
 
-static size_t path_slot(const gdw_session *s, unsigned group, int64_t sender, uint32_t id) {
-    size_t i = (size_t)path_hash(group, sender, id) & (s->path_cap - 1);
-    while (s->paths[i].path && !(s->paths[i].group == group && s->paths[i].sender == sender && s->paths[i].id == id))
-        i = (i + 1) & (s->path_cap - 1);
-    return i;
+static uint64_t path_entry_hash(const void *item) {
+    const path_entry *e = item;
+    return path_hash(e->group, e->sender, e->id);
 }
 
-/* Doubles the path table; false when memory runs out (the table is then as it was). */
-static bool path_grow(gdw_session *s) {
-    size_t cap = s->path_cap * 2;
-    path_entry *t = gdw_session_alloc(s->opts.alloc, cap * sizeof *t);
-    if (!t) return false;
-    memset(t, 0, cap * sizeof *t);
-    path_entry *old = s->paths;
-    size_t old_cap = s->path_cap;
-    s->paths = t, s->path_cap = cap;
-    for (size_t i = 0; i < old_cap; i++)
-        if (old[i].path) t[path_slot(s, old[i].group, old[i].sender, old[i].id)] = old[i];
-    gdw_session_release(s->opts.alloc, old, old_cap * sizeof *old);
-    return true;
+static bool path_entry_is(const void *item, const void *key) {
+    const path_entry *e = item;
+    const path_key *k = key;
+    return e->group == k->group && e->sender == k->sender && e->id == k->id;
+}
+
+static path_entry *path_entry_find(const gdw_session *s, unsigned group, int64_t sender, uint32_t id) {
+    path_key k = {group, sender, id};
+    return index_find(&s->paths, path_hash(group, sender, id), path_entry_is, &k);
 }
 
 static const char *path_find(const gdw_session *s, unsigned group, int64_t sender, uint32_t id) {
-    return s->paths[path_slot(s, group, sender, id)].path;
+    path_entry *e = path_entry_find(s, group, sender, id);
+    return e ? e->path : NULL;
 }
 
-static void path_store(gdw_session *s, const flow *f, unsigned group, int64_t sender, uint32_t id, const char *path, size_t len) {
-    size_t i = path_slot(s, group, sender, id);
-    path_entry *e = &s->paths[i];
-    if (e->path) { /* a cache id given again: the new path replaces the old */
-        gdw_session_release(s->opts.alloc, e->path, e->path_len + 1);
-        e->path = NULL;
-        s->path_count--;
+/* A SIMPLIFY_PATH: the sender's cache id names path from now on. Past max_cached_paths or the
+ * path caches' byte caps, the oldest entry makes room. */
+static void path_store(gdw_session *s, flow *f, unsigned group, int64_t sender, uint32_t id, const char *path, size_t len) {
+    path_entry *old = path_entry_find(s, group, sender, id);
+    if (old) path_entry_free(s, old); /* a cache id given again: the new path replaces the old */
+    size_t size = sizeof(path_entry) + len + 1, cost = indexed_cost(size);
+    if (s->paths.count >= s->opts.max_cached_paths && s->book.list[HOLD_PATHS].head) {
+        path_entry *e = HOLDER_OF(path_entry, s->book.list[HOLD_PATHS].head);
+        problem(s, f, "multiplayer", 0, "the path caches hold %zu paths (--max-paths): cache id %u of peer %lld, the oldest, is dropped",
+                s->paths.count, e->id, (long long)e->sender);
+        path_entry_free(s, e);
     }
-    if (s->path_count >= s->opts.max_cached_paths) {
-        problem(s, f, "multiplayer", 0, "the path cache is full (%zu paths, --max-paths): cache id %u of peer %lld is not kept",
-                s->path_count, id, (long long)sender);
+    if (!hold_room(&s->book, &f->hold, HOLD_PATHS, cost, NULL)) {
+        problem(s, f, "multiplayer", 0, "a path of %zu bytes does not fit the path caches' limits (--max-path-bytes, --max-flow-path-bytes): cache id %u of peer %lld is not kept",
+                len, id, (long long)sender);
         return;
     }
-    if ((s->path_count + 1) * 2 > s->path_cap) {
-        if (!path_grow(s)) return;
-        i = path_slot(s, group, sender, id);
-        e = &s->paths[i];
+    path_entry *e = gdw_session_alloc(s->opts.alloc, size);
+    if (!e) return;
+    memset(e, 0, sizeof *e);
+    e->group = group, e->sender = sender, e->id = id, e->path_len = len;
+    memcpy(e->path, path, len);
+    e->path[len] = 0;
+    if (!index_insert(&s->paths, e)) {
+        gdw_session_release(s->opts.alloc, e, size);
+        return;
     }
-    char *copy = gdw_session_alloc(s->opts.alloc, len + 1);
-    if (!copy) return;
-    memcpy(copy, path, len);
-    copy[len] = 0;
-    e->group = group, e->sender = sender, e->id = id, e->path = copy, e->path_len = len;
-    s->path_count++;
+    hold_add(&s->book, &f->hold, &e->h, HOLD_PATHS, HELD_PATH, cost);
 }
 
 /* ---- the Godot layer ------------------------------------------------------------------ */
@@ -419,34 +552,124 @@ static void deliver_enet(gdw_session *s, flow *f, int dir, unsigned enet_channel
 
 /* ---- ENet ------------------------------------------------------------------------------ */
 
-/* true when this reliable command was seen before in its direction and channel: a retransmit. */
+/* The side of flow f that sends in direction dir (dir 0: the side taken for the client now). */
+static uint8_t side_of(const flow *f, int dir) { return (uint8_t)(dir ^ f->swapped); }
+
+typedef struct window_key {
+    const flow *f;
+    uint8_t side, channel;
+} window_key;
+
+static uint64_t window_hash_of(const flow *f, uint8_t side, uint8_t channel) {
+    return index_mix(f->number, (uint64_t)side << 8 | channel);
+}
+
+static uint64_t window_hash(const void *item) {
+    const seen_window *w = item;
+    return window_hash_of(w->f, w->side, w->channel);
+}
+
+static bool window_is(const void *item, const void *key) {
+    const seen_window *w = item;
+    const window_key *k = key;
+    return w->f == k->f && w->side == k->side && w->channel == k->channel;
+}
+
+/* true when this reliable command was seen before in its direction and channel: a retransmit. A
+ * channel's window is made when the channel is first used; past the windows' caps the oldest
+ * window makes room. */
 static bool seen_before(gdw_session *s, flow *f, int dir, unsigned channel, uint16_t seq) {
-    seen_window **w = &f->seen[dir][channel];
-    if (!*w) {
-        *w = gdw_session_alloc(s->opts.alloc, sizeof **w);
-        if (!*w) return false;
-        memset(*w, 0, sizeof **w);
-        (*w)->top = seq;
-        (*w)->bits[(seq % SEEN_WINDOW) / 8] = (uint8_t)(1u << (seq % 8));
+    window_key key = {f, side_of(f, dir), (uint8_t)channel};
+    seen_window *w = index_find(&s->windows, window_hash_of(f, key.side, key.channel), window_is, &key);
+    if (!w) {
+        size_t cost = indexed_cost(sizeof *w);
+        if (!hold_room(&s->book, &f->hold, HOLD_WINDOWS, cost, NULL)) return false;
+        w = gdw_session_alloc(s->opts.alloc, sizeof *w);
+        if (!w) return false;
+        memset(w, 0, sizeof *w);
+        w->f = f, w->side = key.side, w->channel = key.channel;
+        if (!index_insert(&s->windows, w)) {
+            gdw_session_release(s->opts.alloc, w, sizeof *w);
+            return false;
+        }
+        hold_add(&s->book, &f->hold, &w->h, HOLD_WINDOWS, HELD_WINDOW, cost);
+        w->top = seq;
+        w->bits[(seq % SEEN_WINDOW) / 8] = (uint8_t)(1u << (seq % 8));
         return false;
     }
-    uint16_t behind = (uint16_t)((*w)->top - seq);
+    hold_touch(&s->book, &w->h);
+    uint16_t behind = (uint16_t)(w->top - seq);
     if (behind >= 0x8000) { /* newer: slide the window */
-        uint16_t ahead = (uint16_t)(seq - (*w)->top);
-        if (ahead >= SEEN_WINDOW) memset((*w)->bits, 0, sizeof (*w)->bits);
+        uint16_t ahead = (uint16_t)(seq - w->top);
+        if (ahead >= SEEN_WINDOW) memset(w->bits, 0, sizeof w->bits);
         else
             for (uint16_t k = 1; k <= ahead; k++) {
-                unsigned bit = (uint16_t)((*w)->top + k) % SEEN_WINDOW;
-                (*w)->bits[bit / 8] &= (uint8_t)~(1u << (bit % 8));
+                unsigned bit = (uint16_t)(w->top + k) % SEEN_WINDOW;
+                w->bits[bit / 8] &= (uint8_t)~(1u << (bit % 8));
             }
-        (*w)->top = seq;
+        w->top = seq;
     } else if (behind >= SEEN_WINDOW) {
         return true; /* far behind the newest: ENet drops it as old */
     }
     unsigned bit = seq % SEEN_WINDOW;
-    bool was = ((*w)->bits[bit / 8] >> (bit % 8)) & 1;
-    (*w)->bits[bit / 8] |= (uint8_t)(1u << (bit % 8));
+    bool was = (w->bits[bit / 8] >> (bit % 8)) & 1;
+    w->bits[bit / 8] |= (uint8_t)(1u << (bit % 8));
     return was;
+}
+
+typedef struct fragment_key {
+    const flow *f;
+    uint8_t side, channel;
+    bool reliable;
+    uint16_t start_seq, unreliable_of;
+} fragment_key;
+
+static uint64_t fragment_hash_of(const fragment_key *k) {
+    return index_mix(k->f->number, (uint64_t)k->side << 48 | (uint64_t)k->channel << 40 | (uint64_t)k->reliable << 32 |
+                                       (uint64_t)k->start_seq << 16 | (k->reliable ? 0 : k->unreliable_of));
+}
+
+static uint64_t fragment_set_hash(const void *item) {
+    const fragment_set *fs = item;
+    fragment_key k = {fs->f, fs->side, fs->channel, fs->reliable, fs->start_seq, fs->unreliable_of};
+    return fragment_hash_of(&k);
+}
+
+static bool fragment_set_is(const void *item, const void *key) {
+    const fragment_set *fs = item;
+    const fragment_key *k = key;
+    return fs->f == k->f && fs->side == k->side && fs->channel == k->channel && fs->reliable == k->reliable &&
+           fs->start_seq == k->start_seq && (k->reliable || fs->unreliable_of == k->unreliable_of);
+}
+
+/* A new fragmented packet of `total` bytes in `count` parts, charged at what it costs; NULL, said,
+ * when it cannot be held. */
+static fragment_set *fragment_set_new(gdw_session *s, flow *f, const fragment_key *k, uint32_t count, uint32_t total, size_t at) {
+    size_t cost = fragment_set_cost(count, total);
+    if (!hold_room(&s->book, &f->hold, HOLD_REASSEMBLY, cost, NULL)) {
+        problem(s, f, "enet", at, "a fragmented packet of %u bytes does not fit the open-fragment limits (%zu bytes in all, %zu in one flow): dropped",
+                total, s->book.cap[HOLD_REASSEMBLY].total, s->book.cap[HOLD_REASSEMBLY].per_flow);
+        s->stats.fragments_dropped++;
+        return NULL;
+    }
+    fragment_set *fs = gdw_session_alloc(s->opts.alloc, sizeof *fs);
+    if (!fs) return NULL;
+    memset(fs, 0, sizeof *fs);
+    fs->data = gdw_session_alloc(s->opts.alloc, total);
+    fs->have = gdw_session_alloc(s->opts.alloc, (count + 7) / 8);
+    fs->f = f, fs->side = k->side, fs->channel = k->channel, fs->reliable = k->reliable, fs->start_seq = k->start_seq;
+    fs->unreliable_of = k->unreliable_of, fs->count = count, fs->total = total, fs->first_frame = s->frame;
+    if (!fs->data || !fs->have || !index_insert(&s->fragments, fs)) {
+        gdw_session_release(s->opts.alloc, fs->data, total);
+        gdw_session_release(s->opts.alloc, fs->have, (count + 7) / 8);
+        gdw_session_release(s->opts.alloc, fs, sizeof *fs);
+        problem(s, f, "enet", at, "out of memory for a fragmented packet of %u bytes", total);
+        return NULL;
+    }
+    memset(fs->have, 0, (count + 7) / 8);
+    memset(fs->data, 0, total);
+    hold_add(&s->book, &f->hold, &fs->h, HOLD_REASSEMBLY, HELD_FRAGMENT_SET, cost);
+    return fs;
 }
 
 static void fragment(gdw_session *s, flow *f, int dir, const uint8_t *cmd, const uint8_t *data, size_t data_len, size_t at) {
@@ -464,70 +687,25 @@ static void fragment(gdw_session *s, flow *f, int dir, const uint8_t *cmd, const
                 s->opts.max_packet_bytes);
         return;
     }
-    fragment_set **link = &f->fragments, *fs = NULL;
-    for (; *link; link = &(*link)->next) {
-        fragment_set *c = *link;
-        if (c->dir == dir && c->channel == channel && c->reliable == reliable && c->start_seq == start &&
-            (reliable || c->unreliable_of == rel_seq)) {
-            fs = c;
-            break;
-        }
-    }
+    fragment_key key = {f, side_of(f, dir), (uint8_t)channel, reliable, start, reliable ? 0 : rel_seq};
+    fragment_set *fs = index_find(&s->fragments, fragment_hash_of(&key), fragment_set_is, &key);
     if (fs && (fs->count != count || fs->total != total)) {
         problem(s, f, "enet", at, "a fragment of %u bytes in %u parts joins a packet of %u bytes in %u parts", total, count, fs->total, fs->count);
         return;
     }
-    if (!fs) {
-        size_t need = (size_t)total + (count + 7) / 8;
-        while (f->fragments && s->stats.open_fragment_bytes + need > s->opts.max_open_fragment_bytes) {
-            /* the oldest open packet makes room, and says so */
-            fragment_set **oldest = &f->fragments;
-            while ((*oldest)->next) oldest = &(*oldest)->next;
-            problem(s, f, "enet", 0, "open fragments past %zu bytes (--max-fragment-bytes): the packet first seen in frame %llu (%u of %u parts) is dropped",
-                    s->opts.max_open_fragment_bytes, (unsigned long long)(*oldest)->first_frame, (*oldest)->received, (*oldest)->count);
-            s->stats.fragments_dropped++;
-            fragment_drop(s, f, oldest);
-        }
-        if (s->stats.open_fragment_bytes + need > s->opts.max_open_fragment_bytes) {
-            problem(s, f, "enet", at, "a fragmented packet of %u bytes does not fit the open-fragment limit of %zu bytes: dropped", total,
-                    s->opts.max_open_fragment_bytes);
-            s->stats.fragments_dropped++;
-            return;
-        }
-        fs = gdw_session_alloc(s->opts.alloc, sizeof *fs);
-        if (!fs) return;
-        memset(fs, 0, sizeof *fs);
-        fs->data = gdw_session_alloc(s->opts.alloc, total);
-        fs->have = gdw_session_alloc(s->opts.alloc, (count + 7) / 8);
-        if (!fs->data || !fs->have) {
-            gdw_session_release(s->opts.alloc, fs->data, total);
-            gdw_session_release(s->opts.alloc, fs->have, (count + 7) / 8);
-            gdw_session_release(s->opts.alloc, fs, sizeof *fs);
-            problem(s, f, "enet", at, "out of memory for a fragmented packet of %u bytes", total);
-            return;
-        }
-        memset(fs->have, 0, (count + 7) / 8);
-        memset(fs->data, 0, total);
-        fs->dir = dir, fs->channel = (uint8_t)channel, fs->reliable = reliable, fs->start_seq = start, fs->unreliable_of = rel_seq;
-        fs->count = count, fs->total = total, fs->charged = need, fs->first_frame = s->frame;
-        s->stats.open_fragment_bytes += need;
-        if (s->stats.open_fragment_bytes > s->stats.peak_fragment_bytes) s->stats.peak_fragment_bytes = s->stats.open_fragment_bytes;
-        fs->next = f->fragments;
-        f->fragments = fs;
-        link = &f->fragments;
-    }
+    if (!fs && !(fs = fragment_set_new(s, f, &key, count, total, at))) return;
+    hold_touch(&s->book, &fs->h);
     if ((fs->have[number / 8] >> (number % 8)) & 1) return; /* an unreliable part sent twice */
     fs->have[number / 8] |= (uint8_t)(1u << (number % 8));
     fs->received++;
     memcpy(fs->data + offset, data, data_len);
     if (fs->received < fs->count) return;
     s->stats.fragments_completed++;
-    /* complete: hand it up, then free it (unlinked first: the Godot layer may report problems) */
-    *link = fs->next;
-    fs->next = NULL;
+    /* complete: out of the index, handed up (still charged: the Godot layer above makes room only
+     * for paths), then freed */
+    index_remove(&s->fragments, fs);
     deliver_enet(s, f, dir, channel, reliable ? "reliable" : "unreliable", fs->data, fs->total);
-    fragment_set *tmp = fs;
-    fragment_drop(s, f, &tmp);
+    fragment_set_free(s, fs);
 }
 
 /* One ENet datagram of flow f in direction dir. */
@@ -574,8 +752,10 @@ static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, si
         }
         pos += size + data_len;
         unsigned channel = c[1];
-        bool acked = c[0] & ENET_FLAG_ACKNOWLEDGE;
-        if (acked && kind != ENET_CONNECT && seen_before(s, f, dir, channel, gdw_session_be16(c + 2))) {
+        /* ENet drops a reliable command it has seen, whether or not it asks for an acknowledgement
+         * (protocol.c, enet_peer_queue_incoming_command); a CONNECT is seen by its peer id below */
+        bool reliable = (c[0] & ENET_FLAG_ACKNOWLEDGE) || kind == ENET_SEND_RELIABLE || kind == ENET_SEND_FRAGMENT;
+        if (reliable && kind != ENET_CONNECT && seen_before(s, f, dir, channel, gdw_session_be16(c + 2))) {
             s->stats.retransmits++;
             continue;
         }
@@ -716,6 +896,7 @@ static flow *flow_new(gdw_session *s, uint8_t proto, const uint8_t *src, uint16_
     f->number = ++s->stats.flows;
     s->flow_list[f->number] = f;
     s->flows[slot] = f;
+    hold_add(&s->book, &f->hold, &f->h, HOLD_FLOWS, HELD_FLOW, hold_cost(sizeof *f));
     f->group = flow_group(s, f);
     flow_text(f);
     return f;
@@ -752,10 +933,7 @@ void gdw_session_udp(gdw_session *s, const uint8_t *src, size_t alen, uint16_t s
             memcpy(ta, f->addr[0], alen), memcpy(f->addr[0], f->addr[1], alen), memcpy(f->addr[1], ta, alen);
             uint16_t tp = f->port[0];
             f->port[0] = f->port[1], f->port[1] = tp;
-            for (int c = 0; c < 256; c++) {
-                seen_window *t = f->seen[0][c];
-                f->seen[0][c] = f->seen[1][c], f->seen[1][c] = t;
-            }
+            f->swapped = !f->swapped; /* what each side sent stays its own (side_of) */
             flow_text(f);
             f->group = flow_group(s, f);
             dir = 0;
@@ -783,12 +961,15 @@ typedef struct tcp_segment {
 } tcp_segment;
 
 typedef struct tcp_dir {
+    holder h;               /* its buffers and waiting segments, charged as reassembly (hold.h) */
+    flow *f;
+    uint8_t dir;
     bool have_seq;
     uint32_t next;          /* the sequence number of the stream's next byte */
     uint8_t *buf;           /* stream bytes not yet parsed */
     size_t len, cap;
     tcp_segment *ahead;     /* segments past a gap, in no order */
-    size_t ahead_bytes, ahead_count;
+    size_t ahead_bytes, ahead_count, ahead_cost;
     int state;
     uint8_t *msg;           /* a WebSocket message being assembled from its frames */
     size_t msg_len, msg_cap;
@@ -800,28 +981,57 @@ typedef struct tcp_side {
     bool id_seen, reported_off;
 } tcp_side;
 
-static bool grow(gdw_session *s, uint8_t **buf, size_t *cap, size_t len, size_t need) {
+/* What a direction's buffers and waiting segments cost. */
+static size_t tcp_dir_cost(const tcp_dir *d) {
+    return (d->cap ? hold_cost(d->cap) : 0) + (d->msg_cap ? hold_cost(d->msg_cap) : 0) + d->ahead_cost;
+}
+
+/* d's charge becomes `bytes`, room made first; false when it does not fit the reassembly caps. A
+ * direction that holds nothing is in no list (dropping it would free nothing). */
+static bool tcp_charge(gdw_session *s, tcp_dir *d, size_t bytes) {
+    if (!bytes) {
+        hold_remove(&s->book, &d->h);
+        return true;
+    }
+    if (bytes > d->h.bytes && !hold_room(&s->book, &d->f->hold, HOLD_REASSEMBLY, bytes - d->h.bytes, &d->h)) return false;
+    if (d->h.held) hold_resize(&s->book, &d->h, bytes);
+    else hold_add(&s->book, &d->f->hold, &d->h, HOLD_REASSEMBLY, HELD_TCP_DIR, bytes);
+    return true;
+}
+
+/* A stream or message buffer of d to hold `need` bytes (of which len are kept), doubling up to
+ * `most`; false when memory or the caps refuse it. */
+static bool tcp_grow(gdw_session *s, tcp_dir *d, uint8_t **buf, size_t *cap, size_t len, size_t need, size_t most) {
     if (need <= *cap) return true;
     size_t cap2 = *cap ? *cap : 4096;
     while (cap2 < need) cap2 *= 2;
+    if (cap2 > most) cap2 = need > most ? need : most;
+    if (!tcp_charge(s, d, d->h.bytes - (*cap ? hold_cost(*cap) : 0) + hold_cost(cap2))) return false;
     uint8_t *b = gdw_session_alloc(s->opts.alloc, cap2);
-    if (!b) return false;
+    if (!b) {
+        tcp_charge(s, d, tcp_dir_cost(d));
+        return false;
+    }
     if (len) memcpy(b, *buf, len);
     gdw_session_release(s->opts.alloc, *buf, *cap);
     *buf = b, *cap = cap2;
     return true;
 }
 
+/* Frees what d holds; it stays its flow's direction. */
 static void tcp_dir_free(gdw_session *s, tcp_dir *d) {
     gdw_session_release(s->opts.alloc, d->buf, d->cap);
     gdw_session_release(s->opts.alloc, d->msg, d->msg_cap);
     while (d->ahead) {
         tcp_segment *g = d->ahead;
         d->ahead = g->next;
-        s->stats.open_fragment_bytes -= g->len;
         gdw_session_release(s->opts.alloc, g, sizeof *g + g->len);
     }
+    hold_remove(&s->book, &d->h);
+    flow *f = d->f;
+    uint8_t dir = d->dir;
     memset(d, 0, sizeof *d);
+    d->f = f, d->dir = dir;
 }
 
 static void tcp_free(gdw_session *s, tcp_side *t) {
@@ -837,6 +1047,16 @@ static void ws_off(gdw_session *s, flow *f, const char *why) {
         tcp_dir_free(s, &f->tcp->d[k]);
         f->tcp->d[k].state = WS_OFF;
     }
+}
+
+/* The book's evict for a TCP direction: its stream is dropped, and no more of it is read. */
+static void tcp_dir_evict(gdw_session *s, holder *h, const char *cap_text) {
+    tcp_dir *d = HOLDER_OF(tcp_dir, h);
+    if (cap_text) /* NULL: counted (evict) */
+        problem(s, d->f, "tcp", 0, "TCP streams and WebSocket messages past %s: the %s stream (%zu bytes waiting in %zu held) is dropped and not read further",
+                cap_text, side_name(d->dir), d->len + d->msg_len + d->ahead_bytes, d->h.bytes);
+    tcp_dir_free(s, d);
+    d->state = WS_OFF;
 }
 
 static bool has_text(const uint8_t *p, size_t n, const char *want) {
@@ -924,12 +1144,19 @@ static void ws_parse(gdw_session *s, flow *f, int dir) {
                 ws_off(s, f, "a WebSocket message longer than --max-packet");
                 return;
             }
-            if (!grow(s, &d->msg, &d->msg_cap, d->msg_len, d->msg_len + (size_t)plen + 1)) return;
+            if (!tcp_grow(s, d, &d->msg, &d->msg_cap, d->msg_len, d->msg_len + (size_t)plen + 1, s->opts.max_packet_bytes + 1)) {
+                tcp_dir_evict(s, &d->h, "the reassembly limits");
+                return;
+            }
             memcpy(d->msg + d->msg_len, payload, (size_t)plen);
             d->msg_len += (size_t)plen;
             if (b0 & 0x80) {
                 ws_message(s, f, dir, d->msg, d->msg_len, d->msg_opcode);
                 d->msg_len = 0;
+                if (d->state == WS_OFF) return;
+                gdw_session_release(s->opts.alloc, d->msg, d->msg_cap); /* held only while a message waits */
+                d->msg = NULL, d->msg_cap = 0;
+                tcp_charge(s, d, tcp_dir_cost(d));
             }
         } else if (opcode >= 3 && opcode <= 7) {
             ws_off(s, f, "a WebSocket frame with a reserved opcode");
@@ -941,6 +1168,11 @@ static void ws_parse(gdw_session *s, flow *f, int dir) {
     if (d->state != WS_OFF && pos) {
         memmove(d->buf, d->buf + pos, d->len - pos);
         d->len -= pos;
+    }
+    if (d->state != WS_OFF && !d->len && d->cap) { /* all read: the buffer goes until more comes */
+        gdw_session_release(s->opts.alloc, d->buf, d->cap);
+        d->buf = NULL, d->cap = 0;
+        tcp_charge(s, d, tcp_dir_cost(d));
     }
 }
 
@@ -959,25 +1191,35 @@ static bool tcp_take(gdw_session *s, flow *f, int dir, uint32_t seq, const uint8
         p += behind, n -= (size_t)behind, seq = d->next;
     }
     if (seq != d->next) { /* past a gap: wait for it */
-        if (d->ahead_count >= TCP_MAX_AHEAD || s->stats.open_fragment_bytes + n > s->opts.max_open_fragment_bytes ||
-            d->ahead_bytes + n > s->opts.max_packet_bytes) {
-            ws_off(s, f, "a gap in the TCP stream that never filled within the limits (1,024 segments, the open-fragment budget)");
+        if (d->ahead_count >= TCP_MAX_AHEAD || d->ahead_bytes + n > s->opts.max_packet_bytes) {
+            ws_off(s, f, "a gap in the TCP stream that never filled within the limits (1,024 segments, --max-packet)");
+            return false;
+        }
+        if (!tcp_charge(s, d, d->h.bytes + hold_cost(sizeof(tcp_segment) + n))) {
+            tcp_dir_evict(s, &d->h, "the reassembly limits");
             return false;
         }
         tcp_segment *g = gdw_session_alloc(s->opts.alloc, sizeof *g + n);
-        if (!g) return true;
+        if (!g) {
+            tcp_charge(s, d, tcp_dir_cost(d));
+            return true;
+        }
         g->seq = seq, g->len = n, g->next = d->ahead;
         memcpy(g->data, p, n);
-        d->ahead = g, d->ahead_bytes += n, d->ahead_count++;
-        s->stats.open_fragment_bytes += n;
-        if (s->stats.open_fragment_bytes > s->stats.peak_fragment_bytes) s->stats.peak_fragment_bytes = s->stats.open_fragment_bytes;
+        d->ahead = g, d->ahead_bytes += n, d->ahead_count++, d->ahead_cost += hold_cost(sizeof *g + n);
         return true;
     }
-    if (d->len + n > s->opts.max_packet_bytes + 16384) {
+    /* a stream holds at most one frame of --max-packet and its header, and what follows it in the
+     * same segment */
+    size_t most = s->opts.max_packet_bytes + 16384;
+    if (d->len + n > most) {
         ws_off(s, f, "more stream bytes waiting than a message can hold (--max-packet)");
         return false;
     }
-    if (!grow(s, &d->buf, &d->cap, d->len, d->len + n)) return true;
+    if (!tcp_grow(s, d, &d->buf, &d->cap, d->len, d->len + n, most)) {
+        tcp_dir_evict(s, &d->h, "the reassembly limits");
+        return false;
+    }
     memcpy(d->buf + d->len, p, n);
     d->len += n;
     d->next += (uint32_t)n;
@@ -998,10 +1240,10 @@ static void tcp_append(gdw_session *s, flow *f, int dir, uint32_t seq, const uin
              * ahead both ways round as int32_t; taking it would queue it again, for ever) */
             if ((int32_t)(d->next - g->seq) < 0) continue;
             *link = g->next;
-            d->ahead_bytes -= g->len, d->ahead_count--;
-            s->stats.open_fragment_bytes -= g->len;
+            d->ahead_bytes -= g->len, d->ahead_count--, d->ahead_cost -= hold_cost(sizeof *g + g->len);
             bool on = tcp_take(s, f, dir, g->seq, g->data, g->len);
             gdw_session_release(s->opts.alloc, g, sizeof *g + g->len);
+            if (d->state != WS_OFF) tcp_charge(s, d, tcp_dir_cost(d)); /* smaller: no room needed */
             if (!on) return;
             more = true;
             break;
@@ -1036,6 +1278,8 @@ static void tcp_segment_in(gdw_session *s, const uint8_t *src, const uint8_t *ds
         f->tcp = gdw_session_alloc(s->opts.alloc, sizeof *f->tcp);
         if (!f->tcp) return;
         memset(f->tcp, 0, sizeof *f->tcp);
+        hold_resize(&s->book, &f->h, f->h.bytes + hold_cost(sizeof *f->tcp)); /* part of the flow */
+        for (int k = 0; k < 2; k++) f->tcp->d[k].f = f, f->tcp->d[k].dir = (uint8_t)k;
         dir = 0;
     }
     if (!f->tcp || f->tcp->d[dir].state == WS_OFF) return;
@@ -1095,6 +1339,8 @@ void gdw_session_frame(gdw_session *s, int link, const uint8_t *d, size_t caplen
         break;
     }
     case GDW_LINK_RAW:
+    case GDW_LINK_DLT_RAW:
+    case GDW_LINK_DLT_RAW_OPENBSD:
     case GDW_LINK_IPV4:
     case GDW_LINK_IPV6:
         if (caplen < 1) return;
@@ -1184,6 +1430,14 @@ void gdw_session_finish(gdw_session *s) {
     if (!s) return;
     uint64_t frame = s->frame;
     s->frame = 0;
+    static const char *const held_name[HOLD_KINDS] = {"fragmented packets, TCP streams or WebSocket messages", "retransmit windows",
+                                                      "path-cache entries", "flows"};
+    for (int k = 0; k < HOLD_KINDS; k++)
+        for (int per_flow = 0; per_flow < 2; per_flow++)
+            if (s->evictions[k][per_flow] > 1)
+                problem(s, NULL, k == HOLD_PATHS ? "multiplayer" : k == HOLD_WINDOWS ? "enet" : "session", 0,
+                        "%llu more %s were dropped by the cap %s (the first is reported above)",
+                        (unsigned long long)(s->evictions[k][per_flow] - 1), held_name[k], k_cap_option[k][per_flow]);
     for (unsigned i = 1; i <= s->stats.flows; i++) {
         flow *f = s->flow_list[i];
         if (f->compressed)
@@ -1196,12 +1450,14 @@ void gdw_session_finish(gdw_session *s) {
             tcp_dir_free(s, d);
             d->state = WS_OFF;
         }
-        while (f->fragments) {
-            fragment_set *fs = f->fragments;
+        for (holder *h = f->hold.list[HOLD_REASSEMBLY].head, *next; h; h = next) {
+            next = h->fnext;
+            if (h->type != HELD_FRAGMENT_SET) continue;
+            fragment_set *fs = HOLDER_OF(fragment_set, h);
             problem(s, f, "enet", 0, "a fragmented packet first seen in frame %llu never completed: %u of %u parts, %u bytes",
                     (unsigned long long)fs->first_frame, fs->received, fs->count, fs->total);
             s->stats.fragments_dropped++;
-            fragment_drop(s, f, &f->fragments);
+            fragment_set_free(s, fs);
         }
     }
     s->frame = frame;

@@ -29,6 +29,7 @@ PACKAGES=(
   afl++                              # second fuzzing engine
   godot3-server                      # the real Godot 3.2.3 engine, used as an oracle
   python3 xxd zip unzip              # small helpers used by tests and tools
+  time                               # GNU time: a command's peak RSS (bench/growth.py, session:capture_caps_test)
   bsdextrautils                      # hexdump: cli_test reads its -C dumps with --dump
   locales                            # de_DE.UTF-8 for codec:locale_test (the text form in a comma-decimal locale)
   cmake pkg-config g++               # the CMake build, find_package and pkg-config consumers, the header from C++ (//:cmake_consumer_test, //:amalgamation_test)

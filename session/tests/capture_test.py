@@ -311,6 +311,13 @@ def hostile(name, pcap, clean):
         check(rc == 0 and msgs == want, f"{name}: {len(twice) - len(recs)} reliable datagrams sent twice: the messages changed")
         print(f"{name}: {len(twice) - len(recs)} reliable datagrams sent twice: {summ['retransmits']} retransmits dropped, "
               f"the {len(msgs)} messages unchanged")
+        # the same frames as raw IP (LINKTYPE_RAW, 101: libpcap hands it over as DLT_RAW, 12)
+        raw_header = header[:20] + struct.pack(endian + "I", 101)
+        write_pcap(path, endian, raw_header, [[s, f, fr[14:], w - 14] for s, f, fr, w in recs])
+        rc, out, err = capture(path, *names_args(name))
+        msgs = [json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message"]
+        check(rc == 0 and msgs == want, f"{name}: as raw IP (LINKTYPE_RAW): exit {rc}, {len(msgs)} messages of {len(want)}: {err[:200]}")
+        print(f"{name}: as raw IP (LINKTYPE_RAW): the {len(msgs)} messages unchanged")
         # the file cut inside its last record
         write_pcap(path, endian, header, recs, cut_last=10)
         rc, out, err = capture(path)
