@@ -43,6 +43,16 @@ class TesteeError(Exception):
     """The testee broke the protocol before it could be used (no hello, a bad hello)."""
 
 
+STDERR_TAIL = 64 << 10  # the most of a testee's stderr kept (per run of it): the last bytes
+
+
+def shown(text, most=200):
+    """A string the testee sent, safe to print: every character a terminal would act on or reorder
+    (controls, bidirectional formatting, line and paragraph separators) as \\uXXXX, at most `most`."""
+    out = "".join(c if c.isprintable() else "\\u%04x" % ord(c) if ord(c) < 0x10000 else "\\U%08x" % ord(c) for c in text[:most])
+    return out + ("..." if len(text) > most else "")
+
+
 class Testee:
     def __init__(self, cmd, memory_mib, log, hello_timeout=120.0):
         self.cmd, self.log, self.hello_timeout = cmd, log, hello_timeout
@@ -58,9 +68,24 @@ class Testee:
         if self.memory:
             resource.setrlimit(resource.RLIMIT_AS, (self.memory, self.memory))
 
+    def _keep_tail(self, pipe):
+        """Reads the testee's stderr as it comes, keeping the last STDERR_TAIL bytes (a testee that
+        writes without end cannot fill the disk)."""
+        while True:
+            chunk = pipe.read1(1 << 16) if hasattr(pipe, "read1") else pipe.read(1 << 16)
+            if not chunk:
+                return
+            self.tail += chunk
+            if len(self.tail) > 2 * STDERR_TAIL:
+                del self.tail[:-STDERR_TAIL]
+                self.tail_cut = True
+
     def start(self):
         self.p = subprocess.Popen(["sh", "-c", self.cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=self.log, preexec_fn=self._limit)
+                                  stderr=subprocess.PIPE, preexec_fn=self._limit)
+        self.tail, self.tail_cut = bytearray(), False
+        self.tail_reader = threading.Thread(target=self._keep_tail, args=(self.p.stderr,), daemon=True)
+        self.tail_reader.start()
         self.buf = b""
         line = self.readline(time.monotonic() + self.hello_timeout)
         if line is None:
@@ -69,13 +94,14 @@ class Testee:
         f = line.split("\t")
         if f[0] != PROTOCOL or len(f) != 4:
             self.kill()
-            raise TesteeError("the testee speaks %r, not %s (first line %r)" % (f[0][:80], PROTOCOL, line[:200]))
+            raise TesteeError("the testee speaks '%s', not %s (first line '%s')" % (shown(f[0], 80), PROTOCOL, shown(line)))
         try:
             window = int(f[3])
         except ValueError:
             self.kill()
-            raise TesteeError("the testee's hello names a window %r, not a number" % f[3][:40])
-        self.hello = {"name": f[1], "version": f[2], "window": max(1, min(window, 100000))}
+            raise TesteeError("the testee's hello names a window '%s', not a number" % shown(f[3], 40))
+        # the name and version are printed: escaped here, once
+        self.hello = {"name": shown(f[1]), "version": shown(f[2]), "window": max(1, min(window, 100000))}
 
     def kill(self):
         if self.p and self.p.poll() is None:
@@ -85,6 +111,13 @@ class Testee:
                 pass
         if self.p:
             self.p.wait()
+            self.tail_reader.join(5)
+            if self.tail:  # the last of this run's stderr
+                kept = bytes(self.tail[-STDERR_TAIL:])
+                if self.tail_cut or len(self.tail) > STDERR_TAIL:
+                    self.log.write(b"[testee_run: the testee's stderr before its last %d bytes is not kept]\n" % STDERR_TAIL)
+                self.log.write(kept)
+                self.log.flush()
         self.p = None
 
     def readline(self, deadline):

@@ -72,6 +72,15 @@ check "no hello within --hello-timeout" "no hello line within 2 s" "$out"
 out=$(run --testee "printf 'gdwire-testee/1\tx\t1\t1\n'; exec yes x | tr -d '\n'" --memory 0); rc=$?
 check "an endless line is a garbled answer, not a buffer without end" "the testee crashed\|bad-response\|garbled" "$out"
 check "... and the run still ends with its summary" "passed, .* failed" "$out"
+# a testee whose name carries terminal controls (ESC, CR, RIGHT-TO-LEFT OVERRIDE) and that writes
+# to stderr without end (issue 55): the name is printed escaped, the log keeps the last 64 KiB
+keep=$(mktemp -d)
+out=$(run --testee "printf 'gdwire-testee/1\tev\033[2Jil\r\342\200\256x\t1\t1\n'; yes 'stderr flood' >&2 & exec $gdwire_testee" --memory 0 --keep "$keep"); rc=$?
+check "a testee's name with controls is printed escaped" 'testee: ev\\u001b\[2Jil\\u000d\\u202ex ' "$out"
+if grep -q $'\033\|\r' <<<"$out"; then failed=$((failed + 1)); echo "FAIL a raw ESC or CR reached the output"; else passed=$((passed + 1)); fi
+size=$(stat -c %s "$keep/testee.log" 2>/dev/null || echo missing)
+[ "$size" != missing ] && [ "$size" -le 140000 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL the testee's stderr log is $size bytes, not at most 64 KiB a run"; }
+rm -rf "$keep"
 # the runner under a ulimit -v below --memory: the testee's limit is lowered to it
 out=$( (ulimit -v 3000000; run --testee "$gdwire_testee" --memory 8192) ); rc=$?
 check "ulimit -v below --memory: runs" '^6 passed, 0 failed' "$out"
