@@ -59,7 +59,10 @@ static int decode_packet_with(decode_run *r, const packet *pk, const gdw_allocat
         if (!shown) {
             char name[600];
             packet_name(pk, name, sizeof name);
-            fprintf(stderr, "%s: --select %s: nothing there (from character %zu: '%s')\n", name, o->select, bad, o->select + bad);
+            char all[512], rest[512]; /* the argument as text output shows any text (issue 55) */
+            shown_name(o->select, all, sizeof all);
+            shown_name(o->select + bad, rest, sizeof rest);
+            fprintf(stderr, "%s: --select %s: nothing there (from character %zu: '%s')\n", name, all, bad, rest);
             gdw_doc_free(doc);
             return EXIT_REJECTED;
         }

@@ -24,42 +24,33 @@ static const char *k_prog = "gdwire";
 
 /* The length of the UTF-8 sequence at s (at most n bytes) when it is a well-formed character a
  * terminal prints (U+00A0 and up: no C1 control), else 0. */
-static size_t printable_utf8(const unsigned char *s, size_t n) {
-    unsigned c = s[0];
-    size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-    if (!len || len > n) return 0;
-    uint32_t cp = c & (0x7Fu >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = cp << 6 | (s[i] & 0x3Fu);
-    }
-    static const uint32_t k_min[] = {0, 0, 0xA0, 0x800, 0x10000};
-    if (cp < k_min[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    return len;
-}
-
-/* A file name as text output shows it (issue 34): printable ASCII and well-formed UTF-8 as they
- * are; a control byte (ESC, BEL, a line break), a C1 control, a backslash or a byte of broken
- * UTF-8 as \xHH, as error paths show input text. So a name can neither drive the terminal nor
- * forge an output line. (JSON output escapes names its own way.) */
+/* A file name as text output shows it (issues 34 and 55), as gdw_text_show says: printable ASCII
+ * and well-formed UTF-8 as they are; a control byte (ESC, BEL, a line break), a backslash or a
+ * byte of broken UTF-8 as \xHH, as error paths show input text; a C1 control, a bidirectional
+ * control (U+202E) or a line or paragraph separator as \uXXXX. So a name can neither drive the
+ * terminal, reorder a line nor forge one. (JSON output escapes names its own way.) */
 void shown_name(const char *name, char *out, size_t cap) {
     static const char hex[] = "0123456789abcdef";
-    const unsigned char *s = (const unsigned char *)name;
+    const uint8_t *s = (const uint8_t *)name;
     size_t n = strlen(name), o = 0;
     if (!cap) return;
     for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        size_t k = c >= 0x20 && c < 0x7F && c != '\\' ? 1 : c >= 0x80 ? printable_utf8(s + i, n - i) : 0;
-        if (k) {
+        gdw_show how;
+        uint32_t cp;
+        size_t k = gdw_text_show(s + i, n - i, &how, &cp);
+        if (how == GDW_SHOW_AS_IS && s[i] != '\\') {
             if (o + k >= cap) break;
             memcpy(out + o, s + i, k);
             o += k;
-            i += k;
+        } else if (how == GDW_SHOW_CODE_POINT) {
+            if (o + 6 >= cap) break;
+            o += (size_t)snprintf(out + o, cap - o, "\\u%04x", (unsigned)cp);
         } else {
             if (o + 4 >= cap) break;
-            out[o++] = '\\', out[o++] = 'x', out[o++] = hex[c >> 4], out[o++] = hex[c & 15];
-            i++;
+            out[o++] = '\\', out[o++] = 'x', out[o++] = hex[s[i] >> 4], out[o++] = hex[s[i] & 15];
+            k = 1;
         }
+        i += k;
     }
     out[o] = 0;
 }

@@ -57,28 +57,21 @@ void progress(const run_stats *st, bool done) {
 /* ---- JSON ------------------------------------------------------------------------------------ */
 
 /* Length of the well-formed UTF-8 sequence at p (RFC 3629), 0 if there is none. */
-static size_t utf8_seq(const uint8_t *p, size_t n) {
-    uint8_t c = p[0];
-    size_t len = (c >= 0xC2 && c <= 0xDF) ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
-    if (!len || len > n) return 0;
-    for (size_t k = 1; k < len; k++) if ((p[k] & 0xC0) != 0x80) return 0;
-    uint32_t cp = (uint32_t)(c & (0x7F >> len));
-    for (size_t k = 1; k < len; k++) cp = (cp << 6) | (p[k] & 0x3Fu);
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
-    return len;
-}
-
-/* Bytes as a JSON string: a byte that is not part of valid UTF-8 becomes U+FFFD (file names). */
+/* Bytes as a JSON string, as gdw_text_show says: a control, and a character that drives or
+ * reorders a terminal, as \uXXXX; a byte that is not part of valid UTF-8 becomes U+FFFD (file
+ * names). */
 void json_bytes_string(FILE *f, const uint8_t *p, size_t n) {
     fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n;) {
         uint8_t c = p[i];
-        size_t k;
+        gdw_show how;
+        uint32_t cp;
+        size_t k = gdw_text_show(p + i, n - i, &how, &cp);
         if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20 || c == 0x7F) fprintf(f, "\\u%04x", c);
-        else if (c < 0x80) fputc(c, f);
-        else if ((k = utf8_seq(p + i, n - i))) { fwrite(p + i, 1, k, f); i += k - 1; }
+        else if (how == GDW_SHOW_AS_IS) fwrite(p + i, 1, k, f);
+        else if (how == GDW_SHOW_CODE_POINT || c < 0x80) fprintf(f, "\\u%04x", (unsigned)cp);
         else fputs("\\ufffd", f);
+        i += k;
     }
     fputc('"', f);
 }

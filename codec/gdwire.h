@@ -888,6 +888,21 @@ GDW_API void gdw_text_free(const gdw_allocator *alloc, char *text);
  * one character more than you show. */
 GDW_API size_t gdw_text_print_head(const gdw_value *v, char *out, size_t cap);
 
+/* gdw_text_show: how every text output of gdwire shows the next character of text p[0..n) (n >= 1),
+ * so that no output can drive a terminal or reorder what it shows (the text form, JSON, the
+ * command's file names, paths and messages, the packages). Returns the bytes the character takes
+ * and sets *how:
+ *   GDW_SHOW_AS_IS       printable ASCII or a well-formed UTF-8 character: shown as it is (each
+ *                        output escapes its own quote and backslash);
+ *   GDW_SHOW_BYTE        a C0 control, DEL, or a byte that is not part of well-formed UTF-8: the
+ *                        one byte p[0], escaped as a byte;
+ *   GDW_SHOW_CODE_POINT  a well-formed character a terminal acts on or that reorders text: a C1
+ *                        control (U+0080-U+009F), a Bidi_Control character (U+061C, U+200E,
+ *                        U+200F, U+202A-U+202E, U+2066-U+2069), U+2028 or U+2029: escaped as its
+ *                        code point, *cp. */
+typedef enum gdw_show { GDW_SHOW_AS_IS, GDW_SHOW_BYTE, GDW_SHOW_CODE_POINT } gdw_show;
+GDW_API size_t gdw_text_show(const uint8_t *p, size_t n, gdw_show *how, uint32_t *cp);
+
 /* gdw_real_text: a real of width 4 or 8 given by its bits, as the text form writes a component:
  * the shortest decimal that reads back to the same bits, inf, -inf, nan, -nan or nan(0x<bits>). */
 GDW_API void gdw_real_text(char *out, size_t cap, uint64_t bits, unsigned width);

@@ -4,11 +4,14 @@
  *   byte 0      bits 0-1: the open-fragment cap (4 KiB, 64 KiB, 1 MiB, 64 MiB), bit 2: the one
  *               reassembled packet cap 8 KiB instead of 32 MiB, bit 3: 2 flows and 4 paths at most,
  *               bit 4: compressed datagrams "decompress" as a copy of themselves (the plumbing of a
- *               decompressor, its bounds included), bit 5: every flow is Godot 3 (-d godot3)
+ *               decompressor, its bounds included), bit 5: every flow is Godot 3 (-d godot3), bit 6:
+ *               small caps for the retransmit windows (8 KiB, 2 KiB a flow), the path caches (8 KiB,
+ *               2 KiB a flow) and one flow's reassembly (a quarter of the open-fragment cap)
  *   then records: byte K, u16 LE length, the bytes. K bit 0: sent by the server side; bit 1: a
  *   whole frame (link type by K bits 2-4: Ethernet, Linux SLL, SLL2, BSD loopback, raw IP,
  *   OpenBSD loopback, IPv4, IPv6) rather than a UDP payload between two fixed IPv4 endpoints.
- * Every record also goes to gdw_mp_parse alone. Checked: the open fragments never pass their cap;
+ * Every record also goes to gdw_mp_parse alone. Checked: what the session holds never passes its
+ * caps (reassembly, windows, paths, after every record and message);
  * every message's values lie inside its packet and print; a parse that fails says where, inside
  * the packet; nothing leaks (LeakSanitizer) or reads out of bounds (ASan). Seeds: corpus/capture/,
  * cut from the real Godot 4.6.3 and 3.2.3 sessions in conformance/sessions/. */
@@ -23,7 +26,16 @@ static const int k_links[8] = {GDW_LINK_ETHERNET, GDW_LINK_LINUX_SLL, GDW_LINK_L
 typedef struct fuzz_session {
     gdw_session *s;
     size_t cap;
+    const gdw_session_options *o;
 } fuzz_session;
+
+/* What the session holds is within its caps (issue 55). */
+static void check_caps(const fuzz_session *f) {
+    gdw_session_stats st = gdw_session_get_stats(f->s);
+    FUZZ_CHECK(st.open_fragment_bytes <= f->cap, "open fragments %zu past the cap %zu", st.open_fragment_bytes, f->cap);
+    FUZZ_CHECK(st.window_bytes <= f->o->max_window_bytes, "windows %zu past the cap %zu", st.window_bytes, f->o->max_window_bytes);
+    FUZZ_CHECK(st.path_bytes <= f->o->max_path_bytes, "paths %zu past the cap %zu", st.path_bytes, f->o->max_path_bytes);
+}
 
 static void check_values(const gdw_mp_parsed *p, size_t len) {
     for (size_t i = 0; i < p->value_count; i++) {
@@ -44,8 +56,7 @@ static void on_message(void *ctx, const gdw_message *m) {
     FUZZ_CHECK(m->mp && m->bytes, "a message without its packet");
     FUZZ_CHECK(m->mode && m->transport, "a message without its mode");
     check_values(m->mp, m->len);
-    gdw_session_stats st = gdw_session_get_stats(f->s);
-    FUZZ_CHECK(st.open_fragment_bytes <= f->cap, "open fragments %zu past the cap %zu", st.open_fragment_bytes, f->cap);
+    check_caps(f);
 }
 
 static void on_problem(void *ctx, const gdw_session_problem *p) {
@@ -70,7 +81,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (data[0] & 8) o.max_flows = 2, o.max_cached_paths = 4;
     if (data[0] & 16) o.decompress = copy_decompress;
     if (data[0] & 32) o.dialect = gdw_dialect_find("godot3");
-    fuzz_session f = {NULL, o.max_open_fragment_bytes};
+    if (data[0] & 64) {
+        o.max_window_bytes = 8192, o.max_flow_window_bytes = 2048, o.max_path_bytes = 8192, o.max_flow_path_bytes = 2048;
+        o.max_flow_fragment_bytes = o.max_open_fragment_bytes / 4;
+    } else {
+        gdw_session_options d = gdw_session_options_default();
+        o.max_window_bytes = d.max_window_bytes, o.max_path_bytes = d.max_path_bytes;
+    }
+    fuzz_session f = {NULL, o.max_open_fragment_bytes, &o};
     f.s = gdw_session_new(&o, on_message, on_problem, &f);
     FUZZ_CHECK(f.s != NULL, "no session");
     static const uint8_t a[4] = {10, 0, 0, 1}, b[4] = {10, 0, 0, 2};
@@ -87,8 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (k & 2) gdw_session_frame(f.s, k_links[(k >> 2) & 7], rec, n, n + (k >> 5), t);
         else if (k & 1) gdw_session_udp(f.s, b, 4, 7000, a, 40000, rec, n, t);
         else gdw_session_udp(f.s, a, 4, 40000, b, 7000, rec, n, t);
-        gdw_session_stats st = gdw_session_get_stats(f.s);
-        FUZZ_CHECK(st.open_fragment_bytes <= f.cap, "open fragments %zu past the cap %zu", st.open_fragment_bytes, f.cap);
+        check_caps(&f);
         /* the same bytes as one SceneMultiplayer packet alone */
         gdw_mp_parsed *p = malloc(sizeof *p);
         FUZZ_CHECK(p != NULL, "out of memory");

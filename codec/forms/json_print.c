@@ -18,7 +18,21 @@ static void json_quoted_utf8(sbuf *s, const uint8_t *p, size_t n) {
     size_t run = 0; /* bytes copied as they are, in one put */
     for (size_t i = 0; i < n; i++) {
         uint8_t c = p[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
+        if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F && c < 0xC2) continue;
+        if (c >= 0xC2) { /* a character a terminal acts on or that reorders text: \uXXXX (gdw_text_show) */
+            gdw_show how;
+            uint32_t cp;
+            size_t len = gdw_text_show(p + i, n - i, &how, &cp);
+            if (how != GDW_SHOW_CODE_POINT) {
+                i += len - 1;
+                continue;
+            }
+            sb_put(s, (const char *)p + run, i - run);
+            sb_fmt(s, "\\u%04x", (unsigned)cp);
+            i += len - 1;
+            run = i + 1;
+            continue;
+        }
         sb_put(s, (const char *)p + run, i - run);
         run = i + 1;
         if (c == '"') sb_str(s, "\\\"");

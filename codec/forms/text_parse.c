@@ -120,6 +120,24 @@ static gdw_status parse_quoted(pctx *p, gdw_str *out) {
                 p->pos += 2;
                 break;
             }
+            case 'u': { /* a character by its code point, as UTF-8: U+0001-U+FFFF but the surrogates */
+                uint32_t u = 0;
+                for (int k = 0; k < 4; k++) {
+                    int d = p->pos < p->n ? gdw_hex_digit((unsigned char)p->s[p->pos]) : -1;
+                    if (d < 0) return perr(p, GDW_ERR_SYNTAX, "\\u needs four hex digits");
+                    u = u << 4 | (uint32_t)d;
+                    p->pos++;
+                }
+                if (u == 0 || (u >= 0xD800 && u <= 0xDFFF)) return perr(p, GDW_ERR_SYNTAX, "\\u names no character (\\0 and \\x write bytes)");
+                uint8_t utf8[3];
+                size_t k = u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
+                if (k == 1) utf8[0] = (uint8_t)u;
+                else if (k == 2) utf8[0] = (uint8_t)(0xC0 | u >> 6), utf8[1] = (uint8_t)(0x80 | (u & 0x3F));
+                else utf8[0] = (uint8_t)(0xE0 | u >> 12), utf8[1] = (uint8_t)(0x80 | ((u >> 6) & 0x3F)), utf8[2] = (uint8_t)(0x80 | (u & 0x3F));
+                for (size_t b = 0; b + 1 < k; b++) TRY(vec_push(p, &v, &utf8[b]));
+                c = utf8[k - 1];
+                break;
+            }
             default: p->pos--; return perr(p, GDW_ERR_SYNTAX, "unknown escape");
             }
         }

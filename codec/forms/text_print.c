@@ -101,29 +101,32 @@ static void print_float(sbuf *s, const gdw_value *v) {
 
 /* ---- strings ----------------------------------------------------------------------------- */
 
-/* String bytes as they stand between quotes: escapes for '"', '\\', controls and bytes that
- * are not part of a valid UTF-8 sequence. */
+/* String bytes as they stand between quotes, as gdw_text_show says: escapes for '"', '\\', a
+ * control or a byte that is not part of well-formed UTF-8 (\xHH, or \n \t \r), and a character
+ * that drives or reorders a terminal (\uXXXX). */
 static void print_escaped(sbuf *s, const uint8_t *p, size_t n) {
     size_t i = 0;
     while (i < n && !sb_done(s)) {
+        size_t run = i; /* printable ASCII, in one put */
+        while (run < n && p[run] >= 0x20 && p[run] < 0x7F && p[run] != '"' && p[run] != '\\') run++;
+        if (run > i) {
+            sb_put(s, (const char *)p + i, run - i);
+            i = run;
+            continue;
+        }
+        gdw_show how;
+        uint32_t cp;
+        size_t len = gdw_text_show(p + i, n - i, &how, &cp);
         uint8_t c = p[i];
-        if (c >= 0x80) {
-            /* a valid UTF-8 sequence is kept as is; any other byte is escaped */
-            size_t len = (c >= 0xC2 && c <= 0xDF) ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
-            if (len && len <= n - i && gdw_utf8_check(p + i, len, GDW_UTF8_STRICT) == (size_t)-1) {
-                sb_put(s, (const char *)p + i, len);
-                i += len;
-                continue;
-            }
-            sb_fmt(s, "\\x%02x", c);
-        } else if (c == '"') sb_str(s, "\\\"");
+        if (how == GDW_SHOW_CODE_POINT) sb_fmt(s, "\\u%04x", (unsigned)cp);
+        else if (how == GDW_SHOW_BYTE && c == '\n') sb_str(s, "\\n");
+        else if (how == GDW_SHOW_BYTE && c == '\t') sb_str(s, "\\t");
+        else if (how == GDW_SHOW_BYTE && c == '\r') sb_str(s, "\\r");
+        else if (how == GDW_SHOW_BYTE) sb_fmt(s, "\\x%02x", c);
+        else if (c == '"') sb_str(s, "\\\"");
         else if (c == '\\') sb_str(s, "\\\\");
-        else if (c == '\n') sb_str(s, "\\n");
-        else if (c == '\t') sb_str(s, "\\t");
-        else if (c == '\r') sb_str(s, "\\r");
-        else if (c < 0x20 || c == 0x7F) sb_fmt(s, "\\x%02x", c);
-        else sb_put(s, (const char *)&c, 1);
-        i++;
+        else sb_put(s, (const char *)p + i, len);
+        i += len;
     }
 }
 

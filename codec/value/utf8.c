@@ -58,6 +58,27 @@ static size_t check_strict(const uint8_t *p, size_t n) {
     return (size_t)-1;
 }
 
+size_t gdw_text_show(const uint8_t *p, size_t n, gdw_show *how, uint32_t *cp) {
+    uint8_t c = p[0];
+    *cp = c;
+    if (c < 0x80) {
+        *how = c < 0x20 || c == 0x7F ? GDW_SHOW_BYTE : GDW_SHOW_AS_IS;
+        return 1;
+    }
+    size_t len = c >= 0xC2 && c <= 0xDF ? 2 : (c & 0xF0) == 0xE0 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (!len || len > n || check_strict(p, len) != (size_t)-1) {
+        *how = GDW_SHOW_BYTE;
+        return 1;
+    }
+    uint32_t u = c & (0x7Fu >> len);
+    for (size_t k = 1; k < len; k++) u = u << 6 | (p[k] & 0x3Fu);
+    *cp = u;
+    bool acts = u <= 0x9F || u == 0x061C || u == 0x200E || u == 0x200F || (u >= 0x202A && u <= 0x202E) ||
+                (u >= 0x2066 && u <= 0x2069) || u == 0x2028 || u == 0x2029;
+    *how = acts ? GDW_SHOW_CODE_POINT : GDW_SHOW_AS_IS;
+    return len;
+}
+
 size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule) {
     switch (rule) {
     case GDW_UTF8_GODOT3: return check_godot3(p, n);

@@ -933,30 +933,50 @@ export class FrameReader {
   constructor(o = {}) {
     this.maxPayload = o.maxPayload ?? 256 * 1024 * 1024;
     this.bigEndian = Boolean(o.bigEndian);
+    // one growing buffer: bytes [start, end) are held; consumed counts the bytes handed out, so
+    // an error names its offset in the stream
     this.buf = new Uint8Array(0);
+    this.start = 0;
+    this.end = 0;
+    this.consumed = 0;
   }
+  /** Adds a chunk: amortised O(its length), whatever the chunks' sizes. */
   feed(chunk) {
     const c = asBytes(chunk);
-    const joined = new Uint8Array(this.buf.length + c.length);
-    joined.set(this.buf);
-    joined.set(c, this.buf.length);
-    this.buf = joined;
-  }
-  *packets() {
-    let at = 0;
-    while (this.buf.length - at >= 4) {
-      const n = new DataView(this.buf.buffer, this.buf.byteOffset + at, 4).getUint32(0, !this.bigEndian);
-      if (n > this.maxPayload) {
-        throw new GdwireError('TOO_LARGE', at, '', `the length prefix says ${n} bytes, more than maxPayload (${this.maxPayload})`);
+    const held = this.end - this.start;
+    if (this.end + c.length > this.buf.length) {
+      if (held + c.length <= this.buf.length && this.start >= held) {
+        this.buf.copyWithin(0, this.start, this.end); // room at the front, and the move costs at most what was read
+      } else {
+        const grown = new Uint8Array(Math.max(held + c.length, 2 * this.buf.length, 4096));
+        grown.set(this.buf.subarray(this.start, this.end));
+        this.buf = grown;
       }
-      if (this.buf.length - at - 4 < n) break;
-      yield this.buf.slice(at + 4, at + 4 + n);
-      at += 4 + n;
+      this.start = 0;
+      this.end = held;
     }
-    this.buf = this.buf.slice(at);
+    this.buf.set(c, this.end);
+    this.end += c.length;
+  }
+  /** Yields each whole packet once: a packet counts as read when it is yielded, so a loop that
+   * stops early, or a prefix over maxPayload (thrown, and thrown again until the reader is
+   * dropped), never hands a packet out twice. */
+  *packets() {
+    while (this.end - this.start >= 4) {
+      const n = new DataView(this.buf.buffer, this.buf.byteOffset + this.start, 4).getUint32(0, !this.bigEndian);
+      if (n > this.maxPayload) {
+        throw new GdwireError('TOO_LARGE', this.consumed, '', `the length prefix says ${n} bytes, more than maxPayload (${this.maxPayload})`);
+      }
+      if (this.end - this.start - 4 < n) break;
+      const packet = this.buf.slice(this.start + 4, this.start + 4 + n);
+      this.start += 4 + n;
+      this.consumed += 4 + n;
+      if (this.start === this.end) this.start = this.end = 0;
+      yield packet;
+    }
   }
   /** bytes held that are not a whole packet yet */
-  get pending() { return this.buf.length; }
+  get pending() { return this.end - this.start; }
 }
 
 /** A packet with its 4-byte length prefix, as StreamPeer.put_var writes it. */

@@ -105,6 +105,35 @@ test('framing: StreamPeer.put_var packets cut from a stream a byte at a time', (
   assert.throws(() => [...bad.packets()], (e) => e.code === 'TOO_LARGE');
 });
 
+test('framing: a 16 MiB packet fed in 4 KiB chunks is linear, and no packet is handed out twice', () => {
+  // issue 55: feed() copied everything held on every chunk (38.6 s for this)
+  const big = new Uint8Array(16 * 1024 * 1024).fill(3);
+  const stream = Buffer.concat([g.frame(Uint8Array.of(1)), g.frame(big), g.frame(Uint8Array.of(2)), g.frame(Uint8Array.of(3))]);
+  const r = new g.FrameReader();
+  const t0 = process.hrtime.bigint();
+  const got = [];
+  for (let at = 0; at < stream.length; at += 4096) {
+    r.feed(stream.subarray(at, at + 4096));
+    for (const p of r.packets()) {
+      got.push(p.length === 1 ? p[0] : p.length);
+      break; // a caller that stops early: the rest waits for the next call
+    }
+  }
+  for (const p of r.packets()) got.push(p.length === 1 ? p[0] : p.length);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  assert.deepEqual(got, [1, big.length, 2, 3]);
+  assert.equal(r.pending, 0);
+  assert.ok(ms < 1000, `16 MiB in 4 KiB chunks took ${ms.toFixed(0)} ms`);
+  console.log(`# FrameReader: 16 MiB in 4 KiB chunks, breaking out of each loop early: ${ms.toFixed(0)} ms`);
+  // a prefix over maxPayload after good packets: the good ones are not handed out again
+  const r2 = new g.FrameReader({ maxPayload: 16 });
+  r2.feed(Buffer.concat([g.frame(Uint8Array.of(7)), g.frame(new Uint8Array(32))]));
+  const seen = [];
+  assert.throws(() => { for (const p of r2.packets()) seen.push(p[0]); }, (e) => e.code === 'TOO_LARGE' && e.offset === 5);
+  assert.throws(() => { for (const p of r2.packets()) seen.push(p[0]); }, (e) => e.code === 'TOO_LARGE');
+  assert.deepEqual(seen, [7]);
+});
+
 test('a 64 MiB packet decodes, and a limit gives a clear error', () => {
   const big = new Uint8Array(64 * 1024 * 1024);
   big.fill(7);

@@ -342,7 +342,6 @@ static PyObject *to_py(py_decoding *c, const gdw_value *v) {
 /* As _values.to_json: the top value is depth 0, and nothing deeper than 1025 is a Variant. */
 #define PY_MAX_DEPTH 1025
 
-static bool from_py(gdw_builder *b, PyObject *o, int depth);
 
 /* A value of another type: _values.to_json gives its JSON form (or raises TypeError / ValueError), which the
  * library reads into a document that is copied into the one being built. */
@@ -366,36 +365,6 @@ static bool from_py_via_json(gdw_builder *b, PyObject *o, int depth) {
     }
     Py_DECREF(text);
     return ok;
-}
-
-static bool from_py_items(gdw_builder *b, PyObject *seq, int depth) {
-    /* by index, reading the size each time: a fallback's Python code may change the list under us */
-    gdw_build_begin_array(b);
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-        PyObject *x = PySequence_Fast_GET_ITEM(seq, i);
-        Py_INCREF(x);
-        bool ok = from_py(b, x, depth + 1);
-        Py_DECREF(x);
-        if (!ok) return false;
-    }
-    gdw_build_end(b);
-    return true;
-}
-
-static bool from_py_dict(gdw_builder *b, PyObject *d, int depth) {
-    gdw_build_begin_dictionary(b);
-    Py_ssize_t pos = 0;
-    PyObject *k, *x;
-    while (PyDict_Next(d, &pos, &k, &x)) {
-        Py_INCREF(k);
-        Py_INCREF(x);
-        bool ok = from_py(b, k, depth + 1) && from_py(b, x, depth + 1);
-        Py_DECREF(k);
-        Py_DECREF(x);
-        if (!ok) return false;
-    }
-    gdw_build_end(b);
-    return true;
 }
 
 /* An attribute an instance of _values.py's classes holds; NULL with the exception when it cannot be read. */
@@ -478,12 +447,9 @@ static int numbers_type_of(PyObject *o) {
     return -1;
 }
 
-/* The builder's errors are sticky and gdw_build_finish reports them, so only Python's are returned here. */
-static bool from_py(gdw_builder *b, PyObject *o, int depth) {
-    if (depth > PY_MAX_DEPTH) {
-        PyErr_SetString(PyExc_ValueError, "value nested deeper than 1024 levels below the top (the engines' limit)");
-        return false;
-    }
+/* One value that is not a plain list, tuple or dict (from_py opens those). The builder's errors are sticky
+ * and gdw_build_finish reports them, so only Python's are returned here. */
+static bool leaf_from_py(gdw_builder *b, PyObject *o, int depth) {
     if (o == Py_None) { gdw_build_nil(b); return true; }
     if (PyBool_Check(o)) { gdw_build_bool(b, o == Py_True); return true; }
     if (PyLong_Check(o)) {
@@ -509,8 +475,6 @@ static bool from_py(gdw_builder *b, PyObject *o, int depth) {
         gdw_build_packed_bytes(b, (const uint8_t *)PyBytes_AS_STRING(o), (size_t)PyBytes_GET_SIZE(o));
         return true;
     }
-    if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) return from_py_items(b, o, depth);
-    if (PyDict_CheckExact(o)) return from_py_dict(b, o, depth);
     PyObject *cls = (PyObject *)Py_TYPE(o);
     int rc = 1;
     if (cls == g_types.string_name) {
@@ -527,6 +491,88 @@ static bool from_py(gdw_builder *b, PyObject *o, int depth) {
     }
     if (rc <= 0) return rc == 0;
     return from_py_via_json(b, o, depth);
+}
+
+/* A list, tuple or dict being written: its items are taken one at a time. */
+typedef struct open_container {
+    PyObject *obj;   /* a reference held */
+    Py_ssize_t pos;  /* the next item's index, or PyDict_Next's position */
+    PyObject *value; /* a dict: the value of the key just written (a reference held), else NULL */
+    bool dict;
+} open_container;
+
+/* o and everything in it, walked with a stack of its own (no recursion on the C stack, so any legal
+ * depth encodes on a thread with a small stack: musl's 128 KiB). The top value is depth 0; a value at
+ * depth PY_MAX_DEPTH + 1 raises, as _values.to_json does. */
+static bool from_py(gdw_builder *b, PyObject *o) {
+    open_container *stack = NULL;
+    size_t n = 0, cap = 0;
+    bool ok = true;
+    Py_INCREF(o);
+    for (;;) {
+        if (o) { /* o: a new reference, at depth n */
+            if (n > PY_MAX_DEPTH) {
+                PyErr_SetString(PyExc_ValueError, "value nested deeper than 1024 levels below the top (the engines' limit)");
+                Py_DECREF(o);
+                ok = false;
+                break;
+            }
+            bool seq = PyList_CheckExact(o) || PyTuple_CheckExact(o), dict = PyDict_CheckExact(o);
+            if (!seq && !dict) {
+                ok = leaf_from_py(b, o, (int)n);
+                Py_DECREF(o);
+                o = NULL;
+                if (!ok) break;
+            } else {
+                if (n == cap) {
+                    size_t cap2 = cap ? cap * 2 : 16;
+                    open_container *s2 = PyMem_Realloc(stack, cap2 * sizeof *s2);
+                    if (!s2) {
+                        PyErr_NoMemory();
+                        Py_DECREF(o);
+                        ok = false;
+                        break;
+                    }
+                    stack = s2, cap = cap2;
+                }
+                if (dict) gdw_build_begin_dictionary(b);
+                else gdw_build_begin_array(b);
+                stack[n++] = (open_container){o, 0, NULL, dict}; /* the reference moves to the stack */
+                o = NULL;
+            }
+        }
+        if (!n) break;
+        open_container *c = &stack[n - 1];
+        if (c->dict) {
+            PyObject *k, *x;
+            if (c->value) {
+                o = c->value, c->value = NULL;
+                continue;
+            }
+            if (PyDict_Next(c->obj, &c->pos, &k, &x)) {
+                Py_INCREF(k);
+                Py_INCREF(x);
+                c->value = x, o = k;
+                continue;
+            }
+        } else if (c->pos < PySequence_Fast_GET_SIZE(c->obj)) {
+            /* by index, reading the size each time: a fallback's Python code may change the list under us */
+            o = PySequence_Fast_GET_ITEM(c->obj, c->pos);
+            c->pos++;
+            Py_INCREF(o);
+            continue;
+        }
+        gdw_build_end(b);
+        Py_DECREF(c->obj);
+        n--;
+    }
+    while (n) {
+        n--;
+        Py_DECREF(stack[n].obj);
+        Py_XDECREF(stack[n].value);
+    }
+    PyMem_Free(stack);
+    return ok;
 }
 
 /* A decode call's options from its arguments: the dialect, or NULL with the exception set. */
@@ -609,7 +655,7 @@ static PyObject *py_encode(PyObject *self, PyObject *args) {
     gdw_error err;
     memset(&err, 0, sizeof err);
     gdw_doc *doc = NULL;
-    if (!from_py(b, value, 0)) { gdw_builder_free(b); return NULL; }
+    if (!from_py(b, value)) { gdw_builder_free(b); return NULL; }
     gdw_status s = gdw_build_finish(b, &doc, &err);
     gdw_builder_free(b);
     if (s != GDW_OK) return raise_gdw(g_encode_error, &err);

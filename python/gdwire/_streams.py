@@ -13,7 +13,7 @@ Every length is bounded (``max_payload``): a peer cannot make the reader allocat
 from __future__ import annotations
 
 import struct
-from typing import Any, BinaryIO, Iterator, List, Optional
+from typing import Any, BinaryIO, Iterator, Optional
 
 MAX_PACKET_STREAM = 65531  # what a default PacketPeerStream delivers (core/io/packet_peer.cpp)
 MAX_DEFAULT = 256 << 20    # gdwire's bound for StreamPeer and files (the engine allocates what the prefix says)
@@ -36,21 +36,25 @@ def _length(prefix: bytes, big_endian: bool, max_payload: int) -> int:
     return n
 
 
-def _read_exact(stream: Any, n: int) -> Optional[bytes]:
-    """n bytes from a file-like object or socket; None at a clean end before the first byte."""
-    chunks: List[bytes] = []
-    got = 0
+_CHUNK = 1 << 20  # the most one recv or read asks for
+
+
+def _read_exact(stream: Any, n: int) -> Optional[bytearray]:
+    """n bytes from a file-like object or socket, in one growing bytearray: O(n) memory however the
+    bytes trickle in (never what the peer only claims: it grows as they come); None at a clean end
+    before the first byte."""
+    buf = bytearray()
     recv = getattr(stream, "recv", None)
-    while got < n:
-        chunk = recv(n - got) if recv is not None else stream.read(n - got)
+    while len(buf) < n:
+        want = min(n - len(buf), _CHUNK)
+        chunk = recv(want) if recv is not None else stream.read(want)
         if not chunk:
-            if got == 0:
+            if not buf:
                 return None
             g = _codec()
-            raise g.DecodeError("TRUNCATED", got, "", f"the stream ended {n - got} bytes before the frame's end")
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
+            raise g.DecodeError("TRUNCATED", len(buf), "", f"the stream ended {n - len(buf)} bytes before the frame's end")
+        buf += chunk
+    return buf
 
 
 def read_var(stream: Any, dialect: str = "godot4", mode: str = "compatible", allow_objects: Optional[bool] = None,
@@ -121,23 +125,31 @@ class PacketPeerStreamReader:
                  max_payload: int = MAX_PACKET_STREAM) -> None:
         self.dialect, self.mode, self.allow_objects, self.max_payload = dialect, mode, allow_objects, max_payload
         self._buf = bytearray()
+        self._start = 0  # bytes before it were handed out; dropped when the buffer is drained or half read
 
     def feed(self, data: bytes) -> None:
+        if self._start and self._start * 2 >= len(self._buf):
+            del self._buf[:self._start]  # costs no more than what was read since the last time
+            self._start = 0
         self._buf += data
 
     @property
     def pending(self) -> int:
         """Bytes received and not yet part of a whole packet."""
-        return len(self._buf)
+        return len(self._buf) - self._start
 
     def packets(self) -> Iterator[bytes]:
-        """Every whole packet received so far, as bytes."""
-        while len(self._buf) >= 4:
-            n = _length(bytes(self._buf[:4]), False, self.max_payload)
-            if len(self._buf) < 4 + n:
+        """Every whole packet received so far, as bytes, each once (a loop that stops early leaves the rest)."""
+        while len(self._buf) - self._start >= 4:
+            at = self._start
+            n = _length(bytes(self._buf[at:at + 4]), False, self.max_payload)
+            if len(self._buf) - at < 4 + n:
                 return
-            packet = bytes(self._buf[4:4 + n])
-            del self._buf[:4 + n]
+            packet = bytes(self._buf[at + 4:at + 4 + n])
+            self._start = at + 4 + n
+            if self._start == len(self._buf):
+                self._buf.clear()
+                self._start = 0
             yield packet
 
     def values(self) -> Iterator[Any]:

@@ -199,6 +199,45 @@ class Streams(unittest.TestCase):
         self.assertEqual(r.pending, 0)
 
 
+class Trickle:
+    """A socket that hands out its bytes one at a time, as a slow peer does."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def recv(self, n):
+        b = self.data[self.pos:self.pos + 1]
+        self.pos += len(b)
+        return b
+
+
+class TrickleStreams(unittest.TestCase):
+    def test_read_var_memory_is_linear(self):
+        # issue 55: read_var kept every recv as an object of its own, about 22 bytes of heap per payload byte
+        value = "x" * (256 << 10)
+        stream = Trickle(struct.pack("<I", len(gdwire.encode(value))) + gdwire.encode(value))
+        tracemalloc.start()
+        try:
+            self.assertEqual(gdwire.read_var(stream), value)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        print(f"read_var of {len(value):,} bytes a byte at a time: {peak / len(value):.2f} bytes of Python objects per "
+              "payload byte at the peak", file=sys.stderr)
+        self.assertLess(peak, 4 * len(value) + 65536)
+
+    def test_packet_peer_stream_reader_is_linear(self):
+        # many small packets fed at once: each taken without moving the rest
+        packets = [struct.pack("<I", 8) + gdwire.encode(i, "godot3") for i in range(200000)]
+        r = gdwire.PacketPeerStreamReader("godot3")
+        r.feed(b"".join(packets))
+        it = r.values()
+        first = [next(it) for _ in range(3)]
+        self.assertEqual(first, [0, 1, 2])
+        self.assertEqual(list(r.values())[:2], [3, 4])  # a loop that stopped early: nothing handed out twice
+        self.assertEqual(r.pending, 0)
+
+
 class Hostile(unittest.TestCase):
     def test_fuzz_inputs(self):
         rows = {r["fuzz_id"]: r["name"] for r in gdwire.dialects()}
@@ -273,6 +312,39 @@ class Hostile(unittest.TestCase):
             tracemalloc.stop()
         print(f"Python objects of a decode: at most 16 bytes per input byte plus 64 KiB (worst here "
               f"{max(worst, 0):.1f})", file=sys.stderr)
+
+    def test_small_thread_stack(self):
+        # issue 55: encode recursed on the C stack and crashed the interpreter on a 1,024-deep value on a thread
+        # stack of 320 KiB or less; musl's default is 128 KiB. Every legal depth, there and back.
+        results = []
+
+        def work():
+            try:
+                for depth in range(0, 1025):
+                    v = []
+                    for _ in range(depth):
+                        v = [v]
+                    data = gdwire.encode(v, "godot4")
+                    # compared by its bytes: == on lists recurses in Python, past its recursion limit here
+                    assert gdwire.encode(gdwire.decode(data, "godot4"), "godot4") == data, depth
+                    assert gdwire.encode(gdwire.decode(data, "godot4"), "godot3")
+                too_deep = [[v]]  # its innermost list 1,026 below the top: past the engines' limit
+                try:
+                    gdwire.encode(too_deep)
+                    results.append("no error past the limit")
+                except ValueError:
+                    pass
+                results.append("done")
+            except BaseException as e:  # noqa: BLE001
+                results.append(repr(e))
+        old = threading.stack_size(128 * 1024)
+        try:
+            t = threading.Thread(target=work)
+            t.start()
+            t.join()
+        finally:
+            threading.stack_size(old)
+        self.assertEqual(results, ["done"])
 
     def test_threads(self):
         data = gdwire.encode({"k": list(range(1000))})

@@ -305,6 +305,15 @@ $('encode-check').addEventListener('click', () => {
 });
 // a packet in the address (#hex=1b000000...) is checked at once: a link can carry one
 const fromHash = /^#(hex|base64)=(.+)$/.exec(location.hash);
-if (fromHash) { $('input').value = decodeURIComponent(fromHash[2]); $('format').value = fromHash[1]; }
+let badLink = '';
+if (fromHash) {
+  try {
+    $('input').value = decodeURIComponent(fromHash[2]);
+    $('format').value = fromHash[1];
+  } catch (e) { // a link such as #hex=% (issue 55): said in the message line, not thrown
+    badLink = `The link's packet is not readable (${e.message}): paste the packet instead.`;
+  }
+}
 run();
+if (badLink) { $('input-status').textContent = badLink; $('input-status').className = 'no'; }
 runEncode();

@@ -250,8 +250,19 @@ try {
   }
   check(`every sample is ranked as gdwire check ranks it (${ranked} of ${samples.length})`, ranked === samples.length && samples.length >= 8);
 
-  // 7. Nothing left the page
-  const outside = requests.filter((u) => u !== url && !u.startsWith('data:'));
+  // 7. A link whose packet is not readable (#hex=%, issue 55): said in the message line, nothing thrown
+  await cmd('Page.navigate', { url: url + '?link1#hex=%' }); // a query of its own: a new document
+  await until("document.body && Number(document.body.dataset.ready || 0) >= 1 && document.getElementById('input-status').textContent.includes('link')",
+    'the page loads with a bad link');
+  const linkStatus = await js("document.getElementById('input-status').textContent");
+  check('a link with an unreadable packet is said in the message line', linkStatus.startsWith("The link's packet is not readable"), linkStatus);
+  // and a readable one is read
+  await cmd('Page.navigate', { url: url + '?link2#hex=' + encodeURIComponent('02000000 07000000') });
+  await until("document.body && Number(document.body.dataset.ready || 0) >= 1 && document.getElementById('input').value.includes('07')", 'a link with a packet');
+  check('a link with a packet is read', (await js("document.getElementById('input-status').textContent")).startsWith('8 bytes'));
+
+  // 8. Nothing left the page
+  const outside = requests.filter((u) => u.split('?')[0] !== url && !u.startsWith('data:'));
   check(`the page made no request (${requests.length} in all: the page itself)`, outside.length === 0, outside.join(' '));
   check('the page threw nothing and logged no error', problems.length === 0, problems.join(' | '));
 } catch (e) {
