@@ -82,7 +82,7 @@ def windows(size):
 def _ws_flows(size, message):
     """4 WebSocket flows, each after its upgrade a server's frame (or message) that never ends."""
     flows = 4
-    per_flow = max(4096, size // flows)
+    per_flow = max(1024, size // flows)
     frames = []
     for k in range(flows):
         cport = 50000 + k

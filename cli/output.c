@@ -63,6 +63,13 @@ void progress(const run_stats *st, bool done) {
 void json_bytes_string(FILE *f, const uint8_t *p, size_t n) {
     fputc('"', f);
     for (size_t i = 0; i < n;) {
+        size_t run = i; /* printable ASCII, in one write */
+        while (run < n && p[run] >= 0x20 && p[run] < 0x7F && p[run] != '"' && p[run] != '\\') run++;
+        if (run > i) {
+            fwrite(p + i, 1, run - i, f);
+            i = run;
+            continue;
+        }
         uint8_t c = p[i];
         gdw_show how;
         uint32_t cp;
