@@ -43,7 +43,7 @@ class TesteeError(Exception):
     """The testee broke the protocol before it could be used (no hello, a bad hello)."""
 
 
-STDERR_TAIL = 64 << 10  # the most of a testee's stderr kept (per run of it): the last bytes
+STDERR_TAIL = 64 << 10  # the most of a testee's stderr kept, over all its runs: the last bytes
 
 
 def shown(text, most=200):
@@ -62,6 +62,7 @@ class Testee:
             self.memory = hard  # the runner's own limit (ulimit -v) is the most a child may have
         self.p = None
         self.hello = None
+        self.tail, self.tail_cut = bytearray(), False  # the last of the testee's stderr, over its restarts
 
     def _limit(self):
         os.setsid()
@@ -83,7 +84,6 @@ class Testee:
     def start(self):
         self.p = subprocess.Popen(["sh", "-c", self.cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, preexec_fn=self._limit)
-        self.tail, self.tail_cut = bytearray(), False
         self.tail_reader = threading.Thread(target=self._keep_tail, args=(self.p.stderr,), daemon=True)
         self.tail_reader.start()
         self.buf = b""
@@ -112,12 +112,17 @@ class Testee:
         if self.p:
             self.p.wait()
             self.tail_reader.join(5)
-            if self.tail:  # the last of this run's stderr
-                kept = bytes(self.tail[-STDERR_TAIL:])
-                if self.tail_cut or len(self.tail) > STDERR_TAIL:
-                    self.log.write(b"[testee_run: the testee's stderr before its last %d bytes is not kept]\n" % STDERR_TAIL)
-                self.log.write(kept)
-                self.log.flush()
+            self.tail += b"[testee_run: the testee's run ended (exit status %d)]\n" % self.p.returncode
+            if len(self.tail) > STDERR_TAIL:
+                del self.tail[:-STDERR_TAIL]
+                self.tail_cut = True
+            # the log holds the last STDERR_TAIL bytes of every run together, written again at each end
+            self.log.seek(0)
+            self.log.truncate()
+            if self.tail_cut:
+                self.log.write(b"[testee_run: the testee's stderr before its last %d bytes is not kept]\n" % STDERR_TAIL)
+            self.log.write(bytes(self.tail))
+            self.log.flush()
         self.p = None
 
     def readline(self, deadline):
