@@ -252,42 +252,41 @@ static void evict(void *ctx, holder *h, bool per_flow) {
     gdw_session *s = ctx;
     const hold_cap *c = &s->book.cap[h->kind];
     s->stats.states_dropped++;
-    if (s->evictions[h->kind][per_flow]++) {
-        if (h->type == HELD_FRAGMENT_SET) s->stats.fragments_dropped++, fragment_set_free(s, HOLDER_OF(fragment_set, h));
-        else if (h->type == HELD_WINDOW) window_free(s, HOLDER_OF(seen_window, h));
-        else if (h->type == HELD_PATH) path_entry_free(s, HOLDER_OF(path_entry, h));
-        else if (h->type == HELD_TCP_DIR) tcp_dir_evict(s, h, NULL);
-        else hold_remove(&s->book, h);
-        return;
-    }
     char cap[96];
-    snprintf(cap, sizeof cap, "%zu bytes %s (%s)", per_flow ? c->per_flow : c->total, per_flow ? "in one flow" : "in all flows",
-             k_cap_option[h->kind][per_flow]);
+    const char *said = NULL; /* the cap, the first time it drops state of its kind: then the drop is said */
+    if (!s->evictions[h->kind][per_flow]++) {
+        snprintf(cap, sizeof cap, "%zu bytes %s (%s)", per_flow ? c->per_flow : c->total, per_flow ? "in one flow" : "in all flows",
+                 k_cap_option[h->kind][per_flow]);
+        said = cap;
+    }
     switch (h->type) {
     case HELD_FRAGMENT_SET: {
         fragment_set *fs = HOLDER_OF(fragment_set, h);
-        problem(s, fs->f, "enet", 0, "open fragments past %s: the packet first seen in frame %llu (%u of %u parts) is dropped", cap,
-                (unsigned long long)fs->first_frame, fs->received, fs->count);
+        if (said)
+            problem(s, fs->f, "enet", 0, "open fragments past %s: the packet first seen in frame %llu (%u of %u parts) is dropped", said,
+                    (unsigned long long)fs->first_frame, fs->received, fs->count);
         s->stats.fragments_dropped++;
         fragment_set_free(s, fs);
         break;
     }
     case HELD_WINDOW: {
         seen_window *w = HOLDER_OF(seen_window, h);
-        problem(s, w->f, "enet", 0, "retransmit windows past %s: the %s window of channel %u is dropped (a retransmit on it may show twice)",
-                cap, side_name(w->side), w->channel);
+        if (said)
+            problem(s, w->f, "enet", 0, "retransmit windows past %s: the %s window of channel %u is dropped (a retransmit on it may show twice)",
+                    said, side_name(w->side), w->channel);
         window_free(s, w);
         break;
     }
     case HELD_PATH: {
         path_entry *e = HOLDER_OF(path_entry, h);
-        problem(s, NULL, "multiplayer", 0, "path caches past %s: cache id %u of peer %lld is dropped (RPCs to it then show no path)", cap,
-                e->id, (long long)e->sender);
+        if (said)
+            problem(s, NULL, "multiplayer", 0, "path caches past %s: cache id %u of peer %lld is dropped (RPCs to it then show no path)", said,
+                    e->id, (long long)e->sender);
         path_entry_free(s, e);
         break;
     }
     case HELD_TCP_DIR:
-        tcp_dir_evict(s, h, cap);
+        tcp_dir_evict(s, h, said);
         break;
     default:
         hold_remove(&s->book, h); /* flows are never dropped: max_flows refuses new ones */
