@@ -521,11 +521,12 @@ static void summary(capture_run *r) {
     }
     char tcp[48] = "";
     if (st.tcp_segments) snprintf(tcp, sizeof tcp, " and %llu TCP segments", (unsigned long long)st.tcp_segments);
-    printf("\n%llu frames, %llu ENet datagrams%s in %u flow%s, %llu messages (%llu shown), %llu bytes of messages; %llu retransmits dropped, "
-           "%llu fragmented packets reassembled, %llu problems\n",
-           (unsigned long long)st.frames, (unsigned long long)st.enet_datagrams, tcp, st.flows, st.flows == 1 ? "" : "s",
-           (unsigned long long)st.messages, (unsigned long long)r->shown, (unsigned long long)st.message_bytes,
-           (unsigned long long)st.retransmits, (unsigned long long)st.fragments_completed, (unsigned long long)st.problems);
+    printf("\n%llu frame%s, %llu ENet datagram%s%s in %u flow%s, %llu message%s (%llu shown), %llu bytes of messages; %llu retransmit%s dropped, "
+           "%llu fragmented packet%s reassembled, %llu problem%s\n",
+           (unsigned long long)st.frames, plural(st.frames), (unsigned long long)st.enet_datagrams, plural(st.enet_datagrams), tcp, st.flows,
+           plural(st.flows), (unsigned long long)st.messages, plural(st.messages), (unsigned long long)r->shown,
+           (unsigned long long)st.message_bytes, (unsigned long long)st.retransmits, plural(st.retransmits),
+           (unsigned long long)st.fragments_completed, plural(st.fragments_completed), (unsigned long long)st.problems, plural(st.problems));
     for (unsigned f = 1; f <= st.flows; f++) {
         const gdw_dialect *d = gdw_session_flow_dialect(r->s, f);
         printf("  flow #%u  %s  %s\n", f, gdw_session_flow_text(r->s, f), d ? gdw_dialect_name(d) : "(no Godot packet)");

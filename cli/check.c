@@ -774,7 +774,8 @@ int cmd_check(const opts *o) {
     run_stats st = {0};
     int rc = for_each_packet(o, check_packet, &c, &st);
     if (!o->json && !single_packet_input(o) && st.packets) {
-        printf("\n%zu packets, %zu bytes: %zu accepted by some dialect, %zu rejected by all%s", st.packets, st.bytes, st.accepted, st.rejected,
+        printf("\n%zu packet%s, %zu byte%s: %zu accepted by some dialect, %zu rejected by all%s", st.packets, plural(st.packets), st.bytes,
+               plural(st.bytes), st.accepted, st.rejected,
                st.frame_errors ? " (frame errors included)" : "");
         if (st.skips) printf("; %zu bytes skipped in %zu place%s (--resync)", st.skipped, st.skips, st.skips == 1 ? "" : "s");
         printf("\n");

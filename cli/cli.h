@@ -152,6 +152,8 @@ int write_packet(const opts *o, const uint8_t *p, size_t n);
 
 void term_setup(const opts *o);
 const char *c_ok(void);    /* colour escapes, "" when colour is off */
+/* the plural ending of a count's noun: "1 packet", "2 packets" (issue 56) */
+static inline const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 const char *c_bad(void);
 const char *c_dim(void);
 const char *c_bold(void);

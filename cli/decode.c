@@ -277,7 +277,8 @@ int cmd_decode(const opts *o) {
     run_stats st = {0};
     int rc = for_each_packet(o, decode_packet, &r, &st);
     if (r.prefix && !o->json)
-        fprintf(stderr, "%zu packets, %zu bytes: %zu decoded, %zu rejected%s\n", st.packets, st.bytes, st.accepted, st.rejected,
+        fprintf(stderr, "%zu packet%s, %zu byte%s: %zu decoded, %zu rejected%s\n", st.packets, plural(st.packets), st.bytes, plural(st.bytes),
+                st.accepted, st.rejected,
                 st.skips ? " (and bytes skipped: --resync)" : "");
     return rc;
 }

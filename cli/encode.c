@@ -42,6 +42,33 @@ static int encode_and_write(const opts *o, const char *where, const gdw_dialect 
 
 typedef struct encode_run { const opts *o; } encode_run;
 
+/* What a newcomer most likely meant where the text form refused text[at] (issue 56): a string in
+ * single quotes, or a constructor's name misspelt. "" when nothing comes to mind. */
+static const char *text_hint(const char *text, size_t n, size_t at) {
+    static char hint[160];
+    if (at < n && text[at] == '\'') return " (strings take double quotes: \"text\", not 'text')";
+    size_t e = at;
+    while (e < n && e - at < 63 && ((text[e] >= 'a' && text[e] <= 'z') || (text[e] >= 'A' && text[e] <= 'Z') || (text[e] >= '0' && text[e] <= '9') || text[e] == '_'))
+        e++;
+    if (e == at || (text[at] >= '0' && text[at] <= '9')) return "";
+    char word[64];
+    memcpy(word, text + at, e - at);
+    word[e - at] = 0;
+    /* the text form's words first (a tie goes to the first), then the constructors' types (a Nil,
+     * bool, int, float or string is written as a literal, not by its type's name) */
+    static const char *const words[] = {"null", "true", "false", "inf", "nan", "ObjectID"};
+    const char *names[GDW_TYPE_COUNT + 8];
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) names[k++] = words[i];
+    for (int t = 0; t < GDW_TYPE_COUNT; t++)
+        if (t != GDW_NIL && t != GDW_BOOL && t != GDW_INT && t != GDW_FLOAT && t != GDW_STRING && t != GDW_STRING_NAME)
+            names[k++] = gdw_type_name((gdw_type)t);
+    const char *pick = suggest_verb(word, names, k);
+    if (!pick) return "";
+    snprintf(hint, sizeof hint, " ('%s': did you mean %s?)", word, pick);
+    return hint;
+}
+
 static int encode_input(void *ctx, const packet *pk) {
     const opts *o = ((encode_run *)ctx)->o;
     gdw_doc *doc = NULL;
@@ -52,7 +79,8 @@ static int encode_input(void *ctx, const packet *pk) {
                    : o->json ? gdw_json_parse((const char *)pk->p, pk->n, NULL, &doc, &err)
                            : gdw_text_parse((const char *)pk->p, pk->n, NULL, &doc, &err);
     if (s) {
-        fprintf(stderr, "%s: %s at character %zu%s%s: %s\n", where, gdw_status_name(err.code), err.offset, err.path[0] ? " in " : "", err.path, err.message);
+        fprintf(stderr, "%s: %s at character %zu%s%s: %s%s\n", where, gdw_status_name(err.code), err.offset, err.path[0] ? " in " : "", err.path,
+                err.message, s == GDW_ERR_SYNTAX && !o->json && !o->json_plain ? text_hint((const char *)pk->p, pk->n, err.offset) : "");
         /* one value: a usage error; one line of many: that value is refused, the next line read */
         return s == GDW_ERR_NOMEM ? EXIT_USAGE : o->lines ? EXIT_REJECTED : EXIT_USAGE;
     }
@@ -110,7 +138,7 @@ int cmd_convert(const opts *o) {
     run_stats st = {0};
     int rc = for_each_packet(o, convert_packet, (void *)o, &st);
     if (!single_packet_input(o))
-        fprintf(stderr, "%zu packets: %zu converted, %zu not\n", st.packets, st.accepted, st.rejected);
+        fprintf(stderr, "%zu packet%s: %zu converted, %zu not\n", st.packets, plural(st.packets), st.accepted, st.rejected);
     return rc;
 }
 

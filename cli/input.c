@@ -196,12 +196,12 @@ static int worse(int a, int b) { return a > b ? a : b; }
 /* A frame fails: when the whole input, read without --framing, is one packet some dialect reads to
  * its last byte, its first word was a type header, not a length: say so, once (input in memory
  * only; a pipe is not read twice). */
-static void hint_unframed(const opts *o, const char *src, const reader *r) {
+static void hint_unframed(const opts *o, const char *src, const reader *r, long frame) {
     static bool said;
-    if (said || r->f || r->len < 8) return; /* a header and a word at least */
+    if (said) return;
     gdw_decode_options v = o->dec;
     v.trace = NULL;
-    for (size_t i = 0; i < gdw_dialect_count(); i++) {
+    for (size_t i = 0; !r->f && r->len >= 8 && i < gdw_dialect_count(); i++) { /* a header and a word at least */
         const gdw_dialect *d = o->dialect ? o->dialect : gdw_dialect_at(i);
         size_t used = 0;
         if (gdw_validate(d, r->mem, r->len, &v, &used, NULL) == GDW_OK && used == r->len) {
@@ -210,7 +210,12 @@ static void hint_unframed(const opts *o, const char *src, const reader *r) {
             said = true;
             return;
         }
-        if (o->dialect) return;
+        if (o->dialect) break;
+    }
+    if (frame == 1 && !o->resync) { /* the very first prefix is not one: the stream may start inside a frame (issue 56) */
+        fprintf(stderr, "%s %s: %s: the first length prefix is not one; a capture that starts inside a frame? --resync skips to the next offset where a frame reads\n",
+                k_prog, o->verb, shown(src));
+        said = true;
     }
 }
 
@@ -238,7 +243,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
         if (k < 4) {
             snprintf(msg, sizeof msg, "truncated length prefix: %zu of 4 bytes", k);
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
-            hint_unframed(o, src, r);
+            hint_unframed(o, src, r, frame);
             break;
         }
         gdw_frame_options fo = frame_options(o);
@@ -248,7 +253,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
             /* StreamPeer.get_var reads a signed length; the engine fails, and the stream is lost */
             snprintf(msg, sizeof msg, "negative length prefix %d (StreamPeer.get_var fails here)", (int)(int32_t)(uint32_t)len);
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
-            hint_unframed(o, src, r);
+            hint_unframed(o, src, r, frame);
             break;
         }
         if (fs == GDW_ERR_BAD_LENGTH) {
@@ -258,7 +263,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
                      (unsigned long long)(o->max_frame ? o->max_frame : fo.framing == GDW_FRAMING_PACKET_STREAM ? GDW_FRAME_MAX_PACKET_STREAM : GDW_FRAME_MAX_DEFAULT),
                      o->frame == FRAME_PACKET_STREAM && !o->max_frame ? ": a default PacketPeerStream never delivers it" : "");
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
-            hint_unframed(o, src, r);
+            hint_unframed(o, src, r, frame);
             break;
         }
         /* grow as bytes arrive, so a forged length costs only what is there */
@@ -281,7 +286,7 @@ static int split_frames(const opts *o, const char *src, reader *r, packet_fn fn,
         if (got < len) {
             snprintf(msg, sizeof msg, "truncated frame: the prefix says %zu bytes, %zu follow", len, got);
             rc = worse(rc, frame_error(o, src, frame, at, msg, st));
-            hint_unframed(o, src, r);
+            hint_unframed(o, src, r, frame);
             break;
         }
         packet pk = {src, frame, at + 4, buf ? buf : (const uint8_t *)"", len};

@@ -50,7 +50,7 @@ void progress(const run_stats *st, bool done) {
     if (t - start < 1.0 || t - last < 0.25) return;
     last = t;
     shown = true;
-    fprintf(stderr, "\r\033[K%zu packets, %.1f MB, %zu rejected, %.0f s", st->packets, st->bytes / 1e6, st->rejected, t - start);
+    fprintf(stderr, "\r\033[K%zu packet%s, %.1f MB, %zu rejected, %.0f s", st->packets, plural(st->packets), st->bytes / 1e6, st->rejected, t - start);
     fflush(stderr);
 }
 

@@ -367,7 +367,7 @@ has "$ERR" 'corpus/c.hex: UNKNOWN_TYPE at byte 0'
 mkdir -p "$T/loop/d"; cp "$ROOT" "$T/loop/d/a.hex"
 ln -s . "$T/loop/d/l1"; ln -s . "$T/loop/d/l2"; ln -s .. "$T/loop/d/up"; ln -s a.hex "$T/loop/d/z.hex"; ln -s gone "$T/loop/d/y.hex"
 timeout 20 "$G" check --hex "$T/loop" >"$OUT" 2>"$ERR"; rc=$?; [ $rc = 2 ] && ok || bad "link loop: exit $rc (want 2: the dangling link)"
-has "$OUT" '1 packets, 24 bytes'
+has "$OUT" '1 packet, 24 bytes'
 has "$ERR" 'skipped '"$T"'/loop/d/l1: a directory already walked (a symlink loop, or a second link to it)'
 has "$ERR" 'skipped '"$T"'/loop/d/l2: a directory already walked'
 has "$ERR" 'skipped '"$T"'/loop/d/up: a directory already walked'
@@ -710,6 +710,16 @@ if command -v readelf >/dev/null; then
     grep -q '^libc\.so' "$T/needed" && ok || bad "readelf does not list the C library among what the command needs"
     grep -q '^libstdc++' "$T/needed" && bad "the command loads libstdc++: $(tr '\n' ' ' < "$T/needed")" || ok
 fi
+
+# messages that say what to do (issue 56): single quotes, a misspelt constructor, a first prefix that
+# is not one
+echo "{'a': 1}" > "$T/quotes.txt"
+run 2 "$G" encode -d godot4 "$T/quotes.txt"; has "$ERR" "strings take double quotes"
+echo 'Vectr3(1.0, 2.0, 3.0)' > "$T/ctor.txt"
+run 2 "$G" encode -d godot4 "$T/ctor.txt"; has "$ERR" "'Vectr3': did you mean Vector3?"
+printf '\377\377\377\177\002\000\000\000\007\000\000\000' > "$T/absurd.bin"
+run 1 "$G" decode -d godot3 --framing stream "$T/absurd.bin"; has "$ERR" "--resync skips to the next offset where a frame reads"
+has "$ERR" "1 packet, 0 bytes: 0 decoded, 1 rejected"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
