@@ -104,12 +104,13 @@ class Testee:
         self.hello = {"name": shown(f[1]), "version": shown(f[2]), "window": max(1, min(window, 100000))}
 
     def kill(self):
-        if self.p and self.p.poll() is None:
+        if self.p:
+            # the testee's whole process group (setsid), even when the testee itself has ended: what it
+            # left running would keep its stderr open, and the tail reader reading, for ever
             try:
                 os.killpg(self.p.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        if self.p:
             self.p.wait()
             self.tail_reader.join(5)
             self.tail += b"[testee_run: the testee's run ended (exit status %d)]\n" % self.p.returncode
