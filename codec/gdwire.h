@@ -125,6 +125,8 @@ typedef struct gdw_error {
     gdw_engine_error engine_error;
     const char *message; /* constant, never NULL after a failed call */
     char path[GDW_PATH_MAX];
+    size_t short_by;     /* GDW_ERR_TRUNCATED from a decode: how many more bytes the value needs at least (the read
+                            that ran out wanted them; a cut packet's missing tail is this or longer); 0 otherwise */
 } gdw_error;
 
 /* ---------------------------------------------------------------------------------------
@@ -792,16 +794,76 @@ GDW_API gdw_status gdw_decode_read(const gdw_dialect *d, const uint8_t *buf, siz
 GDW_API void gdw_check_take_answer(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                                    const gdw_check_result *from, const gdw_rules_read *from_read, gdw_check_result *r);
 
+/* What a row makes of a packet (gdw_check_reading): the value, every byte; the start of a value that runs out of
+ * bytes (a cut packet of the dialect: gdw_error.short_by says how many more it needs at least, and no more than a
+ * few times the bytes there are); a value and bytes left after it; nothing (a rejection before the end, or a cut
+ * that would need far more bytes than a cut packet misses: a length misread). */
+typedef enum gdw_reading { GDW_READING_WHOLE, GDW_READING_CUT, GDW_READING_PREFIX, GDW_READING_REJECTED } gdw_reading;
+GDW_API gdw_reading gdw_check_reading(const gdw_check_result *r, size_t len);
+
 /* gdw_check_rank: which dialect most likely wrote the packet of len bytes that gdw_check answered in r[0..n).
- * A dialect that accepts it beats one that rejects it; then, in this order: reading every byte; a value without
- * reals that look misread (gdw_value_misread_reals: the marks of integers or text read as floats); its encoder
- * writing back exactly these bytes; the engine itself accepting them (engine_exact); an engine's row before one
- * only documentation describes. Rejecting dialects rank by how far they read. Fills rank[0..n) (1-based; equal
- * scores share a rank) and returns the index of the first: among equals, the newest engine release
- * (gdw_dialect_released). misread (may be NULL) is in and out: an entry other than SIZE_MAX is taken as that
- * row's count of misread-looking reals, the others are counted from the row's document (r[i].doc: gdw_check
- * with keep_docs; a row without one counts none) and written back. Returns 0 for NULL r or rank, or n == 0. */
+ * By the reading first: a whole reading beats a cut one, a cut one a prefix, a prefix a rejection. Then, for whole
+ * readings and prefixes: a value without reals that look misread (gdw_value_misread_reals: the marks of integers or
+ * text read as floats); for a prefix, how many bytes it reads; its encoder writing back exactly these bytes; the
+ * engine itself accepting them (engine_exact); an engine's row before one only documentation describes. Cut
+ * readings rank by an engine's row, then how far they read before running out; rejections by how far they read.
+ * Fills rank[0..n) (1-based; equal scores share a rank) and returns the index of the first: among equals, the
+ * newest engine release (gdw_dialect_released). misread (may be NULL) is in and out: an entry other than SIZE_MAX
+ * is taken as that row's count of misread-looking reals, the others are counted from the row's document (r[i].doc:
+ * gdw_check with keep_docs; a row without one counts none) and written back. Returns 0 for NULL r or rank, or
+ * n == 0. gdw_check_rank_rows ranks alike and says which rows are first and why. */
 GDW_API size_t gdw_check_rank(const gdw_check_result *r, size_t n, size_t len, size_t *misread, int *rank);
+
+/* One row of a ranked check: gdw_check's answer, and what the ranking makes of it. */
+typedef struct gdw_check_row {
+    gdw_check_result result; /* in */
+    int meaning;             /* in: rows with the same number >= 0 read the same value (a caller that knows it, by
+                                digests say); -1: unknown, asked of the documents (or decoded) where it matters */
+    size_t misread;          /* in and out: reals that look misread; SIZE_MAX: count them from result.doc */
+    gdw_reading reading;     /* out: gdw_check_reading */
+    int rank;                /* out: 1-based; equal scores share a rank */
+    bool first;              /* out: the named first choice, or a row as likely that reads the same value (or runs
+                                out at the same place after reading alike): its "equally" */
+    char reason[256];        /* out, when asked: why the row ranks where it does, one line */
+} gdw_check_row;
+
+/* gdw_check_rank_rows: gdw_check_rank's ranking of rows[0..n) for the packet buf[0..len) they read, and which rows
+ * are first (the best and its equals: the same score and the same value); with reasons, each row's reason. The one
+ * ranking `gdwire check`, the Python and npm packages and the page print. Returns the best's index; 0 for NULL rows
+ * or n == 0. */
+GDW_API size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t *buf, size_t len, const gdw_decode_options *opts, bool reasons);
+
+/* gdw_check_find_skip: where no row of at0 (gdw_check's answer to buf[0..len)) reads every byte, the bytes in front
+ * of a value that one reads whole: a 4-byte length prefix that gives the rest's length (put_var, store_var,
+ * PacketPeerStream), else the fewest of 1 to 8 (an opcode, a header). 0: none (or a row reads the bytes whole).
+ * gdw_check_framing_text says what the skipped bytes are: "a 4-byte length prefix (put_var's, store_var's)", "1
+ * byte in front"; "" for skip 0. */
+GDW_API size_t gdw_check_find_skip(const gdw_check_result *at0, size_t n, const uint8_t *buf, size_t len, const gdw_decode_options *opts);
+GDW_API size_t gdw_check_framing_text(const uint8_t *buf, size_t len, size_t skip, char *out, size_t cap);
+
+/* gdw_check_summary: the one sentence of the answer for the rows gdw_check_rank_rows ranked (they read
+ * buf[skip..len)): "Most likely: godot4 (equally: ...; they read it alike, so the newest engine release is
+ * named).", "Most likely: a cut godot4 packet: the value needs at least 2 more bytes (...)", "Most likely: a
+ * 4-byte length prefix (...), then a godot4 Dictionary.", "No dialect reads this packet; ...". Returns its length. */
+GDW_API size_t gdw_check_summary(const gdw_check_row *rows, size_t n, size_t best, const uint8_t *buf, size_t len, size_t skip, char *out,
+                                 size_t cap);
+
+/* gdw_check_report_make: the whole answer for one packet, as the bindings and the page give it: gdw_check with
+ * documents (opts, NULL for the defaults; alloc, NULL: libc, holds the report and the documents), the bytes in
+ * front looked past where that explains more (gdw_check_find_skip), the rows ranked with reasons and the summary.
+ * NULL: out of memory, or NULL buf with len > 0. Free with gdw_check_report_free (NULL is a no-op). */
+typedef struct gdw_check_report {
+    size_t n;           /* rows: one a dialect, in table order */
+    size_t len;         /* the packet's length */
+    size_t skip;        /* bytes in front of the value the rows read (gdw_check_find_skip); the rows read buf[skip..len) */
+    size_t best;        /* the named first choice: an index into rows */
+    size_t accepted;    /* rows that accept the bytes they read */
+    gdw_check_row *rows;
+    char summary[640];  /* gdw_check_summary */
+    const gdw_allocator *alloc_; /* private */
+} gdw_check_report;
+GDW_API gdw_check_report *gdw_check_report_make(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc);
+GDW_API void gdw_check_report_free(gdw_check_report *rep);
 /* gdw_value_misread_reals: the reals in a tree that look misread: NaN, nonzero below 1e-30 or beyond 1e30 in
  * magnitude (what integers, text or other fields read as floats look like): gdw_value_misread_own summed over
  * the values down to GDW_MISREAD_DEPTH levels (a walk of one's own can add it up with other work). 0 for NULL.

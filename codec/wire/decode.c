@@ -239,12 +239,24 @@ static void fill_error(dctx *c, gdw_error *e, gdw_status code, size_t off, gdw_e
     e->value_offset = c->value_off;
     e->engine_error = ee;
     e->message = msg ? msg : gdw_strerror(code);
+    e->short_by = 0;
     build_path(c, e->path);
 }
 
 static gdw_status fail(dctx *c, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
     if (c->err) fill_error(c, c->err, code, off, ee, msg);
     return code;
+}
+
+/* The input ends inside a value: a read of `want` bytes at the cursor found fewer. The error says how many more
+ * the value needs at least (gdw_error.short_by): what tells a cut packet from bytes misread (gdw_check_rank). */
+static gdw_status fail_short(dctx *c, size_t off, size_t want, gdw_engine_error ee, const char *msg) {
+    if (c->err) {
+        fill_error(c, c->err, GDW_ERR_TRUNCATED, off, ee, msg);
+        size_t left = cur_left(&c->cur);
+        c->err->short_by = want > left ? want - left : 0;
+    }
+    return GDW_ERR_TRUNCATED;
 }
 
 /* Bytes the dialect's encoder never writes. Strict mode fails here; a compatible decode with a
@@ -293,17 +305,17 @@ void gdw_strict_rule_refused(unsigned line);
     do { if ((c)->canon && (cond)) { STRICT_REFUSED(c); gdw_status s_ = violation((c), (code), (off), (msg)); if (s_) return s_; } } while (0)
 
 #define NEED(c, n, ee, msg) \
-    do { if (GDW_UNLIKELY(!cur_has(&(c)->cur, (n)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
+    do { if (GDW_UNLIKELY(!cur_has(&(c)->cur, (n)))) return fail_short((c), (c)->cur.pos, (n), (ee), (msg)); } while (0)
 
 /* Reads through the cursor (each checks itself, wire/wire.h) that report their own truncation at
  * the read: the next word into x, or the next n bytes into p. After a NEED for a group of words
  * (whose error names the group's start) they cannot fail, and say so in the same words. */
 #define READ_U32(c, x, ee, msg) \
-    do { if (GDW_UNLIKELY(!cur_u32(&(c)->cur, &(x)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
+    do { if (GDW_UNLIKELY(!cur_u32(&(c)->cur, &(x)))) return fail_short((c), (c)->cur.pos, 4, (ee), (msg)); } while (0)
 #define READ_U64(c, x, ee, msg) \
-    do { if (GDW_UNLIKELY(!cur_u64(&(c)->cur, &(x)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
+    do { if (GDW_UNLIKELY(!cur_u64(&(c)->cur, &(x)))) return fail_short((c), (c)->cur.pos, 8, (ee), (msg)); } while (0)
 #define READ_BYTES(c, p, n, ee, msg) \
-    do { if (GDW_UNLIKELY(!cur_bytes(&(c)->cur, (n), &(p)))) return fail((c), GDW_ERR_TRUNCATED, (c)->cur.pos, (ee), (msg)); } while (0)
+    do { if (GDW_UNLIKELY(!cur_bytes(&(c)->cur, (n), &(p)))) return fail_short((c), (c)->cur.pos, (n), (ee), (msg)); } while (0)
 
 /* A signed 32-bit count or length word (strings, arrays, properties): *n, read at *off and traced
  * as `field`; a missing word is `missing`. */
@@ -379,7 +391,7 @@ static gdw_status string_bytes(dctx *c, wire_string *ws, int use) {
     if (s) return s;
     if (n < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, PAST_END, "negative string length");
     size_t len = (size_t)n, pad = (4 - len % 4) % 4;
-    if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, len_off, PAST_END, "string runs past the end");
+    if (!cur_has(&c->cur, len)) return fail_short(c, len_off, len, PAST_END, "string runs past the end");
     if (!cur_has(&c->cur, len + pad)) {
         gdw_engine_error past_end = PAST_END;
         /* the padding may be missing where the engine steps over it unchecked (its count of bytes
@@ -388,7 +400,7 @@ static gdw_status string_bytes(dctx *c, wire_string *ws, int use) {
         bool pad_unchecked = STRINGS(c, padding_unchecked[use]);
         bool engine_skips = pad_unchecked, compat_skips = pad_unchecked || lenient(c);
         if (!(exact(c) ? engine_skips : compat_skips))
-            return fail(c, GDW_ERR_TRUNCATED, c->cur.pos + len, past_end, "string padding missing");
+            return fail_short(c, c->cur.pos + len, len + pad, past_end, "string padding missing");
         engine_reads_otherwise(c, !engine_skips); /* the engine wants its padding */
         s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, past_end, "string padding missing") : GDW_OK;
         if (s) return s;
@@ -791,7 +803,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     uint64_t elem = (uint64_t)ti->ncomp * w;
     uint64_t size = (uint64_t)count * elem;
     if (size > INT32_MAX) return fail(c, GDW_ERR_BAD_COUNT, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array size overflows");
-    if (!cur_has(&c->cur, (size_t)size)) return fail(c, GDW_ERR_TRUNCATED, count_off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
+    if (!cur_has(&c->cur, (size_t)size)) return fail_short(c, count_off, (size_t)size, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
     TRACE(c, c->cur.pos, (size_t)size, "elements", w ? w : 4);
     const uint8_t *p;
     READ_BYTES(c, p, (size_t)size, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
@@ -857,7 +869,7 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     uint32_t word;
     READ_U32(c, word, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated"); /* len, read ahead by the caller */
     TRACE(c, off, 4, "old path length", len);
-    if (!cur_has(&c->cur, len)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath string runs past the end");
+    if (!cur_has(&c->cur, len)) return fail_short(c, off, len, GDW_ENGINE_ERR_INVALID_DATA, "NodePath string runs past the end");
     const uint8_t *p;
     READ_BYTES(c, p, len, GDW_ENGINE_ERR_INVALID_DATA, "NodePath string runs past the end");
     TRACE(c, off + 4, len, "old path", len);
@@ -886,7 +898,7 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
 static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     size_t off = c->cur.pos;
     uint32_t w0;
-    if (!cur_peek_u32(&c->cur, 0, &w0)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
+    if (!cur_peek_u32(&c->cur, 0, &w0)) return fail_short(c, off, 4, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     TRACE(c, off, 4, "name count", w0);
     if (!(w0 & 0x80000000u)) {
         /* compatible mode reads it where any release of the dialect did; engine-exact mode where
@@ -1139,7 +1151,7 @@ static gdw_status read_image(dctx *c, gdw_value *dst) {
     if (fmt >= GDW_IMAGE_FORMATS) return fail(c, GDW_ERR_BAD_VALUE, off, GDW_ENGINE_ERR_INVALID_DATA, "Image format out of range");
     if (datalen < 0) return fail(c, GDW_ERR_BAD_LENGTH, len_off, GDW_ENGINE_ERR_INVALID_DATA, "negative Image data length");
     STRICT_CHECK(c, datalen == 0 && (fmt | mip | wdt | hgt), GDW_ERR_NON_CANONICAL, off, "empty Image with non-zero fields");
-    if (!cur_has(&c->cur, (size_t)datalen)) return fail(c, GDW_ERR_TRUNCATED, len_off, GDW_ENGINE_ERR_INVALID_DATA, "Image data runs past the end");
+    if (!cur_has(&c->cur, (size_t)datalen)) return fail_short(c, len_off, (size_t)datalen, GDW_ENGINE_ERR_INVALID_DATA, "Image data runs past the end");
     gdw_value tmp;
     gdw_status s = read_packed_bytes(c, dst ? &tmp : NULL, (size_t)datalen);
     if (s) return s;
@@ -1350,7 +1362,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         gdw_status st = read_i32(c, &count, &off, "count", "array count missing");
         if (st) return st;
         if (count < 0) return fail(c, GDW_ERR_BAD_COUNT, off, GDW_ENGINE_ERR_INVALID_DATA, "negative array count");
-        if (!cur_has(&c->cur, (size_t)count)) return fail(c, GDW_ERR_TRUNCATED, off, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
+        if (!cur_has(&c->cur, (size_t)count)) return fail_short(c, off, (size_t)count, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
         return read_packed_bytes(c, dst, (size_t)count);
     }
     case K_PACKED_STRINGS: return read_packed_strings(c, dst);
