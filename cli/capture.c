@@ -288,18 +288,16 @@ static const char *peer_text(int64_t id, char *buf, size_t cap) {
 static void check_value(const uint8_t *p, size_t n, char *out, size_t cap) {
     size_t nd = gdw_dialect_count();
     gdw_check_result *res = calloc(nd, sizeof *res);
-    size_t *misread = malloc(nd * sizeof *misread);
-    int *rank = calloc(nd, sizeof *rank);
-    if (!res || !misread || !rank) { snprintf(out, cap, "?"); free(res), free(misread), free(rank); return; }
+    gdw_check_row *rows = calloc(nd, sizeof *rows);
+    if (!res || !rows) { snprintf(out, cap, "?"); free(res), free(rows); return; }
     gdw_decode_options dec = gdw_decode_options_default();
     dec.allow_objects = true;
     size_t accepted = gdw_check(p, n, &dec, NULL, true, res);
-    for (size_t i = 0; i < nd; i++) misread[i] = SIZE_MAX;
-    size_t best = gdw_check_rank(res, nd, n, misread, rank);
+    for (size_t i = 0; i < nd; i++) rows[i].result = res[i], rows[i].meaning = -1, rows[i].misread = SIZE_MAX;
+    size_t best = gdw_check_rank_rows(rows, nd, p, n, &dec, false); /* the value's own bytes: nothing in front to look past */
     snprintf(out, cap, "%s first, %zu of %zu dialects read it", accepted ? gdw_dialect_name(res[best].dialect) : "none", accepted, nd);
-    size_t got = nd;
-    for (size_t i = 0; i < got; i++) gdw_doc_free(res[i].doc);
-    free(res), free(misread), free(rank);
+    for (size_t i = 0; i < nd; i++) gdw_doc_free(res[i].doc);
+    free(res), free(rows);
 }
 
 /* Text off the wire (a node path, a node's name, an MD5 field) or from --names, as a line shows it. */

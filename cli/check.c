@@ -2,9 +2,10 @@
 /* check.c — `gdwire check`: one packet against every dialect, and which engine most likely
  * wrote it, with the reasons.
  *
- * The ranking is the library's (gdw_check_rank, codec/check.c: the Python and npm packages and the page
- * rank with it too); this file says why. Dialects that read the same value are one "meaning"; where
- * meanings differ, the reason names the first type id they read differently.
+ * The ranking, each row's reason and the sentence are the library's (gdw_check_rank_rows, gdw_check_summary,
+ * codec/check.c), which the Python and npm packages and the page print too; so are the bytes in front looked past
+ * where no dialect reads every byte (gdw_check_find_skip). This file finds which dialects read the same value (one
+ * "meaning", which the ranking takes as given) and prints the matrix.
  *
  * Cost: one decode for the dialects that read the packet alike (a row that agrees with a row already walked on
  * every rule and type id that row read takes its answer and its tree: take_alike, gdw_dialects_read_alike). The
@@ -56,9 +57,10 @@ typedef struct row {
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
     char engine_note[1000]; /* the engine holds another value than the bytes spell (engine_note.c) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
-    int rank;      /* 1-based; equal scores share a rank */
+    int rank;      /* 1-based; equal scores share a rank (the library's: gdw_check_rank_rows) */
+    bool first;    /* the named first choice or one it is equal to (its "equally") */
     int meaning;   /* index into meanings, -1 when rejected */
-    char reason[240];
+    const char *reason; /* the library's reason (check_run.ranked) */
 } row;
 
 /* Which trees the output reads after every row is done: the JSON prints each row's value whole; the matrix
@@ -81,8 +83,9 @@ typedef struct check_run {
     gdw_check_result *res; /* gdw_check's results for the packet being checked */
     struct tree_facts *facts; /* per dialect: one walk of its tree (check_row) */
     int *rep;             /* per meaning: its first row (rank_rows) */
-    size_t *odd;          /* per dialect: the same, for gdw_check_rank */
-    int *rank;            /* per dialect: gdw_check_rank's */
+    gdw_check_row *ranked; /* per dialect: the library's ranking (gdw_check_rank_rows), its reasons */
+    size_t skip;          /* bytes in front of the value the rows read (gdw_check_find_skip) */
+    char summary[640];    /* gdw_check_summary: the sentence every surface prints */
     size_t *accept_count; /* per dialect, over the run */
     size_t *first_count;  /* per dialect: packets it ranks first on (ties included) */
     bool matrix;          /* the full matrix per packet (one packet, or -v) */
@@ -183,10 +186,13 @@ static bool same_meaning(const check_run *c, size_t a, size_t b, const packet *p
 
 /* ---- ranking -------------------------------------------------------------------------------------- */
 
-/* Ranks (gdw_check_rank), meanings and (with detail: the matrix or JSON) each row's reason. The rows that read
- * equal values are one meaning (same_meaning); each row's tree was walked once already (check_row) for its
- * misread-looking reals, which the ranking takes as given, its types and its digest. */
-static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *dec, ids *seen, int *best_out, int *n_meanings, bool detail) {
+/* Ranks, the first rows and their reasons (the library's: gdw_check_rank_rows, which every surface prints), meanings,
+ * and the summary for the whole packet pk of which the rows read the bytes after c->skip (body). The rows that read
+ * equal values are one meaning (same_meaning; in the one-line form, which keeps no trees, the same digest); each
+ * row's tree was walked once already (check_row) for its misread-looking reals, which the ranking takes as given,
+ * its types and its digest. */
+static void rank_rows(check_run *c, const packet *pk, const packet *body, const gdw_decode_options *dec, ids *seen, int *best_out, int *n_meanings,
+                      bool detail) {
     size_t nd = c->nd;
     row *rows = c->rows;
     int nm = 0;
@@ -194,30 +200,39 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
     int *rep = c->rep; /* the first row of each meaning */
     for (size_t i = 0; i < nd; i++) {
         rows[i].meaning = -1;
-        c->odd[i] = rows[i].r->status ? SIZE_MAX : tf[i].odd;
-        if (!detail || rows[i].r->status) continue;
+        if (rows[i].r->status) continue;
         for (int m = 0; m < nm && rows[i].meaning < 0; m++)
-            if (same_meaning(c, (size_t)rep[m], i, pk, dec)) rows[i].meaning = m;
+            if (detail ? same_meaning(c, (size_t)rep[m], i, body, dec) : same_digest(&tf[rep[m]], &tf[i])) rows[i].meaning = m;
         if (rows[i].meaning < 0) {
             rep[nm] = (int)i;
             rows[i].meaning = nm++;
         }
     }
-    int best = (int)gdw_check_rank(c->res, nd, pk->n, c->odd, c->rank);
+    for (size_t i = 0; i < nd; i++) {
+        gdw_check_row *l = &c->ranked[i];
+        l->result = c->res[i];
+        if (l->result.status == GDW_OK && !l->result.doc && rows[i].twin >= 0) l->result.doc = (gdw_doc *)doc_of(c, i); /* the same value */
+        l->meaning = rows[i].meaning;
+        l->misread = rows[i].r->status ? SIZE_MAX : tf[i].odd;
+    }
+    int best = (int)gdw_check_rank_rows(c->ranked, nd, body->p, body->n, dec, detail);
+    gdw_check_summary(c->ranked, nd, (size_t)best, pk->p, pk->n, c->skip, c->summary, sizeof c->summary);
     *best_out = best;
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
-        w->rank = c->rank[i];
+        w->rank = c->ranked[i].rank;
+        w->first = c->ranked[i].first;
+        w->reason = c->ranked[i].reason;
         if (w->r->status != GDW_OK) continue;
-        w->odd_reals = c->odd[i];
+        w->odd_reals = c->ranked[i].misread;
         w->exact_ok = w->r->engine_exact; /* gdw_check's: found in its walk unless an engine quirk was met */
     }
     seen->n = 0;
     *n_meanings = 0;
     if (!detail) return; /* one line per packet: the rows that rank first are all it says */
     *n_meanings = nm;
-    /* the type ids the best dialect read, in the order it met them: its tree's types where the
-     * tree holds every value read (an engine-exact tree may hold converted ones: its trace then) */
+    /* the type ids the best dialect read, in the order it met them, for the matrix: its tree's types where the tree
+     * holds every value read (an engine-exact tree may hold converted ones: its trace then) */
     const gdw_dialect *bd = rows[best].r->dialect;
     if (rows[best].r->status == GDW_OK && dec->mode != GDW_MODE_ENGINE_EXACT) {
         const tree_facts *f = &tf[best];
@@ -228,53 +243,7 @@ static void rank_rows(check_run *c, const packet *pk, const gdw_decode_options *
         gdw_decode_options t = c->o->dec;
         t.trace = collect_id;
         t.trace_ctx = seen;
-        gdw_validate(bd, pk->p, pk->n, &t, NULL, NULL);
-    }
-
-    for (size_t i = 0; i < nd; i++) {
-        row *w = &rows[i];
-        const gdw_dialect *d = w->r->dialect;
-        char *out = w->reason;
-        size_t cap = sizeof w->reason;
-        if (w->r->status) {
-            const gdw_error *e = &w->r->err;
-            int n = snprintf(out, cap, "rejected: %s at byte %zu%s%s: %s", gdw_status_name(e->code), e->offset, e->path[0] ? " in " : "", e->path, e->message);
-            if (e->code == GDW_ERR_UNKNOWN_TYPE && e->offset < pk->n && n > 0 && (size_t)n < cap)
-                snprintf(out + n, cap - (size_t)n, " (type id %u; %s has ids 0-%u)", pk->p[e->offset], gdw_dialect_name(d), gdw_dialect_type_count(d) - 1);
-            continue;
-        }
-        if ((int)i == best || (w->meaning == rows[best].meaning && w->rank == rows[best].rank)) {
-            if ((int)i != best) { snprintf(out, cap, "reads the packet as %s does", gdw_dialect_name(bd)); continue; }
-            size_t n = 0;
-            n += (size_t)snprintf(out + n, cap - n, w->r->consumed == pk->n ? "reads all %zu bytes" : "reads %zu bytes", w->r->consumed);
-            if (w->odd_reals) n += (size_t)snprintf(out + n, cap - n, ", but %zu reals look misread (subnormal, NaN or huge)", w->odd_reals);
-            if (w->r->reencodes_same) n += (size_t)snprintf(out + n, cap - n, "; its encoder writes exactly these bytes");
-            else if (n < cap) snprintf(out + n, cap - n, "; its encoder would write other bytes (strict: %s at byte %zu: %s)", gdw_status_name(w->r->strict_err.code),
-                                       w->r->strict_err.offset, w->r->strict_err.message);
-            continue;
-        }
-        if (w->meaning != rows[best].meaning) {
-            /* the first type id the two dialects read as different types */
-            size_t n = 0;
-            if (w->r->consumed < pk->n) n = (size_t)snprintf(out, cap, "reads %zu of %zu bytes, ", w->r->consumed, pk->n);
-            if (w->odd_reals) n += (size_t)snprintf(out + n, cap - n, "%zu reals look misread, ", w->odd_reals);
-            bool said = false;
-            for (size_t k = 0; k < seen->n && !said; k++) {
-                const char *tb = type_of(bd, seen->id[k]), *tx = type_of(d, seen->id[k]);
-                if (tb && tx && strcmp(tb, tx) != 0) {
-                    snprintf(out + n, cap - n, "a different value: type id %u is %s here, %s in %s", seen->id[k], tx, tb, gdw_dialect_name(bd));
-                    said = true;
-                }
-            }
-            if (!said) snprintf(out + n, cap - n, "a different value from the same type ids (other field widths or flags than %s)", gdw_dialect_name(bd));
-            continue;
-        }
-        if (w->r->consumed < pk->n) snprintf(out, cap, "same value as %s, but leaves %zu trailing bytes", gdw_dialect_name(bd), pk->n - w->r->consumed);
-        else if (!w->r->reencodes_same)
-            snprintf(out, cap, "same value as %s, but its encoder would write other bytes: strict says %s", gdw_dialect_name(bd), w->r->strict_err.message);
-        else if (w->r->engine_exact && gdw_dialect_documented_only(d))
-            snprintf(out, cap, "same value as %s; this row is documentation only, no engine release writes it", gdw_dialect_name(bd));
-        else snprintf(out, cap, "same value as %s; not accepted by the engine as it is (engine-exact)", gdw_dialect_name(bd));
+        gdw_validate(bd, body->p, body->n, &t, NULL, NULL);
     }
 }
 
@@ -363,31 +332,16 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
     for (int r = 1; r <= (int)c->nd; r++)
         for (size_t i = 0; i < c->nd; i++)
             if (rows[i].rank == r) printf("  %2d. %-19s %s\n", r, gdw_dialect_name(rows[i].r->dialect), rows[i].reason);
-    if (accepted) {
-        printf("Most likely: %s%s%s", c_bold(), gdw_dialect_name(rows[best].r->dialect), c_off());
-        int also = 0;
-        for (size_t i = 0; i < c->nd; i++)
-            if ((int)i != best && rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", gdw_dialect_name(rows[i].r->dialect));
-        printf("%s\n", also ? "; they read it alike, so the newest engine release is named)" : "");
-    } else {
-        printf("No dialect accepts this packet; %s reads furthest (to byte %zu).\n", gdw_dialect_name(rows[best].r->dialect), rows[best].r->err.offset);
-    }
+    (void)best, (void)accepted;
+    printf("%s%s%s\n", c_bold(), c->summary, c_off()); /* the library's sentence, as every surface prints it */
 }
 
 static void print_line(check_run *c, const packet *pk, int best, int accepted) {
     char name[600];
     packet_name(pk, name, sizeof name);
-    const row *b = &c->rows[best];
-    if (accepted) {
-        printf("%s: %zu bytes: %saccepted%s by %d of %zu; most likely %s", name, pk->n, c_ok(), c_off(), accepted, c->nd, gdw_dialect_name(b->r->dialect));
-        int also = 0;
-        for (size_t i = 0; i < c->nd; i++)
-            if ((int)i != best && c->rows[i].rank == 1) printf("%s%s", also++ ? ", " : " (equally: ", gdw_dialect_name(c->rows[i].r->dialect));
-        printf("%s\n", also ? "; the newest named)" : "");
-    } else {
-        printf("%s: %zu bytes: %srejected%s by all %zu; furthest %s: %s at byte %zu: %s\n", name, pk->n, c_bad(), c_off(), c->nd, gdw_dialect_name(b->r->dialect),
-               gdw_status_name(b->r->err.code), b->r->err.offset, b->r->err.message);
-    }
+    (void)best;
+    if (accepted) printf("%s: %zu bytes: %saccepted%s by %d of %zu. %s\n", name, pk->n, c_ok(), c_off(), accepted, c->nd, c->summary);
+    else printf("%s: %zu bytes: %srejected%s by all %zu. %s\n", name, pk->n, c_bad(), c_off(), c->nd, c->summary);
 }
 
 static void print_json(check_run *c, const packet *pk, int best, int nm, int accepted) {
@@ -397,17 +351,26 @@ static void print_json(check_run *c, const packet *pk, int best, int nm, int acc
     printf(",\"mode\":\"%s\",%s\"accepted_by\":[", gdw_mode_name(c->o->dec.mode), c->o->json_plain ? "\"json\":\"plain\"," : "");
     int k = 0;
     for (size_t i = 0; i < c->nd; i++) if (!rows[i].r->status) printf("%s\"%s\"", k++ ? "," : "", gdw_dialect_name(rows[i].r->dialect));
+    (void)accepted;
+    bool reads = c->ranked[best].reading != GDW_READING_REJECTED;
     printf("],\"best\":");
-    if (accepted) printf("\"%s\"", gdw_dialect_name(rows[best].r->dialect)); else printf("null");
+    if (reads) printf("\"%s\"", gdw_dialect_name(rows[best].r->dialect)); else printf("null");
     printf(",\"equally\":[");
     k = 0;
     for (size_t i = 0; i < c->nd; i++)
-        if (accepted && (int)i != best && rows[i].rank == 1) printf("%s\"%s\"", k++ ? "," : "", gdw_dialect_name(rows[i].r->dialect));
-    printf("]");
+        if (reads && (int)i != best && rows[i].first) printf("%s\"%s\"", k++ ? "," : "", gdw_dialect_name(rows[i].r->dialect));
+    char framing[80];
+    gdw_check_framing_text(pk->p, pk->n, c->skip, framing, sizeof framing);
+    printf("],\"skip\":%zu,\"framing\":", c->skip);
+    json_string(stdout, framing);
+    printf(",\"summary\":");
+    json_string(stdout, c->summary);
     printf(",\"dialects\":[");
     for (size_t i = 0; i < c->nd; i++) {
         const row *w = &rows[i];
-        printf("%s{\"dialect\":\"%s\",\"accepted\":%s,\"rank\":%d,\"reason\":", i ? "," : "", gdw_dialect_name(w->r->dialect), w->r->status ? "false" : "true", w->rank);
+        static const char *const reading_name[] = {"whole", "cut", "prefix", "rejected"};
+        printf("%s{\"dialect\":\"%s\",\"accepted\":%s,\"reading\":\"%s\",\"rank\":%d,\"first\":%s,\"reason\":", i ? "," : "",
+               gdw_dialect_name(w->r->dialect), w->r->status ? "false" : "true", reading_name[c->ranked[i].reading], w->rank, w->first ? "true" : "false");
         json_string(stdout, w->reason);
         if (w->r->status) {
             printf(",\"error\":");
@@ -669,7 +632,8 @@ static int check_all(check_run *c, const packet *pk, const gdw_decode_options *d
         }
         /* the fields rank_rows reads before it writes them (the texts are long: not cleared whole) */
         w->exact_ok = false;
-        w->reason[0] = 0;
+        w->reason = "";
+        w->first = false;
         w->odd_reals = 0;
         w->meaning = -1;
         accepted += c->res[i].status == GDW_OK;
@@ -696,16 +660,29 @@ static int check_packet(void *ctx, const packet *pk) {
     dec.watch_engine = c->matrix; /* the matrix's notes (engine_value_note) */
     int accepted = check_all(c, pk, &dec);
     for (size_t i = 0; i < c->nd; i++) c->accept_count[i] += c->res[i].status == GDW_OK;
+    /* where no dialect reads every byte: the bytes in front of a value (a length prefix, an opcode), if that explains them */
+    packet body = *pk;
+    c->skip = gdw_check_find_skip(c->res, c->nd, pk->p, pk->n, &dec);
+    if (c->skip) {
+        free_docs(c);
+        body.p += c->skip, body.n -= c->skip, body.offset += c->skip;
+        accepted = check_all(c, &body, &dec);
+    }
     int best = 0, nm = 0;
     ids seen;
-    rank_rows(c, pk, &dec, &seen, &best, &nm, c->matrix || c->o->json);
-    for (size_t i = 0; i < c->nd && accepted; i++) if (c->rows[i].rank == 1) c->first_count[i]++;
+    rank_rows(c, pk, &body, &dec, &seen, &best, &nm, c->matrix || c->o->json);
+    for (size_t i = 0; i < c->nd; i++) if (c->rows[i].first) c->first_count[i]++;
     if (c->o->json) print_json(c, pk, best, nm, accepted);
     else if (c->matrix) {
-        print_matrix(c, pk, best, nm, accepted, &seen);
+        if (c->skip) {
+            char framing[80];
+            gdw_check_framing_text(pk->p, pk->n, c->skip, framing, sizeof framing);
+            printf("No dialect reads all %zu bytes; after %s, the %zu bytes from byte %zu:\n", pk->n, framing, body.n, c->skip);
+        }
+        print_matrix(c, &body, best, nm, accepted, &seen);
         if (c->o->verbose) printf("\n");
     } else print_line(c, pk, best, accepted);
-    bool read_whole = accepted && c->rows[best].r->consumed == pk->n;
+    bool read_whole = c->skip || (accepted && c->rows[best].r->consumed == pk->n);
     free_docs(c);
     if (!read_whole) hint_raw_text(c->o, pk); /* rejected, or read in part */
     return accepted ? EXIT_ACCEPTED : EXIT_REJECTED;
@@ -718,8 +695,7 @@ static void check_run_free(check_run *c) {
     free(c->first_count);
     free(c->facts);
     free(c->rep);
-    free(c->odd);
-    free(c->rank);
+    free(c->ranked);
     free(c->kept);
     free(c->read);
     free(c->state);
@@ -733,12 +709,11 @@ static bool check_run_alloc(check_run *c) {
     c->first_count = calloc(c->nd, sizeof *c->first_count);
     c->facts = calloc(c->nd, sizeof *c->facts);
     c->rep = calloc(c->nd, sizeof *c->rep);
-    c->odd = calloc(c->nd, sizeof *c->odd);
-    c->rank = calloc(c->nd, sizeof *c->rank);
+    c->ranked = calloc(c->nd, sizeof *c->ranked);
     c->kept = calloc(c->nd, sizeof *c->kept);
     c->read = calloc(c->nd, sizeof *c->read);
     c->state = calloc(c->nd, sizeof *c->state);
-    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->odd && c->rank && c->kept && c->read && c->state;
+    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->ranked && c->kept && c->read && c->state;
     if (ok) ok = pthread_mutex_init(&c->twins_lock, NULL) == 0 && pthread_cond_init(&c->row_finished, NULL) == 0;
     if (ok) return true;
     check_run_free(c);
@@ -752,11 +727,12 @@ const gdw_dialect *best_dialect_for(const opts *o, const packet *pk) {
     gdw_decode_options dec = o->dec;
     dec.trace = NULL;
     dec.borrow_input = true; /* the documents are freed below */
-    int accepted = check_all(&c, pk, &dec);
+    check_all(&c, pk, &dec);
+    c.skip = 0; /* -d auto decodes the bytes as they are: the dialect that reads them best, from their first byte */
     int best = 0, nm = 0;
     ids seen;
-    rank_rows(&c, pk, &dec, &seen, &best, &nm, false);
-    const gdw_dialect *d = accepted ? c.rows[best].r->dialect : NULL;
+    rank_rows(&c, pk, pk, &dec, &seen, &best, &nm, false);
+    const gdw_dialect *d = c.ranked[best].reading != GDW_READING_REJECTED ? c.rows[best].r->dialect : NULL;
     free_docs(&c);
     return d;
 }

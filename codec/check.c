@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* check.c — one packet against every dialect (gdw_check, gdwire.h), and the ranking of the answers (gdw_check_rank):
+/* check.c — one packet against every dialect (gdw_check, gdwire.h), and the ranking of the answers (gdw_check_rank_rows, gdw_check_summary):
  * the one definition `gdwire check`, the Python and npm packages and the page share. */
 #include <math.h>
 #include <stdarg.h>
@@ -195,8 +195,8 @@ gdw_reading gdw_check_reading(const gdw_check_result *r, size_t len) {
 static int64_t clamp_offset(size_t off) { return off > (size_t)SCORE_OFFSET_MAX ? SCORE_OFFSET_MAX : (int64_t)off; }
 
 static int64_t score_of(const gdw_check_result *r, gdw_reading reading, size_t misread) {
-    static const int reading_order[] = {[GDW_READING_WHOLE] = 3, [GDW_READING_CUT] = 2, [GDW_READING_PREFIX] = 1, [GDW_READING_REJECTED] = 0};
-    int64_t s = SCORE_READING(reading_order[reading]);
+    int order = reading == GDW_READING_WHOLE ? 3 : reading == GDW_READING_CUT ? 2 : reading == GDW_READING_PREFIX ? 1 : 0;
+    int64_t s = SCORE_READING(order);
     bool engine_row = !gdw_dialect_documented_only(r->dialect);
     switch (reading) {
     case GDW_READING_WHOLE:
@@ -210,30 +210,6 @@ static int64_t score_of(const gdw_check_result *r, gdw_reading reading, size_t m
     case GDW_READING_REJECTED: break;
     }
     return s + clamp_offset(r->err.offset);
-}
-
-size_t gdw_check_rank(const gdw_check_result *r, size_t n, size_t len, size_t *misread, int *rank) {
-    if (!r || !rank || n == 0) return 0;
-    int64_t local[32], *score = n <= 32 ? local : (int64_t *)malloc(n * sizeof *score);
-    if (!score) return 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t odd = 0;
-        if (r[i].status == GDW_OK) {
-            odd = misread && misread[i] != SIZE_MAX ? misread[i] : gdw_value_misread_reals(gdw_doc_root(r[i].doc));
-            if (misread) misread[i] = odd;
-        }
-        score[i] = score_of(&r[i], gdw_check_reading(&r[i], len), odd);
-    }
-    size_t best = 0;
-    for (size_t i = 1; i < n; i++)
-        if (score[i] > score[best] || (score[i] == score[best] && released_after(r[i].dialect, r[best].dialect))) best = i;
-    for (size_t i = 0; i < n; i++) {
-        int better = 0;
-        for (size_t k = 0; k < n; k++) better += score[k] > score[i];
-        rank[i] = better + 1;
-    }
-    if (score != local) free(score);
-    return best;
 }
 
 /* ---- the rows ranked, the first of them and why: what every surface prints --------------------------------- */
@@ -264,7 +240,7 @@ static bool complete_cut(const gdw_check_result *r, const uint8_t *buf, size_t l
     o.digest = NULL;
     o.borrow_input = false;
     for (int round = 0; round < 8 && tail <= limit; round++) {
-        uint8_t *padded = calloc(len + tail, 1);
+        uint8_t *padded = (uint8_t *)calloc(len + tail, 1);
         if (!padded) return false;
         memcpy(padded, buf, len);
         bool ok = gdw_check_dialect(r->dialect, padded, len + tail, &o, NULL, true, out);
@@ -307,7 +283,7 @@ static bool same_reading(const gdw_check_row *a, const gdw_check_row *b, const u
 typedef struct type_ids { unsigned id[64]; size_t n; } type_ids;
 
 static void collect_type_id(void *ctx, const gdw_trace_event *ev) {
-    type_ids *s = ctx;
+    type_ids *s = (type_ids *)ctx;
     if (strcmp(ev->field, "header") != 0) return;
     unsigned w = (unsigned)(ev->number & 0xFF);
     for (size_t i = 0; i < s->n; i++) if (s->id[i] == w) return;
@@ -352,7 +328,10 @@ static void reason_of(gdw_check_row *w, const gdw_check_row *b, bool same, const
         return;
     }
     if (w == b) {
-        if (w->reading == GDW_READING_CUT) return say_cut(out, cap, &n, &r->err);
+        if (w->reading == GDW_READING_CUT) {
+            say_cut(out, cap, &n, &r->err);
+            return;
+        }
         say(out, cap, &n, w->reading == GDW_READING_WHOLE ? "reads all %zu bytes" : "reads %zu bytes", r->consumed);
         if (w->reading == GDW_READING_PREFIX) say(out, cap, &n, " and leaves %zu", len - r->consumed);
         if (w->misread) say(out, cap, &n, ", but %zu real%s look%s misread (subnormal, NaN or huge)", w->misread, w->misread == 1 ? "" : "s", w->misread == 1 ? "s" : "");
@@ -548,7 +527,7 @@ gdw_check_report *gdw_check_report_make(const uint8_t *buf, size_t len, const gd
     static const uint8_t none[1] = {0};
     if (!buf) buf = none;
     size_t size = sizeof(gdw_check_report) + n * sizeof(gdw_check_row) + n * sizeof(gdw_check_result) + sizeof(gdw_allocator);
-    gdw_check_report *rep = report_malloc(alloc, size);
+    gdw_check_report *rep = (gdw_check_report *)report_malloc(alloc, size);
     if (!rep) return NULL;
     memset(rep, 0, size);
     rep->rows = (gdw_check_row *)(rep + 1);

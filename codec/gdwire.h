@@ -801,18 +801,6 @@ GDW_API void gdw_check_take_answer(const gdw_dialect *d, const uint8_t *buf, siz
 typedef enum gdw_reading { GDW_READING_WHOLE, GDW_READING_CUT, GDW_READING_PREFIX, GDW_READING_REJECTED } gdw_reading;
 GDW_API gdw_reading gdw_check_reading(const gdw_check_result *r, size_t len);
 
-/* gdw_check_rank: which dialect most likely wrote the packet of len bytes that gdw_check answered in r[0..n).
- * By the reading first: a whole reading beats a cut one, a cut one a prefix, a prefix a rejection. Then, for whole
- * readings and prefixes: a value without reals that look misread (gdw_value_misread_reals: the marks of integers or
- * text read as floats); for a prefix, how many bytes it reads; its encoder writing back exactly these bytes; the
- * engine itself accepting them (engine_exact); an engine's row before one only documentation describes. Cut
- * readings rank by an engine's row, then how far they read before running out; rejections by how far they read.
- * Fills rank[0..n) (1-based; equal scores share a rank) and returns the index of the first: among equals, the
- * newest engine release (gdw_dialect_released). misread (may be NULL) is in and out: an entry other than SIZE_MAX
- * is taken as that row's count of misread-looking reals, the others are counted from the row's document (r[i].doc:
- * gdw_check with keep_docs; a row without one counts none) and written back. Returns 0 for NULL r or rank, or
- * n == 0. gdw_check_rank_rows ranks alike and says which rows are first and why. */
-GDW_API size_t gdw_check_rank(const gdw_check_result *r, size_t n, size_t len, size_t *misread, int *rank);
 
 /* One row of a ranked check: gdw_check's answer, and what the ranking makes of it. */
 typedef struct gdw_check_row {
@@ -827,10 +815,18 @@ typedef struct gdw_check_row {
     char reason[256];        /* out, when asked: why the row ranks where it does, one line */
 } gdw_check_row;
 
-/* gdw_check_rank_rows: gdw_check_rank's ranking of rows[0..n) for the packet buf[0..len) they read, and which rows
- * are first (the best and its equals: the same score and the same value); with reasons, each row's reason. The one
- * ranking `gdwire check`, the Python and npm packages and the page print. Returns the best's index; 0 for NULL rows
- * or n == 0. */
+/* gdw_check_rank_rows: which dialect most likely wrote the packet buf[0..len) that gdw_check answered in rows[0..n)
+ * (result), the one ranking `gdwire check`, the Python and npm packages and the page print. By the reading first
+ * (gdw_check_reading): a whole reading beats a cut one, a cut one a prefix, a prefix a rejection. Then, for whole
+ * readings and prefixes: a value without reals that look misread (gdw_value_misread_reals: the marks of integers or
+ * text read as floats); for a prefix, how many bytes it reads; its encoder writing back exactly these bytes; the
+ * engine itself accepting them (engine_exact); an engine's row before one only documentation describes. A cut
+ * reading is ranked by the value it reads where the missing bytes are zeros (no misread-looking reals, written back
+ * by its encoder), an engine's row, then how far it read before it ran out; rejections by how far they read. Fills
+ * each row's reading, rank (1-based; equal scores share a rank) and first (the best and its equals: the same score
+ * and the same value, or for cut readings the same walk of the bytes there are), and with reasons each row's reason.
+ * Returns the best's index: among equals, the newest engine release (gdw_dialect_released); 0 for NULL rows or
+ * n == 0. */
 GDW_API size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t *buf, size_t len, const gdw_decode_options *opts, bool reasons);
 
 /* gdw_check_find_skip: where no row of at0 (gdw_check's answer to buf[0..len)) reads every byte, the bytes in front

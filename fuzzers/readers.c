@@ -5,8 +5,8 @@
  *     of the tree it returns (gdw_digest_tree), and equal digests only for equal trees (gdw_value_equal);
  *   - gdw_value_diff finds a difference exactly where gdw_value_equal finds the trees unequal, its two nodes
  *     differ, and a path of indices alone names them (gdw_path_get);
- *   - gdw_check_rank counts the misread-looking reals gdw_value_misread_reals counts, ranks every row in
- *     1..n and its best first;
+ *   - gdw_check_rank_rows counts the misread-looking reals gdw_value_misread_reals counts, ranks every row in
+ *     1..n and its best first, gives every row a reason, and gdw_check_summary a sentence;
  *   - the getters (gdw_get_*, gdw_count, gdw_array_get, gdw_dict_*, gdw_packed_*) agree with the nodes of
  *     the best row's tree;
  *   - in engine-exact mode (byte 1), gdw_doc_approximate counts a marked value exactly where
@@ -119,17 +119,21 @@ static void readers_agree(const fuzz_input *in, const gdw_check_result *res, con
                                "gdw_value_diff's path '%s' does not name its nodes", d.path);
             }
         }
-    size_t misread[64];
-    int rank[64];
-    for (size_t i = 0; i < nd; i++) misread[i] = SIZE_MAX;
-    size_t best = gdw_check_rank(res, nd, in->len, misread, rank);
-    FUZZ_CHECK(best < nd && rank[best] == 1, "gdw_check_rank's best ranks %d", rank[best]);
+    static gdw_check_row ranked[64];
+    for (size_t i = 0; i < nd; i++) ranked[i].result = res[i], ranked[i].meaning = -1, ranked[i].misread = SIZE_MAX;
+    size_t best = gdw_check_rank_rows(ranked, nd, in->packet, in->len, &in->opt, true);
+    FUZZ_CHECK(best < nd && ranked[best].rank == 1 && ranked[best].first, "gdw_check_rank_rows's best ranks %d", ranked[best].rank);
     for (size_t i = 0; i < nd; i++) {
-        FUZZ_CHECK(rank[i] >= 1 && (size_t)rank[i] <= nd, "rank %d", rank[i]);
+        FUZZ_CHECK(ranked[i].rank >= 1 && (size_t)ranked[i].rank <= nd, "rank %d", ranked[i].rank);
+        FUZZ_CHECK(!ranked[i].first || ranked[i].rank == 1, "%s: first at rank %d", gdw_dialect_name(res[i].dialect), ranked[i].rank);
+        FUZZ_CHECK(ranked[i].reason[0] && memchr(ranked[i].reason, 0, sizeof ranked[i].reason), "%s: no reason", gdw_dialect_name(res[i].dialect));
         if (res[i].status == GDW_OK)
-            FUZZ_CHECK(misread[i] == gdw_value_misread_reals(gdw_doc_root(res[i].doc)), "%s: gdw_check_rank counted %zu misread reals, the tree holds %zu",
-                       gdw_dialect_name(res[i].dialect), misread[i], gdw_value_misread_reals(gdw_doc_root(res[i].doc)));
+            FUZZ_CHECK(ranked[i].misread == gdw_value_misread_reals(gdw_doc_root(res[i].doc)),
+                       "%s: gdw_check_rank_rows counted %zu misread reals, the tree holds %zu", gdw_dialect_name(res[i].dialect), ranked[i].misread,
+                       gdw_value_misread_reals(gdw_doc_root(res[i].doc)));
     }
+    char summary[640];
+    FUZZ_CHECK(gdw_check_summary(ranked, nd, best, in->packet, in->len, 0, summary, sizeof summary) > 0, "no summary");
     if (res[best].status == GDW_OK) gdw_visit(gdw_doc_root(res[best].doc), GDW_VISIT_PRE, getters_at, NULL);
 
     /* engine-exact: the values it does not compute, and the decode that refuses them */

@@ -63,16 +63,20 @@ has "$OUT" 'mode strict'
 run 0 "$G" check --json --hex "$STATE"
 schema check 1
 "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["best"]=="godot3" and len(d["accepted_by"])==int(sys.argv[1]) and len(d["meanings"])==5, d["best"]' "$NACC" <"$OUT" && ok || bad "check --json content"
-echo 1b000000 > "$T/bad.hex"
+echo 1b000000 > "$T/bad.hex"                 # a Godot 4 Dictionary's header, its count cut off (issue 56)
 run 1 "$G" check --hex "$T/bad.hex"
-has "$OUT" 'No dialect accepts this packet'
-has "$OUT" 'rejected: TRUNCATED at byte 4'
+has "$OUT" 'Most likely: a cut godot4 packet (equally: godot4.3, godot4.0, godot4-double; they read it alike, so the newest engine release is named): the value needs at least 4 more bytes (container count missing at byte 4); as likely by these bytes alone, but reading something else: mole, pandemonium, pandemonium-3.5, pandemonium-5.'
+has "$OUT" 'cut short: the value needs at least 4 more bytes'
+echo ff000000 > "$T/none.hex"                # a type id no dialect has
+run 1 "$G" check --hex "$T/none.hex"
+has "$OUT" 'No dialect reads this packet; '
+has "$OUT" 'rejected: UNKNOWN_TYPE at byte 0'
 
 # ---- check: the engine's packets, one per line --------------------------------------------
 run 0 "$G" check --hex --lines "$T/engine.hex"
 has "$OUT" "$NENG packets, "
 has "$OUT" "$NENG accepted by some dialect, 0 rejected by all"
-grep -q "^godot3 .* $NENG  *$NENG\$" "$OUT" && ok || { bad "godot3 does not rank first on every engine packet"; tail -14 "$OUT" >&2; }
+grep -q "^godot3 .* $NENG  *[0-9]*\$" "$OUT" && ok || { bad "godot3 does not accept every engine packet"; tail -14 "$OUT" >&2; }
 run 0 "$G" check --json --hex --lines "$T/engine.hex"
 schema check "$NENG"
 "$PY" -c '
@@ -354,7 +358,7 @@ has "$ERR" '3000 packets, 150024000 bytes: 3000 decoded, 0 rejected'
 mkdir -p "$T/corpus/sub"
 cp "$STATE" "$T/corpus/a.hex"; cp "$ROOT" "$T/corpus/sub/b.hex"; cp "$T/bad.hex" "$T/corpus/c.hex"; echo x > "$T/corpus/.hidden"
 run 1 "$G" check --hex "$T/corpus"
-has "$OUT" "corpus/a.hex: 192 bytes: accepted by $NACC of $NDIAL; most likely godot3"
+has "$OUT" "corpus/a.hex: 192 bytes: accepted by $NACC of $NDIAL. Most likely: godot3"
 has "$OUT" "corpus/c.hex: 4 bytes: rejected by all $NDIAL"
 has "$OUT" '3 packets, 220 bytes: 2 accepted by some dialect, 1 rejected by all'
 run 0 "$G" check --hex "$STATE" "$ROOT"

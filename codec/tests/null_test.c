@@ -138,13 +138,19 @@ int main(void) {
         NULLCASE(!r, gdw_digest_init(&g, 1, 2, NULL, 0); bool r = gdw_digest_tree(&g, NULL));
     }
     {
-        int ranks[64];
+        static gdw_check_row rows[64];
         size_t nd = gdw_dialect_count();
         memset(bytes, 0, 8);
         gdw_check(bytes, 4, NULL, NULL, true, results); /* a Nil, which every dialect reads */
-        NULLCASE(r == 0, size_t r = gdw_check_rank(NULL, nd, 4, NULL, ranks));
-        NULLCASE(r == 0, size_t r = gdw_check_rank(results, nd, 4, NULL, NULL));
-        NULLCASE(r < nd && ranks[r] == 1, size_t r = gdw_check_rank(results, nd, 4, NULL, ranks)); /* misread may be NULL */
+        for (size_t i = 0; i < nd; i++) rows[i].result = results[i], rows[i].meaning = -1, rows[i].misread = SIZE_MAX;
+        NULLCASE(r == 0, size_t r = gdw_check_rank_rows(NULL, nd, bytes, 4, NULL, true));
+        NULLCASE(r == 0, size_t r = gdw_check_rank_rows(rows, 0, bytes, 4, NULL, true));
+        NULLCASE(r < nd && rows[r].rank == 1 && rows[r].first, size_t r = gdw_check_rank_rows(rows, nd, bytes, 4, NULL, true)); /* opts may be NULL */
+        NULLCASE(r == 0, size_t r = gdw_check_summary(NULL, nd, 0, bytes, 4, 0, NULL, 0));
+        NULLCASE(r == 0, size_t r = gdw_check_find_skip(NULL, nd, bytes, 4, NULL));
+        NULLCASE(r == 0, size_t r = gdw_check_framing_text(NULL, 4, 0, NULL, 0));
+        NULLCASE(r == 0, gdw_check_report *rep = gdw_check_report_make(NULL, 4, NULL, NULL); size_t r = rep != NULL);
+        NULLCASE(r == 0, gdw_check_report_free(NULL); size_t r = 0);
         NULLCASE(r == 0, size_t r = gdw_value_misread_reals(NULL));
         for (size_t i = 0; i < nd; i++) gdw_doc_free(results[i].doc);
     }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "codec/gdwire.h"
 
 #define EXPORT __attribute__((used, visibility("default")))
@@ -71,37 +73,46 @@ EXPORT int gdwjs_build_json(gdw_builder *b, const char *json, size_t len, gdw_er
     return (int)s;
 }
 
-/* check: every dialect's verdict into rows of 7 words (index.js CHECK_ROW): dialect row pointer, status, consumed,
- * strict (reencodes_same), engine_exact, rank and misread-looking reals (gdw_check_rank: the ranking `gdwire check`
- * gives); the error records into errs, the first-ranked row's index into *best. */
-EXPORT size_t gdwjs_check(const uint8_t *buf, size_t len, int allow_objects, uint32_t *rows, gdw_error *errs, size_t cap, uint32_t *best) {
+/* check: the library's whole answer (gdw_check_report_make: its ranking, reasons and sentence, as `gdwire check` prints
+ * them). Every dialect's verdict into rows of 10 words (index.js CHECK_ROW): dialect row pointer, status, consumed,
+ * strict (reencodes_same), engine_exact, rank, misread-looking reals, reading (gdw_reading), first, short_by; the error
+ * records into errs, each row's reason into reasons (CHECK_REASON bytes a row, NUL-terminated), the summary and
+ * the framing text into text (CHECK_TEXT bytes: the summary, then from CHECK_SUMMARY the framing), the named first
+ * choice's index into *best and the bytes in front of the value the rows read into *skip. Returns the rows, 0 when
+ * out of memory or cap is too small. */
+#define CHECK_REASON 256
+#define CHECK_SUMMARY 640
+#define CHECK_TEXT (CHECK_SUMMARY + 80)
+EXPORT size_t gdwjs_check(const uint8_t *buf, size_t len, int allow_objects, uint32_t *rows, gdw_error *errs, char *reasons, char *text, size_t cap,
+                          uint32_t *best, uint32_t *skip) {
     size_t n = gdw_dialect_count();
     if (n > cap) return 0;
-    gdw_check_result *r = (gdw_check_result *)calloc(n ? n : 1, sizeof *r);
-    size_t *misread = (size_t *)malloc((n ? n : 1) * sizeof *misread);
-    int *rank = (int *)malloc((n ? n : 1) * sizeof *rank);
-    if (!r || !misread || !rank) { free(r); free(misread); free(rank); return 0; }
     gdw_decode_options o = gdw_decode_options_default();
     o.allow_objects = allow_objects != 0;
-    o.borrow_input = true; /* the documents live until the ranking has read them */
-    gdw_check(buf, len, &o, NULL, true, r);
-    for (size_t i = 0; i < n; i++) misread[i] = SIZE_MAX;
-    *best = (uint32_t)gdw_check_rank(r, n, len, misread, rank);
+    gdw_check_report *rep = gdw_check_report_make(buf, len, &o, NULL);
+    if (!rep) return 0;
+    *best = (uint32_t)rep->best;
+    *skip = (uint32_t)rep->skip;
     for (size_t i = 0; i < n; i++) {
-        uint32_t *w = rows + 7 * i;
-        w[0] = (uint32_t)(uintptr_t)r[i].dialect;
-        w[1] = (uint32_t)r[i].status;
-        w[2] = (uint32_t)r[i].consumed;
-        w[3] = r[i].status == GDW_OK && r[i].reencodes_same;
-        w[4] = r[i].status == GDW_OK && r[i].engine_exact;
-        w[5] = (uint32_t)rank[i];
-        w[6] = r[i].status == GDW_OK ? (uint32_t)misread[i] : 0;
-        errs[i] = r[i].err;
-        gdw_doc_free(r[i].doc);
+        const gdw_check_row *row = &rep->rows[i];
+        const gdw_check_result *r = &row->result;
+        uint32_t *w = rows + 10 * i;
+        w[0] = (uint32_t)(uintptr_t)r->dialect;
+        w[1] = (uint32_t)r->status;
+        w[2] = (uint32_t)r->consumed;
+        w[3] = r->status == GDW_OK && r->reencodes_same;
+        w[4] = r->status == GDW_OK && r->engine_exact;
+        w[5] = (uint32_t)row->rank;
+        w[6] = r->status == GDW_OK ? (uint32_t)row->misread : 0;
+        w[7] = (uint32_t)row->reading;
+        w[8] = row->first;
+        w[9] = r->status == GDW_OK ? 0 : (uint32_t)r->err.short_by;
+        errs[i] = r->err;
+        snprintf(reasons + CHECK_REASON * i, CHECK_REASON, "%s", row->reason);
     }
-    free(r);
-    free(misread);
-    free(rank);
+    snprintf(text, CHECK_SUMMARY, "%s", rep->summary);
+    gdw_check_framing_text(buf, len, rep->skip, text + CHECK_SUMMARY, CHECK_TEXT - CHECK_SUMMARY);
+    gdw_check_report_free(rep);
     return n;
 }
 

@@ -48,14 +48,31 @@ export interface Verdict {
   readonly strict: boolean;
   /** accepted, and the engine itself accepts them */
   readonly engineExact: boolean;
-  /** 1-based; equal scores share a rank (gdw_check_rank, as `gdwire check` ranks) */
+  /** 1-based; equal scores share a rank (gdw_check_rank_rows, as `gdwire check` ranks) */
   readonly rank: number;
   /** accepted: reals in the value that look misread (NaN, below 1e-30 or beyond 1e30) */
   readonly misreadReals: number;
+  /** what the dialect makes of the bytes: every byte; a value that runs out of bytes (a cut packet of it); a value
+   * with bytes left after it; nothing */
+  readonly reading: 'whole' | 'cut' | 'prefix' | 'rejected';
+  /** best, or one of its equally */
+  readonly first: boolean;
+  /** why it ranks where it does, as `gdwire check` says it */
+  readonly reason: string;
+  /** a cut reading: how many more bytes the value needs at least */
+  readonly shortBy: number;
   readonly error?: GdwireError;
 }
 export function check(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, opts?: { allowObjects?: boolean }): {
   verdicts: Verdict[]; ranking: string[]; best?: string;
+  /** the dialects as likely as best that read the same value */
+  equally: string[];
+  /** the answer in one sentence, as `gdwire check` and the page print it */
+  summary: string;
+  /** bytes in front of the value the verdicts read (a length prefix, an opcode); 0 for none */
+  skip: number;
+  /** what those bytes are, "" for none */
+  framing: string;
 };
 
 type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;

@@ -837,7 +837,9 @@ export function parseInput(text, opts = {}) {
 
 // ---- dialects and check ---------------------------------------------------------------------------------
 
-const CHECK_ROW = 7; // words of a gdwjs_check row (src/glue.c)
+const CHECK_ROW = 10; // words of a gdwjs_check row (src/glue.c)
+const CHECK_REASON = 256, CHECK_SUMMARY = 640, CHECK_TEXT = 720; // bytes of its texts (src/glue.c)
+const READINGS = ['whole', 'cut', 'prefix', 'rejected'];
 
 let rowsCache;
 /** Every dialect and engine release row: name, family, summary, engines, aliases, release, released,
@@ -865,21 +867,28 @@ export function dialects() {
 
 /**
  * Decode bytes in every dialect: which accept them, which strictly (their encoder writes exactly these bytes),
- * which as the engine itself would, and the library's ranking, as `gdwire check` gives it: accepted before
- * rejected; then reading every byte, a value without reals that look misread (NaN, below 1e-30 or beyond 1e30: an
- * integer or text read as a float), its encoder writing back these bytes, the engine accepting them, an engine's
- * row before a documented-only one; equals share a rank, and the newest engine release among the first is best.
- * Rejecting dialects rank by how far they read. ranking lists the accepting dialects, best first.
+ * which as the engine itself would, and the library's ranking, as `gdwire check` gives it: a reading of every byte,
+ * then a cut packet (a value that runs out of bytes), then a value with bytes left after it, then a rejection; among
+ * whole readings, a value without reals that look misread (NaN, below 1e-30 or beyond 1e30: an integer or text read
+ * as a float), its encoder writing back these bytes, the engine accepting them, an engine's row before a
+ * documented-only one; equals share a rank, and the newest engine release among the first is best. `equally` lists
+ * the dialects as likely that read the same value; `summary` is the answer in one sentence, as the command and the
+ * page print it. Where no dialect reads every byte and one reads the bytes after a few in front (a 4-byte length
+ * prefix, an opcode), the verdicts are of the bytes after `skip`, and `framing` says what those are.
+ * `ranking` lists the dialects that read the packet (whole, cut or in part), best first.
  * @returns {{verdicts: Array<{dialect: string, accepted: boolean, consumed: number, strict: boolean, engineExact: boolean,
- *            rank: number, misreadReals: number, error?: GdwireError}>, ranking: string[], best?: string}}
+ *            rank: number, misreadReals: number, reading: string, first: boolean, reason: string, shortBy: number,
+ *            error?: GdwireError}>, ranking: string[], best?: string, equally: string[], summary: string, skip: number,
+ *            framing: string}}
  */
 export function check(bytes, opts = {}) {
   const b = asBytes(bytes);
   checkLimit(b.length);
   const n = X.gdw_dialect_count();
-  const rowsP = X.malloc(4 * CHECK_ROW * n), errsP = X.malloc(L.err_size * n), bestP = X.malloc(4);
+  const rowsP = X.malloc(4 * CHECK_ROW * n), errsP = X.malloc(L.err_size * n), reasonsP = X.malloc(CHECK_REASON * n);
+  const textP = X.malloc(CHECK_TEXT), bestP = X.malloc(4), skipP = X.malloc(4);
   try {
-    const got = withBytes(b, (p, len) => X.gdwjs_check(p, len, opts.allowObjects ? 1 : 0, rowsP, errsP, n, bestP));
+    const got = withBytes(b, (p, len) => X.gdwjs_check(p, len, opts.allowObjects ? 1 : 0, rowsP, errsP, reasonsP, textP, n, bestP, skipP));
     if (got !== n) throw new GdwireError('NOMEM', 0, '', 'check ran out of WebAssembly memory');
     views();
     const verdicts = [];
@@ -888,18 +897,18 @@ export function check(bytes, opts = {}) {
       const accepted = w(1) === 0;
       const error = accepted ? undefined : errorAt(errsP + L.err_size * i);
       verdicts.push(Object.freeze({ dialect: cString(X.gdw_dialect_name(w(0))), accepted, consumed: accepted ? w(2) : 0, strict: w(3) === 1,
-        engineExact: w(4) === 1, rank: w(5), misreadReals: w(6), error }));
+        engineExact: w(4) === 1, rank: w(5), misreadReals: w(6), reading: READINGS[w(7)], first: w(8) === 1, reason: cString(reasonsP + CHECK_REASON * i),
+        shortBy: w(9), error }));
     }
     const bestIndex = dv.getUint32(bestP, true);
-    const best = verdicts[bestIndex].accepted ? verdicts[bestIndex].dialect : undefined;
+    const best = verdicts[bestIndex].reading !== 'rejected' ? verdicts[bestIndex].dialect : undefined;
     // by rank; among equals the best first, then table order
-    const ranking = verdicts.filter((v) => v.accepted).sort((a, c) => a.rank - c.rank || (c.dialect === best) - (a.dialect === best))
+    const ranking = verdicts.filter((v) => v.reading !== 'rejected').sort((a, c) => a.rank - c.rank || (c.dialect === best) - (a.dialect === best))
       .map((v) => v.dialect);
-    return { verdicts, ranking, best };
+    const equally = best === undefined ? [] : verdicts.filter((v) => v.first && v.dialect !== best).map((v) => v.dialect);
+    return { verdicts, ranking, best, equally, summary: cString(textP), skip: dv.getUint32(skipP, true), framing: cString(textP + CHECK_SUMMARY) };
   } finally {
-    X.free(rowsP);
-    X.free(errsP);
-    X.free(bestP);
+    for (const p of [rowsP, errsP, reasonsP, textP, bestP, skipP]) X.free(p);
   }
 }
 

@@ -36,13 +36,22 @@ test('every engine-made packet round-trips', () => {
   process.stderr.write(`${total} engine-made packets round-trip\n`);
 });
 
-// check's ranking is the library's (gdw_check_rank): the same first dialect and the same rank in every row as
-// `gdwire check --json`, on every engine-made packet and every committed fuzz input of the decoder
+// check's ranking is the library's (gdw_check_rank_rows): the same first dialect, equally, rank and reason in every
+// row, the same bytes in front and the same sentence as `gdwire check --json`, on every engine-made packet, the same
+// cut and after a length prefix, and every committed fuzz input of the decoder
 test('check ranks as gdwire check ranks', () => {
   const cli = process.env.GDWIRE_CLI ?? path.join(ROOT, 'bazel-bin', 'cli', 'gdwire');
   assert.ok(fs.existsSync(cli), `the command ${cli} (GDWIRE_CLI) is missing: bazel build //cli:gdwire`);
   const inputs = [];
   for (const engine of Object.keys(ROWS)) for (const { bytes } of packets(engine)) inputs.push(bytes);
+  const engineMade = inputs.length;
+  for (let i = 0; i < engineMade; i++) if (inputs[i].length >= 12) inputs.push(inputs[i].slice(0, Math.floor(inputs[i].length * 3 / 4))); // cut
+  for (let i = 0; i < 400 && i < engineMade; i++) { // after a put_var length prefix
+    const b = new Uint8Array(inputs[i].length + 4);
+    new DataView(b.buffer).setUint32(0, inputs[i].length, true);
+    b.set(inputs[i], 4);
+    inputs.push(b);
+  }
   for (const dir of ['corpus/decode', 'corpus/regressions/decode']) {
     const d = path.join(ROOT, dir);
     if (!fs.existsSync(d)) continue;
@@ -66,12 +75,16 @@ test('check ranks as gdwire check ranks', () => {
     let differ = 0;
     inputs.forEach((b, i) => {
       const ours = g.check(b), theirs = out[i];
+      const rows = Object.fromEntries(theirs.dialects.map((d) => [d.dialect, d]));
       const ranks = Object.fromEntries(theirs.dialects.map((d) => [d.dialect, d.rank]));
-      const ok = (ours.best ?? null) === theirs.best && ours.verdicts.every((v) => v.rank === ranks[v.dialect]);
+      const ok = (ours.best ?? null) === theirs.best && JSON.stringify(ours.equally) === JSON.stringify(theirs.equally) &&
+        ours.summary === theirs.summary && ours.skip === theirs.skip && ours.framing === theirs.framing &&
+        ours.verdicts.every((v) => v.rank === rows[v.dialect].rank && v.reason === rows[v.dialect].reason &&
+          v.first === rows[v.dialect].first && v.reading === rows[v.dialect].reading);
       if (!ok && differ++ < 5) console.log(`packet ${i} (${Buffer.from(b).toString('hex').slice(0, 64)}): ours ${ours.best} ${JSON.stringify(ours.verdicts.map((v) => v.rank))}, gdwire check ${theirs.best} ${JSON.stringify(theirs.dialects.map((d) => d.rank))}`);
     });
     assert.equal(differ, 0, `${differ} of ${inputs.length} packets ranked otherwise`);
-    process.stderr.write(`check ranks ${inputs.length} packets as gdwire check does\n`);
+    process.stderr.write(`check ranks ${inputs.length} packets as gdwire check does, with the same reasons and sentence\n`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -155,19 +155,36 @@ class DialectVerdict(NamedTuple):
     engine_exact: bool  # accepted, and the engine itself accepts them too
     error: Optional[Tuple[str, int, str, str, str]]  # (code, offset, path, message, engine error) when rejected
     strict_error: Optional[Tuple[str, int, str]]  # (code, offset, message): why strict mode refuses
-    rank: int  # 1-based, as ``gdwire check`` ranks (the library's gdw_check_rank); equal scores share a rank
+    rank: int  # 1-based, as ``gdwire check`` ranks (the library's gdw_check_rank_rows); equal scores share a rank
     misread_reals: int  # accepted: reals in the value that look misread (NaN, below 1e-30 or beyond 1e30)
+    reading: str = "rejected"  # "whole", "cut" (a cut packet of this dialect), "prefix" (bytes left after) or "rejected"
+    first: bool = False  # the named first choice, or one it is equal to (its "equally")
+    reason: str = ""  # why it ranks where it does, as ``gdwire check`` says it
+    short_by: int = 0  # a cut reading: how many more bytes the value needs at least
 
 
 class CheckResult(NamedTuple):
-    """check's answer: every dialect's verdict, and the dialects that read the packet best, best first."""
+    """check's answer: every dialect's verdict, the dialects that read the packet, best first, and the answer in
+    one sentence (``summary``, as ``gdwire check`` and the page print it). Where no dialect reads every byte and
+    one reads the bytes after a few in front (a 4-byte length prefix, an opcode), the verdicts are of the bytes
+    after ``skip``, and ``framing`` says what the skipped bytes are."""
 
     verdicts: Tuple[DialectVerdict, ...]
     ranking: Tuple[str, ...]
+    summary: str = ""
+    skip: int = 0
+    framing: str = ""
 
     @property
     def best(self) -> Optional[str]:
         return self.ranking[0] if self.ranking else None
+
+    @property
+    def equally(self) -> Tuple[str, ...]:
+        """The dialects as likely as ``best`` that read the same value (or, for a cut packet, the bytes there are
+        alike)."""
+        best = self.best
+        return tuple(v.dialect for v in self.verdicts if v.first and v.dialect != best) if best is not None else ()
 
     def verdict(self, dialect: str) -> DialectVerdict:
         """One dialect's verdict (KeyError for a name that is not a dialect)."""
@@ -180,17 +197,19 @@ class CheckResult(NamedTuple):
 
 def check(data: bytes, allow_objects: bool = False) -> CheckResult:
     """Decode ``data`` in every dialect: which accept it, which strictly (their encoder writes exactly these
-    bytes), which as the engine itself would, and the library's ranking, as ``gdwire check`` gives it: accepted
-    before rejected; then reading every byte, a value without reals that look misread (NaN, below 1e-30 or
-    beyond 1e30: an integer or text read as a float), its encoder writing back these bytes, the engine accepting
-    them, an engine's row before a documented-only one. Equals share a rank; the newest engine release among the
-    first is ``best``. ``ranking`` lists the accepting dialects, best first."""
-    rows, best = _gdwire.check(_data(data), bool(allow_objects))
-    verdicts = tuple(DialectVerdict(name, err is None, consumed if err is None else 0, strict, engine, err, strict_err, rank, odd)
-                     for name, consumed, strict, engine, err, strict_err, rank, odd in rows)
-    first = verdicts[best].dialect if verdicts and verdicts[best].accepted else None
-    ranking = tuple(v.dialect for v in sorted((v for v in verdicts if v.accepted), key=lambda v: (v.rank, v.dialect != first)))
-    return CheckResult(verdicts, ranking)
+    bytes), which as the engine itself would, and the library's ranking, as ``gdwire check`` gives it: a reading
+    of every byte, then a cut packet (a value that runs out of bytes), then a value with bytes left after it,
+    then a rejection; among whole readings, a value without reals that look misread (NaN, below 1e-30 or beyond
+    1e30: an integer or text read as a float), its encoder writing back these bytes, the engine accepting them,
+    an engine's row before a documented-only one. Equals share a rank; the newest engine release among the first
+    is ``best``. ``ranking`` lists the dialects that read the packet (whole, cut or in part), best first."""
+    rows, best, skip, framing, summary = _gdwire.check(_data(data), bool(allow_objects))
+    verdicts = tuple(DialectVerdict(name, err is None, consumed if err is None else 0, strict, engine, err, strict_err, rank, odd, reading, first,
+                                    reason, short_by)
+                     for name, consumed, strict, engine, err, strict_err, rank, odd, reading, first, reason, short_by in rows)
+    named = verdicts[best].dialect if verdicts and verdicts[best].reading != "rejected" else None
+    ranking = tuple(v.dialect for v in sorted((v for v in verdicts if v.reading != "rejected"), key=lambda v: (v.rank, v.dialect != named)))
+    return CheckResult(verdicts, ranking, summary, skip, framing)
 
 
 def dialects() -> List[Dict[str, Any]]:

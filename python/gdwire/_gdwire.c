@@ -732,31 +732,29 @@ static PyObject *py_encode_json(PyObject *self, PyObject *args) {
 }
 
 /* check(data, allow_objects) -> ([(dialect, consumed, strict, engine_exact, error tuple or None, strict error or None, rank,
- * misread reals)], index of the best): gdw_check and the library's ranking (gdw_check_rank), as `gdwire check` ranks */
+ * misread reals, reading, first, reason, short_by)], index of the best, skip, framing, summary): the library's whole answer
+ * (gdw_check_report_make: its ranking, reasons and sentence, as `gdwire check` prints them) */
 static PyObject *py_check(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer buf;
     int allow_objects;
     if (!PyArg_ParseTuple(args, "y*p", &buf, &allow_objects)) return NULL;
-    size_t n = gdw_dialect_count();
-    gdw_check_result *r = (gdw_check_result *)PyMem_Calloc(n ? n : 1, sizeof *r);
-    size_t *misread = (size_t *)PyMem_Calloc(n ? n : 1, sizeof *misread);
-    int *rank = (int *)PyMem_Calloc(n ? n : 1, sizeof *rank);
-    if (!r || !misread || !rank) { PyMem_Free(r); PyMem_Free(misread); PyMem_Free(rank); PyBuffer_Release(&buf); return PyErr_NoMemory(); }
     gdw_decode_options o = gdw_decode_options_default();
     o.allow_objects = allow_objects != 0;
-    o.borrow_input = true; /* the documents live until the ranking has read them */
-    size_t best = 0;
+    gdw_check_report *rep = NULL;
     Py_BEGIN_ALLOW_THREADS
-    gdw_check((const uint8_t *)buf.buf, (size_t)buf.len, &o, NULL, true, r);
-    for (size_t i = 0; i < n; i++) misread[i] = SIZE_MAX;
-    best = gdw_check_rank(r, n, (size_t)buf.len, misread, rank);
-    for (size_t i = 0; i < n; i++) gdw_doc_free(r[i].doc);
+    rep = gdw_check_report_make((const uint8_t *)buf.buf, (size_t)buf.len, &o, NULL);
     Py_END_ALLOW_THREADS
+    char framing[80];
+    if (rep) gdw_check_framing_text((const uint8_t *)buf.buf, (size_t)buf.len, rep->skip, framing, sizeof framing);
     PyBuffer_Release(&buf);
+    if (!rep) return PyErr_NoMemory();
+    static const char *const reading_name[] = {"whole", "cut", "prefix", "rejected"};
+    size_t n = rep->n;
     PyObject *list = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; list && i < n; i++) {
-        const gdw_check_result *c = &r[i];
+        const gdw_check_row *w = &rep->rows[i];
+        const gdw_check_result *c = &w->result;
         PyObject *errt = Py_None;
         if (c->status != GDW_OK)
             errt = Py_BuildValue("(snsss)", gdw_status_name(c->err.code), (Py_ssize_t)c->err.offset, c->err.path,
@@ -769,21 +767,21 @@ static PyObject *py_check(PyObject *self, PyObject *args) {
                                        c->strict_err.message ? c->strict_err.message : "");
         else
             Py_INCREF(Py_None);
-        PyObject *t = errt && strict_why ? Py_BuildValue("(snNNOOin)", gdw_dialect_name(c->dialect), (Py_ssize_t)c->consumed,
+        PyObject *t = errt && strict_why ? Py_BuildValue("(snNNOOinsNsn)", gdw_dialect_name(c->dialect), (Py_ssize_t)c->consumed,
                                                          PyBool_FromLong(c->status == GDW_OK && c->reencodes_same),
                                                          PyBool_FromLong(c->status == GDW_OK && c->engine_exact), errt, strict_why,
-                                                         rank[i], (Py_ssize_t)(c->status == GDW_OK ? misread[i] : 0))
+                                                         w->rank, (Py_ssize_t)(c->status == GDW_OK ? w->misread : 0), reading_name[w->reading],
+                                                         PyBool_FromLong(w->first), w->reason,
+                                                         (Py_ssize_t)(c->status == GDW_OK ? 0 : c->err.short_by))
                                          : NULL;
         Py_XDECREF(errt);
         Py_XDECREF(strict_why);
         if (!t) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, (Py_ssize_t)i, t);
     }
-    PyMem_Free(r);
-    PyMem_Free(misread);
-    PyMem_Free(rank);
-    if (!list) return NULL;
-    return Py_BuildValue("(Nn)", list, (Py_ssize_t)best);
+    PyObject *out = list ? Py_BuildValue("(Nnnss)", list, (Py_ssize_t)rep->best, (Py_ssize_t)rep->skip, framing, rep->summary) : NULL;
+    gdw_check_report_free(rep);
+    return out;
 }
 
 /* dialects() -> [dict per row, in table order: dialects then release rows] */

@@ -62,16 +62,6 @@ function readInput() {
 
 // ---- check -----------------------------------------------------------------------------------------------
 
-function reason(v, best) {
-  if (!v.accepted) return `${v.error.code} at byte ${v.error.offset}${v.error.path ? ' in ' + v.error.path : ''}: ${v.error.detail}`;
-  const parts = [];
-  if (v.consumed < state.bytes.length) parts.push(`leaves ${state.bytes.length - v.consumed} trailing bytes`);
-  if (!v.strict) parts.push('its encoder would write other bytes');
-  if (!v.engineExact) parts.push('the engine itself would refuse them');
-  if (info[v.dialect].documentedOnly) parts.push('a documented format no engine writes');
-  return parts.length ? parts.join('; ') : v.dialect === best ? '' : 'reads it as well';
-}
-
 function showCheck() {
   const body = $('matrix').tBodies[0];
   body.replaceChildren();
@@ -79,22 +69,16 @@ function showCheck() {
   const r = check(state.bytes);
   state.best = r.best ?? '';
   const ranking = $('ranking');
+  // the library's sentence, as `gdwire check` prints it; then why the first choice ranks first, and its engines
+  const summary = el('strong', r.summary);
+  summary.id = 'summary';
+  ranking.replaceChildren(summary);
   if (r.best) {
     const v = r.verdicts.find((x) => x.dialect === r.best);
-    const also = r.ranking.slice(1).filter((d) => {
-      const x = r.verdicts.find((y) => y.dialect === d);
-      return x.consumed === v.consumed && x.strict === v.strict && x.engineExact === v.engineExact;
-    });
-    ranking.replaceChildren(el('span', 'Most likely: '), el('strong', r.best), el('span', ` (${info[r.best].engines})`),
-      el('span', `: reads ${v.consumed === state.bytes.length ? 'all ' : ''}${v.consumed} of ${state.bytes.length} bytes` +
-        (v.strict ? '; its encoder writes exactly these bytes' : '; its encoder would write other bytes') +
-        (also.length ? `. Equally: ${also.join(', ')}.` : '.')));
-    ranking.dataset.best = r.best;
-  } else {
-    ranking.textContent = `No dialect reads this packet (${state.bytes.length} bytes): each row says where it fails.`;
-    ranking.dataset.best = '';
+    ranking.append(el('span', ` ${r.best} (${info[r.best].engines}): ${v.reason}.`));
   }
-  const order = [...r.ranking, ...r.verdicts.filter((v) => !v.accepted).sort((a, b) => b.error.offset - a.error.offset).map((v) => v.dialect)];
+  ranking.dataset.best = r.best ?? '';
+  const order = [...r.verdicts].sort((a, b) => a.rank - b.rank || (b.dialect === r.best) - (a.dialect === r.best)).map((v) => v.dialect);
   for (const name of order) {
     const v = r.verdicts.find((x) => x.dialect === name);
     const tr = el('tr', undefined, name === r.best ? 'best' : v.accepted ? '' : 'rejected');
@@ -104,7 +88,7 @@ function showCheck() {
     const cell = el('td'); cell.append(pick);
     const yn = (b) => el('td', b ? 'yes' : 'no', b ? 'yes' : 'no');
     tr.append(cell, yn(v.accepted), el('td', v.accepted ? String(v.consumed) : '–', 'num'), v.accepted ? yn(v.strict) : el('td', '–'),
-      v.accepted ? yn(v.engineExact) : el('td', '–'), el('td', info[name].engines, 'wide muted'), el('td', reason(v, r.best)));
+      v.accepted ? yn(v.engineExact) : el('td', '–'), el('td', info[name].engines, 'wide muted'), el('td', v.reason));
     body.append(tr);
   }
   if (!state.selected) $('dialect').value = r.best || $('dialect').value;

@@ -149,9 +149,14 @@ try {
   const best4 = await js("document.getElementById('ranking').dataset.best");
   const ranking4 = await js("document.getElementById('ranking').textContent");
   check(`the page names the dialect gdwire check names first (${c4.best})`, best4 === c4.best, `page: ${best4}; text: ${ranking4}`);
+  const summary4 = await js("document.getElementById('summary').textContent");
+  check('the page says the sentence gdwire check says (the library\'s gdw_check_summary)', summary4 === c4.summary, `page: ${summary4}; cli: ${c4.summary}`);
   check('the ranking text says it reads every byte and its encoder writes them',
-    ranking4.includes(`Most likely: ${c4.best}`) && ranking4.includes(`reads all ${bytes4.length} of ${bytes4.length} bytes`) &&
+    ranking4.includes(`Most likely: ${c4.best}`) && ranking4.includes(`reads all ${bytes4.length} bytes`) &&
     ranking4.includes('its encoder writes exactly these bytes'), ranking4);
+  const reasons4 = await js("[...document.querySelectorAll('#matrix tbody tr')].map(r => [r.cells[0].textContent, r.cells[r.cells.length - 1].textContent])");
+  check('each row gives the reason gdwire check gives', reasons4.every(([name, why]) => c4.dialects.find((d) => d.dialect === name)?.reason === why),
+    JSON.stringify(reasons4));
   const matrix = await js("[...document.querySelectorAll('#matrix tbody tr')].map(r => [r.cells[0].textContent, r.cells[1].textContent, r.cells[2].textContent])");
   const cliRows = Object.fromEntries(c4.dialects.map((d) => [d.dialect, d]));
   const agree = matrix.filter(([name, acc, n]) => cliRows[name] && (acc === 'yes') === cliRows[name].accepted &&
