@@ -35,6 +35,9 @@ export interface DecodeOptions {
   maxDepth?: number;
   /** 'auto': an int beyond 2^53 is a BigInt, else a number; 'always': every int is a BigInt */
   bigint?: 'auto' | 'always';
+  /** read the value at the start and ignore the bytes after it, as the engines do; without it (and without
+   * withLength) bytes left after the value throw GdwireError TRAILING_BYTES, as JSON.parse does */
+  allowTrailing?: boolean;
 }
 export function decode(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, opts: DecodeOptions & { withLength: true }): { value: Value; length: number };
 export function decode(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, opts?: DecodeOptions & { withLength?: false }): Value;

@@ -377,18 +377,43 @@ function dictionaryValue(items, n, opts) {
 }
 
 /**
- * The value at the start of bytes in a dialect.
+ * The value in bytes in a dialect. Bytes left after the value throw a GdwireError (code TRAILING_BYTES), as
+ * JSON.parse does: its message says how many, and which dialect reads every byte where one does ("32 bytes left
+ * after a Vector4i; godot3 reads all 52 bytes: pass {dialect: 'godot3'}"). allowTrailing reads the value at the
+ * start and ignores the rest, as the engines do; withLength does too, and says how many bytes the value used.
  * @param {Uint8Array|ArrayBuffer|ArrayBufferView} bytes
  * @param {{dialect?: string, mode?: 'compatible'|'strict'|'engine-exact', allowObjects?: boolean, maxDepth?: number,
- *          bigint?: 'auto'|'always', withLength?: boolean}} [opts]
+ *          bigint?: 'auto'|'always', withLength?: boolean, allowTrailing?: boolean}} [opts]
  */
 export function decode(bytes, opts = {}) {
   const ro = { bigint: opts.bigint ?? 'auto' };
   if (ro.bigint !== 'auto' && ro.bigint !== 'always') throw new RangeError("bigint is 'auto' or 'always'");
-  return withDoc(bytes, opts, (doc, used) => {
-    const value = read(X.gdw_doc_root(doc), ro);
-    return opts.withLength ? { value, length: used } : value;
+  let trailing;
+  const out = withDoc(bytes, opts, (doc, used) => {
+    const root = X.gdw_doc_root(doc);
+    const value = read(root, ro);
+    if (opts.withLength) return { value, length: used };
+    const total = asBytes(bytes).length;
+    if (used < total && !opts.allowTrailing) trailing = { used, total, type: cString(X.gdw_type_name(u8[root + L.value_type])) };
+    return value;
   });
+  if (trailing) throw trailingError(bytes, opts, trailing);
+  return out;
+}
+
+/** The error for bytes left after the value: how many, and the dialect that reads every byte, where one does (the
+ * library's ranking: check). */
+function trailingError(bytes, opts, { used, total, type }) {
+  const left = total - used;
+  let message = `${left} byte${left === 1 ? '' : 's'} left after ${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type}`;
+  const r = check(bytes, { allowObjects: opts.allowObjects });
+  const asked = canonicalName(opts.dialect ?? 'godot4');
+  if (r.best && r.skip === 0 && r.verdicts.find((v) => v.dialect === r.best).reading === 'whole' && r.best !== asked) {
+    message += `; ${r.best} reads all ${total} bytes: pass {dialect: '${r.best}'}`;
+  } else {
+    message += '; pass {allowTrailing: true} to read a value at the start of longer bytes ({withLength: true} says where it ends)';
+  }
+  return new GdwireError('TRAILING_BYTES', used, '', message);
 }
 
 /** The decode options every call that reads a packet takes: the dialect's row, the mode's number, Objects or not. */

@@ -89,3 +89,23 @@ test('check ranks as gdwire check ranks', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+// Bytes left after the value throw, as JSON.parse does, with the count and, where another dialect reads every byte,
+// that dialect: each Godot 3.6 packet that Godot 4's reader reads in part while godot3 reads it whole
+test('decode throws on bytes left after the value, and names the dialect that reads them all', () => {
+  const short = new Uint8Array([...g.encode(5), 0x78, 0x79]);
+  assert.throws(() => g.decode(short), (e) => e.code === 'TRAILING_BYTES' && e.offset === 8 &&
+    /2 bytes left after an int; pass \{allowTrailing: true\}/.test(e.message));
+  assert.equal(g.decode(short, { allowTrailing: true }), 5);
+  assert.deepEqual(g.decode(short, { withLength: true }), { value: 5, length: 8 });
+  let named = 0;
+  for (const { bytes } of packets('godot3.6')) {
+    let got;
+    try { got = g.decode(bytes, { withLength: true }); } catch { continue; }
+    if (got.length === bytes.length || g.check(bytes).best !== 'godot3') continue;
+    assert.throws(() => g.decode(bytes), (e) => e.code === 'TRAILING_BYTES' &&
+      e.message.includes(`${bytes.length - got.length} byte`) && e.message.includes(`; godot3 reads all ${bytes.length} bytes: pass {dialect: 'godot3'}`));
+    named++;
+  }
+  assert.ok(named > 10, `only ${named} packets`);
+});

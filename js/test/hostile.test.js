@@ -27,7 +27,7 @@ test('every committed fuzz input decodes or is refused', () => {
     const mode = ['compatible', 'strict', 'engine-exact', 'compatible'][data[1] & 3];
     let v;
     try {
-      v = g.decode(data.subarray(2), { dialect: row, mode, allowObjects: (data[1] & 4) !== 0 });
+      v = g.decode(data.subarray(2), { dialect: row, mode, allowObjects: (data[1] & 4) !== 0, allowTrailing: true });
     } catch (e) {
       assert.ok(e instanceof g.GdwireError, `${f}: ${e}`);
       refused++;

@@ -120,18 +120,49 @@ def decode_with_length(data: bytes, dialect: str = "godot4", mode: str = "compat
     return _gdwire.decode(_data(data), dialect, _mode(mode), objects, int(max_depth))
 
 
+def _type_name(value: Any) -> str:
+    """The Godot type name of a decoded value, for messages."""
+    names = {type(None): "null", bool: "bool", int: "int", float: "float", str: "String", dict: "Dictionary", list: "Array",
+             bytes: "PackedByteArray"}
+    for t, name in names.items():
+        if type(value) is t:
+            return name
+    return type(value).__name__.lstrip("_")
+
+
+def _trailing_error(data: bytes, dialect: str, used: int, value: Any, allow_objects: Optional[bool]) -> DecodeError:
+    """The error for bytes left after the value: how many, and the dialect that reads every byte, where one does
+    (the library's ranking: check)."""
+    left = len(data) - used
+    what = _type_name(value)
+    article = "an" if what[:1].lower() in "aeiou" else "a"
+    message = f"{left} byte{'s' if left != 1 else ''} left after {article} {what}"
+    result = check(data, bool(allow_objects))
+    best = result.best
+    if best is not None and result.skip == 0 and result.verdict(best).reading == "whole" and canonical_name(dialect) != best:
+        message += f"; {best} reads all {len(data)} bytes: pass dialect={best!r}"
+    else:
+        message += "; pass allow_trailing=True to read a value at the start of longer bytes (decode_with_length says where it ends)"
+    return DecodeError("TRAILING_BYTES", used, "", message)
+
+
 def decode(data: bytes, dialect: str = "godot4", mode: str = "compatible", allow_objects: Optional[bool] = None,
-           max_depth: int = 0) -> Any:
-    """The value at the start of ``data`` in ``dialect``.
+           max_depth: int = 0, allow_trailing: bool = False) -> Any:
+    """The value in ``data`` in ``dialect``.
 
     mode: ``compatible`` (whatever that engine accepts, read as it reads it), ``strict`` (only what the
     dialect's own encoder writes) or ``engine-exact`` (the engine's verdict, defects included, and the value the
     engine then holds). allow_objects: decode full Objects (class and properties), as the engine's
     ``allow_objects``; None takes the engine's own default (True for Godot 3.0 and 3.1 only). max_depth: 0
-    for the engines' 1024 levels. Bytes after the value are ignored, as the engines ignore them
-    (``decode_with_length`` says how many were used). Raises DecodeError (code, offset, path) when the bytes
-    are not a value."""
-    return decode_with_length(data, dialect, mode, allow_objects, max_depth)[0]
+    for the engines' 1024 levels. Raises DecodeError (code, offset, path) when the bytes are not a value, and
+    (code TRAILING_BYTES) when bytes are left after it, as ``json.loads`` and msgpack's ``unpackb`` do: the
+    message says how many, and which dialect reads every byte where one does ("32 bytes left after a
+    Vector4i; godot3 reads all 52 bytes: pass dialect='godot3'"). ``allow_trailing=True`` reads the value at
+    the start and ignores the rest, as the engines do; ``decode_with_length`` also says how many bytes it used."""
+    value, used = decode_with_length(data, dialect, mode, allow_objects, max_depth)
+    if used < len(data) and not allow_trailing:
+        raise _trailing_error(data, dialect, used, value, allow_objects)
+    return value
 
 
 def encode(value: Any, dialect: str = "godot4", lossy: bool = False) -> bytes:

@@ -39,6 +39,36 @@ class Errors(unittest.TestCase):
         self.assertEqual(cm.exception.code, "NON_CANONICAL")
         self.assertEqual(gdwire.decode(data, "godot4", mode="engine-exact"), 5)
 
+    def test_trailing_bytes(self):
+        """bytes left after the value raise, as json.loads's "Extra data" and msgpack's ExtraData do, with the count
+        and, where another dialect reads every byte, that dialect (the engines' own packets: each Godot 3.6 packet
+        that Godot 4's reader reads in part while godot3 reads it whole)"""
+        data = gdwire.encode(5, "godot4") + b"xy"
+        with self.assertRaises(gdwire.DecodeError) as cm:
+            gdwire.decode(data, "godot4")
+        self.assertEqual((cm.exception.code, cm.exception.offset), ("TRAILING_BYTES", 8))
+        self.assertIn("2 bytes left after an int; pass allow_trailing=True", str(cm.exception))
+        self.assertEqual(gdwire.decode(data, "godot4", allow_trailing=True), 5)
+        self.assertEqual(gdwire.decode_with_length(data, "godot4"), (5, 8))
+        named = 0
+        with open(os.path.join(ROOT, "tools", "engines", "godot3.6-packets.tsv"), encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("#") or "\t" not in line:
+                    continue
+                data = bytes.fromhex(line.split("\t")[1])
+                try:
+                    value, used = gdwire.decode_with_length(data, "godot4")
+                except gdwire.DecodeError:
+                    continue
+                if used == len(data) or gdwire.check(data).best != "godot3":
+                    continue
+                with self.assertRaises(gdwire.DecodeError) as cm:
+                    gdwire.decode(data, "godot4")
+                self.assertIn(f"{len(data) - used} byte", str(cm.exception))
+                self.assertIn(f"; godot3 reads all {len(data)} bytes: pass dialect='godot3'", str(cm.exception))
+                named += 1
+        self.assertGreater(named, 10)
+
     def test_encode_error(self):
         with self.assertRaises(gdwire.EncodeError) as cm:
             gdwire.encode(1 << 40, "mole")  # Godot 2 has 32-bit ints only
@@ -254,7 +284,7 @@ class Hostile(unittest.TestCase):
             row = rows[data[0] % len(rows)]
             mode = ("compatible", "strict", "engine-exact", "compatible")[data[1] & 3]
             try:
-                v = gdwire.decode(data[2:], row, mode=mode, allow_objects=bool(data[1] & 4))
+                v = gdwire.decode(data[2:], row, mode=mode, allow_objects=bool(data[1] & 4), allow_trailing=True)
             except gdwire.DecodeError:
                 continue
             decoded += 1
