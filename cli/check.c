@@ -41,6 +41,7 @@ typedef struct tree_facts tree_facts;
 /* The nodes a row's tree keeps where the output reads only its value lines (gdw_decode_options.keep_nodes): a
  * cut tree prints as the whole value does to that many characters, more than a line's 201. */
 #define CHECK_KEEP_NODES 256
+_Static_assert(CHECK_KEEP_NODES >= GDW_CHECK_REASON_NODES, "the reasons read the first choice's first GDW_CHECK_REASON_NODES values");
 typedef struct value_line { char text[VALUE_LINE_MEANING + 2]; size_t n; } value_line;
 
 typedef struct row {

@@ -226,29 +226,31 @@ static const gdw_value *whole_value(const gdw_check_row *w, const uint8_t *buf, 
 }
 
 /* A cut reading completed: the packet with the bytes its value needs as zeros after it (more where the completed
- * value needs more still, to CUT_TAIL_FACTOR times the bytes there are), checked as gdw_check checks a row, with its
- * document. What the reading makes of the bytes there are, as a whole value: its misread-looking reals, whether its
- * encoder writes the bytes back rank it among cut readings. (Not whether two cut readings are alike: the zeros may
- * read otherwise in each; same_reading asks of the bytes there are.) False (out freed) where the reading does not
- * complete. */
-static bool complete_cut(const gdw_check_result *r, const uint8_t *buf, size_t len, const gdw_decode_options *opts, gdw_check_result *out) {
+ * value needs more still, to CUT_TAIL_FACTOR times the bytes there are), checked as gdw_check checks a row. What the
+ * reading makes of the bytes there are, as a whole value: its misread-looking reals (*misread) and whether its
+ * encoder writes the bytes back (out->reencodes_same) rank it among cut readings. (Not whether two cut readings are
+ * alike: the zeros may read otherwise in each; same_reading asks of the bytes there are.) False where the reading
+ * does not complete. */
+static bool complete_cut(const gdw_check_result *r, const uint8_t *buf, size_t len, const gdw_decode_options *opts, gdw_check_result *out,
+                         size_t *misread) {
     memset(out, 0, sizeof *out);
     if (r->status == GDW_OK || r->err.code != GDW_ERR_TRUNCATED || !r->err.short_by) return false;
     size_t limit = len * CUT_TAIL_FACTOR + CUT_TAIL_SLACK, tail = r->err.short_by;
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
     o.trace = NULL;
     o.digest = NULL;
-    o.borrow_input = false;
+    o.borrow_input = true; /* the tree is read before the padded copy is freed */
     for (int round = 0; round < 8 && tail <= limit; round++) {
         uint8_t *padded = (uint8_t *)calloc(len + tail, 1);
         if (!padded) return false;
         memcpy(padded, buf, len);
-        bool ok = gdw_check_dialect(r->dialect, padded, len + tail, &o, NULL, true, out);
-        free(padded);
-        if (ok && out->consumed == len + tail) return true;
+        bool ok = gdw_check_dialect(r->dialect, padded, len + tail, &o, NULL, true, out) && out->consumed == len + tail;
+        if (ok) *misread = gdw_value_misread_reals(gdw_doc_root(out->doc));
         gdw_doc_free(out->doc);
         out->doc = NULL;
-        if (ok || out->err.code != GDW_ERR_TRUNCATED || !out->err.short_by) return false;
+        free(padded);
+        if (ok) return true;
+        if (out->status == GDW_OK || out->err.code != GDW_ERR_TRUNCATED || !out->err.short_by) return false;
         tail += out->err.short_by;
     }
     return false;
@@ -288,6 +290,38 @@ static void collect_type_id(void *ctx, const gdw_trace_event *ev) {
     unsigned w = (unsigned)(ev->number & 0xFF);
     for (size_t i = 0; i < s->n; i++) if (s->id[i] == w) return;
     if (s->n < sizeof s->id / sizeof s->id[0]) s->id[s->n++] = w;
+}
+
+/* The wire ids of the types of a tree's first GDW_CHECK_REASON_NODES values, in the order they come. */
+typedef struct tree_ids { type_ids *seen; const gdw_dialect *d; size_t left; } tree_ids;
+static gdw_visit_answer collect_tree_id(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
+    (void)ev, (void)parent, (void)slot, (void)depth;
+    tree_ids *t = (tree_ids *)ctx;
+    if (t->left == 0) return GDW_VISIT_STOP;
+    t->left--;
+    int id = gdw_dialect_type_id(t->d, (gdw_type)v->type);
+    if (id < 0) return GDW_VISIT_GO;
+    for (size_t i = 0; i < t->seen->n; i++) if (t->seen->id[i] == (unsigned)id) return GDW_VISIT_GO;
+    if (t->seen->n < sizeof t->seen->id / sizeof t->seen->id[0]) t->seen->id[t->seen->n++] = (unsigned)id;
+    return GDW_VISIT_GO;
+}
+
+/* The type ids the first choice reads, in the order it meets them (the reasons name the first another row reads as
+ * another type): from its tree's first GDW_CHECK_REASON_NODES values where it has one and holds the values as the
+ * bytes spell them (not in engine-exact mode, whose tree may hold converted ones), else from a traced walk. */
+static void best_type_ids(const gdw_check_row *b, const uint8_t *buf, size_t len, const gdw_decode_options *opts, type_ids *seen) {
+    bool exact = opts && opts->mode == GDW_MODE_ENGINE_EXACT;
+    if (b->result.status == GDW_OK && b->result.doc && !exact) {
+        tree_ids t = {seen, b->result.dialect, GDW_CHECK_REASON_NODES};
+        gdw_visit(gdw_doc_root(b->result.doc), GDW_VISIT_PRE, collect_tree_id, &t);
+        return;
+    }
+    gdw_decode_options t = opts ? *opts : gdw_decode_options_default();
+    t.trace = collect_type_id;
+    t.trace_ctx = seen;
+    t.allow_trailing = true;
+    t.digest = NULL;
+    gdw_validate(b->result.dialect, buf, len, &t, NULL, NULL);
 }
 
 static const char *type_named(const gdw_dialect *d, unsigned w) {
@@ -378,19 +412,18 @@ size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t *buf, si
     int64_t local[32], *score = n <= 32 ? local : (int64_t *)malloc(n * sizeof *score);
     if (!score) return 0;
     gdw_check_result done; /* a cut reading completed (complete_cut) */
+    bool whole = false;   /* a row reads every byte: it ranks above every cut reading, which then need no completion */
+    for (size_t i = 0; i < n; i++) whole = whole || gdw_check_reading(&rows[i].result, len) == GDW_READING_WHOLE;
     for (size_t i = 0; i < n; i++) {
         gdw_check_row *w = &rows[i];
         w->reading = gdw_check_reading(&w->result, len);
         if (w->result.status == GDW_OK) {
             if (w->misread == SIZE_MAX) w->misread = gdw_value_misread_reals(gdw_doc_root(w->result.doc));
             score[i] = score_of(&w->result, w->reading, w->misread);
-        } else if (w->reading == GDW_READING_CUT && complete_cut(&w->result, buf, len, opts, &done)) {
-            w->misread = gdw_value_misread_reals(gdw_doc_root(done.doc));
+        } else if (w->reading == GDW_READING_CUT && !whole && complete_cut(&w->result, buf, len, opts, &done, &w->misread)) {
             gdw_check_result marks = w->result;
             marks.reencodes_same = done.reencodes_same;
-            marks.engine_exact = done.engine_exact;
             score[i] = score_of(&marks, w->reading, w->misread);
-            gdw_doc_free(done.doc);
         } else {
             w->misread = 0;
             score[i] = score_of(&w->result, w->reading, 0);
@@ -409,14 +442,7 @@ size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t *buf, si
     }
     if (reasons) {
         type_ids seen = {{0}, 0};
-        if (best_reads) { /* the type ids the first choice reads, in the order it meets them */
-            gdw_decode_options t = opts ? *opts : gdw_decode_options_default();
-            t.trace = collect_type_id;
-            t.trace_ctx = &seen;
-            t.allow_trailing = true;
-            t.digest = NULL;
-            gdw_validate(b->result.dialect, buf, len, &t, NULL, NULL);
-        }
+        if (best_reads) best_type_ids(b, buf, len, opts, &seen);
         for (size_t i = 0; i < n; i++) {
             gdw_check_row *w = &rows[i];
             bool same = i == best || w->first ||

@@ -815,14 +815,19 @@ typedef struct gdw_check_row {
     char reason[256];        /* out, when asked: why the row ranks where it does, one line */
 } gdw_check_row;
 
+/* A reason that names the type id two rows read as different types looks at the first choice's first this many
+ * values (its document's, where the row has one: a caller that keeps trees cut, gdw_decode_options.keep_nodes, keeps
+ * at least this many). */
+#define GDW_CHECK_REASON_NODES 256u
 /* gdw_check_rank_rows: which dialect most likely wrote the packet buf[0..len) that gdw_check answered in rows[0..n)
  * (result), the one ranking `gdwire check`, the Python and npm packages and the page print. By the reading first
  * (gdw_check_reading): a whole reading beats a cut one, a cut one a prefix, a prefix a rejection. Then, for whole
  * readings and prefixes: a value without reals that look misread (gdw_value_misread_reals: the marks of integers or
  * text read as floats); for a prefix, how many bytes it reads; its encoder writing back exactly these bytes; the
  * engine itself accepting them (engine_exact); an engine's row before one only documentation describes. A cut
- * reading is ranked by the value it reads where the missing bytes are zeros (no misread-looking reals, written back
- * by its encoder), an engine's row, then how far it read before it ran out; rejections by how far they read. Fills
+ * reading is ranked, where no row reads the packet whole, by the value it reads where the missing bytes are zeros
+ * (no misread-looking reals, written back by its encoder), then by an engine's row and how far it read before it
+ * ran out; rejections by how far they read. Fills
  * each row's reading, rank (1-based; equal scores share a rank) and first (the best and its equals: the same score
  * and the same value, or for cut readings the same walk of the bytes there are), and with reasons each row's reason.
  * Returns the best's index: among equals, the newest engine release (gdw_dialect_released); 0 for NULL rows or
