@@ -284,8 +284,14 @@ static const char *peer_text(int64_t id, char *buf, size_t cap) {
     return buf;
 }
 
-/* --check: the dialect gdwire check ranks first for a value's own bytes, and how many read them. */
-static void check_value(const uint8_t *p, size_t n, char *out, size_t cap) {
+/* --check: the dialect gdwire check ranks first for a value's own bytes, and how many read them; for a value that
+ * is not a Variant (SceneMultiplayer's compact bool and int, an RPC's bare bytes), what it is. */
+static void check_value(const gdw_mp_value *v, const uint8_t *p, size_t n, char *out, size_t cap) {
+    if (v->encoding != GDW_MP_VARIANT) {
+        snprintf(out, cap, "not a Variant: SceneMultiplayer's %s (%zu byte%s), which no dialect reads alone", gdw_mp_encoding_name(v->encoding), n,
+                 n == 1 ? "" : "s");
+        return;
+    }
     size_t nd = gdw_dialect_count();
     gdw_check_result *res = calloc(nd, sizeof *res);
     gdw_check_row *rows = calloc(nd, sizeof *rows);
@@ -379,8 +385,8 @@ static void print_text(capture_run *r, const gdw_message *m) {
         if (n <= TEXT_HEAD) fputs(head, stdout);
         else printf("%.*s... (%zu bytes)", TEXT_HEAD, head, v->length);
         if (r->o->cap.check) {
-            char why[128];
-            check_value(m->bytes + v->offset, v->length, why, sizeof why);
+            char why[160];
+            check_value(v, m->bytes + v->offset, v->length, why, sizeof why);
             printf(" [check: %s]", why);
         }
     }
@@ -446,8 +452,8 @@ static void print_json(capture_run *r, const gdw_message *m) {
             gdw_text_free(NULL, t);
             free(j);
             if (r->o->cap.check) {
-                char why[128];
-                check_value(m->bytes + v->offset, v->length, why, sizeof why);
+                char why[160];
+                check_value(v, m->bytes + v->offset, v->length, why, sizeof why);
                 printf(",\"check\":");
                 json_string(stdout, why);
             }

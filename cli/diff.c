@@ -110,7 +110,67 @@ static int walk(diff_run *r, const gdw_value *a, const gdw_value *b) {
     return 0;
 }
 
-typedef struct diff_input { const opts *o; gdw_doc *doc; int status; } diff_input;
+typedef struct diff_input { const opts *o; gdw_doc *doc; int status; uint8_t *bytes; size_t n; const gdw_dialect *d; } diff_input;
+
+/* ---- the same value in other bytes: where the bytes first differ -------------------------------------------- */
+
+#define DIFF_FIELDS_MAX 1000000 /* fields of A held to find the first that B writes otherwise */
+
+typedef struct field { size_t offset, size; const char *name; gdw_type type; int64_t number; char path[64]; } field;
+typedef struct fields { field *f; size_t n, cap; bool full; } fields;
+
+static void keep_field(void *ctx, const gdw_trace_event *ev) {
+    fields *fs = ctx;
+    if (fs->n == fs->cap) {
+        size_t cap = fs->cap ? fs->cap * 2 : 256;
+        field *f = cap <= DIFF_FIELDS_MAX ? realloc(fs->f, cap * sizeof *f) : NULL;
+        if (!f) { fs->full = true; return; }
+        fs->f = f, fs->cap = cap;
+    }
+    field *f = &fs->f[fs->n++];
+    f->offset = ev->offset, f->size = ev->size, f->name = ev->field, f->type = ev->type, f->number = ev->number;
+    snprintf(f->path, sizeof f->path, "%s", ev->path ? ev->path : (fs->n > 1 ? fs->f[fs->n - 2].path : ""));
+}
+
+static bool trace_fields(const diff_input *in, fields *fs) {
+    gdw_decode_options t = in->o->dec;
+    t.trace = keep_field;
+    t.trace_ctx = fs;
+    gdw_validate(in->d, in->bytes, in->n, &t, NULL, NULL);
+    return !fs->full;
+}
+
+/* One field as the sentence names it: "the header of int at the top (type id 2, flags 0x10000)". */
+static void field_words(const field *f, const uint8_t *input, char *out, size_t cap) {
+    gdw_trace_event ev = {f->offset, f->size, 0, f->type, f->name, f->number, f->path, NULL};
+    char text[200];
+    gdw_trace_field_text(&ev, input, text, sizeof text);
+    snprintf(out, cap, "%s of %s %s (%zu byte%s: %s)", f->name, f->type < GDW_TYPE_COUNT ? gdw_type_name(f->type) : "a value",
+             f->path[0] ? f->path : "at the top", f->size, f->size == 1 ? "" : "s", text);
+}
+
+/* A and B hold the same value in other bytes: the first field each writes otherwise. */
+static void same_value_other_bytes(const diff_input *a, const diff_input *b) {
+    fields fa = {NULL, 0, 0, false}, fb = {NULL, 0, 0, false};
+    printf("the same value; the bytes differ (A %zu bytes, B %zu)", a->n, b->n);
+    if (trace_fields(a, &fa) && trace_fields(b, &fb)) {
+        size_t k = 0;
+        while (k < fa.n && k < fb.n && strcmp(fa.f[k].name, fb.f[k].name) == 0 && fa.f[k].size == fb.f[k].size &&
+               memcmp(a->bytes + fa.f[k].offset, b->bytes + fb.f[k].offset, fa.f[k].size) == 0)
+            k++;
+        if (k < fa.n && k < fb.n) {
+            char wa[400], wb[400];
+            field_words(&fa.f[k], a->bytes, wa, sizeof wa);
+            field_words(&fb.f[k], b->bytes, wb, sizeof wb);
+            printf(": first at A byte %zu, B byte %zu: A's %s, B's %s", fa.f[k].offset, fb.f[k].offset, wa, wb);
+        } else if (a->n != b->n) {
+            printf(": the value's fields are alike; %s has %zu bytes after the value", a->n > b->n ? "A" : "B", a->n > b->n ? a->n - b->n : b->n - a->n);
+        }
+    }
+    printf("\n");
+    free(fa.f);
+    free(fb.f);
+}
 
 static int take_packet(void *ctx, const packet *pk) {
     diff_input *in = ctx;
@@ -121,12 +181,17 @@ static int take_packet(void *ctx, const packet *pk) {
     if (!o) return EXIT_REJECTED;
     gdw_status s = gdw_decode(o->dialect, pk->p, pk->n, &o->dec, NULL, &in->doc, NULL, &err);
     if (s) { print_decode_error(stderr, pk, &err); return s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED; }
+    in->bytes = malloc(pk->n ? pk->n : 1); /* the bytes, where the values are the same: where do they differ? */
+    if (!in->bytes) { fprintf(stderr, "gdwire diff: out of memory\n"); return EXIT_USAGE; }
+    memcpy(in->bytes, pk->p, pk->n);
+    in->n = pk->n;
+    in->d = o->dialect;
     return EXIT_ACCEPTED;
 }
 
 int cmd_diff(const opts *o) {
     if (o->n_inputs != 2) { fprintf(stderr, "gdwire diff: give two packets, A and B\n"); return EXIT_USAGE; }
-    diff_input in[2] = {{o, NULL, 0}, {o, NULL, 0}};
+    diff_input in[2] = {{o, NULL, 0, NULL, 0, NULL}, {o, NULL, 0, NULL, 0, NULL}};
     int rc = 0;
     for (int k = 0; k < 2; k++) {
         opts one = *o;
@@ -145,11 +210,14 @@ int cmd_diff(const opts *o) {
         if (!rc) {
             if (r.found > DIFF_SHOWN) printf("... and %zu more\n", r.found - DIFF_SHOWN);
             if (r.found) printf("%zu difference%s (A %s, B %s)\n", r.found, r.found == 1 ? "" : "s", o->inputs[0], o->inputs[1]);
-            else printf("the same value\n");
+            else if (in[0].n == in[1].n && memcmp(in[0].bytes, in[1].bytes, in[0].n) == 0) printf("the same value, in the same bytes\n");
+            else same_value_other_bytes(&in[0], &in[1]);
             rc = r.found ? EXIT_REJECTED : EXIT_ACCEPTED;
         }
     } else if (rc == EXIT_REJECTED) rc = EXIT_USAGE; /* a side that does not decode: nothing to compare */
     gdw_doc_free(in[0].doc);
     gdw_doc_free(in[1].doc);
+    free(in[0].bytes);
+    free(in[1].bytes);
     return rc;
 }

@@ -132,10 +132,30 @@ static uint8_t *map_file(const opts *o, FILE *f, size_t *n) {
 static int untext(const opts *o, const char *where, uint8_t *p, size_t *n) {
     if (o->enc == ENC_RAW) return 0; /* encode --lines: each line is a value's text */
     if (o->enc == ENC_DUMP) {
-        size_t bad = 0;
+        size_t bad = 0, len = 0;
         const char *why = NULL;
-        if (gdw_dump_decode((const char *)p, *n, p, n, &bad, &why) == GDW_OK) return 0;
-        fprintf(stderr, "%s: %s: %s at character %zu\n", k_prog, shown(where), why, bad);
+        uint8_t *out = malloc(*n ? *n : 1); /* not in place: a failure shows the line as it was */
+        if (!out) { fprintf(stderr, "%s: %s: out of memory\n", k_prog, shown(where)); return EXIT_USAGE; }
+        if (gdw_dump_decode((const char *)p, *n, out, &len, &bad, &why) == GDW_OK) {
+            memcpy(p, out, len);
+            *n = len;
+            free(out);
+            return 0;
+        }
+        free(out);
+        /* the line that is not bytes (an engine's banner, a log line), shown, and where in it */
+        size_t line = 1, start = 0, end;
+        for (size_t i = 0; i < bad && i < *n; i++)
+            if (p[i] == '\n') line++, start = i + 1;
+        for (end = start; end < *n && p[end] != '\n' && p[end] != '\r'; end++) {}
+        char text[200], shown_line[820];
+        size_t k = end - start < sizeof text - 1 ? end - start : sizeof text - 1;
+        memcpy(text, p + start, k);
+        text[k] = 0;
+        shown_name(text, shown_line, sizeof shown_line);
+        fprintf(stderr, "%s: %s: line %zu: \"%s%s\"\n  %s at column %zu; --dump reads Godot's print() of a PackedByteArray, "
+                        "lists of numbers, xxd and hexdump -C lines: leave other lines out\n",
+                k_prog, shown(where), line, shown_line, end - start > k ? "..." : "", why, bad - start + 1);
         return EXIT_USAGE;
     }
     if (o->enc == ENC_HEX) {

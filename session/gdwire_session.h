@@ -61,6 +61,14 @@ GDW_API const char *gdw_mp_command_name(gdw_mp_command c);
 /* gdw_mp_command_from_name: the reverse; -1 when unknown. */
 GDW_API int gdw_mp_command_from_name(const char *name);
 
+/* How a message's value is written: a Variant of the dialect; in Godot 4's SceneMultiplayer one of the compact
+ * forms of MultiplayerAPI::encode_and_compress_variant (a bool in one byte, bit 7 its value; an int in a byte and
+ * 1, 2, 4 or 8 bytes); or an RPC's one PackedByteArray argument as its bare bytes, without a header
+ * (byte_only_or_no_args). */
+typedef enum gdw_mp_encoding { GDW_MP_VARIANT = 0, GDW_MP_COMPACT_BOOL = 1, GDW_MP_COMPACT_INT = 2, GDW_MP_BARE_BYTES = 3 } gdw_mp_encoding;
+/* gdw_mp_encoding_name: "Variant", "compact bool", "compact int", "bare bytes"; "?" for another number. */
+GDW_API const char *gdw_mp_encoding_name(gdw_mp_encoding e);
+
 /* One Variant of a message: an RPC argument, a spawn argument or state, a synchronizer's state. */
 typedef struct gdw_mp_value {
     const char *label;     /* "arg", "spawn_arg", "spawn_state", "state" */
@@ -71,6 +79,8 @@ typedef struct gdw_mp_value {
     const gdw_value *value; /* NULL when status is not GDW_OK */
     gdw_status status;
     gdw_error error;       /* offsets relative to the value's first byte */
+    gdw_mp_encoding encoding; /* how its bytes hold it: a Variant of the dialect, or SceneMultiplayer's compact
+                                 bool or int, or bare bytes (not Variants: no dialect reads those bytes alone) */
 } gdw_mp_value;
 
 #define GDW_MP_MAX_VALUES 256  /* an RPC has at most 255 arguments (scene_rpc_interface.cpp) */

@@ -92,6 +92,16 @@ static gdw_status fail(gdw_error *err, gdw_status code, size_t offset, const cha
     return code;
 }
 
+const char *gdw_mp_encoding_name(gdw_mp_encoding e) {
+    switch (e) {
+    case GDW_MP_VARIANT: return "Variant";
+    case GDW_MP_COMPACT_BOOL: return "compact bool";
+    case GDW_MP_COMPACT_INT: return "compact int";
+    case GDW_MP_BARE_BYTES: return "bare bytes";
+    }
+    return "?";
+}
+
 /* One compressed Variant (MultiplayerAPI::decode_and_decompress_variant) at buf[0..len): BOOL is
  * one byte (bit 7 the value), INT a byte and 1, 2, 4 or 8 bytes (bits 6-7), any other type a
  * plain Variant of the dialect. BOOL and INT are rewritten as the plain Variant they stand for,
@@ -100,6 +110,7 @@ static size_t decode_compressed(gdw_mp_parsed *p, const uint8_t *buf, size_t len
                                 const gdw_decode_options *opts, const gdw_allocator *alloc, gdw_mp_value *v) {
     v->value = NULL;
     v->status = GDW_OK;
+    v->encoding = GDW_MP_VARIANT;
     memset(&v->error, 0, sizeof v->error);
     uint8_t plain[12];
     const uint8_t *src = buf;
@@ -109,9 +120,11 @@ static size_t decode_compressed(gdw_mp_parsed *p, const uint8_t *buf, size_t len
         plain[0] = 1;
         plain[4] = (buf[0] & 0x80) ? 1 : 0;
         src = plain, src_len = 8, took = 1;
+        v->encoding = GDW_MP_COMPACT_BOOL;
     } else if (len >= 1 && (buf[0] & 0x3F) == 2) { /* INT */
         static const size_t widths[4] = {1, 2, 4, 8};
         size_t w = widths[buf[0] >> 6];
+        v->encoding = GDW_MP_COMPACT_INT;
         if (len - 1 < w) {
             v->status = fail(&v->error, GDW_ERR_TRUNCATED, len, "a compressed int ends after its meta byte");
             return 0;
@@ -298,6 +311,7 @@ gdw_status gdw_mp_parse(const uint8_t *pkt, size_t len, const gdw_dialect *d, co
             if (c.pos < end) {
                 gdw_mp_value *v = new_value(out, "arg", 0, 0, 0, c.pos);
                 v->length = end - c.pos;
+                v->encoding = GDW_MP_BARE_BYTES;
                 gdw_builder *b = gdw_builder_new(alloc);
                 gdw_doc *doc = NULL;
                 gdw_build_packed_bytes(b, pkt + c.pos, end - c.pos);

@@ -162,7 +162,12 @@ head -c 64 /dev/zero > "$T/zeros.bin"; hexdump -C "$T/zeros.bin" > "$T/hdz.txt" 
 run 0 "$G" explain -d godot3 --dump "$T/hdz.txt"; has "$OUT" '60 bytes after the value'
 head -c 4096 /dev/zero | hexdump -C > "$T/hdbig.txt"
 run 2 "$G" decode -d godot3 --dump "$T/hdbig.txt"; has "$ERR" "'*' repeats more bytes than its text holds"
-echo '[27, 0, 300]' > "$T/bad.txt"; run 2 "$G" decode -d godot3 --dump "$T/bad.txt"; has "$ERR" 'expected a byte value (0-255 or 0x00-0xff) at character 11'
+echo '[27, 0, 300]' > "$T/bad.txt"; run 2 "$G" decode -d godot3 --dump "$T/bad.txt"; has "$ERR" 'expected a byte value (0-255 or 0x00-0xff) at column 12'
+# a line that is not bytes (the engine's banner, issue 56): named, shown and placed
+{ echo 'Godot Engine v4.6.3.stable - https://godotengine.org'; cat "$T/print.txt"; } > "$T/banner.txt"
+run 2 "$G" decode -d godot3 --dump "$T/banner.txt"
+has "$ERR" 'banner.txt: line 1: "Godot Engine v4.6.3.stable - https://godotengine.org"'
+has "$ERR" 'at column 1; --dump reads Godot'"'"'s print() of a PackedByteArray, lists of numbers, xxd and hexdump -C lines: leave other lines out'
 "$G" decode -d godot3 --dump --lines "$T/print.txt" > /dev/null && ok || bad "--dump --lines"
 run 0 "$G" convert --from godot3 --to godot4 --dump "$T/print.txt"; has "$OUT" '[27, 0, 0, 0, 5, 0, 0, 0'
 # hints where the flag is missing
@@ -212,7 +217,14 @@ run 1 "$G" decode -d godot3 --hex --select '{"inv"}[9]' "$STATE"; has "$ERR" "no
 run 1 "$G" diff -d godot3 --hex "$STATE" "$T/state2.hex"
 has "$OUT" '{"hp"}: 100 -> 90'; has "$OUT" '{"inv"}[3]: only in B: "shield"'; has "$OUT" '{"path"}: only in A: ^"/root/level:pos"'
 has "$OUT" '3 differences'
-run 0 "$G" diff -d auto --hex "$STATE" "$STATE"; has "$OUT" 'the same value'
+run 0 "$G" diff -d auto --hex "$STATE" "$STATE"; has "$OUT" 'the same value, in the same bytes'
+# the same value in other bytes (issue 56): an int as 32 and as 64 bits, where the bytes first differ
+echo 02000000 05000000 > "$T/i32.hex"; echo 02000100 05000000 00000000 > "$T/i64.hex"
+run 0 "$G" diff -d godot4 --hex "$T/i32.hex" "$T/i64.hex"
+has "$OUT" "the same value; the bytes differ (A 8 bytes, B 12): first at A byte 0, B byte 0: A's header of int at the top (4 bytes: int (type id 2)), B's header of int at the top (4 bytes: int (type id 2, flags 0x10000))"
+# explain shows UTF-8 text as text, escaping only its quote (issue 56)
+echo '"héllo ✓ \"q\""' | "$G" encode -d godot4 --hex > "$T/utf8.hex"
+run 0 "$G" explain -d godot4 --hex "$T/utf8.hex"; has "$OUT" 'bytes          "héllo ✓ \"q\""'
 run 2 "$G" diff -d godot3 --hex "$STATE"; has "$ERR" 'give two packets'
 run 2 "$G" diff -d godot3 --hex "$STATE" "$T/none.hex"; has "$ERR" 'UNKNOWN_TYPE'
 

@@ -38,12 +38,19 @@ size_t gdw_trace_field_text(const gdw_trace_event *ev, const uint8_t *input, cha
     } else if (field_is(ev, "bytes") && (ev->type == GDW_PACKED_BYTE_ARRAY || ev->type == GDW_IMAGE || !p)) {
         APPEND("%zu bytes", ev->size);
     } else if (field_is(ev, "bytes")) {
+        /* text as every text output shows it (gdw_text_show): UTF-8 as itself, what must be escaped escaped */
         APPEND("\"");
-        for (size_t i = 0; i < ev->size; i++) {
-            uint8_t c = p[i];
-            if (i >= 48) { APPEND("..."); break; }
-            if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') APPEND("%c", c);
-            else APPEND("\\x%02x", c);
+        size_t shown = 0;
+        for (size_t i = 0; i < ev->size;) {
+            if (shown++ >= 48) { APPEND("..."); break; }
+            gdw_show how;
+            uint32_t cp;
+            size_t k = gdw_text_show(p + i, ev->size - i, &how, &cp);
+            if (how == GDW_SHOW_CODE_POINT) APPEND("\\u%04x", (unsigned)cp);
+            else if (how == GDW_SHOW_BYTE) { APPEND("\\x%02x", p[i]); k = 1; }
+            else if (p[i] == '"' || p[i] == '\\') APPEND("\\%c", p[i]);
+            else APPEND("%.*s", (int)k, (const char *)p + i);
+            i += k ? k : 1;
         }
         APPEND("\"");
     } else if (field_is(ev, "padding")) {
