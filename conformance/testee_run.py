@@ -197,7 +197,7 @@ def drive(testee, packets, dialect, mode, timeout):
         except OSError:
             pass
         try:
-            testee.p.wait(timeout=30)
+            testee.p.wait(timeout=timeout if timeout else 30)  # as long as an answer may take, to quit once its input ends
         except subprocess.TimeoutExpired:
             testee.kill()
     return results, restarts

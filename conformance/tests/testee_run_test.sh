@@ -12,8 +12,18 @@ check() { # name, pattern, text
     if grep -q -- "$2" <<<"$3"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $1: no '$2' in:"; echo "$3" | head -40; fi
 }
 run() { python3 "$testee_run" --runner "$runner" --root $dir --dialect godot3 --timeout 2 "$@" $dir/five.yaml 2>&1; }
+# The runs against the fake testee each wait out its hang (--timeout 2) and its restarts: they run side by side,
+# each into its own file, and are read below in order.
+bgdir=$(mktemp -d)
+bg() { local name=$1; shift; (run "$@" > "$bgdir/$name.out"; echo $? > "$bgdir/$name.rc") & }
+bg fake --testee "$dir/fake_testee.py"
+bg show --testee "$dir/fake_testee.py" --show 1
+bg dev_fake --testee "$dir/fake_testee.py" --engine fake --deviations $dir/deviations.yaml
+bg dev_other --testee "$dir/fake_testee.py" --engine other --deviations $dir/deviations.yaml
+wait
+got() { out=$(cat "$bgdir/$1.out"); rc=$(cat "$bgdir/$1.rc"); }
 
-out=$(run --testee "$dir/fake_testee.py"); rc=$?
+got fake
 check "exit status" "^1$" "$rc"
 check "hang pinned on its packet" 'int 1 (the testee hangs).*the testee hung' "$out"
 check "crash pinned on its packet" 'int 2 (the testee dies).*the testee crashed' "$out"
@@ -29,17 +39,17 @@ table=$(grep -n 'five.yaml *6' <<<"$out" | head -1 | cut -d: -f1)
 [ -n "$first_fail" ] && [ -n "$table" ] && [ "$table" -lt "$first_fail" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL the summary does not come before the disagreements"; }
 check "disagreements grouped by kind" 'disagreements, [0-9]* kinds (by what differs)' "$out"
 check "the closing line last" '[0-9]* passed, [0-9]* failed$' "$(tail -1 <<<"$out")"
-out=$(run --testee "$dir/fake_testee.py" --show 1)
+got show
 check "--show caps what is printed in full" 'disagreements printed: --show 0 prints them all' "$out"
 # --dialect all: every row asked and ranked; gdwire's own testee speaks them all
 out=$(python3 "$testee_run" --runner "$runner" --root $dir --dialect all --testee "$gdwire_testee" $dir/five.yaml 2>/dev/null)
 check "--dialect all ranks every row" '^godot3@3.2 ' "$out"
 check "--dialect all names the row the testee speaks" '^the testee speaks ' "$out"
 
-out=$(run --testee "$dir/fake_testee.py" --engine fake --deviations $dir/deviations.yaml); rc=$?
+got dev_fake
 check "pattern deviation excuses int 4" 'five.yaml *6 *2 *1 *0 *1 *2 *0' "$out"
 check "a pattern deviation matching an agreeing vector is stale" 'STALE deviation line 2: the testee now agrees on five.yaml#int 5' "$out"
-out=$(run --testee "$dir/fake_testee.py" --engine other --deviations $dir/deviations.yaml)
+got dev_other
 check "a deviation for another engine does not apply" 'five.yaml *6 *2 *0 *1 *1 *2 *0' "$out"
 
 # no address-space limit: a sanitizer build of the testee reserves terabytes of shadow memory
@@ -86,6 +96,6 @@ out=$( (ulimit -v 3000000; run --testee "$gdwire_testee" --memory 8192) ); rc=$?
 check "ulimit -v below --memory: runs" '^6 passed, 0 failed' "$out"
 after=$(ls "$TMPDIR" | wc -l)
 [ "$after" = "$before" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL temporary folders left: $(ls "$TMPDIR")"; }
-rm -rf "$TMPDIR"
+rm -rf "$TMPDIR" "$bgdir"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
