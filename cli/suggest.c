@@ -77,6 +77,20 @@ bool suggest_dialect(const char *typed, char *out, size_t cap) {
 }
 
 const char *raw_input_hint(const uint8_t *p, size_t n) {
+    /* files of Godot's that are not Variants, by their first four bytes (Godot's sources: core/io/file_access.cpp
+     * configures "GCPF" for open_compressed, file_access_encrypted.cpp's COMP_MAGIC 0x43454447 is "GDEC",
+     * resource_format_binary.cpp writes "RSRC" and, compressed, "RSCC", and a .pck begins "GDPC") */
+    static const struct { char magic[5]; const char *what; } files[] = {
+        {"GCPF", "this is a file FileAccess.open_compressed wrote (magic GCPF): its bytes are compressed blocks, not a Variant; "
+                 "gdwire does not read them yet"},
+        {"GDEC", "this is a file FileAccess.open_encrypted wrote (magic GDEC): its bytes are encrypted with the game's key, not a "
+                 "Variant"},
+        {"RSRC", "this is a binary resource (.res, .scn: magic RSRC), not a Variant"},
+        {"RSCC", "this is a compressed binary resource (magic RSCC), not a Variant"},
+        {"GDPC", "this is a Godot pack (.pck: magic GDPC), not a Variant"},
+    };
+    for (size_t i = 0; n >= 4 && i < sizeof files / sizeof files[0]; i++)
+        if (memcmp(p, files[i].magic, 4) == 0) return files[i].what;
     if (n < 8) return NULL;
     size_t hex = 0, b64 = 0, space = 0, other = 0;
     for (size_t i = 0; i < n; i++) {

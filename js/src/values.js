@@ -9,6 +9,25 @@
 // number (1.0), is written at a width the engines would not choose, or is a NaN with a payload, is a
 // Float; a key order or equal keys a Map would lose make a Dictionary of pairs.
 
+// What console.log and util.inspect show (Node's util.inspect.custom, by its registered name: no import, so the
+// module stays one a browser loads too).
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** A real as the command prints it: a float32 (width 4) as the shortest decimal that is the same float32 (0.1, not
+ * 0.10000000149011612), a float64 as JavaScript's shortest; a whole number with ".0" (as Godot's text does). */
+export function realText(x, width) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  let t = String(x);
+  if (width !== 8 && Math.abs(x) <= 3.4028234663852886e38) {
+    const want = Math.fround(x);
+    for (let digits = 1; digits <= 9; digits++) {
+      const shorter = Number(want.toPrecision(digits));
+      if (Math.fround(shorter) === want) { t = String(shorter); break; }
+    }
+  }
+  return /^-?\d+$/.test(t) ? `${t}.0` : t;
+}
+
 /** A float JavaScript would read as an int (1.0, -0.0), a NaN with a payload, or a float to write at a
  * width the engines would not choose. decode gives one for the first two; the engines hold floats as
  * doubles, so a decoded NaN's bits are the double's (an f32 NaN widened, as C widens it). */
@@ -29,6 +48,7 @@ export class Float {
   valueOf() { return this.value; }
   toJSON() { return this.value; }
   toString() { return String(this.value); }
+  [INSPECT]() { return `Float(${realText(this.value, this.width)}${this.width ? `, ${this.width}` : ''})`; }
 }
 
 /** A StringName: text kept apart from a String. */
@@ -74,7 +94,12 @@ export class MathValue {
     Object.freeze(this);
   }
   [Symbol.iterator]() { return this.values[Symbol.iterator](); }
-  toString() { return `${this.constructor.name}(${this.values.join(', ')})`; }
+  /** Vector3(10.5, 0.0, -3.25): the reals as the command prints them (realText) */
+  toString() {
+    const parts = this.constructor.ints ? this.values.map(String) : this.values.map((v) => realText(v, this.realWidth));
+    return `${this.constructor.name}(${parts.join(', ')}${this.realWidth === 8 ? ', {realWidth: 8}' : ''})`;
+  }
+  [INSPECT]() { return this.toString(); }
 }
 
 /** @type {Record<string, typeof MathValue>} the math types by name */
@@ -131,7 +156,11 @@ export class PackedValue {
     const el = MATH_TYPES[this.constructor.element];
     return new el(...this.data.subarray(i * per, i * per + per), { realWidth: this.realWidth });
   }
-  toString() { return `${this.constructor.name}(${Array.from(this.data).join(', ')})`; }
+  toString() {
+    const parts = Array.from(this.data, (v) => (this.constructor.ints ? String(v) : realText(v, this.realWidth)));
+    return `${this.constructor.name}(${parts.join(', ')})`;
+  }
+  [INSPECT]() { return this.toString(); }
 }
 
 /** @type {Record<string, typeof PackedValue>} */

@@ -8,7 +8,7 @@
 set -euo pipefail
 source tools/need.sh
 need "the npm package (nodejs, npm, emscripten, node-typescript: tools/setup.sh)" node npm emcc tsc
-runner=$(realpath "$1") testee=$(realpath "$2") gdwire=$(realpath "$3")
+runner=$(realpath "$1") testee=$(realpath "$2") gdwire=$(realpath "$3") sizes=$(realpath tools/size_figures.py)
 node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' ||
     skip_or_fail "the npm package needs Node 18 or newer (node $(node --version))"
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/js.XXXXXX")
@@ -22,6 +22,9 @@ start=$SECONDS
 "$work/src/js/build.sh" "$work/src/js/dist" > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the WebAssembly does not build"; echo "0 passed, 1 failed"; exit 1; }
 if grep -E "warning:" "$work/build.log"; then echo "FAIL: the WebAssembly builds with warnings"; echo "0 passed, 1 failed"; exit 1; fi
 echo "built gdwire.wasm ($(stat -c %s "$work/src/js/dist/gdwire.wasm") bytes) in $((SECONDS - start)) s"
+# the sizes js/README.md quotes, against what was just built (within 10 %)
+check "js/README.md's sizes are the built files'" 'python3 "$sizes" "$work/src/js/README.md" "wasm-inline.js\`, about ([0-9,]+) KB" "$work/src/js/dist/wasm-inline.js" \
+    "KB for ([0-9,]+) KB of\s+WebAssembly" "$work/src/js/dist/gdwire.wasm"'
 
 # the tarball, installed offline into an empty project, as a user installs it (npm's cache in the
 # scratch folder: nothing is fetched, and HOME may be read-only here)
@@ -46,6 +49,11 @@ JS
 (cd "$work/user" && node reply.mjs "$packet") > "$work/reply.log" 2>&1 || true
 cat "$work/reply.log"
 check "a script in that project decodes Godot 4.6.3's packet and encodes it back byte for byte" 'grep -qx "the same bytes" "$work/reply.log"'
+
+# require('gdwire') from CommonJS says to import it (issue 56), and console.log shows a math value as the command does
+(cd "$work/user" && node -e "require('gdwire')") > "$work/require.log" 2>&1 || true
+check "require('gdwire') says to use import" 'grep -q "use \`import \* as gdwire from .gdwire.\`, or in CommonJS \`const gdwire = await import(.gdwire.)\`" "$work/require.log"'
+check "console.log shows a Vector3 as the command prints it" 'grep -q "Vector3(0.1, 10.5, -3.25)" <(cd "$work/user" && node --input-type=module -e "import { decode, encode, Vector3 } from \"gdwire\"; console.log(decode(encode(new Vector3(0.1, 10.5, -3.25))));" 2>&1)'
 
 # the TypeScript declarations, as a TypeScript user of the installed package meets them
 cp "$work/src/js/test/types_example.ts" "$work/user/"

@@ -60,6 +60,31 @@ def _from_f32_bits(b: int) -> float:
     return x
 
 
+def _as_f32(x: float) -> float:
+    """x as the float32 the engine holds (NaN, the infinities and a number beyond float32's range, which no
+    float32 holds, as they are)."""
+    if math.isnan(x) or math.isinf(x):
+        return x
+    try:
+        return _from_f32_bits(_f32_bits(x))
+    except OverflowError:
+        return x
+
+
+def _f32_repr(x: float) -> str:
+    """The shortest decimal that reads back as the same float32, as the command prints it (0.1, not
+    0.10000000149011612)."""
+    want = _as_f32(x)
+    if math.isnan(x) or math.isinf(x) or want != _as_f32(want) or abs(want) > 3.4028234663852886e38:
+        return repr(x)
+    for digits in range(1, 10):
+        text = "%.*g" % (digits, want)
+        if _as_f32(float(text)) == want:
+            r = repr(float(text))  # Python's own spelling of that decimal: 0.1, 1e-05, 10.5, 3.0
+            return r
+    return repr(want)
+
+
 class _Width(float):
     """A float with its wire width fixed; a NaN also keeps its bit pattern (``bits``)."""
 
@@ -261,11 +286,15 @@ class _Math(_Frozen):
         return self.values[i]
 
     def _key(self) -> Tuple[Any, ...]:
-        # no width given means the one the encoders choose for math types, 4
-        return (self._raw if self._raw is not None else self.values, None if self._ints else (self.real_width or 4))
+        # no width given means the one the encoders choose for math types, 4: the components compare as the float32
+        # the engine holds, so Vector3(0.1, 0, 0) equals the Vector3 a packet of it decodes to
+        width = None if self._ints else (self.real_width or 4)
+        values = self.values if self._ints or width == 8 else tuple(_as_f32(v) for v in self.values)
+        return (self._raw if self._raw is not None else values, width)
 
     def __repr__(self) -> str:
-        inner = ", ".join(repr(v) for v in self.values)
+        f32 = not self._ints and self.real_width in (None, 4)
+        inner = ", ".join(_f32_repr(v) if f32 else repr(v) for v in self.values)
         return f"{type(self).__name__}({inner}{'' if self.real_width in (None, 4) or self._ints else ', real_width=8'})"
 
 

@@ -7,7 +7,7 @@
 set -euo pipefail
 source tools/need.sh
 need "the page (nodejs, emscripten, esbuild, chromium, xxd: tools/setup.sh)" node emcc esbuild chromium xxd
-gdwire=$(realpath "$1")
+gdwire=$(realpath "$1") sizes=$(realpath tools/size_figures.py)
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/web.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
@@ -16,6 +16,9 @@ start=$SECONDS
 "$work/src/web/build.sh" "$work/out" > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the page does not build"; echo "0 passed, 1 failed"; exit 1; }
 if grep -E "warning" "$work/build.log"; then echo "FAIL: the page builds with warnings"; echo "0 passed, 1 failed"; exit 1; fi
 echo "built $(tail -1 "$work/build.log" | sed 's/^build.sh: //') in $((SECONDS - start)) s"
+# the size web/README.md quotes, against the page just built (within 10 %)
+python3 "$sizes" "$work/src/web/README.md" "gdwire.html \(about ([0-9,]+) KB" "$work/out/gdwire.html" ||
+    { echo "FAIL: web/README.md's size is not the page's"; echo "0 passed, 1 failed"; exit 1; }
 out=${TEST_UNDECLARED_OUTPUTS_DIR:-$work/shots}
 mkdir -p "$out"
 # Chromium writes its caches under HOME, which may be read-only here
