@@ -1,37 +1,28 @@
 # SPDX-License-Identifier: MIT
-"""Builds the gdwire package: the CPython extension gdwire._gdwire, compiled from this checkout's C library
-(../codec) and gdwire/_gdwire.c. Offline, with Debian's python3-dev and python3-setuptools:
+"""An in-place build of the CPython extension gdwire._gdwire, for the tests (python/tests/run.sh):
 
-    pip install --no-build-isolation ./python        # or: python3 -m build --wheel --no-isolation python
-"""
-import glob
+    python3 setup.py build_ext --inplace
+
+with setuptools (Debian's python3-setuptools). Its sources and flags are the build backend's
+(_build/gdwire_build.py), which `pip install ./python` uses and which needs no setuptools."""
 import os
+import sys
 
 from setuptools import Extension, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-
-
-def codec_sources():
-    found = []
-    for sub in ("", "table", "value", "wire", "engine", "forms"):
-        found += sorted(glob.glob(os.path.join(ROOT, "codec", sub, "*.c")))
-    if not found:
-        raise SystemExit("gdwire: the C library's sources (codec/) are not beside python/: build from a gdwire checkout")
-    # relative to this folder, as setuptools wants
-    return [os.path.relpath(p, HERE) for p in found]
-
+sys.path.insert(0, os.path.join(HERE, "_build"))
+import gdwire_build  # noqa: E402
 
 setup(
     ext_modules=[
         Extension(
             "gdwire._gdwire",
-            sources=["gdwire/_gdwire.c"] + codec_sources(),
-            include_dirs=[os.path.relpath(ROOT, HERE)],
-            define_macros=[("_GNU_SOURCE", None)],
-            extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden"],
-            libraries=["m"],
+            sources=["gdwire/_gdwire.c"] + [os.path.relpath(p, HERE) for p in gdwire_build.codec_sources()],
+            include_dirs=[os.path.relpath(gdwire_build.ROOT, HERE)],
+            define_macros=[(d, None) for d in gdwire_build.DEFINES],
+            extra_compile_args=gdwire_build.CFLAGS,
+            libraries=gdwire_build.LIBS,
         )
     ],
 )

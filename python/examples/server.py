@@ -9,17 +9,21 @@ Each request is a Dictionary {"op": ..., ...}; each reply is a Dictionary. Ops:
 A request that does not decode gets {"ok": false, "error": "<code> at byte N: message"} and the
 connection stays open (the frame was read whole, so the stream is still in step).
 
-    python3 python/examples/server.py --port 7777
+    .venv/bin/python python/examples/server.py --port 7777
+
+with the package installed as python/README.md says (the venv's python imports it).
 """
 import argparse
 import asyncio
-import os
 import sys
 import time
 from typing import Any, Dict
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import gdwire  # noqa: E402
+try:
+    import gdwire
+except ImportError:
+    sys.exit("server.py: the gdwire package is not installed for this Python: install it as python/README.md says "
+             "(python3 -m venv .venv && .venv/bin/pip install --no-index ./python), then run .venv/bin/python")
 
 DIALECT = "godot4"
 

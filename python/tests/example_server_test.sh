@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # example_server_test — python/examples/server.py answers a real Godot 4.6.3 client
 # (python/examples/client4.gd: StreamPeerTCP.put_var requests, get_var replies) and the replies the
-# engine printed are the ones expected. Needs the engine (tools/engines/setup).
+# engine printed are the ones expected. The server runs as python/README.md says, on the package its install
+# put in a venv (not the source tree on sys.path). Needs the engine (tools/engines/setup).
 set -euo pipefail
 source tools/need.sh
 need "the Python package (python3-dev, python3-setuptools: tools/setup.sh)" python3
@@ -11,8 +12,13 @@ work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/example.XXXXXX")
 trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p "$work/src"
 tar -ch codec python | tar -x -C "$work/src"
-(cd "$work/src/python" && python3 setup.py -q build_ext --inplace > "$work/build.log" 2>&1) || { cat "$work/build.log"; exit 1; }
-python3 "$work/src/python/examples/server.py" --port 0 > "$work/server.log" 2>&1 &
+# the README's install (python/README.md "Install"), into a venv
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+(cd "$work/src" && "$py" -m venv .venv && .venv/bin/pip install --no-index ./python) > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+where=$(cd "$work" && "$work/src/.venv/bin/python" -c 'import gdwire; print(gdwire.__file__)')
+case "$where" in "$work/src/.venv/"*) ;; *) echo "FAIL: the server would import gdwire from $where, not the install"; exit 1 ;; esac
+(cd "$work" && exec "$work/src/.venv/bin/python" "$work/src/python/examples/server.py" --port 0) > "$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do grep -q listening "$work/server.log" && break; sleep 0.1; done
 port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/server.log")
