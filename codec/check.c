@@ -340,10 +340,11 @@ static void say(char *out, size_t cap, size_t *n, const char *fmt, ...) {
     if (k > 0) *n = (size_t)k < cap - *n ? *n + (size_t)k : cap - 1;
 }
 
-/* What a cut reading says: how much more the value needs, and where it ran out. */
-static void say_cut(char *out, size_t cap, size_t *n, const gdw_error *e) {
-    say(out, cap, n, "cut short: the value needs at least %zu more byte%s (%s at byte %zu%s%s)", e->short_by, e->short_by == 1 ? "" : "s", e->message,
-        e->offset, e->path[0] ? " in " : "", e->path);
+/* What a cut reading says: how much more the value needs, and where it ran out; and, given as_read (the first
+ * choice's name), that it reads the bytes there are as that row does. */
+static void say_cut(char *out, size_t cap, size_t *n, const gdw_error *e, const char *as_read) {
+    say(out, cap, n, "cut short: the value needs at least %zu more byte%s (%s at byte %zu%s%s)%s%s%s", e->short_by, e->short_by == 1 ? "" : "s",
+        e->message, e->offset, e->path[0] ? " in " : "", e->path, as_read ? "; as " : "", as_read ? as_read : "", as_read ? " reads it" : "");
 }
 
 /* Row w's reason, beside the first choice b. */
@@ -354,20 +355,25 @@ static void reason_of(gdw_check_row *w, const gdw_check_row *b, bool same, const
     const char *bname = gdw_dialect_name(b->result.dialect);
     out[0] = 0;
     if (w->reading == GDW_READING_REJECTED) {
+        /* one format a kind of rejection: a reason is written for every row of every packet `check` ranks */
         const gdw_error *e = &r->err;
-        say(out, cap, &n, "rejected: %s at byte %zu%s%s: %s", gdw_status_name(e->code), e->offset, e->path[0] ? " in " : "", e->path, e->message);
-        if (e->code == GDW_ERR_TRUNCATED && e->short_by) say(out, cap, &n, " (%zu more bytes wanted: more than a cut packet would miss)", e->short_by);
-        if (e->code == GDW_ERR_UNKNOWN_TYPE && e->offset < len)
-            say(out, cap, &n, " (type id %u; %s has ids 0-%u)", buf[e->offset], gdw_dialect_name(r->dialect), gdw_dialect_type_count(r->dialect) - 1);
+        const char *code = gdw_status_name(e->code), *in = e->path[0] ? " in " : "";
+        if (e->code == GDW_ERR_TRUNCATED && e->short_by)
+            say(out, cap, &n, "rejected: %s at byte %zu%s%s: %s (%zu more bytes wanted: more than a cut packet would miss)", code, e->offset, in, e->path,
+                e->message, e->short_by);
+        else if (e->code == GDW_ERR_UNKNOWN_TYPE && e->offset < len)
+            say(out, cap, &n, "rejected: %s at byte %zu%s%s: %s (type id %u; %s has ids 0-%u)", code, e->offset, in, e->path, e->message, buf[e->offset],
+                gdw_dialect_name(r->dialect), gdw_dialect_type_count(r->dialect) - 1);
+        else say(out, cap, &n, "rejected: %s at byte %zu%s%s: %s", code, e->offset, in, e->path, e->message);
         return;
     }
     if (w == b) {
         if (w->reading == GDW_READING_CUT) {
-            say_cut(out, cap, &n, &r->err);
+            say_cut(out, cap, &n, &r->err, NULL);
             return;
         }
-        say(out, cap, &n, w->reading == GDW_READING_WHOLE ? "reads all %zu bytes" : "reads %zu bytes", r->consumed);
-        if (w->reading == GDW_READING_PREFIX) say(out, cap, &n, " and leaves %zu", len - r->consumed);
+        if (w->reading == GDW_READING_WHOLE) say(out, cap, &n, "reads all %zu bytes", r->consumed);
+        else say(out, cap, &n, "reads %zu bytes and leaves %zu", r->consumed, len - r->consumed);
         if (w->misread) say(out, cap, &n, ", but %zu real%s look%s misread (subnormal, NaN or huge)", w->misread, w->misread == 1 ? "" : "s", w->misread == 1 ? "s" : "");
         if (r->reencodes_same) say(out, cap, &n, "; its encoder writes exactly these bytes");
         else say(out, cap, &n, "; its encoder would write other bytes (strict: %s at byte %zu: %s)", gdw_status_name(r->strict_err.code), r->strict_err.offset,
@@ -379,8 +385,7 @@ static void reason_of(gdw_check_row *w, const gdw_check_row *b, bool same, const
         return;
     }
     if (w->reading == GDW_READING_CUT) {
-        say_cut(out, cap, &n, &r->err);
-        if (same) say(out, cap, &n, "; as %s reads it", bname);
+        say_cut(out, cap, &n, &r->err, same ? bname : NULL);
         return;
     }
     if (!same) {
