@@ -256,22 +256,30 @@ static bool complete_cut(const gdw_check_result *r, const uint8_t *buf, size_t l
     return false;
 }
 
+/* What row a's walk of the packet read (gdw_decode_read), found once for every row compared with a. */
+typedef struct walk_read { gdw_rules_read read; bool known; } walk_read;
+
 /* Rows a and b read the same thing from the packet: accepted rows the same value (the caller's meanings where it
  * gave both, else the trees); cut rows the same walk to the same place (a row that reads alike every rule and type
- * id the other's walk read makes the same partial value: they read the bytes there are alike). */
-static bool same_reading(const gdw_check_row *a, const gdw_check_row *b, const uint8_t *buf, size_t len, const gdw_decode_options *opts) {
+ * id the other's walk read makes the same partial value: they read the bytes there are alike; a_read holds what a's
+ * walk read). */
+static bool same_reading(const gdw_check_row *a, const gdw_check_row *b, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                         walk_read *a_read) {
     bool accepted_a = a->result.status == GDW_OK, accepted_b = b->result.status == GDW_OK;
     if (accepted_a != accepted_b) return false;
     if (!accepted_a) {
         if (a->reading != GDW_READING_CUT || b->reading != GDW_READING_CUT) return false;
         const gdw_error *ea = &a->result.err, *eb = &b->result.err;
         if (ea->offset != eb->offset || ea->short_by != eb->short_by || strcmp(ea->path, eb->path) != 0 || strcmp(ea->message, eb->message) != 0) return false;
-        gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
-        o.trace = NULL;
-        o.digest = NULL;
-        gdw_rules_read read = {0, 0, 0};
-        gdw_decode_read(a->result.dialect, buf, len, &o, NULL, NULL, NULL, NULL, &read);
-        return gdw_dialects_read_alike(a->result.dialect, b->result.dialect, &read);
+        if (!a_read->known) {
+            gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
+            o.trace = NULL;
+            o.digest = NULL;
+            memset(&a_read->read, 0, sizeof a_read->read);
+            gdw_decode_read(a->result.dialect, buf, len, &o, NULL, NULL, NULL, NULL, &a_read->read);
+            a_read->known = true;
+        }
+        return gdw_dialects_read_alike(a->result.dialect, b->result.dialect, &a_read->read);
     }
     if (a->meaning >= 0 && b->meaning >= 0) return a->meaning == b->meaning;
     gdw_doc *ta = NULL, *tb = NULL;
@@ -439,11 +447,12 @@ size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t *buf, si
         if (score[i] > score[best] || (score[i] == score[best] && released_after(rows[i].result.dialect, rows[best].result.dialect))) best = i;
     const gdw_check_row *b = &rows[best];
     bool best_reads = b->reading != GDW_READING_REJECTED;
+    walk_read best_walk = {{0, 0, 0}, false}; /* what the best row's walk read, where a cut row is compared with it */
     for (size_t i = 0; i < n; i++) {
         int better = 0;
         for (size_t k = 0; k < n; k++) better += score[k] > score[i];
         rows[i].rank = better + 1;
-        rows[i].first = i == best || (best_reads && score[i] == score[best] && same_reading(b, &rows[i], buf, len, opts));
+        rows[i].first = i == best || (best_reads && score[i] == score[best] && same_reading(b, &rows[i], buf, len, opts, &best_walk));
     }
     if (reasons) {
         type_ids seen = {{0}, 0};
@@ -451,7 +460,7 @@ size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t *buf, si
         for (size_t i = 0; i < n; i++) {
             gdw_check_row *w = &rows[i];
             bool same = i == best || w->first ||
-                        (best_reads && w->reading != GDW_READING_REJECTED && same_reading(b, w, buf, len, opts));
+                        (best_reads && w->reading != GDW_READING_REJECTED && same_reading(b, w, buf, len, opts, &best_walk));
             reason_of(w, b, same, &seen, buf, len);
         }
     }
