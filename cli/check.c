@@ -271,7 +271,7 @@ static void print_value_line(const row *w, int k) {
     else printf("%s", l->text);
 }
 
-static void print_matrix(check_run *c, const packet *pk, int best, int nm, int accepted, const ids *seen) {
+static void print_matrix(check_run *c, const packet *pk, int nm, int accepted, const ids *seen) {
     char name[600];
     packet_name(pk, name, sizeof name);
     row *rows = c->rows;
@@ -333,26 +333,23 @@ static void print_matrix(check_run *c, const packet *pk, int best, int nm, int a
     for (int r = 1; r <= (int)c->nd; r++)
         for (size_t i = 0; i < c->nd; i++)
             if (rows[i].rank == r) printf("  %2d. %-19s %s\n", r, gdw_dialect_name(rows[i].r->dialect), rows[i].reason);
-    (void)best, (void)accepted;
     printf("%s%s%s\n", c_bold(), c->summary, c_off()); /* the library's sentence, as every surface prints it */
 }
 
-static void print_line(check_run *c, const packet *pk, int best, int accepted) {
+static void print_line(check_run *c, const packet *pk, int accepted) {
     char name[600];
     packet_name(pk, name, sizeof name);
-    (void)best;
     if (accepted) printf("%s: %zu bytes: %saccepted%s by %d of %zu. %s\n", name, pk->n, c_ok(), c_off(), accepted, c->nd, c->summary);
     else printf("%s: %zu bytes: %srejected%s by all %zu. %s\n", name, pk->n, c_bad(), c_off(), c->nd, c->summary);
 }
 
-static void print_json(check_run *c, const packet *pk, int best, int nm, int accepted) {
+static void print_json(check_run *c, const packet *pk, int best, int nm) {
     row *rows = c->rows;
     printf("{");
     json_packet_fields(stdout, pk);
     printf(",\"mode\":\"%s\",%s\"accepted_by\":[", gdw_mode_name(c->o->dec.mode), c->o->json_plain ? "\"json\":\"plain\"," : "");
     int k = 0;
     for (size_t i = 0; i < c->nd; i++) if (!rows[i].r->status) printf("%s\"%s\"", k++ ? "," : "", gdw_dialect_name(rows[i].r->dialect));
-    (void)accepted;
     bool reads = c->ranked[best].reading != GDW_READING_REJECTED;
     printf("],\"best\":");
     if (reads) printf("\"%s\"", gdw_dialect_name(rows[best].r->dialect)); else printf("null");
@@ -673,16 +670,16 @@ static int check_packet(void *ctx, const packet *pk) {
     ids seen;
     rank_rows(c, pk, &body, &dec, &seen, &best, &nm, c->matrix || c->o->json);
     for (size_t i = 0; i < c->nd; i++) if (c->rows[i].first) c->first_count[i]++;
-    if (c->o->json) print_json(c, pk, best, nm, accepted);
+    if (c->o->json) print_json(c, pk, best, nm);
     else if (c->matrix) {
         if (c->skip) {
             char framing[80];
             gdw_check_framing_text(pk->p, pk->n, c->skip, framing, sizeof framing);
             printf("No dialect reads all %zu bytes; after %s, the %zu bytes from byte %zu:\n", pk->n, framing, body.n, c->skip);
         }
-        print_matrix(c, &body, best, nm, accepted, &seen);
+        print_matrix(c, &body, nm, accepted, &seen);
         if (c->o->verbose) printf("\n");
-    } else print_line(c, pk, best, accepted);
+    } else print_line(c, pk, accepted);
     bool read_whole = c->skip || (accepted && c->rows[best].r->consumed == pk->n);
     free_docs(c);
     if (!read_whole) hint_raw_text(c->o, pk); /* rejected, or read in part */
