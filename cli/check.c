@@ -87,6 +87,7 @@ typedef struct check_run {
     gdw_check_row *ranked; /* per dialect: the library's ranking (gdw_check_rank_rows), its reasons */
     size_t skip;          /* bytes in front of the value the rows read (gdw_check_find_skip) */
     char summary[640];    /* gdw_check_summary: the sentence every surface prints */
+    char script[384];     /* gdw_check_script_text: what a script passes to read it */
     size_t *accept_count; /* per dialect, over the run */
     size_t *first_count;  /* per dialect: packets it ranks first on (ties included) */
     bool matrix;          /* the full matrix per packet (one packet, or -v) */
@@ -218,6 +219,7 @@ static void rank_rows(check_run *c, const packet *pk, const packet *body, const 
     }
     int best = (int)gdw_check_rank_rows(c->ranked, nd, body->p, body->n, dec, detail);
     gdw_check_summary(c->ranked, nd, (size_t)best, pk->p, pk->n, c->skip, c->summary, sizeof c->summary);
+    gdw_check_script_text(c->ranked, nd, (size_t)best, pk->p, pk->n, c->skip, dec->allow_objects, c->script, sizeof c->script);
     *best_out = best;
     for (size_t i = 0; i < nd; i++) {
         row *w = &rows[i];
@@ -334,6 +336,7 @@ static void print_matrix(check_run *c, const packet *pk, int nm, int accepted, c
         for (size_t i = 0; i < c->nd; i++)
             if (rows[i].rank == r) printf("  %2d. %-19s %s\n", r, gdw_dialect_name(rows[i].r->dialect), rows[i].reason);
     printf("%s%s%s\n", c_bold(), c->summary, c_off()); /* the library's sentence, as every surface prints it */
+    if (c->script[0]) printf("In the engine: %s\n", c->script);
 }
 
 static void print_line(check_run *c, const packet *pk, int accepted) {
@@ -363,6 +366,8 @@ static void print_json(check_run *c, const packet *pk, int best, int nm) {
     json_string(stdout, framing);
     printf(",\"summary\":");
     json_string(stdout, c->summary);
+    printf(",\"script\":");
+    json_string(stdout, c->script);
     printf(",\"dialects\":[");
     for (size_t i = 0; i < c->nd; i++) {
         const row *w = &rows[i];

@@ -849,6 +849,16 @@ GDW_API size_t gdw_check_framing_text(const uint8_t *buf, size_t len, size_t ski
 GDW_API size_t gdw_check_summary(const gdw_check_row *rows, size_t n, size_t best, const uint8_t *buf, size_t len, size_t skip, char *out,
                                  size_t cap);
 
+/* gdw_check_script_text: what a script of the first choice's engines passes to read the value, for the rows
+ * gdw_check_rank_rows ranked (they read buf[skip..len)): "bytes_to_var(bytes) reads it.", "StreamPeer.get_var() or
+ * the file's get_var() reads it as put_var or store_var wrote it (the length, then the value); from a byte array,
+ * bytes_to_var(bytes.slice(4)).", "bytes2var(bytes) reads the value in the first 12 bytes and ignores the other 4.",
+ * "bytes_to_var(bytes) fails on these bytes: the value needs at least 2 more. ..."; the Objects-allowing call with
+ * allow_objects. "" where no row reads the packet. The calls are the dialect table's (gdw_script_facts, from the
+ * engines' sources). Returns its length. */
+GDW_API size_t gdw_check_script_text(const gdw_check_row *rows, size_t n, size_t best, const uint8_t *buf, size_t len, size_t skip,
+                                     bool allow_objects, char *out, size_t cap);
+
 /* gdw_check_report_make: the whole answer for one packet, as the bindings and the page give it: gdw_check with
  * documents (opts, NULL for the defaults; alloc, NULL: libc, holds the report and the documents), the bytes in
  * front looked past where that explains more (gdw_check_find_skip), the rows ranked with reasons and the summary.
@@ -861,6 +871,7 @@ typedef struct gdw_check_report {
     size_t accepted;    /* rows that accept the bytes they read */
     gdw_check_row *rows;
     char summary[640];  /* gdw_check_summary */
+    char script[384];   /* gdw_check_script_text */
     const gdw_allocator *alloc_; /* private */
 } gdw_check_report;
 GDW_API gdw_check_report *gdw_check_report_make(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc);

@@ -75,6 +75,12 @@ static const uint8_t k_godot4_types[] = {
 };
 
 /* The combinations of each group of rules that engines have (dialects.h). */
+/* The scripts' calls (gdw_script_facts, with their sources). */
+static const gdw_script_facts k_script_mole = {"bytes2var(", ")", NULL, NULL, NULL, NULL};
+static const gdw_script_facts k_script_godot3 = {"bytes2var(", ")", "bytes2var(", ", true)", "bytes.subarray(", ", -1)"};
+static const gdw_script_facts k_script_pandemonium = {"bytes2var(", ")", "bytes2var(", ", true)", NULL, NULL};
+static const gdw_script_facts k_script_godot4 = {"bytes_to_var(", ")", "bytes_to_var_with_objects(", ")", "bytes.slice(", ")"};
+
 static const gdw_reals_facts k_reals_godot2 = {GDW_REALS_F32, false, true, false, false};
 static const gdw_reals_facts k_reals_single = {GDW_REALS_F32, false, false, false, false};
 static const gdw_reals_facts k_reals_single_fast_math = {GDW_REALS_F32, false, false, false, true};
@@ -108,7 +114,7 @@ static const gdw_typed_facts k_typed_pandemonium5 = {false, false, GDW_TYPED_SAM
  * which compiles this file too, wants that order; the amalgamation test checks it). */
 static const gdw_dialect k_dialects[] = {
     {.name = "mole", .fuzz_id = 0, .release = "2.1", .released = "2016-08", .aliases = "godot2 godot2.1 mole@2.1",
-     .engine = "Godot 2.0-2.1.x", .family = "mole",
+     .engine = "Godot 2.0-2.1.x", .family = "mole", .script = &k_script_mole,
      .summary = "Godot 2 legacy: ids 0-28 with Image and InputEvent, 32-bit ints and reals",
      .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_mole_types), .types = k_mole_types,
@@ -119,7 +125,7 @@ static const gdw_dialect k_dialects[] = {
      .engine_evidence = NULL,
      .no_engine = "no reachable source: 2.1.5-2.1.6, whose hardened string reader this row models, are on Godot's 2.1 branch; the 2.1 branch point is the engine of mole@2.1.0 (2.1.0-2.1.4)"},
     {.name = "godot3", .fuzz_id = 1, .release = "3.6", .released = "2024-09",
-     .aliases = "godot3.5 godot3.6 godot3@3.5 godot3@3.6", .engine = "Godot 3.1-3.6", .family = "godot3",
+     .aliases = "godot3.5 godot3.6 godot3@3.5 godot3@3.6", .engine = "Godot 3.1-3.6", .family = "godot3", .script = &k_script_godot3,
      .summary = "Godot 3: ids 0-26, bit 16 = 64-bit int/float or object id",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
@@ -128,7 +134,7 @@ static const gdw_dialect k_dialects[] = {
      .multiplayer = GDW_MULTIPLAYER_API3, .engine_evidence = "Godot 3.6.2 (Debian sid godot3-server 3.6.2+ds-1)",
      .no_engine = NULL},
     {.name = "godot3.0", .fuzz_id = 2, .release = "3.0.6", .released = "2018-07", .aliases = "godot3@3.0",
-     .engine = "Godot 3.0.6 (3.0.0-3.0.5: godot3.0@3.0.0)", .family = "godot3",
+     .engine = "Godot 3.0.6 (3.0.0-3.0.5: godot3.0@3.0.0)", .family = "godot3", .script = &k_script_godot3,
      .summary = "Godot 3.0: as godot3, but every int is written as 64-bit, objects in full by default",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
@@ -137,7 +143,7 @@ static const gdw_dialect k_dialects[] = {
      .engine_evidence = NULL,
      .no_engine = "no reachable source: 3.0.6 is on Godot's 3.0 branch (the master history has 3.0-stable, measured as godot3.0@3.0.0), and Debian shipped it only in buster, gone from the mirror; the hardening it adds (#20558) was made on master and is 3.1-stable's reader, measured as godot3@3.1"},
     {.name = "godot3-double", .fuzz_id = 3, .release = "3.6", .aliases = "",
-     .engine = "Godot 3 precision=double, as documented", .family = "godot3",
+     .engine = "Godot 3 precision=double, as documented", .family = "godot3", .script = &k_script_godot3,
      .summary = "Godot 3 documented double build: real_t fields are f64, no flag",
      .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
@@ -147,7 +153,7 @@ static const gdw_dialect k_dialects[] = {
      .no_engine = "documented only: no Godot 3 with 64-bit real_t compiles, its own decoder first (3.6.2 core/io/marshalls.cpp:593-603 gives a PoolVector<float> to a Variant; tools/engines/build godot3.6-double, from Debian's godot3 source), and that decoder reads every math component as f32 whatever real_t is (marshalls.cpp:179-190)",
      .documented_only = true},
     {.name = "pandemonium", .fuzz_id = 4, .aliases = "pandemonium-4", .engine = "Pandemonium v3.8-v4.9 (layout P3)",
-     .family = "pandemonium",
+     .family = "pandemonium", .script = &k_script_pandemonium,
      .summary = "Pandemonium P3: ids 0-37 with *i vectors, Vector4, Projection, StringName",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
@@ -156,7 +162,7 @@ static const gdw_dialect k_dialects[] = {
      .engine_evidence = "Pandemonium v4.9.0 and v3.8.0, each agreeing with every vector: built from Relintai/pandemonium_engine@43ca7ef9 and @8dd5dcb6 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "pandemonium-double", .fuzz_id = 5, .aliases = "",
-     .engine = "Pandemonium v3.8-v4.9 precision=double, as documented", .family = "pandemonium",
+     .engine = "Pandemonium v3.8-v4.9 precision=double, as documented", .family = "pandemonium", .script = &k_script_pandemonium,
      .summary = "Pandemonium P3 documented double build: real_t fields are f64",
      .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
@@ -166,7 +172,7 @@ static const gdw_dialect k_dialects[] = {
      .no_engine = "documented only: no Pandemonium with 64-bit real_t compiles, its own decoder first (v4.9.0 core/io/marshalls.cpp:686-696 gives a PoolVector<float> to a Variant; provenance: conformance/evidence/built-engines.md), and that decoder reads math as f32 (marshalls.cpp:208-219)",
      .documented_only = true},
     {.name = "pandemonium-3.5", .fuzz_id = 6, .aliases = "pandemonium-p2", .engine = "Pandemonium v3.5-v3.7 (layout P2)",
-     .family = "pandemonium",
+     .family = "pandemonium", .script = &k_script_pandemonium,
      .summary = "Pandemonium P2: ids 0-32 with Vector2i/3i, Rect2i, StringName",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p2_types), .types = k_pandemonium_p2_types,
@@ -175,7 +181,7 @@ static const gdw_dialect k_dialects[] = {
      .engine_evidence = "Pandemonium v3.5.0 and v3.7.0, each agreeing with every vector: built from Relintai/pandemonium_engine@4b2f580f and @cdbcabc9 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "pandemonium-5", .fuzz_id = 7, .aliases = "pandemonium-p4", .engine = "Pandemonium v5.x (layout P4)",
-     .family = "pandemonium",
+     .family = "pandemonium", .script = &k_script_pandemonium,
      .summary = "Pandemonium P4: ids 0-39 with TYPED_ARRAY and PACKED_TYPED_ARRAY",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_pandemonium5, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p4_types), .types = k_pandemonium_p4_types,
@@ -184,7 +190,7 @@ static const gdw_dialect k_dialects[] = {
      .engine_evidence = "Pandemonium v5.2.0, built from Relintai/pandemonium_engine@1585b099 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "pandemonium-legacy", .fuzz_id = 8, .aliases = "pandemonium-p0",
-     .engine = "the Godot 3 table of Pandemonium's docs", .family = "pandemonium",
+     .engine = "the Godot 3 table of Pandemonium's docs", .family = "pandemonium", .script = &k_script_pandemonium,
      .summary = "Pandemonium as its docs describe it: the Godot 3 table (ids 0-26)",
      .reals = &k_reals_single, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
@@ -193,7 +199,7 @@ static const gdw_dialect k_dialects[] = {
      .no_engine = "documented only: no Pandemonium release wrote the Godot 3 table; it lived in the repository from 2022-03-15 (49f8e8c3) to 2022-03-21 (527cfb88, Vector2i added), before the first tag v3.5.0",
      .documented_only = true},
     {.name = "godot4", .fuzz_id = 9, .release = "4.6", .released = "2026-01",
-     .aliases = "godot4.4 godot4.5 godot4.6 godot4@4.6", .engine = "Godot 4.4 and newer", .family = "godot4",
+     .aliases = "godot4.4 godot4.5 godot4.6 godot4@4.6", .engine = "Godot 4.4 and newer", .family = "godot4", .script = &k_script_godot4,
      .summary = "Godot 4.4+: ids 0-38, typed Array and typed Dictionary headers",
      .reals = &k_reals_flag64_single, .keys = &k_keys_godot4, .typed = &k_typed_godot44, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
@@ -202,7 +208,7 @@ static const gdw_dialect k_dialects[] = {
      .multiplayer = GDW_MULTIPLAYER_SCENE4, .engine_evidence = "Godot 4.6.3 (Debian sid godot 4.6.3+ds-3)",
      .no_engine = NULL},
     {.name = "godot4.3", .fuzz_id = 10, .release = "4.3", .released = "2024-08", .aliases = "godot4@4.3",
-     .engine = "Godot 4.3", .family = "godot4",
+     .engine = "Godot 4.3", .family = "godot4", .script = &k_script_godot4,
      .summary = "Godot 4.3: ids 0-38, typed Array header only",
      .reals = &k_reals_flag64_single, .keys = &k_keys_godot40, .typed = &k_typed_godot43, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
@@ -211,7 +217,7 @@ static const gdw_dialect k_dialects[] = {
      .multiplayer = GDW_MULTIPLAYER_SCENE4, .engine_evidence = "Godot 4.3-stable, built from TriggerCoder/TurboDot3D@21dd2992, a 4.3-stable import (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "godot4.0", .fuzz_id = 11, .release = "4.2", .released = "2023-11", .aliases = "godot4.1 godot4.2",
-     .engine = "Godot 4.0-4.2", .family = "godot4",
+     .engine = "Godot 4.0-4.2", .family = "godot4", .script = &k_script_godot4,
      .summary = "Godot 4.0-4.2: ids 0-37, no typed containers",
      .reals = &k_reals_flag64_single, .keys = &k_keys_godot40, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types) - 1, .types = k_godot4_types,
@@ -220,7 +226,7 @@ static const gdw_dialect k_dialects[] = {
      .engine_evidence = "Godot 4.2 (4.2.3-rc, the 4.2 branch after 4.2.2-stable), built from WhalesState/godot-4.2@d3cb560e (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "godot4-double", .fuzz_id = 12, .aliases = "godot4.4-double", .engine = "Godot 4.4+ precision=double",
-     .family = "godot4",
+     .family = "godot4", .script = &k_script_godot4,
      .summary = "Godot 4.4+ double build: bit 16 on every math type, reals f64",
      .reals = &k_reals_flag64_double, .keys = &k_keys_godot4, .typed = &k_typed_godot44, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
@@ -234,7 +240,7 @@ static const gdw_dialect k_dialects[] = {
  * same fields, named "<dialect>@<release>". Sources and measurements: docs/dialects/<dialect>.md. */
 static const gdw_dialect k_releases[] = {
     {.name = "mole@2.0", .fuzz_id = 13, .release = "2.0", .release_of = "mole", .differs = "utf8_value joystick_axis_value string_reader", .released = "2016-02", .aliases = "godot2.0",
-     .engine = "Godot 2.0.x", .family = "mole",
+     .engine = "Godot 2.0.x", .family = "mole", .script = &k_script_mole,
      .summary = "Godot 2.0: strings read without the 2018 hardening; a JOYSTICK_MOTION InputEvent carries the axis only",
      .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_godot2,
      .type_count = N(k_mole_types), .types = k_mole_types,
@@ -245,7 +251,7 @@ static const gdw_dialect k_releases[] = {
      .engine_evidence = "Godot 2.0-stable, built from Godot's master history, mehdigoom/ValjangEngine4.0.x@9e2b9f8c (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "mole@2.1.0", .fuzz_id = 17, .release = "2.1.0", .release_of = "mole", .differs = "utf8_value string_reader", .released = "2016-08",
-     .aliases = "godot2.1.0 godot2.1.1 godot2.1.2 godot2.1.3 godot2.1.4", .engine = "Godot 2.1.0-2.1.4 (measured: the 2.1 branch point)", .family = "mole",
+     .aliases = "godot2.1.0 godot2.1.1 godot2.1.2 godot2.1.3 godot2.1.4", .engine = "Godot 2.1.0-2.1.4 (measured: the 2.1 branch point)", .family = "mole", .script = &k_script_mole,
      .summary = "Godot 2.1 before 2.1.5: strings read without the 2018 hardening; a JOYSTICK_MOTION InputEvent carries axis and value",
      .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_godot2,
      .type_count = N(k_mole_types), .types = k_mole_types,
@@ -256,7 +262,7 @@ static const gdw_dialect k_releases[] = {
      .engine_evidence = "Godot 2.1's branch point (2.2-alpha), built from Godot's master history, mehdigoom/ValjangEngine4.0.x@c439a618 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "godot3@3.1", .fuzz_id = 14, .release = "3.1", .release_of = "godot3", .differs = "utf8_value null_object_as_class multiplayer", .released = "2019-03",
-     .aliases = "godot3.1", .engine = "Godot 3.1.x", .family = "godot3",
+     .aliases = "godot3.1", .engine = "Godot 3.1.x", .family = "godot3", .script = &k_script_godot3,
      .summary = "Godot 3.1: objects in full by default; UTF-8 as 3.2",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
@@ -265,7 +271,7 @@ static const gdw_dialect k_releases[] = {
      .engine_evidence = "Godot 3.1-stable, built from Godot's master history, mehdigoom/ValjangEngine4.0.x@320f49f2 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "godot3@3.2", .fuzz_id = 15, .release = "3.2", .release_of = "godot3", .differs = "utf8_value", .released = "2020-01",
-     .aliases = "godot3.2 godot3.3 godot3.4", .engine = "Godot 3.2-3.4 (measured: 3.2.3)", .family = "godot3",
+     .aliases = "godot3.2 godot3.3 godot3.4", .engine = "Godot 3.2-3.4 (measured: 3.2.3)", .family = "godot3", .script = &k_script_godot3,
      .summary = "Godot 3.2-3.4: surrogates kept as written, no depth limit (the engine's stack overflows)",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
@@ -274,7 +280,7 @@ static const gdw_dialect k_releases[] = {
      .multiplayer = GDW_MULTIPLAYER_API3, .engine_evidence = "Godot 3.2.3 (Debian 12 godot3-server 3.2.3-stable-1)",
      .no_engine = NULL},
     {.name = "godot3.0@3.0.0", .fuzz_id = 16, .release = "3.0.0", .release_of = "godot3.0", .differs = "nodepath_old_string string_reader float_nan_f32", .released = "2018-01",
-     .aliases = "godot3.0.0 godot3.0.1 godot3.0.2 godot3.0.3 godot3.0.4 godot3.0.5", .engine = "Godot 3.0.0-3.0.5 (measured: 3.0-stable)", .family = "godot3",
+     .aliases = "godot3.0.0 godot3.0.1 godot3.0.2 godot3.0.3 godot3.0.4 godot3.0.5", .engine = "Godot 3.0.0-3.0.5 (measured: 3.0-stable)", .family = "godot3", .script = &k_script_godot3,
      .summary = "Godot 3.0 before 3.0.6: strings read without the 2018 hardening, NaN written as f32",
      .reals = &k_reals_single_fast_math, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_godot30,
      .type_count = N(k_godot3_types), .types = k_godot3_types,

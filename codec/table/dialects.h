@@ -67,6 +67,22 @@ typedef struct gdw_strings_facts {
                                                     leaves its fresh String empty (3.0.0-3.0.5, 2.0-2.1.4) */
 } gdw_strings_facts;
 
+/* How a script of the row's engines reads a Variant from bytes (`check` tells a user what to pass): the call that
+ * decodes a byte array, the same allowing Objects, and the expression for the bytes after the first N. Each is
+ * "<open>bytes<close>"; NULL where the engine has no such call or gdwire has not read it in the engine's source.
+ * Godot 4.6.3 core/variant/variant_utility.cpp:1096-1117 and 1768-1771 (bytes_to_var, bytes_to_var_with_objects,
+ * which ignore bytes after the value: decode_variant's r_len is nullptr), core/variant/variant_call.cpp:2764 and
+ * core/templates/vector.h:227 (PackedByteArray.slice(begin, end = INT_MAX)); Godot 3.6.2
+ * modules/gdscript/gdscript_functions.cpp:856-900 and 1876-1881 (bytes2var(bytes, allow_objects = false)),
+ * core/pool_vector.h:448-469 (subarray(from, to): to inclusive, negative from the end); Godot 2.1
+ * modules/gdscript/gd_functions.cpp BYTES_TO_VAR (bytes2var(bytes), one argument); Pandemonium v4.9
+ * modules/gdscript/gdscript_functions.cpp (bytes2var, as Godot 3's). */
+typedef struct gdw_script_facts {
+    const char *decode_open, *decode_close;   /* "bytes_to_var(" ")" */
+    const char *objects_open, *objects_close; /* "bytes_to_var_with_objects(" ")"; NULL: Objects are not asked for */
+    const char *tail_open, *tail_close;       /* "bytes.slice(" ")": around N; NULL: not confirmed in the source */
+} gdw_script_facts;
+
 /* Typed containers: their header bits and what the engine makes of their elements. k_typed_none:
  * none (2.x, 3.x, 4.0-4.2, Pandemonium before v5); _godot43: ARRAY header bits 16-17,
  * ContainerTypeValidate::validate; _godot44: ARRAY bits 16-17 and DICTIONARY bits 16-19, converted
@@ -95,6 +111,7 @@ struct gdw_dialect {
     const char *aliases;   /* space-separated other names, "" if none */
     const char *engine;    /* the engine versions it speaks for */
     const char *family;    /* mole, godot3, pandemonium, godot4 */
+    const gdw_script_facts *script; /* how its engines' scripts read bytes (the family's) */
     const char *summary;   /* one line for `gdwire dialects` */
 
     /* The groups of rules (above) */

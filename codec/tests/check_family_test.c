@@ -155,6 +155,38 @@ static void check_sentences(const gdw_check_report *rep, const uint8_t *packet, 
                   "%s: not true that the value needs at least %zu more bytes: %s", name, need, s);
         }
     }
+    /* what a script passes (gdw_check_script_text): the named dialect's call, and what it says of the reading */
+    {
+        const char *t = rep->script;
+        const gdw_script_facts *sf = b->result.dialect->script;
+        size_t a = 0, c = 0;
+        g_sentences++;
+        if (b->reading == GDW_READING_REJECTED) {
+            CHECK(t[0] == 0, "%s: no dialect reads it, yet the script line says: %s", name, t);
+        } else {
+            bool framed = rep->skip == 4 && strncmp(t, "StreamPeer.get_var()", 20) == 0;
+            const char *call = framed ? strstr(t, "from a byte array, ") : t;
+            if (call && framed) call += strlen("from a byte array, ");
+            CHECK(call && strncmp(call, sf->decode_open, strlen(sf->decode_open)) == 0, "%s: the script line does not lead with %s's call %s: %s", name, bname,
+                  sf->decode_open, t);
+            const char *at;
+            if (b->reading == GDW_READING_CUT)
+                CHECK((at = strstr(t, " fails on these bytes: the value needs at least ")) && sscanf(at, " fails on these bytes: the value needs at least %zu", &a) == 1 &&
+                      a == b->result.err.short_by, "%s: %s", name, t);
+            else if (b->reading == GDW_READING_PREFIX)
+                CHECK((at = strstr(t, " reads the value in the first ")) && sscanf(at, " reads the value in the first %zu bytes and ignores the other %zu", &a, &c) == 2 &&
+                      a == b->result.consumed && a + c == len, "%s: %s", name, t);
+            else if (rep->skip && !framed)
+                CHECK((at = strstr(t, " reads it, past the ")) && sscanf(at, " reads it, past the %zu byte", &a) == 1 && a == rep->skip, "%s: %s", name, t);
+            else
+                CHECK(rep->skip ? framed : strstr(t, " reads it.") != NULL, "%s: %s", name, t);
+            if (rep->skip && sf->tail_open) {
+                char tail[64];
+                snprintf(tail, sizeof tail, "%s%zu%s", sf->tail_open, rep->skip, sf->tail_close);
+                CHECK(strstr(t, tail) != NULL, "%s: the script line does not pass %s: %s", name, tail, t);
+            }
+        }
+    }
     /* every reason */
     for (size_t i = 0; i < rep->n; i++) {
         const gdw_check_row *w = &rep->rows[i];

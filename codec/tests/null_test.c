@@ -147,6 +147,9 @@ int main(void) {
         NULLCASE(r == 0, size_t r = gdw_check_rank_rows(rows, 0, bytes, 4, NULL, true));
         NULLCASE(r < nd && rows[r].rank == 1 && rows[r].first, size_t r = gdw_check_rank_rows(rows, nd, bytes, 4, NULL, true)); /* opts may be NULL */
         NULLCASE(r == 0, size_t r = gdw_check_summary(NULL, nd, 0, bytes, 4, 0, NULL, 0));
+        NULLCASE(r == 0, size_t r = gdw_check_script_text(NULL, nd, 0, bytes, 4, 0, false, NULL, 0));
+        NULLCASE(r == 0, char t[8]; size_t r = gdw_check_script_text(NULL, nd, 0, bytes, 4, 0, false, t, sizeof t));
+        NULLCASE(r == 0, char t[64]; size_t r = gdw_check_script_text(rows, nd, nd, bytes, 4, 0, false, t, sizeof t)); /* best out of range */
         NULLCASE(r == 0, size_t r = gdw_check_find_skip(NULL, nd, bytes, 4, NULL));
         NULLCASE(r == 0, size_t r = gdw_check_framing_text(NULL, 4, 0, NULL, 0));
         NULLCASE(r == 0, gdw_check_report *rep = gdw_check_report_make(NULL, 4, NULL, NULL); size_t r = rep != NULL);

@@ -77,12 +77,13 @@ EXPORT int gdwjs_build_json(gdw_builder *b, const char *json, size_t len, gdw_er
  * them). Every dialect's verdict into rows of 10 words (index.js CHECK_ROW): dialect row pointer, status, consumed,
  * strict (reencodes_same), engine_exact, rank, misread-looking reals, reading (gdw_reading), first, short_by; the error
  * records into errs, each row's reason into reasons (CHECK_REASON bytes a row, NUL-terminated), the summary and
- * the framing text into text (CHECK_TEXT bytes: the summary, then from CHECK_SUMMARY the framing), the named first
+ * the framing text and the script call into text (CHECK_TEXT bytes: the summary, then from CHECK_SUMMARY the framing, from CHECK_SCRIPT the script call), the named first
  * choice's index into *best and the bytes in front of the value the rows read into *skip. Returns the rows, 0 when
  * out of memory or cap is too small. */
 #define CHECK_REASON 256
 #define CHECK_SUMMARY 640
-#define CHECK_TEXT (CHECK_SUMMARY + 80)
+#define CHECK_SCRIPT (CHECK_SUMMARY + 80)
+#define CHECK_TEXT (CHECK_SCRIPT + 384)
 EXPORT size_t gdwjs_check(const uint8_t *buf, size_t len, int allow_objects, uint32_t *rows, gdw_error *errs, char *reasons, char *text, size_t cap,
                           uint32_t *best, uint32_t *skip) {
     size_t n = gdw_dialect_count();
@@ -111,7 +112,8 @@ EXPORT size_t gdwjs_check(const uint8_t *buf, size_t len, int allow_objects, uin
         snprintf(reasons + CHECK_REASON * i, CHECK_REASON, "%s", row->reason);
     }
     snprintf(text, CHECK_SUMMARY, "%s", rep->summary);
-    gdw_check_framing_text(buf, len, rep->skip, text + CHECK_SUMMARY, CHECK_TEXT - CHECK_SUMMARY);
+    gdw_check_framing_text(buf, len, rep->skip, text + CHECK_SUMMARY, CHECK_SCRIPT - CHECK_SUMMARY);
+    snprintf(text + CHECK_SCRIPT, CHECK_TEXT - CHECK_SCRIPT, "%s", rep->script);
     gdw_check_report_free(rep);
     return n;
 }

@@ -76,6 +76,8 @@ export function check(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, opts?: 
   skip: number;
   /** what those bytes are, "" for none */
   framing: string;
+  /** what a script of the named engine passes to read the value ("bytes_to_var(bytes.slice(4))"), "" for none */
+  script: string;
 };
 
 type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;

@@ -863,7 +863,7 @@ export function parseInput(text, opts = {}) {
 // ---- dialects and check ---------------------------------------------------------------------------------
 
 const CHECK_ROW = 10; // words of a gdwjs_check row (src/glue.c)
-const CHECK_REASON = 256, CHECK_SUMMARY = 640, CHECK_TEXT = 720; // bytes of its texts (src/glue.c)
+const CHECK_REASON = 256, CHECK_SUMMARY = 640, CHECK_SCRIPT = 720, CHECK_TEXT = 1104; // bytes of its texts (src/glue.c)
 const READINGS = ['whole', 'cut', 'prefix', 'rejected'];
 
 let rowsCache;
@@ -931,7 +931,8 @@ export function check(bytes, opts = {}) {
     const ranking = verdicts.filter((v) => v.reading !== 'rejected').sort((a, c) => a.rank - c.rank || (c.dialect === best) - (a.dialect === best))
       .map((v) => v.dialect);
     const equally = best === undefined ? [] : verdicts.filter((v) => v.first && v.dialect !== best).map((v) => v.dialect);
-    return { verdicts, ranking, best, equally, summary: cString(textP), skip: dv.getUint32(skipP, true), framing: cString(textP + CHECK_SUMMARY) };
+    return { verdicts, ranking, best, equally, summary: cString(textP), skip: dv.getUint32(skipP, true), framing: cString(textP + CHECK_SUMMARY),
+      script: cString(textP + CHECK_SCRIPT) };
   } finally {
     for (const p of [rowsP, errsP, reasonsP, textP, bestP, skipP]) X.free(p);
   }

@@ -78,7 +78,7 @@ test('check ranks as gdwire check ranks', () => {
       const rows = Object.fromEntries(theirs.dialects.map((d) => [d.dialect, d]));
       const ranks = Object.fromEntries(theirs.dialects.map((d) => [d.dialect, d.rank]));
       const ok = (ours.best ?? null) === theirs.best && JSON.stringify(ours.equally) === JSON.stringify(theirs.equally) &&
-        ours.summary === theirs.summary && ours.skip === theirs.skip && ours.framing === theirs.framing &&
+        ours.summary === theirs.summary && ours.skip === theirs.skip && ours.framing === theirs.framing && ours.script === theirs.script &&
         ours.verdicts.every((v) => v.rank === rows[v.dialect].rank && v.reason === rows[v.dialect].reason &&
           v.first === rows[v.dialect].first && v.reading === rows[v.dialect].reading);
       if (!ok && differ++ < 5) console.log(`packet ${i} (${Buffer.from(b).toString('hex').slice(0, 64)}): ours ${ours.best} ${JSON.stringify(ours.verdicts.map((v) => v.rank))}, gdwire check ${theirs.best} ${JSON.stringify(theirs.dialects.map((d) => d.rank))}`);

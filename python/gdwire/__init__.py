@@ -198,13 +198,15 @@ class CheckResult(NamedTuple):
     """check's answer: every dialect's verdict, the dialects that read the packet, best first, and the answer in
     one sentence (``summary``, as ``gdwire check`` and the page print it). Where no dialect reads every byte and
     one reads the bytes after a few in front (a 4-byte length prefix, an opcode), the verdicts are of the bytes
-    after ``skip``, and ``framing`` says what the skipped bytes are."""
+    after ``skip``, and ``framing`` says what the skipped bytes are. ``script`` says what a script of the named
+    engine passes to read the value (``bytes_to_var(bytes.slice(4))``, ``StreamPeer.get_var()``)."""
 
     verdicts: Tuple[DialectVerdict, ...]
     ranking: Tuple[str, ...]
     summary: str = ""
     skip: int = 0
     framing: str = ""
+    script: str = ""
 
     @property
     def best(self) -> Optional[str]:
@@ -234,13 +236,13 @@ def check(data: bytes, allow_objects: bool = False) -> CheckResult:
     1e30: an integer or text read as a float), its encoder writing back these bytes, the engine accepting them,
     an engine's row before a documented-only one. Equals share a rank; the newest engine release among the first
     is ``best``. ``ranking`` lists the dialects that read the packet (whole, cut or in part), best first."""
-    rows, best, skip, framing, summary = _gdwire.check(_data(data), bool(allow_objects))
+    rows, best, skip, framing, summary, script = _gdwire.check(_data(data), bool(allow_objects))
     verdicts = tuple(DialectVerdict(name, err is None, consumed if err is None else 0, strict, engine, err, strict_err, rank, odd, reading, first,
                                     reason, short_by)
                      for name, consumed, strict, engine, err, strict_err, rank, odd, reading, first, reason, short_by in rows)
     named = verdicts[best].dialect if verdicts and verdicts[best].reading != "rejected" else None
     ranking = tuple(v.dialect for v in sorted((v for v in verdicts if v.reading != "rejected"), key=lambda v: (v.rank, v.dialect != named)))
-    return CheckResult(verdicts, ranking, summary, skip, framing)
+    return CheckResult(verdicts, ranking, summary, skip, framing, script)
 
 
 def dialects() -> List[Dict[str, Any]]:

@@ -732,7 +732,7 @@ static PyObject *py_encode_json(PyObject *self, PyObject *args) {
 }
 
 /* check(data, allow_objects) -> ([(dialect, consumed, strict, engine_exact, error tuple or None, strict error or None, rank,
- * misread reals, reading, first, reason, short_by)], index of the best, skip, framing, summary): the library's whole answer
+ * misread reals, reading, first, reason, short_by)], index of the best, skip, framing, summary, script): the library's whole answer
  * (gdw_check_report_make: its ranking, reasons and sentence, as `gdwire check` prints them) */
 static PyObject *py_check(PyObject *self, PyObject *args) {
     (void)self;
@@ -779,7 +779,7 @@ static PyObject *py_check(PyObject *self, PyObject *args) {
         if (!t) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, (Py_ssize_t)i, t);
     }
-    PyObject *out = list ? Py_BuildValue("(Nnnss)", list, (Py_ssize_t)rep->best, (Py_ssize_t)rep->skip, framing, rep->summary) : NULL;
+    PyObject *out = list ? Py_BuildValue("(Nnnsss)", list, (Py_ssize_t)rep->best, (Py_ssize_t)rep->skip, framing, rep->summary, rep->script) : NULL;
     gdw_check_report_free(rep);
     return out;
 }

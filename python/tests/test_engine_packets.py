@@ -99,7 +99,7 @@ class CheckRanking(unittest.TestCase):
             ours = gdwire.check(data)
             rows = {d["dialect"]: d for d in theirs["dialects"]}
             same = (ours.best == theirs["best"] and list(ours.equally) == theirs["equally"] and ours.summary == theirs["summary"] and
-                    ours.skip == theirs["skip"] and ours.framing == theirs["framing"] and
+                    ours.skip == theirs["skip"] and ours.framing == theirs["framing"] and ours.script == theirs["script"] and
                     all(v.rank == rows[v.dialect]["rank"] and v.reason == rows[v.dialect]["reason"] and v.first == rows[v.dialect]["first"] and
                         v.reading == rows[v.dialect]["reading"] for v in ours.verdicts))
             first += ours.best is not None

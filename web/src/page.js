@@ -60,14 +60,65 @@ function readInput() {
   }
 }
 
-// ---- check -----------------------------------------------------------------------------------------------
+// ---- check: the answer first, then every dialect ---------------------------------------------------------------
+
+const VALUE_PREVIEW = 600; // characters of the value in the answer
+
+/** What the bytes are, from the first choice's reading and the bytes looked past: a chip and a line. */
+function shapeOf(r, v) {
+  const n = state.bytes.length;
+  if (!v) return ['none', 'not read', `No dialect reads these ${n} bytes as a value.`];
+  if (v.reading === 'cut') return ['cut', 'cut', `The packet is cut short: the value needs at least ${v.shortBy} more byte${v.shortBy === 1 ? '' : 's'}.`];
+  if (r.skip) {
+    const tail = v.reading === 'prefix' ? `, and ${n - r.skip - v.consumed} bytes after it` : '';
+    return ['framed', r.framing.startsWith('a 4-byte length') ? 'put_var framing' : `${r.skip} byte${r.skip === 1 ? '' : 's'} in front`,
+      `${r.framing[0].toUpperCase()}${r.framing.slice(1)}, then the value (${v.consumed} bytes)${tail}.`];
+  }
+  if (v.reading === 'prefix') return ['prefix', 'bytes after it', `The value is the first ${v.consumed} of ${n} bytes; ${n - v.consumed} follow it.`];
+  return ['whole', 'whole packet', `The value is all ${n} bytes.`];
+}
+
+function showAnswer(r) {
+  const v = r.best ? r.verdicts.find((x) => x.dialect === r.best) : undefined;
+  $('answer').classList.toggle('none', !v);
+  const engine = $('a-engine');
+  if (v) {
+    const d = info[r.best];
+    engine.replaceChildren(el('span', d.engines, 'engine'), document.createTextNode(' '), el('span', r.best, 'chip'));
+    if (r.equally.length) engine.append(el('div', `read alike by ${r.equally.join(', ')}`, 'muted small'));
+  } else {
+    engine.replaceChildren(el('span', 'none of them', 'engine'));
+  }
+  const [cls, chip, line] = shapeOf(r, v);
+  $('a-shape').replaceChildren(el('span', chip, `shape ${cls}`), document.createTextNode(line));
+  $('a-script').textContent = r.script || 'No call reads it: no engine generation reads these bytes as a Variant.';
+  let value = '';
+  if (v && v.reading !== 'cut') {
+    try {
+      value = decodeText(state.bytes.subarray(r.skip), { dialect: r.best, allowObjects: true });
+    } catch (e) {
+      value = e instanceof GdwireError ? `${e.code}: ${e.detail}` : String(e);
+    }
+  } else if (v) {
+    value = '(cut short: the value is incomplete; "Field by field" shows where it stops)';
+  }
+  $('a-value').textContent = value.length > VALUE_PREVIEW ? value.slice(0, VALUE_PREVIEW) + ` … (${value.length - VALUE_PREVIEW} more characters)` : value;
+  const d = v ? info[r.best] : undefined;
+  $('evidence').textContent = !d ? '' : d.engineEvidence ? `How ${r.best} is known: ${d.engineEvidence}.` : d.noEngine ? `${r.best} has no engine to ask: ${d.noEngine}.` : '';
+}
 
 function showCheck() {
   const body = $('matrix').tBodies[0];
   body.replaceChildren();
-  if (!state.bytes) { $('ranking').textContent = ''; state.best = ''; return; }
+  if (!state.bytes) {
+    $('ranking').textContent = '';
+    for (const id of ['a-engine', 'a-shape', 'a-script', 'a-value', 'evidence']) $(id).textContent = '';
+    state.best = '';
+    return;
+  }
   const r = check(state.bytes);
   state.best = r.best ?? '';
+  showAnswer(r);
   const ranking = $('ranking');
   // the library's sentence, as `gdwire check` prints it; then why the first choice ranks first, and its engines
   const summary = el('strong', r.summary);
@@ -84,7 +135,13 @@ function showCheck() {
     const tr = el('tr', undefined, name === r.best ? 'best' : v.accepted ? '' : 'rejected');
     const pick = el('button', name, 'link');
     pick.title = `explain the packet as ${name}`;
-    pick.addEventListener('click', () => { $('dialect').value = name; showExplain(); $('h-explain').scrollIntoView(); });
+    pick.addEventListener('click', () => {
+      $('dialect').value = name;
+      state.selected = name;
+      $('fold-explain').open = true;
+      showExplain();
+      $('fold-explain').scrollIntoView();
+    });
     const cell = el('td'); cell.append(pick);
     const yn = (b) => el('td', b ? 'yes' : 'no', b ? 'yes' : 'no');
     tr.append(cell, yn(v.accepted), el('td', v.accepted ? String(v.consumed) : '–', 'num'), v.accepted ? yn(v.strict) : el('td', '–'),
@@ -242,6 +299,19 @@ function loadFile(file) {
 }
 
 $('version').textContent = `Library ${libraryVersion}.`;
+
+// the scheme: the system's, light or dark, kept where the browser lets a file:// page keep it
+const SCHEMES = ['system', 'light', 'dark'];
+function setScheme(name) {
+  if (name === 'system') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = name;
+  $('theme').textContent = `Scheme: ${name}`;
+  try { localStorage.setItem('gdwire-scheme', name); } catch { /* storage refused: the choice lasts this visit */ }
+}
+let kept = 'system';
+try { kept = localStorage.getItem('gdwire-scheme') || 'system'; } catch { /* as above */ }
+setScheme(SCHEMES.includes(kept) ? kept : 'system');
+$('theme').addEventListener('click', () => setScheme(SCHEMES[(SCHEMES.indexOf($('theme').textContent.replace('Scheme: ', '')) + 1) % SCHEMES.length]));
 fillDialects($('dialect'), dialects());
 fillDialects($('encode-dialect'), dialects());
 $('encode-dialect').value = 'godot4';
@@ -285,7 +355,7 @@ $('encode-check').addEventListener('click', () => {
   $('input').value = $('encode-out').textContent;
   $('format').value = 'hex';
   run();
-  $('h-input').scrollIntoView();
+  $('drop').scrollIntoView();
 });
 // a packet in the address (#hex=1b000000...) is checked at once: a link can carry one
 const fromHash = /^#(hex|base64)=(.+)$/.exec(location.hash);

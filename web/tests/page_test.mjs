@@ -3,8 +3,10 @@
 // DevTools protocol over a pipe (--remote-debugging-pipe: no port, no npm package). It loads the page from disk,
 // pastes real engine packets as a user would, and holds what the page shows against the C command (GDWIRE):
 // the ranking against `gdwire check --json`, the explain rows and the failing byte against `gdwire explain --json`,
-// the value against `gdwire decode`, the encoded bytes against `gdwire encode`. It also checks a phone-width screen,
-// the keyboard, a chosen file, and that the page makes no request and throws nothing. Screenshots go to OUTDIR.
+// the value against `gdwire decode`, the encoded bytes against `gdwire encode`; the answer it leads with (engine, what
+// the bytes are, what a script passes, the value) against `gdwire check --json`. It also checks the dark and light
+// schemes, a phone-width screen, the keyboard, a chosen file, and that the page makes no request and throws nothing.
+// Screenshots (1400 px light and dark, 375 px, a malformed packet) go to OUTDIR.
 // Prints "N passed, N failed".
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readlinkSync, writeFileSync, rmSync } from 'node:fs';
@@ -130,7 +132,8 @@ try {
   await cmd('Runtime.enable');
   await cmd('Log.enable');
   await cmd('Page.enable');
-  await cmd('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1, mobile: false });
+  await cmd('Emulation.setDeviceMetricsOverride', { width: 1400, height: 900, deviceScaleFactor: 1, mobile: false });
+  await cmd('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'light' }] });
   const url = 'file://' + page;
   await cmd('Page.navigate', { url });
   await until('document.body && Number(document.body.dataset.ready || 0) >= 1', 'the page loads and runs once');
@@ -174,7 +177,43 @@ try {
   check('the value in the text form is what gdwire decode prints', text4 === cliText, `${text4} / ${cliText}`);
   const json4 = await js("document.getElementById('json').textContent");
   check('the JSON form is gdwire decode --json\'s value', JSON.stringify(JSON.parse(json4)) === JSON.stringify(JSON.parse(cli(['decode', '--hex', '--json', '-d', c4.best], p4)).value));
-  await shot('page-check-godot4.png');
+  // the answer leads: the engine, what the bytes are, what a script passes, the value; the rest is folded
+  const answer4 = await js(`({ engine: document.querySelector('#a-engine .engine')?.textContent, chip: document.querySelector('#a-engine .chip')?.textContent,
+    shape: document.getElementById('a-shape').textContent, script: document.getElementById('a-script').textContent,
+    value: document.getElementById('a-value').textContent,
+    folded: ['fold-matrix', 'fold-explain', 'fold-encode'].every((id) => !document.getElementById(id).open),
+    answerTop: document.getElementById('answer').getBoundingClientRect().top, matrixTop: document.getElementById('fold-matrix').getBoundingClientRect().top })`);
+  const dialects = JSON.parse(cli(['dialects', '--json'], ''));
+  const engines4 = dialects.find((d) => d.name === c4.best).engine;
+  check(`the answer names the engine gdwire check names (${engines4}, ${c4.best})`, answer4.engine === engines4 && answer4.chip === c4.best, JSON.stringify(answer4));
+  check('the answer says the bytes are a whole packet', answer4.shape.startsWith('whole packet') && answer4.shape.includes(`all ${bytes4.length} bytes`), answer4.shape);
+  check(`the answer says what to pass in a script, as gdwire check says it (${c4.script})`, answer4.script === c4.script && /^bytes_to_var\(bytes\)/.test(c4.script),
+    `${answer4.script} / ${c4.script}`);
+  check('the answer shows the value gdwire decode prints', answer4.value === cli(['decode', '--hex', '-d', c4.best], p4).trim(), answer4.value);
+  check('the dialect matrix, the field by field view and the encoder come after the answer, folded', answer4.folded && answer4.matrixTop > answer4.answerTop,
+    JSON.stringify(answer4));
+  await shot('page-1400.png');
+  // the dark scheme: the system's, then the header's button
+  await cmd('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
+  const dark = await js("getComputedStyle(document.body).backgroundColor");
+  await cmd('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'light' }] });
+  const light = await js("getComputedStyle(document.body).backgroundColor");
+  const lum = (c) => { const [r, g, b] = c.match(/\d+/g).map(Number); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  check(`the page follows the system's dark scheme (${dark}) and light one (${light})`, lum(dark) < 60 && lum(light) > 200, `${dark} / ${light}`);
+  await js("document.getElementById('theme').click(); document.getElementById('theme').click()"); // system -> light -> dark
+  const picked = await js("({ theme: document.documentElement.dataset.theme, bg: getComputedStyle(document.body).backgroundColor, label: document.getElementById('theme').textContent })");
+  check('the header\'s button picks the dark scheme on a light system', picked.theme === 'dark' && lum(picked.bg) < 60 && picked.label === 'Scheme: dark', JSON.stringify(picked));
+  await shot('page-1400-dark.png');
+  await js("document.getElementById('theme').click()"); // back to the system's
+  // a packet after put_var's length: the answer says so, and how a script reads it (tools/engines/script_calls.py ran it)
+  const framed = Buffer.concat([Buffer.from([bytes4.length, 0, 0, 0]), bytes4]).toString('hex');
+  await paste('#input', framed);
+  const cf = JSON.parse(cli(['check', '--hex', '--json'], framed).trim().split('\n')[0]);
+  const af = await js("({ shape: document.getElementById('a-shape').textContent, script: document.getElementById('a-script').textContent })");
+  check('after a 4-byte length prefix the answer says put_var framing and what a script passes',
+    af.shape.startsWith('put_var framing') && af.script === cf.script && cf.script.includes('StreamPeer.get_var()') && cf.script.includes('bytes.slice(4)'),
+    JSON.stringify(af));
+  await paste('#input', xxd);
 
   // 2. A malformed packet, pasted as Godot prints a PackedByteArray, explained in the row of the engine that wrote
   // it (picked as a user picks it): the failing byte is marked where the command says
@@ -185,6 +224,10 @@ try {
   const c3 = JSON.parse(cli(['check', '--hex', '--json'], cut).trim().split('\n')[0]);
   const best3 = await js("document.getElementById('ranking').dataset.best");
   check(`on a cut packet the page names what gdwire check names (${c3.best})`, best3 === (c3.best ?? ''), best3);
+  const cutAnswer = await js("({ shape: document.getElementById('a-shape').textContent, script: document.getElementById('a-script').textContent })");
+  check('on a cut packet the answer says it is cut and that bytes_to_var fails on it', cutAnswer.shape.startsWith('cut') && cutAnswer.script === c3.script &&
+    c3.script.includes('fails on these bytes'), JSON.stringify(cutAnswer));
+  await js("document.getElementById('fold-explain').open = true");
   await js("(() => { const s = document.getElementById('dialect'); s.value = 'godot3@3.2'; s.dispatchEvent(new Event('change')); })()");
   const e3 = JSON.parse(cli(['explain', '--hex', '--json', '-d', 'godot3@3.2'], cut));
   const failing = await js("(() => { const b = document.getElementById('failing-byte'); return b ? { offset: Number(b.dataset.offset), cls: b.className, text: b.textContent } : null; })()");
@@ -203,9 +246,19 @@ try {
   await sleep(200);
   const widths = await js('({ page: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth })');
   check(`at 375 px the page is no wider than the screen (${widths.page} px)`, widths.page <= 375 && widths.body <= 375, JSON.stringify(widths));
+  const picker = await js(`(() => { const l = document.querySelector('label[for=sample]').getBoundingClientRect(), s = document.getElementById('sample').getBoundingClientRect();
+    return { label: [l.top, l.bottom], select: [s.top, s.bottom, s.left, s.right] }; })()`);
+  const mid = (a) => (a[0] + a[1]) / 2;
+  check('at 375 px the sample picker sits beside its label, on one line, inside the screen',
+    Math.abs(mid(picker.label) - mid(picker.select)) < 8 && picker.select[1] - picker.select[0] < 48 && picker.select[3] <= 375, JSON.stringify(picker));
+  const wide = await js(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 375.5 && !e.closest('.scroll'))
+    .map((e) => e.tagName + (e.id ? '#' + e.id : '')).slice(0, 5)`);
+  check('at 375 px no element outside a scrolling table reaches past the screen', wide.length === 0, wide.join(' '));
   await js('window.scrollTo(0, 0)');
-  await shot('page-phone.png', false);
-  await cmd('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1, mobile: false });
+  await shot('page-375.png', false);
+  await js("document.getElementById('answer').scrollIntoView()");
+  await shot('page-375-answer.png', false);
+  await cmd('Emulation.setDeviceMetricsOverride', { width: 1400, height: 900, deviceScaleFactor: 1, mobile: false });
 
   // 4. The keyboard: Tab reaches every control, and Ctrl+Enter encodes
   await js("document.activeElement.blur(); window.scrollTo(0, 0)");
@@ -215,9 +268,19 @@ try {
     const id = await js('document.activeElement && document.activeElement.id');
     if (id) reached.add(id);
   }
+  const unfolded = ['theme', 'input', 'sample', 'format', 'file', 'h-matrix', 'h-explain', 'h-encode'];
+  const missedFolded = unfolded.filter((c) => !reached.has(c));
+  check('Tab reaches the packet\'s controls, the scheme and every fold', missedFolded.length === 0, `missed: ${missedFolded.join(', ')}`);
+  await js("for (const id of ['fold-matrix', 'fold-explain', 'fold-encode']) document.getElementById(id).open = true; document.activeElement.blur(); window.scrollTo(0, 0)");
+  reached.clear();
+  for (let i = 0; i < 80; i++) {
+    await key('Tab', 'Tab', 9);
+    const id = await js('document.activeElement && document.activeElement.id');
+    if (id) reached.add(id);
+  }
   const controls = ['input', 'format', 'file', 'sample', 'dialect', 'mode', 'encode-text', 'encode-dialect', 'encode-json', 'encode-lossy', 'encode', 'encode-check'];
   const missed = controls.filter((c) => !reached.has(c));
-  check('Tab reaches every control', missed.length === 0, `missed: ${missed.join(', ')}`);
+  check('with the folds open, Tab reaches every control', missed.length === 0, `missed: ${missed.join(', ')}`);
   const value = '{"hp": 100, "pos": Vector2(1.5, -2), "tags": PackedStringArray("a", "b")}';
   await js(`(() => { const e = document.getElementById('encode-text'); e.value = ${JSON.stringify(value)}; e.focus(); document.getElementById('encode-dialect').value = 'godot3'; })()`);
   await key('Enter', 'Enter', 13, 2 /* Ctrl */);
