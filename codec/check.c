@@ -556,41 +556,45 @@ size_t gdw_check_summary(const gdw_check_row *rows, size_t n, size_t best, const
 /* ---- what to pass to the engine ---------------------------------------------------------------------------------- */
 
 /* "bytes_to_var(bytes)", "bytes2var(bytes.subarray(4, -1), true)": the script call of s that reads the value after
- * the first skip bytes; where s has no confirmed expression for the tail, "bytes2var(the bytes after the first 4)". */
+ * the first skip bytes; where s has no confirmed expression for the tail, a placeholder says what to pass:
+ * "bytes2var(<the bytes after the first 4>)". */
 static void say_call(char *out, size_t cap, size_t *k, const gdw_script_facts *s, size_t skip, bool objects) {
     bool o = objects && s->objects_open;
     say(out, cap, k, "%s", o ? s->objects_open : s->decode_open);
     if (!skip) say(out, cap, k, "bytes");
     else if (s->tail_open) say(out, cap, k, "%s%zu%s", s->tail_open, skip, s->tail_close);
-    else say(out, cap, k, "the bytes after the first %zu", skip);
+    else say(out, cap, k, "<the bytes after the first %zu>", skip);
     say(out, cap, k, "%s", o ? s->objects_close : s->decode_close);
 }
 
-/* The other script calls that read the value as the best does: those of the families of the rows as likely
- * ("equally") whose call differs, as " (in godot3, pandemonium: bytes2var(bytes))". */
+/* The other script calls that read the value as the best does: those of the engines of the rows as likely
+ * ("equally") whose call differs, as " (in Godot 3, Pandemonium: bytes2var(bytes))". */
 static void say_other_calls(char *out, size_t cap, size_t *k, const gdw_check_row *rows, size_t n, size_t best, size_t skip, bool objects) {
-    char mine[96], other[4][96], families[4][64];
-    size_t m = 0, kinds = 0;
+    enum { KINDS = 4, WHO = 6 };
+    char mine[128], other[KINDS][128];
+    const char *who[KINDS][WHO];
+    size_t m = 0, kinds = 0, whos[KINDS] = {0};
     say_call(mine, sizeof mine, &m, rows[best].result.dialect->script, skip, objects);
     for (size_t i = 0; i < n; i++) {
         const gdw_dialect *d = rows[i].result.dialect;
         if (i == best || !rows[i].first || !d || !d->script) continue;
-        char call[96];
-        size_t c = 0, j;
+        char call[128];
+        size_t c = 0, j, w;
         say_call(call, sizeof call, &c, d->script, skip, objects);
         if (!strcmp(call, mine)) continue;
         for (j = 0; j < kinds && strcmp(other[j], call); j++) {}
         if (j == kinds) {
-            if (kinds == 4) continue;
-            memcpy(other[kinds], call, sizeof call);
-            families[kinds++][0] = 0;
+            if (kinds == KINDS) continue;
+            memcpy(other[kinds++], call, sizeof call);
         }
-        if (!strstr(families[j], d->family)) {
-            size_t f = strlen(families[j]);
-            say(families[j], sizeof families[j], &f, "%s%s", f ? ", " : "", d->family);
-        }
+        for (w = 0; w < whos[j] && strcmp(who[j][w], d->script->who); w++) {}
+        if (w == whos[j] && w < WHO) who[j][whos[j]++] = d->script->who;
     }
-    for (size_t j = 0; j < kinds; j++) say(out, cap, k, "%s%s: %s", j ? "; " : " (in ", families[j], other[j]);
+    for (size_t j = 0; j < kinds; j++) {
+        say(out, cap, k, "%s", j ? "; " : " (in ");
+        for (size_t w = 0; w < whos[j]; w++) say(out, cap, k, "%s%s", w ? ", " : "", who[j][w]);
+        say(out, cap, k, ": %s", other[j]);
+    }
     if (kinds) say(out, cap, k, ")");
 }
 
@@ -602,19 +606,20 @@ size_t gdw_check_script_text(const gdw_check_row *rows, size_t n, size_t best, c
     if (!rows || best >= n || skip > len || !rows[best].result.dialect || !rows[best].result.dialect->script) return 0;
     const gdw_check_row *b = &rows[best];
     const gdw_script_facts *s = b->result.dialect->script;
-    const char *get_var = allow_objects ? "get_var(true)" : "get_var()";
+    const char *get_var = allow_objects && s->objects_open ? "get_var(true)" : "get_var()";
     if (b->reading == GDW_READING_REJECTED) return 0;
-    bool framed = skip == 4 && buf && length_prefixed(buf, len);
+    size_t body = len - skip, left = b->result.consumed <= body ? body - b->result.consumed : 0;
+    bool framed = skip == 4 && buf && length_prefixed(buf, len) && b->reading != GDW_READING_CUT;
     if (framed)
         say(out, cap, &k, "StreamPeer.%s or the file's %s reads it as put_var or store_var wrote it (the length, then the value); from a byte "
                           "array, ", get_var, get_var);
     say_call(out, cap, &k, s, skip, allow_objects);
     say_other_calls(out, cap, &k, rows, n, best, skip, allow_objects);
     if (b->reading == GDW_READING_CUT)
-        say(out, cap, &k, " fails on these bytes: the value needs at least %zu more. Read the whole packet first (StreamPeer.%s waits for all "
-                          "the bytes put_var's length gives).", b->result.err.short_by, get_var);
+        say(out, cap, &k, " fails on these bytes: the value needs at least %zu more. Read the whole packet first (where the sender uses "
+                          "put_var, StreamPeer.%s waits for all the bytes its length gives).", b->result.err.short_by, get_var);
     else if (b->reading == GDW_READING_PREFIX)
-        say(out, cap, &k, " reads the value in the first %zu bytes and ignores the other %zu.", b->result.consumed, len - skip - b->result.consumed);
+        say(out, cap, &k, " reads the value in the first %zu bytes and ignores the other %zu.", b->result.consumed, left);
     else if (skip && !framed)
         say(out, cap, &k, " reads it, past the %zu byte%s in front.", skip, skip == 1 ? "" : "s");
     else say(out, cap, &k, framed ? "." : " reads it.");

@@ -853,8 +853,9 @@ GDW_API size_t gdw_check_summary(const gdw_check_row *rows, size_t n, size_t bes
  * gdw_check_rank_rows ranked (they read buf[skip..len)): "bytes_to_var(bytes) reads it.", "StreamPeer.get_var() or
  * the file's get_var() reads it as put_var or store_var wrote it (the length, then the value); from a byte array,
  * bytes_to_var(bytes.slice(4)).", "bytes2var(bytes) reads the value in the first 12 bytes and ignores the other 4.",
- * "bytes_to_var(bytes) fails on these bytes: the value needs at least 2 more. ..."; the Objects-allowing call with
- * allow_objects. "" where no row reads the packet. The calls are the dialect table's (gdw_script_facts, from the
+ * "bytes_to_var(bytes) fails on these bytes: the value needs at least 2 more. ..."; the calls of the engines of the
+ * rows as likely that differ, " (in Godot 3, Pandemonium: bytes2var(bytes))"; the Objects-allowing call with
+ * allow_objects, where the engine has one. "" where no row reads the packet. The calls are the dialect table's (gdw_script_facts, from the
  * engines' sources). Returns its length. */
 GDW_API size_t gdw_check_script_text(const gdw_check_row *rows, size_t n, size_t best, const uint8_t *buf, size_t len, size_t skip,
                                      bool allow_objects, char *out, size_t cap);

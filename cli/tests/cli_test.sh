@@ -67,10 +67,15 @@ echo 1b000000 > "$T/bad.hex"                 # a Godot 4 Dictionary's header, it
 run 1 "$G" check --hex "$T/bad.hex"
 has "$OUT" 'Most likely: a cut godot4 packet (equally: godot4.3, godot4.0, godot4-double; they read it alike, so the newest engine release is named): the value needs at least 4 more bytes (container count missing at byte 4); as likely by these bytes alone, but reading something else: mole, pandemonium, pandemonium-3.5, pandemonium-5.'
 has "$OUT" 'cut short: the value needs at least 4 more bytes'
-has "$OUT" "In the engine: bytes_to_var(bytes) fails on these bytes: the value needs at least 4 more. Read the whole packet first (StreamPeer.get_var() waits for all the bytes put_var's length gives)."
+has "$OUT" "In the engine: bytes_to_var(bytes) fails on these bytes: the value needs at least 4 more. Read the whole packet first (where the sender uses put_var, StreamPeer.get_var() waits for all the bytes its length gives)."
 printf '0c000000020001000000008000000000' > "$T/put_var.hex"  # StreamPeer.put_var of 2^31 in Godot 4.6.3 (tools/engines/godot4.6-script_calls.tsv)
 run 0 "$G" check --hex "$T/put_var.hex"
-has "$OUT" "In the engine: StreamPeer.get_var() or the file's get_var() reads it as put_var or store_var wrote it (the length, then the value); from a byte array, bytes_to_var(bytes.slice(4)) (in godot3: bytes2var(bytes.subarray(4, -1)); pandemonium: bytes2var(the bytes after the first 4))."
+has "$OUT" "In the engine: StreamPeer.get_var() or the file's get_var() reads it as put_var or store_var wrote it (the length, then the value); from a byte array, bytes_to_var(bytes.slice(4)) (in Godot 3: bytes2var(bytes.subarray(4, -1)); Godot 3.0-3.1, Pandemonium: bytes2var(<the bytes after the first 4>))."
+run 0 "$G" check --hex --allow-objects "$T/put_var.hex"      # Objects asked for: each engine's way, or none (3.0-3.1 always decode them)
+has "$OUT" "In the engine: StreamPeer.get_var(true) or the file's get_var(true) reads it as put_var or store_var wrote it (the length, then the value); from a byte array, bytes_to_var_with_objects(bytes.slice(4)) (in Godot 3: bytes2var(bytes.subarray(4, -1), true); Godot 3.0-3.1: bytes2var(<the bytes after the first 4>); Pandemonium: bytes2var(<the bytes after the first 4>, true))."
+printf '1000000013000000000401000102000002040004' > "$T/mole-framed.hex"  # a Godot 2 InputEvent after a length: its get_var takes no argument
+run 0 "$G" check --hex --allow-objects "$T/mole-framed.hex"
+has "$OUT" "In the engine: StreamPeer.get_var() or the file's get_var() reads it as put_var or store_var wrote it (the length, then the value); from a byte array, bytes2var(<the bytes after the first 4>)."
 echo ff000000 > "$T/none.hex"                # a type id no dialect has
 run 1 "$G" check --hex "$T/none.hex"
 has "$OUT" 'No dialect reads this packet; '

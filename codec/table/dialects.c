@@ -76,10 +76,11 @@ static const uint8_t k_godot4_types[] = {
 
 /* The combinations of each group of rules that engines have (dialects.h). */
 /* The scripts' calls (gdw_script_facts, with their sources). */
-static const gdw_script_facts k_script_mole = {"bytes2var(", ")", NULL, NULL, NULL, NULL};
-static const gdw_script_facts k_script_godot3 = {"bytes2var(", ")", "bytes2var(", ", true)", "bytes.subarray(", ", -1)"};
-static const gdw_script_facts k_script_pandemonium = {"bytes2var(", ")", "bytes2var(", ", true)", NULL, NULL};
-static const gdw_script_facts k_script_godot4 = {"bytes_to_var(", ")", "bytes_to_var_with_objects(", ")", "bytes.slice(", ")"};
+static const gdw_script_facts k_script_mole = {"Godot 2", "bytes2var(", ")", NULL, NULL, NULL, NULL, false};
+static const gdw_script_facts k_script_godot3 = {"Godot 3", "bytes2var(", ")", "bytes2var(", ", true)", "bytes.subarray(", ", -1)", false};
+static const gdw_script_facts k_script_godot3_objects = {"Godot 3.0-3.1", "bytes2var(", ")", NULL, NULL, NULL, NULL, true};
+static const gdw_script_facts k_script_pandemonium = {"Pandemonium", "bytes2var(", ")", "bytes2var(", ", true)", NULL, NULL, false};
+static const gdw_script_facts k_script_godot4 = {"Godot 4", "bytes_to_var(", ")", "bytes_to_var_with_objects(", ")", "bytes.slice(", ")", false};
 
 static const gdw_reals_facts k_reals_godot2 = {GDW_REALS_F32, false, true, false, false};
 static const gdw_reals_facts k_reals_single = {GDW_REALS_F32, false, false, false, false};
@@ -134,7 +135,7 @@ static const gdw_dialect k_dialects[] = {
      .multiplayer = GDW_MULTIPLAYER_API3, .engine_evidence = "Godot 3.6.2 (Debian sid godot3-server 3.6.2+ds-1)",
      .no_engine = NULL},
     {.name = "godot3.0", .fuzz_id = 2, .release = "3.0.6", .released = "2018-07", .aliases = "godot3@3.0",
-     .engine = "Godot 3.0.6 (3.0.0-3.0.5: godot3.0@3.0.0)", .family = "godot3", .script = &k_script_godot3,
+     .engine = "Godot 3.0.6 (3.0.0-3.0.5: godot3.0@3.0.0)", .family = "godot3", .script = &k_script_godot3_objects,
      .summary = "Godot 3.0: as godot3, but every int is written as 64-bit, objects in full by default",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
@@ -262,7 +263,7 @@ static const gdw_dialect k_releases[] = {
      .engine_evidence = "Godot 2.1's branch point (2.2-alpha), built from Godot's master history, mehdigoom/ValjangEngine4.0.x@c439a618 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "godot3@3.1", .fuzz_id = 14, .release = "3.1", .release_of = "godot3", .differs = "utf8_value null_object_as_class multiplayer", .released = "2019-03",
-     .aliases = "godot3.1", .engine = "Godot 3.1.x", .family = "godot3", .script = &k_script_godot3,
+     .aliases = "godot3.1", .engine = "Godot 3.1.x", .family = "godot3", .script = &k_script_godot3_objects,
      .summary = "Godot 3.1: objects in full by default; UTF-8 as 3.2",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
@@ -280,7 +281,7 @@ static const gdw_dialect k_releases[] = {
      .multiplayer = GDW_MULTIPLAYER_API3, .engine_evidence = "Godot 3.2.3 (Debian 12 godot3-server 3.2.3-stable-1)",
      .no_engine = NULL},
     {.name = "godot3.0@3.0.0", .fuzz_id = 16, .release = "3.0.0", .release_of = "godot3.0", .differs = "nodepath_old_string string_reader float_nan_f32", .released = "2018-01",
-     .aliases = "godot3.0.0 godot3.0.1 godot3.0.2 godot3.0.3 godot3.0.4 godot3.0.5", .engine = "Godot 3.0.0-3.0.5 (measured: 3.0-stable)", .family = "godot3", .script = &k_script_godot3,
+     .aliases = "godot3.0.0 godot3.0.1 godot3.0.2 godot3.0.3 godot3.0.4 godot3.0.5", .engine = "Godot 3.0.0-3.0.5 (measured: 3.0-stable)", .family = "godot3", .script = &k_script_godot3_objects,
      .summary = "Godot 3.0 before 3.0.6: strings read without the 2018 hardening, NaN written as f32",
      .reals = &k_reals_single_fast_math, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_godot30,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
@@ -362,15 +363,10 @@ const char *gdw_dialect_no_engine(const gdw_dialect *d) { return d ? d->no_engin
 bool gdw_dialect_documented_only(const gdw_dialect *d) { return d && d->documented_only; }
 unsigned gdw_dialect_fuzz_id(const gdw_dialect *d) { return d ? d->fuzz_id : 0; }
 
-/* The rows whose engine's script API decodes full Objects by default: Godot 3.0 and 3.1
- * (decode_variant's allow_objects defaults to true there, and bytes2var / get_var call it so;
- * docs/dialects/godot3.md). An API default, not a wire rule, so not a field of the table. */
-bool gdw_dialect_objects_by_default(const gdw_dialect *d) {
-    static const char *const k_rows[] = {"godot3.0", "godot3.0@3.0.0", "godot3@3.1"};
-    for (size_t i = 0; d && i < sizeof k_rows / sizeof k_rows[0]; i++)
-        if (strcmp(d->name, k_rows[i]) == 0) return true;
-    return false;
-}
+/* Whether the row's engine's script API decodes full Objects by default (Godot 3.0 and 3.1: decode_variant's
+ * allow_objects defaults to true there, and bytes2var / get_var call it so; docs/dialects/godot3.md): an API
+ * fact, not a wire rule, so its script facts say it. */
+bool gdw_dialect_objects_by_default(const gdw_dialect *d) { return d && d->script && d->script->objects_by_default; }
 
 int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
     if (!d) return -1;

@@ -74,13 +74,18 @@ typedef struct gdw_strings_facts {
  * which ignore bytes after the value: decode_variant's r_len is nullptr), core/variant/variant_call.cpp:2764 and
  * core/templates/vector.h:227 (PackedByteArray.slice(begin, end = INT_MAX)); Godot 3.6.2
  * modules/gdscript/gdscript_functions.cpp:856-900 and 1876-1881 (bytes2var(bytes, allow_objects = false)),
- * core/pool_vector.h:448-469 (subarray(from, to): to inclusive, negative from the end); Godot 2.1
+ * core/pool_vector.h:448-469 (subarray(from, to): to inclusive, negative from the end); Godot 3.0 and 3.1 have no
+ * allow_objects: their bytes2var and get_var decode Objects always (docs/dialects/godot3.md); Godot 2.1
  * modules/gdscript/gd_functions.cpp BYTES_TO_VAR (bytes2var(bytes), one argument); Pandemonium v4.9
- * modules/gdscript/gdscript_functions.cpp (bytes2var, as Godot 3's). */
+ * modules/gdscript/gdscript_functions.cpp (bytes2var(bytes, allow_objects), as Godot 3's). StreamPeer.get_var and
+ * the file's get_var read a 32-bit length, then the value (4.6.3 core/io/stream_peer.cpp:502-515,
+ * core/io/file_access.cpp:380-392; 3.6.2 core/io/stream_peer.cpp:332-345, core/bind/core_bind.cpp:2339-2352). */
 typedef struct gdw_script_facts {
+    const char *who;                          /* the engines, as a sentence names them: "Godot 4" */
     const char *decode_open, *decode_close;   /* "bytes_to_var(" ")" */
-    const char *objects_open, *objects_close; /* "bytes_to_var_with_objects(" ")"; NULL: Objects are not asked for */
+    const char *objects_open, *objects_close; /* "bytes_to_var_with_objects(" ")"; NULL: no call asks for Objects */
     const char *tail_open, *tail_close;       /* "bytes.slice(" ")": around N; NULL: not confirmed in the source */
+    bool objects_by_default;                  /* the calls decode full Objects, unasked (Godot 3.0, 3.1) */
 } gdw_script_facts;
 
 /* Typed containers: their header bits and what the engine makes of their elements. k_typed_none:

@@ -899,12 +899,13 @@ export function dialects() {
  * documented-only one; equals share a rank, and the newest engine release among the first is best. `equally` lists
  * the dialects as likely that read the same value; `summary` is the answer in one sentence, as the command and the
  * page print it. Where no dialect reads every byte and one reads the bytes after a few in front (a 4-byte length
- * prefix, an opcode), the verdicts are of the bytes after `skip`, and `framing` says what those are.
+ * prefix, an opcode), the verdicts are of the bytes after `skip`, and `framing` says what those are. `script` says
+ * what a script of the named engine passes to read the value ("bytes_to_var(bytes.slice(4))").
  * `ranking` lists the dialects that read the packet (whole, cut or in part), best first.
  * @returns {{verdicts: Array<{dialect: string, accepted: boolean, consumed: number, strict: boolean, engineExact: boolean,
  *            rank: number, misreadReals: number, reading: string, first: boolean, reason: string, shortBy: number,
  *            error?: GdwireError}>, ranking: string[], best?: string, equally: string[], summary: string, skip: number,
- *            framing: string}}
+ *            framing: string, script: string}}
  */
 export function check(bytes, opts = {}) {
   const b = asBytes(bytes);

@@ -71,8 +71,9 @@ function shapeOf(r, v) {
   if (v.reading === 'cut') return ['cut', 'cut', `The packet is cut short: the value needs at least ${v.shortBy} more byte${v.shortBy === 1 ? '' : 's'}.`];
   if (r.skip) {
     const tail = v.reading === 'prefix' ? `, and ${n - r.skip - v.consumed} bytes after it` : '';
+    const front = r.framing || `${r.skip} bytes in front`;
     return ['framed', r.framing.startsWith('a 4-byte length') ? 'put_var framing' : `${r.skip} byte${r.skip === 1 ? '' : 's'} in front`,
-      `${r.framing[0].toUpperCase()}${r.framing.slice(1)}, then the value (${v.consumed} bytes)${tail}.`];
+      `${front[0].toUpperCase()}${front.slice(1)}, then the value (${v.consumed} bytes)${tail}.`];
   }
   if (v.reading === 'prefix') return ['prefix', 'bytes after it', `The value is the first ${v.consumed} of ${n} bytes; ${n - v.consumed} follow it.`];
   return ['whole', 'whole packet', `The value is all ${n} bytes.`];
@@ -113,6 +114,7 @@ function showCheck() {
   if (!state.bytes) {
     $('ranking').textContent = '';
     for (const id of ['a-engine', 'a-shape', 'a-script', 'a-value', 'evidence']) $(id).textContent = '';
+    $('answer').classList.remove('none');
     state.best = '';
     return;
   }

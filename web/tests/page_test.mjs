@@ -254,6 +254,13 @@ try {
   const wide = await js(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 375.5 && !e.closest('.scroll'))
     .map((e) => e.tagName + (e.id ? '#' + e.id : '')).slice(0, 5)`);
   check('at 375 px no element outside a scrolling table reaches past the screen', wide.length === 0, wide.join(' '));
+  await js("for (const id of ['fold-matrix', 'fold-explain', 'fold-encode']) document.getElementById(id).open = true");
+  const wideOpen = await js(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 375.5 && !e.closest('.scroll'))
+    .map((e) => e.tagName + (e.id ? '#' + e.id : '')).slice(0, 5)`);
+  const openWidth = await js('document.documentElement.scrollWidth');
+  check(`at 375 px with every fold open nothing outside a scrolling table is wider than the screen (${openWidth} px)`, wideOpen.length === 0 && openWidth <= 375,
+    wideOpen.join(' '));
+  await js("for (const id of ['fold-matrix', 'fold-explain', 'fold-encode']) document.getElementById(id).open = false");
   await js('window.scrollTo(0, 0)');
   await shot('page-375.png', false);
   await js("document.getElementById('answer').scrollIntoView()");
