@@ -518,7 +518,8 @@ static void summary(capture_run *r) {
             const gdw_dialect *d = gdw_session_flow_dialect(r->s, f);
             printf("%s{\"flow\":%u,\"endpoints\":", f > 1 ? "," : "", f);
             json_string(stdout, gdw_session_flow_text(r->s, f));
-            printf(",\"dialect\":%s%s%s}", d ? "\"" : "", d ? gdw_dialect_name(d) : "null", d ? "\"" : "");
+            printf(",\"dialect\":%s%s%s,\"compression\":[\"%s\",\"%s\"]}", d ? "\"" : "", d ? gdw_dialect_name(d) : "null", d ? "\"" : "",
+                   gdw_enet_compression_name(gdw_session_flow_compression(r->s, f, 0)), gdw_enet_compression_name(gdw_session_flow_compression(r->s, f, 1)));
         }
         printf("]}\n");
         return;
@@ -533,7 +534,13 @@ static void summary(capture_run *r) {
            (unsigned long long)st.fragments_completed, plural(st.fragments_completed), (unsigned long long)st.problems, plural(st.problems));
     for (unsigned f = 1; f <= st.flows; f++) {
         const gdw_dialect *d = gdw_session_flow_dialect(r->s, f);
-        printf("  flow #%u  %s  %s\n", f, gdw_session_flow_text(r->s, f), d ? gdw_dialect_name(d) : "(no Godot packet)");
+        gdw_enet_compression c0 = gdw_session_flow_compression(r->s, f, 0), c1 = gdw_session_flow_compression(r->s, f, 1);
+        char packed[64] = "";
+        if (c0 || c1)
+            snprintf(packed, sizeof packed, "  ENet compressed with %s", c0 == c1 || !c1 ? gdw_enet_compression_name(c0) : !c0 ? gdw_enet_compression_name(c1) : "");
+        if ((c0 || c1) && c0 && c1 && c0 != c1)
+            snprintf(packed, sizeof packed, "  ENet compressed with %s (client), %s (server)", gdw_enet_compression_name(c0), gdw_enet_compression_name(c1));
+        printf("  flow #%u  %s  %s%s\n", f, gdw_session_flow_text(r->s, f), d ? gdw_dialect_name(d) : "(no Godot packet)", packed);
     }
     printf("  by command:");
     for (int c = 0; c < GDW_MP_COMMAND_COUNT; c++)

@@ -159,7 +159,8 @@ static const verb k_verbs[] = {
      "gdwire capture [--json] [--names FILE] [filters] [-d DIALECT] FILE.pcap|FILE.pcapng|-",
      "Reads a packet capture (pcap or pcapng, as tcpdump -w writes it; - for stdin) of Godot\n"
      "multiplayer over ENet or WebSocket, Godot 4's SceneMultiplayer or Godot 3's MultiplayerAPI\n"
-     "(detected per flow): finds the flows, decompresses (the range coder of Godot 3.4+), drops\n"
+     "(detected per flow): finds the flows, decompresses (ENet's range coder, Godot 3.4+'s default, with\n"
+     "libenet; FastLZ, zlib and zstd, found per flow), drops\n"
      "retransmits, reassembles fragments and TCP streams, maps ENet peers to Godot peer ids (the CONNECT command carries the\n"
      "client's), unwraps relays, keeps each peer's path cache, and prints one line per message in\n"
      "time order: time, flow, from -> to peer, channel and mode, command, node path, method (its id\n"

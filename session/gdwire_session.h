@@ -186,16 +186,41 @@ typedef struct gdw_session_problem {
 typedef void (*gdw_message_fn)(void *ctx, const gdw_message *m);
 typedef void (*gdw_problem_fn)(void *ctx, const gdw_session_problem *p);
 
-/* A decompressor for ENet's compressed datagrams (header bit 14): in[0..in_len) to out[0..out_cap),
- * returning the bytes written, 0 when it fails. Godot 3.4+ compresses with ENet's range coder by
- * default (gdwire capture loads libenet's enet_range_coder_decompress); without one, a flow's
- * compressed datagrams are reported and skipped. */
+/* ENet's compression of a datagram (header bit 14: everything after the header is one compressed block), as a
+ * Godot host is set to it: the numbers of ENetConnection.CompressionMode (Godot 4, ENetConnection.compress) and
+ * NetworkedMultiplayerENet.CompressionMode (Godot 3, compression_mode). Godot 3.4+ uses the range coder by
+ * default, Godot 4 none. The engine reads a block into ENET_PROTOCOL_MAXIMUM_MTU (4,096) bytes and drops a
+ * datagram that does not decompress into them. */
+typedef enum gdw_enet_compression {
+    GDW_ENET_COMPRESS_NONE = 0,
+    GDW_ENET_COMPRESS_RANGE_CODER = 1, /* ENet's own (libenet's enet_range_coder_decompress: a gdw_decompress_fn) */
+    GDW_ENET_COMPRESS_FASTLZ = 2,      /* gdwire's own reader of FastLZ, levels 1 and 2 */
+    GDW_ENET_COMPRESS_ZLIB = 3,        /* a zlib stream (Compression::MODE_DEFLATE), through zlib */
+    GDW_ENET_COMPRESS_ZSTD = 4         /* a zstd frame (Compression::MODE_ZSTD), through libzstd */
+} gdw_enet_compression;
+#define GDW_ENET_MAXIMUM_MTU 4096u
+/* "none", "range_coder", "fastlz", "zlib", "zstd" ("" past them). */
+GDW_API const char *gdw_enet_compression_name(gdw_enet_compression c);
+/* Whether this build reads c itself: FastLZ always; zlib and zstd where the library was built with them
+ * (GDW_HAVE_ZLIB, GDW_HAVE_ZSTD: the Bazel and CMake builds, not the WebAssembly one); the range coder never
+ * (give a gdw_decompress_fn). */
+GDW_API bool gdw_enet_compression_built(gdw_enet_compression c);
+/* One datagram's compressed block in[0..in_len) decompressed into out[0..out_cap) (GDW_ENET_MAXIMUM_MTU less
+ * the header's bytes, as ENet gives its decompressor), as the engine decompresses it: the bytes written, 0 when
+ * the block does not decompress into out (or c is not built). Needs no session. */
+GDW_API size_t gdw_enet_decompress(gdw_enet_compression c, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
+
+/* A decompressor for ENet's compressed datagrams, given to a session for what it does not read itself (ENet's
+ * range coder: gdwire capture loads libenet's enet_range_coder_decompress): in[0..in_len) to out[0..out_cap),
+ * returning the bytes written, 0 when it fails. A session finds each side's compression at its first compressed
+ * datagram: the first of zstd, zlib (by their headers), this decompressor, FastLZ whose output is whole ENet
+ * commands; a side whose datagrams none reads has them reported and skipped. */
 typedef size_t (*gdw_decompress_fn)(void *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
 
 typedef struct gdw_session_options {
     const gdw_dialect *dialect;   /* the Variants' dialect, and by its rule "multiplayer" the layer
                                      above them; NULL: detected per flow (godot3's header or godot4's commands) */
-    gdw_decompress_fn decompress; /* NULL: compressed datagrams are problems */
+    gdw_decompress_fn decompress; /* the range coder's (NULL: range-coded datagrams are problems) */
     void *decompress_ctx;
     gdw_decode_options decode;    /* how Variants decode (gdw_session_options_default: compatible, objects allowed) */
     /* What the session may hold (0: the default). Reassembly is what waits to become a message:
@@ -246,6 +271,9 @@ GDW_API const char *gdw_session_flow_text(const gdw_session *s, unsigned flow);
 /* gdw_session_flow_dialect: the dialect flow n speaks (the options', or the one detected); NULL when
  * the flow has carried no Godot packet yet or there is no such flow. */
 GDW_API const gdw_dialect *gdw_session_flow_dialect(const gdw_session *s, unsigned flow);
+/* gdw_session_flow_compression: how side (0: the client's datagrams, 1: the server's) of flow n compresses its
+ * ENet datagrams, as found at its first compressed one; GDW_ENET_COMPRESS_NONE while none was read (or no flow). */
+GDW_API gdw_enet_compression gdw_session_flow_compression(const gdw_session *s, unsigned flow, int side);
 GDW_API void gdw_session_free(gdw_session *s); /* NULL is a no-op */
 
 #ifdef __cplusplus

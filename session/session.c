@@ -38,6 +38,11 @@ enum {
     ENET_MAXIMUM_MTU = 4096 /* ENET_PROTOCOL_MAXIMUM_MTU: a decompressed datagram's most */
 };
 
+/* The compressions a side's first compressed datagram is tried in: zstd and zlib first (their headers say them),
+ * then the range coder (given by the caller), then FastLZ (no header: its first byte's level bits only). */
+static const gdw_enet_compression k_try_order[] = {GDW_ENET_COMPRESS_ZSTD, GDW_ENET_COMPRESS_ZLIB, GDW_ENET_COMPRESS_RANGE_CODER,
+                                                   GDW_ENET_COMPRESS_FASTLZ};
+
 /* Each command's size, its 4-byte header included (protocol.c commandSizes). */
 static const uint8_t k_enet_size[ENET_COMMAND_COUNT] = {0, 8, 48, 44, 8, 4, 6, 8, 24, 8, 12, 16, 24};
 
@@ -88,6 +93,7 @@ typedef struct flow {
     unsigned group; /* the number of the first flow to this server endpoint (flow_group) */
     bool connect_seen;
     uint64_t compressed; /* compressed datagrams skipped (the first is reported, the count at the end) */
+    uint8_t compression[2]; /* per side: the gdw_enet_compression its datagrams were found in; 0 not yet */
     int64_t client_id; /* the Godot peer id CONNECT carried; 0 unknown */
     const gdw_dialect *dialect; /* the options', or detected at the flow's first packet (flow_dialect) */
     bool swapped;           /* the two ends were swapped: direction dir is sent by side dir ^ swapped */
@@ -122,6 +128,7 @@ struct gdw_session {
     uint64_t frame;
     double time;
     gdw_mp_parsed parsed; /* reused: one message at a time */
+    char decompressors_text[112]; /* what this session reads compressed datagrams with, for its problems */
 };
 
 gdw_session_options gdw_session_options_default(void) {
@@ -205,6 +212,22 @@ gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_
         return NULL;
     }
     memset(s->flows, 0, s->flow_cap * sizeof *s->flows);
+    /* "zstd, zlib, FastLZ (the range coder: not given)" */
+    size_t k = 0;
+    for (size_t i = 0, n = 0; i < sizeof k_try_order / sizeof *k_try_order; i++) {
+        gdw_enet_compression c = k_try_order[i];
+        bool have = c == GDW_ENET_COMPRESS_RANGE_CODER ? o.decompress != NULL : gdw_enet_compression_built(c);
+        if (have) k += (size_t)snprintf(s->decompressors_text + k, sizeof s->decompressors_text - k, "%s%s", n++ ? ", " : "", gdw_enet_compression_name(c));
+    }
+    size_t missing = 0;
+    for (size_t i = 0; i < sizeof k_try_order / sizeof *k_try_order; i++) {
+        gdw_enet_compression c = k_try_order[i];
+        bool have = c == GDW_ENET_COMPRESS_RANGE_CODER ? o.decompress != NULL : gdw_enet_compression_built(c);
+        if (!have && k < sizeof s->decompressors_text)
+            k += (size_t)snprintf(s->decompressors_text + k, sizeof s->decompressors_text - k, "%s%s", missing++ ? ", " : " (not in this build: ",
+                                  gdw_enet_compression_name(c));
+    }
+    if (missing && k < sizeof s->decompressors_text) snprintf(s->decompressors_text + k, sizeof s->decompressors_text - k, ")");
     return s;
 }
 
@@ -336,6 +359,11 @@ const char *gdw_session_flow_text(const gdw_session *s, unsigned n) {
 
 const gdw_dialect *gdw_session_flow_dialect(const gdw_session *s, unsigned n) {
     return s && n >= 1 && n <= s->stats.flows ? s->flow_list[n]->dialect : NULL;
+}
+
+gdw_enet_compression gdw_session_flow_compression(const gdw_session *s, unsigned n, int side) {
+    if (!s || n < 1 || n > s->stats.flows || (side != 0 && side != 1)) return GDW_ENET_COMPRESS_NONE;
+    return (gdw_enet_compression)s->flow_list[n]->compression[side];
 }
 
 /* ---- the path caches ------------------------------------------------------------------ */
@@ -707,6 +735,28 @@ static void fragment(gdw_session *s, flow *f, int dir, const uint8_t *cmd, const
     fragment_set_free(s, fs);
 }
 
+static bool enet_commands_whole(const uint8_t *d, size_t pos, size_t len);
+
+static size_t inflate_with(const gdw_session *s, gdw_enet_compression c, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
+    if (c == GDW_ENET_COMPRESS_RANGE_CODER) return s->opts.decompress ? s->opts.decompress(s->opts.decompress_ctx, in, n, out, cap) : 0;
+    return gdw_enet_decompress(c, in, n, out, cap);
+}
+
+/* A compressed block of side's datagram into out: with the compression the side's datagrams were found in, or at
+ * its first, the first of k_try_order whose output is whole ENet commands (out holds the header before it:
+ * out - header ... out is the datagram). 0: none reads it. */
+static size_t enet_inflate(gdw_session *s, flow *f, uint8_t side, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
+    if (f->compression[side]) return inflate_with(s, f->compression[side], in, n, out, cap);
+    for (size_t i = 0; i < sizeof k_try_order / sizeof *k_try_order; i++) {
+        size_t got = inflate_with(s, k_try_order[i], in, n, out, cap);
+        if (got && enet_commands_whole(out, 0, got)) {
+            f->compression[side] = (uint8_t)k_try_order[i];
+            return got;
+        }
+    }
+    return 0;
+}
+
 /* One ENet datagram of flow f in direction dir. */
 static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, size_t len, size_t base) {
     uint16_t peer = gdw_session_be16(d);
@@ -715,12 +765,17 @@ static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, si
     if (peer & ENET_HEADER_COMPRESSED) {
         /* everything after the header is compressed as one block (protocol.c, enet_protocol_receive_incoming_commands);
          * offsets in problems are then offsets in the decompressed datagram */
-        size_t n = s->opts.decompress && len > pos ? s->opts.decompress(s->opts.decompress_ctx, d + pos, len - pos, plain + pos, sizeof plain - pos) : 0;
+        uint8_t side = side_of(f, dir);
+        size_t n = len > pos ? enet_inflate(s, f, side, d + pos, len - pos, plain + pos, sizeof plain - pos) : 0;
         if (!n) {
-            if (!f->compressed++)
-                problem(s, f, "enet", base, s->opts.decompress ? "a compressed ENet datagram that does not decompress: this flow's are skipped (their count comes at the end)"
-                        : "a compressed ENet datagram (ENetConnection.compress: Godot 3.4+ uses the range coder by default, Godot 4 none), "
-                          "and no decompressor: this flow's compressed datagrams are not read (their count comes at the end)");
+            if (!f->compressed++) {
+                if (f->compression[side])
+                    problem(s, f, "enet", base, "a compressed ENet datagram that does not decompress with %s, as this side's did: "
+                            "this flow's are skipped (their count comes at the end)", gdw_enet_compression_name(f->compression[side]));
+                else
+                    problem(s, f, "enet", base, "a compressed ENet datagram that none of %s reads as ENet commands: this flow's are skipped "
+                            "(their count comes at the end)", s->decompressors_text);
+            }
             return;
         }
         memcpy(plain, d, pos);
@@ -799,7 +854,11 @@ static bool looks_like_enet(const uint8_t *d, size_t len) {
     uint16_t peer = gdw_session_be16(d);
     if (peer & ENET_HEADER_COMPRESSED) return true; /* cannot be walked; the flow decides */
     size_t pos = (peer & ENET_HEADER_SENT_TIME) ? 4 : 2;
-    if (pos >= len) return false;
+    return pos < len && enet_commands_whole(d, pos, len);
+}
+
+/* d[pos..len) is whole ENet commands, each of a kind, size and data length that fit. */
+static bool enet_commands_whole(const uint8_t *d, size_t pos, size_t len) {
     while (pos < len) {
         if (len - pos < 4) return false;
         unsigned kind = d[pos] & 0x0F;

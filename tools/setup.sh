@@ -26,6 +26,7 @@ PACKAGES=(
   gcc clang lld-14 llvm-14 libclang-rt-14-dev   # compilers, sanitizers, libFuzzer, coverage
   libyaml-dev                        # conformance vectors
   libpcap-dev libenet7               # gdwire capture: pcap and pcapng files, and ENet's range coder (Godot 3.4+ compresses with it)
+  zlib1g-dev libzstd-dev             # the session library: ENet datagrams Godot compresses with zlib or zstd
   afl++                              # second fuzzing engine
   godot3-server                      # the real Godot 3.2.3 engine, used as an oracle
   python3 xxd zip unzip              # small helpers used by tests and tools
@@ -48,7 +49,7 @@ command -v npm > /dev/null || PACKAGES+=(npm)
 # tools/engines/build: SCons and ccache; curl, gpgv, the archive keyring, xz and dpkg-source to fetch
 # and check a Debian source package; the system libraries Debian's repacked Godot source uses
 [ "$build_engines" = 0 ] || PACKAGES+=(scons ccache curl gpgv debian-archive-keyring xz-utils dpkg-dev
-  zlib1g-dev libzstd-dev libpng-dev libfreetype-dev libbrotli-dev libmbedtls-dev)
+  libpng-dev libfreetype-dev libbrotli-dev libmbedtls-dev)   # (zlib1g-dev and libzstd-dev are in the list above)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -149,7 +149,17 @@ def session(name):
     big_sent = sum(e["args_size"] >= 65536 for e in sent)
     check(big_sent >= 1 and len(big) >= big_sent, f"{name}: {len(big)} RPCs of 64 KiB or more in the capture, {big_sent} sent")
     summary = [o for o in out if o["type"] == "summary"][0]
-    print(f"{name} ({', '.join(sorted({m['dialect'] for m in msgs}))}, {summary['decompressed']} datagrams decompressed): {len(sent)} RPCs sent ({legs} messages on the wire: broadcasts one a client, relays two legs), "
+    # the compression each engine says it set (its log's start events: Godot 3's compression_mode number, Godot 4's
+    # ENetConnection.compress mode name; none logged: none), against what gdwire found on every side of every flow
+    modes = ["none", "range_coder", "fastlz", "zlib", "zstd"]
+    said = {modes[e["compression"]] if isinstance(e.get("compression"), int) else (e.get("compression") or "none")
+            for e in log if e["event"] == "start"}
+    found = {c for f in summary["flow_list"] for c in f["compression"]}
+    want = said - {"none"}
+    # (a side whose datagrams never shrank sent none compressed: ENet sends a compressed block only when smaller)
+    check(len(said) == 1 and found - {"none"} == want and (summary["decompressed"] > 0) == bool(want),
+          f"{name}: the engines set {sorted(said)}, gdwire found {sorted(found)} ({summary['decompressed']} datagrams decompressed)")
+    print(f"{name} ({', '.join(sorted({m['dialect'] for m in msgs}))}, {summary['decompressed']} datagrams decompressed with {'/'.join(sorted(found))}): {len(sent)} RPCs sent ({legs} messages on the wire: broadcasts one a client, relays two legs), "
           f"{len(received)} received, {len(spawn)} spawn, {len(sets)} values set, {len(despawns)} despawns: all found in "
           f"{summary['messages']} messages of {summary['frames']} frames; {summary['fragmented_packets']} fragmented packets "
           f"(largest RPC {max(m['size'] for m in rpcs)} bytes)")

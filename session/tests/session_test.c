@@ -6,11 +6,17 @@
  *     from its n-th call on never crashes it or leaks (each n until a run succeeds);
  *   - gdw_mp_parse on each message's packet gives its command again, and on every prefix of each
  *     one either parses or fails at an offset inside the prefix, with a message;
- *   - the documented example of docs/library.md ("Sessions") runs as written.
+ *   - the documented example of docs/library.md ("Sessions") runs as written;
+ *   - gdw_enet_decompress reads what zlib's and zstd's own compressors write (compress2, ZSTD_compress), a FastLZ
+ *     block of each instruction, and refuses what does not fit, as the engines do (the real compressed sessions
+ *     are //session:capture_test's).
  * usage: session_test GODOT4.pcap GODOT3.pcap (an uncompressed Godot 3 session: 3.2.3's) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zlib.h>
+#include <zstd.h>
 
 #include "gdwire_session.h"
 
@@ -173,8 +179,47 @@ static void example_on_message(void *ctx, const gdw_message *m) {
 
 static void session_checks(const char *path, bool godot4);
 
+/* Each decompressor on a block made by something else, or by hand from the FastLZ format, and cut short of room. */
+static void decompress_checks(void) {
+    uint8_t plain[3000], packed[4096], out[GDW_ENET_MAXIMUM_MTU];
+    for (size_t i = 0; i < sizeof plain; i++) plain[i] = (uint8_t)(i % 7 == 0 ? i : 'a' + i % 5);
+    uLongf zn = sizeof packed;
+    CHECK(compress2(packed, &zn, plain, sizeof plain, 6) == Z_OK, "zlib's compress2");
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_ZLIB, packed, zn, out, sizeof out) == sizeof plain && !memcmp(out, plain, sizeof plain),
+          "zlib: compress2's stream reads back");
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_ZLIB, packed, zn, out, sizeof plain - 1) == 0, "zlib: one byte short of room: refused");
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_ZLIB, packed, zn - 1, out, sizeof out) == 0, "zlib: a stream cut by a byte: refused");
+    size_t sn = ZSTD_compress(packed, sizeof packed, plain, sizeof plain, 3);
+    CHECK(!ZSTD_isError(sn), "zstd's ZSTD_compress");
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_ZSTD, packed, sn, out, sizeof out) == sizeof plain && !memcmp(out, plain, sizeof plain),
+          "zstd: ZSTD_compress's frame reads back");
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_ZSTD, packed, sn, out, sizeof plain - 1) == 0, "zstd: one byte short of room: refused");
+    /* FastLZ level 1: a literal run "abcab" (ctrl 4), a match of 3 + 0 = 3 bytes at distance 3 (ctrl 0x20 | 0, byte 2),
+     * a long match of (7 - 1) + 2 + 3 = 11 bytes at distance 1 (ctrl 0xE0, length byte 2, byte 0), a literal "z" */
+    static const uint8_t l1[] = {0x04, 'a', 'b', 'c', 'a', 'b', 0x20, 0x02, 0xE0, 0x02, 0x00, 0x00, 'z'};
+    static const char want1[] = "abcabcab" "bbbbbbbbbbb" "z";
+    size_t n1 = gdw_enet_decompress(GDW_ENET_COMPRESS_FASTLZ, l1, sizeof l1, out, sizeof out);
+    CHECK(n1 == sizeof want1 - 1 && !memcmp(out, want1, n1), "FastLZ level 1: %zu bytes, %.*s", n1, (int)n1, (const char *)out);
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_FASTLZ, l1, sizeof l1, out, n1 - 1) == 0, "FastLZ: one byte short of room: refused");
+    /* level 2 (the first byte's bit 5): a literal "x", then a match of 3 at distance 1, then a far match: distance
+     * field 31 << 8 with code 255 says 16 bits follow, beyond what was written: refused */
+    static const uint8_t l2[] = {0x20, 'x', 0x20, 0x00};
+    size_t n2 = gdw_enet_decompress(GDW_ENET_COMPRESS_FASTLZ, l2, sizeof l2, out, sizeof out);
+    CHECK(n2 == 4 && !memcmp(out, "xxxx", 4), "FastLZ level 2: %zu bytes", n2);
+    static const uint8_t far[] = {0x20, 'x', 0x3F, 0xFF, 0x00, 0x05};
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_FASTLZ, far, sizeof far, out, sizeof out) == 0, "FastLZ level 2: a far match before the start");
+    static const uint8_t level3[] = {0x40, 'x'};
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_FASTLZ, level3, sizeof level3, out, sizeof out) == 0, "FastLZ: level 3 does not exist");
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_RANGE_CODER, l1, sizeof l1, out, sizeof out) == 0 && !gdw_enet_compression_built(GDW_ENET_COMPRESS_RANGE_CODER),
+          "the range coder is not built in (libenet's, given as a gdw_decompress_fn)");
+    CHECK(gdw_enet_compression_built(GDW_ENET_COMPRESS_ZLIB) && gdw_enet_compression_built(GDW_ENET_COMPRESS_ZSTD), "this build reads zlib and zstd");
+    CHECK(!strcmp(gdw_enet_compression_name(GDW_ENET_COMPRESS_ZSTD), "zstd") && !strcmp(gdw_enet_compression_name((gdw_enet_compression)9), ""),
+          "the compressions' names");
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) { fprintf(stderr, "usage: session_test GODOT4.pcap GODOT3.pcap\n"); return 2; }
+    decompress_checks();
     session_checks(argv[1], true);
     session_checks(argv[2], false);
     printf("%d passed, %d failed\n", checks - failures, failures);

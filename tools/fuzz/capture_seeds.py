@@ -10,7 +10,9 @@ or-ed into byte 0 (32: every flow Godot 3). Committed: 120 from conformance/sess
 40 from godot3.2-enet.pcap, 31 from godot4.6-ws.pcap (N 40; TCP: whole frames, unbroken runs of segments
 from a flow's SYN), and 40 each from godot3.2-enet.pcap and godot3.6-enet.pcap with FLAGS 32 (a run cut
 from the middle of a session is taken as Godot 4 otherwise); with --refragment (every SEND_RELIABLE as
-two unreliable fragments), 40 from godot4.6-enet.pcap and 20 from godot3.2-enet.pcap with FLAGS 32."""
+two unreliable fragments), 40 from godot4.6-enet.pcap and 20 from godot3.2-enet.pcap with FLAGS 32; and 20
+each from the compressed sessions godot4.6-enet-zstd.pcap, godot4.6-enet-fastlz.pcap and (FLAGS 32)
+godot3.6-enet-zlib.pcap, whose compressed datagrams reach the session's own decompressors (byte 0's bit 4 off)."""
 import hashlib
 import os
 import struct

@@ -12,9 +12,9 @@ engine=${1:-}; transport=${2:-}; out=${3:-}
 case "$engine" in
     godot4.*) script=session4.gd; node=game4.gd; config=5; args=(--headless --path .) ;;
     godot3.*) script=session3.gd; node=game3.gd; config=4; args=(--no-window) ;;
-    *) echo "usage: make_session.sh godot4.6|godot3.6|godot3.2 enet|ws OUT [COMPRESSION]" >&2; exit 2 ;;
+    *) echo "usage: make_session.sh godot4.6|godot3.6|godot3.2 enet|ws OUT [none|range_coder|fastlz|zlib|zstd]" >&2; exit 2 ;;
 esac
-compression=${4:-}   # Godot 3: none or range_coder (3.4+'s default); empty: the engine's default
+compression=${4:-}   # none, range_coder (Godot 3.4+'s default), fastlz, zlib or zstd (ENet only); empty: the engine's default
 case "$transport" in enet|ws) ;; *) echo "make_session.sh: TRANSPORT is enet or ws" >&2; exit 2 ;; esac
 command -v tcpdump >/dev/null || { echo "make_session.sh: needs tcpdump (apt-get install tcpdump)" >&2; exit 127; }
 work=$(mktemp -d)
@@ -33,7 +33,7 @@ for _ in $(seq 50); do grep -qs listening "$work/tcpdump.err" && break; sleep 0.
 run() { # ROLE
     if [ "$script" = session4.gd ]; then
         (cd "$work" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \
-            timeout 60 "$here/../run" "$engine" "${args[@]}" --script "res://$script" -- "$1" "$port" "$work/$1.log" "$transport" \
+            timeout 60 "$here/../run" "$engine" "${args[@]}" --script "res://$script" -- "$1" "$port" "$work/$1.log" "$transport" $compression \
             >"$work/$1.out" 2>&1)
     else # Godot 3 scripts read their arguments from the environment
         (cd "$work" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \

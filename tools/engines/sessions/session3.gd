@@ -22,6 +22,12 @@ func _initialize():
 		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_NONE
 	elif compression == "range_coder":
 		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_RANGE_CODER
+	elif compression == "fastlz":
+		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_FASTLZ
+	elif compression == "zlib":
+		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_ZLIB
+	elif compression == "zstd":
+		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_ZSTD
 	var err = peer.create_server(port, 4) if role == "server" else peer.create_client("127.0.0.1", port)
 	assert(err == OK)
 	network_peer = peer

@@ -26,6 +26,12 @@ func _initialize() -> void:
 		var e := ENetMultiplayerPeer.new()
 		var err := e.create_server(port, 4) if role == "server" else e.create_client("127.0.0.1", port)
 		assert(err == OK)
+		# the 5th argument: ENetConnection.compress's mode, on every peer (a host reads only its own mode)
+		var compression: String = args[4] if args.size() > 4 else ""
+		var modes := {"none": ENetConnection.COMPRESS_NONE, "range_coder": ENetConnection.COMPRESS_RANGE_CODER,
+			"fastlz": ENetConnection.COMPRESS_FASTLZ, "zlib": ENetConnection.COMPRESS_ZLIB, "zstd": ENetConnection.COMPRESS_ZSTD}
+		if compression != "":
+			e.host.compress(modes[compression])
 		peer = e
 	else:
 		var w := WebSocketMultiplayerPeer.new()
@@ -47,7 +53,8 @@ func _initialize() -> void:
 	spawner.spawn_path = NodePath("..")
 	spawner.spawn_function = _spawn
 	game.add_child(spawner)
-	_log({"event": "start", "role": role, "transport": transport, "engine": Engine.get_version_info().string})
+	_log({"event": "start", "role": role, "transport": transport, "engine": Engine.get_version_info().string,
+		"compression": args[4] if args.size() > 4 else ""})
 	if role == "server":  # the names file gdwire capture --names reads, made by the game itself
 		load("res://gdwire_names.gd").write(root, args[2].get_base_dir().path_join("names.tsv"))
 	mp.peer_connected.connect(func(id): _log({"event": "peer_connected", "peer": id}))
