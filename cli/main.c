@@ -168,7 +168,7 @@ static const verb k_verbs[] = {
      "(a cut frame, a command that is not ENet, a fragment that never completes, a Variant that does\n"
      "not decode) is one line on stderr with the frame number and byte offset; the rest of the\n"
      "capture is still read. docs/capture.md.\n"
-     "Not read yet: Pandemonium, Godot 3.0-3.1 and Godot 3 WebSocket sessions; DTLS, WebRTC and\n"
+     "Not read yet: Pandemonium and Godot 3.0-3.1 sessions; DTLS, WebRTC and\n"
      "wss:// are encrypted and cannot be read.\n"
      "  --json              one JSON object per message, problem and summary (docs/gdwire.schema.json, \"capture\")\n"
      "  --names FILE        Godot 4's method names for its ids (docs/capture.md: a GDScript helper\n"

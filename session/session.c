@@ -537,6 +537,19 @@ static const gdw_dialect *flow_dialect(const flow *f, int dir, unsigned enet_cha
  * bytes); every other packet has the 8-byte header, source then target (0 everyone, -N everyone
  * but N), which the server keeps when it passes a packet on; channel 1 is reliable, 2 unreliable,
  * and a game's transfer channel N > 2 is ENet channel N. */
+/* A peer added or removed, as Godot 3's server says it (its configuration channel over ENet, a system message
+ * over WebSocket): a message of its own, from the server. */
+static void emit_godot3_peer(gdw_session *s, const delivery *dv, const uint8_t *pkt, size_t len, gdw_mp_command c, int32_t peer, int64_t to) {
+    gdw_mp_parsed *p = &s->parsed;
+    gdw_mp_parsed_free(p);
+    memset(p, 0, offsetof(gdw_mp_parsed, values));
+    p->node_id = p->net_id = -1;
+    p->method_id = p->scene_id = p->checksum_valid = -1;
+    p->command = c;
+    p->sys_peer = peer;
+    emit(s, dv, pkt, len, 1, to, false);
+}
+
 static void deliver_godot3(gdw_session *s, flow *f, int dir, unsigned enet_channel, const char *mode, const uint8_t *pkt, size_t len) {
     delivery dv = {f, dir, enet_channel > 2 ? enet_channel : 0, mode};
     int64_t receiver = dir == 1 ? f->client_id : 1;
@@ -545,14 +558,8 @@ static void deliver_godot3(gdw_session *s, flow *f, int dir, unsigned enet_chann
             problem(s, f, "multiplayer", 0, "a %zu-byte packet on Godot 3's configuration channel: not a peer added or removed", len);
             return;
         }
-        gdw_mp_parsed *p = &s->parsed;
-        gdw_mp_parsed_free(p);
-        memset(p, 0, offsetof(gdw_mp_parsed, values));
-        p->node_id = p->net_id = -1;
-        p->method_id = p->scene_id = p->checksum_valid = -1;
-        p->command = gdw_session_le32(pkt) == 0 ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER;
-        p->sys_peer = (int32_t)gdw_session_le32(pkt + 4);
-        emit(s, &dv, pkt, len, dir == 1 ? 1 : f->client_id, receiver, false);
+        emit_godot3_peer(s, &dv, pkt, len, gdw_session_le32(pkt) == 0 ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER, (int32_t)gdw_session_le32(pkt + 4),
+                         receiver);
         return;
     }
     if (len < 8) {
@@ -1128,19 +1135,60 @@ static bool has_text(const uint8_t *p, size_t n, const char *want) {
 }
 
 /* One whole WebSocket message of direction dir. */
+/* Godot 3's WebSocketMultiplayerPeer (modules/websocket/websocket_multiplayer_peer.cpp, 3.6.2: _make_pkt 176-186,
+ * _process_multiplayer 259-335): every message starts with a 9-byte header, a type (0 a packet, 1 a peer added,
+ * 2 a peer removed, 3 the client's own id), then the source and the target peer ids (32-bit, little-endian; the
+ * target 0 everyone, -N everyone but N). A packet's body is a MultiplayerAPI packet; a system message's, which
+ * only the server sends, a peer id. The server relays a packet with its header as it came. */
+enum { WS3_HEADER = 9, WS3_PACKET = 0, WS3_ADD = 1, WS3_DEL = 2, WS3_ID = 3 };
+
+static void ws_godot3(gdw_session *s, flow *f, int dir, const uint8_t *m, size_t len) {
+    if (len < WS3_HEADER) {
+        problem(s, f, "multiplayer", 0, "a %zu-byte message: shorter than Godot 3's 9-byte WebSocket header", len);
+        return;
+    }
+    unsigned type = m[0];
+    int64_t source = (int32_t)gdw_session_le32(m + 1), target = (int32_t)gdw_session_le32(m + 5);
+    delivery dv = {f, dir, 0, "reliable"};
+    int64_t receiver = dir == 1 ? f->client_id : 1;
+    if (type == WS3_PACKET) {
+        bool relayed = dir == 0 ? target != 1 : source != 1;
+        deliver(s, &dv, m + WS3_HEADER, len - WS3_HEADER, source, relayed ? target : receiver, relayed);
+        return;
+    }
+    if (dir == 0 || type > WS3_ID || len < WS3_HEADER + 4) {
+        problem(s, f, "multiplayer", 0, "a %zu-byte Godot 3 WebSocket message of type %u from the %s: not a packet nor a system message", len, type,
+                dir == 0 ? "client (only the server sends system messages)" : "server");
+        return;
+    }
+    int32_t peer = (int32_t)gdw_session_le32(m + WS3_HEADER);
+    if (type == WS3_ID) f->client_id = peer;
+    else emit_godot3_peer(s, &dv, m, len, type == WS3_ADD ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER, peer, receiver);
+}
+
 static void ws_message(gdw_session *s, flow *f, int dir, const uint8_t *m, size_t len, int opcode) {
     if (opcode != 2) return; /* text messages are not Godot's */
     if (dir == 1 && !f->tcp->id_seen) {
         f->tcp->id_seen = true;
         if (len == 4) {
-            f->client_id = (int32_t)gdw_session_le32(m); /* the server tells the client its id */
+            f->client_id = (int32_t)gdw_session_le32(m); /* Godot 4's server tells the client its id */
             return;
         }
-        problem(s, f, "multiplayer", 0, "the server's first message is %zu bytes, not the client's 4-byte peer id", len);
+        if (len == WS3_HEADER + 4 && m[0] == WS3_ID) { /* Godot 3's: a system message, the id after the header */
+            f->client_id = (int32_t)gdw_session_le32(m + WS3_HEADER);
+            if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_dialect_find("godot3");
+            return;
+        }
+        problem(s, f, "multiplayer", 0, "the server's first message is %zu bytes, not the client's peer id (Godot 4's 4 bytes, or Godot 3's "
+                "9-byte header and 4 bytes)", len);
     }
     if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_dialect_find("godot4");
+    if (gdw_session_layer(f->dialect) == GDW_MULTIPLAYER_API3) {
+        ws_godot3(s, f, dir, m, len);
+        return;
+    }
     if (gdw_session_layer(f->dialect) != GDW_MULTIPLAYER_SCENE4) {
-        ws_off(s, f, "a WebSocket flow of this dialect's engines (Godot 3's 9-byte header is not read yet)");
+        ws_off(s, f, "a WebSocket flow of this dialect's engines (its multiplayer layer is not read)");
         return;
     }
     delivery dv = {f, dir, 0, "reliable"};
@@ -1502,7 +1550,10 @@ void gdw_session_finish(gdw_session *s) {
             problem(s, f, "enet", 0, "%llu compressed datagrams of this flow were not read", (unsigned long long)f->compressed);
         for (int k = 0; f->tcp && k < 2; k++) {
             tcp_dir *d = &f->tcp->d[k];
-            if (d->state != WS_OFF && (d->ahead || d->msg_len || (d->state == WS_FRAMES && d->len)))
+            /* (the start of a control frame left waiting is no message lost: Godot 3.6.2's server writes a close
+             * frame's head, and its peer resets the connection before the rest) */
+            bool control_head = d->state == WS_FRAMES && !d->ahead && !d->msg_len && d->len && (d->buf[0] & 0x08);
+            if (d->state != WS_OFF && !control_head && (d->ahead || d->msg_len || (d->state == WS_FRAMES && d->len)))
                 problem(s, f, "tcp", 0, "the %s stream ends inside a WebSocket message or before a gap filled (%zu bytes waiting)",
                         k ? "server's" : "client's", d->len + d->msg_len + d->ahead_bytes);
             tcp_dir_free(s, d);

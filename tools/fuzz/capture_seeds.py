@@ -12,7 +12,8 @@ from a flow's SYN), and 40 each from godot3.2-enet.pcap and godot3.6-enet.pcap w
 from the middle of a session is taken as Godot 4 otherwise); with --refragment (every SEND_RELIABLE as
 two unreliable fragments), 40 from godot4.6-enet.pcap and 20 from godot3.2-enet.pcap with FLAGS 32; and 20
 each from the compressed sessions godot4.6-enet-zstd.pcap, godot4.6-enet-fastlz.pcap and (FLAGS 32)
-godot3.6-enet-zlib.pcap, whose compressed datagrams reach the session's own decompressors (byte 0's bit 4 off)."""
+godot3.6-enet-zlib.pcap, whose compressed datagrams reach the session's own decompressors (byte 0's bit 4 off);
+and 20 from godot3.6-ws.pcap (Godot 3's WebSocket: the 9-byte header)."""
 import hashlib
 import os
 import struct

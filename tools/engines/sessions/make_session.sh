@@ -37,7 +37,7 @@ run() { # ROLE
             >"$work/$1.out" 2>&1)
     else # Godot 3 scripts read their arguments from the environment
         (cd "$work" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \
-            GDW_ROLE=$1 GDW_PORT=$port GDW_LOG="$work/$1.log" GDW_COMPRESSION="$compression" \
+            GDW_ROLE=$1 GDW_PORT=$port GDW_LOG="$work/$1.log" GDW_COMPRESSION="$compression" GDW_TRANSPORT="$transport" \
             timeout 60 "$here/../run" "$engine" "${args[@]}" -s "$script" >"$work/$1.out" 2>&1)
     fi
 }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # One peer of a Godot 3 multiplayer session (tools/engines/sessions/make_session.sh):
-#   GDW_ROLE=server|a|b GDW_PORT=N GDW_LOG=FILE godot3-server --no-window -s session3.gd
-# The NetworkedMultiplayerENet peers talk through /root/Game (game3.gd): RPCs reliable and
+#   GDW_ROLE=server|a|b GDW_PORT=N GDW_LOG=FILE [GDW_TRANSPORT=enet|ws] [GDW_COMPRESSION=...] godot3-server --no-window -s session3.gd
+# The NetworkedMultiplayerENet (or WebSocketServer / WebSocketClient) peers talk through /root/Game (game3.gd): RPCs reliable and
 # unreliable, a remote property (rset), a broadcast, a relayed call between the two clients, a
 # payload large enough to fragment and RAW bytes. Each peer logs, one JSON object a line, what it
 # sends (before the engine sends it) and what arrives: what `gdwire capture` is held against.
@@ -16,27 +16,46 @@ func _initialize():
 	role = OS.get_environment("GDW_ROLE")
 	var port = int(OS.get_environment("GDW_PORT"))
 	log_file.open(OS.get_environment("GDW_LOG"), File.WRITE)
-	var peer = NetworkedMultiplayerENet.new()
-	var compression = OS.get_environment("GDW_COMPRESSION")
-	if compression == "none":
-		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_NONE
-	elif compression == "range_coder":
-		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_RANGE_CODER
-	elif compression == "fastlz":
-		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_FASTLZ
-	elif compression == "zlib":
-		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_ZLIB
-	elif compression == "zstd":
-		peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_ZSTD
-	var err = peer.create_server(port, 4) if role == "server" else peer.create_client("127.0.0.1", port)
-	assert(err == OK)
+	var transport = OS.get_environment("GDW_TRANSPORT")
+	var peer
+	var compression_mode = 0
+	if transport == "ws":
+		# WebSocketMultiplayerPeer (a 9-byte header on every message); the default buffers (64 KiB in) refuse
+		# the 100,000-byte payload
+		if role == "server":
+			peer = WebSocketServer.new()
+			peer.set_buffers(1024, 1024, 1024, 1024)
+			var listening = peer.listen(port, PoolStringArray(), true)
+			assert(listening == OK)
+		else:
+			peer = WebSocketClient.new()
+			peer.set_buffers(1024, 1024, 1024, 1024)
+			var connecting = peer.connect_to_url("ws://127.0.0.1:%d" % port, PoolStringArray(), true)
+			assert(connecting == OK)
+	else:
+		peer = NetworkedMultiplayerENet.new()
+		var compression = OS.get_environment("GDW_COMPRESSION")
+		if compression == "none":
+			peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_NONE
+		elif compression == "range_coder":
+			peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_RANGE_CODER
+		elif compression == "fastlz":
+			peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_FASTLZ
+		elif compression == "zlib":
+			peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_ZLIB
+		elif compression == "zstd":
+			peer.compression_mode = NetworkedMultiplayerENet.COMPRESS_ZSTD
+		var err = peer.create_server(port, 4) if role == "server" else peer.create_client("127.0.0.1", port)
+		assert(err == OK)
+		compression_mode = peer.compression_mode
 	network_peer = peer
 	game = Node.new()
 	game.name = "Game"
 	game.set_script(load("res://game3.gd"))
 	game.logger = self
 	root.add_child(game)
-	_log({"event": "start", "role": role, "engine": Engine.get_version_info().string, "compression": peer.compression_mode})
+	_log({"event": "start", "role": role, "transport": transport if transport else "enet", "engine": Engine.get_version_info().string,
+		"compression": compression_mode})
 	connect("network_peer_connected", self, "_on_peer")
 	if role == "server":
 		_serve()
