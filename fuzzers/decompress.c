@@ -2,7 +2,7 @@
 /* Fuzz target `decompress`: ENet's compressed blocks (session/compress.c, gdw_enet_decompress) as a hostile
  * peer sends them. The input is
  *   byte 0      bits 0-1: the compression (FastLZ, zlib, zstd, FastLZ), bits 2-3: the room given (4,096 bytes,
- *               ENet's MTU; 1,024; 17; 1)
+ *               ENet's MTU; 1,024; 17; 16,384, where FastLZ level 2's far matches fit)
  *   then the block.
  * Checked: what it writes fits the room; a block that decompresses to n bytes gives the same n bytes in exactly n
  * bytes of room, and nothing (0) in n - 1 (every decompressor refuses what does not fit, as the engine's do); it
@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 2) return 0;
     static const gdw_enet_compression modes[4] = {GDW_ENET_COMPRESS_FASTLZ, GDW_ENET_COMPRESS_ZLIB, GDW_ENET_COMPRESS_ZSTD,
                                                   GDW_ENET_COMPRESS_FASTLZ};
-    static const size_t rooms[4] = {GDW_ENET_MAXIMUM_MTU, 1024, 17, 1};
+    static const size_t rooms[4] = {GDW_ENET_MAXIMUM_MTU, 1024, 17, 16384}; /* 16 KiB: FastLZ level 2's far matches (past 8 KiB) */
     gdw_enet_compression c = modes[data[0] & 3];
     size_t room = rooms[(data[0] >> 2) & 3];
     const uint8_t *in = data + 1;

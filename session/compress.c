@@ -11,7 +11,9 @@
  * match (ctrl's top 3 bits: its length - 2, 7 meaning a length byte follows (level 2: bytes while 255); its low
  * 5 bits and the next byte: the distance - 1; level 2's distance 0x1FFF + 1 says a 16-bit far distance
  * follows, plus 8191). Every read and copy is bounded: a block that reads past its end, copies from before the
- * output's start or past out_cap is refused (0), as the engine's safe decoder refuses it. */
+ * output's start or past out_cap is refused (0), as the engine's safe decoder refuses it. One difference: a block
+ * whose last byte is a match's control byte makes fastlz.c read one byte past the block (its code byte), and
+ * accept or refuse by what lies there; gdwire refuses it. */
 #include "session.h"
 
 #include <string.h>
@@ -64,7 +66,7 @@ static size_t fastlz_read(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
             uint8_t code = in[ip++];
             dist += code + 1u;
             if (level == 2 && code == 255 && dist == (31u << 8) + 256u) { /* a far match: 16 bits more */
-                if (n - ip < 2) return 0;
+                if (n - ip < 3) return 0; /* fastlz.c wants ip < ip_bound here: a byte past the two */
                 dist = ((size_t)in[ip] << 8 | in[ip + 1]) + 8191u + 1u;
                 ip += 2;
             }

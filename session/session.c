@@ -38,10 +38,11 @@ enum {
     ENET_MAXIMUM_MTU = 4096 /* ENET_PROTOCOL_MAXIMUM_MTU: a decompressed datagram's most */
 };
 
-/* The compressions a side's first compressed datagram is tried in: zstd and zlib first (their headers say them),
- * then the range coder (given by the caller), then FastLZ (no header: its first byte's level bits only). */
-static const gdw_enet_compression k_try_order[] = {GDW_ENET_COMPRESS_ZSTD, GDW_ENET_COMPRESS_ZLIB, GDW_ENET_COMPRESS_RANGE_CODER,
-                                                   GDW_ENET_COMPRESS_FASTLZ};
+/* The compressions a side's compressed datagrams are tried in, where more than one fits: zstd and zlib first (their
+ * headers say them), then FastLZ (its first byte's level bits, and every copy inside what was written), then the
+ * range coder (given by the caller; it turns most blocks into something). */
+static const gdw_enet_compression k_try_order[] = {GDW_ENET_COMPRESS_ZSTD, GDW_ENET_COMPRESS_ZLIB, GDW_ENET_COMPRESS_FASTLZ,
+                                                   GDW_ENET_COMPRESS_RANGE_CODER};
 
 /* Each command's size, its 4-byte header included (protocol.c commandSizes). */
 static const uint8_t k_enet_size[ENET_COMMAND_COUNT] = {0, 8, 48, 44, 8, 4, 6, 8, 24, 8, 12, 16, 24};
@@ -94,6 +95,9 @@ typedef struct flow {
     bool connect_seen;
     uint64_t compressed; /* compressed datagrams skipped (the first is reported, the count at the end) */
     uint8_t compression[2]; /* per side: the gdw_enet_compression its datagrams were found in; 0 not yet */
+    uint8_t guess[2];       /* per side: a compression one datagram fits, not alone among those tried: locked
+                               (compression) when a second datagram fits it too, or when one fits it alone */
+    bool switched_said;     /* a side's datagrams stopped fitting its compression: said once */
     int64_t client_id; /* the Godot peer id CONNECT carried; 0 unknown */
     const gdw_dialect *dialect; /* the options', or detected at the flow's first packet (flow_dialect) */
     bool swapped;           /* the two ends were swapped: direction dir is sent by side dir ^ swapped */
@@ -753,15 +757,43 @@ static size_t inflate_with(const gdw_session *s, gdw_enet_compression c, const u
  * its first, the first of k_try_order whose output is whole ENet commands (out holds the header before it:
  * out - header ... out is the datagram). 0: none reads it. */
 static size_t enet_inflate(gdw_session *s, flow *f, uint8_t side, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
-    if (f->compression[side]) return inflate_with(s, f->compression[side], in, n, out, cap);
-    for (size_t i = 0; i < sizeof k_try_order / sizeof *k_try_order; i++) {
-        size_t got = inflate_with(s, k_try_order[i], in, n, out, cap);
-        if (got && enet_commands_whole(out, 0, got)) {
-            f->compression[side] = (uint8_t)k_try_order[i];
-            return got;
-        }
+    /* a block fits a compression when its output is whole ENet commands; the locked one is tried first */
+    gdw_enet_compression was = (gdw_enet_compression)f->compression[side];
+    if (was) {
+        size_t got = inflate_with(s, was, in, n, out, cap);
+        if (got && enet_commands_whole(out, 0, got)) return got;
     }
-    return 0;
+    /* Found anew: every one is tried. One that alone fits (or that fits again what the side's last datagram
+     * fitted) is locked; where several fit (the range coder turns most blocks into something, and a few real
+     * FastLZ blocks come out as whole commands through it), the first in k_try_order reads this datagram only.
+     * A locked one that stops fitting is unlocked: a forged datagram cannot blind a side for good. */
+    size_t fits = 0;
+    bool guessed = false;
+    gdw_enet_compression first = GDW_ENET_COMPRESS_NONE;
+    for (size_t i = 0; i < sizeof k_try_order / sizeof *k_try_order; i++) {
+        gdw_enet_compression c = k_try_order[i];
+        if (c == was) continue;
+        size_t got = inflate_with(s, c, in, n, out, cap);
+        if (!got || !enet_commands_whole(out, 0, got)) continue;
+        fits++;
+        if (!first) first = c;
+        if (c == f->guess[side]) guessed = true;
+    }
+    if (!fits) return 0;
+    gdw_enet_compression use = guessed ? (gdw_enet_compression)f->guess[side] : first;
+    if (fits == 1 || guessed) {
+        f->compression[side] = (uint8_t)use;
+        f->guess[side] = 0;
+        if (was && !f->switched_said) {
+            f->switched_said = true;
+            problem(s, f, "enet", 0, "a compressed ENet datagram that %s does not read, as this side's did, and %s does: read with %s from here "
+                    "(said once a flow)", gdw_enet_compression_name(was), gdw_enet_compression_name(use), gdw_enet_compression_name(use));
+        }
+    } else {
+        f->compression[side] = 0;
+        f->guess[side] = (uint8_t)use;
+    }
+    return inflate_with(s, use, in, n, out, cap); /* out holds the last one tried: the chosen one's output again */
 }
 
 /* One ENet datagram of flow f in direction dir. */
@@ -1152,6 +1184,11 @@ static void ws_godot3(gdw_session *s, flow *f, int dir, const uint8_t *m, size_t
     delivery dv = {f, dir, 0, "reliable"};
     int64_t receiver = dir == 1 ? f->client_id : 1;
     if (type == WS3_PACKET) {
+        if (dir == 0 && f->client_id && source != f->client_id) { /* the engine drops it: "Someone is cheating" (:283) */
+            problem(s, f, "multiplayer", 0, "a packet from the client that says it comes from peer %lld, not the client's %lld: the server drops it",
+                    (long long)source, (long long)f->client_id);
+            return;
+        }
         bool relayed = dir == 0 ? target != 1 : source != 1;
         deliver(s, &dv, m + WS3_HEADER, len - WS3_HEADER, source, relayed ? target : receiver, relayed);
         return;
@@ -1234,6 +1271,10 @@ static void ws_parse(gdw_session *s, flow *f, int dir) {
         }
         bool masked = b1 & 0x80;
         if (masked) hdr += 4;
+        if ((b0 & 0x08) && (plen > 125 || !(b0 & 0x80))) { /* RFC 6455 5.5: a control frame is whole and at most 125 bytes */
+            ws_off(s, f, "a WebSocket control frame longer than 125 bytes or in parts");
+            return;
+        }
         if (plen > s->opts.max_packet_bytes) {
             ws_off(s, f, "a WebSocket frame longer than --max-packet");
             return;
@@ -1552,7 +1593,7 @@ void gdw_session_finish(gdw_session *s) {
             tcp_dir *d = &f->tcp->d[k];
             /* (the start of a control frame left waiting is no message lost: Godot 3.6.2's server writes a close
              * frame's head, and its peer resets the connection before the rest) */
-            bool control_head = d->state == WS_FRAMES && !d->ahead && !d->msg_len && d->len && (d->buf[0] & 0x08);
+            bool control_head = d->state == WS_FRAMES && !d->ahead && !d->msg_len && d->len && d->len <= 2 + 4 + 125 && (d->buf[0] & 0x88) == 0x88;
             if (d->state != WS_OFF && !control_head && (d->ahead || d->msg_len || (d->state == WS_FRAMES && d->len)))
                 problem(s, f, "tcp", 0, "the %s stream ends inside a WebSocket message or before a gap filled (%zu bytes waiting)",
                         k ? "server's" : "client's", d->len + d->msg_len + d->ahead_bytes);

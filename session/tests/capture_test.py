@@ -296,6 +296,44 @@ def hostile_tcp(name, recs, endian, header, want, clean_n):
               f"{probs[0]['message'] if probs else ''}")
 
 
+def mid_session(name, recs, endian, header, clean):
+    """A compressed session read from the middle (every 13th frame on): each side's compression is found again, with
+    no problem of compression or of made-up commands; and a forged compressed datagram of random bytes at the start
+    of each flow side does not blind it (a side locked onto a wrong compression unlocks)."""
+    summary = [o for o in clean if o["type"] == "summary"][0]
+    want = {c for f in summary["flow_list"] for c in f["compression"]} - {"none"}
+    if not want:
+        return
+    import random
+    rng = random.Random(57)
+    odd, starts = [], list(range(5, len(recs) - 20, 13))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "m.pcap")
+        for start in starts:
+            write_pcap(path, endian, header, recs[start:])
+            rc, out, err = capture(path)
+            summ = [o for o in out if o["type"] == "summary"][0]
+            found = {c for f in summ["flow_list"] for c in f["compression"]} - {"none"}
+            bad = [o["message"] for o in out if o["type"] == "problem" and ("compress" in o["message"] or "not a command" in o["message"])]
+            if bad or not (found == want if summ["decompressed"] else not found):  # (late in a session, none may be compressed)
+                odd.append((start, sorted(found), bad[:1]))
+        check(not odd, f"{name}: read from {len(odd)} of {len(starts)} places in its middle, a compression other than {sorted(want)} or a problem: {odd[:2]}")
+        # a forged datagram (the compressed flag, then 200 random bytes) before each of the first 40 frames' senders speak
+        forged = []
+        for r in recs[:40]:
+            frame = udp_frame(r[2], bytes([0x40, 0x00]) + bytes(rng.randrange(256) for _ in range(200)))
+            forged.append([r[0], r[1], frame, len(frame)])
+        mixed = [x for pair in zip(forged, recs[:40]) for x in pair] + recs[40:]
+        write_pcap(path, endian, header, mixed)
+        rc, out, err = capture(path)
+        found = {c for o in out if o["type"] == "summary" for f in o["flow_list"] for c in f["compression"]} - {"none"}
+        n = sum(o["type"] == "message" for o in out)
+        clean_n = sum(o["type"] == "message" for o in clean)
+        check(found == want and n >= clean_n * 9 // 10, f"{name}: 40 forged compressed datagrams first: found {sorted(found)}, {n} of {clean_n} messages")
+    print(f"{name}: read from {len(starts)} places in its middle, {sorted(want)} found wherever a datagram was compressed ({len(odd)} otherwise); 40 forged compressed "
+          f"datagrams among its first frames: {sorted(found)} found, {n} messages (clean: {clean_n})")
+
+
 def hostile(name, pcap, clean):
     endian, header, recs = read_pcap(pcap)
     if recs and recs[0][2][23] == 6:  # TCP: a WebSocket session
@@ -303,6 +341,7 @@ def hostile(name, pcap, clean):
         want = [json.dumps(dict(json.loads(m), frame=0, time=0), sort_keys=True) for m in clean_msgs]
         hostile_tcp(name, recs, endian, header, want, len(clean_msgs))
         return
+    mid_session(name, recs, endian, header, clean)
     clean_msgs = [json.dumps({k: v for k, v in o.items() if k not in ("args_sha256", "args_text")}, sort_keys=True) for o in clean if o["type"] == "message"]
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "h.pcap")

@@ -208,6 +208,24 @@ static void decompress_checks(void) {
     CHECK(n2 == 4 && !memcmp(out, "xxxx", 4), "FastLZ level 2: %zu bytes", n2);
     static const uint8_t far[] = {0x20, 'x', 0x3F, 0xFF, 0x00, 0x05};
     CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_FASTLZ, far, sizeof far, out, sizeof out) == 0, "FastLZ level 2: a far match before the start");
+    /* a far match that reaches back 8,192 bytes (far distance 0, plus 8191, plus 1): 8,200 literals (256 runs of 32
+     * and one of 8), then ctrl 0x3F (length 3, distance field 31 << 8), code 255, the 16 bits 0 0, and a literal
+     * "z" after (fastlz.c wants a byte past the far distance's two) */
+    static uint8_t lit[1 + 257 * 33 + 6];
+    size_t k = 0, written = 0;
+    for (int run = 0; run < 257; run++) {
+        size_t len = run < 256 ? 32 : 8;
+        lit[k++] = (uint8_t)((len - 1) | (run == 0 ? 0x20 : 0));
+        for (size_t i = 0; i < len; i++) lit[k++] = (uint8_t)('a' + (written + i) % 26);
+        written += len;
+    }
+    lit[k++] = 0x3F, lit[k++] = 0xFF, lit[k++] = 0x00, lit[k++] = 0x00, lit[k++] = 0x00, lit[k++] = 'z';
+    static uint8_t big[16384];
+    size_t nf = gdw_enet_decompress(GDW_ENET_COMPRESS_FASTLZ, lit, k, big, sizeof big);
+    CHECK(nf == written + 3 + 1 && !memcmp(big + written, big + written - 8192, 3) && big[nf - 1] == 'z',
+          "FastLZ level 2: a far match 8,192 bytes back: %zu bytes", nf);
+    CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_FASTLZ, lit, k - 2, big, sizeof big) == 0,
+          "FastLZ level 2: a far match with only its two distance bytes left: refused, as fastlz.c refuses it");
     static const uint8_t level3[] = {0x40, 'x'};
     CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_FASTLZ, level3, sizeof level3, out, sizeof out) == 0, "FastLZ: level 3 does not exist");
     CHECK(gdw_enet_decompress(GDW_ENET_COMPRESS_RANGE_CODER, l1, sizeof l1, out, sizeof out) == 0 && !gdw_enet_compression_built(GDW_ENET_COMPRESS_RANGE_CODER),
