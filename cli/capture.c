@@ -355,7 +355,7 @@ static void print_text(capture_run *r, const gdw_message *m) {
     case GDW_MP_RAW:
     case GDW_MP_SYS_AUTH:
         printf(" %zu bytes ", p->payload_len);
-        for (size_t i = 0; i < p->payload_len && i < 32; i++) printf("%02x", p->payload[i]);
+        write_hex(stdout, p->payload, p->payload_len < 32 ? p->payload_len : 32);
         if (p->payload_len > 32) printf("...");
         break;
     default: break;
@@ -431,7 +431,7 @@ static void print_json(capture_run *r, const gdw_message *m) {
     }
     if (p->command == GDW_MP_RAW || p->command == GDW_MP_SYS_AUTH) {
         printf(",\"payload\":\"");
-        for (size_t i = 0; i < p->payload_len; i++) printf("%02x", p->payload[i]);
+        write_hex(stdout, p->payload, p->payload_len);
         printf("\"");
     }
     printf(",\"values\":[");
@@ -441,7 +441,7 @@ static void print_json(capture_run *r, const gdw_message *m) {
         if (p->command == GDW_MP_SYNC || p->command == GDW_MP_DELTA) printf("\"net_id\":%u,", v->net_id);
         if (p->command == GDW_MP_DELTA) printf("\"indexes\":%llu,", (unsigned long long)v->indexes);
         printf("\"offset\":%zu,\"length\":%zu,\"hex\":\"", v->offset, v->length);
-        for (size_t k = 0; k < v->length; k++) printf("%02x", m->bytes[v->offset + k]);
+        write_hex(stdout, m->bytes + v->offset, v->length);
         printf("\"");
         if (v->status == GDW_OK) {
             char *t = gdw_text_print_alloc(v->value, NULL, NULL);

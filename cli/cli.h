@@ -164,6 +164,9 @@ void progress(const run_stats *st, bool done);
 
 void json_string(FILE *f, const char *s);
 void json_bytes_string(FILE *f, const uint8_t *p, size_t n);
+/* p[0..n) as lowercase hex digits, two a byte, in writes of a few KiB (a printf a byte was most of
+ * capture --json's time). */
+void write_hex(FILE *f, const uint8_t *p, size_t n);
 void json_error(FILE *f, const gdw_error *e);
 /* A value as --json prints it: its JSON form, or plain JSON with --json=plain (free() it; NULL on OOM). */
 char *json_value_alloc(const opts *o, const gdw_value *v);

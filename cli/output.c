@@ -60,6 +60,17 @@ void progress(const run_stats *st, bool done) {
 /* Bytes as a JSON string, as gdw_text_show says: a control, and a character that drives or
  * reorders a terminal, as \uXXXX; a byte that is not part of valid UTF-8 becomes U+FFFD (file
  * names). */
+void write_hex(FILE *f, const uint8_t *p, size_t n) {
+    static const char digits[] = "0123456789abcdef";
+    char buf[4096];
+    while (n) {
+        size_t k = n < sizeof buf / 2 ? n : sizeof buf / 2;
+        for (size_t i = 0; i < k; i++) buf[2 * i] = digits[p[i] >> 4], buf[2 * i + 1] = digits[p[i] & 15];
+        fwrite(buf, 1, 2 * k, f);
+        p += k, n -= k;
+    }
+}
+
 void json_bytes_string(FILE *f, const uint8_t *p, size_t n) {
     fputc('"', f);
     for (size_t i = 0; i < n;) {
