@@ -66,6 +66,10 @@ ENGINES = {
     "godot4.2": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4.0"}, 24),
     "godot4.3": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4.3"}, 24),
     "godot4.6-double": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4-double"}, 24),
+    # the sanitizer builds of issue 62 (tools/engines/build godot4.6-asan, godot3.6-asan): the release engines' answers,
+    # and an ASan or UBSan report where the release engine's memory error goes unseen
+    "godot4.6-asan": ("godot4.gd", 5, ["--headless", "--path", "{work}", "--script", "res://godot4.gd"], {"godot4"}, 24),
+    "godot3.6-asan": ("godot3.gd", 4, ["--no-window", "-s", "godot3.gd"], {"godot3", "godot3@3.6"}, 17),
 }
 
 # X11 builds (tools/engines/run starts them on a virtual display): the testee starts one Xvfb for
