@@ -536,10 +536,10 @@ static void summary(capture_run *r) {
         const gdw_dialect *d = gdw_session_flow_dialect(r->s, f);
         gdw_enet_compression c0 = gdw_session_flow_compression(r->s, f, 0), c1 = gdw_session_flow_compression(r->s, f, 1);
         char packed[64] = "";
-        if (c0 || c1)
-            snprintf(packed, sizeof packed, "  ENet compressed with %s", c0 == c1 || !c1 ? gdw_enet_compression_name(c0) : !c0 ? gdw_enet_compression_name(c1) : "");
-        if ((c0 || c1) && c0 && c1 && c0 != c1)
+        if (c0 && c1 && c0 != c1)
             snprintf(packed, sizeof packed, "  ENet compressed with %s (client), %s (server)", gdw_enet_compression_name(c0), gdw_enet_compression_name(c1));
+        else if (c0 || c1)
+            snprintf(packed, sizeof packed, "  ENet compressed with %s", gdw_enet_compression_name(c0 ? c0 : c1));
         printf("  flow #%u  %s  %s%s\n", f, gdw_session_flow_text(r->s, f), d ? gdw_dialect_name(d) : "(no Godot packet)", packed);
     }
     printf("  by command:");

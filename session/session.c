@@ -132,7 +132,6 @@ struct gdw_session {
     uint64_t frame;
     double time;
     gdw_mp_parsed parsed; /* reused: one message at a time */
-    char decompressors_text[112]; /* what this session reads compressed datagrams with, for its problems */
 };
 
 gdw_session_options gdw_session_options_default(void) {
@@ -216,22 +215,6 @@ gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_
         return NULL;
     }
     memset(s->flows, 0, s->flow_cap * sizeof *s->flows);
-    /* "zstd, zlib, FastLZ (the range coder: not given)" */
-    size_t k = 0;
-    for (size_t i = 0, n = 0; i < sizeof k_try_order / sizeof *k_try_order; i++) {
-        gdw_enet_compression c = k_try_order[i];
-        bool have = c == GDW_ENET_COMPRESS_RANGE_CODER ? o.decompress != NULL : gdw_enet_compression_built(c);
-        if (have) k += (size_t)snprintf(s->decompressors_text + k, sizeof s->decompressors_text - k, "%s%s", n++ ? ", " : "", gdw_enet_compression_name(c));
-    }
-    size_t missing = 0;
-    for (size_t i = 0; i < sizeof k_try_order / sizeof *k_try_order; i++) {
-        gdw_enet_compression c = k_try_order[i];
-        bool have = c == GDW_ENET_COMPRESS_RANGE_CODER ? o.decompress != NULL : gdw_enet_compression_built(c);
-        if (!have && k < sizeof s->decompressors_text)
-            k += (size_t)snprintf(s->decompressors_text + k, sizeof s->decompressors_text - k, "%s%s", missing++ ? ", " : " (not in this build: ",
-                                  gdw_enet_compression_name(c));
-    }
-    if (missing && k < sizeof s->decompressors_text) snprintf(s->decompressors_text + k, sizeof s->decompressors_text - k, ")");
     return s;
 }
 
@@ -748,6 +731,21 @@ static void fragment(gdw_session *s, flow *f, int dir, const uint8_t *cmd, const
 
 static bool enet_commands_whole(const uint8_t *d, size_t pos, size_t len);
 
+/* What s reads compressed blocks with, as its problems say it: "zstd, zlib, fastlz (not in this build: range_coder)". */
+static void decompressors_text(const gdw_session *s, char *out, size_t cap) {
+    size_t k = 0, n = 0, missing = 0;
+    out[0] = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < sizeof k_try_order / sizeof *k_try_order && k < cap; i++) {
+            gdw_enet_compression c = k_try_order[i];
+            bool have = c == GDW_ENET_COMPRESS_RANGE_CODER ? s->opts.decompress != NULL : gdw_enet_compression_built(c);
+            if (have == (pass == 0))
+                k += (size_t)snprintf(out + k, cap - k, "%s%s", pass ? (missing++ ? ", " : " (not in this build: ") : (n++ ? ", " : ""),
+                                      gdw_enet_compression_name(c));
+        }
+    if (missing && k < cap) snprintf(out + k, cap - k, ")");
+}
+
 static size_t inflate_with(const gdw_session *s, gdw_enet_compression c, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
     if (c == GDW_ENET_COMPRESS_RANGE_CODER) return s->opts.decompress ? s->opts.decompress(s->opts.decompress_ctx, in, n, out, cap) : 0;
     return gdw_enet_decompress(c, in, n, out, cap);
@@ -811,9 +809,12 @@ static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, si
                 if (f->compression[side])
                     problem(s, f, "enet", base, "a compressed ENet datagram that does not decompress with %s, as this side's did: "
                             "this flow's are skipped (their count comes at the end)", gdw_enet_compression_name(f->compression[side]));
-                else
+                else {
+                    char have[112];
+                    decompressors_text(s, have, sizeof have);
                     problem(s, f, "enet", base, "a compressed ENet datagram that none of %s reads as ENet commands: this flow's are skipped "
-                            "(their count comes at the end)", s->decompressors_text);
+                            "(their count comes at the end)", have);
+                }
             }
             return;
         }
