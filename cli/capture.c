@@ -316,6 +316,12 @@ static const char *shown_n(const char *s, size_t n, char *out, size_t cap) {
 
 static const char *shown_s(const char *s, char *out, size_t cap) { return shown_n(s, s ? strlen(s) : 0, out, cap); }
 
+/* The bytes a RAW or an AUTH carries after its header. */
+static const uint8_t *payload_of(const gdw_mp_parsed *p, size_t *len) {
+    *len = p->command == GDW_MP_RAW ? p->as.raw.payload_len : p->as.sys.payload_len;
+    return p->command == GDW_MP_RAW ? p->as.raw.payload : p->as.sys.payload;
+}
+
 static void print_text(capture_run *r, const gdw_message *m) {
     const gdw_mp_parsed *p = m->mp;
     char a[24], b[24], t1[1100], t2[1100];
@@ -325,39 +331,42 @@ static void print_text(capture_run *r, const gdw_message *m) {
     switch (p->command) {
     case GDW_MP_RSET:
     case GDW_MP_RPC: {
-        if (p->method) { /* Godot 3: the name travels */
-            printf(" %s%s %s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->path ? " (inline)" : "",
-                   shown_n(p->method, p->method_len, t2, sizeof t2));
+        if (p->as.rpc.method) { /* Godot 3: the name travels */
+            printf(" %s%s %s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->as.rpc.path ? " (inline)" : "",
+                   shown_n(p->as.rpc.method, p->as.rpc.method_len, t2, sizeof t2));
             break;
         }
-        const char *name = names_find(&r->names, m->path, p->method_id);
-        printf(" %s%s method %d%s%s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->path ? " (inline)" : "", p->method_id,
-               name ? " " : "", name ? shown_s(name, t2, sizeof t2) : "");
+        const char *name = names_find(&r->names, m->path, p->as.rpc.method_id);
+        printf(" %s%s method %d%s%s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->as.rpc.path ? " (inline)" : "",
+               p->as.rpc.method_id, name ? " " : "", name ? shown_s(name, t2, sizeof t2) : "");
         break;
     }
     case GDW_MP_SIMPLIFY_PATH:
-        printf(" %lld = %s", (long long)p->node_id, shown_n(p->path, p->path_len, t1, sizeof t1));
-        if (p->md5[0]) printf(", rpc md5 %s", shown_s(p->md5, t2, sizeof t2)); /* Godot 4 only */
+        printf(" %lld = %s", (long long)p->as.path.node_id, shown_n(p->as.path.path, p->as.path.path_len, t1, sizeof t1));
+        if (p->as.path.md5[0]) printf(", rpc md5 %s", shown_s(p->as.path.md5, t2, sizeof t2)); /* Godot 4 only */
         break;
     case GDW_MP_CONFIRM_PATH:
-        if (p->path) printf(" %s", shown_n(p->path, p->path_len, t1, sizeof t1)); /* Godot 3 confirms the path */
-        else printf(" %lld, %s", (long long)p->node_id, p->checksum_valid ? "methods match" : "methods differ");
+        if (p->as.path.path) printf(" %s", shown_n(p->as.path.path, p->as.path.path_len, t1, sizeof t1)); /* Godot 3 confirms the path */
+        else printf(" %lld, %s", (long long)p->as.path.node_id, p->as.path.checksum_valid ? "methods match" : "methods differ");
         break;
     case GDW_MP_SPAWN:
-        printf(" net %lld \"%s\" by spawner %s, %s", (long long)p->net_id, shown_n(p->name, p->name_len, t1, sizeof t1),
-               m->path ? shown_s(m->path, t2, sizeof t2) : "(path unknown)", p->scene_id == 255 ? "custom" : "scene");
-        if (p->scene_id != 255) printf(" %d", p->scene_id);
+        printf(" net %lld \"%s\" by spawner %s, %s", (long long)p->as.spawn.net_id, shown_n(p->as.spawn.name, p->as.spawn.name_len, t1, sizeof t1),
+               m->path ? shown_s(m->path, t2, sizeof t2) : "(path unknown)", p->as.spawn.scene_id == 255 ? "custom" : "scene");
+        if (p->as.spawn.scene_id != 255) printf(" %d", p->as.spawn.scene_id);
         break;
-    case GDW_MP_DESPAWN: printf(" net %lld", (long long)p->node_id); break;
-    case GDW_MP_SYNC: printf(" time %u", p->sync_time); break;
+    case GDW_MP_DESPAWN: printf(" net %lld", (long long)p->as.despawn.net_id); break;
+    case GDW_MP_SYNC: printf(" time %u", p->as.sync.time); break;
     case GDW_MP_SYS_ADD_PEER:
-    case GDW_MP_SYS_DEL_PEER: printf(" %lld", (long long)p->sys_peer); break;
+    case GDW_MP_SYS_DEL_PEER: printf(" %lld", (long long)p->as.sys.peer); break;
     case GDW_MP_RAW:
-    case GDW_MP_SYS_AUTH:
-        printf(" %zu bytes ", p->payload_len);
-        write_hex(stdout, p->payload, p->payload_len < 32 ? p->payload_len : 32);
-        if (p->payload_len > 32) printf("...");
+    case GDW_MP_SYS_AUTH: {
+        size_t n;
+        const uint8_t *payload = payload_of(p, &n);
+        printf(" %zu bytes ", n);
+        write_hex(stdout, payload, n < 32 ? n : 32);
+        if (n > 32) printf("...");
         break;
+    }
     default: break;
     }
     uint32_t net = UINT32_MAX;
@@ -405,33 +414,37 @@ static void print_json(capture_run *r, const gdw_message *m) {
     else printf("null");
     printf(",\"dialect\":\"%s\"", gdw_dialect_name(m->dialect));
     if (p->command == GDW_MP_RPC || p->command == GDW_MP_RSET) {
-        const char *name = p->method ? NULL : names_find(&r->names, m->path, p->method_id);
-        printf(",\"inline_path\":%s,\"node_id\":%lld,\"method_id\":%d,\"method\":", p->path ? "true" : "false", (long long)p->node_id, p->method_id);
-        if (p->method) json_bytes_string(stdout, (const uint8_t *)p->method, p->method_len);
+        const char *name = p->as.rpc.method ? NULL : names_find(&r->names, m->path, p->as.rpc.method_id);
+        printf(",\"inline_path\":%s,\"node_id\":%lld,\"method_id\":%d,\"method\":", p->as.rpc.path ? "true" : "false",
+               (long long)p->as.rpc.node_id, p->as.rpc.method_id);
+        if (p->as.rpc.method) json_bytes_string(stdout, (const uint8_t *)p->as.rpc.method, p->as.rpc.method_len);
         else if (name) json_string(stdout, name);
         else printf("null");
     } else if (p->command == GDW_MP_SIMPLIFY_PATH) {
-        printf(",\"node_id\":%lld,\"md5\":", (long long)p->node_id);
-        if (p->md5[0]) json_string(stdout, p->md5);
+        printf(",\"node_id\":%lld,\"md5\":", (long long)p->as.path.node_id);
+        if (p->as.path.md5[0]) json_string(stdout, p->as.path.md5);
         else printf("null");
-    } else if (p->command == GDW_MP_CONFIRM_PATH && p->path) {
+    } else if (p->command == GDW_MP_CONFIRM_PATH && p->as.path.path) {
         printf(",\"confirmed_path\":");
-        json_bytes_string(stdout, (const uint8_t *)p->path, p->path_len);
+        json_bytes_string(stdout, (const uint8_t *)p->as.path.path, p->as.path.path_len);
     } else if (p->command == GDW_MP_CONFIRM_PATH) {
-        printf(",\"node_id\":%lld,\"checksum_valid\":%s", (long long)p->node_id, p->checksum_valid ? "true" : "false");
+        printf(",\"node_id\":%lld,\"checksum_valid\":%s", (long long)p->as.path.node_id, p->as.path.checksum_valid ? "true" : "false");
     } else if (p->command == GDW_MP_SPAWN) {
-        printf(",\"node_id\":%lld,\"net_id\":%lld,\"scene_id\":%d,\"name\":", (long long)p->node_id, (long long)p->net_id, p->scene_id);
-        json_bytes_string(stdout, (const uint8_t *)p->name, p->name_len);
+        printf(",\"node_id\":%lld,\"net_id\":%lld,\"scene_id\":%d,\"name\":", (long long)p->as.spawn.spawner_id, (long long)p->as.spawn.net_id,
+               p->as.spawn.scene_id);
+        json_bytes_string(stdout, (const uint8_t *)p->as.spawn.name, p->as.spawn.name_len);
     } else if (p->command == GDW_MP_DESPAWN) {
-        printf(",\"net_id\":%lld", (long long)p->node_id);
+        printf(",\"net_id\":%lld", (long long)p->as.despawn.net_id);
     } else if (p->command == GDW_MP_SYNC) {
-        printf(",\"sync_time\":%u", p->sync_time);
+        printf(",\"sync_time\":%u", p->as.sync.time);
     } else if (p->command == GDW_MP_SYS_ADD_PEER || p->command == GDW_MP_SYS_DEL_PEER) {
-        printf(",\"peer\":%lld", (long long)p->sys_peer);
+        printf(",\"peer\":%lld", (long long)p->as.sys.peer);
     }
     if (p->command == GDW_MP_RAW || p->command == GDW_MP_SYS_AUTH) {
+        size_t n;
+        const uint8_t *payload = payload_of(p, &n);
         printf(",\"payload\":\"");
-        write_hex(stdout, p->payload, p->payload_len);
+        write_hex(stdout, payload, n);
         printf("\"");
     }
     printf(",\"values\":[");

@@ -10,7 +10,7 @@
  *   then records: byte K, u16 LE length, the bytes. K bit 0: sent by the server side; bit 1: a
  *   whole frame (link type by K bits 2-4: Ethernet, Linux SLL, SLL2, BSD loopback, raw IP,
  *   OpenBSD loopback, IPv4, IPv6) rather than a UDP payload between two fixed IPv4 endpoints.
- * Every record also goes to gdw_mp_parse alone. Checked: what the session holds never passes its
+ * Every record also goes to gdw_mp_parse alone, and to the ENet command walker (gdw_enet_commands_next). Checked: what the session holds never passes its
  * caps (reassembly, windows, paths, after every record and message);
  * every message's values lie inside its packet and print; a parse that fails says where, inside
  * the packet; nothing leaks (LeakSanitizer) or reads out of bounds (ASan). Seeds: corpus/capture/,
@@ -106,6 +106,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         else if (k & 1) gdw_session_udp(f.s, b, 4, 7000, a, 40000, rec, n, t);
         else gdw_session_udp(f.s, a, 4, 40000, b, 7000, rec, n, t);
         check_caps(&f);
+        /* the same bytes as one ENet datagram, through the public walker: every command inside it, and a walk
+         * that fails says where, inside it */
+        gdw_enet_header eh;
+        if (gdw_enet_read_header(rec, n, &eh, NULL) == GDW_OK && !eh.compressed) {
+            gdw_enet_commands it;
+            gdw_enet_command ec;
+            gdw_error werr;
+            int rc;
+            gdw_enet_commands_begin(&it, rec + eh.size, n - eh.size, eh.size);
+            while ((rc = gdw_enet_commands_next(&it, &ec, &werr)) == 1)
+                FUZZ_CHECK(ec.offset + ec.fields_len <= n && ec.data_len <= n && (!ec.data || (size_t)(ec.data - rec) + ec.data_len <= n),
+                           "an ENet command at %zu past a datagram of %zu bytes", ec.offset, n);
+            FUZZ_CHECK(rc == 0 || (werr.offset <= n && werr.message && it.why != GDW_ENET_WALK_OK), "a walk failed at %zu of %zu bytes",
+                       werr.offset, n);
+        }
         /* the same bytes as one SceneMultiplayer packet alone */
         gdw_mp_parsed *p = malloc(sizeof *p);
         FUZZ_CHECK(p != NULL, "out of memory");

@@ -44,31 +44,33 @@ bool gdw_enet_compression_built(gdw_enet_compression c) {
     }
 }
 
-/* FastLZ, levels 1 and 2 (the level in the first byte's top 3 bits: 0 is level 1, 1 level 2). */
+/* FastLZ, levels 1 and 2 (the level in the first byte's top 3 bits: 0 is level 1, 1 level 2). The block is read
+ * through reader.h; the output is written only inside out[0..cap). */
 static size_t fastlz_read(const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
-    if (n == 0) return 0;
-    unsigned level = (in[0] >> 5) + 1u;
+    reader r = rd_view(in, n, 0);
+    uint8_t first, ctrl;
+    if (!rd_u8(&r, &first)) return 0;
+    unsigned level = (first >> 5) + 1u;
     if (level > 2) return 0;
-    size_t ip = 1, op = 0;
-    unsigned ctrl = in[0] & 31u; /* the first instruction is a literal run */
+    size_t op = 0;
+    ctrl = first & 31u; /* the first instruction is a literal run */
     for (;;) {
         if (ctrl >= 32) {
             size_t len = (ctrl >> 5) - 1u, dist = (size_t)(ctrl & 31u) << 8;
             if (len == 6) {
                 uint8_t more;
                 do {
-                    if (ip >= n) return 0;
-                    more = in[ip++];
+                    if (!rd_u8(&r, &more)) return 0;
                     len += more;
                 } while (level == 2 && more == 255);
             }
-            if (ip >= n) return 0;
-            uint8_t code = in[ip++];
+            uint8_t code;
+            if (!rd_u8(&r, &code)) return 0;
             dist += code + 1u;
             if (level == 2 && code == 255 && dist == (31u << 8) + 256u) { /* a far match: 16 bits more */
-                if (n - ip < 3) return 0; /* fastlz.c wants ip < ip_bound here: a byte past the two */
-                dist = ((size_t)in[ip] << 8 | in[ip + 1]) + 8191u + 1u;
-                ip += 2;
+                uint16_t far;
+                if (rd_left(&r) < 3 || !rd_be16(&r, &far)) return 0; /* fastlz.c wants ip < ip_bound here: a byte past the two */
+                dist = (size_t)far + 8191u + 1u;
             }
             len += 3;
             if (dist > op || len > cap - op) return 0;
@@ -76,14 +78,14 @@ static size_t fastlz_read(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
             op += len;
         } else {
             size_t run = ctrl + 1u;
-            if (run > n - ip || run > cap - op) return 0;
-            memcpy(out + op, in + ip, run);
-            ip += run;
+            const uint8_t *literal;
+            if (run > cap - op || !rd_bytes(&r, run, &literal)) return 0;
+            memcpy(out + op, literal, run);
             op += run;
         }
         /* level 1 stops with fewer than 2 bytes left, level 2 with none (fastlz.c's ip_bound and ip_limit) */
-        if (level == 1 ? n - ip < 2 : ip >= n) break;
-        ctrl = in[ip++];
+        if (level == 1 ? rd_left(&r) < 2 : !rd_left(&r)) break;
+        rd_u8(&r, &ctrl);
     }
     return op;
 }

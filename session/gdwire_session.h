@@ -81,58 +81,96 @@ typedef struct gdw_mp_value {
     gdw_error error;       /* offsets relative to the value's first byte */
     gdw_mp_encoding encoding; /* how its bytes hold it: a Variant of the dialect, or SceneMultiplayer's compact
                                  bool or int, or bare bytes (not Variants: no dialect reads those bytes alone) */
+    gdw_doc *doc;          /* the value's document, the parse's own (gdw_mp_parsed_free frees it); NULL with value */
 } gdw_mp_value;
 
-#define GDW_MP_MAX_VALUES 256  /* an RPC has at most 255 arguments (scene_rpc_interface.cpp) */
+#define GDW_MP_MAX_VALUES 256  /* values a packet may give: an RPC has at most 255 arguments (scene_rpc_interface.cpp) */
 
-/* A parsed SceneMultiplayer packet. Pointers point into the packet or into the parse's own
- * storage (gdw_mp_parsed_free frees it). */
+/* A parsed multiplayer packet: its command, the fields that command has (`as`, a union: read the member its
+ * command names), and its Variants. Pointers point into the packet or into the parse's own storage, which
+ * gdw_mp_parsed_free frees: the values' array and documents, and the copy of a path the packet ends without its
+ * NUL. The struct itself is small (a few hundred bytes) and may live on the stack. */
 typedef struct gdw_mp_parsed {
     gdw_mp_command command;
     uint8_t meta;             /* the first byte */
-    /* rpc: the node's path-cache id (-1 when the path is inline); simplify_path and confirm_path:
-     * the cache id; spawn: the spawner's cache id; despawn: the net id. -1 when none. */
-    int64_t node_id;
-    int64_t net_id;           /* spawn: the new node's net id; -1 otherwise */
-    const char *path;         /* rpc (inline form) and simplify_path: the node path, always NUL-terminated
-                                 (a path the packet ends without its NUL is copied); else NULL */
-    size_t path_len;
-    char *owned_path;         /* that copy, if one was made (gdw_mp_parsed_free frees it) */
-    const gdw_allocator *alloc;
-    int method_id;            /* rpc (Godot 4): the method id; -1 otherwise */
-    const char *method;       /* rpc, rset (Godot 3): the method's or property's name as sent (not
-                                 NUL-terminated: method_len bytes); NULL otherwise */
-    size_t method_len;
-    int scene_id;             /* spawn: the scene index, 255 a custom spawn; -1 otherwise */
-    const char *name;         /* spawn: the node's name */
-    size_t name_len;
-    char md5[33];             /* simplify_path: the RPC list's MD5 as sent (hex); "" otherwise */
-    int checksum_valid;       /* confirm_path: the receiver's verdict; -1 otherwise */
-    uint16_t sync_time;       /* sync */
-    int64_t sys_peer;         /* add_peer, del_peer, relay: the peer field; 0 otherwise */
-    const uint8_t *payload;   /* raw, auth: the bytes after the header; relay: the inner packet */
-    size_t payload_len;
+    union {
+        /* GDW_MP_RPC and GDW_MP_RSET */
+        struct {
+            int64_t node_id;      /* the node's path-cache id; -1 when its path is inline */
+            const char *path;     /* the inline path (NUL-terminated), else NULL */
+            size_t path_len;
+            int method_id;        /* Godot 4: the method's id; -1 in Godot 3 */
+            const char *method;   /* Godot 3: the method's or property's name as sent (method_len bytes, not
+                                     NUL-terminated); NULL in Godot 4 */
+            size_t method_len;
+        } rpc;
+        /* GDW_MP_SIMPLIFY_PATH and GDW_MP_CONFIRM_PATH */
+        struct {
+            int64_t node_id;      /* the cache id; -1 when the packet names none (Godot 3's CONFIRM_PATH) */
+            const char *path;     /* SIMPLIFY_PATH, and Godot 3's CONFIRM_PATH: the path (NUL-terminated); else NULL */
+            size_t path_len;
+            char md5[33];         /* Godot 4's SIMPLIFY_PATH: the RPC list's MD5 as sent (hex); "" otherwise */
+            int checksum_valid;   /* Godot 4's CONFIRM_PATH: the receiver's verdict; -1 otherwise */
+        } path;
+        /* GDW_MP_SPAWN */
+        struct {
+            int64_t spawner_id;   /* the spawner's path-cache id */
+            int64_t net_id;       /* the new node's net id */
+            int scene_id;         /* the scene's index; 255 a custom spawn */
+            const char *name;     /* the node's name (name_len bytes) */
+            size_t name_len;
+        } spawn;
+        /* GDW_MP_DESPAWN */
+        struct {
+            int64_t net_id;
+        } despawn;
+        /* GDW_MP_SYNC (GDW_MP_DELTA has no field of its own: its values carry net ids and masks) */
+        struct {
+            uint16_t time;
+        } sync;
+        /* GDW_MP_SYS_AUTH, GDW_MP_SYS_ADD_PEER, GDW_MP_SYS_DEL_PEER, GDW_MP_SYS_RELAY */
+        struct {
+            int64_t peer;         /* the peer field; 0 for AUTH */
+            const uint8_t *payload; /* AUTH: the bytes after the header; RELAY: the inner packet */
+            size_t payload_len;
+        } sys;
+        /* GDW_MP_RAW */
+        struct {
+            const uint8_t *payload;
+            size_t payload_len;
+        } raw;
+    } as;
     size_t value_count;
-    gdw_mp_value values[GDW_MP_MAX_VALUES];
-    gdw_doc *docs[GDW_MP_MAX_VALUES];
-    size_t doc_count;
+    const gdw_mp_value *values; /* value_count of them (NULL when none) */
+    /* the parse's own storage (gdw_mp_parsed_free) */
+    gdw_mp_value *store;
+    size_t store_cap;
+    char *owned_path;
+    size_t owned_len;
+    const gdw_allocator *alloc;
 } gdw_mp_parsed;
 
 /* gdw_mp_parse: parse one multiplayer packet (pkt[0..len)) in the layer the dialect table gives d
- * (gdw_dialect_rule(d, GDW_RULE_MULTIPLAYER)): a Godot 4 SceneMultiplayer packet (NULL d: godot4), a
- * Godot 3 MultiplayerAPI packet (after the transport's header); GDW_ERR_INVALID_ARG for a row whose
- * layer is not read (GDW_MULTIPLAYER_NONE); and decode its Variants
+ * (gdw_dialect_rule(d, GDW_RULE_MULTIPLAYER)): a Godot 4 SceneMultiplayer packet (NULL d: the first dialect of the
+ * table whose engines speak it), a Godot 3 MultiplayerAPI packet (after the transport's header);
+ * GDW_ERR_INVALID_ARG for a row whose layer is not read (GDW_MULTIPLAYER_NONE); and decode its Variants
  * with dialect d and opts (NULL: compatible mode, objects allowed, since the
  * capture shows what was sent; the receiving engine refuses full Objects unless the game allows
- * them). Returns GDW_OK and fills *out, or an error whose err->offset is the byte of the packet
- * that failed and err->message says what (GDW_ERR_TRUNCATED: the packet ends inside a field;
+ * them). *out needs no initialising. Returns GDW_OK and fills *out, or an error whose err->offset is the byte of
+ * the packet that failed and err->message says what (GDW_ERR_TRUNCATED: the packet ends inside a field;
  * GDW_ERR_BAD_VALUE: a field holds what the engine rejects). A Variant that does not decode is
  * not an error of the packet: its value has status and error set and the parse goes on to the
  * next field it can find (none, for an RPC's arguments). The values' documents come from alloc (NULL:
  * the C library's); free them with gdw_mp_parsed_free (also after an error). */
 GDW_API gdw_status gdw_mp_parse(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts,
                                 const gdw_allocator *alloc, gdw_mp_parsed *out, gdw_error *err);
+/* Frees what a parse holds; *p may be parsed into again. */
 GDW_API void gdw_mp_parsed_free(gdw_mp_parsed *p);
+
+/* The node path an RPC, RSET, SIMPLIFY_PATH or Godot 3 CONFIRM_PATH carries inline, and its cache id (-1 none):
+ * the fields of whichever member of `as` the command uses; NULL / -1 for other commands. */
+GDW_API const char *gdw_mp_parsed_path(const gdw_mp_parsed *p, size_t *len);
+GDW_API int64_t gdw_mp_parsed_cache_id(const gdw_mp_parsed *p);
 
 /* ---------------------------------------------------------------------------------------
  * Sessions: frames in, messages out.
@@ -209,6 +247,85 @@ GDW_API bool gdw_enet_compression_built(gdw_enet_compression c);
  * the header's bytes, as ENet gives its decompressor), as the engine decompresses it: the bytes written, 0 when
  * the block does not decompress into out (or c is not built). Needs no session. */
 GDW_API size_t gdw_enet_decompress(gdw_enet_compression c, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
+
+/* ---------------------------------------------------------------------------------------
+ * The layers one at a time, with no session: what a dissector or a filtering proxy reads with.
+ * ------------------------------------------------------------------------------------- */
+
+/* ENet's commands (thirdparty/enet/protocol.h, ENetProtocolCommand). */
+typedef enum gdw_enet_command_kind {
+    GDW_ENET_ACKNOWLEDGE = 1,
+    GDW_ENET_CONNECT = 2,
+    GDW_ENET_VERIFY_CONNECT = 3,
+    GDW_ENET_DISCONNECT = 4,
+    GDW_ENET_PING = 5,
+    GDW_ENET_SEND_RELIABLE = 6,
+    GDW_ENET_SEND_UNRELIABLE = 7,
+    GDW_ENET_SEND_FRAGMENT = 8,
+    GDW_ENET_SEND_UNSEQUENCED = 9,
+    GDW_ENET_BANDWIDTH_LIMIT = 10,
+    GDW_ENET_THROTTLE_CONFIGURE = 11,
+    GDW_ENET_SEND_UNRELIABLE_FRAGMENT = 12,
+    GDW_ENET_COMMAND_KINDS = 13
+} gdw_enet_command_kind;
+/* "acknowledge", "connect", ..., "send_unreliable_fragment"; "?" for another number. */
+GDW_API const char *gdw_enet_command_name(unsigned kind);
+
+/* A datagram's header (protocol.h ENetProtocolHeader: big-endian). */
+typedef struct gdw_enet_header {
+    uint16_t peer_id;   /* the receiving peer's id, 12 bits: 0xFFF from a peer that has none yet (a CONNECT) */
+    uint8_t session_id; /* bits 12-13 */
+    bool compressed;    /* bit 14: everything after the header is one compressed block (gdw_enet_decompress) */
+    bool has_sent_time; /* bit 15: the 16-bit sent time follows */
+    uint16_t sent_time;
+    size_t size;        /* 2 or 4: where the commands start */
+} gdw_enet_header;
+
+/* One command of a datagram, its fields read. Pointers point into the datagram. */
+typedef struct gdw_enet_command {
+    unsigned kind;          /* gdw_enet_command_kind */
+    bool acknowledge;       /* flag 0x80: the sender wants an acknowledgement (a reliable command) */
+    bool unsequenced;       /* flag 0x40 */
+    unsigned channel;       /* channelID (0xFF: the connection's) */
+    uint16_t reliable_seq;  /* reliableSequenceNumber */
+    size_t offset;          /* its first byte in the datagram */
+    const uint8_t *fields;  /* its fixed part, the 4-byte header included */
+    size_t fields_len;
+    const uint8_t *data;    /* the sends' data (dataLength bytes after the fixed part); NULL for the others */
+    size_t data_len;
+    uint16_t unreliable_seq; /* SEND_UNRELIABLE, SEND_UNRELIABLE_FRAGMENT: unreliableSequenceNumber; SEND_UNSEQUENCED: its group */
+    uint32_t connect_data;  /* CONNECT: the data word (Godot's peer id of the client) */
+    struct {                /* SEND_FRAGMENT, SEND_UNRELIABLE_FRAGMENT */
+        uint16_t start_seq;
+        uint32_t count, number, total, offset;
+    } fragment;
+} gdw_enet_command;
+
+/* Why a walk of commands stopped before the end. */
+typedef enum gdw_enet_walk_end {
+    GDW_ENET_WALK_OK = 0,
+    GDW_ENET_CUT_HEADER = 1, /* fewer than 4 bytes left: no command header */
+    GDW_ENET_NOT_A_COMMAND = 2, /* a command number 0 or past 12 */
+    GDW_ENET_CUT_FIELDS = 3, /* the fixed part does not fit */
+    GDW_ENET_CUT_DATA = 4    /* the data its dataLength says does not fit */
+} gdw_enet_walk_end;
+
+/* Walks a datagram's commands (the bytes after its header, or a decompressed block). Fill with
+ * gdw_enet_commands_begin; the fields below `why` say why the walk stopped early. */
+typedef struct gdw_enet_commands {
+    const uint8_t *d;
+    size_t len, pos;
+    size_t base;            /* d[0]'s offset in the datagram (the header's size) */
+    gdw_enet_walk_end why;  /* when it failed: why */
+    unsigned kind;          /* when it failed: the failing command's kind (0: its header was cut) */
+    size_t need, left;      /* when it failed: the bytes its fixed part or its data needed, and the bytes left */
+} gdw_enet_commands;
+GDW_API void gdw_enet_commands_begin(gdw_enet_commands *it, const uint8_t *commands, size_t len, size_t base);
+/* 1: *out is the next command; 0: the commands ended exactly at the end; -1: the rest is not whole commands,
+ * err says why and where (err->offset: in the datagram) and the walk ends. */
+GDW_API int gdw_enet_commands_next(gdw_enet_commands *it, gdw_enet_command *out, gdw_error *err);
+/* The header of datagram d[0..len): GDW_OK, or GDW_ERR_TRUNCATED when it is shorter than its header. */
+GDW_API gdw_status gdw_enet_read_header(const uint8_t *d, size_t len, gdw_enet_header *out, gdw_error *err);
 
 /* A decompressor for ENet's compressed datagrams, given to a session for what it does not read itself (ENet's
  * range coder: gdwire capture loads libenet's enet_range_coder_decompress): in[0..in_len) to out[0..out_cap),

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT
+ * godot.c — the Godot layer of a flow, between its transport (enet.c, websocket.c) and one multiplayer packet
+ * (multiplayer.c): which engine generation the flow speaks (a table of what differs: its transport header, its
+ * ENet channels, its WebSocket messages), the peers, the peers' path caches, and SYS relays.
+ *
+ * Godot 4 over ENet (modules/enet/enet_multiplayer_peer.cpp): ENet channel 0 carries the reliable system channel,
+ * 1 the unreliable ones, and channel N > 1 the game's transfer channel N - 1. Godot 3 over ENet
+ * (modules/enet/networked_multiplayer_enet.cpp, 3.2-stable): channel 0 is the server's configuration channel (a
+ * message, 0 a peer added or 1 removed, and the peer's id: 8 bytes); every other packet has the 8-byte header,
+ * source then target (0 everyone, -N everyone but N), which the server keeps when it passes a packet on; channel
+ * 1 is reliable, 2 unreliable, and a game's transfer channel N > 2 is ENet channel N.
+ *
+ * Godot 4's WebSocketMultiplayerPeer (modules/websocket/websocket_multiplayer_peer.cpp, 4.3): the server's first
+ * binary message is the client's peer id (4 bytes), then every binary message is one SceneMultiplayer packet.
+ * Godot 3's (3.6.2: _make_pkt 176-186, _process_multiplayer 259-335): every message starts with a 9-byte header,
+ * a type (0 a packet, 1 a peer added, 2 a peer removed, 3 the client's own id), then the source and the target
+ * peer ids (32-bit, little-endian; the target 0 everyone, -N everyone but N). A packet's body is a
+ * MultiplayerAPI packet; a system message's, which only the server sends, a peer id. The server relays a packet
+ * with its header as it came. */
+#include "session.h"
+
+#include <string.h>
+
+/* ---- the path caches ------------------------------------------------------------------ */
+
+typedef struct path_entry {
+    holder h;
+    unsigned group; /* the server endpoint's flow group: peers of one server share ids */
+    int64_t sender;
+    uint32_t id;
+    size_t path_len;
+    char path[]; /* NUL-terminated */
+} path_entry;
+
+typedef struct path_key {
+    unsigned group;
+    int64_t sender;
+    uint32_t id;
+} path_key;
+
+static uint64_t path_hash(unsigned group, int64_t sender, uint32_t id) {
+    return index_mix((uint64_t)group << 32 | id, (uint64_t)sender);
+}
+
+static uint64_t path_entry_hash(const void *item) {
+    const path_entry *e = item;
+    return path_hash(e->group, e->sender, e->id);
+}
+
+static bool path_entry_is(const void *item, const void *key) {
+    const path_entry *e = item;
+    const path_key *k = key;
+    return e->group == k->group && e->sender == k->sender && e->id == k->id;
+}
+
+static path_entry *path_entry_find(const gdw_session *s, unsigned group, int64_t sender, uint32_t id) {
+    path_key k = {group, sender, id};
+    return index_find(&s->paths, path_hash(group, sender, id), path_entry_is, &k);
+}
+
+static const char *path_find(const gdw_session *s, unsigned group, int64_t sender, uint32_t id) {
+    path_entry *e = path_entry_find(s, group, sender, id);
+    return e ? e->path : NULL;
+}
+
+static void path_entry_free(gdw_session *s, path_entry *e) {
+    index_remove(&s->paths, e);
+    hold_remove(&s->book, &e->h);
+    gdw_session_release(s->opts.alloc, e, sizeof *e + e->path_len + 1);
+}
+
+void godot_path_free(gdw_session *s, holder *h) { path_entry_free(s, HOLDER_OF(path_entry, h)); }
+
+void godot_path_drop(gdw_session *s, holder *h, const char *said) {
+    path_entry *e = HOLDER_OF(path_entry, h);
+    if (said)
+        problem(s, NULL, "multiplayer", 0, "path caches past %s: cache id %u of peer %lld is dropped (RPCs to it then show no path)", said, e->id,
+                (long long)e->sender);
+    path_entry_free(s, e);
+}
+
+/* A SIMPLIFY_PATH: the sender's cache id names path from now on. Past max_cached_paths or the
+ * path caches' byte caps, the oldest entry makes room. */
+static void path_store(gdw_session *s, flow *f, unsigned group, int64_t sender, uint32_t id, const char *path, size_t len) {
+    path_entry *old = path_entry_find(s, group, sender, id);
+    if (old) path_entry_free(s, old); /* a cache id given again: the new path replaces the old */
+    size_t size = sizeof(path_entry) + len + 1, cost = indexed_cost(size);
+    if (s->paths.count >= s->opts.max_cached_paths && s->book.list[HOLD_PATHS].head) {
+        path_entry *e = HOLDER_OF(path_entry, s->book.list[HOLD_PATHS].head);
+        problem(s, f, "multiplayer", 0, "the path caches hold %zu paths (--max-paths): cache id %u of peer %lld, the oldest, is dropped",
+                s->paths.count, e->id, (long long)e->sender);
+        path_entry_free(s, e);
+    }
+    if (!hold_room(&s->book, &f->hold, HOLD_PATHS, cost, NULL)) {
+        problem(s, f, "multiplayer", 0, "a path of %zu bytes does not fit the path caches' limits (--max-path-bytes, --max-flow-path-bytes): cache id %u of peer %lld is not kept",
+                len, id, (long long)sender);
+        return;
+    }
+    path_entry *e = gdw_session_alloc(s->opts.alloc, size);
+    if (!e) return;
+    memset(e, 0, sizeof *e);
+    e->group = group, e->sender = sender, e->id = id, e->path_len = len;
+    memcpy(e->path, path, len);
+    e->path[len] = 0;
+    if (!index_insert(&s->paths, e)) {
+        gdw_session_release(s->opts.alloc, e, size);
+        return;
+    }
+    hold_add(&s->book, &f->hold, &e->h, HOLD_PATHS, HELD_PATH, cost);
+}
+
+void godot_session_init(gdw_session *s) { s->paths.hash = path_entry_hash; }
+
+/* ---- one packet to the caller ------------------------------------------------------------ */
+
+typedef struct delivery {
+    flow *f;
+    int dir;          /* 0: sent by the flow's client side, 1: by the server */
+    unsigned channel; /* Godot's transfer channel */
+    const char *mode;
+} delivery;
+
+/* The parsed packet in s->parsed, with its node path from the sender's cache, to the caller. */
+static void emit(gdw_session *s, const delivery *dv, reader pkt, int64_t from, int64_t to, bool relayed) {
+    flow *f = dv->f;
+    gdw_mp_parsed *p = &s->parsed;
+    s->stats.by_command[p->command]++;
+    unsigned group = f->group;
+    const char *path = NULL;
+    if (p->command == GDW_MP_SIMPLIFY_PATH) {
+        path_store(s, f, group, from, (uint32_t)p->as.path.node_id, p->as.path.path, p->as.path.path_len);
+        path = path_find(s, group, from, (uint32_t)p->as.path.node_id);
+    } else if (p->command == GDW_MP_RPC || p->command == GDW_MP_RSET) {
+        path = p->as.rpc.path ? p->as.rpc.path : path_find(s, group, from, (uint32_t)p->as.rpc.node_id);
+        if (!path) problem(s, f, "multiplayer", 1, "%s to path-cache id %lld of peer %lld: no SIMPLIFY_PATH for it was seen",
+                           gdw_mp_command_name(p->command), (long long)p->as.rpc.node_id, (long long)from);
+    } else if (p->command == GDW_MP_SPAWN) {
+        path = path_find(s, group, from, (uint32_t)p->as.spawn.spawner_id);
+    } else if (p->command == GDW_MP_CONFIRM_PATH && p->as.path.path) {
+        path = p->as.path.path; /* Godot 3 confirms by path */
+    }
+    for (size_t i = 0; i < p->value_count; i++) {
+        const gdw_mp_value *v = &p->values[i];
+        if (v->status != GDW_OK)
+            problem(s, f, "multiplayer", v->offset + v->error.offset, "%s %s %u does not decode: %s (%s)", gdw_mp_command_name(p->command),
+                    v->label, v->index, v->error.message, gdw_status_name(v->status));
+    }
+    s->stats.messages++;
+    s->stats.message_bytes += pkt.len;
+    if (!s->on_message) return;
+    gdw_message m;
+    memset(&m, 0, sizeof m);
+    m.frame = s->frame, m.time = s->time, m.flow = f->number, m.transport = f->proto == 6 ? "websocket" : "enet", m.dialect = f->dialect;
+    m.from = from, m.to = to, m.relayed = relayed, m.channel = dv->channel, m.mode = dv->mode;
+    m.path = path, m.mp = p, m.bytes = pkt.p, m.len = pkt.len;
+    s->on_message(s->ctx, &m);
+}
+
+/* One multiplayer packet from `from` to `to` (relayed: it came inside a SYS relay, or, in Godot 3,
+ * a server passed it on to the peer its header names). */
+static void deliver(gdw_session *s, const delivery *dv, reader pkt, int64_t from, int64_t to, bool relayed) {
+    flow *f = dv->f;
+    gdw_mp_parsed *p = &s->parsed;
+    gdw_error err;
+    gdw_status st = gdw_mp_parse_again(pkt.p, pkt.len, f->dialect, &s->opts.decode, p, &err);
+    if (st != GDW_OK) {
+        problem(s, f, "multiplayer", err.offset, "%s (%s; a %zu-byte packet from peer %lld%s)", err.message, gdw_status_name(st), pkt.len,
+                (long long)from, relayed ? ", relayed" : "");
+        return;
+    }
+    if (p->command == GDW_MP_SYS_RELAY) {
+        s->stats.by_command[p->command]++;
+        if (relayed) {
+            problem(s, f, "multiplayer", 0, "a relay inside a relay (peer %lld): the engines never send one", (long long)from);
+            return;
+        }
+        /* client to server: the field is the destination; server to client: the source */
+        int64_t peer = p->as.sys.peer;
+        reader inner = rd_view(p->as.sys.payload, p->as.sys.payload_len, 0);
+        if (dv->dir == 0) deliver(s, dv, inner, from, peer, true);
+        else deliver(s, dv, inner, peer, to, true);
+        return;
+    }
+    emit(s, dv, pkt, from, to, relayed);
+}
+
+/* A peer added or removed, as Godot 3's server says it (its configuration channel over ENet, a system message
+ * over WebSocket): a message of its own, from the server. */
+static void emit_peer(gdw_session *s, const delivery *dv, reader pkt, gdw_mp_command c, int32_t peer, int64_t to) {
+    gdw_mp_parsed *p = &s->parsed;
+    gdw_mp_parsed_clear(p);
+    p->command = c;
+    p->as.sys.peer = peer;
+    emit(s, dv, pkt, 1, to, false);
+}
+
+/* ---- the generations ------------------------------------------------------------------------- */
+
+static void ws_scene4(gdw_session *s, flow *f, int dir, reader m);
+static void ws_api3(gdw_session *s, flow *f, int dir, reader m);
+
+/* What differs between the engine generations above their transports. Pandemonium and Godot 3.0-3.1 would be rows
+ * of their own (docs/capture.md: not claimed without a session of theirs). */
+typedef struct godot_generation {
+    gdw_multiplayer layer;      /* the dialect table's rule "multiplayer" that selects the row */
+    size_t enet_header;         /* bytes before each ENet packet: Godot 3's source and target peer ids */
+    int enet_peer_channel;      /* the ENet channel of the server's peers added and removed; -1 none */
+    unsigned enet_game_first;   /* ENet channel N >= this carries the game's transfer channel N - enet_game_shift */
+    unsigned enet_game_shift;
+    void (*ws_message)(gdw_session *s, flow *f, int dir, reader m); /* a binary WebSocket message after the first */
+} godot_generation;
+
+static const godot_generation k_generations[] = {
+    {GDW_MULTIPLAYER_SCENE4, 0, -1, 2, 1, ws_scene4},
+    {GDW_MULTIPLAYER_API3, 8, 0, 3, 0, ws_api3},
+};
+
+static const godot_generation *generation_of(const gdw_dialect *d) {
+    for (size_t i = 0; i < sizeof k_generations / sizeof *k_generations; i++)
+        if (k_generations[i].layer == gdw_session_layer(d)) return &k_generations[i];
+    return NULL;
+}
+
+/* Which multiplayer layer a flow speaks, from its first packet (when the options name no dialect).
+ * Godot 3 puts an 8-byte header on every packet: its source peer id, then its target; so a client's
+ * packet begins with the id its CONNECT carried, a server's own with 1, and the server's
+ * configuration channel (0) carries 8 bytes, a message 0 or 1 then a peer id. Godot 4's packets
+ * begin with a command byte (0-7, flags in bits 4-7): never four bytes that spell 1 or a client's id
+ * (its SIMPLIFY_PATH goes on with MD5 text, its RPC node ids start at 1). */
+static gdw_multiplayer detect_enet_layer(const flow *f, int dir, unsigned enet_channel, reader pkt) {
+    uint32_t first;
+    bool api3 = false;
+    if (pkt.len >= 8 && rd_le32(&pkt, &first)) {
+        if (dir == 0) api3 = f->client_id != 0 && first == (uint32_t)f->client_id && pkt.len >= 9;
+        else api3 = (enet_channel == 0 && pkt.len == 8 && first <= 1) || (first == 1 && pkt.len >= 9);
+    }
+    return api3 ? GDW_MULTIPLAYER_API3 : GDW_MULTIPLAYER_SCENE4;
+}
+
+void godot_enet_packet(gdw_session *s, flow *f, int dir, unsigned enet_channel, const char *mode, reader pkt) {
+    if (!f->dialect)
+        f->dialect = s->opts.dialect ? s->opts.dialect : gdw_session_dialect_of(detect_enet_layer(f, dir, enet_channel, pkt));
+    const godot_generation *g = generation_of(f->dialect);
+    static const godot_generation unread = {GDW_MULTIPLAYER_NONE, 0, -1, 2, 1, NULL}; /* the parse says why */
+    if (!g) g = &unread;
+    delivery dv = {f, dir, enet_channel >= g->enet_game_first ? enet_channel - g->enet_game_shift : 0, mode};
+    int64_t receiver = dir == 1 ? f->client_id : 1, sender = dir == 1 ? 1 : f->client_id;
+    if (g->enet_peer_channel >= 0 && enet_channel == (unsigned)g->enet_peer_channel) {
+        uint32_t added_or_removed, peer;
+        reader r = pkt;
+        if (!rd_le32(&r, &added_or_removed) || !rd_le32(&r, &peer) || added_or_removed > 1) {
+            problem(s, f, "multiplayer", 0, "a %zu-byte packet on Godot 3's configuration channel: not a peer added or removed", pkt.len);
+            return;
+        }
+        emit_peer(s, &dv, pkt, added_or_removed == 0 ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER, (int32_t)peer, receiver);
+        return;
+    }
+    if (g->enet_header) {
+        uint32_t source, target;
+        if (!rd_le32(&pkt, &source) || !rd_le32(&pkt, &target)) {
+            problem(s, f, "multiplayer", 0, "a %zu-byte packet: shorter than Godot 3's 8-byte header", pkt.len);
+            return;
+        }
+        bool relayed = dir == 0 ? (int32_t)target != 1 : source != 1;
+        deliver(s, &dv, rd_rest(&pkt), source, relayed ? (int32_t)target : receiver, relayed);
+        return;
+    }
+    deliver(s, &dv, pkt, sender, receiver, false);
+}
+
+/* Godot 4's WebSocket: every binary message after the id is one packet. */
+static void ws_scene4(gdw_session *s, flow *f, int dir, reader m) {
+    delivery dv = {f, dir, 0, "reliable"};
+    deliver(s, &dv, m, dir == 1 ? 1 : f->client_id, dir == 1 ? f->client_id : 1, false);
+}
+
+enum { WS3_HEADER = 9, WS3_PACKET = 0, WS3_ADD = 1, WS3_DEL = 2, WS3_ID = 3 };
+
+/* Godot 3's WebSocket: the 9-byte header, then a packet or a system message. */
+static void ws_api3(gdw_session *s, flow *f, int dir, reader m) {
+    uint8_t type;
+    uint32_t source, target, peer;
+    size_t len = m.len;
+    if (!rd_u8(&m, &type) || !rd_le32(&m, &source) || !rd_le32(&m, &target)) {
+        problem(s, f, "multiplayer", 0, "a %zu-byte message: shorter than Godot 3's 9-byte WebSocket header", len);
+        return;
+    }
+    delivery dv = {f, dir, 0, "reliable"};
+    int64_t receiver = dir == 1 ? f->client_id : 1;
+    if (type == WS3_PACKET) {
+        if (dir == 0 && f->client_id && (int32_t)source != f->client_id) { /* the engine drops it: "Someone is cheating" (:283) */
+            problem(s, f, "multiplayer", 0, "a packet from the client that says it comes from peer %lld, not the client's %lld: the server drops it",
+                    (long long)(int32_t)source, (long long)f->client_id);
+            return;
+        }
+        bool relayed = dir == 0 ? (int32_t)target != 1 : (int32_t)source != 1;
+        deliver(s, &dv, rd_rest(&m), (int32_t)source, relayed ? (int32_t)target : receiver, relayed);
+        return;
+    }
+    reader body = m;
+    if (dir == 0 || type > WS3_ID || !rd_le32(&body, &peer)) {
+        problem(s, f, "multiplayer", 0, "a %zu-byte Godot 3 WebSocket message of type %u from the %s: not a packet nor a system message", len, type,
+                dir == 0 ? "client (only the server sends system messages)" : "server");
+        return;
+    }
+    m.pos = 0;
+    if (type == WS3_ID) f->client_id = (int32_t)peer;
+    else emit_peer(s, &dv, m, type == WS3_ADD ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER, (int32_t)peer, receiver);
+}
+
+void godot_ws_message(gdw_session *s, flow *f, int dir, reader m) {
+    if (dir == 1 && !f->tcp->id_seen) {
+        /* the server's first message tells the client its id: Godot 4's 4 bytes, or Godot 3's system message (its
+         * 9-byte header, type 3, then the id) */
+        f->tcp->id_seen = true;
+        reader r = m;
+        uint32_t id;
+        uint8_t type;
+        if (m.len == 4 && rd_le32(&r, &id)) {
+            f->client_id = (int32_t)id;
+            return;
+        }
+        if (m.len == WS3_HEADER + 4 && rd_u8(&r, &type) && type == WS3_ID && rd_skip(&r, 8) && rd_le32(&r, &id)) {
+            f->client_id = (int32_t)id;
+            if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_session_dialect_of(GDW_MULTIPLAYER_API3);
+            return;
+        }
+        problem(s, f, "multiplayer", 0, "the server's first message is %zu bytes, not the client's peer id (Godot 4's 4 bytes, or Godot 3's "
+                "9-byte header and 4 bytes)", m.len);
+    }
+    if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_session_dialect_of(GDW_MULTIPLAYER_SCENE4);
+    const godot_generation *g = generation_of(f->dialect);
+    if (!g) {
+        tcp_off(s, f, "a WebSocket flow of this dialect's engines (its multiplayer layer is not read)");
+        return;
+    }
+    g->ws_message(s, f, dir, m);
+}
