@@ -254,6 +254,7 @@ typedef struct capture_run {
 } capture_run;
 
 static void count_peer(capture_run *r, int64_t id, bool sent, size_t bytes) {
+    if (id == 0) return; /* unknown: no CONNECT seen, or a put_var flow (no peers) */
     size_t i = 0;
     while (i < r->n_peers && r->peers[i].id != id) i++;
     if (i == r->n_peers) {

@@ -52,11 +52,13 @@ typedef enum gdw_mp_command {
     GDW_MP_SYS_DEL_PEER = 11, /* SYS 2 */
     GDW_MP_SYS_RELAY = 12,    /* SYS 3: never reported itself; its inner packet is, marked relayed */
     GDW_MP_RSET = 13,         /* Godot 3: a remote property set (its name in method, one value) */
+    GDW_MP_VAR = 14,          /* plain TCP: one value StreamPeer.put_var or a PacketPeerStream wrote (a 4-byte
+                                 little-endian length, then the Variant): no multiplayer layer, no peers */
     GDW_MP_COMMAND_COUNT
 } gdw_mp_command;
 
 /* gdw_mp_command_name: "rpc", "simplify_path", "confirm_path", "raw", "spawn", "despawn", "sync",
- * "sys", "delta", "auth", "add_peer", "del_peer", "relay", "rset"; "?" outside the enum. */
+ * "sys", "delta", "auth", "add_peer", "del_peer", "relay", "rset", "var"; "?" outside the enum. */
 GDW_API const char *gdw_mp_command_name(gdw_mp_command c);
 /* gdw_mp_command_from_name: the reverse; -1 when unknown. */
 GDW_API int gdw_mp_command_from_name(const char *name);
@@ -197,9 +199,10 @@ typedef struct gdw_message {
     uint64_t frame;          /* the capture's frame (1-based) that completed it */
     double time;             /* that frame's time, seconds */
     unsigned flow;           /* the flow's number (1-based), in order of first sight */
-    const char *transport;   /* "enet", "websocket" */
-    const gdw_dialect *dialect; /* the flow's: the options' dialect, or godot4 / godot3 as detected */
-    int64_t from, to;        /* Godot peer ids: the server is 1; 0: unknown (no CONNECT seen); to:
+    const char *transport;   /* "enet", "websocket", "tcp" (put_var frames) */
+    const gdw_dialect *dialect; /* the flow's: the options' dialect, or as detected (godot4 / godot3 by the
+                                multiplayer layer; a put_var flow by the ranking of gdwire check on its first value) */
+    int64_t from, to;        /* Godot peer ids: the server is 1; 0: unknown (no CONNECT seen; a put_var flow has none); to:
                                 the peer the transport carried it to (a relay: its destination,
                                 0 everyone, -N everyone but N) */
     bool relayed;            /* it travelled inside a SYS relay */

@@ -150,7 +150,7 @@ static void emit(gdw_session *s, const delivery *dv, reader pkt, int64_t from, i
     if (!s->on_message) return;
     gdw_message m;
     memset(&m, 0, sizeof m);
-    m.frame = s->frame, m.time = s->time, m.flow = f->number, m.transport = f->proto == 6 ? "websocket" : "enet", m.dialect = f->dialect;
+    m.frame = s->frame, m.time = s->time, m.flow = f->number, m.transport = f->proto != 6 ? "enet" : f->tcp && f->tcp->framing == FRAMING_PUT_VAR ? "tcp" : "websocket", m.dialect = f->dialect;
     m.from = from, m.to = to, m.relayed = relayed, m.channel = dv->channel, m.mode = dv->mode;
     m.path = path, m.mp = p, m.bytes = pkt.p, m.len = pkt.len;
     s->on_message(s->ctx, &m);
@@ -306,6 +306,23 @@ static void ws_api3(gdw_session *s, flow *f, int dir, reader m) {
     m.pos = 0;
     if (type == WS3_ID) f->client_id = (int32_t)peer;
     else emit_peer(s, &dv, m, type == WS3_ADD ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER, (int32_t)peer, receiver);
+}
+
+/* A put_var flow has no peers and no multiplayer layer: each value is a message of its own, on channel 0. The engine
+ * reads a frame's value with its length given (StreamPeer::get_var: decode_variant of the frame's bytes), so bytes
+ * after the value are ignored there: here they are a problem. */
+void godot_stream_value(gdw_session *s, flow *f, int dir, reader value) {
+    gdw_mp_parsed *p = &s->parsed;
+    if (gdw_mp_parse_var(value.p, value.len, f->dialect, &s->opts.decode, p) != GDW_OK) {
+        problem(s, f, "tcp", 0, "out of memory for a put_var value of %zu bytes", value.len);
+        return;
+    }
+    const gdw_mp_value *v = &p->values[0];
+    if (v->status == GDW_OK && v->length < value.len)
+        problem(s, f, "tcp", 0, "a put_var frame of %zu bytes whose value takes %zu: the engine's get_var ignores the other %zu", value.len,
+                v->length, value.len - v->length);
+    delivery dv = {f, dir, 0, "reliable"};
+    emit(s, &dv, value, 0, 0, false);
 }
 
 void godot_ws_message(gdw_session *s, flow *f, int dir, reader m) {

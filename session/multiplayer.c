@@ -17,7 +17,7 @@
 
 const char *gdw_mp_command_name(gdw_mp_command c) {
     static const char *const names[GDW_MP_COMMAND_COUNT] = {
-        "rpc", "simplify_path", "confirm_path", "raw", "spawn", "despawn", "sync", "sys", "delta", "auth", "add_peer", "del_peer", "relay", "rset"};
+        "rpc", "simplify_path", "confirm_path", "raw", "spawn", "despawn", "sync", "sys", "delta", "auth", "add_peer", "del_peer", "relay", "rset", "var"};
     return (unsigned)c < GDW_MP_COMMAND_COUNT ? names[c] : "?";
 }
 
@@ -443,6 +443,17 @@ gdw_status gdw_mp_parse_again(const uint8_t *pkt, size_t len, const gdw_dialect 
     gdw_status st = g->commands[k].parse(&c, &r);
     if (st == GDW_OK && c.nomem) return fail(err, GDW_ERR_NOMEM, 0, "out of memory for its values");
     return st;
+}
+
+gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out) {
+    gdw_mp_parsed_clear(out);
+    out->command = GDW_MP_VAR;
+    mp_parse c = {rd_view(bytes, len, 0), 0, d, opts, out, NULL, false};
+    gdw_mp_value *v = new_value(&c, "value", 0, 0, 0, 0);
+    if (!v) return GDW_ERR_NOMEM;
+    size_t took = decode_variant(&c, bytes, len, v);
+    v->length = took ? took : len;
+    return GDW_OK;
 }
 
 void gdw_mp_parsed_clear(gdw_mp_parsed *p) {

@@ -3,8 +3,10 @@
  * a bounded view (reader.h) of its payload:
  *
  *   link.c         a frame: link layer, IPv4 / IPv6, then a UDP datagram (enet.c) or a TCP segment (tcp.c)
- *   tcp.c          a flow's two TCP streams, put back in order (gaps wait, overlaps drop), to websocket.c
+ *   tcp.c          a flow's two TCP streams, put back in order (gaps wait, overlaps drop), to websocket.c or
+ *                  stream.c by the flow's first bytes
  *   websocket.c    the upgrade, frames, masking, messages, to godot.c
+ *   stream.c       put_var and PacketPeerStream frames (a length, then a Variant), to godot.c
  *   enet.c         a datagram: its commands (a table), compressed blocks (compress.c), retransmits, fragments,
  *                  to godot.c
  *   godot.c        which engine generation a flow speaks (a table), its transport header, peers, path caches
@@ -47,6 +49,8 @@ static inline void gdw_session_release(const gdw_allocator *a, void *p, size_t n
 gdw_status gdw_mp_parse_again(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out,
                               gdw_error *err);
 void gdw_mp_parsed_clear(gdw_mp_parsed *p);
+/* One value alone (a put_var frame's bytes after its length) as a GDW_MP_VAR message with one value, "value". */
+gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out);
 
 /* ---- what a session holds (hold.h): each structure that holds memory is a holder of one type ------------- */
 
@@ -165,9 +169,15 @@ typedef struct tcp_dir {
     int msg_opcode;
 } tcp_dir;
 
+/* What a TCP flow carries, found at its first bytes (tcp.c). */
+enum { FRAMING_UNKNOWN, FRAMING_WEBSOCKET, FRAMING_PUT_VAR };
+
 typedef struct tcp_side {
     tcp_dir d[2];
     bool id_seen, reported_off;
+    uint8_t framing;
+    uint64_t stream_dialects; /* put_var flows: bit i, dialect i of the table, reads every frame so far whole */
+    bool stream_started;      /* put_var flows: the first frame was a whole Variant */
 } tcp_side;
 
 /* d's message buffer holds `need` bytes (msg_len kept); false when memory or the caps refuse it (then d is
@@ -180,6 +190,9 @@ void tcp_msg_release(gdw_session *s, tcp_dir *d);
 size_t ws_consume(gdw_session *s, flow *f, int dir, uint8_t *p, size_t n);
 /* What a direction left waiting at the end is no lost message (a control frame's head). */
 bool ws_waiting_is_harmless(const tcp_dir *d);
+
+/* stream.c: put_var frames (a 4-byte little-endian length, then a Variant), as ws_consume */
+size_t putvar_consume(gdw_session *s, flow *f, int dir, uint8_t *p, size_t n);
 
 /* enet.c */
 void enet_session_init(gdw_session *s); /* its indexes' hash functions */
@@ -197,6 +210,8 @@ void godot_session_init(gdw_session *s);
 void godot_enet_packet(gdw_session *s, flow *f, int dir, unsigned enet_channel, const char *mode, reader pkt);
 /* A whole binary WebSocket message sent in direction dir. */
 void godot_ws_message(gdw_session *s, flow *f, int dir, reader msg);
+/* One value of a put_var flow, sent in direction dir: a message of its own (GDW_MP_VAR). */
+void godot_stream_value(gdw_session *s, flow *f, int dir, reader value);
 void godot_path_drop(gdw_session *s, holder *h, const char *said);
 void godot_path_free(gdw_session *s, holder *h);
 

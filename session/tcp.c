@@ -2,8 +2,9 @@
  * tcp.c — a TCP flow's two streams (RFC 9293), each put back in order: bytes seen again are dropped (a
  * retransmit, or the overlapping part of one), segments ahead of the stream wait (at most TCP_MAX_AHEAD, and
  * within the reassembly caps) until the gap fills. What a stream holds in order goes to the layer above
- * (websocket.c, ws_consume), which takes what it can and leaves the rest for more. A flow starts at its SYN,
- * or at a WebSocket upgrade request when the capture missed the SYN. */
+ * (websocket.c's ws_consume, or stream.c's putvar_consume, by the flow's first bytes: tcp_framing), which takes
+ * what it can and leaves the rest for more. A flow starts at its SYN, or at a WebSocket upgrade request when the
+ * capture missed the SYN. */
 #include "session.h"
 
 #include <string.h>
@@ -104,11 +105,20 @@ void tcp_msg_release(gdw_session *s, tcp_dir *d) {
     tcp_charge(s, d, tcp_dir_cost(d));
 }
 
+/* What a flow carries, by its first bytes: an HTTP request or answer begins a WebSocket upgrade; anything else is
+ * tried as put_var frames (stream.c says when it is not). 0 while fewer than 4 bytes came. */
+static int tcp_framing(const uint8_t *p, size_t n) {
+    if (n < 4) return FRAMING_UNKNOWN;
+    return memcmp(p, "GET ", 4) == 0 || memcmp(p, "HTTP", 4) == 0 ? FRAMING_WEBSOCKET : FRAMING_PUT_VAR;
+}
+
 /* What the stream holds in order, to the layer above; what it took goes, and an empty buffer is let go until more
  * comes. */
 static void tcp_deliver(gdw_session *s, flow *f, int dir) {
     tcp_dir *d = &f->tcp->d[dir];
-    size_t took = ws_consume(s, f, dir, d->buf, d->len);
+    if (!f->tcp->framing) f->tcp->framing = (uint8_t)tcp_framing(d->buf, d->len);
+    if (!f->tcp->framing) return;
+    size_t took = f->tcp->framing == FRAMING_WEBSOCKET ? ws_consume(s, f, dir, d->buf, d->len) : putvar_consume(s, f, dir, d->buf, d->len);
     if (d->state == STREAM_OFF) return; /* its buffers are gone */
     if (took) {
         memmove(d->buf, d->buf + took, d->len - took);
@@ -240,9 +250,10 @@ void tcp_segment_in(gdw_session *s, const uint8_t *src, const uint8_t *dst, size
 void tcp_flow_finish(gdw_session *s, flow *f) {
     for (int k = 0; f->tcp && k < 2; k++) {
         tcp_dir *d = &f->tcp->d[k];
-        if (d->state != STREAM_OFF && (d->ahead || d->msg_len || (d->len && !ws_waiting_is_harmless(d))))
-            problem(s, f, "tcp", 0, "the %s stream ends inside a WebSocket message or before a gap filled (%zu bytes waiting)", side_name(k),
-                    d->len + d->msg_len + d->ahead_bytes);
+        bool harmless = f->tcp->framing == FRAMING_WEBSOCKET && ws_waiting_is_harmless(d);
+        if (d->state != STREAM_OFF && (d->ahead || d->msg_len || (d->len && !harmless)))
+            problem(s, f, "tcp", 0, "the %s stream ends inside a %s or before a gap filled (%zu bytes waiting)", side_name(k),
+                    f->tcp->framing == FRAMING_PUT_VAR ? "put_var frame" : "WebSocket message", d->len + d->msg_len + d->ahead_bytes);
         tcp_dir_free(s, d);
         d->state = STREAM_OFF;
     }

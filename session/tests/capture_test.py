@@ -70,9 +70,51 @@ def encode_args(messages):
     return out
 
 
+def stream_session(name, pcap, log):
+    """A plain-TCP session (stream4.gd, stream3.gd): every value a peer logged sending with put_var or through a
+    PacketPeerStream is one `var` message of the capture, its bytes the engine's own var_to_bytes of it (SHA-256),
+    and nothing else is; every value logged received is among them; the flows' dialect is the engines'."""
+    rc, out, err = capture(pcap)
+    msgs = [o for o in out if o["type"] == "message"]
+    problems = [o for o in out if o["type"] == "problem"]
+    check(rc == 0 and not problems, f"{name}: exit {rc}, {len(problems)} problems: {err[:300]}")
+    bad = [(o, e.message) for o in out for e in VALIDATOR.iter_errors(o)]
+    check(not bad, f"{name}: {len(bad)} JSON lines not valid under the schema, the first: {bad[:1]}")
+    check(all(m["command"] == "var" and m["transport"] == "tcp" and len(m["values"]) == 1 for m in msgs),
+          f"{name}: a message that is not one put_var value: {[m for m in msgs if m['command'] != 'var'][:1]}")
+    engine = {e["engine"] for e in log if e["event"] == "start"}
+    want_dialect = "godot4" if all(v.startswith("4.") for v in engine) else "godot3"
+    summary = [o for o in out if o["type"] == "summary"][0]
+    # the flows end in the engines' dialect; values before the first frame that tells the dialects apart are read in
+    # the newest of those that read them alike (docs/capture.md)
+    flows = {f["dialect"] for f in summary["flow_list"]}
+    last = {m["flow"]: m["dialect"] for m in msgs}
+    check(flows == {want_dialect} and set(last.values()) == {want_dialect}, f"{name}: flows read as {sorted(flows)}, the engines are {sorted(engine)}")
+    # the values against the engine's own bytes of them: where the log has them (up to 2 KiB), as the values gdwire
+    # reads from both (Godot 3's encoder leaves a NodePath's padding uninitialised: the bytes differ there); else by
+    # the SHA-256 of the bytes
+    sent = [e for e in log if e["event"] == "var_sent"]
+    received = [e for e in log if e["event"] == "var_received"]
+    small = [e for e in sent + received if "bytes" in e]
+    for e, text in zip(small, decode_texts([e["bytes"] for e in small], want_dialect)):
+        e["key"] = ("text", text)
+    for e in sent + received:
+        e.setdefault("key", ("sha256", e["sha256"]))
+    got = sorted(("text", m["values"][0]["text"]) if m["size"] <= 2048 else ("sha256", hashlib.sha256(bytes.fromhex(m["values"][0]["hex"])).hexdigest())
+                 for m in msgs)
+    check(got == sorted(e["key"] for e in sent), f"{name}: {len(msgs)} values in the capture, {len(sent)} logged sent: not the same values")
+    check(len(received) == len(sent) and {e["key"] for e in received} <= set(got), f"{name}: {len(received)} values logged received")
+    framings = sorted({e["framing"] for e in sent})
+    print(f"{name} ({want_dialect}): {len(sent)} values sent ({', '.join(framings)}), {len(received)} received: all found (as the values gdwire reads from the logged bytes, the large ones by SHA-256) in "
+          f"{summary['messages']} messages of {summary['frames']} frames in {summary['flows']} flows (largest {max(m['size'] for m in msgs)} bytes)")
+    return pcap, out
+
+
 def session(name):
     pcap = os.path.join(SESSIONS, name + ".pcap")
     log = [json.loads(line) for line in open(os.path.join(SESSIONS, name + ".log"), encoding="utf-8")]
+    if any(e["event"] == "start" and e.get("transport") == "tcp" for e in log):
+        return stream_session(name, pcap, log)
     names = os.path.join(SESSIONS, name + ".names.tsv")  # Godot 4 only: Godot 3 sends the names
     rc, out, err = capture(pcap, *(["--names", names] if os.path.exists(names) else []))
     msgs = [o for o in out if o["type"] == "message"]
@@ -273,9 +315,13 @@ def hostile_tcp(name, recs, endian, header, want, clean_n):
         msgs = sorted(json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message")
         check(rc == 0 and msgs == sorted(want), f"{name}: {n_swapped} pairs of segments out of order: exit {rc}, {len(msgs)} messages")
         print(f"{name}: {n_swapped} pairs of segments out of order: the {len(msgs)} messages unchanged")
-        backwards = []
-        for i in range(0, len(recs), 40):  # every run of 40 segments delivered last first
-            backwards += recs[i:i + 40][::-1] if i else recs[:40]
+        # every run of 40 segments delivered last first, after the last SYN (no host sends data on a connection before
+        # its handshake: a flow starts at its SYN, and a plain-TCP flow cannot be found in the middle of its stream)
+        syn = [i for i, r in enumerate(recs) if r[2][14 + (r[2][14] & 15) * 4 + 13] & 2]
+        first = max(40, syn[-1] + 1 if syn else 0)
+        backwards = list(recs[:first])
+        for i in range(first, len(recs), 40):
+            backwards += recs[i:i + 40][::-1]
         write_pcap(path, endian, header, backwards)
         rc, out, err = capture(path, *names_args(name))
         msgs = sorted(json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message")
@@ -336,7 +382,7 @@ def mid_session(name, recs, endian, header, clean):
 
 def hostile(name, pcap, clean):
     endian, header, recs = read_pcap(pcap)
-    if recs and recs[0][2][23] == 6:  # TCP: a WebSocket session
+    if recs and recs[0][2][23] == 6:  # TCP: a WebSocket or put_var session
         clean_msgs = [json.dumps({k: v for k, v in o.items() if k not in ("args_sha256", "args_text")}, sort_keys=True) for o in clean if o["type"] == "message"]
         want = [json.dumps(dict(json.loads(m), frame=0, time=0), sort_keys=True) for m in clean_msgs]
         hostile_tcp(name, recs, endian, header, want, len(clean_msgs))

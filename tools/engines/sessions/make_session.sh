@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # make_session.sh ENGINE TRANSPORT OUT [COMPRESSION] — record a real multiplayer session: a server and two
-# clients of ENGINE (tools/engines/run) talk on loopback over TRANSPORT (enet or ws) while tcpdump
+# clients of ENGINE (tools/engines/run) talk on loopback over TRANSPORT (enet, ws, or tcp: plain TCP with
+# put_var and PacketPeerStream frames, stream4.gd / stream3.gd) while tcpdump
 # captures the port; writes OUT.pcap and OUT.log (each peer's JSON lines: what it sent, before
 # the engine sent it, and what its RPCs received; session4.gd) and OUT.names.tsv (the game's
 # method names, written by tools/capture/gdwire_names.gd). Needs root for tcpdump (or
@@ -12,17 +13,21 @@ engine=${1:-}; transport=${2:-}; out=${3:-}
 case "$engine" in
     godot4.*) script=session4.gd; node=game4.gd; config=5; args=(--headless --path .) ;;
     godot3.*) script=session3.gd; node=game3.gd; config=4; args=(--no-window) ;;
-    *) echo "usage: make_session.sh godot4.6|godot3.6|godot3.2 enet|ws OUT [none|range_coder|fastlz|zlib|zstd]" >&2; exit 2 ;;
+    *) echo "usage: make_session.sh godot4.6|godot3.6|godot3.2 enet|ws|tcp OUT [none|range_coder|fastlz|zlib|zstd]" >&2; exit 2 ;;
 esac
 compression=${4:-}   # none, range_coder (Godot 3.4+'s default), fastlz, zlib or zstd (ENet only); empty: the engine's default
-case "$transport" in enet|ws) ;; *) echo "make_session.sh: TRANSPORT is enet or ws" >&2; exit 2 ;; esac
+case "$transport" in
+    enet|ws) ;;
+    tcp) script=stream${script#session}; node= ;;  # no game node: values on a StreamPeerTCP
+    *) echo "make_session.sh: TRANSPORT is enet, ws or tcp" >&2; exit 2 ;;
+esac
 command -v tcpdump >/dev/null || { echo "make_session.sh: needs tcpdump (apt-get install tcpdump)" >&2; exit 127; }
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 printf 'config_version=%s\n' "$config" > "$work/project.godot"
-cp "$here/$script" "$here/$node" "$here/../../capture/gdwire_names.gd" "$work/"
+cp "$here/$script" ${node:+"$here/$node"} "$here/../../capture/gdwire_names.gd" "$work/"
 [ "$config" != 4 ] || cp "$work/project.godot" "$work/engine.cfg"
 port=$((20000 + RANDOM % 20000))
 proto=udp; [ "$transport" = enet ] || proto=tcp
@@ -31,7 +36,7 @@ tcpdump_pid=$!
 pids+=("$tcpdump_pid")
 for _ in $(seq 50); do grep -qs listening "$work/tcpdump.err" && break; sleep 0.1; done
 run() { # ROLE
-    if [ "$script" = session4.gd ]; then
+    if [ "$script" = session4.gd ] || [ "$script" = stream4.gd ]; then
         (cd "$work" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \
             timeout 60 "$here/../run" "$engine" "${args[@]}" --script "res://$script" -- "$1" "$port" "$work/$1.log" "$transport" $compression \
             >"$work/$1.out" 2>&1)
