@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT
  * link.c — a captured frame: its link layer (libpcap's LINKTYPE_* numbers), then IPv4 (RFC 791) or IPv6 (RFC 8200,
  * its hop-by-hop, routing and destination option headers walked), then a UDP datagram (RFC 768) to enet.c or a
- * TCP segment to tcp.c. A field the capture cut is a problem with its byte in the frame. IP fragments are not
- * reassembled: Godot's ENet keeps its datagrams under the path's MTU (ENET_HOST_DEFAULT_MTU 1392), so a fragment is
- * said and skipped. */
+ * TCP segment to tcp.c. A field the capture cut is a problem with its byte in the frame. IP fragments (IPv4's
+ * flags and offset, IPv6's fragment header) are put back together, under the reassembly caps, by their
+ * addresses, protocol and identification (RFC 791, RFC 8200 4.5): a datagram completes when every 8-byte unit up to
+ * the last fragment's end came; a fragment that overlaps one already held drops its datagram (RFC 5722), as Linux
+ * does for IPv6. Godot's ENet keeps its datagrams under the path's MTU (ENET_HOST_DEFAULT_MTU 1392), but a host with
+ * a larger MTU, or a tunnel, fragments them. */
 #include "session.h"
 
 #include <string.h>
@@ -81,6 +84,10 @@ typedef struct ip_packet {
     size_t alen;
     unsigned proto;
     size_t payload_len; /* what the IP header says follows it */
+    bool fragment;      /* a fragment: where its bytes go (offset), whether more follow, and its datagram's id */
+    bool more;
+    size_t offset;
+    uint32_t id;
 } ip_packet;
 
 static bool ipv4(gdw_session *s, reader *r, ip_packet *ip) {
@@ -102,13 +109,26 @@ static bool ipv4(gdw_session *s, reader *r, ip_packet *ip) {
         problem(s, NULL, "ip", rd_at(r) + 2, "an IPv4 total length shorter than its header");
         return false;
     }
-    if ((frag & 0x3FFF) != 0) { /* more fragments, or an offset */
-        if (proto == IP_PROTO_UDP) problem(s, NULL, "ip", rd_at(r) + 6, "a fragment of an IPv4 datagram: IP fragments are not reassembled");
-        return false;
-    }
+    uint16_t id = 0;
+    rd_be16_at(r, 4, &id);
+    ip->fragment = (frag & 0x3FFF) != 0; /* more fragments, or an offset */
+    ip->more = frag & 0x2000, ip->offset = (size_t)(frag & 0x1FFF) * 8, ip->id = id;
     rd_skip(&h, 11), rd_bytes(&h, 4, &ip->src), rd_bytes(&h, 4, &ip->dst);
     ip->alen = 4, ip->proto = proto, ip->payload_len = (size_t)total - hlen;
     rd_skip(r, hlen);
+    return true;
+}
+
+/* IPv6's hop-by-hop, routing and destination options headers, walked: *next is left at the header after them and
+ * *left at the bytes after them. false when one does not fit. */
+static bool ipv6_extensions(reader *r, uint8_t *next, size_t *left) {
+    while (*next == IP6_HOP_BY_HOP || *next == IP6_ROUTING || *next == IP6_DEST_OPTIONS) {
+        uint8_t following = 0, units = 0;
+        if (!rd_u8_at(r, r->pos, &following) || !rd_u8_at(r, r->pos + 1, &units)) return false;
+        size_t ext = ((size_t)units + 1) * 8;
+        if (ext > *left || !rd_skip(r, ext)) return false;
+        *next = following, *left -= ext;
+    }
     return true;
 }
 
@@ -123,19 +143,186 @@ static bool ipv6(gdw_session *s, reader *r, ip_packet *ip) {
     rd_be16_at(r, 4, &payload_len), rd_u8_at(r, 6, &next);
     rd_skip(r, 8), rd_bytes(r, 16, &ip->src), rd_bytes(r, 16, &ip->dst);
     size_t left = payload_len;
-    while (next == IP6_HOP_BY_HOP || next == IP6_ROUTING || next == IP6_DEST_OPTIONS) {
-        uint8_t following = 0, units = 0;
-        if (!rd_u8_at(r, r->pos, &following) || !rd_u8_at(r, r->pos + 1, &units)) return false;
-        size_t ext = ((size_t)units + 1) * 8;
-        if (ext > left || !rd_skip(r, ext)) return false;
-        next = following, left -= ext;
-    }
-    if (next == IP6_FRAGMENT) {
-        problem(s, NULL, "ip", at, "a fragment of an IPv6 datagram: IP fragments are not reassembled");
-        return false;
+    if (!ipv6_extensions(r, &next, &left)) return false;
+    if (next == IP6_FRAGMENT) { /* next header, reserved, offset (13 bits) and M, identification */
+        uint8_t following = 0;
+        uint16_t where = 0;
+        uint32_t id = 0;
+        if (left < 8 || !rd_u8(r, &following) || !rd_skip(r, 1) || !rd_be16(r, &where) || !rd_be32(r, &id)) {
+            problem(s, NULL, "ip", at, "an IPv6 fragment header cut short");
+            return false;
+        }
+        ip->fragment = true, ip->more = where & 1, ip->offset = (size_t)(where >> 3) * 8, ip->id = id;
+        next = following, left -= 8;
     }
     ip->alen = 16, ip->proto = next, ip->payload_len = left;
     return true;
+}
+
+/* ---- IP fragments ------------------------------------------------------------------------ */
+
+static void transport_in(gdw_session *s, const ip_packet *ipp, reader r, size_t wirelen);
+
+#define IP_MAX_PAYLOAD 65535u /* an IPv4 total length, or an IPv6 payload length (no jumbograms) */
+#define IP_UNITS ((IP_MAX_PAYLOAD + 7) / 8)
+
+/* A datagram being put back together: found through the session's index by its key. Charged as reassembly, to
+ * no flow (a fragment past the first has no ports). */
+typedef struct ip_fragments {
+    holder h;
+    uint8_t src[16], dst[16];
+    uint8_t alen, proto;
+    uint32_t id;
+    size_t end;        /* the last fragment's end, when it came (more == false); 0 before */
+    size_t units_have; /* 8-byte units received */
+    uint8_t *data;     /* IP_MAX_PAYLOAD bytes */
+    uint8_t have[(IP_UNITS + 7) / 8];
+    uint64_t first_frame;
+} ip_fragments;
+
+typedef struct ip_key {
+    const uint8_t *src, *dst;
+    size_t alen;
+    unsigned proto;
+    uint32_t id;
+} ip_key;
+
+static uint64_t ip_key_hash(const uint8_t *src, const uint8_t *dst, size_t alen, unsigned proto, uint32_t id) {
+    uint64_t h = (uint64_t)id << 8 | proto;
+    for (size_t i = 0; i < alen; i++) h = index_mix(h, (uint64_t)src[i] << 8 | dst[i]);
+    return h;
+}
+
+static uint64_t ip_fragments_hash(const void *item) {
+    const ip_fragments *x = item;
+    return ip_key_hash(x->src, x->dst, x->alen, x->proto, x->id);
+}
+
+static bool ip_fragments_is(const void *item, const void *key) {
+    const ip_fragments *x = item;
+    const ip_key *k = key;
+    return x->alen == k->alen && x->proto == k->proto && x->id == k->id && !memcmp(x->src, k->src, k->alen) && !memcmp(x->dst, k->dst, k->alen);
+}
+
+static size_t ip_fragments_cost(void) { return indexed_cost(sizeof(ip_fragments)) + hold_cost(IP_MAX_PAYLOAD); }
+
+void link_fragments_free(gdw_session *s, holder *h) {
+    ip_fragments *x = HOLDER_OF(ip_fragments, h);
+    index_remove(&s->ip_fragments, x);
+    hold_remove(&s->book, &x->h);
+    gdw_session_release(s->opts.alloc, x->data, IP_MAX_PAYLOAD);
+    gdw_session_release(s->opts.alloc, x, sizeof *x);
+}
+
+void link_fragments_drop(gdw_session *s, holder *h, const char *said) {
+    ip_fragments *x = HOLDER_OF(ip_fragments, h);
+    if (said)
+        problem(s, NULL, "ip", 0, "IP fragments past %s: the datagram first seen in frame %llu (%zu bytes of it) is dropped", said,
+                (unsigned long long)x->first_frame, x->units_have * 8);
+    link_fragments_free(s, h);
+}
+
+void link_session_init(gdw_session *s) { s->ip_fragments.hash = ip_fragments_hash; }
+
+void link_finish(gdw_session *s) {
+    uint64_t open = 0;
+    for (holder *h = s->book.list[HOLD_REASSEMBLY].head, *next; h; h = next) {
+        next = h->next;
+        if (h->type != HELD_IP_FRAGMENTS) continue;
+        if (!open++)
+            problem(s, NULL, "ip", 0, "an IP datagram first seen in frame %llu never completed: %zu bytes of its fragments came",
+                    (unsigned long long)HOLDER_OF(ip_fragments, h)->first_frame, HOLDER_OF(ip_fragments, h)->units_have * 8);
+        link_fragments_free(s, h);
+    }
+    if (open > 1) problem(s, NULL, "ip", 0, "%llu more IP datagrams never completed", (unsigned long long)(open - 1));
+}
+
+/* One fragment (r: its bytes after the IP header and the fragment header), kept with its datagram's others; the
+ * datagram, when whole, goes on as if it had come in one frame. */
+static void fragment_in(gdw_session *s, const ip_packet *ip, reader r, size_t wirelen) {
+    size_t at = rd_at(&r), n = ip->payload_len;
+    if (rd_left(&r) < n) {
+        problem(s, NULL, "ip", at + rd_left(&r), "an IP fragment cut by the capture's snapshot length: %zu of %zu bytes captured: its datagram is lost",
+                rd_left(&r), n);
+        return;
+    }
+    if (ip->offset + n > IP_MAX_PAYLOAD || (ip->more && (n % 8 || !n))) {
+        problem(s, NULL, "ip", at, "an IP fragment that cannot be: %zu bytes at %zu%s", n, ip->offset, ip->more ? ", more to come" : "");
+        return;
+    }
+    if (!ip->more && !ip->offset && !n) return; /* nothing in it */
+    ip_key key = {ip->src, ip->dst, ip->alen, ip->proto, ip->id};
+    uint64_t hash = ip_key_hash(ip->src, ip->dst, ip->alen, ip->proto, ip->id);
+    ip_fragments *x = index_find(&s->ip_fragments, hash, ip_fragments_is, &key);
+    if (!x) {
+        size_t cost = ip_fragments_cost();
+        if (!hold_room(&s->book, NULL, HOLD_REASSEMBLY, cost, NULL)) {
+            problem(s, NULL, "ip", at, "an IP datagram in fragments does not fit the reassembly limit (%zu bytes): dropped",
+                    s->book.cap[HOLD_REASSEMBLY].total);
+            return;
+        }
+        x = gdw_session_alloc(s->opts.alloc, sizeof *x);
+        uint8_t *data = x ? gdw_session_alloc(s->opts.alloc, IP_MAX_PAYLOAD) : NULL;
+        if (!x || !data) {
+            gdw_session_release(s->opts.alloc, x, sizeof *x);
+            return;
+        }
+        memset(x, 0, sizeof *x);
+        x->data = data;
+        memcpy(x->src, ip->src, ip->alen), memcpy(x->dst, ip->dst, ip->alen);
+        x->alen = (uint8_t)ip->alen, x->proto = (uint8_t)ip->proto, x->id = ip->id, x->first_frame = s->frame;
+        if (!index_insert(&s->ip_fragments, x)) {
+            gdw_session_release(s->opts.alloc, data, IP_MAX_PAYLOAD);
+            gdw_session_release(s->opts.alloc, x, sizeof *x);
+            return;
+        }
+        hold_add(&s->book, NULL, &x->h, HOLD_REASSEMBLY, HELD_IP_FRAGMENTS, cost);
+    }
+    hold_touch(&s->book, &x->h);
+    size_t first = ip->offset / 8, last = (ip->offset + n + 7) / 8; /* units [first, last) */
+    bool overlap = false, all_had = true;
+    for (size_t u = first; u < last; u++) {
+        bool had = (x->have[u / 8] >> (u % 8)) & 1;
+        overlap |= had, all_had &= had;
+    }
+    if (overlap) {
+        if (all_had && n && !memcmp(x->data + ip->offset, rd_here(&r), n)) return; /* the same fragment again */
+        problem(s, NULL, "ip", at, "an IP fragment of %zu bytes at %zu overlaps one already held: its datagram is dropped (RFC 5722)", n, ip->offset);
+        link_fragments_free(s, &x->h);
+        return;
+    }
+    if (!ip->more) {
+        if (x->end) {
+            problem(s, NULL, "ip", at, "a second last fragment of an IP datagram: the datagram is dropped");
+            link_fragments_free(s, &x->h);
+            return;
+        }
+        x->end = ip->offset + n;
+    }
+    if (x->end && ip->offset + n > x->end) {
+        problem(s, NULL, "ip", at, "an IP fragment past its datagram's end: the datagram is dropped");
+        link_fragments_free(s, &x->h);
+        return;
+    }
+    if (n) memcpy(x->data + ip->offset, rd_here(&r), n);
+    for (size_t u = first; u < last; u++) x->have[u / 8] |= (uint8_t)(1u << (u % 8));
+    x->units_have += last - first;
+    if (!x->end || x->units_have < (x->end + 7) / 8) return;
+    /* whole: on to UDP or TCP as one datagram (offsets in its problems are the datagram's); the buffer stays
+     * charged until it is freed */
+    index_remove(&s->ip_fragments, x);
+    ip_packet whole = *ip;
+    whole.fragment = false, whole.payload_len = x->end;
+    reader payload = rd_view(x->data, x->end, 0);
+    uint8_t next = (uint8_t)whole.proto;
+    size_t left = x->end;
+    if (whole.alen == 16 && !ipv6_extensions(&payload, &next, &left)) next = 0xFF; /* options after the fragment header */
+    whole.proto = next, whole.payload_len = left;
+    payload = rd_rest(&payload);
+    transport_in(s, &whole, payload, wirelen);
+    hold_remove(&s->book, &x->h);
+    gdw_session_release(s->opts.alloc, x->data, IP_MAX_PAYLOAD);
+    gdw_session_release(s->opts.alloc, x, sizeof *x);
 }
 
 void gdw_session_frame(gdw_session *s, int link, const uint8_t *data, size_t caplen, size_t wirelen, double time) {
@@ -155,6 +342,16 @@ void gdw_session_frame(gdw_session *s, int link, const uint8_t *data, size_t cap
     } else {
         return; /* ARP and the like */
     }
+    if (ip.fragment) {
+        fragment_in(s, &ip, r, wirelen);
+        return;
+    }
+    transport_in(s, &ip, r, wirelen);
+}
+
+/* An IP datagram's payload (r: its bytes as captured; ip->payload_len: as its header says). */
+static void transport_in(gdw_session *s, const ip_packet *ipp, reader r, size_t wirelen) {
+    ip_packet ip = *ipp;
     size_t at = rd_at(&r), have = rd_left(&r);
     if (ip.proto == IP_PROTO_TCP) {
         if (have < ip.payload_len)
@@ -184,5 +381,5 @@ void gdw_session_frame(gdw_session *s, int link, const uint8_t *data, size_t cap
                 wirelen);
         return;
     }
-    gdw_session_udp(s, ip.src, ip.alen, sport, ip.dst, dport, payload, (size_t)ulen - 8, time);
+    gdw_session_udp(s, ip.src, ip.alen, sport, ip.dst, dport, payload, (size_t)ulen - 8, s->time);
 }

@@ -59,6 +59,7 @@ static const held_rule k_held[HELD_TYPES] = {
     [HELD_PATH] = {godot_path_drop, godot_path_free},
     [HELD_TCP_DIR] = {tcp_dir_drop, NULL},  /* freed with its flow's TCP side (tcp_flow_free) */
     [HELD_FLOW] = {flow_holder_drop, NULL}, /* freed by flow_free */
+    [HELD_IP_FRAGMENTS] = {link_fragments_drop, link_fragments_free},
 };
 
 /* The caps of what a session holds, by kind (hold.h), and the options that set them. */
@@ -113,7 +114,8 @@ gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_
     s->fragments = (ptr_index){.hash = NULL, .alloc = o.alloc};
     s->windows = (ptr_index){.hash = NULL, .alloc = o.alloc};
     s->paths = (ptr_index){.hash = NULL, .alloc = o.alloc};
-    enet_session_init(s), godot_session_init(s);
+    s->ip_fragments = (ptr_index){.hash = NULL, .alloc = o.alloc};
+    link_session_init(s), enet_session_init(s), godot_session_init(s);
     /* the flow table starts small and doubles as it fills (a capture of one session needs little) */
     s->flow_cap = 16;
     s->flows = gdw_session_alloc(o.alloc, s->flow_cap * sizeof *s->flows);
@@ -141,7 +143,11 @@ void gdw_session_free(gdw_session *s) {
     if (!s) return;
     for (unsigned i = 1; i <= s->stats.flows; i++) flow_free(s, s->flow_list[i]);
     while (s->book.list[HOLD_PATHS].head) godot_path_free(s, s->book.list[HOLD_PATHS].head);
-    index_free(&s->fragments), index_free(&s->windows), index_free(&s->paths);
+    for (holder *h = s->book.list[HOLD_REASSEMBLY].head, *next; h; h = next) { /* IP fragments belong to no flow */
+        next = h->next;
+        if (h->type == HELD_IP_FRAGMENTS) link_fragments_free(s, h);
+    }
+    index_free(&s->fragments), index_free(&s->windows), index_free(&s->paths), index_free(&s->ip_fragments);
     gdw_mp_parsed_free(&s->parsed);
     gdw_session_release(s->opts.alloc, s->flows, s->flow_cap * sizeof *s->flows);
     gdw_session_release(s->opts.alloc, s->flow_list, (s->opts.max_flows + 1) * sizeof *s->flow_list);
@@ -185,6 +191,7 @@ void gdw_session_finish(gdw_session *s) {
             if (s->evictions[k][per_flow] > 1)
                 problem(s, NULL, held_layer[k], 0, "%llu more %s were dropped by the cap %s (the first is reported above)",
                         (unsigned long long)(s->evictions[k][per_flow] - 1), held_name[k], k_cap_option[k][per_flow]);
+    link_finish(s);
     for (unsigned i = 1; i <= s->stats.flows; i++) {
         enet_flow_finish(s, s->flow_list[i]);
         tcp_flow_finish(s, s->flow_list[i]);

@@ -54,7 +54,7 @@ gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect 
 
 /* ---- what a session holds (hold.h): each structure that holds memory is a holder of one type ------------- */
 
-enum { HELD_FRAGMENT_SET, HELD_WINDOW, HELD_PATH, HELD_TCP_DIR, HELD_FLOW, HELD_TYPES };
+enum { HELD_FRAGMENT_SET, HELD_WINDOW, HELD_PATH, HELD_TCP_DIR, HELD_FLOW, HELD_IP_FRAGMENTS, HELD_TYPES };
 
 /* the structure of a holder: each names its holder h */
 #define HOLDER_OF(type, ptr) ((type *)(void *)((char *)(ptr) - offsetof(type, h)))
@@ -103,6 +103,7 @@ struct gdw_session {
     flow **flow_list; /* by number */
     hold_book book;   /* every byte held because of the capture, by kind, in total and per flow */
     ptr_index fragments, windows, paths; /* open fragmented packets, retransmit windows, path-cache entries */
+    ptr_index ip_fragments;               /* IP datagrams being put back together from their fragments */
     uint64_t evictions[HOLD_KINDS][2];    /* state dropped by each kind's cap in all flows [0] and one flow [1] */
     uint64_t frame;
     double time;
@@ -133,6 +134,12 @@ typedef struct held_rule {
 } held_rule;
 
 /* ---- the layers' entries ----------------------------------------------------------------------------- */
+
+/* link.c */
+void link_session_init(gdw_session *s); /* its index's hash function */
+void link_finish(gdw_session *s);       /* the capture ended: datagrams whose fragments never all came are said */
+void link_fragments_drop(gdw_session *s, holder *h, const char *said);
+void link_fragments_free(gdw_session *s, holder *h);
 
 /* tcp.c */
 void tcp_segment_in(gdw_session *s, const uint8_t *src, const uint8_t *dst, size_t alen, reader seg);

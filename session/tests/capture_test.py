@@ -256,6 +256,31 @@ def udp_frame(template, payload):
     return bytes(f)
 
 
+def ip_fragments(frame, version, size):
+    """An Ethernet/IPv4 frame of the capture as IP fragments of `size` bytes (a multiple of 8), the last first: IPv4
+    with the frame's addresses, or IPv6 (addresses ::ffff:a.b.c.d, a fragment header after the fixed one). A frame
+    whose IP payload fits in one stays whole (IPv4) or is one atomic fragment (IPv6)."""
+    ihl = (frame[14] & 15) * 4
+    ip, payload = frame[14:14 + ihl], frame[14 + ihl:14 + struct.unpack(">H", frame[16:18])[0]]
+    ident = struct.unpack(">H", ip[4:6])[0] or 0x4242
+    pieces = [(off, payload[off:off + size]) for off in range(0, len(payload), size)] or [(0, b"")]
+    out = []
+    for off, piece in pieces:
+        more = off + len(piece) < len(payload)
+        if version == 4:
+            if len(pieces) == 1:
+                return [frame]
+            hdr = bytearray(ip[:20])
+            struct.pack_into(">HHH", hdr, 2, 20 + len(piece), ident, (0x2000 if more else 0) | off // 8)
+            out.append(frame[:12] + b"\x08\x00" + bytes(hdr) + piece)
+        else:
+            mapped = lambda a: b"\x00" * 10 + b"\xff\xff" + a  # noqa: E731
+            fragment = struct.pack(">BBHI", ip[9], 0, off | (1 if more else 0), ident)
+            hdr = struct.pack(">IHBB", 6 << 28, 8 + len(piece), 44, 64) + mapped(ip[12:16]) + mapped(ip[16:20])
+            out.append(frame[:12] + b"\x86\xdd" + hdr + fragment + piece)
+    return out[::-1]
+
+
 def enet_fragment(total, count, number, start, data, reliable=True, seq=1):
     """An ENet datagram: header (peer 0, no sent time) and one SEND_FRAGMENT (8) or
     SEND_UNRELIABLE_FRAGMENT (12) command, big-endian (protocol.h)."""
@@ -413,6 +438,16 @@ def hostile(name, pcap, clean):
         msgs = [json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message"]
         check(rc == 0 and msgs == want, f"{name}: as raw IP (LINKTYPE_RAW): exit {rc}, {len(msgs)} messages of {len(want)}: {err[:200]}")
         print(f"{name}: as raw IP (LINKTYPE_RAW): the {len(msgs)} messages unchanged")
+        # every datagram in IP fragments of 96 bytes, last first: IPv4, then the same frames as IPv6 (a fragment
+        # header after the fixed one), each datagram put back together before UDP
+        for version in (4, 6):
+            frags = [[s, f, fr, len(fr)] for s, f, fr, w in recs for fr in ip_fragments(fr, version, 96)]
+            write_pcap(path, endian, header, frags)
+            rc, out, err = capture(path, *names_args(name))
+            msgs = [json.dumps(dict(o, frame=0, time=0), sort_keys=True) for o in out if o["type"] == "message"]
+            check(rc == 0 and msgs == want, f"{name}: in IPv{version} fragments: exit {rc}, {len(msgs)} messages of {len(want)}: {err[:200]}")
+            print(f"{name}: every datagram in IPv{version} fragments of 96 bytes, last first ({len(frags)} frames for {len(recs)}): "
+                  f"the {len(msgs)} messages unchanged")
         # the file cut inside its last record
         write_pcap(path, endian, header, recs, cut_last=10)
         rc, out, err = capture(path)
