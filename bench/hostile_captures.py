@@ -14,6 +14,9 @@ small ones. Every shape is a pcap of Ethernet frames, as tcpdump writes them.
                   that never ends: the message's bytes wait (finding 3)
   paths           one ENet flow of SIMPLIFY_PATH commands, each a new cache id with a 1,000-byte
                   path (finding 3)
+  ip fragments    first IP fragments of datagrams that never complete, each opening 64 KiB (issue 57)
+  put_var streams 4 plain-TCP flows of put_var frames whose second frame claims 30 MiB and never ends
+                  (issue 57)
 """
 import struct
 
@@ -131,5 +134,32 @@ def paths(size):
     return pcap(frames)
 
 
+def ip_fragments(size):
+    """About size bytes of pcap: the first fragment (8 bytes of a UDP datagram, more to come) of datagrams of new
+    IP identifications, none of which ever completes: each opens a datagram of 64 KiB (issue 57)."""
+    frames, ident, total = [], 1, 24
+    udp = struct.pack(">HHHH", 40002, 7000, 1000, 0)
+    while total < size:
+        ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), ident & 0xFFFF, 0x2000, 64, 17, 0, bytes(CLIENT), bytes(SERVER))
+        frames.append(_eth(ip + udp))
+        total += len(frames[-1]) + 16
+        ident += 1
+    return pcap(frames)
+
+
+def putvar_streams(size):
+    """4 plain-TCP flows whose first frame is a small whole Variant (a put_var flow), then a frame that claims 30 MiB
+    and never ends: its bytes wait (issue 57)."""
+    per_flow, frames = max(1024, size // 4), []
+    for k in range(4):
+        cport, cseq = 51000 + k, 1000
+        frames.append(tcp_frame(CLIENT, cport, SERVER, 8001, cseq - 1, 0x02))
+        data = struct.pack("<II", 8, 2) + struct.pack("<I", 7)  # put_var of the int 7
+        data += struct.pack("<I", 30 << 20) + b"v" * (per_flow - 16)
+        for off in range(0, len(data), 1400):
+            frames.append(tcp_frame(CLIENT, cport, SERVER, 8001, cseq + off, 0x18, data[off:off + 1400]))
+    return pcap(frames)
+
+
 SHAPES = [("fragment sets", fragment_sets), ("windows", windows), ("ws streams", ws_streams), ("ws messages", ws_messages),
-          ("paths", paths)]
+          ("paths", paths), ("ip fragments", ip_fragments), ("put_var streams", putvar_streams)]
