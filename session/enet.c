@@ -380,12 +380,29 @@ static void on_connect(gdw_session *s, flow *f, int dir, const gdw_enet_header *
     f->client_id = (int32_t)c->connect_data;
 }
 
-/* How ENet delivers each kind of send: Godot's transfer mode (enet_multiplayer_peer.cpp: RELIABLE,
- * UNSEQUENCED | UNRELIABLE_FRAGMENT, UNRELIABLE_FRAGMENT). */
-static const char *const k_send_mode[GDW_ENET_COMMAND_KINDS] = {
-    [GDW_ENET_SEND_RELIABLE] = "reliable",
-    [GDW_ENET_SEND_UNRELIABLE] = "unreliable_ordered",
-    [GDW_ENET_SEND_UNSEQUENCED] = "unreliable",
+/* A send: its data is one packet ENet delivers, in Godot's transfer mode for its kind (enet_multiplayer_peer.cpp:
+ * RELIABLE, UNSEQUENCED | UNRELIABLE_FRAGMENT, UNRELIABLE_FRAGMENT). */
+static void on_send(gdw_session *s, flow *f, int dir, const gdw_enet_header *h, const gdw_enet_command *c) {
+    (void)h;
+    const char *mode = c->kind == GDW_ENET_SEND_RELIABLE ? "reliable" : c->kind == GDW_ENET_SEND_UNRELIABLE ? "unreliable_ordered" : "unreliable";
+    godot_enet_packet(s, f, dir, c->channel, mode, rd_view(c->data, c->data_len, 0));
+}
+
+static void on_fragment_command(gdw_session *s, flow *f, int dir, const gdw_enet_header *h, const gdw_enet_command *c) {
+    (void)h;
+    on_fragment(s, f, dir, c);
+}
+
+/* What a session does with each kind of command; NULL: nothing of Godot's (acknowledgements, pings, bandwidth and
+ * throttle, the connection's verification and end). */
+typedef void (*enet_handler)(gdw_session *s, flow *f, int dir, const gdw_enet_header *h, const gdw_enet_command *c);
+static const enet_handler k_on_command[GDW_ENET_COMMAND_KINDS] = {
+    [GDW_ENET_CONNECT] = on_connect,
+    [GDW_ENET_SEND_RELIABLE] = on_send,
+    [GDW_ENET_SEND_UNRELIABLE] = on_send,
+    [GDW_ENET_SEND_UNSEQUENCED] = on_send,
+    [GDW_ENET_SEND_FRAGMENT] = on_fragment_command,
+    [GDW_ENET_SEND_UNRELIABLE_FRAGMENT] = on_fragment_command,
 };
 
 /* ---- compressed datagrams -------------------------------------------------------------------- */
@@ -503,10 +520,7 @@ static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, si
             s->stats.retransmits++;
             continue;
         }
-        if (c.kind == GDW_ENET_CONNECT) on_connect(s, f, dir, &h, &c);
-        else if (c.kind == GDW_ENET_SEND_FRAGMENT || c.kind == GDW_ENET_SEND_UNRELIABLE_FRAGMENT) on_fragment(s, f, dir, &c);
-        else if (k_send_mode[c.kind]) godot_enet_packet(s, f, dir, c.channel, k_send_mode[c.kind], rd_view(c.data, c.data_len, 0));
-        /* acknowledgements, pings, bandwidth and throttle: nothing of Godot's */
+        if (k_on_command[c.kind]) k_on_command[c.kind](s, f, dir, &h, &c);
     }
     if (rc < 0) {
         if (it.why == GDW_ENET_CUT_HEADER)
