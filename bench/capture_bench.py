@@ -6,8 +6,9 @@
       a long Godot 4.6.3 ENet session on loopback (bench/long_session4.gd: a server and two clients, 60 frames a
       second of 120 RPCs each), captured by tcpdump (root, or CAP_NET_RAW). 60 seconds make about 100 MB. The
       capture is not committed: make it when you measure.
-  capture_bench.py run GDWIRE FILE.pcap...
+  capture_bench.py run GDWIRE [--library SESSION_READ] FILE.pcap...
       for each capture, in one run: `gdwire capture --json FILE >/dev/null` (every message and Variant decoded),
+      the session library alone with nothing printed (bench/session_read.c: `bazel build -c opt //bench:session_read`),
       `tshark -r FILE -q` (Wireshark's dissectors; it has none for Godot, so its UDP payloads stay data) and
       `tcpdump -r FILE -w /dev/null` (reading and writing records only), the best of 3 runs each, their peak RSS
       (GNU time), and gdwire on the capture's first quarter (linearity: 4x the input in at most 5x the time).
@@ -82,7 +83,7 @@ def timed(cmd):
     return best, rss
 
 
-def bench(gdwire, path):
+def bench(gdwire, path, library=None):
     size = os.path.getsize(path)
     head, recs = frames(path)
     quarter = path + ".quarter.pcap"
@@ -92,6 +93,8 @@ def bench(gdwire, path):
     rows = [("gdwire capture --json", [gdwire, "capture", "--json", path]),
             ("tshark -r FILE -q", ["tshark", "-r", path, "-q"]),
             ("tcpdump -r FILE -w /dev/null", ["tcpdump", "-r", path, "-w", "/dev/null"])]
+    if library:
+        rows.insert(1, ("the library (session_read)", [library, path]))
     res = {name: timed(cmd) for name, cmd in rows}
     q_time, _ = timed([gdwire, "capture", "--json", quarter])
     os.unlink(quarter)
@@ -104,6 +107,9 @@ def bench(gdwire, path):
     rss = res["gdwire capture --json"][1] * 1024
     bound = 64 * 2**20 + size // 100
     print(f"  gdwire against tshark: {ts / g:.2f}x its speed (goal: 2x or more)")
+    if library:
+        lib = res["the library (session_read)"][0]
+        print(f"  the library alone against tshark: {ts / lib:.2f}x its speed; printing is {100 * (g - lib) / g:.0f} % of gdwire's time")
     print(f"  gdwire's peak RSS: {rss / 2**20:.1f} MiB, bound 64 MiB + 1 % of the input = {bound / 2**20:.1f} MiB: {'within' if rss <= bound else 'PAST IT'}")
     print(f"  linearity: the whole capture in {g / q_time:.2f}x the time of its first quarter (goal: at most 5x)")
 
@@ -116,8 +122,11 @@ def main(argv):
         for tool in ("tshark", "tcpdump"):
             if not shutil.which(tool):
                 sys.exit(f"capture_bench: needs {tool} (apt-get install {tool})")
-        for path in argv[3:]:
-            bench(argv[2], path)
+        paths, library = argv[3:], None
+        if len(paths) >= 2 and paths[0] == "--library":
+            library, paths = paths[1], paths[2:]
+        for path in paths:
+            bench(argv[2], path, library)
         return 0
     print(__doc__, file=sys.stderr)
     return 2
