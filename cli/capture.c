@@ -154,6 +154,7 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
             {"--max-packet", &c->max_packet}, {"--max-flows", &c->max_flows}, {"--max-paths", &c->max_paths},
             {"--max-window-bytes", &c->max_window_bytes}, {"--max-flow-window-bytes", &c->max_flow_window_bytes},
             {"--max-path-bytes", &c->max_path_bytes}, {"--max-flow-path-bytes", &c->max_flow_path_bytes},
+            {"--max-ip-fragment-bytes", &c->max_ip_fragment_bytes},
         };
         size_t *to = NULL;
         for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++)
@@ -254,7 +255,6 @@ typedef struct capture_run {
 } capture_run;
 
 static void count_peer(capture_run *r, int64_t id, bool sent, size_t bytes) {
-    if (id == 0) return; /* unknown: no CONNECT seen, or a put_var flow (no peers) */
     size_t i = 0;
     while (i < r->n_peers && r->peers[i].id != id) i++;
     if (i == r->n_peers) {
@@ -482,8 +482,10 @@ static void print_json(capture_run *r, const gdw_message *m) {
 
 static void on_message(void *ctx, const gdw_message *m) {
     capture_run *r = ctx;
-    count_peer(r, m->from, true, m->len);
-    count_peer(r, m->to, false, 0);
+    if (m->mp->command != GDW_MP_VAR) { /* a put_var flow has no peers */
+        count_peer(r, m->from, true, m->len);
+        count_peer(r, m->to, false, 0);
+    }
     if (!wanted(r, m)) return;
     r->shown++;
     if (r->o->json) print_json(r, m);
@@ -599,6 +601,7 @@ int cmd_capture(const opts *o) {
     so.max_packet_bytes = o->cap.max_packet, so.max_flows = o->cap.max_flows, so.max_cached_paths = o->cap.max_paths;
     so.max_window_bytes = o->cap.max_window_bytes, so.max_flow_window_bytes = o->cap.max_flow_window_bytes;
     so.max_path_bytes = o->cap.max_path_bytes, so.max_flow_path_bytes = o->cap.max_flow_path_bytes;
+    so.max_ip_fragment_bytes = o->cap.max_ip_fragment_bytes;
     r.s = gdw_session_new(&so, on_message, on_problem, &r);
     if (!r.s) {
         fprintf(stderr, "gdwire capture: out of memory (or a --max-* past what can be held)\n");

@@ -35,7 +35,7 @@ typedef struct capture_opts {
     bool no_summary;            /* --no-summary */
     /* --max-*: the session's caps (gdw_session_options; 0: the library's defaults) */
     size_t max_fragment_bytes, max_flow_fragment_bytes, max_packet, max_flows, max_paths;
-    size_t max_window_bytes, max_flow_window_bytes, max_path_bytes, max_flow_path_bytes;
+    size_t max_window_bytes, max_flow_window_bytes, max_path_bytes, max_flow_path_bytes, max_ip_fragment_bytes;
 } capture_opts;
 
 typedef struct opts {

@@ -191,6 +191,8 @@ static const verb k_verbs[] = {
      "                      the path caches: bytes in all flows (16M) and one (4M), entries (65536)\n"
      "  --max-packet N, --max-flows N\n"
      "                      one reassembled packet (32M), flows followed (4096)\n"
+     "  --max-ip-fragment-bytes N\n"
+     "                      IP datagrams being put back together from their fragments (16M)\n"
      "                      At a cap the oldest state of its kind is dropped, with a problem\n"
      "                      (docs/capture.md, \"Bounded memory\")\n",
      "  gdwire capture session.pcap\n"

@@ -93,7 +93,7 @@ int gdw_enet_commands_next(gdw_enet_commands *it, gdw_enet_command *out, gdw_err
         it->need = data_len, it->left = rd_left(&r);
         if (!rd_bytes(&r, data_len, &out->data)) return enet_fail(it, err, GDW_ENET_CUT_DATA, at + 4, "an ENet command's data cut short");
         out->data_len = data_len;
-        if (kind != GDW_ENET_SEND_RELIABLE) rd_be16_at(&fields, 4, &out->unreliable_seq);
+        if (kind != GDW_ENET_SEND_RELIABLE && kind != GDW_ENET_SEND_FRAGMENT) rd_be16_at(&fields, 4, &out->unreliable_seq);
     }
     if (kind == GDW_ENET_CONNECT) rd_be32_at(&fields, 44, &out->connect_data);
     if (kind == GDW_ENET_SEND_FRAGMENT || kind == GDW_ENET_SEND_UNRELIABLE_FRAGMENT) {
@@ -537,7 +537,14 @@ static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, si
 void gdw_session_udp(gdw_session *s, const uint8_t *src, size_t alen, uint16_t sport, const uint8_t *dst, uint16_t dport,
                      const uint8_t *payload, size_t len, double time) {
     if (!s || !src || !dst || (alen != 4 && alen != 16) || (!payload && len)) return;
+    s->frame++; /* a datagram the caller read is a frame of its own: messages and problems number it */
+    s->stats.frames++;
     s->time = time;
+    udp_datagram_in(s, src, alen, sport, dst, dport, payload, len);
+}
+
+void udp_datagram_in(gdw_session *s, const uint8_t *src, size_t alen, uint16_t sport, const uint8_t *dst, uint16_t dport,
+                     const uint8_t *payload, size_t len) {
     s->stats.udp_datagrams++;
     int dir;
     flow *f = flow_find(s, 17, src, sport, dst, dport, alen, &dir);
@@ -568,7 +575,10 @@ void gdw_session_udp(gdw_session *s, const uint8_t *src, size_t alen, uint16_t s
 }
 
 void enet_flow_finish(gdw_session *s, flow *f) {
-    if (f->compressed) problem(s, f, "enet", 0, "%llu compressed datagrams of this flow were not read", (unsigned long long)f->compressed);
+    if (f->compressed)
+        problem(s, f, "enet", 0, "%llu compressed datagram%s of this flow %s not read", (unsigned long long)f->compressed,
+                f->compressed == 1 ? "" : "s", f->compressed == 1 ? "was" : "were");
+    f->compressed = 0; /* said: a second finish says it no more */
     for (holder *h = f->hold.list[HOLD_REASSEMBLY].head, *next; h; h = next) {
         next = h->fnext;
         if (h->type != HELD_FRAGMENT_SET) continue;

@@ -166,11 +166,18 @@ typedef struct gdw_mp_parsed {
  * the C library's); free them with gdw_mp_parsed_free (also after an error). */
 GDW_API gdw_status gdw_mp_parse(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts,
                                 const gdw_allocator *alloc, gdw_mp_parsed *out, gdw_error *err);
-/* Frees what a parse holds; *p may be parsed into again. */
+/* gdw_mp_parse_into: gdw_mp_parse into a gdw_mp_parsed that a parse filled before (or that is all zeros), keeping
+ * its storage for the values (a program that parses packet after packet allocates once); its alloc stays the one
+ * it was first given. */
+GDW_API gdw_status gdw_mp_parse_into(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out,
+                                     gdw_error *err);
+/* Frees what a parse holds; *p may be parsed into again. A gdw_mp_parsed owns its storage: do not copy one and free
+ * both. */
 GDW_API void gdw_mp_parsed_free(gdw_mp_parsed *p);
 
-/* The node path an RPC, RSET, SIMPLIFY_PATH or Godot 3 CONFIRM_PATH carries inline, and its cache id (-1 none):
- * the fields of whichever member of `as` the command uses; NULL / -1 for other commands. */
+/* gdw_mp_parsed_path: the node path an RPC, RSET, SIMPLIFY_PATH or Godot 3 CONFIRM_PATH carries (NULL when none or
+ * for another command). gdw_mp_parsed_cache_id: the path-cache id a command names: an RPC's or RSET's node, a
+ * SIMPLIFY_PATH's or CONFIRM_PATH's cache id, a SPAWN's spawner; -1 when none or for another command. */
 GDW_API const char *gdw_mp_parsed_path(const gdw_mp_parsed *p, size_t *len);
 GDW_API int64_t gdw_mp_parsed_cache_id(const gdw_mp_parsed *p);
 
@@ -220,7 +227,8 @@ typedef struct gdw_session_problem {
     double time;
     unsigned flow;           /* 0: before a flow is known */
     const char *layer;       /* "link", "ip", "udp", "tcp", "enet", "multiplayer", "session" (its caps) */
-    size_t offset;           /* the byte of the frame (or, for "multiplayer", of its packet) */
+    size_t offset;           /* the byte of the frame (for "multiplayer", of its packet; past "ip", of a datagram put back
+                                together from IP fragments, of that datagram) */
     char message[240];
 } gdw_session_problem;
 
@@ -296,7 +304,8 @@ typedef struct gdw_enet_command {
     size_t fields_len;
     const uint8_t *data;    /* the sends' data (dataLength bytes after the fixed part); NULL for the others */
     size_t data_len;
-    uint16_t unreliable_seq; /* SEND_UNRELIABLE, SEND_UNRELIABLE_FRAGMENT: unreliableSequenceNumber; SEND_UNSEQUENCED: its group */
+    uint16_t unreliable_seq; /* SEND_UNRELIABLE: unreliableSequenceNumber; SEND_UNRELIABLE_FRAGMENT: its start sequence
+                                number, the unreliable one; SEND_UNSEQUENCED: its group; 0 otherwise */
     uint32_t connect_data;  /* CONNECT: the data word (Godot's peer id of the client) */
     struct {                /* SEND_FRAGMENT, SEND_UNRELIABLE_FRAGMENT */
         uint16_t start_seq;
@@ -355,6 +364,7 @@ typedef struct gdw_session_options {
     size_t max_flow_window_bytes; /* the same, one flow; default 192 KiB (every one of ENet's 2 x 256) */
     size_t max_path_bytes;        /* path-cache entries, all flows; default 16 MiB */
     size_t max_flow_path_bytes;   /* path-cache entries a flow's peers announced; default 4 MiB */
+    size_t max_ip_fragment_bytes; /* IP datagrams being put back together from their fragments, all of them; default 16 MiB */
     const gdw_allocator *alloc;   /* NULL: the C library's */
 } gdw_session_options;
 
@@ -380,7 +390,7 @@ GDW_API gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_messag
  * (a frame cut by the snapshot length is a problem when what is cut is needed). */
 GDW_API void gdw_session_frame(gdw_session *s, int link, const uint8_t *data, size_t caplen, size_t wirelen, double time);
 /* gdw_session_udp: one UDP payload between two endpoints (an address of 4 or 16 bytes and a port),
- * for a caller that reads its own sockets or captures. */
+ * for a caller that reads its own sockets or captures; it counts as a frame (messages and problems number it). */
 GDW_API void gdw_session_udp(gdw_session *s, const uint8_t *src, size_t addr_len, uint16_t src_port, const uint8_t *dst,
                              uint16_t dst_port, const uint8_t *payload, size_t len, double time);
 /* gdw_session_finish: the capture ended; reports each packet whose fragments never all came. */

@@ -162,7 +162,7 @@ static void deliver(gdw_session *s, const delivery *dv, reader pkt, int64_t from
     flow *f = dv->f;
     gdw_mp_parsed *p = &s->parsed;
     gdw_error err;
-    gdw_status st = gdw_mp_parse_again(pkt.p, pkt.len, f->dialect, &s->opts.decode, p, &err);
+    gdw_status st = gdw_mp_parse_into(pkt.p, pkt.len, f->dialect, &s->opts.decode, p, &err);
     if (st != GDW_OK) {
         problem(s, f, "multiplayer", err.offset, "%s (%s; a %zu-byte packet from peer %lld%s)", err.message, gdw_status_name(st), pkt.len,
                 (long long)from, relayed ? ", relayed" : "");

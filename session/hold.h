@@ -21,6 +21,7 @@ typedef enum hold_kind {
     HOLD_WINDOWS,    /* ENet retransmit windows, one per direction and channel in use */
     HOLD_PATHS,      /* the peers' path caches */
     HOLD_FLOWS,      /* the flows themselves (their count is capped by max_flows) */
+    HOLD_IP,         /* IP datagrams being put back together from their fragments (in no flow: they have no ports) */
     HOLD_KINDS
 } hold_kind;
 

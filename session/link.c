@@ -3,9 +3,11 @@
  * its hop-by-hop, routing and destination option headers walked), then a UDP datagram (RFC 768) to enet.c or a
  * TCP segment to tcp.c. A field the capture cut is a problem with its byte in the frame. IP fragments (IPv4's
  * flags and offset, IPv6's fragment header) are put back together, under the reassembly caps, by their
- * addresses, protocol and identification (RFC 791, RFC 8200 4.5): a datagram completes when every 8-byte unit up to
- * the last fragment's end came; a fragment that overlaps one already held drops its datagram (RFC 5722), as Linux
- * does for IPv6. Godot's ENet keeps its datagrams under the path's MTU (ENET_HOST_DEFAULT_MTU 1392), but a host with
+ * addresses, protocol and identification (RFC 791; RFC 8200 4.5 keys IPv6 on addresses and identification, and takes
+ * what follows from the fragment at offset 0): a datagram completes when every 8-byte unit below the last
+ * fragment's end came, and none past it; a fragment that overlaps one already held with other bytes drops its
+ * datagram (RFC 5722), as Linux does for IPv6; a datagram waits 60 seconds at most; only UDP and TCP are put back
+ * together, charged to their own cap (--max-ip-fragment-bytes) at what their buffers cost so far. Godot's ENet keeps its datagrams under the path's MTU (ENET_HOST_DEFAULT_MTU 1392), but a host with
  * a larger MTU, or a tunnel, fragments them. */
 #include "session.h"
 
@@ -165,19 +167,26 @@ static void transport_in(gdw_session *s, const ip_packet *ipp, reader r, size_t 
 
 #define IP_MAX_PAYLOAD 65535u /* an IPv4 total length, or an IPv6 payload length (no jumbograms) */
 #define IP_UNITS ((IP_MAX_PAYLOAD + 7) / 8)
+#define IP_GROW 2048u         /* a datagram's buffer grows to its furthest byte so far, in steps of this */
+#define IP_TIMEOUT 60.0       /* seconds a datagram waits for its fragments (RFC 8200 4.5; RFC 791's timer) */
 
-/* A datagram being put back together: found through the session's index by its key. Charged as reassembly, to
- * no flow (a fragment past the first has no ports). */
+/* A datagram being put back together: found through the session's index by its key (RFC 791: addresses, protocol
+ * and identification; RFC 8200: addresses and identification). Charged, at what its buffer costs so far, to the IP
+ * kind of the book, in no flow (a fragment past the first has no ports). */
 typedef struct ip_fragments {
     holder h;
     uint8_t src[16], dst[16];
-    uint8_t alen, proto;
+    uint8_t alen;
+    uint8_t key_proto;   /* IPv4's protocol field (part of the key); 0 for IPv6 */
+    int proto;           /* the payload's protocol, from the fragment at offset 0; -1 before it came */
     uint32_t id;
-    size_t end;        /* the last fragment's end, when it came (more == false); 0 before */
-    size_t units_have; /* 8-byte units received */
-    uint8_t *data;     /* IP_MAX_PAYLOAD bytes */
+    size_t end;          /* the last fragment's end, when it came (more == false); 0 before */
+    size_t units_have;   /* 8-byte units received below the end (all of them while it is unknown) */
+    uint8_t *data;       /* cap bytes */
+    size_t cap;
     uint8_t have[(IP_UNITS + 7) / 8];
     uint64_t first_frame;
+    double first_time;
 } ip_fragments;
 
 typedef struct ip_key {
@@ -195,23 +204,29 @@ static uint64_t ip_key_hash(const uint8_t *src, const uint8_t *dst, size_t alen,
 
 static uint64_t ip_fragments_hash(const void *item) {
     const ip_fragments *x = item;
-    return ip_key_hash(x->src, x->dst, x->alen, x->proto, x->id);
+    return ip_key_hash(x->src, x->dst, x->alen, x->key_proto, x->id);
 }
 
 static bool ip_fragments_is(const void *item, const void *key) {
     const ip_fragments *x = item;
     const ip_key *k = key;
-    return x->alen == k->alen && x->proto == k->proto && x->id == k->id && !memcmp(x->src, k->src, k->alen) && !memcmp(x->dst, k->dst, k->alen);
+    return x->alen == k->alen && x->key_proto == k->proto && x->id == k->id && !memcmp(x->src, k->src, k->alen) &&
+           !memcmp(x->dst, k->dst, k->alen);
 }
 
-static size_t ip_fragments_cost(void) { return indexed_cost(sizeof(ip_fragments)) + hold_cost(IP_MAX_PAYLOAD); }
+static size_t ip_fragments_cost(size_t cap) { return indexed_cost(sizeof(ip_fragments)) + (cap ? hold_cost(cap) : 0); }
+
+/* Frees x, which is out of the index and the book or in both. */
+static void ip_fragments_release(gdw_session *s, ip_fragments *x) {
+    gdw_session_release(s->opts.alloc, x->data, x->cap);
+    gdw_session_release(s->opts.alloc, x, sizeof *x);
+}
 
 void link_fragments_free(gdw_session *s, holder *h) {
     ip_fragments *x = HOLDER_OF(ip_fragments, h);
     index_remove(&s->ip_fragments, x);
     hold_remove(&s->book, &x->h);
-    gdw_session_release(s->opts.alloc, x->data, IP_MAX_PAYLOAD);
-    gdw_session_release(s->opts.alloc, x, sizeof *x);
+    ip_fragments_release(s, x);
 }
 
 void link_fragments_drop(gdw_session *s, holder *h, const char *said) {
@@ -226,103 +241,142 @@ void link_session_init(gdw_session *s) { s->ip_fragments.hash = ip_fragments_has
 
 void link_finish(gdw_session *s) {
     uint64_t open = 0;
-    for (holder *h = s->book.list[HOLD_REASSEMBLY].head, *next; h; h = next) {
-        next = h->next;
-        if (h->type != HELD_IP_FRAGMENTS) continue;
+    while (s->book.list[HOLD_IP].head) {
+        ip_fragments *x = HOLDER_OF(ip_fragments, s->book.list[HOLD_IP].head);
         if (!open++)
             problem(s, NULL, "ip", 0, "an IP datagram first seen in frame %llu never completed: %zu bytes of its fragments came",
-                    (unsigned long long)HOLDER_OF(ip_fragments, h)->first_frame, HOLDER_OF(ip_fragments, h)->units_have * 8);
-        link_fragments_free(s, h);
+                    (unsigned long long)x->first_frame, x->units_have * 8);
+        link_fragments_free(s, &x->h);
     }
     if (open > 1) problem(s, NULL, "ip", 0, "%llu more IP datagrams never completed", (unsigned long long)(open - 1));
 }
 
+/* Datagrams whose first fragment came more than IP_TIMEOUT seconds ago are given up (the oldest touched first: a
+ * datagram still receiving fragments stays at the back). Said once a session; their count comes at the end with
+ * the others never completed. */
+static void ip_fragments_expire(gdw_session *s) {
+    while (s->book.list[HOLD_IP].head) {
+        ip_fragments *x = HOLDER_OF(ip_fragments, s->book.list[HOLD_IP].head);
+        if (!(s->time - x->first_time > IP_TIMEOUT)) break;
+        if (!s->ip_expired_said++)
+            problem(s, NULL, "ip", 0, "an IP datagram first seen in frame %llu is given up after %.0f seconds without its other fragments",
+                    (unsigned long long)x->first_frame, IP_TIMEOUT);
+        link_fragments_free(s, &x->h);
+    }
+}
+
+/* x's buffer holds `need` bytes, room made in the book first; false when the cap refuses it (x is dropped, said). */
+static bool ip_fragments_room(gdw_session *s, ip_fragments *x, size_t need) {
+    if (need <= x->cap) return true;
+    size_t cap = (need + IP_GROW - 1) / IP_GROW * IP_GROW;
+    if (cap > IP_MAX_PAYLOAD) cap = IP_MAX_PAYLOAD;
+    size_t more = ip_fragments_cost(cap) - x->h.bytes;
+    uint8_t *data = NULL;
+    if (!hold_room(&s->book, NULL, HOLD_IP, more, &x->h) || !(data = gdw_session_alloc(s->opts.alloc, cap))) {
+        problem(s, NULL, "ip", 0, "an IP datagram of %zu bytes or more does not fit the IP fragments' limit (%zu bytes, --max-ip-fragment-bytes): dropped",
+                need, s->book.cap[HOLD_IP].total);
+        link_fragments_free(s, &x->h);
+        return false;
+    }
+    if (x->cap) memcpy(data, x->data, x->cap);
+    gdw_session_release(s->opts.alloc, x->data, x->cap);
+    x->data = data, x->cap = cap;
+    hold_resize(&s->book, &x->h, ip_fragments_cost(cap));
+    return true;
+}
+
+static bool unit_held(const ip_fragments *x, size_t u) { return (x->have[u / 8] >> (u % 8)) & 1; }
+
 /* One fragment (r: its bytes after the IP header and the fragment header), kept with its datagram's others; the
- * datagram, when whole, goes on as if it had come in one frame. */
+ * datagram, when whole, goes on as if it had come in one frame. Only UDP and TCP are put back together. */
 static void fragment_in(gdw_session *s, const ip_packet *ip, reader r, size_t wirelen) {
     size_t at = rd_at(&r), n = ip->payload_len;
+    bool ipv6 = ip->alen == 16;
+    /* (an IPv6 fragment's own next header may be an option header before UDP or TCP) */
+    bool ours = ip->proto == IP_PROTO_UDP || ip->proto == IP_PROTO_TCP ||
+                (ipv6 && (ip->proto == IP6_HOP_BY_HOP || ip->proto == IP6_ROUTING || ip->proto == IP6_DEST_OPTIONS));
+    if (!ours) return;
     if (rd_left(&r) < n) {
         problem(s, NULL, "ip", at + rd_left(&r), "an IP fragment cut by the capture's snapshot length: %zu of %zu bytes captured: its datagram is lost",
                 rd_left(&r), n);
+        return;
+    }
+    if (!ip->more && !ip->offset) { /* an atomic fragment (RFC 6946): a datagram of its own */
+        ip_packet whole = *ip;
+        whole.fragment = false;
+        transport_in(s, &whole, r, wirelen);
         return;
     }
     if (ip->offset + n > IP_MAX_PAYLOAD || (ip->more && (n % 8 || !n))) {
         problem(s, NULL, "ip", at, "an IP fragment that cannot be: %zu bytes at %zu%s", n, ip->offset, ip->more ? ", more to come" : "");
         return;
     }
-    if (!ip->more && !ip->offset && !n) return; /* nothing in it */
-    ip_key key = {ip->src, ip->dst, ip->alen, ip->proto, ip->id};
-    uint64_t hash = ip_key_hash(ip->src, ip->dst, ip->alen, ip->proto, ip->id);
+    ip_fragments_expire(s);
+    unsigned key_proto = ipv6 ? 0 : ip->proto;
+    ip_key key = {ip->src, ip->dst, ip->alen, key_proto, ip->id};
+    uint64_t hash = ip_key_hash(ip->src, ip->dst, ip->alen, key_proto, ip->id);
     ip_fragments *x = index_find(&s->ip_fragments, hash, ip_fragments_is, &key);
     if (!x) {
-        size_t cost = ip_fragments_cost();
-        if (!hold_room(&s->book, NULL, HOLD_REASSEMBLY, cost, NULL)) {
-            problem(s, NULL, "ip", at, "an IP datagram in fragments does not fit the reassembly limit (%zu bytes): dropped",
-                    s->book.cap[HOLD_REASSEMBLY].total);
-            return;
-        }
-        x = gdw_session_alloc(s->opts.alloc, sizeof *x);
-        uint8_t *data = x ? gdw_session_alloc(s->opts.alloc, IP_MAX_PAYLOAD) : NULL;
-        if (!x || !data) {
-            gdw_session_release(s->opts.alloc, x, sizeof *x);
-            return;
-        }
+        size_t cost = ip_fragments_cost(0);
+        if (!hold_room(&s->book, NULL, HOLD_IP, cost, NULL)) return;
+        if (!(x = gdw_session_alloc(s->opts.alloc, sizeof *x))) return;
         memset(x, 0, sizeof *x);
-        x->data = data;
         memcpy(x->src, ip->src, ip->alen), memcpy(x->dst, ip->dst, ip->alen);
-        x->alen = (uint8_t)ip->alen, x->proto = (uint8_t)ip->proto, x->id = ip->id, x->first_frame = s->frame;
+        x->alen = (uint8_t)ip->alen, x->key_proto = (uint8_t)key_proto, x->proto = -1, x->id = ip->id;
+        x->first_frame = s->frame, x->first_time = s->time;
         if (!index_insert(&s->ip_fragments, x)) {
-            gdw_session_release(s->opts.alloc, data, IP_MAX_PAYLOAD);
-            gdw_session_release(s->opts.alloc, x, sizeof *x);
+            ip_fragments_release(s, x);
             return;
         }
-        hold_add(&s->book, NULL, &x->h, HOLD_REASSEMBLY, HELD_IP_FRAGMENTS, cost);
+        hold_add(&s->book, NULL, &x->h, HOLD_IP, HELD_IP_FRAGMENTS, cost);
     }
     hold_touch(&s->book, &x->h);
     size_t first = ip->offset / 8, last = (ip->offset + n + 7) / 8; /* units [first, last) */
     bool overlap = false, all_had = true;
     for (size_t u = first; u < last; u++) {
-        bool had = (x->have[u / 8] >> (u % 8)) & 1;
+        bool had = unit_held(x, u);
         overlap |= had, all_had &= had;
     }
     if (overlap) {
-        if (all_had && n && !memcmp(x->data + ip->offset, rd_here(&r), n)) return; /* the same fragment again */
+        if (all_had && n && ip->offset + n <= x->cap && !memcmp(x->data + ip->offset, rd_here(&r), n)) return; /* the same fragment again */
         problem(s, NULL, "ip", at, "an IP fragment of %zu bytes at %zu overlaps one already held: its datagram is dropped (RFC 5722)", n, ip->offset);
         link_fragments_free(s, &x->h);
         return;
     }
     if (!ip->more) {
-        if (x->end) {
-            problem(s, NULL, "ip", at, "a second last fragment of an IP datagram: the datagram is dropped");
+        /* the end: a second one, or units already held past it, make the datagram one that cannot be */
+        bool past = false;
+        for (size_t u = last; u < IP_UNITS && !past; u++) past = unit_held(x, u);
+        if (x->end || past) {
+            problem(s, NULL, "ip", at, "the last fragment of an IP datagram ends at %zu, where %s: the datagram is dropped", ip->offset + n,
+                    x->end ? "another last fragment ended it" : "fragments past it were held");
             link_fragments_free(s, &x->h);
             return;
         }
         x->end = ip->offset + n;
-    }
-    if (x->end && ip->offset + n > x->end) {
-        problem(s, NULL, "ip", at, "an IP fragment past its datagram's end: the datagram is dropped");
+    } else if (x->end && ip->offset + n > x->end) {
+        problem(s, NULL, "ip", at, "an IP fragment past its datagram's end (%zu): the datagram is dropped", x->end);
         link_fragments_free(s, &x->h);
         return;
     }
+    if (!ip_fragments_room(s, x, ip->offset + n)) return;
     if (n) memcpy(x->data + ip->offset, rd_here(&r), n);
     for (size_t u = first; u < last; u++) x->have[u / 8] |= (uint8_t)(1u << (u % 8));
     x->units_have += last - first;
-    if (!x->end || x->units_have < (x->end + 7) / 8) return;
-    /* whole: on to UDP or TCP as one datagram (offsets in its problems are the datagram's); the buffer stays
-     * charged until it is freed */
+    if (!ip->offset) x->proto = (int)ip->proto; /* RFC 8200: the fragment at offset 0 says what follows */
+    if (!x->end || x->units_have < (x->end + 7) / 8 || x->proto < 0) return;
+    /* whole (every unit below the end, and none past it: each was refused): out of the index and the book before
+     * it goes on (a layer above may make room in the book, which must not find it), freed after */
     index_remove(&s->ip_fragments, x);
-    ip_packet whole = *ip;
-    whole.fragment = false, whole.payload_len = x->end;
-    reader payload = rd_view(x->data, x->end, 0);
-    uint8_t next = (uint8_t)whole.proto;
-    size_t left = x->end;
-    if (whole.alen == 16 && !ipv6_extensions(&payload, &next, &left)) next = 0xFF; /* options after the fragment header */
-    whole.proto = next, whole.payload_len = left;
-    payload = rd_rest(&payload);
-    transport_in(s, &whole, payload, wirelen);
     hold_remove(&s->book, &x->h);
-    gdw_session_release(s->opts.alloc, x->data, IP_MAX_PAYLOAD);
-    gdw_session_release(s->opts.alloc, x, sizeof *x);
+    ip_packet whole = *ip;
+    reader payload = rd_view(x->data, x->end, 0);
+    uint8_t next = (uint8_t)x->proto;
+    size_t left = x->end;
+    if (ipv6 && !ipv6_extensions(&payload, &next, &left)) next = 0xFF; /* options after the fragment header */
+    whole.fragment = false, whole.proto = next, whole.payload_len = left;
+    transport_in(s, &whole, rd_rest(&payload), wirelen);
+    ip_fragments_release(s, x);
 }
 
 void gdw_session_frame(gdw_session *s, int link, const uint8_t *data, size_t caplen, size_t wirelen, double time) {
@@ -381,5 +435,5 @@ static void transport_in(gdw_session *s, const ip_packet *ipp, reader r, size_t 
                 wirelen);
         return;
     }
-    gdw_session_udp(s, ip.src, ip.alen, sport, ip.dst, dport, payload, (size_t)ulen - 8, s->time);
+    udp_datagram_in(s, ip.src, ip.alen, sport, ip.dst, dport, payload, (size_t)ulen - 8);
 }

@@ -419,11 +419,12 @@ gdw_status gdw_mp_parse(const uint8_t *pkt, size_t len, const gdw_dialect *d, co
     if (!out) return fail(err, GDW_ERR_INVALID_ARG, 0, "no output");
     memset(out, 0, sizeof *out);
     out->alloc = alloc;
-    return gdw_mp_parse_again(pkt, len, d, opts, out, err);
+    return gdw_mp_parse_into(pkt, len, d, opts, out, err);
 }
 
-gdw_status gdw_mp_parse_again(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out,
-                              gdw_error *err) {
+gdw_status gdw_mp_parse_into(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out,
+                             gdw_error *err) {
+    if (!out) return fail(err, GDW_ERR_INVALID_ARG, 0, "no output");
     gdw_mp_parsed_clear(out);
     if (!pkt && len) return fail(err, GDW_ERR_INVALID_ARG, 0, "no packet");
     if (!d) d = gdw_session_dialect_of(GDW_MULTIPLAYER_SCENE4);

@@ -23,6 +23,7 @@ gdw_session_options gdw_session_options_default(void) {
     o.max_flow_window_bytes = (size_t)192 << 10;
     o.max_path_bytes = (size_t)16 << 20;
     o.max_flow_path_bytes = (size_t)4 << 20;
+    o.max_ip_fragment_bytes = (size_t)16 << 20;
     return o;
 }
 
@@ -68,6 +69,7 @@ static const char *const k_cap_option[HOLD_KINDS][2] = {
     [HOLD_WINDOWS] = {"--max-window-bytes", "--max-flow-window-bytes"},
     [HOLD_PATHS] = {"--max-path-bytes", "--max-flow-path-bytes"},
     [HOLD_FLOWS] = {"--max-flows", "--max-flows"},
+    [HOLD_IP] = {"--max-ip-fragment-bytes", "--max-ip-fragment-bytes"},
 };
 
 /* The book's evict: the oldest state of a kind makes room (hold_room). The first time a cap drops
@@ -99,6 +101,7 @@ gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_
     if (!o.max_flow_window_bytes) o.max_flow_window_bytes = d.max_flow_window_bytes;
     if (!o.max_path_bytes) o.max_path_bytes = d.max_path_bytes;
     if (!o.max_flow_path_bytes) o.max_flow_path_bytes = d.max_flow_path_bytes;
+    if (!o.max_ip_fragment_bytes) o.max_ip_fragment_bytes = d.max_ip_fragment_bytes;
     if (o.max_flows > ((size_t)1 << 24) || o.max_cached_paths > ((size_t)1 << 26)) return NULL;
     gdw_session *s = gdw_session_alloc(o.alloc, sizeof *s);
     if (!s) return NULL;
@@ -110,6 +113,7 @@ gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_
     b->cap[HOLD_WINDOWS] = (hold_cap){o.max_window_bytes, o.max_flow_window_bytes};
     b->cap[HOLD_PATHS] = (hold_cap){o.max_path_bytes, o.max_flow_path_bytes};
     b->cap[HOLD_FLOWS] = (hold_cap){SIZE_MAX, SIZE_MAX}; /* a flow is refused past max_flows instead */
+    b->cap[HOLD_IP] = (hold_cap){o.max_ip_fragment_bytes, o.max_ip_fragment_bytes}; /* in no flow: the total holds */
     b->evict = evict, b->ctx = s;
     s->fragments = (ptr_index){.hash = NULL, .alloc = o.alloc};
     s->windows = (ptr_index){.hash = NULL, .alloc = o.alloc};
@@ -119,7 +123,7 @@ gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_
     /* the flow table starts small and doubles as it fills (a capture of one session needs little) */
     s->flow_cap = 16;
     s->flows = gdw_session_alloc(o.alloc, s->flow_cap * sizeof *s->flows);
-    s->flow_list = gdw_session_alloc(o.alloc, (o.max_flows + 1) * sizeof *s->flow_list);
+    s->flow_list = gdw_session_alloc(o.alloc, s->flow_cap * sizeof *s->flow_list); /* grows with the table */
     if (!s->flows || !s->flow_list) {
         gdw_session_free(s);
         return NULL;
@@ -143,14 +147,11 @@ void gdw_session_free(gdw_session *s) {
     if (!s) return;
     for (unsigned i = 1; i <= s->stats.flows; i++) flow_free(s, s->flow_list[i]);
     while (s->book.list[HOLD_PATHS].head) godot_path_free(s, s->book.list[HOLD_PATHS].head);
-    for (holder *h = s->book.list[HOLD_REASSEMBLY].head, *next; h; h = next) { /* IP fragments belong to no flow */
-        next = h->next;
-        if (h->type == HELD_IP_FRAGMENTS) link_fragments_free(s, h);
-    }
+    while (s->book.list[HOLD_IP].head) link_fragments_free(s, s->book.list[HOLD_IP].head); /* in no flow */
     index_free(&s->fragments), index_free(&s->windows), index_free(&s->paths), index_free(&s->ip_fragments);
     gdw_mp_parsed_free(&s->parsed);
     gdw_session_release(s->opts.alloc, s->flows, s->flow_cap * sizeof *s->flows);
-    gdw_session_release(s->opts.alloc, s->flow_list, (s->opts.max_flows + 1) * sizeof *s->flow_list);
+    gdw_session_release(s->opts.alloc, s->flow_list, s->flow_cap * sizeof *s->flow_list);
     gdw_session_release(s->opts.alloc, s, sizeof *s);
 }
 
@@ -184,13 +185,15 @@ void gdw_session_finish(gdw_session *s) {
     uint64_t frame = s->frame;
     s->frame = 0;
     static const char *const held_name[HOLD_KINDS] = {"fragmented packets, TCP streams or WebSocket messages", "retransmit windows",
-                                                      "path-cache entries", "flows"};
-    static const char *const held_layer[HOLD_KINDS] = {"session", "enet", "multiplayer", "session"};
+                                                      "path-cache entries", "flows", "IP datagrams in fragments"};
+    static const char *const held_layer[HOLD_KINDS] = {"session", "enet", "multiplayer", "session", "ip"};
     for (int k = 0; k < HOLD_KINDS; k++)
         for (int per_flow = 0; per_flow < 2; per_flow++)
-            if (s->evictions[k][per_flow] > 1)
+            if (s->evictions[k][per_flow] > 1) {
                 problem(s, NULL, held_layer[k], 0, "%llu more %s were dropped by the cap %s (the first is reported above)",
                         (unsigned long long)(s->evictions[k][per_flow] - 1), held_name[k], k_cap_option[k][per_flow]);
+                s->evictions[k][per_flow] = 1; /* said: a second finish says it no more */
+            }
     link_finish(s);
     for (unsigned i = 1; i <= s->stats.flows; i++) {
         enet_flow_finish(s, s->flow_list[i]);
@@ -242,10 +245,16 @@ flow *flow_find(const gdw_session *s, uint8_t proto, const uint8_t *src, uint16_
 static bool flow_grow(gdw_session *s) {
     size_t cap = s->flow_cap * 2;
     flow **t = gdw_session_alloc(s->opts.alloc, cap * sizeof *t);
-    if (!t) return false;
+    flow **list = t ? gdw_session_alloc(s->opts.alloc, cap * sizeof *list) : NULL;
+    if (!list) {
+        gdw_session_release(s->opts.alloc, t, cap * sizeof *t);
+        return false;
+    }
     memset(t, 0, cap * sizeof *t);
+    memcpy(list, s->flow_list, (s->stats.flows + 1) * sizeof *list);
     gdw_session_release(s->opts.alloc, s->flows, s->flow_cap * sizeof *s->flows);
-    s->flows = t, s->flow_cap = cap;
+    gdw_session_release(s->opts.alloc, s->flow_list, s->flow_cap * sizeof *s->flow_list);
+    s->flows = t, s->flow_list = list, s->flow_cap = cap;
     for (unsigned n = 1; n <= s->stats.flows; n++) {
         flow *f = s->flow_list[n];
         size_t i = flow_home(s, endpoint_hash(f->addr[0], f->addr_len, f->port[0]), endpoint_hash(f->addr[1], f->addr_len, f->port[1]));

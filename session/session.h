@@ -45,9 +45,7 @@ static inline void gdw_session_release(const gdw_allocator *a, void *p, size_t n
     else free(p);
 }
 
-/* multiplayer.c: a parse into a gdw_mp_parsed that was parsed before (its value array is kept for the next) */
-gdw_status gdw_mp_parse_again(const uint8_t *pkt, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out,
-                              gdw_error *err);
+/* multiplayer.c */
 void gdw_mp_parsed_clear(gdw_mp_parsed *p);
 /* One value alone (a put_var frame's bytes after its length) as a GDW_MP_VAR message with one value, "value". */
 gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out);
@@ -107,6 +105,7 @@ struct gdw_session {
     uint64_t evictions[HOLD_KINDS][2];    /* state dropped by each kind's cap in all flows [0] and one flow [1] */
     uint64_t frame;
     double time;
+    uint64_t ip_expired_said; /* IP datagrams given up by the timeout: the first is said */
     gdw_mp_parsed parsed; /* reused: one message at a time */
 };
 
@@ -185,6 +184,7 @@ typedef struct tcp_side {
     uint8_t framing;
     uint64_t stream_dialects; /* put_var flows: bit i, dialect i of the table, reads every frame so far whole */
     bool stream_started;      /* put_var flows: the first frame was a whole Variant */
+    unsigned stream_frames;   /* put_var flows: frames the candidates were narrowed by */
 } tcp_side;
 
 /* d's message buffer holds `need` bytes (msg_len kept); false when memory or the caps refuse it (then d is
@@ -202,6 +202,9 @@ bool ws_waiting_is_harmless(const tcp_dir *d);
 size_t putvar_consume(gdw_session *s, flow *f, int dir, uint8_t *p, size_t n);
 
 /* enet.c */
+/* A UDP datagram of a frame (gdw_session_udp, for a caller's own datagrams, counts each as a frame first). */
+void udp_datagram_in(gdw_session *s, const uint8_t *src, size_t alen, uint16_t sport, const uint8_t *dst, uint16_t dport,
+                     const uint8_t *payload, size_t len);
 void enet_session_init(gdw_session *s); /* its indexes' hash functions */
 void enet_flow_finish(gdw_session *s, flow *f);
 void enet_fragment_drop(gdw_session *s, holder *h, const char *said);

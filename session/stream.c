@@ -8,29 +8,58 @@
  * is a 4-byte length of at most --max-packet followed by exactly one whole Variant; anything else is not read (a
  * problem says so), so no other TCP traffic is taken for Godot's. The dialect: the options'; else every dialect of
  * the table that reads each frame so far whole stays a candidate, and each value is read in the one `gdwire check`
- * ranks first among them (values the candidates read alike: the newest release's), until one is left. */
+ * ranks first among them (the newest release among equals), until one is left or 64 frames narrowed them. The
+ * length is little-endian, as StreamPeer's big_endian property leaves it by default; a stream with big_endian set
+ * is not read. */
 #include "session.h"
 
 #include <string.h>
 
 #define ALL_DIALECTS(n) ((n) >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << (n)) - 1))
+#define NARROW_FRAMES 64 /* frames a flow's dialect is narrowed by at most; then the first of those left is kept */
 
-/* The candidates (bit i: dialect i) that read value whole, and of them the one gdwire check ranks first; 0 when
- * none does. */
+/* Is a newer than b (gdw_dialect_released: "YYYY-MM", "" undated)? */
+static bool newer(const gdw_dialect *a, const gdw_dialect *b) { return strcmp(gdw_dialect_released(a), gdw_dialect_released(b)) > 0; }
+
+/* The candidates (bit i: dialect i) that read value whole, and of them the one gdwire check ranks first, the newest
+ * release among equals; 0 when none does. No documents are kept: one value's tree is held at a time. */
 static uint64_t whole_readers(gdw_session *s, reader value, uint64_t candidates, const gdw_dialect **first) {
     *first = NULL;
-    gdw_check_report *rep = gdw_check_report_make(value.p, value.len, &s->opts.decode, s->opts.alloc);
-    if (!rep) return 0;
+    size_t n = gdw_dialect_count();
+    gdw_check_row *rows = gdw_session_alloc(s->opts.alloc, n * sizeof *rows);
+    if (!rows) return 0;
+    memset(rows, 0, n * sizeof *rows);
+    gdw_check_result *res = gdw_session_alloc(s->opts.alloc, n * sizeof *res);
+    if (!res) {
+        gdw_session_release(s->opts.alloc, rows, n * sizeof *rows);
+        return 0;
+    }
+    gdw_check(value.p, value.len, &s->opts.decode, s->opts.alloc, false, res);
+    for (size_t i = 0; i < n; i++) {
+        rows[i].result = res[i], rows[i].meaning = -1, rows[i].misread = 0;
+        /* the reals each candidate that reads it whole would misread (the ranking's first question after the
+         * reading), its value decoded alone: one document held at a time */
+        if (i < 64 && (candidates >> i & 1) && res[i].status == GDW_OK && res[i].consumed == value.len) {
+            gdw_doc *doc = NULL;
+            size_t used = 0;
+            gdw_error err;
+            if (gdw_decode(res[i].dialect, value.p, value.len, &s->opts.decode, s->opts.alloc, &doc, &used, &err) == GDW_OK)
+                rows[i].misread = gdw_value_misread_reals(gdw_doc_root(doc));
+            gdw_doc_free(doc);
+        }
+    }
+    gdw_check_rank_rows(rows, n, value.p, value.len, &s->opts.decode, false);
     uint64_t whole = 0;
     int best_rank = 0;
-    for (size_t i = 0; i < rep->n && i < 64; i++) {
-        const gdw_check_row *row = &rep->rows[i];
-        if (!(candidates >> i & 1) || rep->skip || row->reading != GDW_READING_WHOLE) continue;
+    for (size_t i = 0; i < n && i < 64; i++) {
+        const gdw_check_row *row = &rows[i];
+        if (!(candidates >> i & 1) || row->reading != GDW_READING_WHOLE) continue;
         whole |= (uint64_t)1 << i;
-        if (!*first || row->rank < best_rank || (row->rank == best_rank && i == rep->best))
+        if (!*first || row->rank < best_rank || (row->rank == best_rank && newer(row->result.dialect, *first)))
             *first = row->result.dialect, best_rank = row->rank;
     }
-    gdw_check_report_free(rep);
+    gdw_session_release(s->opts.alloc, res, n * sizeof *res);
+    gdw_session_release(s->opts.alloc, rows, n * sizeof *rows);
     return whole;
 }
 
@@ -51,9 +80,11 @@ static bool frame_dialect(gdw_session *s, flow *f, reader value) {
         if (whole) f->dialect = s->opts.dialect, t->stream_started = true;
         return whole;
     }
-    if (t->stream_started && (t->stream_dialects & (t->stream_dialects - 1)) == 0) return true; /* one left */
+    /* one candidate left, or narrowed long enough: the flow's dialect is settled */
+    if (t->stream_started && ((t->stream_dialects & (t->stream_dialects - 1)) == 0 || t->stream_frames >= NARROW_FRAMES)) return true;
     const gdw_dialect *first;
     uint64_t whole = whole_readers(s, value, t->stream_dialects, &first);
+    t->stream_frames++;
     if (!whole) return t->stream_started; /* read in the flow's dialect, whose problem it becomes */
     t->stream_dialects = whole, t->stream_started = true;
     f->dialect = first;

@@ -250,7 +250,8 @@ void tcp_segment_in(gdw_session *s, const uint8_t *src, const uint8_t *dst, size
 void tcp_flow_finish(gdw_session *s, flow *f) {
     for (int k = 0; f->tcp && k < 2; k++) {
         tcp_dir *d = &f->tcp->d[k];
-        bool harmless = f->tcp->framing == FRAMING_WEBSOCKET && ws_waiting_is_harmless(d);
+        /* (a flow whose first bytes never said what it carries is no Godot flow: nothing of it is said) */
+        bool harmless = !f->tcp->framing || (f->tcp->framing == FRAMING_WEBSOCKET && ws_waiting_is_harmless(d));
         if (d->state != STREAM_OFF && (d->ahead || d->msg_len || (d->len && !harmless)))
             problem(s, f, "tcp", 0, "the %s stream ends inside a %s or before a gap filled (%zu bytes waiting)", side_name(k),
                     f->tcp->framing == FRAMING_PUT_VAR ? "put_var frame" : "WebSocket message", d->len + d->msg_len + d->ahead_bytes);

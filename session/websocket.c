@@ -101,6 +101,7 @@ size_t ws_consume(gdw_session *s, flow *f, int dir, uint8_t *p, size_t n) {
         if (opcode > WS_BINARY) continue; /* close, ping and pong carry nothing of Godot's */
         if (opcode != WS_CONTINUATION) d->msg_opcode = opcode, d->msg_len = 0;
         if ((fr.b0 & WS_FIN) && opcode != WS_CONTINUATION) { /* a message in one frame: read where it lies */
+            if (d->msg_cap) tcp_msg_release(s, d); /* a message it interrupts (RFC 6455 5.4 forbids it) is dropped */
             if (opcode == WS_BINARY) godot_ws_message(s, f, dir, rd_view(payload, len, 0));
             continue;
         }

@@ -28,8 +28,9 @@ spec.loader.exec_module(hc)
 
 MIB = 1 << 20
 CAPS = {"--max-fragment-bytes": 8 * MIB, "--max-flow-fragment-bytes": 6 * MIB, "--max-window-bytes": 2 * MIB,
-        "--max-flow-window-bytes": 64 << 10, "--max-path-bytes": 2 * MIB, "--max-flow-path-bytes": 1 * MIB}
-TOTALS = CAPS["--max-fragment-bytes"] + CAPS["--max-window-bytes"] + CAPS["--max-path-bytes"]
+        "--max-flow-window-bytes": 64 << 10, "--max-path-bytes": 2 * MIB, "--max-flow-path-bytes": 1 * MIB,
+        "--max-ip-fragment-bytes": 2 * MIB}
+TOTALS = CAPS["--max-fragment-bytes"] + CAPS["--max-window-bytes"] + CAPS["--max-path-bytes"] + CAPS["--max-ip-fragment-bytes"]
 FLOWS = 4 * MIB
 SLACK = 8 * MIB
 
