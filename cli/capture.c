@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* capture.c — `gdwire capture`: a packet capture of Godot multiplayer traffic, read with libpcap
- * (loaded when the verb runs)
- * and handed frame by frame to the session library (session/gdwire_session.h), which finds the
- * flows and messages; this file filters and prints them. docs/capture.md. */
-#define _DEFAULT_SOURCE /* libpcap's headers use u_int and u_char */
+/* capture.c — `gdwire capture`: a packet capture of Godot multiplayer traffic, read with gdwire's own pcap and
+ * pcapng reader (session/gdwire_pcap.h) and handed record by record to the session library
+ * (session/gdwire_session.h), which finds the flows and messages; this file filters and prints them.
+ * docs/capture.md. */
+#define _DEFAULT_SOURCE /* strdup, strtok_r, isatty and dlopen's flags under -std=c11 */
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,32 +15,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "session/gdwire_pcap.h"
 #include "session/gdwire_session.h"
 
-#ifdef GDWIRE_NO_PCAP
-/* A CMake build where libpcap was not found: the verb says so (its options still parse). */
-int cmd_capture(const opts *o) {
-    (void)o;
-    fprintf(stderr, "gdwire capture: this gdwire was built without libpcap (apt install libpcap-dev, then build again)\n");
-    return EXIT_USAGE;
-}
-#else
-#include <dlfcn.h>
-#include <pcap/pcap.h>
-
-/* libpcap is loaded when capture runs, not when gdwire starts: linked, it and what it pulls in
- * (libdbus, libsystemd, libgcrypt, ...) cost every other verb about 1.4 million instructions at
- * start (bench:budget_test measured it). The few calls capture makes, through one table. */
-static struct {
-    pcap_t *(*open)(const char *, u_int, char *);
-    int (*datalink)(pcap_t *);
-    int (*next)(pcap_t *, struct pcap_pkthdr **, const u_char **);
-    char *(*geterr)(pcap_t *);
-    void (*close)(pcap_t *);
-} P;
-
 /* ENet's range coder, which Godot 3.4+ compresses its datagrams with by default, from libenet
- * (Debian libenet7), loaded the same way; without it compressed datagrams are problems. */
+ * (Debian libenet7), loaded when capture runs; without it compressed datagrams are problems. */
 static struct {
     void *(*create)(void);
     void (*destroy)(void *);
@@ -59,26 +40,16 @@ static void *load_range_coder(void) {
     return E.create && E.destroy && E.decompress ? E.create() : NULL;
 }
 
-static bool load_pcap(void) {
-    static const char *const names[] = {"libpcap.so.0.8", "libpcap.so.1", "libpcap.so"};
-    void *h = NULL;
-    for (size_t i = 0; !h && i < sizeof names / sizeof names[0]; i++) h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        fprintf(stderr, "gdwire capture: cannot load libpcap (%s): install it (Debian: apt install libpcap0.8)\n", dlerror());
-        return false;
+/* The capture file's bytes for the reader, read(2) on its descriptor: a pipe's bytes come as they are written
+ * (tcpdump -U -w - | gdwire capture -), where fread would wait for the whole chunk the reader asks for. */
+static size_t fd_read(void *ctx, uint8_t *buf, size_t n) {
+    int fd = *(const int *)ctx;
+    for (;;) {
+        ssize_t k = read(fd, buf, n);
+        if (k >= 0) return (size_t)k;
+        if (errno != EINTR) return SIZE_MAX;
     }
-    *(void **)&P.open = dlsym(h, "pcap_open_offline_with_tstamp_precision");
-    *(void **)&P.datalink = dlsym(h, "pcap_datalink");
-    *(void **)&P.next = dlsym(h, "pcap_next_ex");
-    *(void **)&P.geterr = dlsym(h, "pcap_geterr");
-    *(void **)&P.close = dlsym(h, "pcap_close");
-    if (!P.open || !P.datalink || !P.next || !P.geterr || !P.close) {
-        fprintf(stderr, "gdwire capture: the libpcap found lacks pcap_open_offline_with_tstamp_precision (libpcap 1.5 or later is needed)\n");
-        return false;
-    }
-    return true;
 }
-#endif
 
 /* ---- options ------------------------------------------------------------------------------------ */
 
@@ -169,7 +140,6 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
     return 1;
 }
 
-#ifndef GDWIRE_NO_PCAP
 /* ---- names -------------------------------------------------------------------------------------- */
 
 /* --names: "rpc<TAB>NODE PATH<TAB>ID<TAB>NAME" lines ('#' comments), as
@@ -580,14 +550,23 @@ int cmd_capture(const opts *o) {
         int rc = names_load(o->cap.names, &r.names);
         if (rc) { names_free(&r.names); return rc; }
     }
-    if (!load_pcap()) {
+    bool from_stdin = strcmp(r.file, "-") == 0;
+    int fd = from_stdin ? STDIN_FILENO : open(r.file, O_RDONLY);
+    if (fd < 0) {
+        fprintf(stderr, "gdwire capture: %s: %s\n", r.file_shown, strerror(errno));
         names_free(&r.names);
         return EXIT_USAGE;
     }
-    char errbuf[PCAP_ERRBUF_SIZE] = "";
-    pcap_t *pc = P.open(r.file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
-    if (!pc) {
-        fprintf(stderr, "gdwire capture: %s: %s\n", r.file_shown, errbuf);
+    gdw_pcap *pc = gdw_pcap_open_stream(fd_read, &fd, NULL);
+    gdw_pcap_record rec;
+    gdw_pcap_error perr;
+    /* the file's header and its first record are read before the session starts: a file that is no capture at
+     * all is a usage error, as it was when libpcap opened files */
+    gdw_pcap_status ps = pc ? gdw_pcap_next(pc, &rec, &perr) : GDW_PCAP_ERR_NOMEM;
+    if (!pc || (ps != GDW_PCAP_OK && gdw_pcap_get_format(pc) == GDW_PCAP_FORMAT_UNKNOWN)) {
+        fprintf(stderr, "gdwire capture: %s: %s\n", r.file_shown, pc ? perr.message : "out of memory");
+        gdw_pcap_free(pc);
+        if (!from_stdin) close(fd);
         names_free(&r.names);
         return EXIT_USAGE;
     }
@@ -605,20 +584,20 @@ int cmd_capture(const opts *o) {
     r.s = gdw_session_new(&so, on_message, on_problem, &r);
     if (!r.s) {
         fprintf(stderr, "gdwire capture: out of memory (or a --max-* past what can be held)\n");
-        P.close(pc);
+        if (range_coder) E.destroy(range_coder);
+        gdw_pcap_free(pc);
+        if (!from_stdin) close(fd);
         names_free(&r.names);
         return EXIT_USAGE;
     }
     r.progress = isatty(STDERR_FILENO) && !o->json;
-    int link = P.datalink(pc);
-    struct pcap_pkthdr *h;
-    const u_char *data;
-    int rc;
     uint64_t frames = 0;
-    while ((rc = P.next(pc, &h, &data)) == 1) {
-        double t = (double)h->ts.tv_sec + (double)h->ts.tv_usec / 1e9; /* nanosecond precision asked for */
+    double t = 0;
+    for (; ps == GDW_PCAP_OK; ps = gdw_pcap_next(pc, &rec, &perr)) {
+        if (rec.has_time) t = rec.time; /* a Simple Packet Block has none: the time of the record before it */
         if (!r.have_t0) r.t0 = t, r.have_t0 = true;
-        gdw_session_frame(r.s, link, data, h->caplen, h->len, t);
+        /* each record with its own interface's link type: a pcapng file's interfaces may differ */
+        gdw_session_frame(r.s, rec.link, rec.data, rec.caplen, rec.wirelen, t);
         if (r.progress && (++frames & 4095) == 0) {
             time_t now = time(NULL);
             if (now != r.last_progress) {
@@ -631,13 +610,13 @@ int cmd_capture(const opts *o) {
     }
     if (r.progress) fputs("\r\033[K", stderr);
     int status = EXIT_ACCEPTED;
-    if (rc == -1) {
-        /* a truncated file: libpcap says so; what came before it is kept */
+    if (ps != GDW_PCAP_END) {
+        /* a file cut short (a capture stopped by a kill) or damaged: what came before it is kept */
         gdw_session_stats st = gdw_session_get_stats(r.s);
-        fprintf(stderr, "gdwire capture: %s: after frame %llu: %s\n", r.file_shown, (unsigned long long)st.frames, P.geterr(pc));
+        fprintf(stderr, "gdwire capture: %s: after frame %llu: %s\n", r.file_shown, (unsigned long long)st.frames, perr.message);
         if (o->json) {
             printf("{\"type\":\"problem\",\"frame\":%llu,\"flow\":0,\"layer\":\"pcap\",\"offset\":0,\"message\":", (unsigned long long)st.frames + 1);
-            json_string(stdout, P.geterr(pc));
+            json_string(stdout, perr.message);
             printf("}\n");
         }
         r.problems++;
@@ -647,8 +626,8 @@ int cmd_capture(const opts *o) {
     if (r.problems) status = EXIT_REJECTED;
     gdw_session_free(r.s);
     if (range_coder) E.destroy(range_coder);
-    P.close(pc);
+    gdw_pcap_free(pc);
+    if (!from_stdin) close(fd);
     names_free(&r.names);
     return status;
 }
-#endif

@@ -25,7 +25,7 @@ PACKAGES=(
   bazel-bootstrap bazel-rules-java   # the build (Bazel 4.2.3, WORKSPACE mode, offline)
   gcc clang lld-14 llvm-14 libclang-rt-14-dev   # compilers, sanitizers, libFuzzer, coverage
   libyaml-dev                        # conformance vectors
-  libpcap-dev libenet7               # gdwire capture: pcap and pcapng files, and ENet's range coder (Godot 3.4+ compresses with it)
+  libenet7                           # gdwire capture: ENet's range coder (Godot 3.4+ compresses with it); it reads pcap and pcapng itself
   zlib1g-dev libzstd-dev             # the session library: ENet datagrams Godot compresses with zlib or zstd
   afl++                              # second fuzzing engine
   godot3-server                      # the real Godot 3.2.3 engine, used as an oracle

@@ -727,7 +727,7 @@ run 0 "$G" check --framing stream "$T/big.stream.bin"
 lines "$OUT" 18   # three packets, the summary's header, its column heads and one row per dialect
 has "$OUT" '3 packets'
 
-# The command does not load libstdc++ (libpcap is opened when `capture` runs): the toolchain links it
+# The command does not load libstdc++ (libenet is opened when `capture` runs): the toolchain links it
 # into every binary, and loading it, with its relocations bound at start, took about a millisecond of
 # every run (cli/BUILD, -Wl,--as-needed; docs/performance.md, "The command's start").
 if command -v readelf >/dev/null; then

@@ -24,6 +24,8 @@ TARGETS = {
     "capture": {"max_len": 65536, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
     # ENet's compressed blocks (fuzzers/decompress.c), seeded from the real compressed sessions
     "decompress": {"max_len": 4097, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
+    # capture files, pcap and pcapng (fuzzers/pcap.c), seeded from the real sessions and session/tests/data/
+    "pcap": {"max_len": 8192, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
 }
 
 # The sanitizers each config builds with (recorded in the run record).
