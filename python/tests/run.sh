@@ -22,7 +22,7 @@ work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/python.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
 # the files the tests read, where they sit in a checkout
-tar -ch codec python tools/engines conformance/vectors corpus 2>/dev/null | tar -x -C "$work/src"
+tar -ch codec session python tools/engines conformance/vectors conformance/sessions corpus 2>/dev/null | tar -x -C "$work/src"
 cd "$work/src/python"
 start=$SECONDS
 python3 setup.py -q build_ext --inplace > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the extension does not build"; exit 1; }
