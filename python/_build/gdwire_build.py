@@ -81,11 +81,16 @@ _FOUND = None
 
 
 def compressions():
-    """The optional compressions this machine can build in: [(name, define, library)], probed once a build."""
+    """The optional compressions this machine can build in: [(name, define, library)], probed once a build.
+    GDWIRE_BUILD_WITHOUT=zlib,zstd leaves those out without a probe (a build as on a machine without them)."""
     global _FOUND
     if _FOUND is None:
         cc = _compiler()
-        _FOUND = [(name, define, lib) for name, define, lib, source in OPTIONAL if _links(cc, source, lib)]
+        without = set(filter(None, os.environ.get("GDWIRE_BUILD_WITHOUT", "").split(",")))
+        unknown = without - {name for name, _, _, _ in OPTIONAL}
+        if unknown:
+            raise SystemExit("gdwire: GDWIRE_BUILD_WITHOUT names %s: only zlib and zstd are optional" % ", ".join(sorted(unknown)))
+        _FOUND = [(name, define, lib) for name, define, lib, source in OPTIONAL if name not in without and _links(cc, source, lib)]
         have = [name for name, _, _ in _FOUND]
         missing = [name for name, _, _, _ in OPTIONAL if name not in have]
         print("gdwire: ENet compressions the session reader reads: fastlz%s%s" %

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 from . import _gdwire
+
+if TYPE_CHECKING:
+    from . import DecodeError
 
 __all__ = [
     "Session", "Message", "MessageValue", "Problem", "SessionStats", "Flow", "Event", "compressions_built",
@@ -42,7 +45,7 @@ LINK_IPV6: int = _gdwire.LINK_IPV6
 LINK_LINUX_SLL2: int = _gdwire.LINK_LINUX_SLL2
 
 
-def _decode_error(t: Tuple[str, int, str, str, int, str]) -> Any:
+def _decode_error(t: Tuple[str, int, str, str, int, str]) -> DecodeError:
     from . import DecodeError  # the package's, imported late: this module is part of it
     code, offset, path, message, value_offset, engine_error = t
     e = DecodeError(code, offset, path, message, value_offset)
@@ -70,7 +73,7 @@ class MessageValue:
     length: int
     encoding: str
     value: Any
-    error: Optional[Any] = field(default=None, compare=False)  # a gdwire.DecodeError
+    error: Optional[DecodeError] = field(default=None, compare=False)
 
     @property
     def ok(self) -> bool:
