@@ -176,7 +176,8 @@ class SessionStats:
     fragments_dropped: int
     decompressed: int
     states_dropped: int  # state dropped to keep within a cap
-    by_command: Dict[str, int]  # messages by command name, the commands seen only
+    by_command: Dict[str, int]  # packets by command name, the commands seen only ("relay": SYS relays, whose inner
+    #                             packets are messages of their own, counted under their commands too)
     message_bytes: int
     open_fragment_bytes: int  # reassembly held now (max_open_fragment_bytes)
     peak_fragment_bytes: int
