@@ -4,7 +4,8 @@
     python3 setup.py build_ext --inplace
 
 with setuptools (Debian's python3-setuptools). Its sources and flags are the build backend's
-(_build/gdwire_build.py), which `pip install ./python` uses and which needs no setuptools."""
+(_build/gdwire_build.py), which `pip install ./python` uses and which needs no setuptools: the C library, its
+session reader, and zlib and zstd where the probe finds them."""
 import os
 import sys
 
@@ -18,11 +19,11 @@ setup(
     ext_modules=[
         Extension(
             "gdwire._gdwire",
-            sources=["gdwire/_gdwire.c"] + [os.path.relpath(p, HERE) for p in gdwire_build.codec_sources()],
-            include_dirs=[os.path.relpath(gdwire_build.ROOT, HERE)],
-            define_macros=[(d, None) for d in gdwire_build.DEFINES],
+            sources=["gdwire/_gdwire.c"] + [os.path.relpath(p, HERE) for p in gdwire_build.codec_sources() + gdwire_build.session_sources()],
+            include_dirs=[os.path.relpath(d, HERE) for d in gdwire_build.include_dirs()],
+            define_macros=[(d, None) for d in gdwire_build.defines()],
             extra_compile_args=gdwire_build.CFLAGS,
-            libraries=gdwire_build.LIBS,
+            libraries=gdwire_build.libraries(),
         )
     ],
 )

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 """gdwire's build backend (PEP 517), with nothing Python does not ship: it compiles the CPython extension
-gdwire._gdwire from this checkout's C library (../codec) and gdwire/_gdwire.c with the C compiler Python was built
-with (sysconfig), and writes the wheel with zipfile. So `pip install --no-index ./python` builds offline under any
+gdwire._gdwire from this checkout's C library (../codec), its session reader (../session) and gdwire/_gdwire.c with
+the C compiler Python was built with (sysconfig), and writes the wheel with zipfile. The session reader reads ENet
+datagrams compressed with zlib or zstd through those libraries where the machine has them (their headers and
+libraries: Debian's zlib1g-dev, libzstd-dev): a probe compiles and links a line against each with the same compiler,
+and the extension is built with the ones found (gdwire.compressions_built() says which), and without the rest. So `pip install --no-index ./python` builds offline under any
 Python 3.9+ (Debian's, pyenv's, a venv without setuptools or wheel); it needs a C compiler and the interpreter's
 headers (Python.h: Debian's python3-dev). setup.py, for an in-place build (`python3 setup.py build_ext --inplace`),
 takes its sources and flags from here."""
@@ -19,10 +22,17 @@ import zipfile
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # python/
 ROOT = os.path.dirname(HERE)
-PACKAGE_FILES = ["__init__.py", "_streams.py", "_values.py", "_gdwire.pyi", "py.typed"]
+PACKAGE_FILES = ["__init__.py", "_session.py", "_streams.py", "_values.py", "_gdwire.pyi", "py.typed"]
 DEFINES = ["_GNU_SOURCE"]
 CFLAGS = ["-std=c11", "-O2", "-fvisibility=hidden"]
-LIBS = ["m"]
+# dlopen (the range coder's libenet, loaded when a Session asks for it): in glibc's libdl before 2.34
+LIBS = ["m"] + (["dl"] if sys.platform.startswith("linux") else [])
+# The optional compressions of the session reader (session/compress.c): the define that turns each on, the library
+# it links, and one line that needs both the header and the library
+OPTIONAL = [
+    ("zlib", "GDW_HAVE_ZLIB", "z", "#include <zlib.h>\nint main(void) { z_stream z = {0}; return inflateInit2(&z, 15) == Z_OK ? inflateEnd(&z) : 1; }\n"),
+    ("zstd", "GDW_HAVE_ZSTD", "zstd", "#include <zstd.h>\nint main(void) { ZSTD_DCtx *c = ZSTD_createDCtx(); return ZSTD_freeDCtx(c) != 0; }\n"),
+]
 
 
 def codec_sources():
@@ -33,6 +43,72 @@ def codec_sources():
     if not found:
         raise SystemExit("gdwire: the C library's sources (codec/) are not beside python/: build from a gdwire checkout")
     return found
+
+
+def session_sources():
+    """The session reader's sources (session/gdwire_session.h), beside python/ in a checkout."""
+    found = sorted(glob.glob(os.path.join(ROOT, "session", "*.c")))
+    if not found:
+        raise SystemExit("gdwire: the session reader's sources (session/) are not beside python/: build from a gdwire checkout")
+    return found
+
+
+def include_dirs():
+    """The checkout (codec/gdwire.h, session/gdwire_session.h) and codec/, whose gdwire.h the session reader includes
+    by its bare name."""
+    return [ROOT, os.path.join(ROOT, "codec")]
+
+
+def _compiler():
+    return shlex.split(sysconfig.get_config_var("CC") or "cc")
+
+
+def _links(cc, source, lib):
+    """Whether source compiles and links against -l<lib> with cc (quietly)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        c = os.path.join(tmp, "probe.c")
+        with open(c, "w", encoding="utf-8") as f:
+            f.write(source)
+        try:
+            r = subprocess.run(cc + [c, "-o", os.path.join(tmp, "probe"), "-l" + lib], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+        except OSError:
+            return False
+        return r.returncode == 0
+
+
+_FOUND = None
+
+
+def compressions():
+    """The optional compressions this machine can build in: [(name, define, library)], probed once a build.
+    GDWIRE_BUILD_WITHOUT=zlib,zstd leaves those out without a probe (a build as on a machine without them)."""
+    global _FOUND
+    if _FOUND is None:
+        cc = _compiler()
+        without = set(filter(None, os.environ.get("GDWIRE_BUILD_WITHOUT", "").split(",")))
+        unknown = without - {name for name, _, _, _ in OPTIONAL}
+        if unknown:
+            raise SystemExit("gdwire: GDWIRE_BUILD_WITHOUT names %s: only zlib and zstd are optional" % ", ".join(sorted(unknown)))
+        _FOUND = [(name, define, lib) for name, define, lib, source in OPTIONAL if name not in without and _links(cc, source, lib)]
+        have = [name for name, _, _ in _FOUND]
+        missing = [name for name, _, _, _ in OPTIONAL if name not in have]
+        print("gdwire: ENet compressions the session reader reads: fastlz%s%s" %
+              ("".join(", " + n for n in have),
+               "; not built in (no headers or library): %s (Debian: apt-get install %s)" %
+               (", ".join(missing), " ".join({"zlib": "zlib1g-dev", "zstd": "libzstd-dev"}[n] for n in missing)) if missing else ""),
+              file=sys.stderr)
+    return _FOUND
+
+
+def defines():
+    """The extension's defines: the fixed ones and each optional compression found."""
+    return DEFINES + [define for _, define, _ in compressions()]
+
+
+def libraries():
+    """The libraries the extension links: the fixed ones and each optional compression's."""
+    return LIBS + [lib for _, _, lib in compressions()]
 
 
 def _project():
@@ -59,11 +135,11 @@ def _compile(out_dir):
     if not os.path.exists(os.path.join(include, "Python.h")):
         raise SystemExit(f"gdwire: {include}/Python.h is missing: install this Python's headers "
                          f"(Debian: apt-get install python3-dev; pyenv and python.org builds have them)")
-    cc = shlex.split(sysconfig.get_config_var("CC") or "cc")
+    cc = _compiler()
     name = "_gdwire" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so")
-    cmd = (cc + ["-shared", "-fPIC"] + CFLAGS + ["-D" + d for d in DEFINES] + ["-I" + ROOT, "-I" + include] +
-           [os.path.join(HERE, "gdwire", "_gdwire.c")] + codec_sources() + ["-o", os.path.join(out_dir, name)] +
-           ["-l" + lib for lib in LIBS])
+    cmd = (cc + ["-shared", "-fPIC"] + CFLAGS + ["-D" + d for d in defines()] + ["-I" + d for d in include_dirs()] +
+           ["-I" + include] + [os.path.join(HERE, "gdwire", "_gdwire.c")] + codec_sources() + session_sources() +
+           ["-o", os.path.join(out_dir, name)] + ["-l" + lib for lib in libraries()])
     try:
         subprocess.run(cmd, check=True)
     except FileNotFoundError:

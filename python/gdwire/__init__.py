@@ -11,6 +11,8 @@ Every dialect and engine release gdwire knows (``gdwire.dialects()``) is one nam
 newer), ``godot4.3``, ``godot4.0``, ``godot3`` (3.1-3.6), ``godot3.0``, ``mole`` (Godot 2), the Pandemonium
 layouts, the double-precision builds, and older releases as ``DIALECT@RELEASE``. The value types are in
 gdwire._values (README.md in this package). Errors carry the C library's code, byte offset and path.
+
+``gdwire.Session`` reads Godot multiplayer traffic (captured frames or UDP payloads) as messages: gdwire._session.
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ from ._values import *  # noqa: F401,F403
 from ._values import (MATH_TYPES, PACKED_TYPES, Dictionary, PackedStringArray, RawString, RawStringName, StringName,
                       from_json, to_json)
 from ._streams import PacketPeerStreamReader, async_read_var, async_write_var, read_var, write_var, iter_vars  # noqa: F401
-from . import _values
+from ._session import *  # noqa: F401,F403
+from . import _session, _values
 
 __all__ = [
     "decode", "decode_with_length", "encode", "check", "dialects", "canonical_name", "CheckResult", "DialectVerdict",
@@ -31,6 +34,7 @@ __all__ = [
     "iter_vars", "async_read_var", "async_write_var",
 ]
 __all__ += _values.__all__
+__all__ += _session.__all__
 
 __version__ = "0.2.0"
 library_version: str = _gdwire.library_version

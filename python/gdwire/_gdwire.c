@@ -10,9 +10,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <dlfcn.h>
 #include <string.h>
 
 #include "codec/gdwire.h"
+#include "session/gdwire_session.h"
 
 static PyObject *g_decode_error; /* gdwire.DecodeError, set by gdwire/__init__.py (_set_errors) */
 static PyObject *g_encode_error;
@@ -826,6 +828,430 @@ static PyObject *py_canonical_name(PyObject *self, PyObject *args) {
     return d ? PyUnicode_FromString(gdw_dialect_name(d)) : NULL;
 }
 
+/* ---- sessions (session/gdwire_session.h) ------------------------------------------------------ */
+
+/* libenet's range coder (Godot 3.4+'s default compression of ENet datagrams), loaded when a Session asks for it, as
+ * `gdwire capture` loads it (cli/capture.c): its enet_range_coder_decompress is a gdw_decompress_fn as it is. A
+ * successful load is kept for the process; a failed one is tried again at the next Session that asks. */
+static struct {
+    void *(*create)(void);
+    void (*destroy)(void *);
+    gdw_decompress_fn decompress;
+} g_enet;
+
+static bool range_coder_load(void) {
+    if (g_enet.decompress) return true;
+    const char *names[] = {"libenet.so.7", "libenet.so"};
+    void *h = NULL;
+    char why[200] = "";
+    for (size_t i = 0; !h && i < sizeof names / sizeof *names; i++) {
+        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!h && !why[0]) snprintf(why, sizeof why, "%s", dlerror());
+    }
+    if (!h) {
+        PyErr_Format(PyExc_OSError, "range_coder=True: cannot load libenet, whose range coder Godot 3.4+ compresses ENet datagrams with (%s): "
+                     "install it (Debian: apt-get install libenet7), or read without it (range-coded datagrams are then problems)", why);
+        return false;
+    }
+    void *create = dlsym(h, "enet_range_coder_create"), *destroy = dlsym(h, "enet_range_coder_destroy"),
+         *decompress = dlsym(h, "enet_range_coder_decompress");
+    if (!create || !destroy || !decompress) {
+        dlclose(h);
+        PyErr_SetString(PyExc_OSError, "range_coder=True: the libenet found has no enet_range_coder_create, _destroy and _decompress");
+        return false;
+    }
+    *(void **)&g_enet.create = create;
+    *(void **)&g_enet.destroy = destroy;
+    *(void **)&g_enet.decompress = decompress;
+    return true;
+}
+
+/* A session and what one feed (frame, udp, finish) produced. The library calls on_message and on_problem during the
+ * feed with the GIL held; each event is built into `events` at once (the message and its trees live only during the
+ * call). The first Python exception an event raises is kept, the feed's later events are not built, and the feed
+ * raises it when the library returns: its events are lost, the session goes on. */
+typedef struct {
+    PyObject_HEAD
+    gdw_session *s;
+    void *range_ctx;
+    PyObject *events;                  /* during a feed */
+    PyObject *err_type, *err_value, *err_tb; /* the exception an event raised during a feed */
+    bool busy;                         /* a feed runs: Python code an event runs (the JSON form's mapping) may let another
+                                          thread in, which must not enter the library's session too */
+    bool finished;
+} session_object;
+
+/* Text off the wire as str: UTF-8, and the bytes that are not as lone surrogates (surrogateescape), so
+ * s.encode("utf-8", "surrogateescape") gives the packet's bytes back. */
+static PyObject *wire_text(const char *p, size_t n) {
+    return PyUnicode_DecodeUTF8(n ? p : "", (Py_ssize_t)n, "surrogateescape");
+}
+
+static PyObject *wire_text_or_none(const char *p, size_t n) { return p ? wire_text(p, n) : Py_NewRef(Py_None); }
+
+static PyObject *int_or_none(bool have, long long v) { return have ? PyLong_FromLongLong(v) : Py_NewRef(Py_None); }
+
+/* The fields of the message's command, in the order gdwire/_session.py's Message lists them after its common ones:
+ * node_id, inline_path, method_id, method, md5, checksum_valid, net_id, scene_id, name, sync_time, peer, payload
+ * (None where the command has no such field). */
+#define MP_FIELDS 12
+static PyObject *command_fields(const gdw_mp_parsed *p) {
+    PyObject *f[MP_FIELDS];
+    for (int i = 0; i < MP_FIELDS; i++) f[i] = NULL;
+    switch (p->command) {
+    case GDW_MP_RPC:
+    case GDW_MP_RSET:
+        f[0] = int_or_none(p->as.rpc.node_id >= 0, p->as.rpc.node_id);
+        f[1] = wire_text_or_none(p->as.rpc.path, p->as.rpc.path_len);
+        f[2] = int_or_none(p->as.rpc.method_id >= 0, p->as.rpc.method_id);
+        f[3] = wire_text_or_none(p->as.rpc.method, p->as.rpc.method_len);
+        break;
+    case GDW_MP_SIMPLIFY_PATH:
+    case GDW_MP_CONFIRM_PATH:
+        f[0] = int_or_none(p->as.path.node_id >= 0, p->as.path.node_id);
+        f[1] = wire_text_or_none(p->as.path.path, p->as.path.path_len);
+        f[4] = p->as.path.md5[0] ? wire_text(p->as.path.md5, strlen(p->as.path.md5)) : Py_NewRef(Py_None);
+        f[5] = p->as.path.checksum_valid >= 0 ? PyBool_FromLong(p->as.path.checksum_valid) : Py_NewRef(Py_None);
+        break;
+    case GDW_MP_SPAWN:
+        f[0] = PyLong_FromLongLong(p->as.spawn.spawner_id);
+        f[6] = PyLong_FromLongLong(p->as.spawn.net_id);
+        f[7] = PyLong_FromLong(p->as.spawn.scene_id);
+        f[8] = wire_text(p->as.spawn.name, p->as.spawn.name_len);
+        break;
+    case GDW_MP_DESPAWN: f[6] = PyLong_FromLongLong(p->as.despawn.net_id); break;
+    case GDW_MP_SYNC: f[9] = PyLong_FromLong(p->as.sync.time); break;
+    case GDW_MP_SYS_ADD_PEER:
+    case GDW_MP_SYS_DEL_PEER: f[10] = PyLong_FromLongLong(p->as.sys.peer); break;
+    case GDW_MP_SYS_AUTH:
+    case GDW_MP_SYS_RELAY:
+        f[11] = PyBytes_FromStringAndSize(p->as.sys.payload_len ? (const char *)p->as.sys.payload : "", (Py_ssize_t)p->as.sys.payload_len);
+        break;
+    case GDW_MP_RAW:
+        f[11] = PyBytes_FromStringAndSize(p->as.raw.payload_len ? (const char *)p->as.raw.payload : "", (Py_ssize_t)p->as.raw.payload_len);
+        break;
+    default: break;
+    }
+    PyObject *t = PyTuple_New(MP_FIELDS);
+    for (int i = 0; i < MP_FIELDS; i++) {
+        if (!f[i] && PyErr_Occurred()) {
+            Py_CLEAR(t);
+        } else if (!f[i]) {
+            f[i] = Py_NewRef(Py_None);
+        }
+        if (t) PyTuple_SET_ITEM(t, i, f[i]);
+        else Py_XDECREF(f[i]);
+    }
+    return t;
+}
+
+/* One value of a message: (label, index, net_id, indexes, offset, length, encoding, value, error), error a tuple
+ * (code, offset, path, message, value_offset, engine_error) for DecodeError, offsets from the value's first byte. */
+static PyObject *message_value(py_decoding *c, const gdw_mp_parsed *p, const gdw_mp_value *v) {
+    bool sync = p->command == GDW_MP_SYNC || p->command == GDW_MP_DELTA;
+    PyObject *value = NULL, *error = NULL;
+    if (v->status == GDW_OK && v->value) {
+        value = to_py(c, v->value);
+        error = Py_NewRef(Py_None);
+    } else {
+        value = Py_NewRef(Py_None);
+        error = Py_BuildValue("(snssns)", gdw_status_name(v->status), (Py_ssize_t)v->error.offset, v->error.path,
+                              v->error.message ? v->error.message : "", (Py_ssize_t)v->error.value_offset,
+                              gdw_engine_error_name(v->error.engine_error));
+    }
+    PyObject *net = sync ? PyLong_FromUnsignedLong(v->net_id) : Py_NewRef(Py_None);
+    PyObject *indexes = p->command == GDW_MP_DELTA ? PyLong_FromUnsignedLongLong(v->indexes) : Py_NewRef(Py_None);
+    PyObject *t = NULL;
+    if (value && error && net && indexes)
+        t = Py_BuildValue("(sIOOnnsOO)", v->label, v->index, net, indexes, (Py_ssize_t)v->offset, (Py_ssize_t)v->length,
+                          gdw_mp_encoding_name(v->encoding), value, error);
+    Py_XDECREF(value);
+    Py_XDECREF(error);
+    Py_XDECREF(net);
+    Py_XDECREF(indexes);
+    return t;
+}
+
+/* A message as (0, frame, time, flow, transport, dialect, from, to, relayed, channel, mode, command, path, data,
+ * fields, values): gdwire/_session.py makes the Message. */
+static PyObject *message_event(const gdw_message *m) {
+    const gdw_mp_parsed *p = m->mp;
+    PyObject *values = PyTuple_New((Py_ssize_t)p->value_count);
+    py_decoding c;
+    memset(&c, 0, sizeof c);
+    for (size_t i = 0; values && i < p->value_count; i++) {
+        PyObject *v = message_value(&c, p, &p->values[i]);
+        if (!v) { Py_CLEAR(values); break; }
+        PyTuple_SET_ITEM(values, (Py_ssize_t)i, v);
+    }
+    decoding_done(&c);
+    PyObject *fields = values ? command_fields(p) : NULL;
+    PyObject *path = fields ? wire_text_or_none(m->path, m->path ? strlen(m->path) : 0) : NULL;
+    PyObject *data = path ? PyBytes_FromStringAndSize(m->len ? (const char *)m->bytes : "", (Py_ssize_t)m->len) : NULL;
+    PyObject *t = NULL;
+    if (data)
+        t = Py_BuildValue("(iKdIssLLOIssOOOO)", 0, (unsigned long long)m->frame, m->time, m->flow, m->transport,
+                          m->dialect ? gdw_dialect_name(m->dialect) : "", (long long)m->from, (long long)m->to, m->relayed ? Py_True : Py_False,
+                          m->channel, m->mode, gdw_mp_command_name(p->command), path, data, fields, values);
+    Py_XDECREF(values);
+    Py_XDECREF(fields);
+    Py_XDECREF(path);
+    Py_XDECREF(data);
+    return t;
+}
+
+/* A problem as (1, frame, time, flow, layer, offset, message). */
+static PyObject *problem_event(const gdw_session_problem *p) {
+    PyObject *msg = wire_text(p->message, strlen(p->message));
+    if (!msg) return NULL;
+    return Py_BuildValue("(iKdIsnN)", 1, (unsigned long long)p->frame, p->time, p->flow, p->layer, (Py_ssize_t)p->offset, msg);
+}
+
+static void session_event(session_object *self, PyObject *ev) {
+    if (ev && PyList_Append(self->events, ev) == 0) {
+        Py_DECREF(ev);
+        return;
+    }
+    Py_XDECREF(ev);
+    PyErr_Fetch(&self->err_type, &self->err_value, &self->err_tb);
+    if (!self->err_type) self->err_type = Py_NewRef(PyExc_SystemError); /* a NULL without an exception: never expected */
+}
+
+static void session_on_message(void *ctx, const gdw_message *m) {
+    session_object *self = ctx;
+    if (!self->events || self->err_type) return;
+    session_event(self, message_event(m));
+}
+
+static void session_on_problem(void *ctx, const gdw_session_problem *p) {
+    session_object *self = ctx;
+    if (!self->events || self->err_type) return;
+    session_event(self, problem_event(p));
+}
+
+#define SESSION_CAPS 9
+static size_t *session_cap(gdw_session_options *o, int i) {
+    size_t *caps[SESSION_CAPS] = {&o->max_open_fragment_bytes, &o->max_flow_fragment_bytes, &o->max_packet_bytes,
+                                  &o->max_flows,           &o->max_cached_paths,        &o->max_window_bytes,
+                                  &o->max_flow_window_bytes, &o->max_path_bytes,        &o->max_flow_path_bytes};
+    return caps[i];
+}
+static const char *const k_cap_names[SESSION_CAPS] = {"max_open_fragment_bytes", "max_flow_fragment_bytes", "max_packet_bytes",
+                                                      "max_flows",               "max_cached_paths",        "max_window_bytes",
+                                                      "max_flow_window_bytes",   "max_path_bytes",          "max_flow_path_bytes"};
+
+static void session_dealloc(session_object *self) {
+    gdw_session_free(self->s);
+    if (self->range_ctx) g_enet.destroy(self->range_ctx);
+    Py_XDECREF(self->events);
+    Py_XDECREF(self->err_type);
+    Py_XDECREF(self->err_value);
+    Py_XDECREF(self->err_tb);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* _Session(dialect or None, mode, allow_objects, range_coder, caps): caps a tuple of SESSION_CAPS numbers, each 1 or more */
+static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *dialect, *caps;
+    const char *mname;
+    int allow_objects, range_coder;
+    static char *kw[] = {"dialect", "mode", "allow_objects", "range_coder", "caps", NULL};
+    if (!types_ready() || !PyArg_ParseTupleAndKeywords(args, kwargs, "OsppO!", kw, &dialect, &mname, &allow_objects, &range_coder,
+                                                       &PyTuple_Type, &caps))
+        return NULL;
+    gdw_session_options o = gdw_session_options_default();
+    if (dialect != Py_None) {
+        const char *dname = PyUnicode_Check(dialect) ? PyUnicode_AsUTF8(dialect) : NULL;
+        if (!dname) return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "dialect must be a str or None, not %s", Py_TYPE(dialect)->tp_name);
+        if (!(o.dialect = dialect_arg(dname))) return NULL;
+        if (gdw_dialect_rule(o.dialect, GDW_RULE_MULTIPLAYER) == GDW_MULTIPLAYER_NONE)
+            return PyErr_Format(PyExc_ValueError, "dialect %s: the multiplayer layer of its engines is not read (godot4, godot4.3, "
+                                "godot4-double, godot3 and godot3@3.2 are)", dname);
+    }
+    int mode = gdw_mode_from_name(mname);
+    if (mode < 0) return PyErr_Format(PyExc_ValueError, "unknown mode %s (compatible, strict or engine-exact)", mname);
+    o.decode.mode = (gdw_mode)mode;
+    o.decode.allow_objects = allow_objects != 0;
+    if (PyTuple_GET_SIZE(caps) != SESSION_CAPS) return PyErr_Format(PyExc_TypeError, "caps: want %d numbers", SESSION_CAPS);
+    for (int i = 0; i < SESSION_CAPS; i++) {
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(caps, i));
+        if (n == -1 && PyErr_Occurred()) return NULL;
+        if (n < 1) return PyErr_Format(PyExc_ValueError, "%s must be 1 or more, not %zd", k_cap_names[i], n);
+        *session_cap(&o, i) = (size_t)n;
+    }
+    /* gdw_session_new refuses these (session.c): say which */
+    if (o.max_flows > ((size_t)1 << 24)) return PyErr_Format(PyExc_ValueError, "max_flows must be at most %zu", (size_t)1 << 24);
+    if (o.max_cached_paths > ((size_t)1 << 26)) return PyErr_Format(PyExc_ValueError, "max_cached_paths must be at most %zu", (size_t)1 << 26);
+    session_object *self = (session_object *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    if (range_coder) {
+        if (!range_coder_load()) { Py_DECREF(self); return NULL; }
+        if (!(self->range_ctx = g_enet.create())) { Py_DECREF(self); return PyErr_NoMemory(); }
+        o.decompress = g_enet.decompress, o.decompress_ctx = self->range_ctx;
+    }
+    self->s = gdw_session_new(&o, session_on_message, session_on_problem, self);
+    if (!self->s) { Py_DECREF(self); return PyErr_NoMemory(); }
+    return (PyObject *)self;
+}
+
+static bool feed_begin(session_object *self) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the session is being fed already (another thread, or code an event ran): a Session is used by one thread at a time");
+        return false;
+    }
+    if (self->finished) {
+        PyErr_SetString(PyExc_ValueError, "the session is finished (finish() was called): make a new Session");
+        return false;
+    }
+    if (!(self->events = PyList_New(0))) return false;
+    self->busy = true;
+    return true;
+}
+
+/* The feed's events, or its exception (events dropped). */
+static PyObject *feed_end(session_object *self) {
+    self->busy = false;
+    PyObject *events = self->events;
+    self->events = NULL;
+    if (self->err_type) {
+        Py_DECREF(events);
+        PyErr_Restore(self->err_type, self->err_value, self->err_tb);
+        self->err_type = self->err_value = self->err_tb = NULL;
+        return NULL;
+    }
+    return events;
+}
+
+/* frame(data, link, time, wirelen) -> events; wirelen -1: len(data) */
+static PyObject *session_frame(session_object *self, PyObject *args) {
+    Py_buffer buf;
+    int link;
+    double time;
+    Py_ssize_t wirelen;
+    if (!PyArg_ParseTuple(args, "y*idn", &buf, &link, &time, &wirelen)) return NULL;
+    PyObject *r = NULL;
+    if (wirelen >= 0 && wirelen < buf.len) {
+        PyErr_Format(PyExc_ValueError, "wirelen (%zd) is less than the bytes captured (%zd)", wirelen, buf.len);
+    } else if (feed_begin(self)) {
+        gdw_session_frame(self->s, link, (const uint8_t *)buf.buf, (size_t)buf.len, (size_t)(wirelen < 0 ? buf.len : wirelen), time);
+        r = feed_end(self);
+    }
+    PyBuffer_Release(&buf);
+    return r;
+}
+
+/* udp(src address bytes, src port, dst address bytes, dst port, payload, time) -> events */
+static PyObject *session_udp(session_object *self, PyObject *args) {
+    Py_buffer src, dst, payload;
+    unsigned short sport, dport;
+    double time;
+    if (!PyArg_ParseTuple(args, "y*Hy*Hy*d", &src, &sport, &dst, &dport, &payload, &time)) return NULL;
+    PyObject *r = NULL;
+    if (src.len != dst.len || (src.len != 4 && src.len != 16)) {
+        PyErr_SetString(PyExc_ValueError, "src and dst must be addresses of one family (4 bytes each, or 16)");
+    } else if (feed_begin(self)) {
+        gdw_session_udp(self->s, (const uint8_t *)src.buf, (size_t)src.len, sport, (const uint8_t *)dst.buf, dport,
+                        (const uint8_t *)payload.buf, (size_t)payload.len, time);
+        r = feed_end(self);
+    }
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&dst);
+    PyBuffer_Release(&payload);
+    return r;
+}
+
+static PyObject *session_finish(session_object *self, PyObject *noargs) {
+    (void)noargs;
+    if (!feed_begin(self)) return NULL;
+    gdw_session_finish(self->s);
+    self->finished = true;
+    return feed_end(self);
+}
+
+/* stats() -> dict of gdw_session_stats's members, by_command a dict of the commands counted */
+static PyObject *session_stats(session_object *self, PyObject *noargs) {
+    (void)noargs;
+    gdw_session_stats st = gdw_session_get_stats(self->s);
+    PyObject *by = PyDict_New();
+    for (int c = 0; by && c < GDW_MP_COMMAND_COUNT; c++) {
+        if (!st.by_command[c]) continue;
+        PyObject *n = PyLong_FromUnsignedLongLong(st.by_command[c]);
+        if (!n || PyDict_SetItemString(by, gdw_mp_command_name((gdw_mp_command)c), n) < 0) Py_CLEAR(by);
+        Py_XDECREF(n);
+    }
+    if (!by) return NULL;
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N,s:K,s:n,s:n,s:n,s:n,s:n,s:n,s:I}", "frames", st.frames,
+                         "udp_datagrams", st.udp_datagrams, "enet_datagrams", st.enet_datagrams, "tcp_segments", st.tcp_segments,
+                         "messages", st.messages, "retransmits", st.retransmits, "problems", st.problems, "fragments_completed",
+                         st.fragments_completed, "fragments_dropped", st.fragments_dropped, "decompressed", st.decompressed,
+                         "states_dropped", st.states_dropped, "by_command", by, "message_bytes", st.message_bytes,
+                         "open_fragment_bytes", (Py_ssize_t)st.open_fragment_bytes, "peak_fragment_bytes", (Py_ssize_t)st.peak_fragment_bytes,
+                         "window_bytes", (Py_ssize_t)st.window_bytes, "path_bytes", (Py_ssize_t)st.path_bytes, "held_bytes",
+                         (Py_ssize_t)st.held_bytes, "peak_held_bytes", (Py_ssize_t)st.peak_held_bytes, "flows", st.flows);
+}
+
+/* flows() -> [(number, endpoints, dialect or None, client's compression, server's compression)] */
+static PyObject *session_flows(session_object *self, PyObject *noargs) {
+    (void)noargs;
+    unsigned n = gdw_session_get_stats(self->s).flows;
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (unsigned f = 1; list && f <= n; f++) {
+        const gdw_dialect *d = gdw_session_flow_dialect(self->s, f);
+        PyObject *t = Py_BuildValue("(Iszss)", f, gdw_session_flow_text(self->s, f), d ? gdw_dialect_name(d) : NULL,
+                                    gdw_enet_compression_name(gdw_session_flow_compression(self->s, f, 0)),
+                                    gdw_enet_compression_name(gdw_session_flow_compression(self->s, f, 1)));
+        if (!t) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, (Py_ssize_t)(f - 1), t);
+    }
+    return list;
+}
+
+static PyMethodDef k_session_methods[] = {
+    {"frame", (PyCFunction)session_frame, METH_VARARGS, "frame(data, link, time, wirelen) -> events"},
+    {"udp", (PyCFunction)session_udp, METH_VARARGS, "udp(src, sport, dst, dport, payload, time) -> events"},
+    {"finish", (PyCFunction)session_finish, METH_NOARGS, "finish() -> events"},
+    {"stats", (PyCFunction)session_stats, METH_NOARGS, "stats() -> dict"},
+    {"flows", (PyCFunction)session_flows, METH_NOARGS, "flows() -> list of tuples"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject k_session_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gdwire._gdwire._Session",
+    .tp_basicsize = sizeof(session_object),
+    .tp_dealloc = (destructor)session_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A gdw_session (internal: use gdwire.Session).",
+    .tp_methods = k_session_methods,
+    .tp_new = session_new,
+};
+
+/* session_defaults() -> {cap name: the library's default, "allow_objects": the library's default} */
+static PyObject *py_session_defaults(PyObject *self, PyObject *noargs) {
+    (void)self, (void)noargs;
+    gdw_session_options o = gdw_session_options_default();
+    PyObject *d = PyDict_New();
+    for (int i = 0; d && i < SESSION_CAPS; i++) {
+        PyObject *n = PyLong_FromSize_t(*session_cap(&o, i));
+        if (!n || PyDict_SetItemString(d, k_cap_names[i], n) < 0) Py_CLEAR(d);
+        Py_XDECREF(n);
+    }
+    if (d && PyDict_SetItemString(d, "allow_objects", o.decode.allow_objects ? Py_True : Py_False) < 0) Py_CLEAR(d);
+    return d;
+}
+
+/* compressions_built() -> the names of the ENet compressions this build reads itself (gdw_enet_compression_built) */
+static PyObject *py_compressions_built(PyObject *self, PyObject *noargs) {
+    (void)self, (void)noargs;
+    PyObject *list = PyList_New(0);
+    for (int c = GDW_ENET_COMPRESS_RANGE_CODER; list && c <= GDW_ENET_COMPRESS_ZSTD; c++) {
+        if (!gdw_enet_compression_built((gdw_enet_compression)c)) continue;
+        PyObject *s = PyUnicode_FromString(gdw_enet_compression_name((gdw_enet_compression)c));
+        if (!s || PyList_Append(list, s) < 0) Py_CLEAR(list);
+        Py_XDECREF(s);
+    }
+    return list;
+}
+
 static PyMethodDef k_methods[] = {
     {"decode", py_decode, METH_VARARGS, "decode(data, dialect, mode, allow_objects, max_depth) -> (value, consumed)"},
     {"encode", py_encode, METH_VARARGS, "encode(value, dialect, lossy) -> bytes"},
@@ -835,6 +1261,8 @@ static PyMethodDef k_methods[] = {
     {"dialects", py_dialects, METH_NOARGS, "dialects() -> list of dicts"},
     {"objects_by_default", py_objects_by_default, METH_VARARGS, "objects_by_default(dialect) -> bool"},
     {"canonical_name", py_canonical_name, METH_VARARGS, "canonical_name(dialect) -> str"},
+    {"session_defaults", py_session_defaults, METH_NOARGS, "session_defaults() -> dict of the session options' defaults"},
+    {"compressions_built", py_compressions_built, METH_NOARGS, "compressions_built() -> list of the ENet compressions read"},
     {"_set_errors", py_set_errors, METH_VARARGS, "internal: the exception classes to raise"},
     {"_set_types", py_set_types, METH_VARARGS, "internal: the value classes and the JSON mapping of gdwire/_values.py"},
     {NULL, NULL, 0, NULL},
@@ -847,5 +1275,15 @@ PyMODINIT_FUNC PyInit__gdwire(void) {
     PyObject *m = PyModule_Create(&k_module);
     if (!m) return NULL;
     if (PyModule_AddStringConstant(m, "library_version", gdw_version()) < 0) { Py_DECREF(m); return NULL; }
+    if (PyType_Ready(&k_session_type) < 0 || PyModule_AddObjectRef(m, "_Session", (PyObject *)&k_session_type) < 0) { Py_DECREF(m); return NULL; }
+    /* the link types of gdw_session_frame, as libpcap numbers them */
+    static const struct { const char *name; int value; } links[] = {
+        {"LINK_NULL", GDW_LINK_NULL}, {"LINK_ETHERNET", GDW_LINK_ETHERNET}, {"LINK_DLT_RAW", GDW_LINK_DLT_RAW},
+        {"LINK_DLT_RAW_OPENBSD", GDW_LINK_DLT_RAW_OPENBSD}, {"LINK_RAW", GDW_LINK_RAW}, {"LINK_LOOP", GDW_LINK_LOOP},
+        {"LINK_LINUX_SLL", GDW_LINK_LINUX_SLL}, {"LINK_IPV4", GDW_LINK_IPV4}, {"LINK_IPV6", GDW_LINK_IPV6},
+        {"LINK_LINUX_SLL2", GDW_LINK_LINUX_SLL2},
+    };
+    for (size_t i = 0; i < sizeof links / sizeof *links; i++)
+        if (PyModule_AddIntConstant(m, links[i].name, links[i].value) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

@@ -21,3 +21,31 @@ def _set_errors(decode_error: Type[BaseException], encode_error: Type[BaseExcept
 def _set_types(string_name: type, raw_string: type, raw_string_name: type, packed_string_array: type, dictionary: type,
                from_json_text: Callable[[str], Any], to_json_text: Callable[[Any, int], str], math_types: Dict[str, type],
                packed_types: Dict[str, type]) -> None: ...
+
+# sessions (session/gdwire_session.h)
+LINK_NULL: int
+LINK_ETHERNET: int
+LINK_DLT_RAW: int
+LINK_DLT_RAW_OPENBSD: int
+LINK_RAW: int
+LINK_LOOP: int
+LINK_LINUX_SLL: int
+LINK_IPV4: int
+LINK_IPV6: int
+LINK_LINUX_SLL2: int
+
+# an event: (0, frame, time, flow, transport, dialect, from, to, relayed, channel, mode, command, path, data, the command's
+# 12 fields, values) or (1, frame, time, flow, layer, offset, message)
+_Event = Tuple[Any, ...]
+
+class _Session:
+    def __init__(self, dialect: Optional[str], mode: str, allow_objects: bool, range_coder: bool,
+                 caps: Tuple[int, int, int, int, int, int, int, int, int]) -> None: ...
+    def frame(self, data: Buffer, link: int, time: float, wirelen: int) -> List[_Event]: ...
+    def udp(self, src: bytes, sport: int, dst: bytes, dport: int, payload: Buffer, time: float) -> List[_Event]: ...
+    def finish(self) -> List[_Event]: ...
+    def stats(self) -> Dict[str, Any]: ...
+    def flows(self) -> List[Tuple[int, str, Optional[str], str, str]]: ...
+
+def session_defaults() -> Dict[str, Any]: ...
+def compressions_built() -> List[str]: ...

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # run.sh RUNNER TESTEE GDWIRE — the Python package's tests under Bazel (python/BUILD): builds the extension
 # from this checkout's C sources in a scratch copy with Debian's python3-dev and python3-setuptools,
-# as `pip install ./python` would, then runs python/tests with the C runner and testee beside it.
+# as `pip install ./python` would, then runs python/tests with the C runner and testee beside it, and the
+# gdwire command that test_session.py holds gdwire.Session against.
 set -euo pipefail
 source tools/need.sh
 need "the Python package (python3-dev, python3-setuptools: tools/setup.sh)" python3
@@ -22,19 +23,19 @@ work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/python.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
 # the files the tests read, where they sit in a checkout
-tar -ch codec python tools/engines conformance/vectors corpus 2>/dev/null | tar -x -C "$work/src"
+tar -ch codec session python tools/engines conformance/vectors conformance/sessions corpus 2>/dev/null | tar -x -C "$work/src"
 cd "$work/src/python"
 start=$SECONDS
 python3 setup.py -q build_ext --inplace > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the extension does not build"; exit 1; }
 if grep -E "warning:" "$work/build.log"; then echo "FAIL: the extension builds with warnings"; exit 1; fi
 echo "built the extension in $((SECONDS - start)) s ($(python3 -c 'import sys; print(sys.version.split()[0])'))"
-# the typing the package promises: mypy --strict accepts the package and the example that uses it
-if ! python3 -m mypy --strict --cache-dir "$work/mypy" examples/server.py gdwire > "$work/mypy.log" 2>&1; then
+# the typing the package promises: mypy --strict accepts the package, the example that uses it and the session test
+if ! python3 -m mypy --strict --cache-dir "$work/mypy" examples/server.py gdwire tests/test_session.py > "$work/mypy.log" 2>&1; then
     cat "$work/mypy.log"; echo "FAIL: mypy --strict"; echo "0 passed, 1 failed"; exit 1
 fi
 echo "mypy --strict: $(tail -1 "$work/mypy.log")"
 GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee GDWIRE_CLI=$gdwire python3 -m unittest -v tests.test_api tests.test_engine_packets tests.test_two_paths \
-    tests.test_properties tests.test_testee_agreement 2>&1 |
+    tests.test_properties tests.test_testee_agreement tests.test_session 2>&1 |
     tee "$work/test.log" | grep -vE "^test_|^ok$|\.\.\. ok$" || true
 # a file or socket a test leaves open is a defect (it once printed 1 MB of ResourceWarnings)
 if grep -q "ResourceWarning" "$work/test.log"; then
