@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "codec/gdwire.h"
+#include "session/gdwire_pcap.h"
 #include "session/gdwire_session.h"
 
 static PyObject *g_decode_error; /* gdwire.DecodeError, set by gdwire/__init__.py (_set_errors) */
@@ -1029,16 +1030,18 @@ static void session_on_problem(void *ctx, const gdw_session_problem *p) {
     session_event(self, problem_event(p));
 }
 
-#define SESSION_CAPS 9
+#define SESSION_CAPS 10
 static size_t *session_cap(gdw_session_options *o, int i) {
     size_t *caps[SESSION_CAPS] = {&o->max_open_fragment_bytes, &o->max_flow_fragment_bytes, &o->max_packet_bytes,
                                   &o->max_flows,           &o->max_cached_paths,        &o->max_window_bytes,
-                                  &o->max_flow_window_bytes, &o->max_path_bytes,        &o->max_flow_path_bytes};
+                                  &o->max_flow_window_bytes, &o->max_path_bytes,        &o->max_flow_path_bytes,
+                                  &o->max_ip_fragment_bytes};
     return caps[i];
 }
 static const char *const k_cap_names[SESSION_CAPS] = {"max_open_fragment_bytes", "max_flow_fragment_bytes", "max_packet_bytes",
                                                       "max_flows",               "max_cached_paths",        "max_window_bytes",
-                                                      "max_flow_window_bytes",   "max_path_bytes",          "max_flow_path_bytes"};
+                                                      "max_flow_window_bytes",   "max_path_bytes",          "max_flow_path_bytes",
+                                                      "max_ip_fragment_bytes"};
 
 static void session_dealloc(session_object *self) {
     gdw_session_free(self->s);
@@ -1225,6 +1228,95 @@ static PyTypeObject k_session_type = {
     .tp_new = session_new,
 };
 
+/* ---- capture files: gdwire's own pcap and pcapng reader (session/gdwire_pcap.h) ------------------------------ */
+
+typedef struct capture_object {
+    PyObject_HEAD
+    gdw_pcap *r;
+    Py_buffer buf; /* a bytes-like source, held while it is read */
+    bool have_buf, done;
+    PyObject *file; /* or a binary file object, read through its read() */
+} capture_object;
+
+/* The reader's read callback over a file object: its read(n)'s bytes; SIZE_MAX (the reader's error) when read raised
+ * or gave no bytes object, the Python exception left set for __next__ to raise. */
+static size_t capture_read(void *ctx, uint8_t *out, size_t n) {
+    capture_object *self = ctx;
+    PyObject *b = PyObject_CallMethod(self->file, "read", "n", (Py_ssize_t)n);
+    if (!b) return SIZE_MAX;
+    if (!PyBytes_Check(b) || (size_t)PyBytes_GET_SIZE(b) > n) {
+        PyErr_SetString(PyExc_TypeError, "read_capture: the file's read(n) must give at most n bytes (a file opened in binary mode)");
+        Py_DECREF(b);
+        return SIZE_MAX;
+    }
+    size_t k = (size_t)PyBytes_GET_SIZE(b);
+    memcpy(out, PyBytes_AS_STRING(b), k);
+    Py_DECREF(b);
+    return k;
+}
+
+static void capture_dealloc(capture_object *self) {
+    gdw_pcap_free(self->r);
+    if (self->have_buf) PyBuffer_Release(&self->buf);
+    Py_XDECREF(self->file);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* _Capture(source, max_record_bytes): source a bytes-like object or a binary file object */
+static PyObject *capture_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *source;
+    Py_ssize_t max_record = 0;
+    static char *kw[] = {"source", "max_record_bytes", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|n", kw, &source, &max_record)) return NULL;
+    capture_object *self = (capture_object *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    gdw_pcap_options o = gdw_pcap_options_default();
+    if (max_record > 0) o.max_record_bytes = (size_t)max_record;
+    if (PyObject_CheckBuffer(source)) {
+        if (PyObject_GetBuffer(source, &self->buf, PyBUF_SIMPLE) < 0) { Py_DECREF(self); return NULL; }
+        self->have_buf = true;
+        self->r = gdw_pcap_open_memory(self->buf.buf, (size_t)self->buf.len, &o);
+    } else if (PyObject_HasAttrString(source, "read")) {
+        Py_INCREF(source);
+        self->file = source;
+        self->r = gdw_pcap_open_stream(capture_read, self, &o);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "read_capture: a path, a bytes-like object or a binary file");
+        Py_DECREF(self);
+        return NULL;
+    }
+    if (!self->r) { Py_DECREF(self); return PyErr_NoMemory(); }
+    return (PyObject *)self;
+}
+
+/* next record: (number, offset, link, time, has_time, wirelen, data); at the end StopIteration; a file that is not
+ * whole or not a capture: ("error", status name, offset, message), once, then StopIteration */
+static PyObject *capture_next(capture_object *self) {
+    if (self->done) return NULL;
+    gdw_pcap_record rec;
+    gdw_pcap_error err;
+    memset(&err, 0, sizeof err);
+    gdw_pcap_status st = gdw_pcap_next(self->r, &rec, &err);
+    if (st == GDW_PCAP_OK)
+        return Py_BuildValue("(KKidNny#)", (unsigned long long)rec.number, (unsigned long long)rec.offset, rec.link, rec.time, PyBool_FromLong(rec.has_time),
+                             (Py_ssize_t)rec.wirelen, (const char *)rec.data, (Py_ssize_t)rec.caplen);
+    self->done = true;
+    if (PyErr_Occurred()) return NULL; /* the file object's read raised */
+    if (st == GDW_PCAP_END) return NULL;
+    return Py_BuildValue("(ssKs)", "error", gdw_pcap_status_name(st), (unsigned long long)err.offset, err.message);
+}
+
+static PyTypeObject k_capture_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gdwire._gdwire._Capture",
+    .tp_basicsize = sizeof(capture_object),
+    .tp_dealloc = (destructor)capture_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A gdw_pcap reader (internal: use gdwire.read_capture).",
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)capture_next,
+    .tp_new = capture_new,
+};
+
 /* session_defaults() -> {cap name: the library's default, "allow_objects": the library's default} */
 static PyObject *py_session_defaults(PyObject *self, PyObject *noargs) {
     (void)self, (void)noargs;
@@ -1275,7 +1367,12 @@ PyMODINIT_FUNC PyInit__gdwire(void) {
     PyObject *m = PyModule_Create(&k_module);
     if (!m) return NULL;
     if (PyModule_AddStringConstant(m, "library_version", gdw_version()) < 0) { Py_DECREF(m); return NULL; }
-    if (PyType_Ready(&k_session_type) < 0 || PyModule_AddObjectRef(m, "_Session", (PyObject *)&k_session_type) < 0) { Py_DECREF(m); return NULL; }
+    /* (PyModule_AddObject, not AddObjectRef: Python 3.9 has only the one that steals a reference) */
+    if (PyType_Ready(&k_session_type) < 0 || PyType_Ready(&k_capture_type) < 0) { Py_DECREF(m); return NULL; }
+    Py_INCREF(&k_session_type);
+    if (PyModule_AddObject(m, "_Session", (PyObject *)&k_session_type) < 0) { Py_DECREF(&k_session_type); Py_DECREF(m); return NULL; }
+    Py_INCREF(&k_capture_type);
+    if (PyModule_AddObject(m, "_Capture", (PyObject *)&k_capture_type) < 0) { Py_DECREF(&k_capture_type); Py_DECREF(m); return NULL; }
     /* the link types of gdw_session_frame, as libpcap numbers them */
     static const struct { const char *name; int value; } links[] = {
         {"LINK_NULL", GDW_LINK_NULL}, {"LINK_ETHERNET", GDW_LINK_ETHERNET}, {"LINK_DLT_RAW", GDW_LINK_DLT_RAW},

@@ -11,15 +11,17 @@ A feed (``frame``, ``udp``, ``finish``) returns the events it produced, in order
 session holds what spans packets (ENet fragments and retransmit windows, TCP streams, path caches) within its caps,
 and says what it drops as problems; no input raises.
 
-Reading capture files: ``gdwire.read_capture(path_or_bytes)`` will give a file's frames (pcap and pcapng) to feed
-``Session.frame``, from the C library's own reader in session/ once it is there (not yet: python/README.md). Until
-then, a program reads its file with its own reader (scapy's, dpkt's) and feeds the frames.
+Capture files: ``gdwire.read_capture(source)`` gives a pcap or pcapng file's records (``CaptureRecord``), read by
+the C library's own reader (session/gdwire_pcap.h), from a path, a bytes-like object or a binary file, with bounded
+memory; ``Session.read_capture(source)`` feeds them and yields the events, ending with ``finish``'s. A file cut short
+or not a capture raises ``CaptureError`` (with the byte of the file) after every whole record before it.
 """
 from __future__ import annotations
 
 import ipaddress
+import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
+from typing import IO, TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from . import _gdwire
 
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Session", "Message", "MessageValue", "Problem", "SessionStats", "Flow", "Event", "compressions_built",
+    "read_capture", "CaptureRecord", "CaptureError", "CaptureSource",
     "LINK_NULL", "LINK_ETHERNET", "LINK_DLT_RAW", "LINK_DLT_RAW_OPENBSD", "LINK_RAW", "LINK_LOOP", "LINK_LINUX_SLL",
     "LINK_IPV4", "LINK_IPV6", "LINK_LINUX_SLL2",
 ]
@@ -259,11 +262,11 @@ class Session:
                  range_coder: bool = False, max_open_fragment_bytes: int = 64 << 20, max_flow_fragment_bytes: int = 40 << 20,
                  max_packet_bytes: int = 32 << 20, max_flows: int = 4096, max_cached_paths: int = 65536,
                  max_window_bytes: int = 16 << 20, max_flow_window_bytes: int = 192 << 10, max_path_bytes: int = 16 << 20,
-                 max_flow_path_bytes: int = 4 << 20) -> None:
+                 max_flow_path_bytes: int = 4 << 20, max_ip_fragment_bytes: int = 16 << 20) -> None:
         if dialect is not None and not isinstance(dialect, str):
             raise TypeError(f"dialect must be a str or None, not {type(dialect).__name__}")
         caps = (max_open_fragment_bytes, max_flow_fragment_bytes, max_packet_bytes, max_flows, max_cached_paths,
-                max_window_bytes, max_flow_window_bytes, max_path_bytes, max_flow_path_bytes)
+                max_window_bytes, max_flow_window_bytes, max_path_bytes, max_flow_path_bytes, max_ip_fragment_bytes)
         for c in caps:
             if not isinstance(c, int) or isinstance(c, bool):
                 raise TypeError(f"a max_* cap must be an int, not {type(c).__name__}")
@@ -300,4 +303,55 @@ class Session:
     def flows(self) -> Tuple[Flow, ...]:
         return tuple(Flow(n, text, dialect, (c0, c1)) for n, text, dialect, c0, c1 in self._s.flows())
 
-    # reading capture files: see the module's docstring (read_capture is not here yet)
+    def read_capture(self, source: "CaptureSource", *, finish: bool = True) -> Iterator[Event]:
+        """Every record of a pcap or pcapng file (``read_capture``'s source) fed as a frame, with its own link type
+        and time, and the events yielded as they come; with ``finish`` (the default), ``finish``'s at the end. A file
+        cut short raises ``CaptureError`` after the events of every whole record before it."""
+        for rec in read_capture(source):
+            yield from self.frame(rec.data, link=rec.link, time=rec.time, wirelen=rec.wirelen)
+        if finish:
+            yield from self.finish()
+
+
+@dataclass(frozen=True)
+class CaptureRecord:
+    """One record of a capture file: its number (from 1), the byte of the file where it starts, its interface's link
+    type (``LINK_*``), its time in seconds (0.0 where the file has none: a pcapng Simple Packet Block), its length on
+    the wire, and the bytes captured."""
+    number: int
+    offset: int
+    link: int
+    time: float
+    has_time: bool
+    wirelen: int
+    data: bytes
+
+
+class CaptureError(ValueError):
+    """A capture file that is cut short or is not one: ``status`` (the reader's: "truncated", "not_capture", ...),
+    ``offset`` (the byte of the file where what failed starts) and the reader's message."""
+
+    def __init__(self, status: str, offset: int, message: str) -> None:
+        super().__init__(f"byte {offset}: {message}")
+        self.status = status
+        self.offset = offset
+        self.message = message
+
+
+CaptureSource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
+
+
+def read_capture(source: CaptureSource, *, max_record_bytes: int = 0) -> Iterator[CaptureRecord]:
+    """The records of a pcap or pcapng file (both byte orders, micro- and nanosecond pcap; pcapng sections,
+    interfaces of any link type, Enhanced, Simple and obsolete Packet Blocks), read by the C library's own reader:
+    from a path, a bytes-like object, or a binary file object (read in pieces: memory stays bounded by the largest
+    record, ``max_record_bytes``, 16 MiB by default). A file cut short or not a capture raises ``CaptureError``
+    after every whole record before it."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            yield from read_capture(f, max_record_bytes=max_record_bytes)
+        return
+    for t in _gdwire._Capture(source, max_record_bytes):
+        if t[0] == "error":
+            raise CaptureError(t[1], t[2], t[3])
+        yield CaptureRecord(*t)
