@@ -13,7 +13,6 @@ raise nothing and give the command's problems; an exception raised while an even
 and the session goes on; and a long loop of feeds does not grow the process."""
 from __future__ import annotations
 
-import dataclasses
 import glob
 import hashlib
 import inspect
