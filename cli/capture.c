@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -115,6 +117,16 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
         if (!number_arg(argv[*i], &v)) return usage_error("capture", "'%s': want seconds after the first frame (0, 1.5)", argv[*i]) ? -1 : -1;
         if (a[2] == 's') c->since = v;
         else c->until = v;
+    } else if (strcmp(a, "-i") == 0 || strcmp(a, "--interface") == 0) {
+        VALUE("an interface to capture on (lo, eth0)");
+        c->interface = argv[*i];
+    } else if (strcmp(a, "--filter") == 0) {
+        VALUE("a libpcap filter ('udp port 7000')");
+        c->filter = argv[*i];
+    } else if (strcmp(a, "--duration") == 0) {
+        VALUE("seconds");
+        if (!number_arg(argv[*i], &c->duration) || c->duration <= 0)
+            return usage_error("capture", "--duration '%s': want seconds (0.5, 30)", argv[*i]) ? -1 : -1;
     } else if (strcmp(a, "--check") == 0) {
         c->check = true;
     } else if (strcmp(a, "--no-summary") == 0) {
@@ -539,17 +551,219 @@ static void summary(capture_run *r) {
     }
 }
 
+/* ---- a live interface, through libpcap (loaded for -i only) --------------------------------------------- */
+
+/* libpcap's ABI, as its headers (pcap/pcap.h, pcap/bpf.h) declare it and every release since 0.8 keeps it: what
+ * capture calls, declared here so that the build needs no libpcap-dev and gdwire no libpcap but for -i. */
+struct live_pkthdr {
+    struct timeval ts;
+    uint32_t caplen, len;
+};
+struct live_bpf_program {
+    unsigned bf_len;
+    void *bf_insns;
+};
+#define LIVE_ERRBUF_SIZE 256
+#define LIVE_NETMASK_UNKNOWN 0xffffffffu
+static struct {
+    void *(*open_live)(const char *, int, int, int, char *);
+    int (*datalink)(void *);
+    int (*compile)(void *, struct live_bpf_program *, const char *, int, uint32_t);
+    int (*setfilter)(void *, struct live_bpf_program *);
+    void (*freecode)(struct live_bpf_program *);
+    int (*next_ex)(void *, struct live_pkthdr **, const uint8_t **);
+    char *(*geterr)(void *);
+    void (*close)(void *);
+    int (*setnonblock)(void *, int, char *);
+    int (*selectable_fd)(void *);
+} P;
+
+static bool load_libpcap(void) {
+    void *h = dlopen("libpcap.so.0.8", RTLD_NOW | RTLD_LOCAL);
+    if (!h) h = dlopen("libpcap.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) h = dlopen("libpcap.so", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "gdwire capture: -i needs libpcap (Debian: apt-get install libpcap0.8); files are read without it\n");
+        return false;
+    }
+    *(void **)&P.open_live = dlsym(h, "pcap_open_live");
+    *(void **)&P.datalink = dlsym(h, "pcap_datalink");
+    *(void **)&P.compile = dlsym(h, "pcap_compile");
+    *(void **)&P.setfilter = dlsym(h, "pcap_setfilter");
+    *(void **)&P.freecode = dlsym(h, "pcap_freecode");
+    *(void **)&P.next_ex = dlsym(h, "pcap_next_ex");
+    *(void **)&P.geterr = dlsym(h, "pcap_geterr");
+    *(void **)&P.close = dlsym(h, "pcap_close");
+    *(void **)&P.setnonblock = dlsym(h, "pcap_setnonblock");
+    *(void **)&P.selectable_fd = dlsym(h, "pcap_get_selectable_fd");
+    if (P.open_live && P.datalink && P.compile && P.setfilter && P.freecode && P.next_ex && P.geterr && P.close && P.setnonblock &&
+        P.selectable_fd)
+        return true;
+    fprintf(stderr, "gdwire capture: the libpcap found lacks a function capture needs\n");
+    return false;
+}
+
+static volatile sig_atomic_t g_live_stop;
+static void live_stop(int sig) {
+    (void)sig;
+    g_live_stop = 1;
+}
+
+/* ---- the session over frames, from a file or an interface ------------------------------------------------ */
+
+static bool session_start(capture_run *r, void **range_coder) {
+    const opts *o = r->o;
+    gdw_session_options so = gdw_session_options_default();
+    so.dialect = o->dialect;
+    *range_coder = load_range_coder();
+    if (*range_coder) so.decompress = range_decompress, so.decompress_ctx = *range_coder;
+    so.decode.mode = o->dec.mode;
+    /* 0 leaves the library's default */
+    so.max_open_fragment_bytes = o->cap.max_fragment_bytes, so.max_flow_fragment_bytes = o->cap.max_flow_fragment_bytes;
+    so.max_packet_bytes = o->cap.max_packet, so.max_flows = o->cap.max_flows, so.max_cached_paths = o->cap.max_paths;
+    so.max_window_bytes = o->cap.max_window_bytes, so.max_flow_window_bytes = o->cap.max_flow_window_bytes;
+    so.max_path_bytes = o->cap.max_path_bytes, so.max_flow_path_bytes = o->cap.max_flow_path_bytes;
+    so.max_ip_fragment_bytes = o->cap.max_ip_fragment_bytes;
+    r->s = gdw_session_new(&so, on_message, on_problem, r);
+    if (r->s) return true;
+    fprintf(stderr, "gdwire capture: out of memory (or a --max-* past what can be held)\n");
+    if (*range_coder) E.destroy(*range_coder);
+    return false;
+}
+
+/* One frame to the session, and the progress line on a terminal. */
+static void session_feed(capture_run *r, int link, const uint8_t *data, size_t caplen, size_t wirelen, double t, uint64_t *frames) {
+    if (!r->have_t0) r->t0 = t, r->have_t0 = true;
+    gdw_session_frame(r->s, link, data, caplen, wirelen, t);
+    if (r->progress && (++*frames & 4095) == 0) {
+        time_t now = time(NULL);
+        if (now != r->last_progress) {
+            gdw_session_stats st = gdw_session_get_stats(r->s);
+            fprintf(stderr, "\r\033[K%llu frames, %llu messages, %llu problems", (unsigned long long)st.frames,
+                    (unsigned long long)st.messages, (unsigned long long)st.problems);
+            r->last_progress = now;
+        }
+    }
+}
+
+/* A problem of the capture itself (a file cut short, an interface's error): said, and counted. */
+static void capture_problem(capture_run *r, const char *message) {
+    gdw_session_stats st = gdw_session_get_stats(r->s);
+    fprintf(stderr, "gdwire capture: %s: after frame %llu: %s\n", r->file_shown, (unsigned long long)st.frames, message);
+    if (r->o->json) {
+        printf("{\"type\":\"problem\",\"frame\":%llu,\"flow\":0,\"layer\":\"pcap\",\"offset\":0,\"message\":", (unsigned long long)st.frames + 1);
+        json_string(stdout, message);
+        printf("}\n");
+    }
+    r->problems++;
+}
+
+static int session_end(capture_run *r, void *range_coder) {
+    if (r->progress) fputs("\r\033[K", stderr);
+    gdw_session_finish(r->s);
+    if (!r->o->cap.no_summary) summary(r);
+    gdw_session_free(r->s);
+    if (range_coder) E.destroy(range_coder);
+    names_free(&r->names);
+    return r->problems ? EXIT_REJECTED : EXIT_ACCEPTED;
+}
+
+/* -i: frames as the interface gives them, each line flushed as it is written, until SIGINT or SIGTERM or
+ * --duration. */
+static int capture_live(capture_run *r) {
+    const opts *o = r->o;
+    if (!load_libpcap()) {
+        names_free(&r->names);
+        return EXIT_USAGE;
+    }
+    char errbuf[LIVE_ERRBUF_SIZE] = "";
+    /* a frame whole (the session reassembles what spans frames), not promiscuous, woken every 100 ms to see the
+     * signals and the clock */
+    void *pc = P.open_live(o->cap.interface, 262144, 0, 100, errbuf);
+    if (!pc) {
+        bool denied = strstr(errbuf, "ermission") || strstr(errbuf, "not permitted");
+        fprintf(stderr, "gdwire capture: %s: %s%s\n", o->cap.interface, errbuf,
+                denied ? " (capturing needs tcpdump's privileges: root, or CAP_NET_RAW and CAP_NET_ADMIN: "
+                         "sudo setcap cap_net_raw,cap_net_admin=eip $(command -v gdwire))"
+                       : "");
+        names_free(&r->names);
+        return EXIT_USAGE;
+    }
+    if (o->cap.filter) {
+        struct live_bpf_program prog;
+        if (P.compile(pc, &prog, o->cap.filter, 1, LIVE_NETMASK_UNKNOWN) != 0 || P.setfilter(pc, &prog) != 0) {
+            fprintf(stderr, "gdwire capture: --filter '%s': %s\n", o->cap.filter, P.geterr(pc));
+            P.close(pc);
+            names_free(&r->names);
+            return EXIT_USAGE;
+        }
+        P.freecode(&prog);
+    }
+    void *range_coder;
+    if (!session_start(r, &range_coder)) {
+        P.close(pc);
+        names_free(&r->names);
+        return EXIT_USAGE;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a line per message as it comes */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = live_stop; /* no SA_RESTART: a wait on the interface ends at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    int link = P.datalink(pc);
+    /* libpcap's read timeout does not wake a wait on Linux while no packet comes: the interface is read without
+     * blocking, and poll waits for it at most 100 ms at a time, so that a signal or --duration ends the capture */
+    int fd = P.selectable_fd(pc);
+    if (fd < 0 || P.setnonblock(pc, 1, errbuf) != 0) {
+        fprintf(stderr, "gdwire capture: %s: cannot be read without blocking: %s\n", o->cap.interface, errbuf);
+        P.close(pc);
+        return session_end(r, range_coder);
+    }
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    uint64_t frames = 0;
+    bool failed = false;
+    while (!g_live_stop && !failed) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        poll(&pfd, 1, 100);
+        for (;;) { /* every frame that is there */
+            struct live_pkthdr *h;
+            const uint8_t *data;
+            int rc = P.next_ex(pc, &h, &data);
+            if (rc == 1) {
+                session_feed(r, link, data, h->caplen, h->len, (double)h->ts.tv_sec + (double)h->ts.tv_usec / 1e6, &frames);
+                continue;
+            }
+            if (rc < 0 && !g_live_stop) capture_problem(r, P.geterr(pc)), failed = true;
+            break;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (o->cap.duration > 0 && (double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9 >= o->cap.duration) break;
+    }
+    P.close(pc);
+    return session_end(r, range_coder);
+}
+
 int cmd_capture(const opts *o) {
-    if (o->n_inputs != 1) return usage_error("capture", "%s", "one capture file (or - for stdin)");
     capture_run r;
     memset(&r, 0, sizeof r);
     r.o = o;
-    r.file = o->inputs[0];
-    shown_name(r.file, r.file_shown, sizeof r.file_shown);
+    if (o->cap.interface) {
+        if (o->n_inputs != 0) return usage_error("capture", "%s", "-i captures live: no file with it");
+        snprintf(r.file_shown, sizeof r.file_shown, "%s", o->cap.interface);
+    } else {
+        if (o->n_inputs != 1) return usage_error("capture", "%s", "one capture file (or - for stdin), or -i IFACE");
+        if (o->cap.filter || o->cap.duration > 0) return usage_error("capture", "%s", "--filter and --duration are for -i (a live capture)");
+        r.file = o->inputs[0];
+        shown_name(r.file, r.file_shown, sizeof r.file_shown);
+    }
     if (o->cap.names) {
         int rc = names_load(o->cap.names, &r.names);
         if (rc) { names_free(&r.names); return rc; }
     }
+    r.progress = isatty(STDERR_FILENO) && !o->json;
+    if (o->cap.interface) return capture_live(&r);
     bool from_stdin = strcmp(r.file, "-") == 0;
     int fd = from_stdin ? STDIN_FILENO : open(r.file, O_RDONLY);
     if (fd < 0) {
@@ -563,71 +777,25 @@ int cmd_capture(const opts *o) {
     /* the file's header and its first record are read before the session starts: a file that is no capture at
      * all is a usage error, as it was when libpcap opened files */
     gdw_pcap_status ps = pc ? gdw_pcap_next(pc, &rec, &perr) : GDW_PCAP_ERR_NOMEM;
-    if (!pc || (ps != GDW_PCAP_OK && gdw_pcap_get_format(pc) == GDW_PCAP_FORMAT_UNKNOWN)) {
-        fprintf(stderr, "gdwire capture: %s: %s\n", r.file_shown, pc ? perr.message : "out of memory");
+    void *range_coder = NULL;
+    bool no_capture = !pc || (ps != GDW_PCAP_OK && gdw_pcap_get_format(pc) == GDW_PCAP_FORMAT_UNKNOWN);
+    if (no_capture) fprintf(stderr, "gdwire capture: %s: %s\n", r.file_shown, pc ? perr.message : "out of memory");
+    if (no_capture || !session_start(&r, &range_coder)) { /* (session_start says why it failed) */
         gdw_pcap_free(pc);
         if (!from_stdin) close(fd);
         names_free(&r.names);
         return EXIT_USAGE;
     }
-    gdw_session_options so = gdw_session_options_default();
-    so.dialect = o->dialect;
-    void *range_coder = load_range_coder();
-    if (range_coder) so.decompress = range_decompress, so.decompress_ctx = range_coder;
-    so.decode.mode = o->dec.mode;
-    /* 0 leaves the library's default */
-    so.max_open_fragment_bytes = o->cap.max_fragment_bytes, so.max_flow_fragment_bytes = o->cap.max_flow_fragment_bytes;
-    so.max_packet_bytes = o->cap.max_packet, so.max_flows = o->cap.max_flows, so.max_cached_paths = o->cap.max_paths;
-    so.max_window_bytes = o->cap.max_window_bytes, so.max_flow_window_bytes = o->cap.max_flow_window_bytes;
-    so.max_path_bytes = o->cap.max_path_bytes, so.max_flow_path_bytes = o->cap.max_flow_path_bytes;
-    so.max_ip_fragment_bytes = o->cap.max_ip_fragment_bytes;
-    r.s = gdw_session_new(&so, on_message, on_problem, &r);
-    if (!r.s) {
-        fprintf(stderr, "gdwire capture: out of memory (or a --max-* past what can be held)\n");
-        if (range_coder) E.destroy(range_coder);
-        gdw_pcap_free(pc);
-        if (!from_stdin) close(fd);
-        names_free(&r.names);
-        return EXIT_USAGE;
-    }
-    r.progress = isatty(STDERR_FILENO) && !o->json;
     uint64_t frames = 0;
     double t = 0;
     for (; ps == GDW_PCAP_OK; ps = gdw_pcap_next(pc, &rec, &perr)) {
         if (rec.has_time) t = rec.time; /* a Simple Packet Block has none: the time of the record before it */
-        if (!r.have_t0) r.t0 = t, r.have_t0 = true;
         /* each record with its own interface's link type: a pcapng file's interfaces may differ */
-        gdw_session_frame(r.s, rec.link, rec.data, rec.caplen, rec.wirelen, t);
-        if (r.progress && (++frames & 4095) == 0) {
-            time_t now = time(NULL);
-            if (now != r.last_progress) {
-                gdw_session_stats st = gdw_session_get_stats(r.s);
-                fprintf(stderr, "\r\033[K%llu frames, %llu messages, %llu problems", (unsigned long long)st.frames,
-                        (unsigned long long)st.messages, (unsigned long long)st.problems);
-                r.last_progress = now;
-            }
-        }
+        session_feed(&r, rec.link, rec.data, rec.caplen, rec.wirelen, t, &frames);
     }
-    if (r.progress) fputs("\r\033[K", stderr);
-    int status = EXIT_ACCEPTED;
-    if (ps != GDW_PCAP_END) {
-        /* a file cut short (a capture stopped by a kill) or damaged: what came before it is kept */
-        gdw_session_stats st = gdw_session_get_stats(r.s);
-        fprintf(stderr, "gdwire capture: %s: after frame %llu: %s\n", r.file_shown, (unsigned long long)st.frames, perr.message);
-        if (o->json) {
-            printf("{\"type\":\"problem\",\"frame\":%llu,\"flow\":0,\"layer\":\"pcap\",\"offset\":0,\"message\":", (unsigned long long)st.frames + 1);
-            json_string(stdout, perr.message);
-            printf("}\n");
-        }
-        r.problems++;
-    }
-    gdw_session_finish(r.s);
-    if (!o->cap.no_summary) summary(&r);
-    if (r.problems) status = EXIT_REJECTED;
-    gdw_session_free(r.s);
-    if (range_coder) E.destroy(range_coder);
+    /* a file cut short (a capture stopped by a kill) or damaged: what came before it is kept */
+    if (ps != GDW_PCAP_END) capture_problem(&r, perr.message);
     gdw_pcap_free(pc);
     if (!from_stdin) close(fd);
-    names_free(&r.names);
-    return status;
+    return session_end(&r, range_coder);
 }

@@ -26,6 +26,9 @@ typedef enum { FRAME_NONE, FRAME_STREAM, FRAME_FILE, FRAME_PACKET_STREAM } frami
 /* capture's own options (capture.c) */
 typedef struct capture_opts {
     const char *names;          /* --names FILE: method ids to names */
+    const char *interface;      /* -i, --interface IFACE: a live capture through libpcap */
+    const char *filter;         /* --filter BPF: libpcap's filter of a live capture */
+    double duration;            /* --duration S: a live capture stops after S seconds (0: at SIGINT or SIGTERM) */
     int64_t peers[16];          /* --peer ID (up to 16): a message from or to one of them */
     size_t n_peers;
     unsigned commands;          /* --command NAME[,NAME...]: bits of gdw_mp_command; 0 every one */

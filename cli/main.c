@@ -157,7 +157,8 @@ static const verb k_verbs[] = {
      "Exit status: 0 every packet converted, 1 some packet not (rejected, or not convertible without\n--lossy), 2 usage or I/O error.\n"},
     {"capture", "every message of a captured Godot multiplayer session, decoded", O_JSON | O_CAPTURE, cmd_capture,
      "gdwire capture [--json] [--names FILE] [filters] [-d DIALECT] FILE.pcap|FILE.pcapng|-",
-     "Reads a packet capture (pcap or pcapng, as tcpdump -w writes it; - for stdin) of Godot\n"
+     "Reads a packet capture (pcap or pcapng, as tcpdump -w writes it; - for stdin), or a live\n"
+     "interface (-i, through libpcap, with tcpdump's privileges: root or CAP_NET_RAW), of Godot\n"
      "multiplayer over ENet or WebSocket, Godot 4's SceneMultiplayer or Godot 3's MultiplayerAPI\n"
      "(detected per flow): finds the flows, decompresses (ENet's range coder, Godot 3.4+'s default, with\n"
      "libenet; FastLZ, zlib and zstd, found per flow), drops\n"
@@ -171,6 +172,10 @@ static const verb k_verbs[] = {
      "Not read yet: Pandemonium and Godot 3.0-3.1 sessions; DTLS, WebRTC and\n"
      "wss:// are encrypted and cannot be read.\n"
      "  --json              one JSON object per message, problem and summary (docs/gdwire.schema.json, \"capture\")\n"
+     "  -i, --interface IFACE  capture live on IFACE (lo, eth0) instead of reading a file: a line per\n"
+     "                      message as it comes, until SIGINT or SIGTERM (Ctrl-C) or --duration\n"
+     "  --filter BPF        a live capture's libpcap filter (tcpdump's syntax: 'udp port 7000')\n"
+     "  --duration S        stop a live capture after S seconds\n"
      "  --names FILE        Godot 4's method names for its ids (docs/capture.md: a GDScript helper\n"
      "                      writes it)\n"
      "  -d, --dialect D     every flow's dialect (default: detected, godot4 or godot3; godot4.3,\n"
@@ -196,6 +201,7 @@ static const verb k_verbs[] = {
      "                      At a cap the oldest state of its kind is dropped, with a problem\n"
      "                      (docs/capture.md, \"Bounded memory\")\n",
      "  gdwire capture session.pcap\n"
+     "  sudo gdwire capture -i lo --filter 'udp port 7000'\n"
      "  sudo tcpdump -i lo -w - udp port 7000 | gdwire capture --command rpc -\n"
      "  gdwire capture --json --names names.tsv session.pcap | jq 'select(.type == \"message\")'\n",
      "Exit status: 0 every frame read with no problem, 1 some problem (each on stderr), 2 usage or I/O error.\n"},
@@ -357,7 +363,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     if (o->json + o->noout + o->wire > 1) return usage_error(v->name, "%s", "choose one of --json, --noout and --wire");
     if (v->run == cmd_encode && o->n_inputs > 1) return usage_error(v->name, "%s", "one input only: a value");
     if (v->run == cmd_dialects && o->n_inputs) return usage_error(v->name, "unexpected argument '%s'", o->inputs[0]);
-    if (o->n_inputs == 0 && v->run != cmd_dialects) {
+    if (o->n_inputs == 0 && v->run != cmd_dialects && !o->cap.interface) { /* (capture -i reads an interface) */
         if (isatty(STDIN_FILENO)) return usage_error(v->name, "%s", "no input given (FILE..., or - for stdin)");
         o->inputs[o->n_inputs++] = "-";
     }

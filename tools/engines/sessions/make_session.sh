@@ -21,7 +21,10 @@ case "$transport" in
     tcp) script=stream${script#session}; node= ;;  # no game node: values on a StreamPeerTCP
     *) echo "make_session.sh: TRANSPORT is enet, ws or tcp" >&2; exit 2 ;;
 esac
-command -v tcpdump >/dev/null || { echo "make_session.sh: needs tcpdump (apt-get install tcpdump)" >&2; exit 127; }
+# GDW_SESSION_PORT: the game's port (default: a random one); GDW_SESSION_NO_PCAP=1: no tcpdump, no OUT.pcap (the logs
+# only: a test that captures the session itself, tools/engines/sessions/live_capture_test.py)
+no_pcap=${GDW_SESSION_NO_PCAP:-}
+[ -n "$no_pcap" ] || command -v tcpdump >/dev/null || { echo "make_session.sh: needs tcpdump (apt-get install tcpdump)" >&2; exit 127; }
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -29,12 +32,14 @@ trap cleanup EXIT
 printf 'config_version=%s\n' "$config" > "$work/project.godot"
 cp "$here/$script" ${node:+"$here/$node"} "$here/../../capture/gdwire_names.gd" "$work/"
 [ "$config" != 4 ] || cp "$work/project.godot" "$work/engine.cfg"
-port=$((20000 + RANDOM % 20000))
+port=${GDW_SESSION_PORT:-$((20000 + RANDOM % 20000))}
 proto=udp; [ "$transport" = enet ] || proto=tcp
-tcpdump -i lo -U -w "$work/session.pcap" "$proto port $port" 2>"$work/tcpdump.err" &
-tcpdump_pid=$!
-pids+=("$tcpdump_pid")
-for _ in $(seq 50); do grep -qs listening "$work/tcpdump.err" && break; sleep 0.1; done
+if [ -z "$no_pcap" ]; then
+    tcpdump -i lo -U -w "$work/session.pcap" "$proto port $port" 2>"$work/tcpdump.err" &
+    tcpdump_pid=$!
+    pids+=("$tcpdump_pid")
+    for _ in $(seq 50); do grep -qs listening "$work/tcpdump.err" && break; sleep 0.1; done
+fi
 run() { # ROLE
     if [ "$script" = session4.gd ] || [ "$script" = stream4.gd ]; then
         (cd "$work" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \
@@ -56,14 +61,15 @@ wait "$a" || status=$?
 wait "$b" || status=$?
 wait "$server" || status=$?
 sleep 0.5
-kill "$tcpdump_pid"; wait "$tcpdump_pid" 2>/dev/null || true
+[ -n "$no_pcap" ] || { kill "$tcpdump_pid"; wait "$tcpdump_pid" 2>/dev/null || true; }
 if [ "$status" != 0 ]; then
     echo "make_session.sh: an engine failed ($status):" >&2
     tail -n 20 "$work"/*.out >&2
     exit 1
 fi
-cp "$work/session.pcap" "$out.pcap"
+[ -n "$no_pcap" ] || cp "$work/session.pcap" "$out.pcap"
 [ ! -f "$work/names.tsv" ] || cp "$work/names.tsv" "$out.names.tsv"
 cat "$work/server.log" "$work/a.log" "$work/b.log" > "$out.log"
 grep -h -i "error\|warning" "$work"/*.out | sort | uniq -c >&2 || true
-echo "$out.pcap: $(stat -c %s "$out.pcap") bytes; $out.log: $(wc -l < "$out.log") lines"
+[ -n "$no_pcap" ] || echo "$out.pcap: $(stat -c %s "$out.pcap") bytes"
+echo "$out.log: $(wc -l < "$out.log") lines"
