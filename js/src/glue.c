@@ -416,6 +416,9 @@ EXPORT void gdwjs_session_defaults(uint32_t *out) {
     out[10] = o.decode.allow_objects;
 }
 
+/* The multiplayer layer a session reads in dialect d (gdw_multiplayer): 0 when its engines' is not read. */
+EXPORT int gdwjs_session_layer(const gdw_dialect *d) { return gdw_dialect_rule(d, GDW_RULE_MULTIPLAYER); }
+
 EXPORT gdw_session *gdwjs_session_inner(gdwjs_session *w) { return w->s; }
 
 EXPORT void gdwjs_session_free(gdwjs_session *w) {

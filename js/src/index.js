@@ -1102,7 +1102,6 @@ let feed;
 function ev64(rec, k) { return dv.getBigInt64(rec + 8 * k, true); }
 function evNum(rec, k) { return Number(ev64(rec, k)); }
 function evPtr(rec, k) { return dv.getUint32(rec + 8 * k, true); }
-function bytesOrText(p, n) { return text(p, n); }
 
 function sessionEvent(rec) {
   if (!feed || feed.error) return;
@@ -1134,7 +1133,7 @@ function messageAt(rec, ro) {
       encoding: ENCODINGS[Number(w(9))] ?? '?', value: vp ? read(vp, ro) : undefined, error: vp ? undefined : errorAt(dv.getUint32(r + 8 * 8, true)),
     }));
   }
-  const ptrText = (pk, lk) => { const p = evPtr(rec, pk); return p ? bytesOrText(p, evNum(rec, lk)) : undefined; };
+  const ptrText = (pk, lk) => { const p = evPtr(rec, pk); return p ? text(p, evNum(rec, lk)) : undefined; };
   const f = {};
   const nodeId = evNum(rec, EV.NODE_ID);
   switch (command) {
@@ -1240,7 +1239,7 @@ export class Session {
     let d = 0;
     if (opts.dialect !== undefined && opts.dialect !== null) {
       d = dialectPtr(opts.dialect);
-      if (X.gdw_dialect_rule(d, RULE_MULTIPLAYER) === 0) {
+      if (!X.gdwjs_session_layer(d)) {
         throw new RangeError(`dialect ${opts.dialect}: the multiplayer layer of its engines is not read (godot4, godot4.3, godot4-double, godot3 and godot3@3.2 are)`);
       }
     }
@@ -1377,14 +1376,6 @@ export class Session {
     this._w = this._s = 0;
   }
 }
-
-const RULE_MULTIPLAYER = (() => {
-  // the rule's number: the index of "multiplayer" among the rules (codec/gdwire.h gdw_rule), found by asking godot4
-  // and godot3 rows for each rule until one says SCENE4 (1) for godot4 and API3 (2) for godot3
-  const g4 = dialectPtr('godot4'), g3 = dialectPtr('godot3');
-  for (let r = 0; r < 64; r++) if (X.gdw_dialect_rule(g4, r) === 1 && X.gdw_dialect_rule(g3, r) === 2) return r;
-  throw new GdwireError('INTERNAL', 0, '', 'the dialect table has no multiplayer rule');
-})();
 
 function freeCapture(h) {
   if (h.r) X.gdwjs_pcap_free(h.r);
