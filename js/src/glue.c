@@ -3,7 +3,8 @@
  * compiled with it to WebAssembly (js/build.sh): the byte layout of the value structs the layer reads
  * straight from the WebAssembly memory (gdw_value and the records it points to, from codec/gdwire.h), so
  * the layer takes offsets from the compiler instead of hard-coding them, and one-call decode / check
- * entry points that return their results in a small record. */
+ * entry points that return their results in a small record; and sessions (session/gdwire_session.h) and the
+ * capture-file reader (session/gdwire_pcap.h), whose events the layer reads during the feed (gdwjs_session_event). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,10 @@
 #include <stdio.h>
 
 #include "codec/gdwire.h"
+#include "session/gdwire_pcap.h"
+#include "session/gdwire_session.h"
+
+#include <arpa/inet.h>
 
 #define EXPORT __attribute__((used, visibility("default")))
 
@@ -252,4 +257,242 @@ EXPORT int gdwjs_untext(char *text, size_t len, int which, size_t *out_len, size
     if (s == GDW_OK) memcpy(text, tmp, *out_len);
     free(tmp);
     return (int)s;
+}
+
+/* ---- sessions and capture files (session/gdwire_session.h, session/gdwire_pcap.h; index.js Session, readCapture) -- */
+
+/* The host's function (index.js imports.env.gdwjs_session_event): called during a feed with each event as a record of
+ * EV_SLOTS 64-bit words. A message's trees live only during the call (the session frees them after it), so the layer
+ * reads the event there, as the Python extension builds its objects in the library's callback. */
+__attribute__((import_module("env"), import_name("gdwjs_session_event"))) void gdwjs_session_event(const int64_t *rec);
+
+/* The slots of an event record (index.js EV): a message's, then a problem's (which reuse the first ones) */
+enum {
+    EV_KIND, EV_FRAME, EV_FLOW, EV_TRANSPORT, EV_DIALECT, EV_FROM, EV_TO, EV_RELAYED, EV_CHANNEL, EV_MODE, EV_COMMAND, EV_PATH,
+    EV_BYTES, EV_LEN, EV_VALUE_COUNT, EV_VALUES,
+    /* the command's fields, as gdw_mp_parsed holds them (index.js picks those of the command) */
+    EV_NODE_ID, EV_INLINE_PATH, EV_INLINE_LEN, EV_METHOD_ID, EV_METHOD, EV_METHOD_LEN, EV_MD5, EV_CHECKSUM, EV_NET_ID,
+    EV_SCENE_ID, EV_NAME, EV_NAME_LEN, EV_SYNC_TIME, EV_PEER, EV_PAYLOAD, EV_PAYLOAD_LEN,
+    EV_TIME, /* a double's bits */
+    EV_SLOTS
+};
+enum { PR_LAYER = EV_TRANSPORT, PR_OFFSET, PR_MESSAGE };
+/* A value's row: label, index, net id, indexes, offset, length, the gdw_value (0 when it did not decode), status,
+ * the gdw_error, encoding (index.js VAL) */
+enum { VAL_SLOTS = 10 };
+
+typedef struct gdwjs_session {
+    gdw_session *s;
+    int64_t rec[EV_SLOTS];
+    int64_t *vals; /* value rows, grown to the largest message */
+    size_t cap;
+} gdwjs_session;
+
+static int64_t ptr_slot(const void *p) { return (int64_t)(uintptr_t)p; }
+
+static void ev_time(gdwjs_session *w, double t) { memcpy(&w->rec[EV_TIME], &t, sizeof t); }
+
+static void js_message(void *ctx, const gdw_message *m) {
+    gdwjs_session *w = (gdwjs_session *)ctx;
+    const gdw_mp_parsed *p = m->mp;
+    int64_t *r = w->rec;
+    memset(r, 0, sizeof w->rec);
+    r[EV_KIND] = 0;
+    r[EV_FRAME] = (int64_t)m->frame;
+    r[EV_FLOW] = m->flow;
+    r[EV_TRANSPORT] = ptr_slot(m->transport);
+    r[EV_DIALECT] = ptr_slot(m->dialect);
+    r[EV_FROM] = m->from;
+    r[EV_TO] = m->to;
+    r[EV_RELAYED] = m->relayed;
+    r[EV_CHANNEL] = m->channel;
+    r[EV_MODE] = ptr_slot(m->mode);
+    r[EV_COMMAND] = p->command;
+    r[EV_PATH] = ptr_slot(m->path);
+    r[EV_BYTES] = ptr_slot(m->bytes);
+    r[EV_LEN] = (int64_t)m->len;
+    ev_time(w, m->time);
+    switch (p->command) {
+    case GDW_MP_RPC:
+    case GDW_MP_RSET:
+        r[EV_NODE_ID] = p->as.rpc.node_id;
+        r[EV_INLINE_PATH] = ptr_slot(p->as.rpc.path), r[EV_INLINE_LEN] = (int64_t)p->as.rpc.path_len;
+        r[EV_METHOD_ID] = p->as.rpc.method_id;
+        r[EV_METHOD] = ptr_slot(p->as.rpc.method), r[EV_METHOD_LEN] = (int64_t)p->as.rpc.method_len;
+        break;
+    case GDW_MP_SIMPLIFY_PATH:
+    case GDW_MP_CONFIRM_PATH:
+        r[EV_NODE_ID] = p->as.path.node_id;
+        r[EV_INLINE_PATH] = ptr_slot(p->as.path.path), r[EV_INLINE_LEN] = (int64_t)p->as.path.path_len;
+        r[EV_MD5] = p->as.path.md5[0] ? ptr_slot(p->as.path.md5) : 0;
+        r[EV_CHECKSUM] = p->as.path.checksum_valid;
+        break;
+    case GDW_MP_SPAWN:
+        r[EV_NODE_ID] = p->as.spawn.spawner_id;
+        r[EV_NET_ID] = p->as.spawn.net_id;
+        r[EV_SCENE_ID] = p->as.spawn.scene_id;
+        r[EV_NAME] = ptr_slot(p->as.spawn.name), r[EV_NAME_LEN] = (int64_t)p->as.spawn.name_len;
+        break;
+    case GDW_MP_DESPAWN: r[EV_NET_ID] = p->as.despawn.net_id; break;
+    case GDW_MP_SYNC: r[EV_SYNC_TIME] = p->as.sync.time; break;
+    case GDW_MP_SYS_ADD_PEER:
+    case GDW_MP_SYS_DEL_PEER:
+    case GDW_MP_SYS_AUTH:
+    case GDW_MP_SYS_RELAY:
+        r[EV_PEER] = p->as.sys.peer;
+        r[EV_PAYLOAD] = ptr_slot(p->as.sys.payload), r[EV_PAYLOAD_LEN] = (int64_t)p->as.sys.payload_len;
+        break;
+    case GDW_MP_RAW: r[EV_PAYLOAD] = ptr_slot(p->as.raw.payload), r[EV_PAYLOAD_LEN] = (int64_t)p->as.raw.payload_len; break;
+    default: break;
+    }
+    if (p->value_count > w->cap) {
+        int64_t *v = (int64_t *)realloc(w->vals, p->value_count * VAL_SLOTS * sizeof *v);
+        if (!v) {
+            r[EV_VALUE_COUNT] = -1; /* the layer says the memory ran out */
+            gdwjs_session_event(r);
+            return;
+        }
+        w->vals = v, w->cap = p->value_count;
+    }
+    for (size_t i = 0; i < p->value_count; i++) {
+        const gdw_mp_value *v = &p->values[i];
+        int64_t *row = w->vals + VAL_SLOTS * i;
+        row[0] = ptr_slot(v->label);
+        row[1] = v->index;
+        row[2] = v->net_id;
+        row[3] = (int64_t)v->indexes;
+        row[4] = (int64_t)v->offset;
+        row[5] = (int64_t)v->length;
+        row[6] = v->status == GDW_OK ? ptr_slot(v->value) : 0;
+        row[7] = v->status;
+        row[8] = ptr_slot(&v->error);
+        row[9] = v->encoding;
+    }
+    r[EV_VALUE_COUNT] = (int64_t)p->value_count;
+    r[EV_VALUES] = ptr_slot(w->vals);
+    gdwjs_session_event(r);
+}
+
+static void js_problem(void *ctx, const gdw_session_problem *p) {
+    gdwjs_session *w = (gdwjs_session *)ctx;
+    int64_t *r = w->rec;
+    memset(r, 0, sizeof w->rec);
+    r[EV_KIND] = 1;
+    r[EV_FRAME] = (int64_t)p->frame;
+    r[EV_FLOW] = p->flow;
+    r[PR_LAYER] = ptr_slot(p->layer);
+    r[PR_OFFSET] = (int64_t)p->offset;
+    r[PR_MESSAGE] = ptr_slot(p->message);
+    ev_time(w, p->time);
+    gdwjs_session_event(r);
+}
+
+/* A session: d the dialect (NULL: detected per flow), caps[0..10) the max_* options in gdw_session_options' order
+ * (0: the library's default). NULL when out of memory or the caps are past what the library takes. */
+EXPORT gdwjs_session *gdwjs_session_new(const gdw_dialect *d, int mode, int allow_objects, const uint32_t *caps) {
+    gdw_session_options o = gdw_session_options_default();
+    o.dialect = d;
+    o.decode.mode = (gdw_mode)mode;
+    o.decode.allow_objects = allow_objects != 0;
+    size_t *c[] = {&o.max_open_fragment_bytes, &o.max_flow_fragment_bytes, &o.max_packet_bytes, &o.max_flows, &o.max_cached_paths,
+                   &o.max_window_bytes, &o.max_flow_window_bytes, &o.max_path_bytes, &o.max_flow_path_bytes, &o.max_ip_fragment_bytes};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+        if (caps[i]) *c[i] = caps[i];
+    gdwjs_session *w = (gdwjs_session *)calloc(1, sizeof *w);
+    if (!w) return NULL;
+    if (!(w->s = gdw_session_new(&o, js_message, js_problem, w))) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* The defaults of the caps above into out[0..10) and whether Objects decode (out[10]). */
+EXPORT void gdwjs_session_defaults(uint32_t *out) {
+    gdw_session_options o = gdw_session_options_default();
+    size_t c[] = {o.max_open_fragment_bytes, o.max_flow_fragment_bytes, o.max_packet_bytes, o.max_flows, o.max_cached_paths,
+                  o.max_window_bytes, o.max_flow_window_bytes, o.max_path_bytes, o.max_flow_path_bytes, o.max_ip_fragment_bytes};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) out[i] = (uint32_t)c[i];
+    out[10] = o.decode.allow_objects;
+}
+
+/* The multiplayer layer a session reads in dialect d (gdw_multiplayer): 0 when its engines' is not read. */
+EXPORT int gdwjs_session_layer(const gdw_dialect *d) { return gdw_dialect_rule(d, GDW_RULE_MULTIPLAYER); }
+
+EXPORT gdw_session *gdwjs_session_inner(gdwjs_session *w) { return w->s; }
+
+EXPORT void gdwjs_session_free(gdwjs_session *w) {
+    if (!w) return;
+    gdw_session_free(w->s);
+    free(w->vals);
+    free(w);
+}
+
+/* A UDP payload: the addresses are 4 or 16 bytes each (alen). */
+EXPORT void gdwjs_session_udp(gdwjs_session *w, const uint8_t *src, const uint8_t *dst, size_t alen, unsigned sport, unsigned dport,
+                              const uint8_t *payload, size_t len, double time) {
+    gdw_session_udp(w->s, src, alen, (uint16_t)sport, dst, (uint16_t)dport, payload, len, time);
+}
+
+/* The stats into out: STATS_WORDS doubles in gdw_session_stats' order, then by_command (GDW_MP_COMMAND_COUNT of them);
+ * returns how many were written. */
+EXPORT size_t gdwjs_session_stats(const gdwjs_session *w, double *out) {
+    gdw_session_stats st = gdw_session_get_stats(w->s);
+    double v[] = {(double)st.frames, (double)st.udp_datagrams, (double)st.enet_datagrams, (double)st.tcp_segments, (double)st.messages,
+                  (double)st.retransmits, (double)st.problems, (double)st.fragments_completed, (double)st.fragments_dropped,
+                  (double)st.decompressed, (double)st.states_dropped, (double)st.message_bytes, (double)st.open_fragment_bytes,
+                  (double)st.peak_fragment_bytes, (double)st.window_bytes, (double)st.path_bytes, (double)st.held_bytes,
+                  (double)st.peak_held_bytes, (double)st.flows};
+    size_t n = sizeof v / sizeof *v;
+    memcpy(out, v, sizeof v);
+    for (int c = 0; c < GDW_MP_COMMAND_COUNT; c++) out[n + (size_t)c] = (double)st.by_command[c];
+    return n + GDW_MP_COMMAND_COUNT;
+}
+
+/* A text address (IPv4 or IPv6, as inet_pton reads it) into out[0..16): 4 or 16, 0 when it is neither. */
+EXPORT int gdwjs_parse_address(const char *text, uint8_t *out) {
+    if (inet_pton(AF_INET, text, out) == 1) return 4;
+    if (inet_pton(AF_INET6, text, out) == 1) return 16;
+    return 0;
+}
+
+/* A capture file's reader over the layer's copy of it, and the record or error of its last step. */
+typedef struct gdwjs_pcap {
+    gdw_pcap *r;
+    gdw_pcap_record rec;
+    gdw_pcap_error err;
+} gdwjs_pcap;
+
+EXPORT gdwjs_pcap *gdwjs_pcap_open(const uint8_t *data, size_t len, size_t max_record_bytes) {
+    gdw_pcap_options o = gdw_pcap_options_default();
+    o.max_record_bytes = max_record_bytes;
+    gdwjs_pcap *w = (gdwjs_pcap *)calloc(1, sizeof *w);
+    if (!w) return NULL;
+    if (!(w->r = gdw_pcap_open_memory(data, len, &o))) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* The next record: GDW_PCAP_OK and out[0..10) its data, caplen, wirelen, link, interface, section, has_time, number,
+ * offset (doubles), out[9] its time; else the status, and for an error out[0] its offset and out[1] its message. */
+EXPORT int gdwjs_pcap_next(gdwjs_pcap *w, double *out) {
+    gdw_pcap_status s = gdw_pcap_next(w->r, &w->rec, &w->err);
+    if (s == GDW_PCAP_OK) {
+        const gdw_pcap_record *r = &w->rec;
+        double v[] = {(double)(uintptr_t)r->data, (double)r->caplen, (double)r->wirelen, (double)r->link, (double)r->interface,
+                      (double)r->section, (double)r->has_time, (double)r->number, (double)r->offset, r->time};
+        memcpy(out, v, sizeof v);
+    } else if (s != GDW_PCAP_END) {
+        out[0] = (double)w->err.offset;
+        out[1] = (double)(uintptr_t)w->err.message;
+    }
+    return (int)s;
+}
+
+EXPORT void gdwjs_pcap_free(gdwjs_pcap *w) {
+    if (!w) return;
+    gdw_pcap_free(w->r);
+    free(w);
 }

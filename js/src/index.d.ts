@@ -125,6 +125,185 @@ export class FrameReader {
 }
 export function frame(packet: Uint8Array, o?: { bigEndian?: boolean }): Uint8Array;
 
+// ---- sessions (Session, readCapture) ----
+
+export const LINK_NULL: 0;
+export const LINK_ETHERNET: 1;
+export const LINK_DLT_RAW: 12;
+export const LINK_DLT_RAW_OPENBSD: 14;
+export const LINK_RAW: 101;
+export const LINK_LOOP: 108;
+export const LINK_LINUX_SLL: 113;
+export const LINK_IPV4: 228;
+export const LINK_IPV6: 229;
+export const LINK_LINUX_SLL2: 276;
+
+export type Command = 'rpc' | 'rset' | 'simplify_path' | 'confirm_path' | 'raw' | 'spawn' | 'despawn' | 'sync' | 'delta' | 'auth'
+  | 'add_peer' | 'del_peer' | 'var';
+
+/** One Variant of a message: an RPC's argument ("arg"), a spawn's argument or state ("spawn_arg", "spawn_state"), a
+ * synchronizer's state ("state"), a put_var flow's value ("value"). */
+export class MessageValue {
+  readonly label: string;
+  /** its position among the values of its label (and net id) */
+  readonly index: number;
+  /** sync and delta: the synchronizer's net id (bit 31: a path-cache id) */
+  readonly netId?: number;
+  /** delta: the mask of the properties sent */
+  readonly indexes?: number | bigint;
+  /** its bytes in the message's data */
+  readonly offset: number;
+  readonly length: number;
+  /** "Variant", or SceneMultiplayer's "compact bool", "compact int", "bare bytes" (not Variants of any dialect) */
+  readonly encoding: 'Variant' | 'compact bool' | 'compact int' | 'bare bytes';
+  /** the value, as decode gives it; undefined when it did not decode (error says why) */
+  readonly value?: Value;
+  /** offsets from the value's first byte */
+  readonly error?: GdwireError;
+  readonly ok: boolean;
+}
+
+/** One Godot multiplayer message. Command fields are undefined where the command has none. */
+export class Message {
+  readonly type: 'message';
+  /** the frame (1-based, in feeding order) that completed it, and its time */
+  readonly frame: number;
+  readonly time: number;
+  /** the flow (1-based, in order of first sight: Session.flows) */
+  readonly flow: number;
+  readonly transport: 'enet' | 'websocket' | 'tcp';
+  /** the flow's dialect */
+  readonly dialect: string;
+  /** Godot peer ids: 1 the server, 0 unknown; to of a relayed message 0 for everyone, -N everyone but N */
+  readonly from: number;
+  readonly to: number;
+  readonly relayed: boolean;
+  readonly channel: number;
+  readonly mode: 'reliable' | 'unreliable' | 'unreliable_ordered';
+  readonly command: Command;
+  /** the node path (an RPC's, from the sender's path cache or inline; a spawn's spawner), undefined when unknown */
+  readonly path?: string | RawString;
+  /** the packet's bytes */
+  readonly data: Uint8Array;
+  readonly size: number;
+  /** rpc, rset, simplify_path, Godot 4's confirm_path: the path-cache id (undefined when the path is inline); spawn: the spawner's */
+  readonly nodeId?: number;
+  /** rpc, rset, simplify_path, Godot 3's confirm_path: the path the packet carries */
+  readonly inlinePath?: string | RawString;
+  /** Godot 4 rpc: the method's id */
+  readonly methodId?: number;
+  /** Godot 3 rpc and rset: the method's or property's name as sent */
+  readonly method?: string | RawString;
+  /** Godot 4 simplify_path: the MD5 of the node's RPC names (hex) */
+  readonly md5?: string;
+  /** Godot 4 confirm_path: the receiver's verdict */
+  readonly checksumValid?: boolean;
+  /** spawn, despawn */
+  readonly netId?: number;
+  /** spawn: the scene's index (255: a custom spawn) and the node's name */
+  readonly sceneId?: number;
+  readonly name?: string | RawString;
+  /** sync */
+  readonly syncTime?: number;
+  /** add_peer, del_peer */
+  readonly peer?: number;
+  /** raw, auth */
+  readonly payload?: Uint8Array;
+  readonly values: readonly MessageValue[];
+  valueBytes(v: MessageValue): Uint8Array;
+}
+
+/** What the session could not read, or dropped to stay within its caps; nothing stops the session. */
+export class Problem {
+  readonly type: 'problem';
+  /** 0: at the end */
+  readonly frame: number;
+  readonly time: number;
+  /** 0: before a flow is known */
+  readonly flow: number;
+  readonly layer: string;
+  /** the byte of the frame (of the packet for "multiplayer") */
+  readonly offset: number;
+  readonly message: string;
+}
+
+export type SessionEvent = Message | Problem;
+
+export interface SessionOptions {
+  /** the Variants' dialect, and by it the multiplayer layer (godot4, godot4.3, godot4-double, godot3, godot3@3.2); default: detected per flow */
+  dialect?: Dialect;
+  mode?: Mode;
+  /** default true: a capture shows what was sent */
+  allowObjects?: boolean;
+  bigint?: 'auto' | 'always';
+  maxOpenFragmentBytes?: number;
+  maxFlowFragmentBytes?: number;
+  maxPacketBytes?: number;
+  maxFlows?: number;
+  maxCachedPaths?: number;
+  maxWindowBytes?: number;
+  maxFlowWindowBytes?: number;
+  maxPathBytes?: number;
+  maxFlowPathBytes?: number;
+  maxIpFragmentBytes?: number;
+}
+
+export interface Endpoint { address: string | Uint8Array; port: number; }
+
+export interface SessionStats {
+  frames: number; udpDatagrams: number; enetDatagrams: number; tcpSegments: number; messages: number; retransmits: number;
+  problems: number; fragmentsCompleted: number; fragmentsDropped: number; decompressed: number; statesDropped: number;
+  /** packets by command name, the commands seen only ("relay": SYS relays) */
+  byCommand: Record<string, number>;
+  messageBytes: number; openFragmentBytes: number; peakFragmentBytes: number; windowBytes: number; pathBytes: number;
+  heldBytes: number; peakHeldBytes: number; flows: number;
+}
+
+export interface Flow {
+  readonly number: number;
+  /** "127.0.0.1:40000 -> 127.0.0.1:9999", the client first */
+  readonly endpoints: string;
+  readonly dialect?: string;
+  /** the client's and the server's ENet compression: "none", "range_coder", "fastlz", "zlib", "zstd" */
+  readonly compression: readonly [string, string];
+}
+
+export class Session {
+  constructor(opts?: SessionOptions);
+  frame(bytes: Bytes, o?: { link?: number; time?: number; wirelen?: number }): SessionEvent[];
+  udp(src: Endpoint, dst: Endpoint, payload: Bytes, o?: { time?: number }): SessionEvent[];
+  finish(): SessionEvent[];
+  readCapture(bytes: Bytes, o?: { finish?: boolean; maxRecordBytes?: number }): Generator<SessionEvent, void, undefined>;
+  readonly stats: SessionStats;
+  readonly flows: Flow[];
+  /** gives the WebAssembly memory back (a FinalizationRegistry does too, when the Session is collected) */
+  free(): void;
+}
+
+export interface CaptureRecord {
+  readonly number: number;
+  /** the byte of the file where its record or block starts */
+  readonly offset: number;
+  readonly link: number;
+  readonly interface: number;
+  readonly section: number;
+  /** seconds; 0 where the file has none */
+  readonly time: number;
+  readonly hasTime: boolean;
+  readonly wirelen: number;
+  readonly data: Uint8Array;
+}
+export function readCapture(bytes: Bytes, o?: { maxRecordBytes?: number }): Generator<CaptureRecord, void, undefined>;
+
+/** A capture file cut short or not a capture: code TRUNCATED, NOT_CAPTURE, ...; offset the file's byte. */
+export class CaptureError extends GdwireError {
+  /** the reader's status: "truncated", "not_capture", "unsupported", "malformed", "too_big", ... */
+  readonly status: string;
+}
+export function compressionsBuilt(): string[];
+export function sessionOptionsDefault(): Readonly<Required<Pick<SessionOptions, 'maxOpenFragmentBytes' | 'maxFlowFragmentBytes' | 'maxPacketBytes'
+  | 'maxFlows' | 'maxCachedPaths' | 'maxWindowBytes' | 'maxFlowWindowBytes' | 'maxPathBytes' | 'maxFlowPathBytes' | 'maxIpFragmentBytes' | 'allowObjects'>>>;
+
 export class Float {
   constructor(value: number, width?: 4 | 8, bits?: bigint);
   readonly value: number; readonly width?: 4 | 8; readonly bits?: bigint;
