@@ -228,18 +228,31 @@ static const godot_generation *generation_of(const gdw_dialect *d) {
  * begin with a command byte (0-7, flags in bits 4-7): never four bytes that spell 1 or a client's id
  * (its SIMPLIFY_PATH goes on with MD5 text, its RPC node ids start at 1). */
 static gdw_multiplayer detect_enet_layer(const flow *f, int dir, unsigned enet_channel, reader pkt) {
-    uint32_t first;
+    uint32_t first = 0, second = 0;
     bool api3 = false;
-    if (pkt.len >= 8 && rd_le32(&pkt, &first)) {
+    if (pkt.len >= 8 && rd_le32(&pkt, &first) && rd_le32(&pkt, &second)) {
         if (dir == 0) api3 = f->client_id != 0 && first == (uint32_t)f->client_id && pkt.len >= 9;
-        else api3 = (enet_channel == 0 && pkt.len == 8 && first <= 1) || (first == 1 && pkt.len >= 9);
+        /* the server's own packet (source 1), its configuration message, or one it passes on from another peer to
+         * this client (the target: the client's id, which Godot 4 never writes at bytes 4-7 of a packet to it) */
+        else api3 = (enet_channel == 0 && pkt.len == 8 && first <= 1) || (pkt.len >= 9 && (first == 1 || (f->client_id && second == (uint32_t)f->client_id)));
     }
     return api3 ? GDW_MULTIPLAYER_API3 : GDW_MULTIPLAYER_SCENE4;
 }
 
+/* The dialect another flow to the same server speaks (its peers are one game's: one engine), or NULL. It settles a
+ * flow whose first packets say nothing for sure: a client whose CONNECT the capture missed or could not read (a
+ * compressed one). */
+static const gdw_dialect *group_dialect(const gdw_session *s, const flow *f) {
+    for (unsigned i = 1; i <= s->stats.flows; i++) {
+        const flow *o = s->flow_list[i];
+        if (o != f && o->group == f->group && o->dialect) return o->dialect;
+    }
+    return NULL;
+}
+
 void godot_enet_packet(gdw_session *s, flow *f, int dir, unsigned enet_channel, const char *mode, reader pkt) {
-    if (!f->dialect)
-        f->dialect = s->opts.dialect ? s->opts.dialect : gdw_session_dialect_of(detect_enet_layer(f, dir, enet_channel, pkt));
+    if (!f->dialect && s->opts.dialect) f->dialect = s->opts.dialect;
+    if (!f->dialect && !(f->dialect = group_dialect(s, f))) f->dialect = gdw_session_dialect_of(detect_enet_layer(f, dir, enet_channel, pkt));
     const godot_generation *g = generation_of(f->dialect);
     static const godot_generation unread = {GDW_MULTIPLAYER_NONE, 0, -1, 2, 1, NULL}; /* the parse says why */
     if (!g) g = &unread;
