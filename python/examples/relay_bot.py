@@ -16,13 +16,14 @@ import json
 import selectors
 import socket
 import time
+from typing import Dict, List, Optional, Tuple
 
 import gdwire
 
 
-def load_names(path):
+def load_names(path: Optional[str]) -> Dict[Tuple[str, int], str]:
     """{(node path, method id): name} from a names file ("rpc<TAB>PATH<TAB>ID<TAB>NAME" lines; PATH * for any)."""
-    names = {}
+    names: Dict[Tuple[str, int], str] = {}
     if path:
         with open(path, encoding="utf-8") as f:
             for line in f:
@@ -32,7 +33,7 @@ def load_names(path):
     return names
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--listen", type=int, required=True, help="the UDP port clients connect to")
     ap.add_argument("--server", required=True, help="HOST:PORT of the Godot server")
@@ -50,18 +51,19 @@ def main(argv=None):
     front.bind(("127.0.0.1", args.listen))
     sel = selectors.DefaultSelector()
     sel.register(front, selectors.EVENT_READ, None)
-    upstream = {}  # client address -> its socket toward the server
+    upstream: Dict[Tuple[str, int], socket.socket] = {}  # client address -> its socket toward the server
     session = gdwire.Session(range_coder=args.range_coder)
     start = time.monotonic()
     print(json.dumps({"listening": args.listen, "server": args.server}), flush=True)
 
-    def show(events):
+    def show(events: List[gdwire.Event]) -> None:
         for e in events:
             if isinstance(e, gdwire.Problem):
                 print(json.dumps({"problem": e.message, "layer": e.layer}), flush=True)
             elif e.command in ("rpc", "rset"):
-                method = e.method or names.get((e.path, e.method_id)) or names.get(("*", e.method_id)) or e.method_id
-                line = {"from": e.from_peer, "to": e.to_peer, "relayed": e.relayed, "path": e.path, "method": method,
+                mid = e.method_id if e.method_id is not None else -1
+                method = e.method or names.get((e.path or "", mid)) or names.get(("*", mid)) or mid
+                line: Dict[str, object] = {"from": e.from_peer, "to": e.to_peer, "relayed": e.relayed, "path": e.path, "method": method,
                         "args": [repr(v.value) for v in e.values]}
                 if args.args_bytes:
                     line["args_bytes"] = gdwire.encode([v.value for v in e.values], e.dialect).hex()
@@ -70,6 +72,7 @@ def main(argv=None):
     while not args.seconds or time.monotonic() - start < args.seconds:
         for key, _ in sel.select(timeout=0.2):
             sock = key.fileobj
+            assert isinstance(sock, socket.socket)
             data, addr = sock.recvfrom(65535)
             now = time.time()
             if sock is front:  # a client's datagram: on to the server, from the client's own socket

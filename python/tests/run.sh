@@ -29,8 +29,8 @@ start=$SECONDS
 python3 setup.py -q build_ext --inplace > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the extension does not build"; exit 1; }
 if grep -E "warning:" "$work/build.log"; then echo "FAIL: the extension builds with warnings"; exit 1; fi
 echo "built the extension in $((SECONDS - start)) s ($(python3 -c 'import sys; print(sys.version.split()[0])'))"
-# the typing the package promises: mypy --strict accepts the package, the example that uses it and the session test
-if ! python3 -m mypy --strict --cache-dir "$work/mypy" examples/server.py gdwire tests/test_session.py > "$work/mypy.log" 2>&1; then
+# the typing the package promises: mypy --strict accepts the package, the examples that use it and the session test
+if ! python3 -m mypy --strict --cache-dir "$work/mypy" examples/server.py examples/relay_bot.py gdwire tests/test_session.py > "$work/mypy.log" 2>&1; then
     cat "$work/mypy.log"; echo "FAIL: mypy --strict"; echo "0 passed, 1 failed"; exit 1
 fi
 echo "mypy --strict: $(tail -1 "$work/mypy.log")"
