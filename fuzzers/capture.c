@@ -10,7 +10,8 @@
  *   then records: byte K, u16 LE length, the bytes. K bit 0: sent by the server side; bit 1: a
  *   whole frame (link type by K bits 2-4: Ethernet, Linux SLL, SLL2, BSD loopback, raw IP,
  *   OpenBSD loopback, IPv4, IPv6) rather than a UDP payload between two fixed IPv4 endpoints.
- * Every record also goes to gdw_mp_parse alone, and to the ENet command walker (gdw_enet_commands_next). Checked: what the session holds never passes its
+ * Every record also goes to gdw_mp_parse alone (and a caller's path cache, gdw_mp_paths), and to the ENet command walker
+ * (gdw_enet_commands_next) and a caller's reassembly (gdw_enet_reassemble), each under small caps. Checked: what the session holds never passes its
  * caps (reassembly, windows, paths, after every record and message);
  * every message's values lie inside its packet and print; a parse that fails says where, inside
  * the packet; nothing leaks (LeakSanitizer) or reads out of bounds (ASan). Seeds: corpus/capture/,
@@ -92,6 +93,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     f.s = gdw_session_new(&o, on_message, on_problem, &f);
     FUZZ_CHECK(f.s != NULL, "no session");
     static const uint8_t a[4] = {10, 0, 0, 1}, b[4] = {10, 0, 0, 2};
+    /* the layers one at a time, with the caller's state: a reassembly and a path cache, small caps */
+    gdw_enet_reassembly_options ro = {1u << 18, 1u << 16, NULL};
+    gdw_enet_reassembly *reassembly = gdw_enet_reassembly_new(&ro);
+    gdw_mp_paths_options po = {8, 1u << 14, NULL};
+    gdw_mp_paths *paths = gdw_mp_paths_new(&po);
+    FUZZ_CHECK(reassembly && paths, "no reassembly or path cache");
     size_t pos = 1;
     double t = 0;
     while (size - pos >= 3) {
@@ -115,9 +122,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             gdw_error werr;
             int rc;
             gdw_enet_commands_begin(&it, rec + eh.size, n - eh.size, eh.size);
-            while ((rc = gdw_enet_commands_next(&it, &ec, &werr)) == 1)
+            while ((rc = gdw_enet_commands_next(&it, &ec, &werr)) == 1) {
                 FUZZ_CHECK(ec.offset + ec.fields_len <= n && ec.data_len <= n && (!ec.data || (size_t)(ec.data - rec) + ec.data_len <= n),
                            "an ENet command at %zu past a datagram of %zu bytes", ec.offset, n);
+                const uint8_t *whole;
+                size_t whole_len;
+                gdw_error rerr;
+                if (ec.kind == GDW_ENET_SEND_FRAGMENT || ec.kind == GDW_ENET_SEND_UNRELIABLE_FRAGMENT) {
+                    int got = gdw_enet_reassemble(reassembly, k & 1, &ec, &whole, &whole_len, &rerr);
+                    FUZZ_CHECK(got != 1 || (whole && whole_len <= 1u << 16), "a reassembled packet of %zu bytes past the cap", whole_len);
+                    FUZZ_CHECK(gdw_enet_reassembly_held(reassembly) <= 1u << 18, "the reassembly holds %zu bytes past its cap",
+                               gdw_enet_reassembly_held(reassembly));
+                }
+            }
             FUZZ_CHECK(rc == 0 || (werr.offset <= n && werr.message && it.why != GDW_ENET_WALK_OK), "a walk failed at %zu of %zu bytes",
                        werr.offset, n);
         }
@@ -126,7 +143,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(p != NULL, "out of memory");
         gdw_error err;
         gdw_status s = gdw_mp_parse(rec, n, (data[0] & 32) ? o.dialect : NULL, NULL, NULL, p, &err);
-        if (s == GDW_OK) check_values(p, n);
+        if (s == GDW_OK) {
+            check_values(p, n);
+            gdw_mp_paths_apply(paths, (int64_t)(k & 1) + 1, p); /* a caller's path cache, bounded */
+            FUZZ_CHECK(gdw_mp_paths_count(paths) <= 8, "the path cache holds %zu entries past its cap", gdw_mp_paths_count(paths));
+        }
         else FUZZ_CHECK(err.offset <= n && err.message, "a parse failed at %zu of %zu bytes", err.offset, n);
         gdw_mp_parsed_free(p);
         free(p);
@@ -135,5 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gdw_session_stats st = gdw_session_get_stats(f.s);
     FUZZ_CHECK(st.open_fragment_bytes == 0, "open fragments left after finish: %zu bytes", st.open_fragment_bytes);
     gdw_session_free(f.s);
+    gdw_enet_reassembly_free(reassembly);
+    gdw_mp_paths_free(paths);
     return 0;
 }

@@ -236,10 +236,10 @@ static bool seen_before(gdw_session *s, flow *f, int dir, unsigned channel, uint
 
 /* ---- fragments ------------------------------------------------------------------------------ */
 
-/* An ENet packet being reassembled from its fragments; found through the session's index. */
+/* An ENet packet being reassembled from its fragments; found through its store's index. */
 typedef struct fragment_set {
     holder h;
-    flow *f;
+    flow *f; /* NULL in a caller's gdw_enet_reassembly */
     uint8_t side, channel;
     bool reliable;
     uint16_t start_seq, unreliable_of; /* unreliable fragments: the reliable seq they ride with */
@@ -256,8 +256,8 @@ typedef struct fragment_key {
 } fragment_key;
 
 static uint64_t fragment_hash_of(const fragment_key *k) {
-    return index_mix(k->f->number, (uint64_t)k->side << 48 | (uint64_t)k->channel << 40 | (uint64_t)k->reliable << 32 |
-                                       (uint64_t)k->start_seq << 16 | (k->reliable ? 0 : k->unreliable_of));
+    return index_mix(k->f ? k->f->number : 0, (uint64_t)k->side << 48 | (uint64_t)k->channel << 40 | (uint64_t)k->reliable << 32 |
+                                                   (uint64_t)k->start_seq << 16 | (k->reliable ? 0 : k->unreliable_of));
 }
 
 static uint64_t fragment_set_hash(const void *item) {
@@ -277,15 +277,79 @@ static size_t fragment_set_cost(uint32_t count, uint32_t total) {
     return indexed_cost(sizeof(fragment_set)) + hold_cost(total) + hold_cost((count + 7) / 8);
 }
 
-static void fragment_set_free(gdw_session *s, fragment_set *fs) {
-    index_remove(&s->fragments, fs);
-    hold_remove(&s->book, &fs->h);
-    gdw_session_release(s->opts.alloc, fs->data, fs->total);
-    gdw_session_release(s->opts.alloc, fs->have, (fs->count + 7) / 8);
-    gdw_session_release(s->opts.alloc, fs, sizeof *fs);
+/* Where fragment sets live: a session's (its book, with every other kind, and its index), or a caller's
+ * gdw_enet_reassembly (a book and an index of its own). One set of rules serves both (fragment_take). */
+typedef struct fragment_store {
+    hold_book *book;
+    ptr_index *index;
+    const gdw_allocator *alloc;
+    size_t max_packet;
+    uint64_t frame;
+} fragment_store;
+
+static void fragment_set_release(fragment_store *st, fragment_set *fs) {
+    index_remove(st->index, fs);
+    hold_remove(st->book, &fs->h);
+    gdw_session_release(st->alloc, fs->data, fs->total);
+    gdw_session_release(st->alloc, fs->have, (fs->count + 7) / 8);
+    gdw_session_release(st->alloc, fs, sizeof *fs);
 }
 
-void enet_fragment_free(gdw_session *s, holder *h) { fragment_set_free(s, HOLDER_OF(fragment_set, h)); }
+typedef enum { FRAGMENT_KEPT, FRAGMENT_WHOLE, FRAGMENT_BAD, FRAGMENT_MISMATCH, FRAGMENT_TOO_BIG, FRAGMENT_NO_ROOM, FRAGMENT_NOMEM } fragment_verdict;
+
+/* One fragment command (ENet's enet_protocol_handle_send_fragment: its number, count, total length and offset must
+ * fit one another and its packet's): kept in its packet (made, and charged to fl in the store's book, when it is the
+ * packet's first), and the packet, when every part came, handed back in *whole (out of the index, still charged:
+ * fragment_set_release after use). */
+static fragment_verdict fragment_take(fragment_store *st, hold_flow *fl, const fragment_key *key, const gdw_enet_command *c,
+                                      fragment_set **whole) {
+    uint32_t count = c->fragment.count, number = c->fragment.number, total = c->fragment.total, offset = c->fragment.offset;
+    *whole = NULL;
+    if (count == 0 || count > ENET_MAX_FRAGMENT_COUNT || number >= count || total == 0 || offset >= total || c->data_len > total - offset)
+        return FRAGMENT_BAD;
+    if (total > st->max_packet) return FRAGMENT_TOO_BIG;
+    fragment_set *fs = index_find(st->index, fragment_hash_of(key), fragment_set_is, key);
+    if (fs && (fs->count != count || fs->total != total)) return FRAGMENT_MISMATCH;
+    if (!fs) {
+        size_t cost = fragment_set_cost(count, total);
+        if (!hold_room(st->book, fl, HOLD_REASSEMBLY, cost, NULL)) return FRAGMENT_NO_ROOM;
+        if (!(fs = gdw_session_alloc(st->alloc, sizeof *fs))) return FRAGMENT_NOMEM;
+        memset(fs, 0, sizeof *fs);
+        fs->data = gdw_session_alloc(st->alloc, total);
+        fs->have = gdw_session_alloc(st->alloc, (count + 7) / 8);
+        fs->f = (flow *)key->f, fs->side = key->side, fs->channel = key->channel, fs->reliable = key->reliable;
+        fs->start_seq = key->start_seq, fs->unreliable_of = key->unreliable_of, fs->count = count, fs->total = total;
+        fs->first_frame = st->frame;
+        if (!fs->data || !fs->have || !index_insert(st->index, fs)) {
+            gdw_session_release(st->alloc, fs->data, total);
+            gdw_session_release(st->alloc, fs->have, (count + 7) / 8);
+            gdw_session_release(st->alloc, fs, sizeof *fs);
+            return FRAGMENT_NOMEM;
+        }
+        memset(fs->have, 0, (count + 7) / 8);
+        memset(fs->data, 0, total);
+        hold_add(st->book, fl, &fs->h, HOLD_REASSEMBLY, HELD_FRAGMENT_SET, cost);
+    }
+    hold_touch(st->book, &fs->h);
+    if ((fs->have[number / 8] >> (number % 8)) & 1) return FRAGMENT_KEPT; /* an unreliable part sent twice */
+    fs->have[number / 8] |= (uint8_t)(1u << (number % 8));
+    fs->received++;
+    if (c->data_len) memcpy(fs->data + offset, c->data, c->data_len);
+    if (fs->received < fs->count) return FRAGMENT_KEPT;
+    index_remove(st->index, fs);
+    *whole = fs;
+    return FRAGMENT_WHOLE;
+}
+
+static fragment_store session_fragments(gdw_session *s) {
+    fragment_store st = {&s->book, &s->fragments, s->opts.alloc, s->opts.max_packet_bytes, s->frame};
+    return st;
+}
+
+void enet_fragment_free(gdw_session *s, holder *h) {
+    fragment_store st = session_fragments(s);
+    fragment_set_release(&st, HOLDER_OF(fragment_set, h));
+}
 
 void enet_fragment_drop(gdw_session *s, holder *h, const char *said) {
     fragment_set *fs = HOLDER_OF(fragment_set, h);
@@ -293,72 +357,125 @@ void enet_fragment_drop(gdw_session *s, holder *h, const char *said) {
         problem(s, fs->f, "enet", 0, "open fragments past %s: the packet first seen in frame %llu (%u of %u parts) is dropped", said,
                 (unsigned long long)fs->first_frame, fs->received, fs->count);
     s->stats.fragments_dropped++;
-    fragment_set_free(s, fs);
+    enet_fragment_free(s, h);
 }
 
-/* A new fragmented packet of `total` bytes in `count` parts, charged at what it costs; NULL, said,
- * when it cannot be held. */
-static fragment_set *fragment_set_new(gdw_session *s, flow *f, const fragment_key *k, uint32_t count, uint32_t total, size_t at) {
-    size_t cost = fragment_set_cost(count, total);
-    if (!hold_room(&s->book, &f->hold, HOLD_REASSEMBLY, cost, NULL)) {
-        problem(s, f, "enet", at, "a fragmented packet of %u bytes does not fit the open-fragment limits (%zu bytes in all, %zu in one flow): dropped",
-                total, s->book.cap[HOLD_REASSEMBLY].total, s->book.cap[HOLD_REASSEMBLY].per_flow);
-        s->stats.fragments_dropped++;
-        return NULL;
-    }
-    fragment_set *fs = gdw_session_alloc(s->opts.alloc, sizeof *fs);
-    if (!fs) return NULL;
-    memset(fs, 0, sizeof *fs);
-    fs->data = gdw_session_alloc(s->opts.alloc, total);
-    fs->have = gdw_session_alloc(s->opts.alloc, (count + 7) / 8);
-    fs->f = f, fs->side = k->side, fs->channel = k->channel, fs->reliable = k->reliable, fs->start_seq = k->start_seq;
-    fs->unreliable_of = k->unreliable_of, fs->count = count, fs->total = total, fs->first_frame = s->frame;
-    if (!fs->data || !fs->have || !index_insert(&s->fragments, fs)) {
-        gdw_session_release(s->opts.alloc, fs->data, total);
-        gdw_session_release(s->opts.alloc, fs->have, (count + 7) / 8);
-        gdw_session_release(s->opts.alloc, fs, sizeof *fs);
-        problem(s, f, "enet", at, "out of memory for a fragmented packet of %u bytes", total);
-        return NULL;
-    }
-    memset(fs->have, 0, (count + 7) / 8);
-    memset(fs->data, 0, total);
-    hold_add(&s->book, &f->hold, &fs->h, HOLD_REASSEMBLY, HELD_FRAGMENT_SET, cost);
-    return fs;
-}
-
-/* A fragment: kept in its packet; the packet, when every part came, handed up. */
+/* A fragment of a session's flow: kept, said when it cannot be kept, its packet handed up when whole. */
 static void on_fragment(gdw_session *s, flow *f, int dir, const gdw_enet_command *c) {
     bool reliable = c->kind == GDW_ENET_SEND_FRAGMENT;
-    uint32_t count = c->fragment.count, number = c->fragment.number, total = c->fragment.total, offset = c->fragment.offset;
     size_t at = c->offset;
-    if (count == 0 || count > ENET_MAX_FRAGMENT_COUNT || number >= count || total == 0 || offset >= total || c->data_len > total - offset) {
-        problem(s, f, "enet", at, "a fragment that cannot be: number %u of %u, %zu bytes at %u of %u", number, count, c->data_len, offset, total);
+    fragment_key key = {f, side_of(f, dir), (uint8_t)c->channel, reliable, c->fragment.start_seq, reliable ? 0 : c->reliable_seq};
+    fragment_store st = session_fragments(s);
+    fragment_set *fs = index_find(st.index, fragment_hash_of(&key), fragment_set_is, &key), *whole;
+    switch (fragment_take(&st, &f->hold, &key, c, &whole)) {
+    case FRAGMENT_KEPT: return;
+    case FRAGMENT_BAD:
+        problem(s, f, "enet", at, "a fragment that cannot be: number %u of %u, %zu bytes at %u of %u", c->fragment.number, c->fragment.count,
+                c->data_len, c->fragment.offset, c->fragment.total);
         return;
-    }
-    if (total > s->opts.max_packet_bytes) {
-        problem(s, f, "enet", at + 16, "a fragmented packet of %u bytes, over the limit of %zu (--max-packet): dropped", total,
+    case FRAGMENT_MISMATCH:
+        problem(s, f, "enet", at, "a fragment of %u bytes in %u parts joins a packet of %u bytes in %u parts", c->fragment.total, c->fragment.count,
+                fs->total, fs->count);
+        return;
+    case FRAGMENT_TOO_BIG:
+        problem(s, f, "enet", at + 16, "a fragmented packet of %u bytes, over the limit of %zu (--max-packet): dropped", c->fragment.total,
                 s->opts.max_packet_bytes);
         return;
-    }
-    fragment_key key = {f, side_of(f, dir), (uint8_t)c->channel, reliable, c->fragment.start_seq, reliable ? 0 : c->reliable_seq};
-    fragment_set *fs = index_find(&s->fragments, fragment_hash_of(&key), fragment_set_is, &key);
-    if (fs && (fs->count != count || fs->total != total)) {
-        problem(s, f, "enet", at, "a fragment of %u bytes in %u parts joins a packet of %u bytes in %u parts", total, count, fs->total, fs->count);
+    case FRAGMENT_NO_ROOM:
+        problem(s, f, "enet", at, "a fragmented packet of %u bytes does not fit the open-fragment limits (%zu bytes in all, %zu in one flow): dropped",
+                c->fragment.total, s->book.cap[HOLD_REASSEMBLY].total, s->book.cap[HOLD_REASSEMBLY].per_flow);
+        s->stats.fragments_dropped++;
         return;
+    case FRAGMENT_NOMEM:
+        problem(s, f, "enet", at, "out of memory for a fragmented packet of %u bytes", c->fragment.total);
+        return;
+    case FRAGMENT_WHOLE: break;
     }
-    if (!fs && !(fs = fragment_set_new(s, f, &key, count, total, at))) return;
-    hold_touch(&s->book, &fs->h);
-    if ((fs->have[number / 8] >> (number % 8)) & 1) return; /* an unreliable part sent twice */
-    fs->have[number / 8] |= (uint8_t)(1u << (number % 8));
-    fs->received++;
-    if (c->data_len) memcpy(fs->data + offset, c->data, c->data_len);
-    if (fs->received < fs->count) return;
     s->stats.fragments_completed++;
-    /* complete: out of the index, handed up (still charged: the Godot layer above makes room only
-     * for paths), then freed */
-    index_remove(&s->fragments, fs);
-    godot_enet_packet(s, f, dir, c->channel, reliable ? "reliable" : "unreliable", rd_view(fs->data, fs->total, 0));
-    fragment_set_free(s, fs);
+    /* handed up still charged (the Godot layer above makes room only for paths), then freed */
+    godot_enet_packet(s, f, dir, c->channel, reliable ? "reliable" : "unreliable", rd_view(whole->data, whole->total, 0));
+    fragment_set_release(&st, whole);
+}
+
+/* ---- a caller's reassembly: the same rules, a book of its own ---------------------------------- */
+
+struct gdw_enet_reassembly {
+    hold_book book;
+    ptr_index index;
+    gdw_enet_reassembly_options opts;
+    fragment_set *given; /* the packet handed out by the last call, freed by the next */
+    uint64_t dropped;
+};
+
+static void reassembly_evict(void *ctx, holder *h, bool per_flow) {
+    (void)per_flow;
+    gdw_enet_reassembly *r = ctx;
+    fragment_store st = {&r->book, &r->index, r->opts.alloc, r->opts.max_packet_bytes, 0};
+    r->dropped++;
+    fragment_set_release(&st, HOLDER_OF(fragment_set, h));
+}
+
+gdw_enet_reassembly *gdw_enet_reassembly_new(const gdw_enet_reassembly_options *opts) {
+    gdw_enet_reassembly_options o = {0};
+    if (opts) o = *opts;
+    if (!o.max_bytes) o.max_bytes = (size_t)64 << 20;
+    if (!o.max_packet_bytes) o.max_packet_bytes = (size_t)32 << 20;
+    gdw_enet_reassembly *r = gdw_session_alloc(o.alloc, sizeof *r);
+    if (!r) return NULL;
+    memset(r, 0, sizeof *r);
+    r->opts = o;
+    r->book.cap[HOLD_REASSEMBLY] = (hold_cap){o.max_bytes, o.max_bytes};
+    r->book.evict = reassembly_evict, r->book.ctx = r;
+    r->index = (ptr_index){.hash = fragment_set_hash, .alloc = o.alloc};
+    return r;
+}
+
+int gdw_enet_reassemble(gdw_enet_reassembly *r, unsigned side, const gdw_enet_command *c, const uint8_t **packet, size_t *len, gdw_error *err) {
+    static const char *const k_why[] = {
+        [FRAGMENT_BAD] = "a fragment that cannot be: its number, count, total length and offset do not fit one another",
+        [FRAGMENT_MISMATCH] = "a fragment whose count or total length differ from its packet's other parts",
+        [FRAGMENT_TOO_BIG] = "a fragmented packet over max_packet_bytes",
+        [FRAGMENT_NO_ROOM] = "a fragmented packet that does not fit max_bytes",
+        [FRAGMENT_NOMEM] = "out of memory for a fragmented packet",
+    };
+    if (!r || !c || !packet || !len) return -1;
+    fragment_store st = {&r->book, &r->index, r->opts.alloc, r->opts.max_packet_bytes, 0};
+    if (r->given) fragment_set_release(&st, r->given), r->given = NULL;
+    *packet = NULL, *len = 0;
+    if (c->kind != GDW_ENET_SEND_FRAGMENT && c->kind != GDW_ENET_SEND_UNRELIABLE_FRAGMENT) {
+        if (err) memset(err, 0, sizeof *err), err->code = GDW_ERR_INVALID_ARG, err->offset = c->offset, err->message = "not a fragment";
+        return -1;
+    }
+    bool reliable = c->kind == GDW_ENET_SEND_FRAGMENT;
+    fragment_key key = {NULL, (uint8_t)(side & 1), (uint8_t)c->channel, reliable, c->fragment.start_seq, reliable ? 0 : c->reliable_seq};
+    fragment_set *whole;
+    fragment_verdict v = fragment_take(&st, NULL, &key, c, &whole);
+    if (v == FRAGMENT_KEPT) return 0;
+    if (v == FRAGMENT_WHOLE) { /* the caller's now: no longer charged, freed by the next call */
+        hold_remove(&r->book, &whole->h);
+        r->given = whole, *packet = whole->data, *len = whole->total;
+        return 1;
+    }
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->code = v == FRAGMENT_NOMEM ? GDW_ERR_NOMEM : v == FRAGMENT_BAD || v == FRAGMENT_MISMATCH ? GDW_ERR_BAD_VALUE : GDW_ERR_TOO_LARGE;
+        err->offset = err->value_offset = c->offset;
+        err->engine_error = GDW_ENGINE_ERR_INVALID_DATA;
+        err->message = k_why[v];
+    }
+    return -1;
+}
+
+size_t gdw_enet_reassembly_held(const gdw_enet_reassembly *r) { return r ? r->book.total : 0; }
+uint64_t gdw_enet_reassembly_dropped(const gdw_enet_reassembly *r) { return r ? r->dropped : 0; }
+
+void gdw_enet_reassembly_free(gdw_enet_reassembly *r) {
+    if (!r) return;
+    fragment_store st = {&r->book, &r->index, r->opts.alloc, r->opts.max_packet_bytes, 0};
+    if (r->given) fragment_set_release(&st, r->given);
+    while (r->book.list[HOLD_REASSEMBLY].head) fragment_set_release(&st, HOLDER_OF(fragment_set, r->book.list[HOLD_REASSEMBLY].head));
+    index_free(&r->index);
+    gdw_session_release(r->opts.alloc, r, sizeof *r);
 }
 
 /* ---- a session's commands: what each kind does ------------------------------------------------ */
@@ -586,7 +703,7 @@ void enet_flow_finish(gdw_session *s, flow *f) {
         problem(s, f, "enet", 0, "a fragmented packet first seen in frame %llu never completed: %u of %u parts, %u bytes",
                 (unsigned long long)fs->first_frame, fs->received, fs->count, fs->total);
         s->stats.fragments_dropped++;
-        fragment_set_free(s, fs);
+        enet_fragment_free(s, &fs->h);
     }
 }
 

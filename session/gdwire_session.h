@@ -181,6 +181,24 @@ GDW_API void gdw_mp_parsed_free(gdw_mp_parsed *p);
 GDW_API const char *gdw_mp_parsed_path(const gdw_mp_parsed *p, size_t *len);
 GDW_API int64_t gdw_mp_parsed_cache_id(const gdw_mp_parsed *p);
 
+/* A path cache of the caller's (a proxy's or a dissector's: one per server, whose peers share its ids), as a
+ * session keeps its own: gdw_mp_paths_apply takes each parsed packet from peer `sender` in order. A SIMPLIFY_PATH
+ * is learnt; the returned node path is the one the packet names: an RPC's or RSET's (inline, or its cache id's), a
+ * SIMPLIFY_PATH's, a SPAWN's spawner's, Godot 3's CONFIRM_PATH's; NULL for another command or an id it does not
+ * hold. The path is valid until the next call. Bounded: past max_entries or max_bytes the oldest entry goes. */
+typedef struct gdw_mp_paths gdw_mp_paths;
+typedef struct gdw_mp_paths_options {
+    size_t max_entries;         /* 0: 65536 */
+    size_t max_bytes;           /* what the entries cost the C library; 0: 16 MiB */
+    const gdw_allocator *alloc; /* NULL: the C library's */
+} gdw_mp_paths_options;
+GDW_API gdw_mp_paths *gdw_mp_paths_new(const gdw_mp_paths_options *opts); /* NULL: out of memory */
+GDW_API const char *gdw_mp_paths_apply(gdw_mp_paths *c, int64_t sender, const gdw_mp_parsed *p);
+GDW_API size_t gdw_mp_paths_count(const gdw_mp_paths *c);   /* entries held */
+GDW_API size_t gdw_mp_paths_held(const gdw_mp_paths *c);    /* their bytes, as charged */
+GDW_API uint64_t gdw_mp_paths_dropped(const gdw_mp_paths *c); /* entries the caps dropped */
+GDW_API void gdw_mp_paths_free(gdw_mp_paths *c);            /* NULL is a no-op */
+
 /* ---------------------------------------------------------------------------------------
  * Sessions: frames in, messages out.
  * ------------------------------------------------------------------------------------- */
@@ -338,6 +356,28 @@ GDW_API void gdw_enet_commands_begin(gdw_enet_commands *it, const uint8_t *comma
 GDW_API int gdw_enet_commands_next(gdw_enet_commands *it, gdw_enet_command *out, gdw_error *err);
 /* The header of datagram d[0..len): GDW_OK, or GDW_ERR_TRUNCATED when it is shorter than its header. */
 GDW_API gdw_status gdw_enet_read_header(const uint8_t *d, size_t len, gdw_enet_header *out, gdw_error *err);
+
+/* ENet's fragments put back together, with the state the caller holds (a gdw_enet_reassembly per ENet peer: one
+ * per connection, its two directions told apart by `side`), under a cap of its own: ENet's rules, as a session
+ * follows them. */
+typedef struct gdw_enet_reassembly gdw_enet_reassembly;
+typedef struct gdw_enet_reassembly_options {
+    size_t max_bytes;        /* what the unfinished packets may hold, all of them (their cost to the C library); 0: 64 MiB;
+                                past it the oldest is dropped (gdw_enet_reassembly_dropped counts them) */
+    size_t max_packet_bytes; /* one packet; 0: 32 MiB (ENet's own limit) */
+    const gdw_allocator *alloc; /* NULL: the C library's */
+} gdw_enet_reassembly_options;
+GDW_API gdw_enet_reassembly *gdw_enet_reassembly_new(const gdw_enet_reassembly_options *opts); /* NULL: out of memory */
+/* One SEND_FRAGMENT or SEND_UNRELIABLE_FRAGMENT command (as gdw_enet_commands_next read it; a reliable one seen
+ * before, a retransmit, is the caller's to drop) sent by `side` (0 or 1). 1: it completed its packet: *packet and
+ * *len are the packet's bytes, valid until the next call; 0: kept, its packet waits for other parts (or it was a part
+ * received twice); -1: refused, err says why (a fragment that cannot be, a packet over max_packet_bytes or max_bytes,
+ * out of memory), at the command's offset. */
+GDW_API int gdw_enet_reassemble(gdw_enet_reassembly *r, unsigned side, const gdw_enet_command *c, const uint8_t **packet, size_t *len,
+                                gdw_error *err);
+GDW_API size_t gdw_enet_reassembly_held(const gdw_enet_reassembly *r);     /* the unfinished packets' bytes, as charged */
+GDW_API uint64_t gdw_enet_reassembly_dropped(const gdw_enet_reassembly *r); /* unfinished packets dropped by max_bytes */
+GDW_API void gdw_enet_reassembly_free(gdw_enet_reassembly *r);             /* NULL is a no-op */
 
 /* A decompressor for ENet's compressed datagrams, given to a session for what it does not read itself (ENet's
  * range coder: gdwire capture loads libenet's enet_range_coder_decompress): in[0..in_len) to out[0..out_cap),

@@ -53,60 +53,187 @@ static bool path_entry_is(const void *item, const void *key) {
     return e->group == k->group && e->sender == k->sender && e->id == k->id;
 }
 
-static path_entry *path_entry_find(const gdw_session *s, unsigned group, int64_t sender, uint32_t id) {
+/* Where path-cache entries live: a session's (its book and index), or a caller's gdw_mp_paths (its own). One set of
+ * rules serves both (path_learn, command_path). */
+typedef struct path_store {
+    hold_book *book;
+    ptr_index *index;
+    const gdw_allocator *alloc;
+    size_t max_entries;
+} path_store;
+
+static path_entry *path_entry_find(const path_store *st, unsigned group, int64_t sender, uint32_t id) {
     path_key k = {group, sender, id};
-    return index_find(&s->paths, path_hash(group, sender, id), path_entry_is, &k);
+    return index_find(st->index, path_hash(group, sender, id), path_entry_is, &k);
 }
 
-static const char *path_find(const gdw_session *s, unsigned group, int64_t sender, uint32_t id) {
-    path_entry *e = path_entry_find(s, group, sender, id);
+static const char *path_find(const path_store *st, unsigned group, int64_t sender, uint32_t id) {
+    path_entry *e = path_entry_find(st, group, sender, id);
     return e ? e->path : NULL;
 }
 
-static void path_entry_free(gdw_session *s, path_entry *e) {
-    index_remove(&s->paths, e);
-    hold_remove(&s->book, &e->h);
-    gdw_session_release(s->opts.alloc, e, sizeof *e + e->path_len + 1);
+static void path_entry_release(const path_store *st, path_entry *e) {
+    index_remove(st->index, e);
+    hold_remove(st->book, &e->h);
+    gdw_session_release(st->alloc, e, sizeof *e + e->path_len + 1);
 }
 
-void godot_path_free(gdw_session *s, holder *h) { path_entry_free(s, HOLDER_OF(path_entry, h)); }
+typedef enum { PATH_KEPT, PATH_NO_ROOM, PATH_NOMEM } path_verdict;
+
+/* A SIMPLIFY_PATH: the sender's cache id names path from now on (a cache id given again: the new path replaces the
+ * old). Past max_entries the oldest entry makes room first (*dropped: it, said by the caller before it goes; NULL:
+ * dropped silently); past the book's caps, the oldest of the kind. */
+static path_verdict path_learn(const path_store *st, hold_flow *fl, unsigned group, int64_t sender, uint32_t id, const char *path, size_t len,
+                               void (*said)(void *ctx, const path_entry *e, size_t count), void *ctx) {
+    path_entry *old = path_entry_find(st, group, sender, id);
+    if (old) path_entry_release(st, old);
+    size_t size = sizeof(path_entry) + len + 1, cost = indexed_cost(size);
+    if (st->index->count >= st->max_entries && st->book->list[HOLD_PATHS].head) {
+        path_entry *e = HOLDER_OF(path_entry, st->book->list[HOLD_PATHS].head);
+        if (said) said(ctx, e, st->index->count);
+        path_entry_release(st, e);
+    }
+    if (!hold_room(st->book, fl, HOLD_PATHS, cost, NULL)) return PATH_NO_ROOM;
+    path_entry *e = gdw_session_alloc(st->alloc, size);
+    if (!e) return PATH_NOMEM;
+    memset(e, 0, sizeof *e);
+    e->group = group, e->sender = sender, e->id = id, e->path_len = len;
+    if (len) memcpy(e->path, path, len);
+    e->path[len] = 0;
+    if (!index_insert(st->index, e)) {
+        gdw_session_release(st->alloc, e, size);
+        return PATH_NOMEM;
+    }
+    hold_add(st->book, fl, &e->h, HOLD_PATHS, HELD_PATH, cost);
+    return PATH_KEPT;
+}
+
+/* The node path a parsed packet from `sender` names, as its receiver's cache resolves it: an RPC's or RSET's inline
+ * path, else the sender's cache id; a SIMPLIFY_PATH's own path (learnt first: learn says how); a SPAWN's spawner;
+ * Godot 3's CONFIRM_PATH, by path. NULL: none, or an id the cache does not hold. */
+static const char *command_path(const path_store *st, unsigned group, int64_t sender, const gdw_mp_parsed *p, path_verdict (*learn)(void *ctx),
+                                void *ctx) {
+    switch (p->command) {
+    case GDW_MP_SIMPLIFY_PATH:
+        if (learn) learn(ctx);
+        return path_find(st, group, sender, (uint32_t)p->as.path.node_id);
+    case GDW_MP_RPC:
+    case GDW_MP_RSET: return p->as.rpc.path ? p->as.rpc.path : path_find(st, group, sender, (uint32_t)p->as.rpc.node_id);
+    case GDW_MP_SPAWN: return path_find(st, group, sender, (uint32_t)p->as.spawn.spawner_id);
+    case GDW_MP_CONFIRM_PATH: return p->as.path.path; /* Godot 3 confirms by path; Godot 4 by id (NULL) */
+    default: return NULL;
+    }
+}
+
+static path_store session_paths(gdw_session *s) {
+    path_store st = {&s->book, &s->paths, s->opts.alloc, s->opts.max_cached_paths};
+    return st;
+}
+
+void godot_path_free(gdw_session *s, holder *h) {
+    path_store st = session_paths(s);
+    path_entry_release(&st, HOLDER_OF(path_entry, h));
+}
 
 void godot_path_drop(gdw_session *s, holder *h, const char *said) {
     path_entry *e = HOLDER_OF(path_entry, h);
     if (said)
         problem(s, NULL, "multiplayer", 0, "path caches past %s: cache id %u of peer %lld is dropped (RPCs to it then show no path)", said, e->id,
                 (long long)e->sender);
-    path_entry_free(s, e);
+    godot_path_free(s, h);
 }
 
-/* A SIMPLIFY_PATH: the sender's cache id names path from now on. Past max_cached_paths or the
- * path caches' byte caps, the oldest entry makes room. */
-static void path_store(gdw_session *s, flow *f, unsigned group, int64_t sender, uint32_t id, const char *path, size_t len) {
-    path_entry *old = path_entry_find(s, group, sender, id);
-    if (old) path_entry_free(s, old); /* a cache id given again: the new path replaces the old */
-    size_t size = sizeof(path_entry) + len + 1, cost = indexed_cost(size);
-    if (s->paths.count >= s->opts.max_cached_paths && s->book.list[HOLD_PATHS].head) {
-        path_entry *e = HOLDER_OF(path_entry, s->book.list[HOLD_PATHS].head);
-        problem(s, f, "multiplayer", 0, "the path caches hold %zu paths (--max-paths): cache id %u of peer %lld, the oldest, is dropped",
-                s->paths.count, e->id, (long long)e->sender);
-        path_entry_free(s, e);
-    }
-    if (!hold_room(&s->book, &f->hold, HOLD_PATHS, cost, NULL)) {
-        problem(s, f, "multiplayer", 0, "a path of %zu bytes does not fit the path caches' limits (--max-path-bytes, --max-flow-path-bytes): cache id %u of peer %lld is not kept",
-                len, id, (long long)sender);
-        return;
-    }
-    path_entry *e = gdw_session_alloc(s->opts.alloc, size);
-    if (!e) return;
-    memset(e, 0, sizeof *e);
-    e->group = group, e->sender = sender, e->id = id, e->path_len = len;
-    memcpy(e->path, path, len);
-    e->path[len] = 0;
-    if (!index_insert(&s->paths, e)) {
-        gdw_session_release(s->opts.alloc, e, size);
-        return;
-    }
-    hold_add(&s->book, &f->hold, &e->h, HOLD_PATHS, HELD_PATH, cost);
+/* A session's SIMPLIFY_PATH, and what it could not keep, said. */
+typedef struct session_learning {
+    gdw_session *s;
+    flow *f;
+    int64_t sender;
+    const gdw_mp_parsed *p;
+} session_learning;
+
+static void too_many_paths(void *ctx, const path_entry *e, size_t count) {
+    session_learning *l = ctx;
+    problem(l->s, l->f, "multiplayer", 0, "the path caches hold %zu paths (--max-paths): cache id %u of peer %lld, the oldest, is dropped", count,
+            e->id, (long long)e->sender);
+}
+
+static path_verdict session_learn(void *ctx) {
+    session_learning *l = ctx;
+    path_store st = session_paths(l->s);
+    uint32_t id = (uint32_t)l->p->as.path.node_id;
+    path_verdict v = path_learn(&st, &l->f->hold, l->f->group, l->sender, id, l->p->as.path.path, l->p->as.path.path_len, too_many_paths, l);
+    if (v == PATH_NO_ROOM)
+        problem(l->s, l->f, "multiplayer", 0, "a path of %zu bytes does not fit the path caches' limits (--max-path-bytes, --max-flow-path-bytes): cache id %u of peer %lld is not kept",
+                l->p->as.path.path_len, id, (long long)l->sender);
+    return v;
+}
+
+/* ---- the path cache of a caller (gdw_mp_paths) ----------------------------------------- */
+
+struct gdw_mp_paths {
+    hold_book book;
+    ptr_index index;
+    gdw_mp_paths_options opts;
+    uint64_t dropped;
+};
+
+static void paths_evict(void *ctx, holder *h, bool per_flow) {
+    (void)per_flow;
+    gdw_mp_paths *c = ctx;
+    path_store st = {&c->book, &c->index, c->opts.alloc, c->opts.max_entries};
+    c->dropped++;
+    path_entry_release(&st, HOLDER_OF(path_entry, h));
+}
+
+gdw_mp_paths *gdw_mp_paths_new(const gdw_mp_paths_options *opts) {
+    gdw_mp_paths_options o = {0};
+    if (opts) o = *opts;
+    if (!o.max_entries) o.max_entries = 65536;
+    if (!o.max_bytes) o.max_bytes = (size_t)16 << 20;
+    gdw_mp_paths *c = gdw_session_alloc(o.alloc, sizeof *c);
+    if (!c) return NULL;
+    memset(c, 0, sizeof *c);
+    c->opts = o;
+    c->book.cap[HOLD_PATHS] = (hold_cap){o.max_bytes, o.max_bytes};
+    c->book.evict = paths_evict, c->book.ctx = c;
+    c->index = (ptr_index){.hash = path_entry_hash, .alloc = o.alloc};
+    return c;
+}
+
+typedef struct paths_learning {
+    gdw_mp_paths *c;
+    int64_t sender;
+    const gdw_mp_parsed *p;
+} paths_learning;
+
+static void paths_counted(void *ctx, const path_entry *e, size_t count) {
+    (void)e, (void)count;
+    ((paths_learning *)ctx)->c->dropped++;
+}
+
+static path_verdict paths_learn(void *ctx) {
+    paths_learning *l = ctx;
+    path_store st = {&l->c->book, &l->c->index, l->c->opts.alloc, l->c->opts.max_entries};
+    return path_learn(&st, NULL, 0, l->sender, (uint32_t)l->p->as.path.node_id, l->p->as.path.path, l->p->as.path.path_len, paths_counted, l);
+}
+
+const char *gdw_mp_paths_apply(gdw_mp_paths *c, int64_t sender, const gdw_mp_parsed *p) {
+    if (!c || !p) return NULL;
+    path_store st = {&c->book, &c->index, c->opts.alloc, c->opts.max_entries};
+    paths_learning l = {c, sender, p};
+    return command_path(&st, 0, sender, p, paths_learn, &l);
+}
+
+size_t gdw_mp_paths_count(const gdw_mp_paths *c) { return c ? c->index.count : 0; }
+size_t gdw_mp_paths_held(const gdw_mp_paths *c) { return c ? c->book.total : 0; }
+uint64_t gdw_mp_paths_dropped(const gdw_mp_paths *c) { return c ? c->dropped : 0; }
+
+void gdw_mp_paths_free(gdw_mp_paths *c) {
+    if (!c) return;
+    path_store st = {&c->book, &c->index, c->opts.alloc, c->opts.max_entries};
+    while (c->book.list[HOLD_PATHS].head) path_entry_release(&st, HOLDER_OF(path_entry, c->book.list[HOLD_PATHS].head));
+    index_free(&c->index);
+    gdw_session_release(c->opts.alloc, c, sizeof *c);
 }
 
 void godot_session_init(gdw_session *s) { s->paths.hash = path_entry_hash; }
@@ -125,20 +252,12 @@ static void emit(gdw_session *s, const delivery *dv, reader pkt, int64_t from, i
     flow *f = dv->f;
     gdw_mp_parsed *p = &s->parsed;
     s->stats.by_command[p->command]++;
-    unsigned group = f->group;
-    const char *path = NULL;
-    if (p->command == GDW_MP_SIMPLIFY_PATH) {
-        path_store(s, f, group, from, (uint32_t)p->as.path.node_id, p->as.path.path, p->as.path.path_len);
-        path = path_find(s, group, from, (uint32_t)p->as.path.node_id);
-    } else if (p->command == GDW_MP_RPC || p->command == GDW_MP_RSET) {
-        path = p->as.rpc.path ? p->as.rpc.path : path_find(s, group, from, (uint32_t)p->as.rpc.node_id);
-        if (!path) problem(s, f, "multiplayer", 1, "%s to path-cache id %lld of peer %lld: no SIMPLIFY_PATH for it was seen",
-                           gdw_mp_command_name(p->command), (long long)p->as.rpc.node_id, (long long)from);
-    } else if (p->command == GDW_MP_SPAWN) {
-        path = path_find(s, group, from, (uint32_t)p->as.spawn.spawner_id);
-    } else if (p->command == GDW_MP_CONFIRM_PATH && p->as.path.path) {
-        path = p->as.path.path; /* Godot 3 confirms by path */
-    }
+    path_store st = session_paths(s);
+    session_learning l = {s, f, from, p};
+    const char *path = command_path(&st, f->group, from, p, session_learn, &l);
+    if (!path && (p->command == GDW_MP_RPC || p->command == GDW_MP_RSET))
+        problem(s, f, "multiplayer", 1, "%s to path-cache id %lld of peer %lld: no SIMPLIFY_PATH for it was seen", gdw_mp_command_name(p->command),
+                (long long)p->as.rpc.node_id, (long long)from);
     for (size_t i = 0; i < p->value_count; i++) {
         const gdw_mp_value *v = &p->values[i];
         if (v->status != GDW_OK)

@@ -7,6 +7,9 @@
  *   - gdw_mp_parse on each message's packet gives its command again, and on every prefix of each
  *     one either parses or fails at an offset inside the prefix, with a message;
  *   - the documented example of docs/library.md ("Sessions") runs as written;
+ *   - the layers one at a time: every datagram's commands through gdw_enet_commands_next, the fragments through a
+ *     gdw_enet_reassembly (the packets the session completed, byte for byte), every message through a gdw_mp_paths
+ *     (the paths the session gave);
  *   - gdw_enet_decompress reads what zlib's and zstd's own compressors write (compress2, ZSTD_compress), a FastLZ
  *     block of each instruction, and refuses what does not fit, as the engines do (the real compressed sessions
  *     are //session:capture_test's).
@@ -74,6 +77,8 @@ typedef struct seen {
     gdw_mp_command commands[1024];
     const gdw_dialect *dialects[1024];
     size_t kept;
+    uint64_t big[64]; /* the digests of the packets of 4 KiB or more (fragmented ones), not kept whole */
+    size_t n_big;
 } seen;
 
 static uint64_t mix(uint64_t h, const void *p, size_t n) {
@@ -101,6 +106,7 @@ static void on_message(void *ctx, const gdw_message *m) {
     s->digest = h;
     /* Godot 3's peers added and removed come on its configuration channel, not as MultiplayerAPI packets */
     bool config = m->mp->command == GDW_MP_SYS_ADD_PEER || m->mp->command == GDW_MP_SYS_DEL_PEER;
+    if (m->len >= 4096 && s->n_big < 64) s->big[s->n_big++] = mix(1469598103934665603ull, m->bytes, m->len);
     if (s->kept < 1024 && m->len < 4096 && !(config && gdw_dialect_rule(m->dialect, GDW_RULE_MULTIPLAYER) == GDW_MULTIPLAYER_API3)) {
         s->packets[s->kept] = malloc(m->len ? m->len : 1);
         memcpy(s->packets[s->kept], m->bytes, m->len);
@@ -178,6 +184,85 @@ static void example_on_message(void *ctx, const gdw_message *m) {
 }
 
 static void session_checks(const char *path, bool godot4);
+
+/* The path cache of the caller's (gdw_mp_paths), beside the session's own: every message's path the same. */
+static gdw_mp_paths *g_paths;
+static size_t g_paths_same, g_paths_differ;
+static void paths_on_message(void *ctx, const gdw_message *m) {
+    (void)ctx;
+    const char *mine = gdw_mp_paths_apply(g_paths, m->from, m->mp);
+    bool same = (!mine && !m->path) || (mine && m->path && strcmp(mine, m->path) == 0);
+    if (same) g_paths_same++;
+    else {
+        g_paths_differ++;
+        fprintf(stderr, "path: the session says %s, gdw_mp_paths %s (%s from %lld)\n", m->path ? m->path : "(none)", mine ? mine : "(none)",
+                gdw_mp_command_name(m->mp->command), (long long)m->from);
+    }
+}
+
+/* The ENet layer one datagram at a time (gdw_enet_commands_next), reliable commands seen before dropped as ENet drops
+ * them, and the fragments put back together by a gdw_enet_reassembly: the packets it completes are those the session
+ * completed, byte for byte. */
+static void layers_checks(const seen *a, gdw_session_stats st, bool godot4) {
+    static uint8_t seen_bits[2][256][65536 / 8];
+    memset(seen_bits, 0, sizeof seen_bits);
+    gdw_enet_reassembly *r = gdw_enet_reassembly_new(NULL);
+    uint16_t server_port = 0;
+    size_t commands = 0, completed = 0, matched = 0, walk_errors = 0;
+    for (size_t i = 0; i < g_n; i++) {
+        const uint8_t *f = g_frames[i].p;
+        uint16_t sport = (uint16_t)(f[34] << 8 | f[35]), dport = (uint16_t)(f[36] << 8 | f[37]);
+        if (!server_port) server_port = dport; /* the first datagram is a client's CONNECT */
+        unsigned side = sport == server_port;
+        const uint8_t *d = f + 42;
+        size_t len = g_frames[i].caplen - 42;
+        gdw_enet_header h;
+        if (gdw_enet_read_header(d, len, &h, NULL) != GDW_OK || h.compressed) continue;
+        gdw_enet_commands it;
+        gdw_enet_command c;
+        gdw_error err;
+        int rc;
+        gdw_enet_commands_begin(&it, d + h.size, len - h.size, h.size);
+        while ((rc = gdw_enet_commands_next(&it, &c, &err)) == 1) {
+            commands++;
+            bool reliable = c.acknowledge || c.kind == GDW_ENET_SEND_RELIABLE || c.kind == GDW_ENET_SEND_FRAGMENT;
+            if (reliable && c.kind != GDW_ENET_CONNECT) {
+                uint8_t *b = &seen_bits[side][c.channel & 255][c.reliable_seq / 8];
+                if (*b >> (c.reliable_seq % 8) & 1) continue; /* a retransmit */
+                *b |= (uint8_t)(1u << (c.reliable_seq % 8));
+            }
+            if (c.kind != GDW_ENET_SEND_FRAGMENT && c.kind != GDW_ENET_SEND_UNRELIABLE_FRAGMENT) continue;
+            const uint8_t *pkt;
+            size_t n;
+            if (gdw_enet_reassemble(r, side, &c, &pkt, &n, &err) != 1) continue;
+            completed++;
+            /* the session's packet: the same bytes (Godot 3's after its 8-byte header) */
+            size_t skip = godot4 ? 0 : 8;
+            uint64_t digest = n >= skip ? mix(1469598103934665603ull, pkt + skip, n - skip) : 0;
+            for (size_t k = 0; k < a->n_big; k++)
+                if (a->big[k] == digest) { matched++; break; }
+        }
+        if (rc < 0) walk_errors++;
+    }
+    CHECK(walk_errors == 0 && commands > 200, "the ENet walker: %zu commands, %zu datagrams it refused", commands, walk_errors);
+    CHECK(completed == st.fragments_completed && matched == completed && gdw_enet_reassembly_held(r) == 0,
+          "gdw_enet_reassembly: %zu packets completed (the session: %llu), %zu the session's bytes, %zu bytes left held", completed,
+          (unsigned long long)st.fragments_completed, matched, gdw_enet_reassembly_held(r));
+    printf("the layers one at a time: %zu ENet commands walked, %zu fragmented packets put back together by gdw_enet_reassembly, "
+           "each the session's, byte for byte\n", commands, completed);
+    gdw_enet_reassembly_free(r);
+
+    g_paths = gdw_mp_paths_new(NULL);
+    g_paths_same = g_paths_differ = 0;
+    gdw_session *s = gdw_session_new(NULL, paths_on_message, NULL, NULL);
+    for (size_t i = 0; i < g_n; i++) gdw_session_frame(s, g_link, g_frames[i].p, g_frames[i].caplen, g_frames[i].wirelen, g_frames[i].t);
+    gdw_session_finish(s);
+    gdw_session_free(s);
+    CHECK(g_paths_differ == 0 && g_paths_same == a->messages && gdw_mp_paths_count(g_paths) > 0,
+          "gdw_mp_paths: %zu messages' paths as the session's, %zu not, %zu entries", g_paths_same, g_paths_differ, gdw_mp_paths_count(g_paths));
+    printf("gdw_mp_paths: the path of each of %zu messages as the session's (%zu entries learnt)\n", g_paths_same, gdw_mp_paths_count(g_paths));
+    gdw_mp_paths_free(g_paths);
+}
 
 /* Each decompressor on a block made by something else, or by hand from the FastLZ format, and cut short of room. */
 static void decompress_checks(void) {
@@ -259,6 +344,8 @@ static void session_checks(const char *path, bool godot4) {
     CHECK(st.messages == a.messages && st.fragments_completed >= 1 && st.open_fragment_bytes == 0, "frames: stats");
     if (godot4) CHECK(a.by_command[GDW_MP_RPC] > 40 && a.by_command[GDW_MP_SPAWN] == 2 && a.by_command[GDW_MP_DELTA] > 0, "frames: commands");
     else CHECK(a.by_command[GDW_MP_RPC] > 30 && a.by_command[GDW_MP_RSET] == 1 && a.by_command[GDW_MP_SYS_ADD_PEER] == 2, "frames: commands");
+
+    layers_checks(&a, st, godot4);
 
     /* UDP payloads in: Ethernet (14) + IPv4 (20) + UDP (8), as this capture has them */
     seen b;
