@@ -22,6 +22,7 @@
 #include <zlib.h>
 #endif
 #ifdef GDW_HAVE_ZSTD
+#include <pthread.h>
 #include <zstd.h>
 #endif
 
@@ -110,12 +111,23 @@ static size_t zlib_read(const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
 #ifdef GDW_HAVE_ZSTD
 /* One decompression context a thread, made at its first zstd block and kept for the thread's life (Godot keeps one
  * too, core/io/compression.cpp: current_zstd_d_ctx): a context made for each datagram cost about 20 us of the 25 a
- * small block takes. */
-static _Thread_local ZSTD_DCtx *t_zstd;
+ * small block takes. A thread-specific key frees it when its thread ends (a server with a thread per connection
+ * leaked one a thread before). */
+static pthread_key_t g_zstd_key;
+static pthread_once_t g_zstd_once = PTHREAD_ONCE_INIT;
+static bool g_zstd_key_made;
+
+static void zstd_context_free(void *ctx) { ZSTD_freeDCtx(ctx); }
+static void zstd_key_make(void) { g_zstd_key_made = pthread_key_create(&g_zstd_key, zstd_context_free) == 0; }
 
 static size_t zstd_read(const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
-    if (!t_zstd && !(t_zstd = ZSTD_createDCtx())) return 0;
-    size_t r = ZSTD_decompressDCtx(t_zstd, out, cap, in, n);
+    pthread_once(&g_zstd_once, zstd_key_make);
+    ZSTD_DCtx *ctx = g_zstd_key_made ? pthread_getspecific(g_zstd_key) : NULL;
+    bool kept = ctx != NULL;
+    if (!ctx && !(ctx = ZSTD_createDCtx())) return 0;
+    if (!kept && g_zstd_key_made && pthread_setspecific(g_zstd_key, ctx) == 0) kept = true;
+    size_t r = ZSTD_decompressDCtx(ctx, out, cap, in, n);
+    if (!kept) ZSTD_freeDCtx(ctx); /* no key: a context for this block only */
     return ZSTD_isError(r) ? 0 : r;
 }
 #endif
