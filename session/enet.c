@@ -300,7 +300,7 @@ typedef enum { FRAGMENT_KEPT, FRAGMENT_WHOLE, FRAGMENT_BAD, FRAGMENT_MISMATCH, F
 /* One fragment command (ENet's enet_protocol_handle_send_fragment: its number, count, total length and offset must
  * fit one another and its packet's): kept in its packet (made, and charged to fl in the store's book, when it is the
  * packet's first), and the packet, when every part came, handed back in *whole (out of the index, still charged:
- * fragment_set_release after use). */
+ * fragment_set_release after use); FRAGMENT_MISMATCH: *whole is the packet the fragment does not fit (still held). */
 static fragment_verdict fragment_take(fragment_store *st, hold_flow *fl, const fragment_key *key, const gdw_enet_command *c,
                                       fragment_set **whole) {
     uint32_t count = c->fragment.count, number = c->fragment.number, total = c->fragment.total, offset = c->fragment.offset;
@@ -309,7 +309,10 @@ static fragment_verdict fragment_take(fragment_store *st, hold_flow *fl, const f
         return FRAGMENT_BAD;
     if (total > st->max_packet) return FRAGMENT_TOO_BIG;
     fragment_set *fs = index_find(st->index, fragment_hash_of(key), fragment_set_is, key);
-    if (fs && (fs->count != count || fs->total != total)) return FRAGMENT_MISMATCH;
+    if (fs && (fs->count != count || fs->total != total)) {
+        *whole = fs; /* not whole: the packet it does not fit, for the caller's words */
+        return FRAGMENT_MISMATCH;
+    }
     if (!fs) {
         size_t cost = fragment_set_cost(count, total);
         if (!hold_room(st->book, fl, HOLD_REASSEMBLY, cost, NULL)) return FRAGMENT_NO_ROOM;
@@ -366,7 +369,7 @@ static void on_fragment(gdw_session *s, flow *f, int dir, const gdw_enet_command
     size_t at = c->offset;
     fragment_key key = {f, side_of(f, dir), (uint8_t)c->channel, reliable, c->fragment.start_seq, reliable ? 0 : c->reliable_seq};
     fragment_store st = session_fragments(s);
-    fragment_set *fs = index_find(st.index, fragment_hash_of(&key), fragment_set_is, &key), *whole;
+    fragment_set *whole;
     switch (fragment_take(&st, &f->hold, &key, c, &whole)) {
     case FRAGMENT_KEPT: return;
     case FRAGMENT_BAD:
@@ -375,7 +378,7 @@ static void on_fragment(gdw_session *s, flow *f, int dir, const gdw_enet_command
         return;
     case FRAGMENT_MISMATCH:
         problem(s, f, "enet", at, "a fragment of %u bytes in %u parts joins a packet of %u bytes in %u parts", c->fragment.total, c->fragment.count,
-                fs->total, fs->count);
+                whole->total, whole->count);
         return;
     case FRAGMENT_TOO_BIG:
         problem(s, f, "enet", at + 16, "a fragmented packet of %u bytes, over the limit of %zu (--max-packet): dropped", c->fragment.total,
