@@ -1,0 +1,440 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""engine_fuzz.py — fuzz a Godot engine itself with a harness that runs inside it (issue 62; README.md here).
+
+  engine_fuzz.py --engine E --harness variant --out DIR [--minutes M | --inputs N] [--seed S] [--batch B]
+                 [--inputs-from FILE]
+  engine_fuzz.py --engine E --harness variant --replay FILE...      the one-line reproduction of a finding
+
+E: godot4.6, godot3.6, godot3.2 (Debian's release builds) or godot4.6-asan, godot3.6-asan (the sanitizer builds
+tools/engines/build makes). The harness (variant4.gd / variant3.gd) reads a batch of inputs and hands each to
+every way a game reads a Variant from bytes (bytes_to_var with and without objects, StreamPeerBuffer.get_var,
+FileAccess.get_var, Marshalls.base64_to_variant, str_to_var), writing a marker before each entry, so a crash, a
+hang or a sanitizer report is pinned to one input and one entry point.
+
+Inputs: the engine's own packets (tools/engines/ENGINE-packets.tsv) first, then gdwire's structure-aware mutator
+(fuzzers/engine_inputs, the libFuzzer/AFL++ mutator of mutator.h) over the decode corpus (corpus/decode/), in the
+release's own dialect; or the hex lines of --inputs-from.
+
+Findings: a sanitizer report (AddressSanitizer: the error kind; UndefinedBehaviorSanitizer: "runtime error"), a
+crash (the engine died: its signal), a hang (the batch ran past its time), or a memory blow-up (ASan's allocation
+limits, the address-space limit of a release engine). Each is deduplicated by a signature (class, kind, entry
+point and the first engine frames or the UBSan source line), minimised (truncation and word deletion while the
+signature holds, each try a fresh engine process), and kept as DIR/findings/SIG.bin with its report (SIG.txt)
+and its reproduction. Reports printed before the first input (the engine's start-up) are kept apart as
+start-up reports. The figures go to stdout and DIR/summary.json: inputs, seconds, inputs/s, engine starts,
+findings by class; the last line is "N passed, N failed" (an input passes when the engine read it through every
+entry with no finding).
+"""
+import argparse
+import base64
+import collections
+import hashlib
+import json
+import os
+import random
+import re
+import resource
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+RUN = os.path.join(ROOT, "tools", "engines", "run")
+
+# engine: (generation's harness, project config_version, command line, gdwire row of its packets, sanitizer build)
+ENGINES = {
+    "godot4.6": (4, "godot4.6", False),
+    "godot4.6-asan": (4, "godot4.6", True),
+    "godot3.6": (3, "godot3.6", False),
+    "godot3.6-asan": (3, "godot3.6", True),
+    "godot3.2": (3, "godot3.2", False),
+}
+GENERATIONS = {
+    4: {"config_version": 5, "args": ["--headless", "--path", "{work}", "--script", "res://{script}"]},
+    3: {"config_version": 4, "args": ["--no-window", "-s", "{script}"]},
+}
+HARNESSES = {"variant": {4: "variant4.gd", 3: "variant3.gd"}}
+ROW = {"godot4.6": "godot4", "godot3.6": "godot3", "godot3.2": "godot3@3.2"}  # the release rows (gdwire dialects)
+ENTRIES = ("bytes_to_var", "bytes_to_var_with_objects", "stream_get_var", "file_get_var", "base64_to_variant",
+           "str_to_var")
+MEMORY_MB = 4096  # an engine may hold this much (ASan: hard_rss_limit_mb; a release engine: RLIMIT_AS twice that)
+SANITIZER_ENV = {
+    # leaks at exit are the engines' design; a >3 GiB allocation request and a 4 GiB RSS are memory findings
+    # (3 GiB: a put_var length of 2^31-1 is a 2 GiB buffer the engines do allocate, and what follows is the bug)
+    "ASAN_OPTIONS": "detect_leaks=0:allocator_may_return_null=0:max_allocation_size_mb=3072:"
+                    "hard_rss_limit_mb=%d:handle_abort=1:symbolize=1" % MEMORY_MB,
+    "UBSAN_OPTIONS": "print_stacktrace=1",
+}
+FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in (.+?)(?: (\S+:\d+)(?::\d+)?)?$", re.M)
+UBSAN = re.compile(r"([\w./+-]+:\d+):\d+: runtime error: (.*)")
+ASAN_KIND = re.compile(r"ERROR: AddressSanitizer: ([\w-]+)")
+MEMORY_TEXT = ("allocation-size-too-big", "out-of-memory", "hard rss limit", "rss-limit", "std::bad_alloc",
+               "Out of memory", "requested allocation size", "out of memory")
+
+
+class Engine:
+    def __init__(self, name, harness):
+        self.name = name
+        self.generation, self.packets_of, self.sanitized = ENGINES[name]
+        gen = GENERATIONS[self.generation]
+        self.script = HARNESSES[harness][self.generation]
+        self.work = tempfile.mkdtemp(prefix="gdw-harness-%s-" % name)
+        with open(os.path.join(self.work, "project.godot"), "w") as fh:
+            fh.write("config_version=%d\n" % gen["config_version"])
+        shutil.copy(os.path.join(HERE, self.script), self.work)
+        self.args = [a.format(work=self.work, script=self.script) for a in gen["args"]]
+        self.version = None
+        self.starts = 0
+        self.startup = []  # sanitizer reports printed before the first input
+
+    def close(self):
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def limits(self):
+        if not self.sanitized:  # ASan reserves terabytes of address space; a release engine gets a plain limit
+            resource.setrlimit(resource.RLIMIT_AS, (2 * MEMORY_MB << 20, 2 * MEMORY_MB << 20))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    def run(self, inputs, timeout):
+        """inputs: [(index, bytes)]. Returns (done indices, {(index, entry): stderr text}, finished,
+        last (index, entry) marker, return code, timed out)."""
+        path = os.path.join(self.work, "in.tsv")
+        with open(path, "w") as fh:
+            for i, data in inputs:
+                fh.write("%d\t%s\n" % (i, base64.b64encode(data).decode()))
+        mark = "gdw" + secrets.token_hex(12)
+        home = os.path.join(self.work, "home")
+        shutil.rmtree(home, ignore_errors=True)
+        os.makedirs(home)
+        env = dict(os.environ, GDW_IN=path, GDW_MARK=mark, GDW_SCRATCH=os.path.join(self.work, "scratch.bin"),
+                   HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, XDG_CACHE_HOME=home)
+        if self.sanitized:
+            env.update(SANITIZER_ENV)
+            symbolizer = shutil.which("llvm-symbolizer")  # the stacks name functions and source lines (Debian's llvm)
+            if symbolizer:
+                for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
+                    env[k] += ":external_symbolizer_path=" + symbolizer
+        self.starts += 1
+        timed_out = False
+        try:
+            p = subprocess.run([RUN, self.name] + self.args, cwd=self.work, env=env, capture_output=True,
+                               timeout=timeout, preexec_fn=self.limits)
+            out, err, rc = p.stdout, p.stderr, p.returncode
+            if rc == 127:
+                sys.stderr.write(err.decode("utf-8", "replace"))
+                sys.exit("engine_fuzz: engine %s is not available (tools/engines/run --list)" % self.name)
+        except subprocess.TimeoutExpired as e:
+            out, err, rc, timed_out = e.stdout or b"", e.stderr or b"", None, True
+        done, finished = set(), False
+        for line in out.decode("utf-8", "replace").splitlines():
+            f = line.split("\t")
+            if f[0] != mark or len(f) < 2:
+                continue
+            if f[1] == "DONE":
+                finished = True
+            elif f[1] == "V" and len(f) > 2:
+                self.version = f[2]
+            elif f[1] == "R" and len(f) > 2 and f[2].isdigit():
+                done.add(int(f[2]))
+        marker = re.compile(r"@@%s:(?:(\d+):(\w+)|done)" % mark)
+        segments, current, last, before = {}, None, None, []
+        for line in err.decode("utf-8", "replace").splitlines():
+            m = marker.fullmatch(line.strip())
+            if m:
+                current = (int(m.group(1)), m.group(2)) if m.group(1) else None
+                if current:
+                    last = current
+                    segments[current] = []
+            elif current is not None:
+                segments[current].append(line)
+            elif last is None:
+                before.append(line)
+        if not self.startup and before:
+            self.startup = [r for r in reports("\n".join(before))]
+        return done, {k: "\n".join(v) for k, v in segments.items()}, finished, last, rc, timed_out
+
+
+def reports(text):
+    """The sanitizer reports in one stretch of the engine's stderr: [(class, kind, where, text)]."""
+    out = []
+    for m in UBSAN.finditer(text):
+        kind = re.sub(r"-?\b(0x[0-9a-f]+|\d+)\b", "N", m.group(2))
+        out.append(("ubsan", kind, m.group(1), m.group(0)))
+    m = ASAN_KIND.search(text)
+    if m:
+        kind = m.group(1)
+        cls = "memory" if any(t in text for t in MEMORY_TEXT) else "asan"
+        out.append((cls, kind, frames(text[m.start():]), text[m.start():m.start() + 6000]))
+    elif "ERROR: AddressSanitizer" in text or "hard rss limit" in text:
+        out.append(("memory", "rss-limit", frames(text), text[-6000:]))
+    return out
+
+
+def frames(text, n=3):
+    """The first n frames of a sanitizer stack that are the engine's own (not the sanitizer runtime or libc)."""
+    got = []
+    for m in FRAME.finditer(text):
+        fn, where = m.group(1).split("(")[0].strip(), m.group(2) or ""
+        if fn.startswith(("__asan", "__ubsan", "__interceptor", "__sanitizer", "_start", "__libc")) or \
+                "libasan" in where or "libubsan" in where:
+            continue
+        got.append("%s %s" % (fn, os.path.basename(where)) if where else fn)
+        if len(got) == n:
+            break
+    return " < ".join(got) or "no frames"
+
+
+def death(rc, timed_out, text):
+    """What ended an engine run on one entry, when it had no sanitizer report: (class, kind, where)."""
+    if timed_out:
+        return ("hang", "timeout", "")
+    if any(t in text for t in MEMORY_TEXT):
+        return ("memory", "allocation failed", "")
+    m = re.search(r"Program crashed with signal (\d+)", text)  # Godot's own crash handler, which then aborts
+    if m:
+        return ("crash", "signal %s" % m.group(1), frames(text) if "#0" in text else "")
+    if rc is not None and rc < 0:
+        return ("crash", "signal %d" % -rc, frames(text) if "#0" in text else "")
+    return ("crash", "exit status %s" % rc, "")
+
+
+def signature(cls, kind, entry, where):
+    # a UBSan report is its source line, whichever entry reached it first (UBSan says each line once a process)
+    if cls == "ubsan":
+        entry = ""
+    return "%s-%s" % (cls, hashlib.sha1(("%s|%s|%s|%s" % (cls, kind, entry, where)).encode()).hexdigest()[:12])
+
+
+class Campaign:
+    def __init__(self, engine, out, batch):
+        self.engine, self.out, self.batch = engine, out, batch
+        self.findings = {}  # signature -> dict
+        self.inputs = 0
+        self.clean = 0
+        os.makedirs(os.path.join(out, "findings"), exist_ok=True)
+
+    def timeout(self, n):
+        return (60 if self.engine.sanitized else 20) + (0.05 if self.engine.sanitized else 0.01) * n
+
+    def judge(self, items):
+        """items: [(index, bytes)]: every one through the engine, as many runs as crashes take. Returns
+        [(index, [(signature, class, kind, entry, where, text)])]."""
+        results = {}
+        start = 0
+        while start < len(items):
+            batch = items[start:]
+            done, segs, finished, last, rc, timed_out = self.engine.run(batch, self.timeout(len(batch)))
+            for (idx, entry), text in segs.items():
+                for cls, kind, where, rep in reports(text):
+                    results.setdefault(idx, []).append((signature(cls, kind, entry, where), cls, kind, entry, where, rep))
+            if finished:
+                break
+            indices = [i for i, _ in batch]
+            if last is not None and last[0] not in done:
+                bad, entry = last
+            else:
+                rest = [i for i in indices if i not in done]
+                if not rest:
+                    break
+                bad, entry = rest[0], "?"
+            text = segs.get((bad, entry), "")
+            if not any(r[1] in ("asan", "memory") for r in results.get(bad, [])) and not \
+                    (results.get(bad) and "SUMMARY: UndefinedBehaviorSanitizer" in text and not timed_out):
+                cls, kind, where = death(rc, timed_out, text)
+                results.setdefault(bad, []).append((signature(cls, kind, entry, where), cls, kind, entry, where,
+                                                    text[-6000:]))
+            start += indices.index(bad) + 1
+        return [(i, results.get(i, [])) for i, _ in items]
+
+    def one(self, data):
+        """The signatures one input makes in a fresh engine process."""
+        return {r[0] for _, rs in self.judge([(0, data)]) for r in rs}
+
+    def minimise(self, data, sig, tries=40):
+        """Shorter inputs that still make sig: cut the tail (halving), then drop aligned words."""
+        best = data
+        cut = len(best) // 2
+        while cut >= 1 and tries > 0:
+            cand = best[:len(best) - cut]
+            tries -= 1
+            if len(cand) >= 1 and sig in self.one(cand):
+                best = cand
+            else:
+                cut //= 2
+        pos = 0
+        while pos + 4 <= len(best) and tries > 0:
+            cand = best[:pos] + best[pos + 4:]
+            tries -= 1
+            if sig in self.one(cand):
+                best = cand
+            else:
+                pos += 4
+        return best
+
+    def record(self, idx, data, rs):
+        new = []
+        for sig, cls, kind, entry, where, rep in rs:
+            f = self.findings.get(sig)
+            if f:
+                f["count"] += 1
+                continue
+            self.findings[sig] = f = {"signature": sig, "class": cls, "kind": kind, "entry": entry, "where": where,
+                                      "count": 1, "first_input": idx, "size": len(data)}
+            new.append((f, data, rep))
+        for f, data, rep in new:
+            small = self.minimise(data, f["signature"]) if f["class"] != "hang" else data
+            f["minimised_size"] = len(small)
+            base = os.path.join(self.out, "findings", f["signature"])
+            with open(base + ".bin", "wb") as fh:
+                fh.write(small)
+            f["reproduce"] = "tools/engines/harness/engine_fuzz.py --engine %s --harness variant --replay %s.bin" % (
+                self.engine.name, base)
+            with open(base + ".txt", "w") as fh:
+                fh.write("%s\n%s\nentry: %s\nwhere: %s\ninput (minimised, %d of %d bytes): %s\nreproduce: %s\n\n%s\n" % (
+                    f["signature"], "%s: %s" % (cls_name(f["class"]), f["kind"]), f["entry"], f["where"], len(small),
+                    len(data), small.hex(), f["reproduce"], rep))
+            log("engine_fuzz: NEW %s %s: %s at %s (input %d, %d bytes, minimised to %d)" % (
+                f["signature"], f["class"], f["kind"], f["entry"], idx, len(data), len(small)))
+
+    def feed(self, items):
+        for idx, rs in self.judge(items):
+            self.inputs += 1
+            if rs:
+                self.record(idx, dict(items)[idx], rs)
+            else:
+                self.clean += 1
+
+
+def cls_name(c):
+    return {"asan": "AddressSanitizer", "ubsan": "UndefinedBehaviorSanitizer", "crash": "crash", "hang": "hang",
+            "memory": "memory blow-up"}.get(c, c)
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def own_packets(engine):
+    out = []
+    path = os.path.join(ROOT, "tools", "engines", "%s-packets.tsv" % engine)
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            f = line.rstrip("\n").split("\t")
+            if line.startswith("#") or len(f) < 2 or not line.strip():
+                continue
+            out.append(bytes.fromhex(f[1]))
+    return out
+
+
+def mutated(generator, row, count, seed):
+    corpus = os.path.join(ROOT, "corpus", "decode")
+    files = sorted(os.path.join(corpus, f) for f in os.listdir(corpus))
+    p = subprocess.run([generator, "--row", row, "--count", str(count), "--seed", str(seed)] + files,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("engine_fuzz: %s: %s" % (generator, p.stderr.strip()))
+    return [b"" if line == "-" else bytes.fromhex(line) for line in p.stdout.split()]
+
+
+def find_generator():
+    for p in (os.path.join(ROOT, "bazel-bin", "fuzzers", "engine_inputs"), shutil.which("engine_inputs") or ""):
+        if p and os.access(p, os.X_OK):
+            return p
+    sys.exit("engine_fuzz: needs fuzzers/engine_inputs: bazel build //fuzzers:engine_inputs (or --generator PATH)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", required=True, choices=sorted(ENGINES))
+    ap.add_argument("--harness", default="variant", choices=sorted(HARNESSES))
+    ap.add_argument("--out", help="run folder (findings/, summary.json)")
+    ap.add_argument("--minutes", type=float, help="run for this long (after the engine's own packets)")
+    ap.add_argument("--inputs", type=int, help="run this many inputs (the engine's own packets count)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--batch", type=int, help="inputs per engine run (default 2000; 500 for a sanitizer build)")
+    ap.add_argument("--inputs-from", help="a file of hex lines ('-' the empty input) instead of generated inputs")
+    ap.add_argument("--generator", help="fuzzers/engine_inputs (default: bazel-bin/fuzzers/engine_inputs)")
+    ap.add_argument("--replay", nargs="+", metavar="FILE", help="run these inputs (raw bytes) and say what each does")
+    args = ap.parse_args()
+    engine = Engine(args.engine, args.harness)
+    try:
+        if args.replay:
+            camp = Campaign(engine, tempfile.mkdtemp(prefix="gdw-replay-"), 1)
+            bad = 0
+            for path in args.replay:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                got = camp.judge([(0, data)])[0][1]
+                print("%s (%d bytes, %s): %s" % (path, len(data), engine.version or args.engine,
+                                                 "; ".join("%s %s: %s at %s [%s]" % (s, cls_name(c), k, e, w)
+                                                           for s, c, k, e, w, _ in got) or "no finding"))
+                for *_, rep in got:
+                    print(rep)
+                bad += bool(got)
+            shutil.rmtree(camp.out, ignore_errors=True)
+            print("%d passed, %d failed" % (len(args.replay) - bad, bad))
+            return 0
+        if not args.out or (args.minutes is None and args.inputs is None):
+            ap.error("a run needs --out and --minutes or --inputs (or --replay FILE)")
+        batch = args.batch or (500 if engine.sanitized else 2000)
+        camp = Campaign(engine, args.out, batch)
+        if args.inputs_from:
+            with open(args.inputs_from) as fh:
+                pool = [b"" if l.strip() == "-" else bytes.fromhex(l.strip()) for l in fh if l.strip()]
+            first = pool
+        else:
+            first = own_packets(engine.packets_of)
+        generator = None if args.inputs_from else (args.generator or find_generator())
+        began = time.monotonic()
+        deadline = began + 60 * args.minutes if args.minutes is not None else None
+        limit = args.inputs
+        queue, index, round_ = list(first), 0, 0
+        log("engine_fuzz: %s, harness %s, batches of %d" % (args.engine, args.harness, batch))
+        while True:
+            if limit is not None and index >= limit:
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            if not queue:
+                if generator is None:
+                    break
+                round_ += 1
+                queue = mutated(generator, ROW[engine.packets_of], batch * 4, args.seed * 100003 + round_)
+            take = batch if limit is None else min(batch, limit - index)
+            items = [(index + k, d) for k, d in enumerate(queue[:take])]
+            queue = queue[take:]
+            index += len(items)
+            camp.feed(items)
+            elapsed = time.monotonic() - began
+            log("engine_fuzz: %d inputs, %.0f s, %.0f inputs/s, %d engine starts, %d findings" % (
+                camp.inputs, elapsed, camp.inputs / max(elapsed, 1e-9), engine.starts, len(camp.findings)))
+        elapsed = time.monotonic() - began
+        by_class = collections.Counter(f["class"] for f in camp.findings.values())
+        summary = {"engine": args.engine, "version": engine.version, "harness": args.harness, "seed": args.seed,
+                   "inputs": camp.inputs, "seconds": round(elapsed, 1),
+                   "inputs_per_second": round(camp.inputs / max(elapsed, 1e-9), 1), "engine_starts": engine.starts,
+                   "entries": list(ENTRIES), "findings_by_class": dict(by_class),
+                   "startup_reports": [{"class": c, "kind": k, "where": w} for c, k, w, _ in engine.startup],
+                   "findings": sorted(camp.findings.values(), key=lambda f: f["signature"])}
+        with open(os.path.join(args.out, "summary.json"), "w") as fh:
+            json.dump(summary, fh, indent=1)
+        log("engine_fuzz: %s (%s): %d inputs in %.1f s, %.1f inputs/s, %d engine starts" % (
+            args.engine, engine.version, camp.inputs, elapsed, summary["inputs_per_second"], engine.starts))
+        for c, k, w, _ in engine.startup:
+            log("engine_fuzz: start-up report (before any input): %s: %s at %s" % (cls_name(c), k, w))
+        for f in summary["findings"]:
+            log("engine_fuzz: finding %s: %s: %s at %s, %d inputs; %s" % (
+                f["signature"], cls_name(f["class"]), f["kind"], f["entry"], f["count"], f["reproduce"]))
+        log("%d passed, %d failed" % (camp.clean, camp.inputs - camp.clean))
+        return 1 if camp.findings else 0
+    finally:
+        engine.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
