@@ -36,6 +36,7 @@ import random
 import re
 import resource
 import secrets
+import select
 import shutil
 import subprocess
 import sys
@@ -90,6 +91,9 @@ class Engine:
         self.args = [a.format(work=self.work, script=self.script) for a in gen["args"]]
         self.version = None
         self.starts = 0
+        # a hang: an entry with no progress for this long (a sanitizer build is 2-5 times slower, and its start too)
+        self.stall_seconds = 30 if self.sanitized else 10
+        self.start_seconds = 120 if self.sanitized else 60
         self.startup = []  # sanitizer reports printed before the first input
 
     def close(self):
@@ -100,7 +104,42 @@ class Engine:
             resource.setrlimit(resource.RLIMIT_AS, (2 * MEMORY_MB << 20, 2 * MEMORY_MB << 20))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
-    def run(self, inputs, timeout):
+    def watch(self, cmd, env, mark):
+        """Runs the engine, reading both streams as they come. A hang is an entry that runs past STALL seconds with no
+        new marker (the engine's start gets START seconds): the engine is killed. Returns (stdout, stderr, return
+        code or None, hung)."""
+        p = subprocess.Popen(cmd, cwd=self.work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, preexec_fn=self.limits)
+        streams = {p.stdout.fileno(): bytearray(), p.stderr.fileno(): bytearray()}
+        token = ("@@" + mark).encode()
+        seen, deadline, hung = 0, time.monotonic() + self.start_seconds, False
+        while True:
+            live = [fd for fd, b in streams.items() if not isinstance(b, bytes)]
+            if not live:
+                break
+            ready, _, _ = select.select(live, [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                hung = True
+                p.kill()
+                break
+            for fd in ready:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    streams[fd] = bytes(streams[fd])
+                    continue
+                streams[fd] += chunk
+                if fd == p.stderr.fileno():
+                    n = streams[fd].count(token, max(0, seen - len(token)))
+                    if n:  # a new entry began: its own STALL seconds
+                        seen = len(streams[fd])
+                        deadline = time.monotonic() + self.stall_seconds
+        p.wait()
+        out, err = bytes(streams[p.stdout.fileno()]), bytes(streams[p.stderr.fileno()])
+        p.stdout.close()
+        p.stderr.close()
+        return out, err, (None if hung else p.returncode), hung
+
+    def run(self, inputs, timeout=None):
         """inputs: [(index, bytes)]. Returns (done indices, {(index, entry): stderr text}, finished,
         last (index, entry) marker, return code, timed out)."""
         path = os.path.join(self.work, "in.tsv")
@@ -120,16 +159,10 @@ class Engine:
                 for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
                     env[k] += ":external_symbolizer_path=" + symbolizer
         self.starts += 1
-        timed_out = False
-        try:
-            p = subprocess.run([RUN, self.name] + self.args, cwd=self.work, env=env, capture_output=True,
-                               timeout=timeout, preexec_fn=self.limits)
-            out, err, rc = p.stdout, p.stderr, p.returncode
-            if rc == 127:
-                sys.stderr.write(err.decode("utf-8", "replace"))
-                sys.exit("engine_fuzz: engine %s is not available (tools/engines/run --list)" % self.name)
-        except subprocess.TimeoutExpired as e:
-            out, err, rc, timed_out = e.stdout or b"", e.stderr or b"", None, True
+        out, err, rc, timed_out = self.watch([RUN, self.name] + self.args, env, mark)
+        if rc == 127:
+            sys.stderr.write(err.decode("utf-8", "replace"))
+            sys.exit("engine_fuzz: engine %s is not available (tools/engines/run --list)" % self.name)
         done, finished = set(), False
         for line in out.decode("utf-8", "replace").splitlines():
             f = line.split("\t")
@@ -216,10 +249,8 @@ class Campaign:
         self.findings = {}  # signature -> dict
         self.inputs = 0
         self.clean = 0
+        self.unreproduced = 0  # findings whose input did not make them again alone (a loaded machine's "hang")
         os.makedirs(os.path.join(out, "findings"), exist_ok=True)
-
-    def timeout(self, n):
-        return (60 if self.engine.sanitized else 20) + (0.05 if self.engine.sanitized else 0.01) * n
 
     def judge(self, items):
         """items: [(index, bytes)]: every one through the engine, as many runs as crashes take. Returns
@@ -228,7 +259,7 @@ class Campaign:
         start = 0
         while start < len(items):
             batch = items[start:]
-            done, segs, finished, last, rc, timed_out = self.engine.run(batch, self.timeout(len(batch)))
+            done, segs, finished, last, rc, timed_out = self.engine.run(batch)
             for (idx, entry), text in segs.items():
                 for cls, kind, where, rep in reports(text):
                     results.setdefault(idx, []).append((signature(cls, kind, entry, where), cls, kind, entry, where, rep))
@@ -287,7 +318,14 @@ class Campaign:
                                       "count": 1, "first_input": idx, "size": len(data)}
             new.append((f, data, rep))
         for f, data, rep in new:
-            small = self.minimise(data, f["signature"]) if f["class"] != "hang" else data
+            # a finding is one only when its input makes it again, alone, in a fresh engine process
+            if f["signature"] not in self.one(data):
+                del self.findings[f["signature"]]
+                self.unreproduced += 1
+                log("engine_fuzz: %s at %s (input %d) did not happen again in a fresh engine: not kept" % (
+                    f["signature"], f["entry"], idx))
+                continue
+            small = self.minimise(data, f["signature"], tries=8 if f["class"] == "hang" else 40)
             f["minimised_size"] = len(small)
             base = os.path.join(self.out, "findings", f["signature"])
             with open(base + ".bin", "wb") as fh:
@@ -298,7 +336,7 @@ class Campaign:
                 fh.write("%s\n%s\nentry: %s\nwhere: %s\ninput (minimised, %d of %d bytes): %s\nreproduce: %s\n\n%s\n" % (
                     f["signature"], "%s: %s" % (cls_name(f["class"]), f["kind"]), f["entry"], f["where"], len(small),
                     len(data), small.hex(), f["reproduce"], rep))
-            log("engine_fuzz: NEW %s %s: %s at %s (input %d, %d bytes, minimised to %d)" % (
+            log("engine_fuzz: first seen: %s %s: %s at %s (input %d, %d bytes, minimised to %d)" % (
                 f["signature"], f["class"], f["kind"], f["entry"], idx, len(data), len(small)))
 
     def feed(self, items):
@@ -317,6 +355,22 @@ def cls_name(c):
 
 def log(msg):
     print(msg, flush=True)
+
+
+def load_known(path, engine):
+    """known.tsv rows of this engine: {signature: (finding number, regression file or None, what)}."""
+    out = {}
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            f = line.rstrip("\n").split("\t")
+            if len(f) != 5:
+                sys.exit("engine_fuzz: %s line %d: want engine, signature, finding, regression, what" % (path, n))
+            if f[0] == engine:
+                reg = None if f[3] == "-" else os.path.join(os.path.dirname(os.path.abspath(path)), "regressions", f[3])
+                out[f[1]] = (f[2], reg, f[4])
+    return out
 
 
 def own_packets(engine):
@@ -360,6 +414,8 @@ def main():
     ap.add_argument("--inputs-from", help="a file of hex lines ('-' the empty input) instead of generated inputs")
     ap.add_argument("--generator", help="fuzzers/engine_inputs (default: bazel-bin/fuzzers/engine_inputs)")
     ap.add_argument("--replay", nargs="+", metavar="FILE", help="run these inputs (raw bytes) and say what each does")
+    ap.add_argument("--known", help="known.tsv: findings already reported (docs/engine-findings.md); a run fails on any "
+                                    "other, and each of this engine's regressions must still make its finding")
     args = ap.parse_args()
     engine = Engine(args.engine, args.harness)
     try:
@@ -418,6 +474,7 @@ def main():
         summary = {"engine": args.engine, "version": engine.version, "harness": args.harness, "seed": args.seed,
                    "inputs": camp.inputs, "seconds": round(elapsed, 1),
                    "inputs_per_second": round(camp.inputs / max(elapsed, 1e-9), 1), "engine_starts": engine.starts,
+                   "not_reproduced": camp.unreproduced,
                    "entries": list(ENTRIES), "findings_by_class": dict(by_class),
                    "startup_reports": [{"class": c, "kind": k, "where": w} for c, k, w, _ in engine.startup],
                    "findings": sorted(camp.findings.values(), key=lambda f: f["signature"])}
@@ -430,8 +487,39 @@ def main():
         for f in summary["findings"]:
             log("engine_fuzz: finding %s: %s: %s at %s, %d inputs; %s" % (
                 f["signature"], cls_name(f["class"]), f["kind"], f["entry"], f["count"], f["reproduce"]))
-        log("%d passed, %d failed" % (camp.clean, camp.inputs - camp.clean))
-        return 1 if camp.findings else 0
+        if not args.known:
+            log("%d passed, %d failed" % (camp.clean, camp.inputs - camp.clean))
+            return 1 if camp.findings else 0
+        # with --known: an input passes when every finding it made is a known one; each regression of this
+        # engine passes when it still makes its finding in a fresh engine process
+        known = load_known(args.known, args.engine)
+        new = [f for f in summary["findings"] if f["signature"] not in known]
+        for f in new:
+            log("engine_fuzz: FAIL: new finding %s (%s: %s at %s), not in %s" % (
+                f["signature"], cls_name(f["class"]), f["kind"], f["entry"], args.known))
+        for f in summary["findings"]:
+            if f["signature"] in known:
+                log("engine_fuzz: known finding %s: docs/engine-findings.md finding %s, %d inputs" % (
+                    f["signature"], known[f["signature"]][0], f["count"]))
+        failed_inputs = sum(f["count"] for f in new)
+        passed_inputs = camp.inputs - failed_inputs
+        reg_pass = reg_fail = 0
+        for sig, (number, reg, what) in sorted(known.items()):
+            if reg is None:
+                continue
+            with open(reg, "rb") as fh:
+                data = fh.read()
+            got = camp.one(data)
+            if sig in got:
+                reg_pass += 1
+                log("engine_fuzz: regression %s still makes finding %s (%s)" % (os.path.basename(reg), number, what))
+            else:
+                reg_fail += 1
+                log("engine_fuzz: FAIL: regression %s no longer makes finding %s (%s): it made %s. If the engine "
+                    "was fixed, say so in docs/engine-findings.md and known.tsv" % (
+                        os.path.basename(reg), number, what, ", ".join(sorted(got)) or "nothing"))
+        log("%d passed, %d failed" % (passed_inputs + reg_pass, failed_inputs + reg_fail))
+        return 1 if new or reg_fail else 0
     finally:
         engine.close()
 
