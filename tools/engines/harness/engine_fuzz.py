@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 """engine_fuzz.py — fuzz a Godot engine itself with a harness that runs inside it (issue 62; README.md here).
 
-  engine_fuzz.py --engine E --harness variant --out DIR [--minutes M | --inputs N] [--seed S] [--batch B]
+  engine_fuzz.py --engine E --harness variant|mp-server|mp-client --out DIR [--minutes M | --inputs N] [--seed S] [--batch B]
                  [--inputs-from FILE]
-  engine_fuzz.py --engine E --harness variant --replay FILE...      the one-line reproduction of a finding
+  engine_fuzz.py --engine E --harness H --replay FILE...      the one-line reproduction of a finding
 
 E: godot4.6, godot3.6, godot3.2 (Debian's release builds) or godot4.6-asan, godot3.6-asan (the sanitizer builds
 tools/engines/build makes). The harness (variant4.gd / variant3.gd) reads a batch of inputs and hands each to
@@ -35,6 +35,7 @@ import os
 import random
 import re
 import resource
+import struct
 import secrets
 import select
 import shutil
@@ -59,7 +60,13 @@ GENERATIONS = {
     4: {"config_version": 5, "args": ["--headless", "--path", "{work}", "--script", "res://{script}"]},
     3: {"config_version": 4, "args": ["--no-window", "-s", "{script}"]},
 }
-HARNESSES = {"variant": {4: "variant4.gd", 3: "variant3.gd"}}
+# harness: {generation: (script, files beside it, environment)}
+HARNESSES = {
+    "variant": {4: ("variant4.gd", [], {}), 3: ("variant3.gd", [], {})},
+    # SceneMultiplayer with a hostile client (this side the server) or a hostile server (this side a client)
+    "mp-server": {4: ("multiplayer4.gd", ["../sessions/game4.gd"], {"GDW_ROLE": "server"})},
+    "mp-client": {4: ("multiplayer4.gd", ["../sessions/game4.gd"], {"GDW_ROLE": "client"})},
+}
 ROW = {"godot4.6": "godot4", "godot3.6": "godot3", "godot3.2": "godot3@3.2"}  # the release rows (gdwire dialects)
 ENTRIES = ("bytes_to_var", "bytes_to_var_with_objects", "stream_get_var", "file_get_var", "base64_to_variant",
            "str_to_var")
@@ -83,11 +90,15 @@ class Engine:
         self.name = name
         self.generation, self.packets_of, self.sanitized = ENGINES[name]
         gen = GENERATIONS[self.generation]
-        self.script = HARNESSES[harness][self.generation]
+        if self.generation not in HARNESSES[harness]:
+            sys.exit("engine_fuzz: the %s harness has no Godot %d script yet" % (harness, self.generation))
+        self.harness = harness
+        self.script, files, self.harness_env = HARNESSES[harness][self.generation]
         self.work = tempfile.mkdtemp(prefix="gdw-harness-%s-" % name)
         with open(os.path.join(self.work, "project.godot"), "w") as fh:
             fh.write("config_version=%d\n" % gen["config_version"])
-        shutil.copy(os.path.join(HERE, self.script), self.work)
+        for f in [self.script] + files:
+            shutil.copy(os.path.join(HERE, f), self.work)
         self.args = [a.format(work=self.work, script=self.script) for a in gen["args"]]
         self.version = None
         self.starts = 0
@@ -151,7 +162,7 @@ class Engine:
         shutil.rmtree(home, ignore_errors=True)
         os.makedirs(home)
         env = dict(os.environ, GDW_IN=path, GDW_MARK=mark, GDW_SCRATCH=os.path.join(self.work, "scratch.bin"),
-                   HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, XDG_CACHE_HOME=home)
+                   HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, XDG_CACHE_HOME=home, **self.harness_env)
         if self.sanitized:
             env.update(SANITIZER_ENV)
             symbolizer = shutil.which("llvm-symbolizer")  # the stacks name functions and source lines (Debian's llvm)
@@ -330,8 +341,8 @@ class Campaign:
             base = os.path.join(self.out, "findings", f["signature"])
             with open(base + ".bin", "wb") as fh:
                 fh.write(small)
-            f["reproduce"] = "tools/engines/harness/engine_fuzz.py --engine %s --harness variant --replay %s.bin" % (
-                self.engine.name, base)
+            f["reproduce"] = "tools/engines/harness/engine_fuzz.py --engine %s --harness %s --replay %s.bin" % (
+                self.engine.name, self.engine.harness, base)
             with open(base + ".txt", "w") as fh:
                 fh.write("%s\n%s\nentry: %s\nwhere: %s\ninput (minimised, %d of %d bytes): %s\nreproduce: %s\n\n%s\n" % (
                     f["signature"], "%s: %s" % (cls_name(f["class"]), f["kind"]), f["entry"], f["where"], len(small),
@@ -357,19 +368,19 @@ def log(msg):
     print(msg, flush=True)
 
 
-def load_known(path, engine):
-    """known.tsv rows of this engine: {signature: (finding number, regression file or None, what)}."""
+def load_known(path, engine, harness):
+    """known.tsv rows of this engine and harness: {signature: (finding number, regression file or None, what)}."""
     out = {}
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if line.startswith("#") or not line.strip():
                 continue
             f = line.rstrip("\n").split("\t")
-            if len(f) != 5:
-                sys.exit("engine_fuzz: %s line %d: want engine, signature, finding, regression, what" % (path, n))
-            if f[0] == engine:
-                reg = None if f[3] == "-" else os.path.join(os.path.dirname(os.path.abspath(path)), "regressions", f[3])
-                out[f[1]] = (f[2], reg, f[4])
+            if len(f) != 6:
+                sys.exit("engine_fuzz: %s line %d: want engine, harness, signature, finding, regression, what" % (path, n))
+            if f[0] == engine and f[1] == harness:
+                reg = None if f[4] == "-" else os.path.join(os.path.dirname(os.path.abspath(path)), "regressions", f[4])
+                out[f[2]] = (f[3], reg, f[5])
     return out
 
 
@@ -393,6 +404,70 @@ def mutated(generator, row, count, seed):
     if p.returncode != 0:
         sys.exit("engine_fuzz: %s: %s" % (generator, p.stderr.strip()))
     return [b"" if line == "-" else bytes.fromhex(line) for line in p.stdout.split()]
+
+
+def mp_seeds(harness):
+    """The multiplayer harness's seeds: the recorded sessions' messages (seeds/, made by mp_seeds.py)."""
+    with open(os.path.join(HERE, "seeds", "multiplayer4-%s.hex" % harness.split("-", 1)[1])) as fh:
+        return [bytes.fromhex(l.strip()) for l in fh if l.strip()]
+
+
+def split_messages(b):
+    out, at = [], 0
+    while at < len(b):
+        if at + 2 > len(b):
+            out.append(b[at:])
+            break
+        n = struct.unpack_from("<H", b, at)[0]
+        out.append(b[at + 2:at + 2 + n])
+        at += 2 + n
+    return out
+
+
+def join_messages(msgs):
+    return b"".join(struct.pack("<H", min(len(m), 0xFFFF)) + m[:0xFFFF] for m in msgs)
+
+
+def mp_mutated(rng, seeds, variants, count):
+    """Message-level edits (drop, repeat, swap, a message from another seed) and edits inside a message (a bit, a
+    byte, a word of 0, 1, 2^31-1, 2^32-1, a cut, and the tail after a byte replaced by one of gdwire's mutated
+    Variants, so an RPC's arguments or a spawn's data are hostile values of the dialect)."""
+    out = []
+    for _ in range(count):
+        msgs = split_messages(rng.choice(seeds)) or [b""]
+        for _ in range(rng.randint(1, 4)):
+            op = rng.randrange(9)
+            k = rng.randrange(len(msgs))
+            m = bytearray(msgs[k])
+            if op == 0 and len(msgs) > 1:
+                del msgs[k]
+                continue
+            if op == 1:
+                msgs.insert(k, bytes(m))
+                continue
+            if op == 2 and len(msgs) > 1:
+                j = rng.randrange(len(msgs))
+                msgs[k], msgs[j] = msgs[j], msgs[k]
+                continue
+            if op == 3:
+                msgs.insert(k, rng.choice(split_messages(rng.choice(seeds)) or [b""]))
+                continue
+            if op == 4 and m:
+                m[rng.randrange(len(m))] ^= 1 << rng.randrange(8)
+            elif op == 5 and m:
+                m[rng.randrange(len(m))] = rng.randrange(256)
+            elif op == 6 and len(m) >= 4:
+                pos = rng.randrange(len(m) - 3)
+                m[pos:pos + 4] = struct.pack("<I", rng.choice([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF,
+                                                               rng.getrandbits(32)]))
+            elif op == 7 and len(m) > 1:
+                del m[rng.randrange(1, len(m)):]
+            elif op == 8 and variants:
+                cut = rng.randrange(1, max(2, len(m) + 1))
+                m = m[:cut] + rng.choice(variants)
+            msgs[k] = bytes(m)
+        out.append(join_messages(msgs))
+    return out
 
 
 def find_generator():
@@ -443,9 +518,13 @@ def main():
             with open(args.inputs_from) as fh:
                 pool = [b"" if l.strip() == "-" else bytes.fromhex(l.strip()) for l in fh if l.strip()]
             first = pool
-        else:
+        elif args.harness == "variant":
             first = own_packets(engine.packets_of)
+        else:
+            first = mp_seeds(args.harness)
         generator = None if args.inputs_from else (args.generator or find_generator())
+        rng = random.Random(args.seed)
+        seeds_mp = first if args.harness != "variant" else None
         began = time.monotonic()
         deadline = began + 60 * args.minutes if args.minutes is not None else None
         limit = args.inputs
@@ -460,7 +539,8 @@ def main():
                 if generator is None:
                     break
                 round_ += 1
-                queue = mutated(generator, ROW[engine.packets_of], batch * 4, args.seed * 100003 + round_)
+                variants = mutated(generator, ROW[engine.packets_of], batch * 4, args.seed * 100003 + round_)
+                queue = variants if seeds_mp is None else mp_mutated(rng, seeds_mp, variants, batch * 4)
             take = batch if limit is None else min(batch, limit - index)
             items = [(index + k, d) for k, d in enumerate(queue[:take])]
             queue = queue[take:]
@@ -492,7 +572,7 @@ def main():
             return 1 if camp.findings else 0
         # with --known: an input passes when every finding it made is a known one; each regression of this
         # engine passes when it still makes its finding in a fresh engine process
-        known = load_known(args.known, args.engine)
+        known = load_known(args.known, args.engine, args.harness)
         new = [f for f in summary["findings"] if f["signature"] not in known]
         for f in new:
             log("engine_fuzz: FAIL: new finding %s (%s: %s at %s), not in %s" % (
