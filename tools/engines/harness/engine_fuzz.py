@@ -489,10 +489,14 @@ def main():
     ap.add_argument("--inputs-from", help="a file of hex lines ('-' the empty input) instead of generated inputs")
     ap.add_argument("--generator", help="fuzzers/engine_inputs (default: bazel-bin/fuzzers/engine_inputs)")
     ap.add_argument("--replay", nargs="+", metavar="FILE", help="run these inputs (raw bytes) and say what each does")
+    ap.add_argument("--no-steer", action="store_true", help="feed the stream entries lengths of 64 MiB and more too "
+                    "(by default they skip them: finding 3 again, at seconds an input in a sanitizer build)")
     ap.add_argument("--known", help="known.tsv: findings already reported (docs/engine-findings.md); a run fails on any "
                                     "other, and each of this engine's regressions must still make its finding")
     args = ap.parse_args()
     engine = Engine(args.engine, args.harness)
+    # a replay is exact: it never steers
+    engine.harness_env = dict(engine.harness_env, GDW_STEER="0" if args.no_steer or args.replay else "1")
     try:
         if args.replay:
             camp = Campaign(engine, tempfile.mkdtemp(prefix="gdw-replay-"), 1)
@@ -584,6 +588,7 @@ def main():
         failed_inputs = sum(f["count"] for f in new)
         passed_inputs = camp.inputs - failed_inputs
         reg_pass = reg_fail = 0
+        engine.harness_env["GDW_STEER"] = "0"  # a regression is its input exactly as it was found
         for sig, (number, reg, what) in sorted(known.items()):
             if reg is None:
                 continue
