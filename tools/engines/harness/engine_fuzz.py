@@ -64,8 +64,10 @@ GENERATIONS = {
 HARNESSES = {
     "variant": {4: ("variant4.gd", [], {}), 3: ("variant3.gd", [], {})},
     # SceneMultiplayer with a hostile client (this side the server) or a hostile server (this side a client)
-    "mp-server": {4: ("multiplayer4.gd", ["../sessions/game4.gd"], {"GDW_ROLE": "server"})},
-    "mp-client": {4: ("multiplayer4.gd", ["../sessions/game4.gd"], {"GDW_ROLE": "client"})},
+    "mp-server": {4: ("multiplayer4.gd", ["../sessions/game4.gd"], {"GDW_ROLE": "server"}),
+                  3: ("multiplayer3.gd", ["../sessions/game3.gd"], {"GDW_ROLE": "server"})},
+    "mp-client": {4: ("multiplayer4.gd", ["../sessions/game4.gd"], {"GDW_ROLE": "client"}),
+                  3: ("multiplayer3.gd", ["../sessions/game3.gd"], {"GDW_ROLE": "client"})},
 }
 ROW = {"godot4.6": "godot4", "godot3.6": "godot3", "godot3.2": "godot3@3.2"}  # the release rows (gdwire dialects)
 ENTRIES = ("bytes_to_var", "bytes_to_var_with_objects", "stream_get_var", "file_get_var", "base64_to_variant",
@@ -406,9 +408,9 @@ def mutated(generator, row, count, seed):
     return [b"" if line == "-" else bytes.fromhex(line) for line in p.stdout.split()]
 
 
-def mp_seeds(harness):
+def mp_seeds(harness, generation):
     """The multiplayer harness's seeds: the recorded sessions' messages (seeds/, made by mp_seeds.py)."""
-    with open(os.path.join(HERE, "seeds", "multiplayer4-%s.hex" % harness.split("-", 1)[1])) as fh:
+    with open(os.path.join(HERE, "seeds", "multiplayer%d-%s.hex" % (generation, harness.split("-", 1)[1]))) as fh:
         return [bytes.fromhex(l.strip()) for l in fh if l.strip()]
 
 
@@ -525,7 +527,7 @@ def main():
         elif args.harness == "variant":
             first = own_packets(engine.packets_of)
         else:
-            first = mp_seeds(args.harness)
+            first = mp_seeds(args.harness, engine.generation)
         generator = None if args.inputs_from else (args.generator or find_generator())
         rng = random.Random(args.seed)
         seeds_mp = first if args.harness != "variant" else None

@@ -18,7 +18,8 @@ for pair in "$@"; do
     fi
     case "$harness" in
         variant) seeds=$(grep -vc '^#' "$here/../$engine-packets.tsv") ;;
-        mp-*) seeds=$(grep -c . "$here/seeds/multiplayer4-${harness#mp-}.hex") ;;
+        mp-*) case "$engine" in godot4*) g=4 ;; *) g=3 ;; esac
+              seeds=$(grep -c . "$here/seeds/multiplayer$g-${harness#mp-}.hex") ;;
     esac
     want=$((seeds + 1000))
     out=$(mktemp -d)
