@@ -81,14 +81,12 @@ def summary(evs, phase):
 def expected_own(log):
     """What the committed log says the engine read back from each file it wrote."""
     files = summary(log, "readback")
-    stored = {}
-    for e in log:
-        if e["event"] == "stored":
-            stored.setdefault(e["file"], {})[e["index"]] = (e["bytes"], e["text"])
+    values = {e["index"]: (e["bytes"], e["text"]) for e in log if e["event"] == "value" and "phase" not in e}
+    stored = {(e["file"], e["index"]) for e in log if e["event"] == "stored"}
     for e in log:
         if e["event"] == "compare" and e["read"]:
-            if e["same_bytes"] and e["same_text"]:
-                value = stored[e["file"]][e["index"]]
+            if e["same_bytes"] and e["same_text"] and (e["file"], e["index"]) in stored:
+                value = values[e["index"]]
             else:
                 value = (e["bytes"], e["text"])
             files[e["file"]]["values"][e["index"]] = value
