@@ -101,7 +101,7 @@ func write_set(dir):
 			Reader.emit(line)
 	d.remove(again)
 
-# A save of about MB megabytes: chunks of 200 entities and 50,000 bytes of tiles (about 88 KB each), in each
+# A save of about MB megabytes: chunks of 200 entities and 50,000 bytes of tiles (88,480 bytes each), in each
 # container the engine writes.
 func bench(dir, megabytes):
 	var entities = []

@@ -35,6 +35,8 @@ CROSS = [
     ("godot4.6-reads-godot3.2", "godot4.6", "godot3.2", None, ()),
     ("godot3.6-reads-godot4.6", "godot3.6", "godot4.6", None, ()),
     ("godot3.2-reads-godot4.6", "godot3.2", "godot4.6", None, ("game.brotli",)),
+    ("godot3.6-reads-godot3.2", "godot3.6", "godot3.2", None, ()),
+    ("godot3.2-reads-godot3.6", "godot3.2", "godot3.6", None, ()),
     ("godot4.6-wrong-secrets", "godot4.6", "godot4.6", ENCRYPTED, ()),
     ("godot3.6-wrong-secrets", "godot3.6", "godot3.6", ENCRYPTED, ()),
     ("godot3.2-wrong-secrets", "godot3.2", "godot3.2", ENCRYPTED, ()),
