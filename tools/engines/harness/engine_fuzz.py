@@ -64,6 +64,8 @@ GENERATIONS = {
 HARNESSES = {
     "variant": {4: ("variant4.gd", [], {}), 3: ("variant3.gd", [], {})},
     # SceneMultiplayer with a hostile client (this side the server) or a hostile server (this side a client)
+    # Godot's compressed and encrypted files (FileAccessCompressed, FileAccessEncrypted)
+    "files": {4: ("files4.gd", [], {}), 3: ("files3.gd", [], {})},
     "mp-server": {4: ("multiplayer4.gd", ["../sessions/game4.gd"], {"GDW_ROLE": "server"}),
                   3: ("multiplayer3.gd", ["../sessions/game3.gd"], {"GDW_ROLE": "server"})},
     "mp-client": {4: ("multiplayer4.gd", ["../sessions/game4.gd"], {"GDW_ROLE": "client"}),
@@ -263,6 +265,7 @@ class Campaign:
         self.inputs = 0
         self.clean = 0
         self.unreproduced = 0  # findings whose input did not make them again alone (a loaded machine's "hang")
+        self.known = {}  # --known: signatures already reported, counted but not reproduced or minimised again
         os.makedirs(os.path.join(out, "findings"), exist_ok=True)
 
     def judge(self, items):
@@ -331,6 +334,10 @@ class Campaign:
                                       "count": 1, "first_input": idx, "size": len(data)}
             new.append((f, data, rep))
         for f, data, rep in new:
+            if f["signature"] in self.known:  # its regression is replayed at the end of the run
+                f["reproduce"] = "known: docs/engine-findings.md finding %s" % self.known[f["signature"]][0]
+                log("engine_fuzz: first seen: %s, known (finding %s)" % (f["signature"], self.known[f["signature"]][0]))
+                continue
             # a finding is one only when its input makes it again, alone, in a fresh engine process
             if f["signature"] not in self.one(data):
                 del self.findings[f["signature"]]
@@ -412,6 +419,46 @@ def mp_seeds(harness, generation):
     """The multiplayer harness's seeds: the recorded sessions' messages (seeds/, made by mp_seeds.py)."""
     with open(os.path.join(HERE, "seeds", "multiplayer%d-%s.hex" % (generation, harness.split("-", 1)[1]))) as fh:
         return [bytes.fromhex(l.strip()) for l in fh if l.strip()]
+
+
+def file_seeds(engine):
+    """The files harness's seeds: the saves the engines wrote in every container (conformance/saves/), this
+    generation's and the other's."""
+    base = os.path.join(ROOT, "conformance", "saves")
+    out = []
+    for release in sorted(os.listdir(base)):
+        folder = os.path.join(base, release)
+        if os.path.isdir(folder) and release.startswith("godot"):
+            for name in sorted(os.listdir(folder)):
+                if name.startswith("game."):
+                    with open(os.path.join(folder, name), "rb") as fh:
+                        out.append(fh.read())
+    return out
+
+
+def file_mutated(rng, seeds, count):
+    """Edits of a container: its header words (block size, total, each block's size, the length and mode of an
+    encrypted file) set to 0, 1, a block, 2^24, 2^31-1 or 2^32-1; a bit, a byte, a cut, a tail from another file."""
+    out = []
+    for _ in range(count):
+        b = bytearray(rng.choice(seeds))
+        for _ in range(rng.randint(1, 3)):
+            op = rng.randrange(6)
+            if op <= 1 and len(b) >= 8:  # a header or block-table word (the first 64 bytes), twice as often
+                pos = rng.randrange(4, min(len(b) - 3, 64)) & ~3
+                b[pos:pos + 4] = struct.pack("<I", rng.choice([0, 1, 4096, 1 << 24, 0x7FFFFFFF, 0xFFFFFFFF,
+                                                               rng.getrandbits(32)]))
+            elif op == 2 and b:
+                b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+            elif op == 3 and b:
+                b[rng.randrange(len(b))] = rng.randrange(256)
+            elif op == 4 and len(b) > 4:
+                del b[rng.randrange(4, len(b)):]
+            else:
+                other = rng.choice(seeds)
+                b += other[rng.randrange(len(other) + 1):]
+        out.append(bytes(b))
+    return out
 
 
 def split_messages(b):
@@ -520,17 +567,22 @@ def main():
             ap.error("a run needs --out and --minutes or --inputs (or --replay FILE)")
         batch = args.batch or (500 if engine.sanitized else 2000)
         camp = Campaign(engine, args.out, batch)
+        if args.known:
+            camp.known = load_known(args.known, args.engine, args.harness)
         if args.inputs_from:
             with open(args.inputs_from) as fh:
                 pool = [b"" if l.strip() == "-" else bytes.fromhex(l.strip()) for l in fh if l.strip()]
             first = pool
         elif args.harness == "variant":
             first = own_packets(engine.packets_of)
+        elif args.harness == "files":
+            first = file_seeds(engine)
         else:
             first = mp_seeds(args.harness, engine.generation)
         generator = None if args.inputs_from else (args.generator or find_generator())
         rng = random.Random(args.seed)
-        seeds_mp = first if args.harness != "variant" else None
+        seeds_mp = first if args.harness.startswith("mp-") else None
+        seeds_files = first if args.harness == "files" else None
         began = time.monotonic()
         deadline = began + 60 * args.minutes if args.minutes is not None else None
         limit = args.inputs
@@ -546,7 +598,12 @@ def main():
                     break
                 round_ += 1
                 variants = mutated(generator, ROW[engine.packets_of], batch * 4, args.seed * 100003 + round_)
-                queue = variants if seeds_mp is None else mp_mutated(rng, seeds_mp, variants, batch * 4)
+                if seeds_files is not None:
+                    queue = file_mutated(rng, seeds_files, batch * 4)
+                elif seeds_mp is not None:
+                    queue = mp_mutated(rng, seeds_mp, variants, batch * 4)
+                else:
+                    queue = variants
             take = batch if limit is None else min(batch, limit - index)
             items = [(index + k, d) for k, d in enumerate(queue[:take])]
             queue = queue[take:]
