@@ -54,7 +54,7 @@ def skip_or_fail(why):
 
 def tables(gdwire, wire_table, out_dir):
     names = sorted(os.path.basename(p)[:-len(".wire.tsv")] for p in glob.glob(os.path.join(out_dir, "*.wire.tsv")))
-    check(len(names) >= 5, "%s: %d committed tables, 5 expected at least" % (out_dir, len(names)))
+    check(len(names) >= 6, "%s: %d committed tables, 6 expected at least" % (out_dir, len(names)))
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             made = os.path.join(tmp, name + ".wire.tsv")
