@@ -615,6 +615,7 @@ def main():
         elapsed = time.monotonic() - began
         by_class = collections.Counter(f["class"] for f in camp.findings.values())
         summary = {"engine": args.engine, "version": engine.version, "harness": args.harness, "seed": args.seed,
+                   "date": time.strftime("%Y-%m-%d", time.gmtime()),
                    "inputs": camp.inputs, "seconds": round(elapsed, 1),
                    "inputs_per_second": round(camp.inputs / max(elapsed, 1e-9), 1), "engine_starts": engine.starts,
                    "not_reproduced": camp.unreproduced,
