@@ -376,6 +376,12 @@ static int split_frames_resync(const opts *o, const char *src, const uint8_t *p,
     return rc;
 }
 
+int split_frames_memory(const opts *o, const char *src, const uint8_t *p, size_t n, packet_fn fn, void *ctx, run_stats *st) {
+    if (o->resync) return split_frames_resync(o, src, p, n, fn, ctx, st);
+    reader r = {NULL, p, n, 0, 0, false};
+    return split_frames(o, src, &r, fn, ctx, st);
+}
+
 static int one_packet(const opts *o, packet_fn fn, void *ctx, run_stats *st, const packet *pk) {
     int r = fn(ctx, pk);
     st->packets++;
@@ -450,7 +456,13 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
     int rc;
     size_t mapped_n = 0;
     uint8_t *mapped = is_stdin ? NULL : map_file(o, f, &mapped_n);
-    if (o->enc == ENC_RAW && o->frame != FRAME_NONE && o->resync) {
+    if (o->enc == ENC_RAW && o->frame == FRAME_FILE) { /* a FileAccess file: maybe compressed or encrypted (container.c) */
+        uint8_t *p = mapped;
+        size_t n = mapped_n;
+        rc = mapped ? 0 : slurp(f, path, &p, &n);
+        if (!rc) rc = container_source(o, path, p, n, fn, ctx, st);
+        if (!mapped) free(p);
+    } else if (o->enc == ENC_RAW && o->frame != FRAME_NONE && o->resync) {
         uint8_t *p = mapped;
         size_t n = mapped_n;
         rc = mapped ? 0 : slurp(f, path, &p, &n); /* resync looks ahead: the whole input in memory */
@@ -471,6 +483,7 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
         if (!rc) {
             if (o->lines) rc = split_lines(o, path, p, n, fn, ctx, st);
             else if (o->enc != ENC_RAW && (rc = untext(o, path, p, &n))) { /* reported */ }
+            else if (o->frame == FRAME_FILE) rc = container_source(o, path, p, n, fn, ctx, st);
             else if (o->frame != FRAME_NONE && o->resync) rc = split_frames_resync(o, path, p, n, fn, ctx, st);
             else if (o->frame != FRAME_NONE) {
                 reader r = {NULL, p, n, 0, 0, false};
@@ -604,6 +617,7 @@ int write_packet(const opts *o, const uint8_t *p, size_t n) {
         }
         np = 4;
     }
+    if (o->enc == ENC_RAW && sink_take(pre, np, p, n)) return 0; /* into the container convert is making */
     if (o->enc == ENC_RAW) {
         if (fwrite(pre, 1, np, stdout) != np || fwrite(p, 1, n, stdout) != n) {
             fprintf(stderr, "%s: write error: %s\n", k_prog, strerror(errno));

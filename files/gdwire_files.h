@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gdwire.h" /* GDW_API */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -88,11 +90,11 @@ typedef struct gdw_file_info {
 
 /* Which container p[0..n) is, by its magic word, and its header fields; no key is needed and nothing is
  * decrypted or decompressed. A file whose first word is neither magic is GDW_FILE_PLAIN. */
-gdw_file_status gdw_file_inspect(const uint8_t *p, size_t n, gdw_file_info *info, gdw_file_error *err);
+GDW_API gdw_file_status gdw_file_inspect(const uint8_t *p, size_t n, gdw_file_info *info, gdw_file_error *err);
 
 /* The plain bytes inside p[0..n): *plain (malloc'ed, free() it) and *plain_len; for a plain file a copy.
  * info (may be NULL) gets the header fields. On failure *plain is NULL and err says why and where. */
-gdw_file_status gdw_file_open(const uint8_t *p, size_t n, const gdw_file_options *o, gdw_file_info *info, uint8_t **plain,
+GDW_API gdw_file_status gdw_file_open(const uint8_t *p, size_t n, const gdw_file_options *o, gdw_file_info *info, uint8_t **plain,
                               size_t *plain_len, gdw_file_error *err);
 
 /* What to write. */
@@ -106,25 +108,25 @@ typedef struct gdw_file_spec {
 } gdw_file_spec;
 
 /* plain[0..n) in the container s names, as that generation's engine writes it: *out (malloc'ed). */
-gdw_file_status gdw_file_write(const gdw_file_spec *s, const uint8_t *plain, size_t n, uint8_t **out, size_t *out_len,
+GDW_API gdw_file_status gdw_file_write(const gdw_file_spec *s, const uint8_t *plain, size_t n, uint8_t **out, size_t *out_len,
                                gdw_file_error *err);
 
 /* open_encrypted_with_pass's key: the 32 ASCII characters of the password's MD5 in lowercase hex
  * (String::md5_text over the password's UTF-8). */
-void gdw_file_key_from_password(const char *password, size_t len, uint8_t key[32]);
+GDW_API void gdw_file_key_from_password(const char *password, size_t len, uint8_t key[32]);
 /* 64 hex digits to the 32 bytes open_encrypted takes; false if text is not exactly that. */
-bool gdw_file_key_from_hex(const char *text, uint8_t key[32]);
+GDW_API bool gdw_file_key_from_hex(const char *text, uint8_t key[32]);
 
 /* "fastlz", "deflate", "zstd", "gzip", "brotli"; "" for another value. */
-const char *gdw_file_compression_name(gdw_file_compression c);
+GDW_API const char *gdw_file_compression_name(gdw_file_compression c);
 /* The mode a name says (the names above); false if none. */
-bool gdw_file_compression_from_name(const char *name, gdw_file_compression *c);
+GDW_API bool gdw_file_compression_from_name(const char *name, gdw_file_compression *c);
 /* Whether generation 3 or 4 writes (write) or reads (!write) mode c, and this build has its library. */
-bool gdw_file_compression_supported(gdw_file_compression c, unsigned generation, bool write);
+GDW_API bool gdw_file_compression_supported(gdw_file_compression c, unsigned generation, bool write);
 
 /* The header fields as lines of text ("container: compressed\nmode: zstd (2)\n..."), into out (NUL-terminated,
  * cut at cap). */
-void gdw_file_describe(const gdw_file_info *info, char *out, size_t cap);
+GDW_API void gdw_file_describe(const gdw_file_info *info, char *out, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,9 @@ def codec_sources():
 def session_sources():
     """The session reader's sources (session/gdwire_session.h), beside python/ in a checkout."""
     found = sorted(glob.glob(os.path.join(ROOT, "session", "*.c")))
+    fastlz = os.path.join(ROOT, "files", "fastlz.c")  # FastLZ: one definition, shared with the file containers
+    if found and os.path.exists(fastlz):
+        found.append(fastlz)
     if not found:
         raise SystemExit("gdwire: the session reader's sources (session/) are not beside python/: build from a gdwire checkout")
     return found
