@@ -59,6 +59,8 @@ static long json_int(const char *line, const char *key) {
     return s ? strtol(s + strlen(pat), NULL, 10) : -999;
 }
 
+#define MAX_VALUES 8
+
 typedef struct expect {
     char file[64];
     uint8_t *plain; /* the store_var frames the engine logged */
@@ -74,8 +76,8 @@ typedef struct engine_dir {
     bool have_iv;
     expect files[16];
     int n_files;
-    uint8_t *values[2]; /* var_to_bytes of the two values */
-    size_t value_len[2];
+    uint8_t *values[MAX_VALUES]; /* var_to_bytes of the values, by index */
+    size_t value_len[MAX_VALUES];
 } engine_dir;
 
 static expect *file_entry(engine_dir *d, const char *name) {
@@ -108,11 +110,12 @@ static bool load_log(const char *path, engine_dir *d) {
             }
             continue;
         }
-        if (!json_str(line, "file", file, sizeof file)) {
+        if (!json_str(line, "file", file, sizeof file)) { /* the values, once: their var_to_bytes */
             long idx = json_int(line, "index");
-            if (strcmp(ev, "value") == 0 && (idx == 0 || idx == 1) && json_str(line, "bytes", hex, cap)) {
+            if (strcmp(ev, "value") == 0 && idx >= 0 && idx < MAX_VALUES && json_str(line, "bytes", hex, cap)) {
                 size_t n = strlen(hex) / 2;
-                d->values[idx] = malloc(n);
+                free(d->values[idx]);
+                d->values[idx] = malloc(n ? n : 1);
                 gdw_hex_decode(hex, strlen(hex), d->values[idx], &d->value_len[idx], NULL);
             }
             continue;
@@ -120,11 +123,12 @@ static bool load_log(const char *path, engine_dir *d) {
         json_str(line, "phase", phase, sizeof phase);
         expect *e = file_entry(d, file);
         if (!e) continue;
-        if (strcmp(ev, "stored") == 0 && json_str(line, "bytes", hex, cap)) {
-            size_t n = strlen(hex) / 2, got = 0;
-            e->plain = realloc(e->plain, e->n + 4 + n);
+        long idx = json_int(line, "index");
+        if (strcmp(ev, "stored") == 0 && idx >= 0 && idx < MAX_VALUES && d->values[idx]) { /* store_var: a length, the bytes */
+            size_t got = d->value_len[idx];
+            e->plain = realloc(e->plain, e->n + 4 + got);
             uint8_t *at = e->plain + e->n;
-            gdw_hex_decode(hex, strlen(hex), at + 4, &got, NULL);
+            memcpy(at + 4, d->values[idx], got);
             at[0] = (uint8_t)got, at[1] = (uint8_t)(got >> 8), at[2] = (uint8_t)(got >> 16), at[3] = (uint8_t)(got >> 24);
             e->n += 4 + got;
             e->values++;
@@ -178,6 +182,7 @@ static void engine_files(const char *root, const char *name, unsigned gen, int s
             free(p);
             continue;
         }
+        CHECK(e->values >= 2, "%s: %d values in the engine's log", path, e->values);
         CHECK(st == GDW_FILE_OK, "%s: %s (status %d at byte %llu)", path, err.message, (int)st, (unsigned long long)err.offset);
         CHECK(plain_n == e->n && plain && memcmp(plain, e->plain, e->n) == 0, "%s: %zu plain bytes, not the %zu store_var bytes the engine logged",
               path, plain_n, e->n);
@@ -221,8 +226,7 @@ static void engine_files(const char *root, const char *name, unsigned gen, int s
         free(p);
     }
     for (int i = 0; i < d.n_files; i++) free(d.files[i].plain);
-    free(d.values[0]);
-    free(d.values[1]);
+    for (int i = 0; i < MAX_VALUES; i++) free(d.values[i]);
 }
 
 /* ---- 3. hand-made bytes ---------------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # make_saves.sh ENGINE OUTDIR — the engine (godot4.6, godot3.6, godot3.2: tools/engines/run) writes a game's
-#     save, two store_var values, plain, compressed in every mode it has and encrypted with the test
+#     save, three store_var values, plain, compressed in every mode it has and encrypted with the test
 #     password and key (saves4.gd / saves3.gd), and reads each file back with its own get_var: OUTDIR gets
 #     the files (game.SUFFIX), log.jsonl (every value as the engine sees it, per file; what it read back;
 #     its stderr per file) and stderr.txt (the engine's whole stderr).

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Godot 3 writes a game's save in every container it has (tools/engines/saves/make_saves.sh godot3.6|godot3.2 OUT):
 #   GDW_SAVES_DIR=DIR godot3-server --no-window -s saves3.gd
-# As saves4.gd, in Godot 3's API and types (Transform, Quat, PoolByteArray): the same two values (two
+# As saves4.gd, in Godot 3's API and types (Transform, Quat, PoolByteArray): the same three values (three
 # store_var calls, full_objects off: the default) go into game.plain (File.open), game.fastlz / .deflate /
 # .zstd / .gzip (open_compressed; Godot 3 has no Brotli), game.pass (open_encrypted_with_pass) and game.key
 # (open_encrypted; Godot 3 takes no IV). The log lines are saves4.gd's, but for `close_error` (Godot 3's
@@ -48,6 +48,14 @@ func save_state():
 func settings():
 	return ["settings", {"volume": 0.8, "language": "日本語", "slot": 3}, Color(0.1, 0.2, 0.3, 1.0), -1]
 
+# A third value, so that the values together (7,644 bytes) fill more than one of the compressed files' 4,096-byte
+# blocks: the block table has two entries, the last block a short one.
+func journal():
+	var days = []
+	for i in 150:
+		days.append("Jour %d: ça va ✓ 勇者" % i)
+	return days
+
 func write(path, values):
 	var name = path.get_file()
 	printerr("@@write %s" % name)
@@ -58,8 +66,7 @@ func write(path, values):
 		return
 	for i in values.size():
 		f.store_var(values[i])
-		Reader.emit({"event": "stored", "phase": "write", "file": name, "index": i,
-			"bytes": var2bytes(values[i]).hex_encode(), "text": var2str(values[i])})
+		Reader.emit({"event": "stored", "phase": "write", "file": name, "index": i, "size": var2bytes(values[i]).size()})
 	f.close()
 	f = null
 	var raw = Reader.file_bytes(path)
@@ -67,7 +74,7 @@ func write(path, values):
 		"size": raw.size(), "magic": raw.subarray(0, 3).hex_encode() if raw.size() >= 4 else raw.hex_encode()})
 
 func write_set(dir):
-	var values = [save_state(), settings()]
+	var values = [save_state(), settings(), journal()]
 	for i in values.size():
 		Reader.emit({"event": "value", "index": i, "bytes": var2bytes(values[i]).hex_encode(), "text": var2str(values[i])})
 	var again = dir.plus_file("again")
@@ -94,7 +101,8 @@ func write_set(dir):
 			Reader.emit(line)
 	d.remove(again)
 
-# A save of about MB megabytes: chunks of 200 entities and 50,000 bytes of tiles (about 80 KB each).
+# A save of about MB megabytes: chunks of 200 entities and 50,000 bytes of tiles (88,480 bytes each), in each
+# container the engine writes.
 func bench(dir, megabytes):
 	var entities = []
 	for j in 200:

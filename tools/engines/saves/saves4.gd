@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: MIT
 # Godot 4 writes a game's save in every container it has (tools/engines/saves/make_saves.sh godot4.6 OUT):
 #   GDW_SAVES_DIR=DIR godot --headless --path . --script res://saves4.gd
-# Two values (two store_var calls, full_objects off: the default) go into game.plain (FileAccess.open),
+# Three values (three store_var calls, full_objects off: the default) go into game.plain (FileAccess.open),
 # game.fastlz / .deflate / .zstd / .gzip / .brotli (open_compressed), game.pass (open_encrypted_with_pass),
 # game.key (open_encrypted, a random IV) and game.keyiv (open_encrypted with a fixed IV). One JSON object a
-# line on stdout: `value` (each value as the engine sees it: var_to_bytes hex and var_to_str), `stored`
-# (per file and value: the same, and what store_var returned), `file` (after close: size, first 4 bytes,
+# line on stdout: `value` (each value as the engine sees it: var_to_bytes hex and var_to_str; every file gets
+# these same values), `stored` (per file and value: its index, size, and what store_var returned), `file` (after close: size, first 4 bytes,
 # the error close left), `rewrite` (encrypted files written a second time: the same bytes or not), then
 # the file read back with read_saves4.gd's loop (`open`, `value`, `end`) and `compare` (per value: are the
 # engine's bytes and text of what get_var returned those of what it stored, and `==`).
@@ -52,6 +52,14 @@ func save_state() -> Dictionary:
 func settings() -> Array:
 	return ["settings", {"volume": 0.8, "language": "日本語", "slot": 3}, Color(0.1, 0.2, 0.3, 1.0), -1]
 
+# A third value, so that the values together (7,644 bytes) fill more than one of the compressed files' 4,096-byte
+# blocks: the block table has two entries, the last block a short one.
+func journal() -> Array:
+	var days := []
+	for i in 150:
+		days.append("Jour %d: ça va ✓ 勇者" % i)
+	return days
+
 func write(path: String, values: Array, iv := PackedByteArray()) -> void:
 	var name := path.get_file()
 	printerr("@@write %s" % name)
@@ -63,7 +71,7 @@ func write(path: String, values: Array, iv := PackedByteArray()) -> void:
 	for i in values.size():
 		var ok := f.store_var(values[i])
 		Reader.emit({"event": "stored", "phase": "write", "file": name, "index": i, "store_var": ok,
-			"bytes": var_to_bytes(values[i]).hex_encode(), "text": var_to_str(values[i])})
+			"size": var_to_bytes(values[i]).size()})
 	f.close()
 	var close_error := f.get_error()
 	f = null  # released: the FileAccess is gone (its destructor closes again where close failed)
@@ -72,7 +80,7 @@ func write(path: String, values: Array, iv := PackedByteArray()) -> void:
 		"size": raw.size(), "magic": raw.slice(0, 4).hex_encode(), "close_error": close_error})
 
 func write_set(dir: String) -> void:
-	var values := [save_state(), settings()]
+	var values := [save_state(), settings(), journal()]
 	for i in values.size():
 		Reader.emit({"event": "value", "index": i, "bytes": var_to_bytes(values[i]).hex_encode(), "text": var_to_str(values[i])})
 	var again := dir.path_join("again")
@@ -101,7 +109,8 @@ func write_set(dir: String) -> void:
 			Reader.emit(line)
 	DirAccess.remove_absolute(again)
 
-# A save of about MB megabytes: chunks of 200 entities and 50,000 bytes of tiles (about 80 KB each).
+# A save of about MB megabytes: chunks of 200 entities and 50,000 bytes of tiles (88,480 bytes each), in each
+# container the engine writes.
 func bench(dir: String, megabytes: int) -> void:
 	var entities := []
 	for j in 200:
@@ -114,7 +123,7 @@ func bench(dir: String, megabytes: int) -> void:
 	var chunk := {"chunk": 0, "entities": entities, "tiles": tiles}
 	var chunks := int(ceil(megabytes * 1000000.0 / var_to_bytes(chunk).size()))
 	for suffix in ORDER:
-		if suffix == "keyiv":
+		if suffix in ["brotli", "keyiv"]:  # Brotli is not written (the set's log says so); keyiv reads as key
 			continue
 		var path := dir.path_join("bench." + suffix)
 		printerr("@@bench %s" % path.get_file())

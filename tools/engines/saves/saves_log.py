@@ -56,7 +56,10 @@ def bench_table(path):
     print(f"{'file':<16} {'file MB':>9} {'plain MB':>9} {'values':>7} {'write ms':>10} {'open ms':>9} {'get_var ms':>11} {'read ms':>9}")
     for r in rows:
         if "error" in r:
-            print(f"{r['file']:<16} refused: error {r['error']}")
+            print(f"{r['file']:<16} refused to write: error {r['error']}")
+            continue
+        if r["open_error"]:
+            print(f"{r['file']:<16} {r['file_bytes'] / 1e6:>9.1f} {'':>9} {'':>7} {r['write_ms']:>10.0f}   refused to read: error {r['open_error']}")
             continue
         print(f"{r['file']:<16} {r['file_bytes'] / 1e6:>9.1f} {r['plain_bytes'] / 1e6:>9.1f} {r['values']:>7} "
               f"{r['write_ms']:>10.0f} {r['open_ms']:>9.0f} {r['get_var_ms']:>11.0f} {r['read_ms']:>9.0f}")
