@@ -383,13 +383,21 @@ int cmd_migrate(const opts *o) {
     const char *src = o->inputs[0], *dst = o->inputs[1];
     struct stat ss, ds;
     if (stat(src, &ss) != 0 || !S_ISDIR(ss.st_mode)) return usage_error(o->verb, "%s is not a directory", src);
-    if (mkdir(dst, 0755) != 0 && errno != EEXIST) { fprintf(stderr, "gdwire migrate: cannot make %s: %s\n", dst, strerror(errno)); return EXIT_USAGE; }
-    if (stat(dst, &ds) != 0 || !S_ISDIR(ds.st_mode)) return usage_error(o->verb, "%s is not a directory", dst);
-    char rs[4096], rd[4096];
-    if (!realpath(src, rs) || !realpath(dst, rd)) return usage_error(o->verb, "%s", "cannot resolve the directories");
+    /* DEST_DIR, or the folder it would be made in, resolved before anything is made */
+    char rs[4096], rd[4096], parent[4096];
+    snprintf(parent, sizeof parent, "%s", dst);
+    char *slash = strrchr(parent, '/');
+    bool exists = stat(dst, &ds) == 0;
+    if (!exists) {
+        if (slash) *slash = 0; else snprintf(parent, sizeof parent, ".");
+        if (!parent[0]) snprintf(parent, sizeof parent, "/");
+    }
+    if (!realpath(src, rs) || !realpath(exists ? dst : parent, rd)) return usage_error(o->verb, "%s", "cannot resolve the directories");
     size_t ls = strlen(rs);
-    if (strcmp(rs, rd) == 0 || (strncmp(rd, rs, ls) == 0 && rd[ls] == '/'))
+    if (strcmp(rs, rd) == 0 || (strncmp(rd, rs, ls) == 0 && rd[ls] == '/') || (!exists && strcmp(rs, "/") == 0))
         return usage_error(o->verb, "DEST_DIR %s is SRC_DIR or inside it: migrate never writes among its sources", dst);
+    if (!exists && mkdir(dst, 0755) != 0) { fprintf(stderr, "gdwire migrate: cannot make %s: %s\n", dst, strerror(errno)); return EXIT_USAGE; }
+    if (stat(dst, &ds) != 0 || !S_ISDIR(ds.st_mode)) return usage_error(o->verb, "%s is not a directory", dst);
     migrate_run r = {o, {0}, 0};
     migrate_dir(&r, src, dst);
     fprintf(stderr, "%zu file%s: %zu converted, %zu lossy, %zu refused\n", r.counts[0] + r.counts[1] + r.counts[2],
