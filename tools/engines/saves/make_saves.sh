@@ -48,7 +48,7 @@ esac
 run_script "$script"
 status=0
 (cd "$work" && HOME=$work XDG_DATA_HOME=$work XDG_CONFIG_HOME=$work XDG_CACHE_HOME=$work \
-    GDW_SAVES_DIR=$target GDW_SAVES_PASSWORD=$password GDW_SAVES_KEY=$key GDW_SAVES_BENCH=${megabytes:-} \
+    GDW_SAVES_DIR=$target GDW_SAVES_PASSWORD_HEX=$(printf %s "$password" | od -An -tx1 | tr -d ' \n') GDW_SAVES_KEY=$key GDW_SAVES_BENCH=${megabytes:-} \
     timeout 3600 "$here/../run" "$engine" "${args[@]}" > "$work/stdout.txt" 2> "$work/stderr.txt") || status=$?
 if ! grep -qx DONE "$work/stdout.txt"; then
     tail -n 30 "$work/stderr.txt" >&2

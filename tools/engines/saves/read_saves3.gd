@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Godot 3 reads back a folder of save files (tools/engines/saves/make_saves.sh godot3.6|godot3.2 --read DIR):
-#   GDW_SAVES_DIR=DIR [GDW_SAVES_PASSWORD=P] [GDW_SAVES_KEY=HEX] godot3-server --no-window -s read_saves3.gd
+#   GDW_SAVES_DIR=DIR [GDW_SAVES_PASSWORD_HEX=UTF-8 HEX] [GDW_SAVES_KEY=HEX] godot3-server --no-window -s read_saves3.gd
 # As read_saves4.gd, in Godot 3's API: each file whose name ends in one of SUFFIXES is opened with that
 # suffix's call (File.open, open_compressed, open_encrypted_with_pass, open_encrypted), every value read with
 # File.get_var until the position reaches the length; one JSON object a line on stdout (`open`, `value` with
@@ -22,7 +22,7 @@ const SUFFIXES = {
 	"key": ["encrypted", -1, "key"],
 	"keyiv": ["encrypted", -1, "key"]
 }
-# The test secrets (conformance/saves/README.md); GDW_SAVES_PASSWORD / GDW_SAVES_KEY replace them.
+# The test secrets (conformance/saves/README.md); GDW_SAVES_PASSWORD_HEX / GDW_SAVES_KEY replace them.
 const PASSWORD = "gdwire issue 63: Zoë's save ✓"
 const KEY_HEX = "030a11181f262d343b424950575e656c737a81888f969da4abb2b9c0c7ced5dc"
 const MAX_VALUES = 1000000  # a bound on the loop, whatever the file says
@@ -37,9 +37,9 @@ static func hex_decode(h):  # Godot 3's String has no hex_decode
 	return b
 
 static func secret(kind):
-	if kind == "password":
-		var p = OS.get_environment("GDW_SAVES_PASSWORD")
-		return p if p != "" else PASSWORD
+	if kind == "password":  # as hex of its UTF-8 bytes (Godot 3 reads the environment as Latin-1)
+		var p = OS.get_environment("GDW_SAVES_PASSWORD_HEX")
+		return hex_decode(p).get_string_from_utf8() if p != "" else PASSWORD
 	var k = OS.get_environment("GDW_SAVES_KEY")
 	return hex_decode(k if k != "" else KEY_HEX)
 

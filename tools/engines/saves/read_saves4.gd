@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Godot 4 reads back a folder of save files (tools/engines/saves/make_saves.sh ENGINE --read DIR):
-#   GDW_SAVES_DIR=DIR [GDW_SAVES_PASSWORD=P] [GDW_SAVES_KEY=HEX] godot --headless --path . --script res://read_saves4.gd
+#   GDW_SAVES_DIR=DIR [GDW_SAVES_PASSWORD_HEX=UTF-8 HEX] [GDW_SAVES_KEY=HEX] godot --headless --path . --script res://read_saves4.gd
 # Each file whose name ends in one of SUFFIXES is opened with that suffix's call, and every value is read
 # with FileAccess.get_var until the position reaches the length. One JSON object a line on stdout: `open` (the
 # call, its error), `value` (the engine's var_to_bytes hex and var_to_str of what get_var returned, the
@@ -22,7 +22,7 @@ const SUFFIXES = {
 	"key": ["encrypted", -1, "key"],
 	"keyiv": ["encrypted", -1, "key"],
 }
-# The test secrets (conformance/saves/README.md); GDW_SAVES_PASSWORD / GDW_SAVES_KEY replace them.
+# The test secrets (conformance/saves/README.md); GDW_SAVES_PASSWORD_HEX / GDW_SAVES_KEY replace them.
 const PASSWORD = "gdwire issue 63: Zoë's save ✓"
 const KEY_HEX = "030a11181f262d343b424950575e656c737a81888f969da4abb2b9c0c7ced5dc"
 const MAX_VALUES = 1000000  # a bound on the loop, whatever the file says
@@ -31,9 +31,9 @@ static func suffix_of(file_name: String) -> String:
 	return file_name.get_extension()
 
 static func secret(kind: String) -> Variant:
-	if kind == "password":
-		var p := OS.get_environment("GDW_SAVES_PASSWORD")
-		return p if p != "" else PASSWORD
+	if kind == "password":  # as hex of its UTF-8 bytes (Godot 3 reads the environment as Latin-1: one way for both)
+		var p := OS.get_environment("GDW_SAVES_PASSWORD_HEX")
+		return p.hex_decode().get_string_from_utf8() if p != "" else PASSWORD
 	var k := OS.get_environment("GDW_SAVES_KEY")
 	return (k if k != "" else KEY_HEX).hex_decode()
 

@@ -3,8 +3,8 @@
 """saves_test.py check ENGINE MAKE_SAVES SAVES_DIR — the committed saves of issue 63 (conformance/saves/) held
 against the live engine ENGINE (godot4.6, godot3.6, godot3.2):
 
-1. its reader (make_saves.sh ENGINE --read) reads every committed file of its own folder to what the
-   committed log says the engine read back when it wrote it: the open call's error, the number of values,
+1. its reader (make_saves.sh ENGINE --read, given the test secrets) reads every committed file of its own
+   folder to what the committed log says the engine read back when it wrote it: the open call's error, the number of values,
    each value's var_to_bytes hex and var_to_str (the values it stored, or, where the log records that it read
    something else, that), and the ERROR lines of its stderr;
 2. it reads each committed file of the other generation, and its own encrypted files with the wrong
@@ -47,9 +47,10 @@ def events(text):
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
-def read_folder(make_saves, engine, folder, only=None):
-    """The engine's reader over FOLDER (only the files with the suffixes ONLY, and then the wrong secrets)."""
-    args = [make_saves, engine, "--read", folder]
+def read_folder(make_saves, engine, folder, only=None, secrets=()):
+    """The engine's reader over FOLDER (only the files with the suffixes ONLY, and then the wrong secrets;
+    SECRETS: the --password and --key arguments to give)."""
+    args = [make_saves, engine, "--read", folder, *secrets]
     with tempfile.TemporaryDirectory() as tmp:
         if only:
             for name in sorted(os.listdir(folder)):
@@ -129,8 +130,10 @@ def check(engine, make_saves, saves):
     folder = os.path.join(saves, engine)
     with open(os.path.join(folder, "log.jsonl"), encoding="utf-8") as f:
         log = events(f.read())
-    # 1. its own files, read as it read them back when it wrote them
-    own = read_folder(make_saves, engine, folder)
+    # 1. its own files, read as it read them back when it wrote them, the secrets given on the command line
+    #    (the test password is not ASCII: make_saves.sh must bring it to the engine as the same string)
+    made = next(e for e in log if e["event"] == "engine")
+    own = read_folder(make_saves, engine, folder, secrets=("--password", made["password"], "--key", made["key"]))
     compare(t, summary(events(own), "read"), expected_own(log), f"{engine} reads its own")
     # 2. the other generation's files, and its own encrypted ones with the wrong secrets
     for name, reader, writer, only, unstable in CROSS:
