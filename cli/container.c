@@ -239,7 +239,7 @@ static void place_add(void *ctx, const char *line) {
  * reason of a refusal. */
 static migrate_outcome migrate_file(const opts *o, const char *src, const char *dst, places *pl, char *why, size_t why_cap) {
     struct stat sb_dst;
-    if (lstat(dst, &sb_dst) == 0) return snprintf(why, why_cap, "%s exists: migrate never writes over a file", dst), REFUSED;
+    if (lstat(dst, &sb_dst) == 0) return snprintf(why, why_cap, "%.300s exists: migrate never writes over a file", dst), REFUSED;
     FILE *f = fopen(src, "rb");
     if (!f) return snprintf(why, why_cap, "cannot open: %s", strerror(errno)), REFUSED;
     uint8_t *p = NULL;
@@ -319,7 +319,7 @@ static migrate_outcome migrate_file(const opts *o, const char *src, const char *
     free(file);
     if (ok && lstat(dst, &sb_dst) == 0) ok = false, errno = EEXIST;
     if (!ok || rename(tmp, dst) != 0) {
-        snprintf(why, why_cap, "cannot write %s: %s", dst, strerror(errno));
+        snprintf(why, why_cap, "cannot write %.300s: %s", dst, strerror(errno));
         if (fd >= 0) unlink(tmp);
         return REFUSED;
     }

@@ -387,15 +387,45 @@ static gdw_file_status open_compressed(const uint8_t *p, size_t n, const gdw_fil
     return st;
 }
 
-static gdw_file_status open_encrypted(const uint8_t *p, size_t n, const gdw_file_options *o, gdw_file_info *info, uint8_t *out,
+#ifdef GDW_HAVE_LIBCRYPTO
+/* in[0..n) (n a multiple of 16) decrypted into out, and the MD5 of its first plain_n bytes, a MiB at a time: each
+ * piece is hashed while it is still in the cache (one pass over memory, not two). */
+static bool decrypt_md5(cipher_kind kind, const uint8_t key[32], const uint8_t *iv, const uint8_t *in, uint8_t *out, size_t n, size_t plain_n,
+                        uint8_t sum[16]) {
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    bool ok = c && m && EVP_CipherInit_ex(c, kind == CIPHER_ECB ? EVP_aes_256_ecb() : EVP_aes_256_cfb128(), NULL, key, iv, 0) == 1 &&
+              EVP_CIPHER_CTX_set_padding(c, 0) == 1 && EVP_DigestInit_ex(m, EVP_md5(), NULL) == 1;
+    for (size_t done = 0; ok && done < n;) {
+        size_t chunk = n - done < ((size_t)1 << 20) ? n - done : ((size_t)1 << 20);
+        int got = 0;
+        ok = EVP_CipherUpdate(c, out + done, &got, in + done, (int)chunk) == 1 && (size_t)got == chunk;
+        size_t hashed = done < plain_n ? (plain_n - done < chunk ? plain_n - done : chunk) : 0;
+        ok = ok && EVP_DigestUpdate(m, out + done, hashed) == 1;
+        done += chunk;
+    }
+    unsigned len = 0;
+    ok = ok && EVP_DigestFinal_ex(m, sum, &len) == 1 && len == 16;
+    EVP_CIPHER_CTX_free(c);
+    EVP_MD_CTX_free(m);
+    return ok;
+}
+#endif
+
+/* The plain bytes of an encrypted file into *out (malloc'ed, its cipher length). */
+static gdw_file_status open_encrypted(const uint8_t *p, size_t n, const gdw_file_options *o, gdw_file_info *info, uint8_t **out,
                                       gdw_file_error *e) {
 #ifndef GDW_HAVE_LIBCRYPTO
     (void)p, (void)n, (void)o, (void)info, (void)out;
     return fail(e, GDW_FILE_UNSUPPORTED, 0, "an encrypted file: this build of gdwire has no AES (OpenSSL's libcrypto)");
 #else
     /* each row the bytes fit, in table order: the MD5 decides (a Godot 4 MD5 whose first word is 1 fits both) */
-    uint8_t *buf = malloc(info->cipher_len ? info->cipher_len : 1);
-    if (!buf) return fail(e, GDW_FILE_NO_MEMORY, 0, "out of memory for %llu bytes", (unsigned long long)info->cipher_len);
+    uint64_t cap = o->max_plain ? o->max_plain : GDW_FILE_MAX_PLAIN_DEFAULT, room = 0;
+    for (size_t i = 0; i < N_ENCRYPTED; i++)
+        if (encrypted_fits(&k_encrypted[i], p, n) && le64(p + k_encrypted[i].length_at) <= cap && pad16(le64(p + k_encrypted[i].length_at)) > room)
+            room = pad16(le64(p + k_encrypted[i].length_at)); /* at most the file's length */
+    uint8_t *buf = malloc(room ? (size_t)room : 1);
+    if (!buf) return fail(e, GDW_FILE_NO_MEMORY, 0, "out of memory for %llu bytes", (unsigned long long)room);
     for (size_t i = 0; i < N_ENCRYPTED; i++) {
         const encrypted_layout *r = &k_encrypted[i];
         if (!encrypted_fits(r, p, n)) continue;
@@ -403,29 +433,23 @@ static gdw_file_status open_encrypted(const uint8_t *p, size_t n, const gdw_file
         memset(&row, 0, sizeof row);
         row.magic = info->magic;
         encrypted_fields(r, p, n, &row);
-        if (row.plain_len > (o->max_plain ? o->max_plain : GDW_FILE_MAX_PLAIN_DEFAULT)) continue; /* said by the caller */
-        if (row.cipher_len > info->cipher_len) {
-            uint8_t *q = realloc(buf, row.cipher_len);
-            if (!q) return free(buf), fail(e, GDW_FILE_NO_MEMORY, 0, "out of memory");
-            buf = q;
-        }
+        if (row.plain_len > cap) continue; /* the caller said so for the first row */
         uint8_t iv[16], sum[16];
         if (row.has_iv) memcpy(iv, row.iv, 16);
-        if (!aes(r->cipher, false, o->key, row.has_iv ? iv : NULL, p + r->data_at, buf, row.cipher_len) || !md5(buf, row.plain_len, sum)) {
+        if (!decrypt_md5(r->cipher, o->key, row.has_iv ? iv : NULL, p + r->data_at, buf, row.cipher_len, row.plain_len, sum)) {
             free(buf);
             return fail(e, GDW_FILE_NO_MEMORY, r->data_at, "libcrypto failed (AES-256 or MD5)");
         }
         if (memcmp(sum, row.md5, 16) == 0) {
-            memcpy(out, buf, row.plain_len);
-            free(buf);
+            *out = buf;
             *info = row;
             return GDW_FILE_OK;
         }
     }
     free(buf);
-    return fail(e, GDW_FILE_WRONG_KEY, k_encrypted[info->generation == 3 ? 0 : 1].md5_at,
-                "wrong password or key (or a damaged file): the MD5 of the decrypted bytes is not the one at byte %zu, as the engine would say",
-                k_encrypted[info->generation == 3 ? 0 : 1].md5_at);
+    size_t md5_at = k_encrypted[info->generation == 3 ? 0 : 1].md5_at;
+    return fail(e, GDW_FILE_WRONG_KEY, md5_at,
+                "wrong password or key (or a damaged file): the MD5 of the decrypted bytes is not the one at byte %zu, as the engine would say", md5_at);
 #endif
 }
 
@@ -445,11 +469,15 @@ gdw_file_status gdw_file_open(const uint8_t *p, size_t n, const gdw_file_options
                     "the header says %llu plain bytes, over the cap of %llu (raise it: max_plain, --max-plain)", (unsigned long long)info->plain_len,
                     (unsigned long long)cap);
     if (info->plain_len > SIZE_MAX - 16) return fail(e, GDW_FILE_TOO_BIG, 0, "too big for this machine");
-    uint8_t *out = malloc(info->plain_len ? (size_t)info->plain_len : 1);
-    if (!out) return fail(e, GDW_FILE_NO_MEMORY, 0, "out of memory for %llu plain bytes", (unsigned long long)info->plain_len);
-    if (info->container == GDW_FILE_PLAIN) memcpy(out, p, n), st = GDW_FILE_OK;
-    else if (info->container == GDW_FILE_COMPRESSED) st = open_compressed(p, n, info, out, e);
-    else st = open_encrypted(p, n, o, info, out, e);
+    uint8_t *out = NULL;
+    if (info->container == GDW_FILE_ENCRYPTED) {
+        st = open_encrypted(p, n, o, info, &out, e);
+    } else {
+        out = malloc(info->plain_len ? (size_t)info->plain_len : 1);
+        if (!out) return fail(e, GDW_FILE_NO_MEMORY, 0, "out of memory for %llu plain bytes", (unsigned long long)info->plain_len);
+        if (info->container == GDW_FILE_PLAIN) memcpy(out, p, n), st = GDW_FILE_OK;
+        else st = open_compressed(p, n, info, out, e);
+    }
     if (st) return free(out), st;
     *plain = out;
     *plain_len = (size_t)info->plain_len;
