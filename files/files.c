@@ -37,10 +37,12 @@
  *   3.6.2's Mode ends at MODE_GZIP, compression.h:46-51). */
 #include "gdwire_files.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cipher.h"
 #include "fastlz.h"
 
 #ifdef GDW_HAVE_ZLIB
@@ -171,12 +173,12 @@ static bool md5(const uint8_t *p, size_t n, uint8_t out[16]) {
     return EVP_Digest(p, n, out, &len, EVP_md5(), NULL) == 1 && len == 16;
 }
 
-/* in[0..n) (n a multiple of 16) through AES-256 in the layout's mode into out (may be in). */
-static bool aes(cipher_kind kind, bool encrypt, const uint8_t key[32], const uint8_t *iv, const uint8_t *in, uint8_t *out, size_t n) {
+/* in[0..n) (n a multiple of 16) encrypted with AES-256 in the layout's mode into out (may be in): the writers. */
+static bool aes_encrypt(cipher_kind kind, const uint8_t key[32], const uint8_t *iv, const uint8_t *in, uint8_t *out, size_t n) {
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     if (!ctx) return false;
     const EVP_CIPHER *c = kind == CIPHER_ECB ? EVP_aes_256_ecb() : EVP_aes_256_cfb128();
-    bool ok = EVP_CipherInit_ex(ctx, c, NULL, key, iv, encrypt ? 1 : 0) == 1 && EVP_CIPHER_CTX_set_padding(ctx, 0) == 1;
+    bool ok = EVP_CipherInit_ex(ctx, c, NULL, key, iv, 1) == 1 && EVP_CIPHER_CTX_set_padding(ctx, 0) == 1;
     size_t done = 0;
     while (ok && done < n) { /* EVP takes an int length: chunks of 1 GiB */
         size_t chunk = n - done < ((size_t)1 << 30) ? n - done : ((size_t)1 << 30);
@@ -388,25 +390,40 @@ static gdw_file_status open_compressed(const uint8_t *p, size_t n, const gdw_fil
 }
 
 #ifdef GDW_HAVE_LIBCRYPTO
-/* in[0..n) (n a multiple of 16) decrypted into out, and the MD5 of its first plain_n bytes, a MiB at a time: each
- * piece is hashed while it is still in the cache (one pass over memory, not two). */
+/* in[0..n) (n a multiple of 16, in and out apart) decrypted into out. ECB: AES-256 decryption block by block. CFB
+ * (128-bit feedback): plain block i = cipher block i XOR AES-256-encrypt(cipher block i - 1), the IV before the
+ * first; so the encryptions are one ECB encryption of the cipher text shifted by a block, which runs 4-8 blocks at
+ * a time with AES instructions where the chained CFB call runs one. */
+bool gdw_files_decrypt(bool cfb, const uint8_t key[32], const uint8_t iv[16], const uint8_t *in, uint8_t *out, size_t n) {
+    if (n % 16 || n > INT_MAX) return false;
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    int got = 0, got0 = 0;
+    bool ok = c && EVP_CipherInit_ex(c, EVP_aes_256_ecb(), NULL, key, NULL, cfb ? 1 : 0) == 1 && EVP_CIPHER_CTX_set_padding(c, 0) == 1;
+    if (ok && !cfb) ok = !n || (EVP_CipherUpdate(c, out, &got, in, (int)n) == 1 && (size_t)got == n);
+    if (ok && cfb && n) {
+        ok = EVP_CipherUpdate(c, out, &got0, iv, 16) == 1 && got0 == 16 &&
+             (n == 16 || (EVP_CipherUpdate(c, out + 16, &got, in, (int)(n - 16)) == 1 && (size_t)got == n - 16));
+        for (size_t i = 0; ok && i < n; i++) out[i] ^= in[i];
+    }
+    EVP_CIPHER_CTX_free(c);
+    return ok;
+}
+
+/* in[0..n) decrypted into out, and the MD5 of its first plain_n bytes, a MiB at a time: each piece is hashed while
+ * it is still in the cache (one pass over memory, not two). */
 static bool decrypt_md5(cipher_kind kind, const uint8_t key[32], const uint8_t *iv, const uint8_t *in, uint8_t *out, size_t n, size_t plain_n,
                         uint8_t sum[16]) {
-    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
     EVP_MD_CTX *m = EVP_MD_CTX_new();
-    bool ok = c && m && EVP_CipherInit_ex(c, kind == CIPHER_ECB ? EVP_aes_256_ecb() : EVP_aes_256_cfb128(), NULL, key, iv, 0) == 1 &&
-              EVP_CIPHER_CTX_set_padding(c, 0) == 1 && EVP_DigestInit_ex(m, EVP_md5(), NULL) == 1;
+    bool ok = m && EVP_DigestInit_ex(m, EVP_md5(), NULL) == 1;
     for (size_t done = 0; ok && done < n;) {
         size_t chunk = n - done < ((size_t)1 << 20) ? n - done : ((size_t)1 << 20);
-        int got = 0;
-        ok = EVP_CipherUpdate(c, out + done, &got, in + done, (int)chunk) == 1 && (size_t)got == chunk;
+        ok = gdw_files_decrypt(kind == CIPHER_CFB, key, done ? in + done - 16 : iv, in + done, out + done, chunk); /* CFB: the previous block is the IV */
         size_t hashed = done < plain_n ? (plain_n - done < chunk ? plain_n - done : chunk) : 0;
         ok = ok && EVP_DigestUpdate(m, out + done, hashed) == 1;
         done += chunk;
     }
     unsigned len = 0;
     ok = ok && EVP_DigestFinal_ex(m, sum, &len) == 1 && len == 16;
-    EVP_CIPHER_CTX_free(c);
     EVP_MD_CTX_free(m);
     return ok;
 }
@@ -606,7 +623,7 @@ static gdw_file_status write_encrypted(const gdw_file_spec *s, const uint8_t *pl
     put64(buf + r->length_at, n);
     ok = ok && md5(plain, n, buf + r->md5_at);
     if (n) memcpy(buf + r->data_at, plain, n); /* zero padding: calloc */
-    ok = ok && aes(r->cipher, true, s->key, r->iv_at != NO_FIELD ? iv : NULL, buf + r->data_at, buf + r->data_at, clen);
+    ok = ok && aes_encrypt(r->cipher, s->key, r->iv_at != NO_FIELD ? iv : NULL, buf + r->data_at, buf + r->data_at, clen);
     if (!ok) return free(buf), fail(e, GDW_FILE_NO_MEMORY, 0, "libcrypto failed (AES-256, MD5 or the random IV)");
     *out = buf;
     *out_len = r->data_at + clen;
