@@ -166,6 +166,8 @@ void packet_name(const packet *pk, char *out, size_t cap);
 /* A rejected raw packet that is really text: say so on stderr, once a run (suggest.c). */
 void hint_raw_text(const opts *o, const packet *pk);
 
+/* Whether p[0..n) starts with a FileAccess container's magic word ("GCPF", "GDEC") (container.c). */
+bool container_magic(const uint8_t *p, size_t n);
 /* --framing file (container.c): the input's bytes, a container opened first. */
 int container_source(const opts *o, const char *src, const uint8_t *p, size_t n, packet_fn fn, void *ctx, run_stats *st);
 /* The frames of p[0..n) in memory, --resync or not (input.c). */

@@ -161,12 +161,24 @@ static uint8_t *sink_end(size_t *n) {
 
 /* ---- --framing file over a container ---------------------------------------------------------------------- */
 
+bool container_magic(const uint8_t *p, size_t n) {
+    gdw_file_info info;
+    gdw_file_error err;
+    /* the header alone decides nothing here: a container's magic word, even one whose header is then cut */
+    return n >= 4 && (gdw_file_inspect(p, 4, &info, &err) != GDW_FILE_OK || info.container != GDW_FILE_PLAIN);
+}
+
 int container_source(const opts *o, const char *src, const uint8_t *p, size_t n, packet_fn fn, void *ctx, run_stats *st) {
     gdw_file_info info;
     gdw_file_error err;
     bool converting = o->to != NULL && strcmp(o->verb, "convert") == 0;
     if (gdw_file_inspect(p, n, &info, &err) == GDW_FILE_OK && info.container == GDW_FILE_PLAIN && !(converting && o->container))
         return split_frames_memory(o, src, p, n, fn, ctx, st); /* a plain file: as before */
+    if (converting && o->enc != ENC_RAW) { /* the container is raw bytes: it cannot go out as hex or base64 lines */
+        fprintf(stderr, "gdwire convert: %s: a %s file is converted as raw bytes: leave out --hex, --base64 and --dump\n", src,
+                info.container == GDW_FILE_PLAIN ? "plain" : info.layout);
+        return st->rejected++, st->packets++, EXIT_USAGE;
+    }
     uint8_t *plain = NULL;
     size_t plain_n = 0;
     int rc = open_container(o, src, p, n, &info, &plain, &plain_n);

@@ -169,7 +169,7 @@ static const verb k_verbs[] = {
      "  gdwire convert --from godot3 --to godot4 --framing file --password-file pw save.dat > new.dat\n"
      "  gdwire convert --from godot4 --to godot3 --lossy --framing stream in.bin > out.bin\n",
      "Exit status: 0 every packet converted, 1 some packet not (rejected, or not convertible without\n--lossy), 2 usage or I/O error.\n"},
-    {"migrate", "move a folder of Godot saves from one dialect to another, container and all", O_FROMTO | O_SECRET | O_MODE, cmd_migrate,
+    {"migrate", "move a folder of Godot saves to another dialect, container and all", O_FROMTO | O_SECRET | O_MODE, cmd_migrate,
      "gdwire migrate --from A --to B [--password TEXT | --password-file F | --key HEX] [--container C] SRC_DIR DEST_DIR",
      "Reads every file under SRC_DIR (in name order; links are not followed) as a FileAccess file of\n"
      "store_var values in dialect A: plain, compressed or encrypted, opened as --framing file opens it.\n"

@@ -113,9 +113,11 @@ static uint64_t le64(const uint8_t *p) { return (uint64_t)le32(p) | (uint64_t)le
 static void put32(uint8_t *p, uint32_t v) {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
+#ifdef GDW_HAVE_LIBCRYPTO /* only the encrypted writer stores a 64-bit length */
 static void put64(uint8_t *p, uint64_t v) {
     for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
+#endif
 static uint64_t pad16(uint64_t n) { return n % 16 ? n + 16 - n % 16 : n; }
 
 static gdw_file_status fail(gdw_file_error *e, gdw_file_status s, uint64_t at, const char *fmt, ...)
@@ -310,12 +312,33 @@ gdw_file_status gdw_file_inspect(const uint8_t *p, size_t n, gdw_file_info *info
 
 /* ---- opening ---------------------------------------------------------------------------------------------- */
 
-/* One block of mode c: in[0..n) to exactly want bytes at out (room for at least max(want, 16) bytes when
- * FastLZ). Returns whether it did. */
-static bool block_decompress(gdw_file_compression c, void *zstd_ctx, const uint8_t *in, size_t n, uint8_t *out, size_t want,
-                             size_t room) {
-    (void)zstd_ctx;
-    switch (c) {
+/* What a file's blocks are decompressed with, made once a file (a context a block made many blocks of a few bytes
+ * cost microseconds each: the time stays linear in the file, with a small constant). */
+typedef struct block_reader {
+    gdw_file_compression c;
+#ifdef GDW_HAVE_ZSTD
+    ZSTD_DCtx *zstd;
+#endif
+#ifdef GDW_HAVE_ZLIB
+    z_stream z;
+    bool z_ready;
+#endif
+} block_reader;
+
+static void block_reader_end(block_reader *r) {
+#ifdef GDW_HAVE_ZSTD
+    ZSTD_freeDCtx(r->zstd);
+#endif
+#ifdef GDW_HAVE_ZLIB
+    if (r->z_ready) inflateEnd(&r->z);
+#endif
+    (void)r;
+}
+
+/* One block: in[0..n) to exactly want bytes at out (room for at least max(want, 16) bytes when FastLZ). Returns
+ * whether it did. */
+static bool block_decompress(block_reader *r, const uint8_t *in, size_t n, uint8_t *out, size_t want, size_t room) {
+    switch (r->c) {
     case GDW_FILE_FASTLZ: {
         size_t got = n ? gdw_fastlz_decompress(in, n, out, room) : 0;
         return want < FASTLZ_MIN_BLOCK ? got == FASTLZ_MIN_BLOCK : got == want; /* compression.cpp: short blocks padded to 16 */
@@ -323,24 +346,21 @@ static bool block_decompress(gdw_file_compression c, void *zstd_ctx, const uint8
 #ifdef GDW_HAVE_ZLIB
     case GDW_FILE_DEFLATE:
     case GDW_FILE_GZIP: {
-        if (n > UINT32_MAX || room > UINT32_MAX) return false;
-        z_stream z;
-        memset(&z, 0, sizeof z);
-        if (inflateInit2(&z, c == GDW_FILE_DEFLATE ? 15 : 15 + 16) != Z_OK) return false;
-        z.next_in = (Bytef *)(uintptr_t)in;
-        z.avail_in = (uInt)n;
-        z.next_out = out;
-        z.avail_out = (uInt)want;
-        int err = inflate(&z, Z_FINISH);
-        size_t total = z.total_out;
-        inflateEnd(&z);
-        return err == Z_STREAM_END && total == want;
+        if (n > UINT32_MAX || want > UINT32_MAX) return false;
+        int bits = r->c == GDW_FILE_DEFLATE ? 15 : 15 + 16; /* compression.cpp: zlib's header, or gzip's */
+        if (r->z_ready ? inflateReset(&r->z) != Z_OK : (r->z_ready = inflateInit2(&r->z, bits) == Z_OK) == false) return false;
+        r->z.next_in = (Bytef *)(uintptr_t)in;
+        r->z.avail_in = (uInt)n;
+        r->z.next_out = out;
+        r->z.avail_out = (uInt)want;
+        int err = inflate(&r->z, Z_FINISH);
+        return err == Z_STREAM_END && r->z.total_out == want;
     }
 #endif
 #ifdef GDW_HAVE_ZSTD
     case GDW_FILE_ZSTD: {
-        size_t r = ZSTD_decompressDCtx(zstd_ctx, out, want, in, n);
-        return !ZSTD_isError(r) && r == want;
+        size_t got = ZSTD_decompressDCtx(r->zstd, out, want, in, n);
+        return !ZSTD_isError(got) && got == want;
     }
 #endif
 #ifdef GDW_HAVE_BROTLI
@@ -349,18 +369,21 @@ static bool block_decompress(gdw_file_compression c, void *zstd_ctx, const uint8
         return BrotliDecoderDecompress(n, in, &got, out) == BROTLI_DECODER_RESULT_SUCCESS && got == want;
     }
 #endif
-    default: return false;
+    default: (void)in, (void)n, (void)out, (void)want, (void)room; return false;
     }
 }
 
 static gdw_file_status open_compressed(const uint8_t *p, size_t n, const gdw_file_info *info, uint8_t *out, gdw_file_error *e) {
+    (void)n;
     gdw_file_compression c = info->compression;
     if (!compression_built(c))
         return fail(e, GDW_FILE_UNSUPPORTED, COMPRESSED_MODE_AT, "compression mode %s (%u) at byte %d: this build of gdwire has no %s library",
                     gdw_file_compression_name(c), (unsigned)c, COMPRESSED_MODE_AT, gdw_file_compression_name(c));
-    void *zctx = NULL;
+    block_reader r;
+    memset(&r, 0, sizeof r);
+    r.c = c;
 #ifdef GDW_HAVE_ZSTD
-    if (c == GDW_FILE_ZSTD && !(zctx = ZSTD_createDCtx())) return fail(e, GDW_FILE_NO_MEMORY, 0, "out of memory");
+    if (c == GDW_FILE_ZSTD && !(r.zstd = ZSTD_createDCtx())) return fail(e, GDW_FILE_NO_MEMORY, 0, "out of memory");
 #endif
     gdw_file_status st = GDW_FILE_OK;
     uint8_t scratch[FASTLZ_MIN_BLOCK];
@@ -374,7 +397,7 @@ static gdw_file_status open_compressed(const uint8_t *p, size_t n, const gdw_fil
         /* an empty last block (a total that is a multiple of the block size) is never decompressed by the engine:
          * get_buffer returns once it has what was asked (4.6.3 file_access_compressed.cpp:275-277), so whatever
          * its bytes are, the engines read the file */
-        bool ok = want == 0 || block_decompress(c, zctx, p + at, csize, dst, want, small ? sizeof scratch : want);
+        bool ok = want == 0 || block_decompress(&r, p + at, csize, dst, want, small ? sizeof scratch : want);
         if (!ok) {
             st = fail(e, GDW_FILE_CORRUPT, at, "block %u of %u (%zu bytes at byte %llu) does not decompress with %s to its %zu bytes", i + 1,
                       info->blocks, csize, (unsigned long long)at, gdw_file_compression_name(c), want);
@@ -383,9 +406,7 @@ static gdw_file_status open_compressed(const uint8_t *p, size_t n, const gdw_fil
         if (small) memcpy(out + off, scratch, want);
         at += csize;
     }
-#ifdef GDW_HAVE_ZSTD
-    ZSTD_freeDCtx(zctx);
-#endif
+    block_reader_end(&r);
     return st;
 }
 

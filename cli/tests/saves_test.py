@@ -142,6 +142,14 @@ try:
     open(pwfile, "w", encoding="utf-8").write(secrets3["password"] + "\n")
     r = run("decode", "-d", "godot3", "--framing", "file", "--password-file", pwfile, "--noout", os.path.join(SAVES, "godot3.6", "game.pass"))
     check(r.returncode == 0, "--password-file (one line ending dropped)")
+    # through a pipe: a container read whole, plain frames as before
+    with open(os.path.join(SAVES, "godot4.6", "game.zstd"), "rb") as f:
+        r = run("decode", "-d", "godot4", "--framing", "file", "--noout", "-", stdin=f.read())
+    check(r.returncode == 0 and b"3 packets, 7632 bytes: 3 decoded" in r.stderr, f"a compressed file on stdin: {r.stderr!r}")
+    r = run("convert", "--from", "godot4", "--to", "godot4", "--framing", "file", "--container", "compressed:zstd", "-", stdin=plain4)
+    check(r.returncode == 0 and r.stdout == open(os.path.join(SAVES, "godot4.6", "game.zstd"), "rb").read(), "--container from stdin")
+    r = run("convert", "--from", "godot3", "--to", "godot4", "--framing", "file", "--hex", "-", stdin=open(os.path.join(SAVES, "godot3.6", "game.zstd"), "rb").read().hex().encode())
+    check(r.returncode == 2 and not r.stdout and b"raw bytes" in r.stderr, f"a container in hex is not converted into hex lines: {r.returncode} {r.stderr!r}")
     # a cut file: nothing written
     cut = os.path.join(tmp, "cut.pass")
     open(cut, "wb").write(open(os.path.join(SAVES, "godot3.6", "game.pass"), "rb").read()[:-1])
