@@ -17,6 +17,7 @@
 #define EXIT_ACCEPTED 0
 #define EXIT_REJECTED 1
 #define EXIT_USAGE 2
+#define EXIT_MIGRATE_LOSSY 3 /* migrate: every file converted, some with lossy places */
 
 /* ---- options ------------------------------------------------------------------------------ */
 
@@ -66,14 +67,31 @@ typedef struct opts {
                                    reader gets each record when it is made, not at exit */
     int color;                  /* -1 auto, 0 off, 1 on */
     capture_opts cap;
+    /* Godot's file containers (container.c): --password, --password-file, --key; --container; --max-plain */
+    bool has_key;
+    uint8_t key[32];
+    const char *container;      /* convert, migrate: plain, compressed:MODE, encrypted */
+    uint64_t max_plain;         /* the most plain bytes a container may hold; 0: the library's 256 MiB */
 } opts;
 
 /* Option letters a verb takes (see parse_opts in main.c). */
 enum {
     O_DIALECT = 1 << 0, O_INPUT = 1 << 1, O_FRAMING = 1 << 2, O_MODE = 1 << 3, O_JSON = 1 << 4,
     O_NOOUT = 1 << 5, O_WIRE = 1 << 6, O_LOSSY = 1 << 7, O_FROMTO = 1 << 8, O_VERBOSE = 1 << 9,
-    O_CAPTURE = 1 << 10,
+    O_CAPTURE = 1 << 10, O_SECRET = 1 << 11,
 };
+
+/* ---- Godot's file containers (container.c) ----------------------------------------------------------- */
+
+/* --password, --password-file, --key, --container, --max-plain: argv[*i] taken with its value: 1; not one: 0;
+ * a usage error, reported: -1. */
+int container_option(opts *o, int argc, char **argv, int *i);
+/* --framing file over the whole input p[0..n): a plain file's frames as before; a compressed or encrypted
+ * one opened first (explain shows its header; convert writes the container around its output). */
+/* The FileAccess generation (3 or 4) of a dialect's family, 0 for none known. */
+unsigned container_generation(const gdw_dialect *d);
+/* convert's output into the container being made, when one is: true if taken. */
+bool sink_take(const uint8_t *pre, size_t np, const uint8_t *p, size_t n);
 
 /* capture's options (capture.c): argv[*i] taken, with its value, if it is one: 1; not one: 0;
  * a usage error, reported: -1. */
@@ -148,6 +166,17 @@ void packet_name(const packet *pk, char *out, size_t cap);
 /* A rejected raw packet that is really text: say so on stderr, once a run (suggest.c). */
 void hint_raw_text(const opts *o, const packet *pk);
 
+/* Whether p[0..n) starts with a FileAccess container's magic word ("GCPF", "GDEC") (container.c). */
+bool container_magic(const uint8_t *p, size_t n);
+/* --framing file (container.c): the input's bytes, a container opened first. */
+int container_source(const opts *o, const char *src, const uint8_t *p, size_t n, packet_fn fn, void *ctx, run_stats *st);
+/* The frames of p[0..n) in memory, --resync or not (input.c). */
+int split_frames_memory(const opts *o, const char *src, const uint8_t *p, size_t n, packet_fn fn, void *ctx, run_stats *st);
+/* One value of o->from converted to o->to (encode.c): *out (free it); each lossy place to place(ctx, line), as
+ * convert names it. false: why says it, *failed holds the error, *decoded whether the value decoded. */
+bool convert_value(const opts *o, const uint8_t *p, size_t n, void (*place)(void *, const char *), void *ctx, uint8_t **out, size_t *out_n,
+                   char *why, size_t why_cap, gdw_error *failed, bool *decoded);
+
 /* Write out[0..n) in the input's encoding and framing (convert, encode). */
 int write_packet(const opts *o, const uint8_t *p, size_t n);
 
@@ -187,6 +216,7 @@ int cmd_convert(const opts *o);
 int cmd_diff(const opts *o);
 int cmd_dialects(const opts *o);
 int cmd_capture(const opts *o);
+int cmd_migrate(const opts *o);
 
 void print_decode_error(FILE *f, const packet *pk, const gdw_error *e);
 

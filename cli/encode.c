@@ -102,35 +102,76 @@ int cmd_encode(const opts *o) {
 
 /* ---- convert --------------------------------------------------------------------------------- */
 
-static int convert_packet(void *ctx, const packet *pk) {
-    const opts *o = ctx;
-    char where[600];
-    packet_name(pk, where, sizeof where);
+/* A lossy place as convert names it ("into godot4: LOSSY at [2]: ..."), to the caller's place function. */
+typedef struct place_ctx { const gdw_dialect *d; void (*place)(void *, const char *); void *ctx; } place_ctx;
+
+static void say_place(void *ctx, const gdw_error *e) {
+    place_ctx *pc = ctx;
+    char line[700];
+    snprintf(line, sizeof line, "into %s: %s%s%s: %s", gdw_dialect_name(pc->d), gdw_status_name(e->code), e->path[0] ? " at " : " at the top", e->path,
+             e->message);
+    pc->place(pc->ctx, line);
+}
+
+bool convert_value(const opts *o, const uint8_t *p, size_t n, void (*place)(void *, const char *), void *place_ctx_arg, uint8_t **out,
+                   size_t *out_n, char *why, size_t why_cap, gdw_error *failed, bool *decoded) {
     gdw_doc *doc = NULL, *conv = NULL;
     gdw_error err;
     gdw_decode_options dec = o->dec;
     dec.borrow_input = true;
-    gdw_status s = gdw_decode(o->from, pk->p, pk->n, &dec, NULL, &doc, NULL, &err);
+    *out = NULL;
+    gdw_status s = gdw_decode(o->from, p, n, &dec, NULL, &doc, NULL, &err);
+    *decoded = s == GDW_OK;
     if (s) {
-        fprintf(stderr, "%s: not a %s packet: ", where, gdw_dialect_name(o->from));
-        print_decode_error(stderr, pk, &err);
-        return s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
+        *failed = err;
+        snprintf(why, why_cap, "not a %s value: %s%s%s at byte %zu: %s", gdw_dialect_name(o->from), gdw_status_name(err.code), err.path[0] ? " at " : "",
+                 err.path, err.offset, err.message);
+        return false;
     }
+    place_ctx pc = {o->to, place, place_ctx_arg};
     gdw_convert_options co = gdw_convert_options_default();
-    lossy_ctx l = {where, o->to, 0};
     co.lossy = o->lossy;
-    co.report = warn_lossy;
-    co.report_ctx = &l;
+    co.report = say_place;
+    co.report_ctx = &pc;
     s = gdw_convert(gdw_doc_root(doc), o->to, &co, NULL, &conv, &err);
-    int rc;
-    if (s) {
-        print_encode_error(where, o->to, &err, true);
-        rc = s == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
-    } else {
-        rc = encode_and_write(o, where, o->to, gdw_doc_root(conv));
+    if (!s) {
+        gdw_encode_options eo = gdw_encode_options_default();
+        eo.lossy = o->lossy;
+        eo.lossy_report = say_place;
+        eo.lossy_ctx = &pc;
+        s = gdw_encode_alloc(o->to, gdw_doc_root(conv), &eo, NULL, out, out_n, &err);
     }
+    if (s) *failed = err;
+    if (s)
+        snprintf(why, why_cap, "cannot convert into %s: %s%s%s: %s%s", gdw_dialect_name(o->to), gdw_status_name(err.code), err.path[0] ? " at " : " at the top",
+                 err.path, err.message, !o->lossy && (err.code == GDW_ERR_LOSSY || err.code == GDW_ERR_UNSUPPORTED_TYPE) ? " (--lossy allows it, with a warning per place)" : "");
     gdw_doc_free(conv);
     gdw_doc_free(doc);
+    return s == GDW_OK;
+}
+
+/* convert's warnings: "where: warning: into ...". */
+static void warn_place(void *ctx, const char *line) { fprintf(stderr, "%s: warning: %s\n", (const char *)ctx, line); }
+
+static int convert_packet(void *ctx, const packet *pk) {
+    const opts *o = ctx;
+    char where[600], why[900];
+    packet_name(pk, where, sizeof where);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    gdw_error err;
+    bool decoded;
+    if (!convert_value(o, pk->p, pk->n, warn_place, where, &out, &n, why, sizeof why, &err, &decoded)) {
+        if (!decoded) {
+            fprintf(stderr, "%s: not a %s packet: ", where, gdw_dialect_name(o->from));
+            print_decode_error(stderr, pk, &err);
+        } else {
+            print_encode_error(where, o->to, &err, true);
+        }
+        return err.code == GDW_ERR_NOMEM ? EXIT_USAGE : EXIT_REJECTED;
+    }
+    int rc = write_packet(o, out, n);
+    free(out);
     return rc;
 }
 

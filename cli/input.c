@@ -77,10 +77,21 @@ typedef struct reader {
     size_t len, pos;
     size_t consumed;     /* bytes taken so far */
     bool io_error;
+    uint8_t ahead[4];    /* bytes read ahead of f (a pipe's first word, looked at for a container's magic) */
+    size_t n_ahead;
 } reader;
 
 static size_t rd_read(reader *r, uint8_t *dst, size_t n) {
     size_t k;
+    if (r->n_ahead && n) { /* the bytes read ahead first */
+        k = r->n_ahead < n ? r->n_ahead : n;
+        memcpy(dst, r->ahead, k);
+        memmove(r->ahead, r->ahead + k, r->n_ahead - k);
+        r->n_ahead -= k;
+        size_t more = rd_read(r, dst + k, n - k); /* counts its own bytes */
+        r->consumed += k;
+        return k + more;
+    }
     if (r->f) {
         k = fread(dst, 1, n, r->f);
         if (k < n && ferror(r->f)) r->io_error = true;
@@ -376,6 +387,12 @@ static int split_frames_resync(const opts *o, const char *src, const uint8_t *p,
     return rc;
 }
 
+int split_frames_memory(const opts *o, const char *src, const uint8_t *p, size_t n, packet_fn fn, void *ctx, run_stats *st) {
+    if (o->resync) return split_frames_resync(o, src, p, n, fn, ctx, st);
+    reader r = {NULL, p, n, 0, 0, false, {0}, 0};
+    return split_frames(o, src, &r, fn, ctx, st);
+}
+
 static int one_packet(const opts *o, packet_fn fn, void *ctx, run_stats *st, const packet *pk) {
     int r = fn(ctx, pk);
     st->packets++;
@@ -450,14 +467,49 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
     int rc;
     size_t mapped_n = 0;
     uint8_t *mapped = is_stdin ? NULL : map_file(o, f, &mapped_n);
-    if (o->enc == ENC_RAW && o->frame != FRAME_NONE && o->resync) {
+    if (o->enc == ENC_RAW && o->frame == FRAME_FILE && mapped) { /* a FileAccess file: maybe compressed or encrypted (container.c) */
+        rc = container_source(o, path, mapped, mapped_n, fn, ctx, st);
+    } else if (o->enc == ENC_RAW && o->frame == FRAME_FILE) {
+        /* a pipe: its first word says whether it is a container (read whole: a container is opened whole) or plain
+         * frames (read frame by frame in bounded memory, as before) */
+        reader r = {f, NULL, 0, 0, 0, false, {0}, 0};
+        r.n_ahead = fread(r.ahead, 1, sizeof r.ahead, f);
+        if (container_magic(r.ahead, r.n_ahead) || (o->container && o->to)) {
+            uint8_t *rest = NULL, *p;
+            size_t n_rest = 0;
+            rc = slurp(f, path, &rest, &n_rest);
+            p = rc ? NULL : malloc(r.n_ahead + n_rest + 1);
+            if (!rc && !p) { fprintf(stderr, "%s: %s: out of memory\n", k_prog, shown(path)); rc = EXIT_USAGE; }
+            if (!rc) {
+                memcpy(p, r.ahead, r.n_ahead);
+                memcpy(p + r.n_ahead, rest, n_rest);
+                rc = container_source(o, path, p, r.n_ahead + n_rest, fn, ctx, st);
+            }
+            free(p);
+            free(rest);
+        } else {
+            rc = o->resync ? 0 : split_frames(o, path, &r, fn, ctx, st);
+            if (o->resync) { /* resync looks ahead: the whole input in memory */
+                uint8_t *rest = NULL, *p = NULL;
+                size_t n_rest = 0;
+                rc = slurp(f, path, &rest, &n_rest);
+                if (!rc && (p = malloc(r.n_ahead + n_rest + 1))) {
+                    memcpy(p, r.ahead, r.n_ahead);
+                    memcpy(p + r.n_ahead, rest, n_rest);
+                    rc = split_frames_resync(o, path, p, r.n_ahead + n_rest, fn, ctx, st);
+                } else if (!rc) rc = EXIT_USAGE;
+                free(p);
+                free(rest);
+            }
+        }
+    } else if (o->enc == ENC_RAW && o->frame != FRAME_NONE && o->resync) {
         uint8_t *p = mapped;
         size_t n = mapped_n;
         rc = mapped ? 0 : slurp(f, path, &p, &n); /* resync looks ahead: the whole input in memory */
         if (!rc) rc = split_frames_resync(o, path, p, n, fn, ctx, st);
         if (!mapped) free(p);
     } else if (o->enc == ENC_RAW && o->frame != FRAME_NONE) {
-        reader r = {mapped ? NULL : f, mapped, mapped_n, 0, 0, false};
+        reader r = {mapped ? NULL : f, mapped, mapped_n, 0, 0, false, {0}, 0};
         rc = split_frames(o, path, &r, fn, ctx, st);
     } else {
         uint8_t *p = mapped;
@@ -471,9 +523,10 @@ static int do_source(const opts *o, const char *path, packet_fn fn, void *ctx, r
         if (!rc) {
             if (o->lines) rc = split_lines(o, path, p, n, fn, ctx, st);
             else if (o->enc != ENC_RAW && (rc = untext(o, path, p, &n))) { /* reported */ }
+            else if (o->frame == FRAME_FILE) rc = container_source(o, path, p, n, fn, ctx, st);
             else if (o->frame != FRAME_NONE && o->resync) rc = split_frames_resync(o, path, p, n, fn, ctx, st);
             else if (o->frame != FRAME_NONE) {
-                reader r = {NULL, p, n, 0, 0, false};
+                reader r = {NULL, p, n, 0, 0, false, {0}, 0};
                 rc = split_frames(o, path, &r, fn, ctx, st);
             } else {
                 packet pk = {path, 0, 0, p, n};
@@ -604,6 +657,7 @@ int write_packet(const opts *o, const uint8_t *p, size_t n) {
         }
         np = 4;
     }
+    if (o->enc == ENC_RAW && sink_take(pre, np, p, n)) return 0; /* into the container convert is making */
     if (o->enc == ENC_RAW) {
         if (fwrite(pre, 1, np, stdout) != np || fwrite(p, 1, n, stdout) != n) {
             fprintf(stderr, "%s: write error: %s\n", k_prog, strerror(errno));

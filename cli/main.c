@@ -51,6 +51,16 @@ static const char k_decode_opts_help[] =
     "                      the engine converts in a way gdwire does not compute, rather than print\n"
     "                      it as written with a note\n";
 
+static const char k_secret_help[] =
+    "Godot's file containers (with --framing file; docs/saves.md): a file FileAccess.open_compressed\n"
+    "wrote (FastLZ, Deflate, Zstandard, gzip; Brotli) or open_encrypted / open_encrypted_with_pass\n"
+    "wrote (Godot 3's or 4's layout) is opened first, found by its magic word\n"
+    "  --password TEXT     the password given to open_encrypted_with_pass\n"
+    "  --password-file F   the same, read from F (one line ending at its end is not part of it)\n"
+    "  --key HEX           the 32-byte key given to open_encrypted, as 64 hex digits\n"
+    "  --max-plain N       the most plain bytes a container may declare (K, M, G; default 256M):\n"
+    "                      a bigger one is refused before anything is decompressed\n";
+
 static const char k_exit_help[] = "Exit status: 0 every packet accepted, 1 some rejected, 2 usage or I/O error.\n";
 
 typedef struct verb {
@@ -65,7 +75,7 @@ typedef struct verb {
 } verb;
 
 static const verb k_verbs[] = {
-    {"check", "check each packet against every dialect, and rank them", O_INPUT | O_FRAMING | O_MODE | O_JSON | O_VERBOSE, cmd_check,
+    {"check", "check each packet against every dialect, and rank them", O_INPUT | O_FRAMING | O_SECRET | O_MODE | O_JSON | O_VERBOSE, cmd_check,
      "gdwire check [--json] [-v] [input options] [--mode M] [FILE...]",
      "Decodes each packet in every dialect. For one packet it prints the matrix (verdict, bytes\n"
      "consumed, trailing bytes, the engine's own verdict (engine-exact mode), whether the dialect's\n"
@@ -83,7 +93,7 @@ static const verb k_verbs[] = {
      "  gdwire check --framing stream capture.bin\n"
      "  gdwire check --json corpus/ | jq -r 'select(.best != null) | .best'\n",
      "Exit status: 0 every packet accepted by some dialect, 1 some packet rejected by all (or a frame\ncut short), 2 usage or I/O error.\n"},
-    {"decode", "print each packet's value in one dialect (text or JSON)", O_DIALECT | O_INPUT | O_FRAMING | O_MODE | O_JSON | O_NOOUT | O_WIRE, cmd_decode,
+    {"decode", "print each packet's value in one dialect (text or JSON)", O_DIALECT | O_INPUT | O_FRAMING | O_SECRET | O_MODE | O_JSON | O_NOOUT | O_WIRE, cmd_decode,
      "gdwire decode -d DIALECT [--json | --noout | --wire] [input options] [--mode M] [FILE...]",
      "Decodes each packet in the dialect and prints its value in canonical text\n"
      "(docs/text-format.md), one line per packet (prefixed with the packet's name when there are\n"
@@ -103,7 +113,7 @@ static const verb k_verbs[] = {
      "  gdwire decode -d godot4 --json packet.bin | jq .value\n"
      "  gdwire decode -d godot3 --noout --framing stream capture.bin && echo all good\n",
      "Exit status: 0 every packet accepted, 1 some rejected (or a frame cut short), 2 usage or I/O\nerror.\n"},
-    {"explain", "an annotated hex dump of each packet: every field and its value", O_DIALECT | O_INPUT | O_FRAMING | O_MODE | O_JSON, cmd_explain,
+    {"explain", "an annotated hex dump of each packet: every field and its value", O_DIALECT | O_INPUT | O_FRAMING | O_SECRET | O_MODE | O_JSON, cmd_explain,
      "gdwire explain -d DIALECT [--json] [input options] [--mode M] [FILE...]",
      "Prints an annotated hex dump of each packet: offset, bytes, the field they are and its\n"
      "value, padding marked, nested values indented. Where the packet is rejected, the failing\n"
@@ -143,7 +153,7 @@ static const verb k_verbs[] = {
      "  gdwire diff -d godot4 --hex before.hex after.hex\n"
      "  gdwire diff -d auto --dump a.txt b.txt\n",
      "Exit status: 0 the same value, 1 they differ, 2 usage or I/O error, or a packet that does not decode.\n"},
-    {"convert", "rewrite packets from one dialect as another dialect's engine would", O_FROMTO | O_INPUT | O_FRAMING | O_MODE | O_LOSSY, cmd_convert,
+    {"convert", "rewrite packets from one dialect as another dialect's engine would", O_FROMTO | O_INPUT | O_FRAMING | O_SECRET | O_MODE | O_LOSSY, cmd_convert,
      "gdwire convert --from A --to B [--lossy] [input options] [FILE...]",
      "Decodes each packet in dialect A and writes it as dialect B's engine would, in the input's\n"
      "encoding and framing (raw, hex or base64; one line per packet for text). A type B lacks or a\n"
@@ -151,10 +161,28 @@ static const verb k_verbs[] = {
      "godot4.0, f64 into a single-precision field) is an error naming the place; --lossy uses\n"
      "the nearest counterpart (or null) with a warning per place. docs/convert.md has the table.\n"
      "  --from A, --to B    the dialects\n"
-     "  --lossy             allow lossy changes, each warned about on stderr\n",
+     "  --lossy             allow lossy changes, each warned about on stderr\n"
+     "  --container C       with --framing file: write plain, compressed:MODE or encrypted (default:\n"
+     "                      the input's container, in the target's generation; written whole or not\n"
+     "                      at all)\n",
      "  gdwire convert --from godot3 --to godot4 --hex cli/samples/godot3-game-state.hex\n"
+     "  gdwire convert --from godot3 --to godot4 --framing file --password-file pw save.dat > new.dat\n"
      "  gdwire convert --from godot4 --to godot3 --lossy --framing stream in.bin > out.bin\n",
      "Exit status: 0 every packet converted, 1 some packet not (rejected, or not convertible without\n--lossy), 2 usage or I/O error.\n"},
+    {"migrate", "move a folder of Godot saves to another dialect, container and all", O_FROMTO | O_SECRET | O_MODE, cmd_migrate,
+     "gdwire migrate --from A --to B [--password TEXT | --password-file F | --key HEX] [--container C] SRC_DIR DEST_DIR",
+     "Reads every file under SRC_DIR (in name order; links are not followed) as a FileAccess file of\n"
+     "store_var values in dialect A: plain, compressed or encrypted, opened as --framing file opens it.\n"
+     "Converts every value to dialect B (lossy changes allowed, each named) and writes the same\n"
+     "container in B's generation to the same name under DEST_DIR: the same compression mode, or\n"
+     "encrypted with the same secret (under a fresh IV in Godot 4); --container chooses another. A file\n"
+     "is written whole or not at all, never over an existing file, and DEST_DIR may not be SRC_DIR or\n"
+     "inside it. One line per file on stdout: converted, lossy (with each place, as convert names it)\n"
+     "or refused (why). docs/saves.md.\n"
+     "  --from A, --to B    the dialects (godot3 and godot4 families)\n"
+     "  --container C       plain, compressed:MODE (fastlz, deflate, zstd, gzip) or encrypted\n",
+     "  gdwire migrate --from godot3 --to godot4 --password-file pw.txt old_saves/ new_saves/\n",
+     "Exit status: 0 every file converted, 3 every file converted but some with lossy places, 1 some\nfile refused, 2 usage or I/O error.\n"},
     {"capture", "every message of a captured Godot multiplayer session, decoded", O_JSON | O_CAPTURE, cmd_capture,
      "gdwire capture [--json] [--names FILE] [filters] [-d DIALECT] FILE.pcap|FILE.pcapng|-",
      "Reads a packet capture (pcap or pcapng, as tcpdump -w writes it; - for stdin), or a live\n"
@@ -227,6 +255,7 @@ static void usage_verb(FILE *f, const verb *v) {
     fprintf(f, "usage: %s\n\n%s", v->synopsis, v->about);
     if (v->opts & O_INPUT) fprintf(f, "\n%s", v->run == cmd_encode ? "" : k_input_help);
     if (v->opts & O_MODE) fprintf(f, "%s", k_decode_opts_help);
+    if (v->opts & O_SECRET) fprintf(f, "%s", k_secret_help);
     fprintf(f, "  --no-color          no colour (the default when stdout is not a terminal)\n\nExamples:\n%s\n%s", v->examples, v->exit_status);
 }
 
@@ -275,6 +304,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     unsigned ok = v->opts;
     bool only_files = false;
     int objects = -1; /* --allow-objects / --no-allow-objects; else the dialect's engine default */
+    int taken_secret = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
 #define TAKES(bit) ((ok & (bit)) != 0)
@@ -333,7 +363,9 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
         else if (strcmp(a, "--wire") == 0 && TAKES(O_WIRE)) o->wire = true;
         else if (strcmp(a, "--lossy") == 0 && TAKES(O_LOSSY)) o->lossy = true;
         else if ((strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) && TAKES(O_VERBOSE)) o->verbose = true;
-        else if (TAKES(O_CAPTURE)) {
+        else if (TAKES(O_SECRET) && (taken_secret = container_option(o, argc, argv, &i)) != 0) {
+            if (taken_secret < 0) return EXIT_USAGE;
+        } else if (TAKES(O_CAPTURE)) {
             int taken = capture_option(o, argc, argv, &i);
             if (taken < 0) return EXIT_USAGE;
             if (!taken) return usage_error(v->name, "unknown option '%s'", a);
@@ -346,9 +378,15 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     const gdw_dialect *reader = o->dialect ? o->dialect : o->from;
     o->objects_flag = objects;
     o->dec.allow_objects = objects_allowed(o, reader);
+    if (v->run == cmd_migrate) o->lossy = true; /* migrate names each lossy place rather than refusing the file */
     if ((ok & O_FROMTO) && (!o->from || !o->to)) return usage_error(v->name, "%s", "needs --from A and --to B (see 'gdwire dialects')");
     if (o->lines && o->enc == ENC_RAW && v->run != cmd_encode) return usage_error(v->name, "%s", "--lines needs --hex, --base64 or --dump");
     if (o->lines && o->frame != FRAME_NONE && v->run != cmd_encode) return usage_error(v->name, "%s", "--lines and --framing do not go together");
+    if ((o->has_key || o->max_plain) && o->frame != FRAME_FILE && v->run != cmd_migrate)
+        return usage_error(v->name, "%s", "--password, --password-file, --key and --max-plain need --framing file (a FileAccess file)");
+    if (o->container && o->frame != FRAME_FILE && v->run != cmd_migrate) return usage_error(v->name, "%s", "--container needs --framing file");
+    if (o->container && o->enc != ENC_RAW) return usage_error(v->name, "%s", "--container writes raw bytes: not with --hex, --base64 or --dump");
+    if (v->run == cmd_migrate && o->n_inputs != 2) return usage_error(v->name, "%s", "two directories: SRC_DIR DEST_DIR");
     if (o->resync && o->frame == FRAME_NONE) return usage_error(v->name, "%s", "--resync needs --framing stream, file or packet-stream");
     if (o->max_frame && o->frame == FRAME_NONE) return usage_error(v->name, "%s", "--max-frame needs --framing stream, file or packet-stream");
     if (o->big_endian && o->frame != FRAME_STREAM && o->frame != FRAME_FILE)

@@ -7,14 +7,10 @@
  * level), zlib (MODE_DEFLATE: inflateInit2 with 15 window bits, so a zlib header, inflate to Z_STREAM_END) and
  * zstd (ZSTD_decompressDCtx, default parameters). ENet's own range coder lives in libenet (gdw_decompress_fn).
  *
- * The FastLZ reader is gdwire's own, from the format: a literal run (ctrl 0-31: ctrl + 1 bytes follow) or a
- * match (ctrl's top 3 bits: its length - 2, 7 meaning a length byte follows (level 2: bytes while 255); its low
- * 5 bits and the next byte: the distance - 1; level 2's distance 0x1FFF + 1 says a 16-bit far distance
- * follows, plus 8191). Every read and copy is bounded: a block that reads past its end, copies from before the
- * output's start or past out_cap is refused (0), as the engine's safe decoder refuses it. One difference: a block
- * whose last byte is a match's control byte makes fastlz.c read one byte past the block (its code byte), and
- * accept or refuse by what lies there; gdwire refuses it. */
+ * The FastLZ reader is gdwire's own, shared with the file containers: files/fastlz.c (gdw_fastlz_decompress). */
 #include "session.h"
+
+#include "files/fastlz.h"
 
 #include <string.h>
 
@@ -43,52 +39,6 @@ bool gdw_enet_compression_built(gdw_enet_compression c) {
 #endif
     default: return false;
     }
-}
-
-/* FastLZ, levels 1 and 2 (the level in the first byte's top 3 bits: 0 is level 1, 1 level 2). The block is read
- * through reader.h; the output is written only inside out[0..cap). */
-static size_t fastlz_read(const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
-    reader r = rd_view(in, n, 0);
-    uint8_t first, ctrl;
-    if (!rd_u8(&r, &first)) return 0;
-    unsigned level = (first >> 5) + 1u;
-    if (level > 2) return 0;
-    size_t op = 0;
-    ctrl = first & 31u; /* the first instruction is a literal run */
-    for (;;) {
-        if (ctrl >= 32) {
-            size_t len = (ctrl >> 5) - 1u, dist = (size_t)(ctrl & 31u) << 8;
-            if (len == 6) {
-                uint8_t more;
-                do {
-                    if (!rd_u8(&r, &more)) return 0;
-                    len += more;
-                } while (level == 2 && more == 255);
-            }
-            uint8_t code;
-            if (!rd_u8(&r, &code)) return 0;
-            dist += code + 1u;
-            if (level == 2 && code == 255 && dist == (31u << 8) + 256u) { /* a far match: 16 bits more */
-                uint16_t far;
-                if (rd_left(&r) < 3 || !rd_be16(&r, &far)) return 0; /* fastlz.c wants ip < ip_bound here: a byte past the two */
-                dist = (size_t)far + 8191u + 1u;
-            }
-            len += 3;
-            if (dist > op || len > cap - op) return 0;
-            for (size_t k = 0; k < len; k++) out[op + k] = out[op + k - dist]; /* may overlap: byte by byte */
-            op += len;
-        } else {
-            size_t run = ctrl + 1u;
-            const uint8_t *literal;
-            if (run > cap - op || !rd_bytes(&r, run, &literal)) return 0;
-            memcpy(out + op, literal, run);
-            op += run;
-        }
-        /* level 1 stops with fewer than 2 bytes left, level 2 with none (fastlz.c's ip_bound and ip_limit) */
-        if (level == 1 ? rd_left(&r) < 2 : !rd_left(&r)) break;
-        rd_u8(&r, &ctrl);
-    }
-    return op;
 }
 
 #ifdef GDW_HAVE_ZLIB
@@ -135,7 +85,7 @@ static size_t zstd_read(const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
 size_t gdw_enet_decompress(gdw_enet_compression c, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap) {
     if (!in || !out || in_len == 0 || out_cap == 0) return 0;
     switch (c) {
-    case GDW_ENET_COMPRESS_FASTLZ: return fastlz_read(in, in_len, out, out_cap);
+    case GDW_ENET_COMPRESS_FASTLZ: return gdw_fastlz_decompress(in, in_len, out, out_cap);
 #ifdef GDW_HAVE_ZLIB
     case GDW_ENET_COMPRESS_ZLIB: return zlib_read(in, in_len, out, out_cap);
 #endif

@@ -28,6 +28,7 @@ PACKAGES=(
   libenet7                           # gdwire capture: ENet's range coder (Godot 3.4+ compresses with it); it reads pcap and pcapng itself
   libpcap0.8                         # gdwire capture -i: a live interface (loaded then only; tools/engines:live_capture_test)
   zlib1g-dev libzstd-dev             # the session library: ENet datagrams Godot compresses with zlib or zstd
+  libssl-dev libbrotli-dev           # the file containers (files/): AES-256 and MD5 of FileAccessEncrypted (libcrypto), Godot 4's Brotli-compressed files (read only)
   afl++                              # second fuzzing engine
   godot3-server                      # the real Godot 3.2.3 engine, used as an oracle
   python3 xxd zip unzip              # small helpers used by tests and tools

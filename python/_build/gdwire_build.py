@@ -22,7 +22,7 @@ import zipfile
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # python/
 ROOT = os.path.dirname(HERE)
-PACKAGE_FILES = ["__init__.py", "_session.py", "_streams.py", "_values.py", "_gdwire.pyi", "py.typed"]
+PACKAGE_FILES = ["__init__.py", "_saves.py", "_session.py", "_streams.py", "_values.py", "_gdwire.pyi", "py.typed"]
 DEFINES = ["_GNU_SOURCE"]
 CFLAGS = ["-std=c11", "-O2", "-fvisibility=hidden"]
 # dlopen (the range coder's libenet, loaded when a Session asks for it): in glibc's libdl before 2.34
@@ -32,7 +32,11 @@ LIBS = ["m"] + (["dl"] if sys.platform.startswith("linux") else [])
 OPTIONAL = [
     ("zlib", "GDW_HAVE_ZLIB", "z", "#include <zlib.h>\nint main(void) { z_stream z = {0}; return inflateInit2(&z, 15) == Z_OK ? inflateEnd(&z) : 1; }\n"),
     ("zstd", "GDW_HAVE_ZSTD", "zstd", "#include <zstd.h>\nint main(void) { ZSTD_DCtx *c = ZSTD_createDCtx(); return ZSTD_freeDCtx(c) != 0; }\n"),
+    # the file containers (files/files.c): AES-256 and MD5 of encrypted saves, Godot 4's Brotli-compressed files
+    ("libcrypto", "GDW_HAVE_LIBCRYPTO", "crypto", "#include <openssl/evp.h>\nint main(void) { return EVP_aes_256_ecb() == 0; }\n"),
+    ("brotli", "GDW_HAVE_BROTLI", "brotlidec", "#include <brotli/decode.h>\nint main(void) { size_t n = 0; return BrotliDecoderDecompress(0, 0, &n, 0) == 9; }\n"),
 ]
+DEBIAN = {"zlib": "zlib1g-dev", "zstd": "libzstd-dev", "libcrypto": "libssl-dev", "brotli": "libbrotli-dev"}
 
 
 def codec_sources():
@@ -48,6 +52,7 @@ def codec_sources():
 def session_sources():
     """The session reader's sources (session/gdwire_session.h), beside python/ in a checkout."""
     found = sorted(glob.glob(os.path.join(ROOT, "session", "*.c")))
+    found += sorted(glob.glob(os.path.join(ROOT, "files", "*.c")))  # the file containers, and FastLZ shared with them
     if not found:
         raise SystemExit("gdwire: the session reader's sources (session/) are not beside python/: build from a gdwire checkout")
     return found
@@ -89,14 +94,15 @@ def compressions():
         without = set(filter(None, os.environ.get("GDWIRE_BUILD_WITHOUT", "").split(",")))
         unknown = without - {name for name, _, _, _ in OPTIONAL}
         if unknown:
-            raise SystemExit("gdwire: GDWIRE_BUILD_WITHOUT names %s: only zlib and zstd are optional" % ", ".join(sorted(unknown)))
+            raise SystemExit("gdwire: GDWIRE_BUILD_WITHOUT names %s: only %s are optional" % (", ".join(sorted(unknown)),
+                                                                                              ", ".join(n for n, _, _, _ in OPTIONAL)))
         _FOUND = [(name, define, lib) for name, define, lib, source in OPTIONAL if name not in without and _links(cc, source, lib)]
         have = [name for name, _, _ in _FOUND]
         missing = [name for name, _, _, _ in OPTIONAL if name not in have]
-        print("gdwire: ENet compressions the session reader reads: fastlz%s%s" %
-              ("".join(", " + n for n in have),
+        print("gdwire: optional libraries built in: %s%s" %
+              (", ".join(have) or "none",
                "; not built in (no headers or library): %s (Debian: apt-get install %s)" %
-               (", ".join(missing), " ".join({"zlib": "zlib1g-dev", "zstd": "libzstd-dev"}[n] for n in missing)) if missing else ""),
+               (", ".join(missing), " ".join(DEBIAN[n] for n in missing)) if missing else ""),
               file=sys.stderr)
     return _FOUND
 

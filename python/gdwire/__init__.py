@@ -26,7 +26,8 @@ from ._values import (MATH_TYPES, PACKED_TYPES, Dictionary, PackedStringArray, R
                       from_json, to_json)
 from ._streams import PacketPeerStreamReader, async_read_var, async_write_var, read_var, write_var, iter_vars  # noqa: F401
 from ._session import *  # noqa: F401,F403
-from . import _session, _values
+from ._saves import *  # noqa: F401,F403
+from . import _saves, _session, _values
 
 __all__ = [
     "decode", "decode_with_length", "encode", "check", "dialects", "canonical_name", "CheckResult", "DialectVerdict",
@@ -35,6 +36,7 @@ __all__ = [
 ]
 __all__ += _values.__all__
 __all__ += _session.__all__
+__all__ += _saves.__all__
 
 __version__ = "0.2.0"
 library_version: str = _gdwire.library_version

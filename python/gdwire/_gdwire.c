@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "codec/gdwire.h"
+#include "files/gdwire_files.h"
 #include "session/gdwire_pcap.h"
 #include "session/gdwire_session.h"
 
@@ -1344,7 +1345,128 @@ static PyObject *py_compressions_built(PyObject *self, PyObject *noargs) {
     return list;
 }
 
+/* ---- Godot's file containers (files/gdwire_files.h) ------------------------------------------------------ */
+
+static const char *const k_container_name[] = {"plain", "compressed", "encrypted"};
+
+/* raise ValueError(status, offset, message); gdwire/_saves.py turns it into SaveError */
+static PyObject *raise_file(gdw_file_status st, const gdw_file_error *e) {
+    static const char *const names[] = {"OK", "TRUNCATED", "CORRUPT", "NEED_KEY", "WRONG_KEY", "TOO_BIG", "UNSUPPORTED", "NO_MEMORY", "BAD_ARGUMENT"};
+    PyObject *t = Py_BuildValue("(sKs)", (unsigned)st < sizeof names / sizeof *names ? names[st] : "?", (unsigned long long)e->offset, e->message);
+    if (t) PyErr_SetObject(PyExc_ValueError, t);
+    Py_XDECREF(t);
+    return NULL;
+}
+
+static PyObject *info_dict(const gdw_file_info *i) {
+    char md5[33], iv[33];
+    for (int k = 0; k < 16; k++) snprintf(md5 + 2 * k, 3, "%02x", i->md5[k]), snprintf(iv + 2 * k, 3, "%02x", i->iv[k]);
+    if (i->container == GDW_FILE_COMPRESSED)
+        return Py_BuildValue("{s:s,s:s,s:I,s:s,s:I,s:I,s:K,s:K,s:O}", "container", k_container_name[i->container], "layout", i->layout, "generation",
+                             i->generation, "compression", gdw_file_compression_name(i->compression), "block_size", i->block_size, "blocks", i->blocks,
+                             "plain_size", (unsigned long long)i->plain_len, "compressed_size", (unsigned long long)i->compressed_len, "end_magic",
+                             i->end_magic ? Py_True : Py_False);
+    if (i->container == GDW_FILE_ENCRYPTED)
+        return Py_BuildValue("{s:s,s:s,s:I,s:s,s:K,s:z}", "container", k_container_name[i->container], "layout", i->layout, "generation", i->generation,
+                             "md5", md5, "plain_size", (unsigned long long)i->plain_len, "iv", i->has_iv ? iv : NULL);
+    return Py_BuildValue("{s:s,s:s,s:I,s:K}", "container", "plain", "layout", "plain", "generation", 0u, "plain_size", (unsigned long long)i->plain_len);
+}
+
+/* file_open(data, key or None, max_plain) -> (plain bytes, header dict) */
+static PyObject *py_file_open(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer buf, key = {0};
+    PyObject *key_obj;
+    unsigned long long max_plain;
+    if (!PyArg_ParseTuple(args, "y*OK", &buf, &key_obj, &max_plain)) return NULL;
+    if (key_obj != Py_None && (PyObject_GetBuffer(key_obj, &key, PyBUF_SIMPLE) < 0 || key.len != 32)) {
+        if (key.obj) PyBuffer_Release(&key);
+        PyBuffer_Release(&buf);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "key: 32 bytes");
+        return NULL;
+    }
+    gdw_file_options o = {key_obj != Py_None ? (const uint8_t *)key.buf : NULL, max_plain};
+    gdw_file_info info;
+    gdw_file_error err;
+    uint8_t *plain = NULL;
+    size_t n = 0;
+    gdw_file_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = gdw_file_open((const uint8_t *)buf.buf, (size_t)buf.len, &o, &info, &plain, &n, &err);
+    Py_END_ALLOW_THREADS
+    if (key.obj) PyBuffer_Release(&key);
+    PyBuffer_Release(&buf);
+    if (st) return raise_file(st, &err);
+    PyObject *res = Py_BuildValue("(y#N)", (const char *)plain, (Py_ssize_t)n, info_dict(&info));
+    free(plain);
+    return res;
+}
+
+/* file_write(plain, container, generation, compression, key or None) -> bytes */
+static PyObject *py_file_write(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer buf, key = {0};
+    const char *container, *compression;
+    unsigned generation;
+    PyObject *key_obj;
+    if (!PyArg_ParseTuple(args, "y*sIsO", &buf, &container, &generation, &compression, &key_obj)) return NULL;
+    gdw_file_spec s = {GDW_FILE_PLAIN, generation, GDW_FILE_ZSTD, 0, NULL, NULL};
+    bool ok = true;
+    if (strcmp(container, "compressed") == 0) s.container = GDW_FILE_COMPRESSED, ok = gdw_file_compression_from_name(compression, &s.compression);
+    else if (strcmp(container, "encrypted") == 0) s.container = GDW_FILE_ENCRYPTED;
+    else ok = strcmp(container, "plain") == 0;
+    if (!ok) { PyBuffer_Release(&buf); return PyErr_Format(PyExc_ValueError, "container '%s', compression '%s'", container, compression); }
+    if (key_obj != Py_None) {
+        if (PyObject_GetBuffer(key_obj, &key, PyBUF_SIMPLE) < 0 || key.len != 32) {
+            if (key.obj) PyBuffer_Release(&key);
+            PyBuffer_Release(&buf);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "key: 32 bytes");
+            return NULL;
+        }
+        s.key = (const uint8_t *)key.buf;
+    }
+    uint8_t *out = NULL;
+    size_t n = 0;
+    gdw_file_error err;
+    gdw_file_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = gdw_file_write(&s, (const uint8_t *)buf.buf, (size_t)buf.len, &out, &n, &err);
+    Py_END_ALLOW_THREADS
+    if (key.obj) PyBuffer_Release(&key);
+    PyBuffer_Release(&buf);
+    if (st) return raise_file(st, &err);
+    PyObject *res = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n);
+    free(out);
+    return res;
+}
+
+/* file_key_from_password(password) -> the 32-byte key open_encrypted_with_pass uses */
+static PyObject *py_file_key_from_password(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *pw;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "s#", &pw, &n)) return NULL;
+    uint8_t key[32];
+    gdw_file_key_from_password(pw, (size_t)n, key);
+    return PyBytes_FromStringAndSize((const char *)key, 32);
+}
+
+/* file_supported(compression, generation, write) -> bool (this build has the library, and the engine does it) */
+static PyObject *py_file_supported(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *name;
+    unsigned generation;
+    int write;
+    gdw_file_compression c;
+    if (!PyArg_ParseTuple(args, "sIp", &name, &generation, &write)) return NULL;
+    return PyBool_FromLong(gdw_file_compression_from_name(name, &c) && gdw_file_compression_supported(c, generation, write));
+}
+
 static PyMethodDef k_methods[] = {
+    {"file_open", py_file_open, METH_VARARGS, "file_open(data, key, max_plain) -> (plain, header)"},
+    {"file_write", py_file_write, METH_VARARGS, "file_write(plain, container, generation, compression, key) -> bytes"},
+    {"file_key_from_password", py_file_key_from_password, METH_VARARGS, "file_key_from_password(password) -> bytes"},
+    {"file_supported", py_file_supported, METH_VARARGS, "file_supported(compression, generation, write) -> bool"},
     {"decode", py_decode, METH_VARARGS, "decode(data, dialect, mode, allow_objects, max_depth) -> (value, consumed)"},
     {"encode", py_encode, METH_VARARGS, "encode(value, dialect, lossy) -> bytes"},
     {"decode_json", py_decode_json, METH_VARARGS, "decode_json(data, dialect, mode, allow_objects, max_depth, plain=False) -> (json, consumed)"},

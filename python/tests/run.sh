@@ -23,19 +23,19 @@ work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/python.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
 # the files the tests read, where they sit in a checkout
-tar -ch codec session python tools/engines conformance/vectors conformance/sessions corpus 2>/dev/null | tar -x -C "$work/src"
+tar -ch codec session files python tools/engines conformance/vectors conformance/sessions conformance/saves corpus 2>/dev/null | tar -x -C "$work/src"
 cd "$work/src/python"
 start=$SECONDS
 python3 setup.py -q build_ext --inplace > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the extension does not build"; exit 1; }
 if grep -E "warning:" "$work/build.log"; then echo "FAIL: the extension builds with warnings"; exit 1; fi
 echo "built the extension in $((SECONDS - start)) s ($(python3 -c 'import sys; print(sys.version.split()[0])'))"
 # the typing the package promises: mypy --strict accepts the package, the examples that use it and the session test
-if ! python3 -m mypy --strict --cache-dir "$work/mypy" examples/server.py examples/relay_bot.py gdwire tests/test_session.py > "$work/mypy.log" 2>&1; then
+if ! python3 -m mypy --strict --cache-dir "$work/mypy" examples/server.py examples/relay_bot.py gdwire tests/test_session.py tests/test_saves.py > "$work/mypy.log" 2>&1; then
     cat "$work/mypy.log"; echo "FAIL: mypy --strict"; echo "0 passed, 1 failed"; exit 1
 fi
 echo "mypy --strict: $(tail -1 "$work/mypy.log")"
 GDWIRE_RUNNER=$runner GDWIRE_TESTEE=$testee GDWIRE_CLI=$gdwire python3 -m unittest -v tests.test_api tests.test_engine_packets tests.test_two_paths \
-    tests.test_properties tests.test_testee_agreement tests.test_session 2>&1 |
+    tests.test_properties tests.test_testee_agreement tests.test_session tests.test_saves 2>&1 |
     tee "$work/test.log" | grep -vE "^test_|^ok$|\.\.\. ok$" || true
 # a file or socket a test leaves open is a defect (it once printed 1 MB of ResourceWarnings)
 if grep -q "ResourceWarning" "$work/test.log"; then

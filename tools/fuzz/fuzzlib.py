@@ -26,6 +26,8 @@ TARGETS = {
     "decompress": {"max_len": 4097, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
     # capture files, pcap and pcapng (fuzzers/pcap.c), seeded from the real sessions and session/tests/data/
     "pcap": {"max_len": 8192, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
+    # Godot's file containers (fuzzers/files.c), seeded from the engines' saves in conformance/saves/
+    "files": {"max_len": 8192, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
 }
 
 # The sanitizers each config builds with (recorded in the run record).
