@@ -66,13 +66,14 @@ typedef struct opts {
                                    reader gets each record when it is made, not at exit */
     int color;                  /* -1 auto, 0 off, 1 on */
     capture_opts cap;
+    const char *labels;         /* rpc-diff --labels A,B: what the sentences call the two builds */
 } opts;
 
 /* Option letters a verb takes (see parse_opts in main.c). */
 enum {
     O_DIALECT = 1 << 0, O_INPUT = 1 << 1, O_FRAMING = 1 << 2, O_MODE = 1 << 3, O_JSON = 1 << 4,
     O_NOOUT = 1 << 5, O_WIRE = 1 << 6, O_LOSSY = 1 << 7, O_FROMTO = 1 << 8, O_VERBOSE = 1 << 9,
-    O_CAPTURE = 1 << 10,
+    O_CAPTURE = 1 << 10, O_LABELS = 1 << 11,
 };
 
 /* capture's options (capture.c): argv[*i] taken, with its value, if it is one: 1; not one: 0;
@@ -187,6 +188,8 @@ int cmd_convert(const opts *o);
 int cmd_diff(const opts *o);
 int cmd_dialects(const opts *o);
 int cmd_capture(const opts *o);
+int cmd_rpc(const opts *o);      /* rpc.c */
+int cmd_rpc_diff(const opts *o); /* rpc.c */
 
 void print_decode_error(FILE *f, const packet *pk, const gdw_error *e);
 
