@@ -276,12 +276,14 @@ static void logical_line(scan *sc) {
     unsigned rpc_line = sc->pending_line;
     memset(&sc->pending, 0, sizeof sc->pending);
     if (tok_is(&t[i], T_IDENT, "static")) i++;
+    bool keyword = false;
     for (size_t k = 0; i < n && k < sizeof k_keywords / sizeof k_keywords[0]; k++) {
         if (!tok_is(&t[i], T_IDENT, k_keywords[k].word)) continue;
         if (!sc->syn->network_keywords) {
             broken(sc, t[i].line, "the Godot 3 network keyword was removed in Godot 4 (use @rpc)");
         } else {
             rpc = (pj_rpc_config){true, true, k_keywords[k].mode, k_keywords[k].call_local, GDW_TRANSFER_RELIABLE, 0};
+            keyword = true;
         }
         i++;
         break;
@@ -292,7 +294,7 @@ static void logical_line(scan *sc) {
         function(sc, t, n, i + 1, rpc);
         return;
     }
-    if (rpc.set && !tok_is(&t[i], T_IDENT, "var")) /* Godot 3: `remote var` is an rset, not an RPC */
+    if (rpc.set && !(keyword && tok_is(&t[i], T_IDENT, "var"))) /* Godot 3: `remote var` is an rset, not an RPC */
         broken(sc, rpc_line ? rpc_line : t[i].line, "\"@rpc\" annotation can only be applied to functions");
     for (; i < n; i++) {
         if (tok_is(&t[i], T_IDENT, "class_name") && i + 1 < n && t[i + 1].kind == T_IDENT) {
