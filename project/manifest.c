@@ -421,12 +421,32 @@ static void signature(pj_buf *b, const gdw_rpc_method *m) {
     text_args(b, m);
 }
 
-static bool args_differ(const gdw_rpc_method *x, const gdw_rpc_method *y) {
-    if (!x->args_known || !y->args_known) return false;
-    if (x->n_args != y->n_args) return true;
+/* Whether a call made for x's parameters can run as y: as many arguments, and no two declared types
+ * that differ (the engine converts some, int to float, and refuses others: "Cannot convert argument"). */
+static bool args_fit(const gdw_rpc_method *x, const gdw_rpc_method *y) {
+    if (!x->args_known || !y->args_known) return true;
+    if (x->n_args != y->n_args) return false;
     for (size_t i = 0; i < x->n_args; i++)
-        if (x->args[i].type && y->args[i].type && strcmp(x->args[i].type, y->args[i].type) != 0) return true;
-    return false;
+        if (x->args[i].type && y->args[i].type && strcmp(x->args[i].type, y->args[i].type) != 0) return false;
+    return true;
+}
+
+/* "id 1: client calls `heal`, server runs `hit`", or, when the arguments do not fit, that the engine
+ * would run it but refuses the call (scene_rpc_interface.cpp:299 in 4.6.3 prints why). */
+static void id_sentence(pj_buf *b, const gdw_rpc_method *from, const char *lf, const gdw_rpc_method *to, const char *lt) {
+    if (!to) {
+        pj_buf_addf(b, "  id %u: %s calls `%s`, %s has no method %u (the engine refuses it)\n", from->id, lf, from->name, lt, from->id);
+        return;
+    }
+    if (args_fit(from, to)) {
+        pj_buf_addf(b, "  id %u: %s calls `%s`, %s runs `%s`\n", from->id, lf, from->name, lt, to->name);
+        return;
+    }
+    pj_buf_addf(b, "  id %u: %s calls `", from->id, lf);
+    signature(b, from);
+    pj_buf_addf(b, "`, %s would run `", lt);
+    signature(b, to);
+    pj_buf_adds(b, "` (the arguments do not fit: the engine refuses the call unless it can convert them)\n");
 }
 
 static void diff_node(pj_buf *b, const gdw_rpc_node *x, const gdw_rpc_node *y, const char *la, const char *lb, bool godot4,
@@ -452,20 +472,19 @@ static void diff_node(pj_buf *b, const gdw_rpc_node *x, const gdw_rpc_node *y, c
             const gdw_rpc_method *mx = &x->rpcs[i], *my = method_id(y, mx->id);
             if (my && strcmp(mx->name, my->name) == 0) continue;
             *ok = false;
-            if (my) pj_buf_addf(&nb, "  id %u: %s calls `%s`, %s runs `%s`\n", mx->id, la, mx->name, lb, my->name);
-            else pj_buf_addf(&nb, "  id %u: %s calls `%s`, %s has no method %u\n", mx->id, la, mx->name, lb, mx->id);
+            id_sentence(&nb, mx, la, my, lb);
         }
         for (size_t i = 0; i < y->n_rpcs; i++) {
             const gdw_rpc_method *my = &y->rpcs[i], *mx = method_id(x, my->id);
             if (mx && strcmp(mx->name, my->name) == 0) continue;
-            if (mx) pj_buf_addf(&nb, "  id %u: %s calls `%s`, %s runs `%s`\n", my->id, lb, my->name, la, mx->name);
-            else pj_buf_addf(&nb, "  id %u: %s calls `%s`, %s has no method %u\n", my->id, lb, my->name, la, my->id);
+            *ok = false;
+            id_sentence(&nb, my, lb, mx, la);
         }
     }
     for (size_t i = 0; i < x->n_rpcs; i++) {
         const gdw_rpc_method *mx = &x->rpcs[i], *my = method_named(y, mx->name);
         if (!my) continue;
-        if (args_differ(mx, my)) {
+        if (!args_fit(mx, my)) {
             pj_buf_adds(&nb, "  retyped: ");
             signature(&nb, mx);
             pj_buf_addf(&nb, " on %s, ", la);

@@ -186,6 +186,13 @@ def run_checks(gdwire, root, prefix, server_project, client_project):
                         name, side, en["path"], k, field, mine[k][field], script_rpcs[k][field]))
             tally("nodes equal to the engine's dump")
 
+    outputs = {"server": [], "client": []}
+    log = os.path.join(root, prefix + ".log")
+    if os.path.exists(log):
+        for line in open(log, encoding="utf-8"):
+            d = json.loads(line)
+            if d.get("event") == "engine_output":
+                outputs[d["role"]].append(d["line"])
     if server_project != client_project:
         out = subprocess.run([gdwire, "rpc-diff", "--labels", "server,client", os.path.join(root, server_project),
                               os.path.join(root, client_project)], capture_output=True, text=True)
@@ -198,6 +205,16 @@ def run_checks(gdwire, root, prefix, server_project, client_project):
                 sentence = "id %s: %s calls `%s`, %s runs `%s`" % (r["id"], r["sender"], r["name"], other[r["sender"]], r["ran"])
                 check(sentence in out.stdout, "%s: rpc-diff does not say \"%s\"" % (name, sentence))
                 tally("wrong-method calls rpc-diff says in those words")
+            if r["kind"] == "rpc" and r["ran"] == "-" and godot4:
+                # the receiver ran nothing: rpc-diff must say it refuses the call, and the receiver's engine said why
+                start = "  id %s: %s calls `%s" % (r["id"], r["sender"], r["name"])
+                lines = [l for l in out.stdout.splitlines() if l.startswith(start)]
+                check(len(lines) == 1 and ("would run `" in lines[0] or "has no method" in lines[0]),
+                      "%s: rpc-diff on a call the engine refused: %r" % (name, lines))
+                check(any(k in line for line in outputs[other[r["sender"]]]
+                          for k in ("Cannot convert argument", "argument(s), but called with", "configs.has(p_rpc_method_id)")),
+                      "%s: the receiving engine did not say why it refused %s" % (name, r["name"]))
+                tally("refused calls rpc-diff says the engine refuses")
         sys.stdout.write("%s: rpc-diff --labels server,client:\n%s" % (name, out.stdout))
 
 
