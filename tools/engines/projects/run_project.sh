@@ -3,7 +3,7 @@
 # run_project.sh [-e ENGINE] PROJECT [CLIENT_PROJECT] OUT — run a test project (conformance/projects/) under a real
 # engine as a server and a client on loopback, tcpdump capturing the port: OUT.pcap, OUT.log (each peer's JSON
 # lines, then each engine's own output as {"event":"engine_output"} lines), and for Godot 4 OUT.manifest.json (the
-# server's dump by addons/gdwire/manifest.gd) and OUT.client.manifest.json (the client's).
+# server's dump by addons/gdwire/manifest.gd) and, where it differs from that, OUT.client.manifest.json (the client's).
 # CLIENT_PROJECT (default PROJECT): the client runs this project instead (the mismatch pair).
 # ENGINE: godot4.6 (default for config_version=5) or godot3.6 (default for config_version=4), as tools/engines/run
 # names them. The projects are copied; each copy gets the harness (harness4.gd / harness3.gd) as the autoload
@@ -113,7 +113,9 @@ for role in ("server", "client"):
 PY
 if [ $generation = 4 ]; then
     cp "$work/server.manifest.json" "$out.manifest.json"
-    cp "$work/client.manifest.json" "$out.client.manifest.json"
+    # the client's dump: kept only where it differs from the server's (the mismatch pair)
+    rm -f "$out.client.manifest.json"
+    cmp -s "$work/server.manifest.json" "$work/client.manifest.json" || cp "$work/client.manifest.json" "$out.client.manifest.json"
 fi
 [ -n "$no_pcap" ] || echo "$out.pcap: $(stat -c %s "$out.pcap") bytes"
 echo "$out.log: $(wc -l < "$out.log") lines"
