@@ -181,7 +181,7 @@ static void walk(project *p, const char *rel, size_t depth) {
             char *child = pj_printf(p->a, "%s%s%s", rel, *rel ? "/" : "", name);
             char *cfs = pj_printf(p->a, "%s/%s", p->dir, child);
             struct stat st;
-            if (!child || !cfs || lstat(cfs, &st) != 0) continue;
+            if (!child || !cfs || stat(cfs, &st) != 0) continue; /* links followed (Bazel's runfiles); max_files and max_dir_depth bound a loop */
             if (S_ISDIR(st.st_mode)) { walk(p, child, depth + 1); continue; }
             if (!S_ISREG(st.st_mode)) continue;
             char *res = pj_printf(p->a, "res://%s", child);

@@ -4,7 +4,7 @@
  * an inheritance loop, a missing base, a script over the size cap, a bracket nested a million deep,
  * a scene that instances itself, syntax errors. Every problem must carry its file and line, and the
  * rest of the project must still be read. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +200,9 @@ static void test_hostile(void) {
     big[(3u << 20) - 1] = 0;
     put("big.gd", big);
     free(big);
+    char link[512];
+    snprintf(link, sizeof link, "%s/loop", g_dir); /* a folder that holds itself */
+    if (symlink(".", link) != 0) perror(link);
     gdw_project_limits lim = {0};
     lim.max_file_bytes = 2u << 20;
     clock_t t0 = clock();
@@ -207,6 +210,10 @@ static void test_hostile(void) {
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     if (!m) return;
     CHECK(secs < 5, "hostile project read in %.2f s", secs);
+    bool walked = false;
+    for (size_t i = 0; i < m->n_problems; i++)
+        walked |= m->problems[i].file && strncmp(m->problems[i].file, "loop/loop/", 10) == 0 && strstr(m->problems[i].message, "folders deeper");
+    CHECK(walked, "a folder that holds itself: walked to the depth cap");
     CHECK(problem_at(m, "res://loop_a.gd", 1, "inheritance loop") || problem_at(m, "res://loop_b.gd", 1, "inheritance loop"),
           "inheritance loop reported at its extends line");
     CHECK(problem_at(m, "res://orphan.gd", 1, "no such script"), "missing base: res://orphan.gd:1");
