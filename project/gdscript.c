@@ -89,6 +89,7 @@ typedef struct scan {
     size_t n_toks;
     bool toks_dropped;
     unsigned indent; /* of the logical line */
+    size_t dynamic_dropped;
     pj_rpc_config pending; /* an @rpc waiting for its function */
     unsigned pending_line;
 } scan;
@@ -103,7 +104,10 @@ static void broken(scan *sc, unsigned line, const char *why) {
     pj_problem(sc->probs, sc->file, line, "%s (the engine would not compile this script)", why);
 }
 
+enum { MAX_DYNAMIC_REASONS = 16 }; /* each node of the script carries them: kept few */
+
 static void add_dynamic(scan *sc, unsigned line, const char *what) {
+    if (sc->dynamic.n >= MAX_DYNAMIC_REASONS) { sc->dynamic_dropped++; return; }
     const char **d = pj_vec_push(&sc->dynamic);
     if (d) *d = pj_printf(sc->a, "%s:%u: %s", sc->file, line, what);
 }
@@ -425,6 +429,10 @@ void pj_gdscript_scan(const char *src, size_t len, const char *file, int godot, 
     if (depth > 0) broken(&sc, line, "a bracket is not closed at the end of the script");
     if (sc.pending.set) broken(&sc, sc.pending_line, "@rpc at the end of the script applies to no function");
     free(sc.toks);
+    if (sc.dynamic_dropped) {
+        const char **d = pj_vec_push(&sc.dynamic);
+        if (d) *d = pj_printf(a, "%s: and %zu more such calls", out->file, sc.dynamic_dropped);
+    }
     out->funcs = pj_alloc(a, (sc.funcs.n ? sc.funcs.n : 1) * sizeof(pj_func));
     if (out->funcs) {
         if (sc.funcs.n) memcpy(out->funcs, sc.funcs.p, sc.funcs.n * sizeof(pj_func));

@@ -405,16 +405,33 @@ bool gdw_rpc_path_match(const char *pattern, const char *path) {
 static bool paths_meet(const char *a, const char *b) { return gdw_rpc_path_match(a, b) || gdw_rpc_path_match(b, a); }
 
 /* ---- two builds ---- */
-static const gdw_rpc_method *method_named(const gdw_rpc_node *n, const char *name) {
-    for (size_t i = 0; i < n->n_rpcs; i++)
-        if (strcmp(n->rpcs[i].name, name) == 0) return &n->rpcs[i];
-    return NULL;
+/* A node's methods by name and by id, found in O(1): a manifest may hold a node of 65,536 RPCs. */
+typedef struct method_index {
+    const gdw_rpc_node *n;
+    pj_map names;
+    const gdw_rpc_method **ids; /* 65,536 slots */
+} method_index;
+
+static bool index_methods(method_index *x, const gdw_rpc_node *n) {
+    x->n = n;
+    memset(&x->names, 0, sizeof x->names);
+    x->ids = calloc(65536, sizeof *x->ids);
+    if (!x->ids) return false;
+    for (size_t i = 0; i < n->n_rpcs; i++) {
+        pj_map_put(&x->names, n->rpcs[i].name, i);
+        if (!x->ids[n->rpcs[i].id]) x->ids[n->rpcs[i].id] = &n->rpcs[i];
+    }
+    return !x->names.oom;
 }
-static const gdw_rpc_method *method_id(const gdw_rpc_node *n, unsigned id) {
-    for (size_t i = 0; i < n->n_rpcs; i++)
-        if (n->rpcs[i].id == id) return &n->rpcs[i];
-    return NULL;
+static void index_free(method_index *x) {
+    pj_map_free(&x->names);
+    free(x->ids);
 }
+static const gdw_rpc_method *method_named(const method_index *x, const char *name) {
+    size_t i;
+    return pj_map_get(&x->names, name, &i) ? &x->n->rpcs[i] : NULL;
+}
+static const gdw_rpc_method *method_id(const method_index *x, unsigned id) { return x->ids[id & 0xffff]; }
 
 static void signature(pj_buf *b, const gdw_rpc_method *m) {
     pj_buf_adds(b, m->name);
@@ -451,6 +468,14 @@ static void id_sentence(pj_buf *b, const gdw_rpc_method *from, const char *lf, c
 
 static void diff_node(pj_buf *b, const gdw_rpc_node *x, const gdw_rpc_node *y, const char *la, const char *lb, bool godot4,
                       bool *ok) {
+    method_index xi, yi;
+    bool indexed_x = index_methods(&xi, x), indexed_y = index_methods(&yi, y);
+    if (!indexed_x || !indexed_y) {
+        b->oom = true;
+        if (indexed_x || xi.ids) index_free(&xi);
+        if (indexed_y || yi.ids) index_free(&yi);
+        return;
+    }
     pj_buf nb = {0};
     bool sum_differs = x->has_md5 && y->has_md5 && strcmp(x->md5, y->md5) != 0;
     if (sum_differs) {
@@ -458,31 +483,31 @@ static void diff_node(pj_buf *b, const gdw_rpc_node *x, const gdw_rpc_node *y, c
         *ok = false;
     }
     for (size_t i = 0; i < x->n_rpcs; i++)
-        if (!method_named(y, x->rpcs[i].name)) {
+        if (!method_named(&yi, x->rpcs[i].name)) {
             pj_buf_addf(&nb, "  `%s` only on %s (removed on %s)\n", x->rpcs[i].name, la, lb);
             *ok = false;
         }
     for (size_t i = 0; i < y->n_rpcs; i++)
-        if (!method_named(x, y->rpcs[i].name)) {
+        if (!method_named(&xi, y->rpcs[i].name)) {
             pj_buf_addf(&nb, "  `%s` only on %s (added on %s)\n", y->rpcs[i].name, lb, lb);
             *ok = false;
         }
     if (godot4) { /* ids travel, not names: an id that names another method runs it */
         for (size_t i = 0; i < x->n_rpcs; i++) {
-            const gdw_rpc_method *mx = &x->rpcs[i], *my = method_id(y, mx->id);
+            const gdw_rpc_method *mx = &x->rpcs[i], *my = method_id(&yi, mx->id);
             if (my && strcmp(mx->name, my->name) == 0) continue;
             *ok = false;
             id_sentence(&nb, mx, la, my, lb);
         }
         for (size_t i = 0; i < y->n_rpcs; i++) {
-            const gdw_rpc_method *my = &y->rpcs[i], *mx = method_id(x, my->id);
+            const gdw_rpc_method *my = &y->rpcs[i], *mx = method_id(&xi, my->id);
             if (mx && strcmp(mx->name, my->name) == 0) continue;
             *ok = false;
             id_sentence(&nb, my, lb, mx, la);
         }
     }
     for (size_t i = 0; i < x->n_rpcs; i++) {
-        const gdw_rpc_method *mx = &x->rpcs[i], *my = method_named(y, mx->name);
+        const gdw_rpc_method *mx = &x->rpcs[i], *my = method_named(&yi, mx->name);
         if (!my) continue;
         if (!args_fit(mx, my)) {
             pj_buf_adds(&nb, "  retyped: ");
@@ -514,6 +539,8 @@ static void diff_node(pj_buf *b, const gdw_rpc_node *x, const gdw_rpc_node *y, c
     }
     if (nb.oom) b->oom = true;
     free(nb.p);
+    index_free(&xi);
+    index_free(&yi);
 }
 
 static void diff_synchronizers(pj_buf *b, const gdw_rpc_manifest *x, const gdw_rpc_manifest *y, const char *la, const char *lb,
@@ -568,10 +595,22 @@ bool gdw_rpc_manifest_diff(const gdw_rpc_manifest *a, const gdw_rpc_manifest *b,
         ok = false;
     }
     bool godot4 = a->godot >= 4 && b->godot >= 4;
+    /* b's nodes by path; only paths with a "*" segment on either side are matched one by one */
+    pj_map b_at = {0};
+    pj_vec b_starred = PJ_VEC(size_t);
+    for (size_t j = 0; j < b->n_nodes; j++) {
+        if (!pj_map_get(&b_at, b->nodes[j].path, NULL)) pj_map_put(&b_at, b->nodes[j].path, j);
+        size_t *slot = strchr(b->nodes[j].path, '*') ? pj_vec_push(&b_starred) : NULL;
+        if (slot) *slot = j;
+    }
     for (size_t i = 0; i < a->n_nodes; i++) {
         const gdw_rpc_node *x = &a->nodes[i], *y = NULL;
-        for (size_t j = 0; j < b->n_nodes && !y; j++)
-            if (paths_meet(x->path, b->nodes[j].path)) y = &b->nodes[j];
+        size_t j;
+        if (pj_map_get(&b_at, x->path, &j)) y = &b->nodes[j];
+        for (size_t k = 0; k < b_starred.n && !y; k++)
+            if (paths_meet(x->path, b->nodes[PJ_AT(b_starred, size_t, k)].path)) y = &b->nodes[PJ_AT(b_starred, size_t, k)];
+        for (size_t k = 0; k < b->n_nodes && !y && strchr(x->path, '*'); k++)
+            if (paths_meet(x->path, b->nodes[k].path)) y = &b->nodes[k];
         if (!y) {
             pj_buf_addf(&out, "node %s: only on %s (%zu RPC%s)\n", x->path, label_a, x->n_rpcs, x->n_rpcs == 1 ? "" : "s");
             if (x->n_rpcs) ok = false;
@@ -579,14 +618,27 @@ bool gdw_rpc_manifest_diff(const gdw_rpc_manifest *a, const gdw_rpc_manifest *b,
         }
         diff_node(&out, x, y, label_a, label_b, godot4, &ok);
     }
+    pj_map a_at = {0};
+    pj_vec a_starred = PJ_VEC(size_t);
+    for (size_t i = 0; i < a->n_nodes; i++) {
+        pj_map_put(&a_at, a->nodes[i].path, i);
+        size_t *slot = strchr(a->nodes[i].path, '*') ? pj_vec_push(&a_starred) : NULL;
+        if (slot) *slot = i;
+    }
     for (size_t j = 0; j < b->n_nodes; j++) {
         const gdw_rpc_node *y = &b->nodes[j];
-        bool found = false;
-        for (size_t i = 0; i < a->n_nodes && !found; i++) found = paths_meet(a->nodes[i].path, y->path);
+        bool found = pj_map_get(&a_at, y->path, NULL);
+        for (size_t k = 0; k < a_starred.n && !found; k++) found = paths_meet(a->nodes[PJ_AT(a_starred, size_t, k)].path, y->path);
+        for (size_t i = 0; i < a->n_nodes && !found && strchr(y->path, '*'); i++) found = paths_meet(a->nodes[i].path, y->path);
         if (found) continue;
         pj_buf_addf(&out, "node %s: only on %s (%zu RPC%s)\n", y->path, label_b, y->n_rpcs, y->n_rpcs == 1 ? "" : "s");
         if (y->n_rpcs) ok = false;
     }
+    if (b_at.oom || a_at.oom || b_starred.oom || a_starred.oom) out.oom = true;
+    pj_map_free(&a_at);
+    pj_map_free(&b_at);
+    pj_vec_free(&a_starred);
+    pj_vec_free(&b_starred);
     diff_synchronizers(&out, a, b, label_a, label_b, &ok);
     pj_buf_addf(&out, ok ? "%s and %s can talk: no difference the wire would feel\n" : "%s and %s cannot talk\n", label_a, label_b);
     *compatible = ok;
