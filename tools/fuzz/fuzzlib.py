@@ -26,6 +26,8 @@ TARGETS = {
     "decompress": {"max_len": 4097, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
     # capture files, pcap and pcapng (fuzzers/pcap.c), seeded from the real sessions and session/tests/data/
     "pcap": {"max_len": 8192, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
+    # the project reader's GDScript and text-resource scanners (fuzzers/project.c), seeded from conformance/projects/
+    "project": {"max_len": 65536, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
 }
 
 # The sanitizers each config builds with (recorded in the run record).
