@@ -107,6 +107,8 @@ typedef struct gdw_project_limits {
     size_t max_nodes;          /* nodes of one scene after instancing (default 200,000) */
     size_t max_instance_depth; /* scenes inside scenes (default 32) */
     size_t max_inheritance;    /* scripts extending scripts (default 64) */
+    size_t max_total_nodes;    /* nodes of every scene tree together: the main scene, autoloads, every spawnable
+                                  scene at every spawner (default 2,000,000) */
 } gdw_project_limits;
 void gdw_project_limits_default(gdw_project_limits *l);
 

@@ -77,6 +77,8 @@ typedef struct project {
     pj_problems probs;
     int godot;
     size_t total_bytes, n_files;
+    size_t nodes_expanded; /* against max_total_nodes */
+    bool told_total_nodes;
     pj_vec scripts;   /* script_info* */
     pj_map script_at; /* res path -> index */
     pj_map class_at;  /* class_name -> index */
@@ -301,6 +303,12 @@ typedef struct tree {
 
 static size_t tree_add(project *p, tree *t, size_t parent, const char *name) {
     if (t->nodes.n >= p->lim.max_nodes) { t->over_budget = true; return SIZE_MAX; }
+    if (p->nodes_expanded >= p->lim.max_total_nodes) {
+        if (!p->told_total_nodes) pj_problem(&p->probs, NULL, 0, "the scenes' trees pass %zu nodes together: the rest not read", p->lim.max_total_nodes);
+        p->told_total_nodes = true;
+        return SIZE_MAX;
+    }
+    p->nodes_expanded++;
     inode *n = pj_vec_push(&t->nodes);
     if (!n) return SIZE_MAX;
     n->name = name;
@@ -652,6 +660,10 @@ static void emit_tree(project *p, tree *t, const char *prefix, const char *origi
             sp->n_scenes = n->n_spawn_scenes;
             const char *at = join_node_path(p, path, n->spawn_path);
             if (!at) { pj_problem(&p->probs, n->scene, 0, "spawner %s: spawn_path \"%s\" not followed", path, sp->spawn_path); continue; }
+            if (strlen(at) > 4096) { /* spawners inside what they spawn, round and round */
+                pj_problem(&p->probs, n->scene, 0, "spawner %.64s...: a path past 4,096 bytes: what it spawns not read", path);
+                continue;
+            }
             for (size_t k = 0; k < n->n_spawn_scenes; k++) {
                 const char *key = pj_printf(p->a, "%s\n%s", n->spawn_scenes[k], at);
                 if (!key || pj_map_get(&p->spawn_seen, key, NULL)) continue;
@@ -692,6 +704,7 @@ void gdw_project_limits_default(gdw_project_limits *l) {
     l->max_nodes = 200000;
     l->max_instance_depth = 32;
     l->max_inheritance = 64;
+    l->max_total_nodes = 2000000;
 }
 
 

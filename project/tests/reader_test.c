@@ -230,6 +230,25 @@ static void test_hostile(void) {
     gdw_rpc_manifest_free(m);
 }
 
+static void test_spawn_loop(void) {
+    /* a scene whose spawner spawns the scene itself, under itself: bounded by the path length and the node caps */
+    fresh("spawnloop");
+    put("project.godot", k_project4);
+    put("main.tscn", "[gd_scene format=3]\n[ext_resource type=\"Script\" path=\"res://r.gd\" id=\"1\"]\n"
+                     "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1\")\n"
+                     "[node name=\"Sp\" type=\"MultiplayerSpawner\" parent=\".\"]\n"
+                     "_spawnable_scenes = PackedStringArray(\"res://main.tscn\")\nspawn_path = NodePath(\".\")\n");
+    put("r.gd", "extends Node\n@rpc\nfunc r(): pass\n");
+    clock_t t0 = clock();
+    gdw_rpc_manifest *m = read_dir(NULL);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (!m) return;
+    CHECK(secs < 5, "a spawner spawning its own scene: read in %.2f s", secs);
+    CHECK(node(m, "Main") && node(m, "Main/Sp/*"), "the first levels are there");
+    CHECK(problem_at(m, "res://main.tscn", 0, "past 4,096 bytes"), "and the loop is reported");
+    gdw_rpc_manifest_free(m);
+}
+
 static void test_scan_alone(void) {
     /* the scanners straight on bytes: unterminated strings and headers, binary garbage */
     const char *inputs[] = {"@rpc(\"any_peer", "func f(\"\"\"", "[node name=\"x", "\xff\xfe\x00@rpc((((", "key = \"never closed\n",
@@ -252,6 +271,7 @@ int main(void) {
     test_annotations();
     test_godot3();
     test_hostile();
+    test_spawn_loop();
     test_scan_alone();
     return t_finish();
 }
