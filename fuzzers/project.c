@@ -102,6 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
         }
     }
+    if (getenv("FZ_DEBUG")) for (size_t i = 0; i < probs.list.n; i++) fprintf(stderr, "P %u %s\n", PJ_AT(probs.list, gdw_project_problem, i).line, PJ_AT(probs.list, gdw_project_problem, i).message);
     for (size_t i = 0; i < probs.list.n; i++) {
         const gdw_project_problem *p = &PJ_AT(probs.list, gdw_project_problem, i);
         if (!p->message || !p->file || strcmp(p->file, file) != 0) fail("a problem without its file or message");

@@ -230,6 +230,33 @@ static const gdw_value *jat(const gdw_value *obj, const char *key, size_t i) {
     return v ? gdw_array_get(v, i) : NULL;
 }
 
+/* A dump by the game addon has no ids and no MD5 (the engine does not expose them): given here by the
+ * engine's rule (scene_rpc_interface.cpp:75-127 in 4.6.3): the node's own config sorted, ids with bit 15,
+ * then the script's sorted, ids from 0; the MD5 of the names in that order. */
+static int by_from_then_name(const void *x, const void *y) {
+    const gdw_rpc_method *a = x, *b = y;
+    if (a->from_node != b->from_node) return a->from_node ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static void fill_ids(gdw_rpc_node *n, int godot, pj_arena *a) {
+    bool missing = false;
+    for (size_t i = 0; i < n->n_rpcs; i++) missing |= n->rpcs[i].id == 0xffff;
+    if (!missing) return;
+    gdw_rpc_method *m = (gdw_rpc_method *)n->rpcs;
+    qsort(m, n->n_rpcs, sizeof *m, by_from_then_name);
+    uint16_t node_i = 0, script_i = 0;
+    const char **names = pj_alloc(a, (n->n_rpcs ? n->n_rpcs : 1) * sizeof *names);
+    for (size_t i = 0; i < n->n_rpcs; i++) {
+        m[i].id = m[i].from_node ? (uint16_t)(0x8000 | node_i++) : script_i++;
+        if (names) names[i] = m[i].name;
+    }
+    if (godot >= 4 && !n->has_md5 && names) {
+        gdw_rpc_md5(names, n->n_rpcs, n->md5);
+        n->has_md5 = true;
+    }
+}
+
 gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_manifest **out, char *err, size_t err_cap) {
     *out = NULL;
     gdw_doc *doc = NULL;
@@ -287,7 +314,8 @@ gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_
         for (size_t r = 0; rpcs && r < nm; r++) {
             const gdw_value *jr = jat(jn, "rpcs", r);
             gdw_rpc_method *rm = &rpcs[r];
-            rm->id = (uint16_t)jint(jr, "id", (long long)r);
+            long long id = jint(jr, "id", -1);
+            rm->id = id < 0 || id > 0xfffe ? 0xffff : (uint16_t)id; /* 0xffff: none given (fill_ids) */
             rm->name = jstr(a, jr, "name");
             if (!rm->name) rm->name = "";
             const char *from = jstr(a, jr, "from");
@@ -313,6 +341,7 @@ gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_
         }
         n->rpcs = rpcs;
         n->n_rpcs = rpcs ? nm : 0;
+        fill_ids(n, m->godot, a);
     }
     m->nodes = nodes;
     m->n_nodes = nodes ? nn : 0;
@@ -403,6 +432,18 @@ bool gdw_rpc_path_match(const char *pattern, const char *path) {
 }
 
 static bool paths_meet(const char *a, const char *b) { return gdw_rpc_path_match(a, b) || gdw_rpc_path_match(b, a); }
+
+static bool same_text(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+/* Of the node found so far and a candidate, the better match for x: its path meets x's, and with the same
+ * script (then the same scene) before any other. */
+static const gdw_rpc_node *better(const gdw_rpc_node *found, const gdw_rpc_node *x, const gdw_rpc_node *cand) {
+    if (!paths_meet(x->path, cand->path)) return found;
+    if (!found) return cand;
+    int f = same_text(found->script, x->script) * 2 + same_text(found->scene, x->scene);
+    int c = same_text(cand->script, x->script) * 2 + same_text(cand->scene, x->scene);
+    return c > f ? cand : found;
+}
 
 /* ---- two builds ---- */
 /* A node's methods by name and by id, found in O(1): a manifest may hold a node of 65,536 RPCs. */
@@ -606,11 +647,10 @@ bool gdw_rpc_manifest_diff(const gdw_rpc_manifest *a, const gdw_rpc_manifest *b,
     for (size_t i = 0; i < a->n_nodes; i++) {
         const gdw_rpc_node *x = &a->nodes[i], *y = NULL;
         size_t j;
-        if (pj_map_get(&b_at, x->path, &j)) y = &b->nodes[j];
-        for (size_t k = 0; k < b_starred.n && !y; k++)
-            if (paths_meet(x->path, b->nodes[PJ_AT(b_starred, size_t, k)].path)) y = &b->nodes[PJ_AT(b_starred, size_t, k)];
-        for (size_t k = 0; k < b->n_nodes && !y && strchr(x->path, '*'); k++)
-            if (paths_meet(x->path, b->nodes[k].path)) y = &b->nodes[k];
+        if (pj_map_get(&b_at, x->path, &j) && !strchr(x->path, '*')) y = &b->nodes[j];
+        /* a "*" path (a spawned node; several scenes may spawn under one parent) meets the one with its script */
+        for (size_t k = 0; k < b_starred.n && !y; k++) y = better(y, x, &b->nodes[PJ_AT(b_starred, size_t, k)]);
+        for (size_t k = 0; k < b->n_nodes && strchr(x->path, '*'); k++) y = better(y, x, &b->nodes[k]);
         if (!y) {
             pj_buf_addf(&out, "node %s: only on %s (%zu RPC%s)\n", x->path, label_a, x->n_rpcs, x->n_rpcs == 1 ? "" : "s");
             if (x->n_rpcs) ok = false;
@@ -627,9 +667,13 @@ bool gdw_rpc_manifest_diff(const gdw_rpc_manifest *a, const gdw_rpc_manifest *b,
     }
     for (size_t j = 0; j < b->n_nodes; j++) {
         const gdw_rpc_node *y = &b->nodes[j];
-        bool found = pj_map_get(&a_at, y->path, NULL);
-        for (size_t k = 0; k < a_starred.n && !found; k++) found = paths_meet(a->nodes[PJ_AT(a_starred, size_t, k)].path, y->path);
-        for (size_t i = 0; i < a->n_nodes && !found && strchr(y->path, '*'); i++) found = paths_meet(a->nodes[i].path, y->path);
+        bool found = pj_map_get(&a_at, y->path, NULL) && !strchr(y->path, '*');
+        for (size_t k = 0; k < a_starred.n && !found; k++) {
+            const gdw_rpc_node *x = &a->nodes[PJ_AT(a_starred, size_t, k)];
+            found = paths_meet(x->path, y->path) && (!x->script || !y->script || same_text(x->script, y->script));
+        }
+        for (size_t i = 0; i < a->n_nodes && !found && strchr(y->path, '*'); i++)
+            found = paths_meet(a->nodes[i].path, y->path) && (!a->nodes[i].script || !y->script || same_text(a->nodes[i].script, y->script));
         if (found) continue;
         pj_buf_addf(&out, "node %s: only on %s (%zu RPC%s)\n", y->path, label_b, y->n_rpcs, y->n_rpcs == 1 ? "" : "s");
         if (y->n_rpcs) ok = false;

@@ -56,8 +56,8 @@ static const char *trimmed(pj_arena *a, const char *s, size_t n) {
 /* A key: a word, or a quoted string (unescaped). */
 static const char *key_text(pj_arena *a, const char *s, size_t n) {
     const char *t = trimmed(a, s, n);
-    if (t && t[0] == '"') return pj_value_string(a, t);
-    return t;
+    const char *unquoted = t && t[0] == '"' ? pj_value_string(a, t) : NULL;
+    return unquoted ? unquoted : t; /* a quote never closed: the key as written */
 }
 
 void pj_text_resource_scan(const char *src, size_t len, const char *file, pj_arena *a, pj_problems *probs,
@@ -106,7 +106,11 @@ void pj_text_resource_scan(const char *src, size_t len, const char *file, pj_are
                 bool unterminated;
                 unsigned vline = line;
                 size_t e = value_end(src, len, k + 1, true, &line, &unterminated);
-                if (unterminated) { pj_problem(probs, file, vline, "unterminated string in a [%s] header", s->tag ? s->tag : ""); break; }
+                if (unterminated) { /* it runs to the end of the file: nothing after it is read */
+                    pj_problem(probs, file, vline, "unterminated string in a [%s] header", s->tag ? s->tag : "");
+                    i = len;
+                    break;
+                }
                 pj_kv *kv = pj_vec_push(&kvs);
                 if (!kv) break;
                 kv->key = key_text(a, src + i, k - i);
@@ -124,8 +128,8 @@ void pj_text_resource_scan(const char *src, size_t len, const char *file, pj_are
         size_t k = i;
         if (src[k] == '"') {
             k++;
-            while (k < len && src[k] != '"' && src[k] != '\n') k += src[k] == '\\' ? 2 : 1;
-            if (k < len) k++;
+            while (k < len && src[k] != '"' && src[k] != '\n') k += src[k] == '\\' && k + 1 < len && src[k + 1] != '\n' ? 2 : 1;
+            if (k < len && src[k] == '"') k++;
         }
         while (k < len && src[k] != '=' && src[k] != '\n') k++;
         if (k >= len || src[k] != '=') {
