@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gdwire.h" /* GDW_API */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,9 +29,9 @@ typedef enum { GDW_TRANSFER_UNRELIABLE, GDW_TRANSFER_UNRELIABLE_ORDERED, GDW_TRA
 /* SceneReplicationConfig::ReplicationMode. */
 typedef enum { GDW_REPLICATE_NEVER, GDW_REPLICATE_ALWAYS, GDW_REPLICATE_ON_CHANGE } gdw_replication_mode;
 
-const char *gdw_rpc_mode_name(gdw_rpc_mode m);
-const char *gdw_transfer_mode_name(gdw_transfer_mode t);
-const char *gdw_replication_mode_name(gdw_replication_mode m);
+GDW_API const char *gdw_rpc_mode_name(gdw_rpc_mode m);
+GDW_API const char *gdw_transfer_mode_name(gdw_transfer_mode t);
+GDW_API const char *gdw_replication_mode_name(gdw_replication_mode m);
 
 typedef struct gdw_rpc_arg {
     const char *name;
@@ -110,39 +112,39 @@ typedef struct gdw_project_limits {
     size_t max_total_nodes;    /* nodes of every scene tree together: the main scene, autoloads, every spawnable
                                   scene at every spawner (default 2,000,000) */
 } gdw_project_limits;
-void gdw_project_limits_default(gdw_project_limits *l);
+GDW_API void gdw_project_limits_default(gdw_project_limits *l);
 
 typedef enum { GDW_PROJECT_OK, GDW_PROJECT_NOT_A_PROJECT, GDW_PROJECT_NOMEM, GDW_PROJECT_IO, GDW_PROJECT_SYNTAX } gdw_project_status;
 
 /* Read the project in dir (the folder holding project.godot). limits NULL: the defaults.
  * On success *out is a manifest to free with gdw_rpc_manifest_free. On failure *out is NULL and
  * err (if not NULL) says why in at most err_cap bytes. */
-gdw_project_status gdw_project_read(const char *dir, const gdw_project_limits *limits, gdw_rpc_manifest **out,
+GDW_API gdw_project_status gdw_project_read(const char *dir, const gdw_project_limits *limits, gdw_rpc_manifest **out,
                                     char *err, size_t err_cap);
 
 /* Read a manifest saved as JSON (gdwire rpc --json, or the game addon). */
-gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_manifest **out, char *err, size_t err_cap);
+GDW_API gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_manifest **out, char *err, size_t err_cap);
 
 /* The manifest as JSON (docs/rpc-manifest.schema.json), NUL-terminated, malloc'd; NULL on no memory. */
-char *gdw_rpc_manifest_json(const gdw_rpc_manifest *m, size_t *len);
+GDW_API char *gdw_rpc_manifest_json(const gdw_rpc_manifest *m, size_t *len);
 /* The manifest as text, one block a node, malloc'd; NULL on no memory. */
-char *gdw_rpc_manifest_text(const gdw_rpc_manifest *m, size_t *len);
+GDW_API char *gdw_rpc_manifest_text(const gdw_rpc_manifest *m, size_t *len);
 
-void gdw_rpc_manifest_free(gdw_rpc_manifest *m);
+GDW_API void gdw_rpc_manifest_free(gdw_rpc_manifest *m);
 
 /* What differs between two builds' manifests, as text lines (malloc'd in *text), and whether they
  * can still talk: false when a node's checksum differs, a method id names another method, a
  * method's arguments differ, or a node with RPCs is on one side only. label_a/label_b name the
  * sides in the sentences ("client", "server"). Returns false also on no memory (*text NULL). */
-bool gdw_rpc_manifest_diff(const gdw_rpc_manifest *a, const gdw_rpc_manifest *b, const char *label_a,
+GDW_API bool gdw_rpc_manifest_diff(const gdw_rpc_manifest *a, const gdw_rpc_manifest *b, const char *label_a,
                            const char *label_b, char **text, size_t *len, bool *compatible);
 
 /* The Godot 4 checksum of a list of RPC names in id order (node config first, then the script's):
  * md5 of their concatenation (modules/multiplayer/scene_rpc_interface.cpp:118-127 in 4.6.3). */
-void gdw_rpc_md5(const char *const *names, size_t n, char out[33]);
+GDW_API void gdw_rpc_md5(const char *const *names, size_t n, char out[33]);
 
 /* Whether a manifest path (with "*" segments) names a concrete node path. */
-bool gdw_rpc_path_match(const char *pattern, const char *path);
+GDW_API bool gdw_rpc_path_match(const char *pattern, const char *path);
 
 #ifdef __cplusplus
 }
