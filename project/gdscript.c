@@ -8,6 +8,7 @@
  * is linear in the input and memory bounded by the longest kept line. Rules cited from Godot
  * 4.6.3-stable (modules/gdscript/) and 3.6.2-stable. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,8 +187,11 @@ static void rpc_annotation(scan *sc, const tok *t, size_t n, size_t i, unsigned 
                 if (k_rpc_words[r].setting == SET_LOCALITY) cfg.call_local = k_rpc_words[r].value;
                 else if (k_rpc_words[r].setting == SET_PERMISSION) cfg.mode = (gdw_rpc_mode)k_rpc_words[r].value;
                 else cfg.transfer_mode = (gdw_transfer_mode)k_rpc_words[r].value;
-            } else if (single && v->kind == T_NUMBER) {
-                broken(sc, line, "@rpc's first three arguments must be strings");
+            } else if (single && v->kind == T_NUMBER) { /* the analyzer's words, gdscript_analyzer.cpp:1706-1707 */
+                char why[160];
+                snprintf(why, sizeof why, "Invalid argument for annotation \"@rpc\": argument %zu should be \"String\" but is \"int\" "
+                         "(the channel is the fourth argument only)", arg + 1);
+                broken(sc, line, why);
                 return;
             } else {
                 cfg.known = false;

@@ -195,6 +195,16 @@ def run_checks(gdwire, root, prefix, server_project, client_project):
             d = json.loads(line)
             if d.get("event") == "engine_output":
                 outputs[d["role"]].append(d["line"])
+    # the other way: a node the reader lists that the engine's dump does not hold must be one it flags
+    # dynamic (a script the engine refused, a node config), or a spawned one the dump holds by its real name
+    for side in ("server", "client"):
+        en = engine[side]
+        if not en:
+            continue
+        for sn in static[side]["nodes"]:
+            held = [e for e in en.get("nodes", []) if match(sn["path"], e["path"]) and (e.get("script") == sn["script"] or "*" not in sn["path"])]
+            check(held or sn["dynamic"], "%s: %s %s: the reader lists it, the engine's dump has no such node, and it is not flagged dynamic" % (name, side, sn["path"]))
+            tally("nodes the reader lists, in the engine's dump or flagged dynamic")
     if server_project != client_project:
         out = subprocess.run([gdwire, "rpc-diff", "--labels", "server,client", os.path.join(root, server_project),
                               os.path.join(root, client_project)], capture_output=True, text=True)

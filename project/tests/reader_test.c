@@ -124,7 +124,7 @@ static void test_annotations(void) {
     if (!m) return;
     CHECK(problem_at(m, "res://main.gd", 2, "same setting"), "a setting twice: res://main.gd:2");
     CHECK(problem_at(m, "res://main.gd", 4, "invalid @rpc argument"), "an unknown word: res://main.gd:4");
-    CHECK(problem_at(m, "res://main.gd", 6, "must be strings"), "an int first: res://main.gd:6");
+    CHECK(problem_at(m, "res://main.gd", 6, "argument 1 should be \"String\""), "an int first: res://main.gd:6");
     CHECK(problem_at(m, "res://main.gd", 8, "only be applied to functions"), "@rpc on a var: res://main.gd:8");
     CHECK(problem_at(m, "res://main.gd", 11, "once per function"), "@rpc twice: res://main.gd:11");
     n = node(m, "Main");

@@ -36,7 +36,8 @@ func _log(d):
 	d["seq"] = seq
 	seq += 1
 	log_file.store_line(to_json(d))
-	log_file.flush()
+	if log_file.has_method("flush"):  # 3.2 has none; the file is written whole when the engine quits
+		log_file.flush()
 
 func _wait(seconds):
 	yield(get_tree().create_timer(seconds), "timeout")

@@ -8,7 +8,8 @@
 # (addons/gdwire/manifest.gd) of the whole tree. The server spawns every scene of every MultiplayerSpawner,
 # gives every replicated property a value of its own first, writes its manifest, then calls every RPC of every
 # node once on the client, then changes each on-change property alone; the client writes its manifest once the
-# spawns arrived and calls every any_peer RPC once on the server. Sends are 30 ms apart, so the wire holds them
+# server's first RPC ran (it comes after the spawns, on the same reliable channel) and calls every any_peer RPC
+# once on the server. Sends are 30 ms apart, so the wire holds them
 # in the order logged.
 extends Node
 
@@ -20,7 +21,7 @@ var manifest_path := ""
 var seq := 0
 var value_counter := 0
 var other := 0
-var started := 0
+var received := 0  # RPCs run here so far
 
 func _ready() -> void:
 	var args := OS.get_cmdline_user_args()
@@ -61,6 +62,7 @@ func _wait(seconds: float) -> void:
 
 # trace.gd calls this from each RPC of the project as it runs
 func got(node: Node, method: String, args: Array) -> void:
+	received += 1
 	_log(_with_args({"event": "rpc_received", "by": multiplayer.get_unique_id(),
 		"from": multiplayer.get_remote_sender_id(), "path": _path(node), "method": method}, args))
 
@@ -201,7 +203,11 @@ func _play() -> void:
 	while multiplayer.multiplayer_peer.get_connection_status() != MultiplayerPeer.CONNECTION_CONNECTED and t < 20.0:
 		await _wait(0.1)
 		t += 0.1
-	await _wait(2.0)  # the server spawns 0.5 s after the connection
+	# the server's first RPC comes after its spawns, on the same reliable channel: then every spawn is here
+	t = 0.0
+	while received == 0 and t < 20.0:
+		await _wait(0.1)
+		t += 0.1
 	var err := Manifest.write(get_tree().root, manifest_path)
 	_log({"event": "manifest", "file": manifest_path.get_file(), "error": error_string(err)})
 	var m := Manifest.dump(get_tree().root)

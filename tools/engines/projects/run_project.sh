@@ -36,7 +36,7 @@ trap cleanup EXIT
 # ROLE PROJECT: a copy of PROJECT with the harness as the last autoload
 prepare() {
     local dir=$work/$1
-    cp -r "$2" "$dir"
+    cp -rL "$2" "$dir"  # -L: a Bazel runfiles tree is symlinks to the sources
     rm -rf "$dir/.godot" "$dir/.import"
     cp "$here/harness$generation.gd" "$dir/gdwire_harness.gd"
     python3 - "$dir/project.godot" <<'PY'
@@ -57,14 +57,18 @@ open(path, "w", encoding="utf-8").write("\n".join(lines) + "\n")
 PY
     if [ $generation = 4 ]; then
         mkdir -p "$dir/addons"
-        cp -r "$repo/addons/gdwire" "$dir/addons/"
+        cp -rL "$repo/addons/gdwire" "$dir/addons/"
         (cd "$dir" && HOME="$work" XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" XDG_CACHE_HOME="$work" \
             timeout 120 "$repo/tools/engines/run" "$engine" --headless --import >"$work/$1.import" 2>&1) || {
             echo "run_project.sh: the editor import of $2 failed:" >&2; tail -n 20 "$work/$1.import" >&2; exit 1; }
     fi
 }
 prepare server "$server_project"
-prepare client "$client_project"
+if [ "$client_project" -ef "$server_project" ]; then
+    cp -r "$work/server" "$work/client"  # the same project: one import serves both
+else
+    prepare client "$client_project"
+fi
 
 port=${GDW_PROJECT_PORT:-$((20000 + RANDOM % 20000))}
 if [ -z "$no_pcap" ]; then

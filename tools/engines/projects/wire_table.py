@@ -38,8 +38,9 @@ def fail(msg):
     sys.exit(1)
 
 
-# Godot 3's receiver, refusing a call or a set (core/io/multiplayer_api.cpp:285 and :337 in 3.6.2)
-REFUSAL = re.compile(r"^ERROR: (RPC|RSET) '(.*)' is not allowed on node /root/(.*) from: (-?\d+)\. Mode is (\d+), master is -?\d+\.$")
+# Godot 3's receiver, refusing a call or a set (core/io/multiplayer_api.cpp:285 and :337 in 3.6.2; 3.2.3 puts the
+# function's name first: "ERROR: _process_rpc: RPC '...")
+REFUSAL = re.compile(r"^ERROR: (?:_process_rpc: |_process_rset: )?(RPC|RSET) '(.*)' is not allowed on node /root/(.*) from: (-?\d+)\. Mode is (\d+), master is -?\d+\.$")
 
 
 def read_log(path):
@@ -68,7 +69,8 @@ def same_value(wire, logged):
 
 def first_run(runs, used, sent, same_method_only=False):
     """The method of the first unused run of SENT's node with SENT's very arguments, one of SENT's method first,
-    then (unless SAME_METHOD_ONLY) of any method: the mismatch pair runs another method than the one called."""
+    then (unless SAME_METHOD_ONLY) of any method: Godot 4's mismatch pair runs another method than the one called
+    (Godot 3 sends the name: it runs that method or none)."""
     for same_method in (True, False) if not same_method_only else (True,):
         for i, r in enumerate(runs):
             if i not in used and r["path"] == sent["path"] and r["args"] == sent["args"] and \
@@ -143,7 +145,7 @@ def main():
                 ran = "refused (mode %s)" % refused[0][4]
                 refusals.remove(refused[0])
             else:
-                ran = first_run(received, used, s)
+                ran = first_run(received, used, s, godot3)
             rows.append({"kind": "rpc", "sender": sender, "path": s["path"], "name": s["method"],
                          "id": "-" if godot3 or w is None else str(w["method_id"]),
                          "transfer_mode": w["mode"] if w else "-", "channel": str(w["channel"]) if w else "-",
