@@ -26,6 +26,7 @@ typedef enum { FRAME_NONE, FRAME_STREAM, FRAME_FILE, FRAME_PACKET_STREAM } frami
 /* capture's own options (capture.c) */
 typedef struct capture_opts {
     const char *names;          /* --names FILE: method ids to names */
+    const char *project;        /* --project DIR|MANIFEST: method ids to names from a project (rpc.c) */
     const char *interface;      /* -i, --interface IFACE: a live capture through libpcap */
     const char *filter;         /* --filter BPF: libpcap's filter of a live capture */
     double duration;            /* --duration S: a live capture stops after S seconds (0: at SIGINT or SIGTERM) */
@@ -189,6 +190,9 @@ int cmd_diff(const opts *o);
 int cmd_dialects(const opts *o);
 int cmd_capture(const opts *o);
 int cmd_rpc(const opts *o);      /* rpc.c */
+struct gdw_rpc_manifest;
+/* A project folder or a saved manifest (rpc.c); errors said on stderr as "gdwire VERB: ...": EXIT_USAGE. */
+int rpc_manifest_load(const char *verb, const char *what, struct gdw_rpc_manifest **m);
 int cmd_rpc_diff(const opts *o); /* rpc.c */
 
 void print_decode_error(FILE *f, const packet *pk, const gdw_error *e);

@@ -156,7 +156,7 @@ static const verb k_verbs[] = {
      "  gdwire convert --from godot4 --to godot3 --lossy --framing stream in.bin > out.bin\n",
      "Exit status: 0 every packet converted, 1 some packet not (rejected, or not convertible without\n--lossy), 2 usage or I/O error.\n"},
     {"capture", "every message of a captured Godot multiplayer session, decoded", O_JSON | O_CAPTURE, cmd_capture,
-     "gdwire capture [--json] [--names FILE] [filters] [-d DIALECT] FILE.pcap|FILE.pcapng|-",
+     "gdwire capture [--json] [--names FILE] [--project P] [filters] [-d DIALECT] FILE.pcap|FILE.pcapng|-",
      "Reads a packet capture (pcap or pcapng, as tcpdump -w writes it; - for stdin), or a live\n"
      "interface (-i, through libpcap, with tcpdump's privileges: root or CAP_NET_RAW), of Godot\n"
      "multiplayer over ENet or WebSocket, Godot 4's SceneMultiplayer or Godot 3's MultiplayerAPI\n"
@@ -178,6 +178,9 @@ static const verb k_verbs[] = {
      "  --duration S        stop a live capture after S seconds\n"
      "  --names FILE        Godot 4's method names for its ids (docs/capture.md: a GDScript helper\n"
      "                      writes it)\n"
+     "  --project P         the names from the game's project: its folder, or a manifest saved with\n"
+     "                      gdwire rpc --json or written by the addon (docs/rpc-manifest.md); a\n"
+     "                      SIMPLIFY_PATH whose MD5 is not the project's is marked NOT the project's\n"
      "  -d, --dialect D     every flow's dialect (default: detected, godot4 or godot3; godot4.3,\n"
      "                      godot4-double, godot3@3.2, ...)\n"
      "  --peer ID           only messages from or to this Godot peer id (repeatable)\n"

@@ -11,7 +11,7 @@
 #include "project/gdwire_project.h"
 
 /* A project folder, or a manifest saved with `gdwire rpc --json` (or by the game addon). */
-static int load(const char *verb, const char *what, gdw_rpc_manifest **m) {
+int rpc_manifest_load(const char *verb, const char *what, gdw_rpc_manifest **m) {
     char err[512] = "";
     struct stat st;
     if (stat(what, &st) != 0) {
@@ -42,7 +42,7 @@ static int load(const char *verb, const char *what, gdw_rpc_manifest **m) {
 int cmd_rpc(const opts *o) {
     if (o->n_inputs != 1) return usage_error("rpc", "%s", "one project folder (or saved manifest)");
     gdw_rpc_manifest *m;
-    int rc = load("rpc", o->inputs[0], &m);
+    int rc = rpc_manifest_load("rpc", o->inputs[0], &m);
     if (rc) return rc;
     size_t len;
     char *text = o->json ? gdw_rpc_manifest_json(m, &len) : gdw_rpc_manifest_text(m, &len);
@@ -69,9 +69,9 @@ int cmd_rpc_diff(const opts *o) {
         snprintf(lb, sizeof lb, "%s", comma + 1);
     }
     gdw_rpc_manifest *a, *b;
-    int rc = load("rpc-diff", o->inputs[0], &a);
+    int rc = rpc_manifest_load("rpc-diff", o->inputs[0], &a);
     if (rc) return rc;
-    rc = load("rpc-diff", o->inputs[1], &b);
+    rc = rpc_manifest_load("rpc-diff", o->inputs[1], &b);
     if (rc) { gdw_rpc_manifest_free(a); return rc; }
     char *text;
     size_t len;

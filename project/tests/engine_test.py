@@ -188,6 +188,55 @@ def run_checks(gdwire, root, prefix, server_project, client_project):
                         name, side, en["path"], k, field, mine[k][field], script_rpcs[k][field]))
             tally("nodes equal to the engine's dump")
 
+    # gdwire capture --project: every Godot 4 RPC on the wire named from the server's project, as the sender's
+    # log names it (the wire table's row for that sender, path and id); unnamed only on a node flagged dynamic
+    pcap = os.path.join(root, prefix + ".pcap")
+    if godot4 and os.path.exists(pcap) and server_project == client_project:
+        out = subprocess.run([gdwire, "capture", "--json", "--no-summary", "--project", os.path.join(root, server_project), pcap],
+                             capture_output=True, text=True)
+        check(out.returncode in (0, 1), "%s: capture --project exit %d: %s" % (name, out.returncode, out.stderr[:300]))
+        truth = {(r["sender"], r["path"], r["id"]): r["name"] for r in rows if r["kind"] == "rpc"}
+        named = unnamed = 0
+        for line in out.stdout.splitlines():
+            msg = json.loads(line)
+            if msg.get("type") != "message" or msg.get("command") != "rpc":
+                continue
+            sender = "server" if msg["from"] == 1 else "client"
+            want = truth.get((sender, msg["path"], str(msg["method_id"])))
+            check(want is not None, "%s: capture: an RPC the wire table lacks: %s %s id %s" % (name, sender, msg["path"], msg["method_id"]))
+            if msg["method"] is None:
+                unnamed += 1
+                sn = static_node(static["server"], engine["server"], msg["path"])
+                check(sn is not None and sn["dynamic"], "%s: capture --project left %s id %s unnamed on a node not flagged dynamic" % (name, msg["path"], msg["method_id"]))
+            else:
+                named += 1
+                check(msg["method"] == want, "%s: capture --project names %s id %s `%s`, the sender's log `%s`" % (name, msg["path"], msg["method_id"], msg["method"], want))
+        check(named > 0, "%s: capture --project named no RPC" % name)
+        # and with the engine's own dump as the project (node configs included: ids by the engine's rule)
+        dump = os.path.join(root, prefix + ".manifest.json")
+        if os.path.exists(dump):
+            out2 = subprocess.run([gdwire, "capture", "--json", "--no-summary", "--project", dump, pcap], capture_output=True, text=True)
+            for line in out2.stdout.splitlines():
+                msg = json.loads(line)
+                if msg.get("type") != "message" or msg.get("command") != "rpc":
+                    continue
+                want = truth.get(("server" if msg["from"] == 1 else "client", msg["path"], str(msg["method_id"])))
+                check(msg["method"] == want, "%s: capture --project DUMP names %s id %s %r, the log %r" % (name, msg["path"], msg["method_id"], msg["method"], want))
+                tally("RPCs capture --project (the addon's dump) named as the engines' logs do")
+        counts["RPCs capture --project named as the engines' logs do"] = counts.get("RPCs capture --project named as the engines' logs do", 0) + named
+        counts["RPCs capture --project left unnamed (node-config RPCs on dynamic nodes)"] = counts.get("RPCs capture --project left unnamed (node-config RPCs on dynamic nodes)", 0) + unnamed
+    if godot4 and os.path.exists(pcap) and server_project != client_project:
+        # the mismatch pair read with the server's project: the client's SIMPLIFY_PATH for each node whose
+        # checksum the engine said failed is marked as not the project's
+        out = subprocess.run([gdwire, "capture", "--project", os.path.join(root, server_project), pcap], capture_output=True, text=True)
+        for r in rows:
+            if r["kind"] == "node" and r["checksum_ok"] == "false" and r["sender"] == "client":
+                marked = [l for l in out.stdout.splitlines() if "simplify_path" in l and (" = %s," % r["path"]) in l and "NOT the project's" in l]
+                check(len(marked) >= 1, "%s: capture --project does not mark the client's SIMPLIFY_PATH of %s" % (name, r["path"]))
+                tally("failed checksums capture --project marks")
+        check(out.stdout.count("NOT the project's") == sum(1 for r in rows if r["kind"] == "node" and r["checksum_ok"] == "false" and r["sender"] == "client"),
+              "%s: capture --project marks a SIMPLIFY_PATH the engine accepted" % name)
+
     outputs = {"server": [], "client": []}
     log = os.path.join(root, prefix + ".log")
     if os.path.exists(log):
