@@ -143,7 +143,8 @@ static void read_script(project *p, script_info *si) {
     char *src = read_file(p, si->s.file, &len);
     if (!src) return;
     if (ends_with(si->s.file, ".cs")) {
-        si->s.csharp_rpc = strstr(src, "[Rpc") != NULL;
+        si->s.csharp_rpc = strstr(src, "[Rpc") != NULL; /* out of scope: no engine here runs C# (issue 59) */
+        if (si->s.csharp_rpc) pj_problem(&p->probs, si->s.file, 0, "not read (C#)");
         si->read = true;
         free(src);
         return;
@@ -489,10 +490,7 @@ static void resolve(project *p, script_info *si, size_t depth) {
     pj_map_free(&by_name);
     for (size_t i = 0; i < si->s.n_dynamic; i++) reason(p, si, si->s.dynamic[i]);
     if (si->s.broken) reason(p, si, pj_printf(p->a, "%s: does not compile (see problems): the engine attaches no RPCs", si->s.file));
-    if (si->s.csharp_rpc) {
-        pj_problem(&p->probs, si->s.file, 0, "not read (C#)");
-        reason(p, si, pj_printf(p->a, "%s: not read (C#)", si->s.file));
-    }
+    if (si->s.csharp_rpc) reason(p, si, pj_printf(p->a, "%s: not read (C#)", si->s.file));
     if (entries.n) qsort(entries.p, entries.n, sizeof(rpc_entry), entry_cmp);
     si->rpcs = pj_alloc(p->a, (entries.n ? entries.n : 1) * sizeof(rpc_entry));
     if (si->rpcs && entries.n) memcpy(si->rpcs, entries.p, entries.n * sizeof(rpc_entry));

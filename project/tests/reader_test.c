@@ -230,6 +230,25 @@ static void test_hostile(void) {
     gdw_rpc_manifest_free(m);
 }
 
+static void test_csharp(void) {
+    /* C# is out of scope (issue 59): each .cs file with [Rpc] is a problem "not read (C#)", attached or not,
+     * and a node it is attached to is dynamic */
+    fresh("csharp");
+    put("project.godot", k_project4);
+    put("main.tscn", "[gd_scene format=3]\n[ext_resource type=\"Script\" path=\"res://Player.cs\" id=\"1\"]\n"
+                     "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1\")\n");
+    put("Player.cs", "public partial class Player : Node {\n  [Rpc(MultiplayerApi.RpcMode.AnyPeer)]\n  public void Hit(int n) {}\n}\n");
+    put("Unused.cs", "public partial class Unused : Node {\n  [Rpc]\n  public void Ping() {}\n}\n");
+    put("Plain.cs", "public partial class Plain : Node {}\n");
+    gdw_rpc_manifest *m = read_dir(NULL);
+    if (!m) return;
+    CHECK(problem_at(m, "res://Player.cs", 0, "not read (C#)") && problem_at(m, "res://Unused.cs", 0, "not read (C#)"), "each .cs with [Rpc]");
+    CHECK(!problem_at(m, "res://Plain.cs", 0, "not read"), "a .cs without [Rpc] is no problem");
+    const gdw_rpc_node *n = node(m, "Main");
+    CHECK(n && n->dynamic && n->n_rpcs == 0, "its node: dynamic, no RPCs guessed");
+    gdw_rpc_manifest_free(m);
+}
+
 static void test_spawn_loop(void) {
     /* a scene whose spawner spawns the scene itself, under itself: bounded by the path length and the node caps */
     fresh("spawnloop");
@@ -272,6 +291,7 @@ int main(void) {
     test_godot3();
     test_hostile();
     test_spawn_loop();
+    test_csharp();
     test_scan_alone();
     return t_finish();
 }
