@@ -186,6 +186,11 @@ def run_checks(gdwire, root, prefix, server_project, client_project):
                 for field in ("mode", "call_local", "transfer_mode", "channel"):
                     check(mine[k][field] == script_rpcs[k][field], "%s: dump %s %s.%s %s: %r, the engine's %r" % (
                         name, side, en["path"], k, field, mine[k][field], script_rpcs[k][field]))
+                if script_rpcs[k].get("args") is not None:  # the engine's method list: names, and declared types
+                    theirs = [(a["name"], a.get("type")) for a in script_rpcs[k]["args"]]
+                    ours = [(a["name"], a["type"]) for a in mine[k]["args"]]
+                    check(ours == theirs, "%s: dump %s %s.%s arguments %r, the engine's %r" % (name, side, en["path"], k, ours, theirs))
+                    tally("RPC argument lists equal to the engine's (names and declared types)")
             tally("nodes equal to the engine's dump")
 
     # gdwire capture --project: every Godot 4 RPC on the wire named from the server's project, as the sender's
