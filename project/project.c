@@ -548,6 +548,8 @@ static void emit_node(project *p, const char *path, const char *origin, const in
     out->dynamic_reasons = reasons;
     out->n_dynamic_reasons = reasons ? n_reasons : 0;
     out->dynamic = n_reasons > 0;
+    if (n_rpcs > 0x7fff) /* ids are uint16_t, bit 15 the node's own (scene_rpc_interface.cpp:96-99): they wrap there too */
+        pj_problem(&p->probs, n->script, 0, "%zu RPCs on %s: past 32,767 the engine's ids wrap into the node config's bit", n_rpcs, path);
     gdw_rpc_method *m = pj_alloc(p->a, (n_rpcs ? n_rpcs : 1) * sizeof *m);
     const char **names = pj_alloc(p->a, (n_rpcs ? n_rpcs : 1) * sizeof *names);
     if (!m || !names) return;
