@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "project/gdwire_project.h"
 #include "session/gdwire_pcap.h"
 #include "session/gdwire_session.h"
 
@@ -83,6 +84,9 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
     if (strcmp(a, "--names") == 0) {
         VALUE("a file (docs/capture.md)");
         c->names = argv[*i];
+    } else if (strcmp(a, "--project") == 0) {
+        VALUE("a Godot project folder or a manifest saved with gdwire rpc --json");
+        c->project = argv[*i];
     } else if (strcmp(a, "-d") == 0 || strcmp(a, "--dialect") == 0) {
         VALUE("a dialect name");
         o->dialect = gdw_dialect_find(argv[*i]);
@@ -157,15 +161,78 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
 /* --names: "rpc<TAB>NODE PATH<TAB>ID<TAB>NAME" lines ('#' comments), as
  * tools/capture/gdwire_names.gd writes them; the path * stands for every node. */
 typedef struct name_entry {
-    char *path;
+    char *path; /* from --project, "*" segments are names given at run time (docs/rpc-manifest.md) */
     int id;
     char *name;
+    char md5[33]; /* --project: the node's MD5 ("" when unknown), to tell apart the nodes one "*" path names */
 } name_entry;
+
+typedef struct learned_md5 {
+    char *path;
+    char md5[33];
+} learned_md5;
 
 typedef struct names {
     name_entry *e;
-    size_t n;
+    size_t n, cap;
+    learned_md5 *seen; /* each path's MD5 as SIMPLIFY_PATH announced it (at most MAX_LEARNED) */
+    size_t n_seen;
 } names;
+#define MAX_LEARNED 4096
+
+static bool names_add(names *nm, const char *path, int id, const char *name, const char *md5) {
+    if (nm->n == nm->cap) {
+        size_t cap = nm->cap ? nm->cap * 2 : 64;
+        name_entry *grown = realloc(nm->e, cap * sizeof *grown);
+        if (!grown) return false;
+        nm->e = grown;
+        nm->cap = cap;
+    }
+    name_entry *e = &nm->e[nm->n];
+    e->path = strdup(path);
+    e->name = strdup(name);
+    e->id = id;
+    snprintf(e->md5, sizeof e->md5, "%s", md5 ? md5 : "");
+    if (!e->path || !e->name) { free(e->path); free(e->name); return false; }
+    nm->n++;
+    return true;
+}
+
+/* --project: every RPC of every node of the manifest (Godot 4: the ids travel; Godot 3 sends names). */
+static int names_from_project(const char *what, names *out) {
+    gdw_rpc_manifest *m;
+    int rc = rpc_manifest_load("capture", what, &m);
+    if (rc) return rc;
+    for (size_t i = 0; i < m->n_nodes && !rc; i++) {
+        const gdw_rpc_node *n = &m->nodes[i];
+        for (size_t k = 0; k < n->n_rpcs && !rc; k++)
+            if (!names_add(out, n->path, n->rpcs[k].id, n->rpcs[k].name, n->has_md5 ? n->md5 : NULL)) rc = EXIT_USAGE;
+    }
+    gdw_rpc_manifest_free(m);
+    if (rc) fprintf(stderr, "gdwire capture: --project %s: out of memory\n", what);
+    return rc;
+}
+
+static void names_learn(names *nm, const char *path, size_t path_len, const char *md5) {
+    if (!md5 || !md5[0] || !path) return;
+    for (size_t i = 0; i < nm->n_seen; i++)
+        if (strlen(nm->seen[i].path) == path_len && memcmp(nm->seen[i].path, path, path_len) == 0) {
+            snprintf(nm->seen[i].md5, sizeof nm->seen[i].md5, "%s", md5);
+            return;
+        }
+    if (nm->n_seen == MAX_LEARNED) return;
+    if (!nm->seen && !(nm->seen = calloc(MAX_LEARNED, sizeof *nm->seen))) return;
+    learned_md5 *l = &nm->seen[nm->n_seen];
+    if (!(l->path = strndup(path, path_len))) return;
+    snprintf(l->md5, sizeof l->md5, "%s", md5);
+    nm->n_seen++;
+}
+
+static const char *names_md5_of(const names *nm, const char *path) {
+    for (size_t i = 0; path && i < nm->n_seen; i++)
+        if (strcmp(nm->seen[i].path, path) == 0) return nm->seen[i].md5;
+    return NULL;
+}
 
 static int names_load(const char *file, names *out) {
     memset(out, 0, sizeof *out);
@@ -176,7 +243,6 @@ static int names_load(const char *file, names *out) {
     }
     char line[1024];
     unsigned lineno = 0;
-    size_t cap = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
         line[strcspn(line, "\r\n")] = 0;
@@ -193,27 +259,43 @@ static int names_load(const char *file, names *out) {
             fclose(f);
             return EXIT_USAGE;
         }
-        if (out->n == cap) {
-            cap = cap ? cap * 2 : 64;
-            name_entry *grown = realloc(out->e, cap * sizeof *grown);
-            if (!grown) { fclose(f); return EXIT_USAGE; }
-            out->e = grown;
-        }
-        out->e[out->n++] = (name_entry){strdup(path), (int)v, strdup(name)};
+        if (!names_add(out, path, (int)v, name, NULL)) { fclose(f); return EXIT_USAGE; }
     }
     fclose(f);
     return 0;
 }
 
+/* The name of method id on the node at path: an entry for that path (or "*", every node; or a --project path
+ * whose "*" segments match), the one whose node MD5 is the one announced for path first. */
 static const char *names_find(const names *nm, const char *path, int id) {
-    for (size_t i = 0; i < nm->n; i++)
-        if (nm->e[i].id == id && (strcmp(nm->e[i].path, "*") == 0 || (path && strcmp(nm->e[i].path, path) == 0))) return nm->e[i].name;
-    return NULL;
+    const char *md5 = names_md5_of(nm, path), *first = NULL;
+    for (size_t i = 0; i < nm->n; i++) {
+        const name_entry *e = &nm->e[i];
+        if (e->id != id || !(strcmp(e->path, "*") == 0 || (path && gdw_rpc_path_match(e->path, path)))) continue;
+        if (md5 && e->md5[0] && strcmp(md5, e->md5) == 0) return e->name;
+        if (!first) first = e->name;
+    }
+    return first;
+}
+
+/* --project: whether the MD5 a SIMPLIFY_PATH announced for path is that of no node of the project there
+ * (the engine prints "The rpc node checksum failed"); NULL when it matches or the project has no such node. */
+static const char *names_md5_differs(const names *nm, const char *path, const char *md5) {
+    const char *project = NULL;
+    for (size_t i = 0; path && md5 && md5[0] && i < nm->n; i++) {
+        const name_entry *e = &nm->e[i];
+        if (!e->md5[0] || !gdw_rpc_path_match(e->path, path)) continue;
+        if (strcmp(e->md5, md5) == 0) return NULL;
+        project = e->md5;
+    }
+    return project;
 }
 
 static void names_free(names *nm) {
     for (size_t i = 0; i < nm->n; i++) free(nm->e[i].path), free(nm->e[i].name);
     free(nm->e);
+    for (size_t i = 0; i < nm->n_seen; i++) free(nm->seen[i].path);
+    free(nm->seen);
 }
 
 /* ---- printing ----------------------------------------------------------------------------------- */
@@ -324,10 +406,13 @@ static void print_text(capture_run *r, const gdw_message *m) {
                p->as.rpc.method_id, name ? " " : "", name ? shown_s(name, t2, sizeof t2) : "");
         break;
     }
-    case GDW_MP_SIMPLIFY_PATH:
+    case GDW_MP_SIMPLIFY_PATH: {
         printf(" %lld = %s", (long long)p->as.path.node_id, shown_n(p->as.path.path, p->as.path.path_len, t1, sizeof t1));
         if (p->as.path.md5[0]) printf(", rpc md5 %s", shown_s(p->as.path.md5, t2, sizeof t2)); /* Godot 4 only */
+        const char *want = m->path ? names_md5_differs(&r->names, m->path, p->as.path.md5) : NULL;
+        if (want) printf(" (NOT the project's %s: its methods differ; gdwire rpc-diff says which)", want);
         break;
+    }
     case GDW_MP_CONFIRM_PATH:
         if (p->as.path.path) printf(" %s", shown_n(p->as.path.path, p->as.path.path_len, t1, sizeof t1)); /* Godot 3 confirms the path */
         else printf(" %lld, %s", (long long)p->as.path.node_id, p->as.path.checksum_valid ? "methods match" : "methods differ");
@@ -464,6 +549,8 @@ static void print_json(capture_run *r, const gdw_message *m) {
 
 static void on_message(void *ctx, const gdw_message *m) {
     capture_run *r = ctx;
+    if (m->mp->command == GDW_MP_SIMPLIFY_PATH && r->names.n) /* before the filters: a later RPC needs it */
+        names_learn(&r->names, m->mp->as.path.path, m->mp->as.path.path_len, m->mp->as.path.md5);
     if (m->mp->command != GDW_MP_VAR) { /* a put_var flow has no peers */
         count_peer(r, m->from, true, m->len);
         count_peer(r, m->to, false, 0);
@@ -760,6 +847,10 @@ int cmd_capture(const opts *o) {
     }
     if (o->cap.names) {
         int rc = names_load(o->cap.names, &r.names);
+        if (rc) { names_free(&r.names); return rc; }
+    }
+    if (o->cap.project) {
+        int rc = names_from_project(o->cap.project, &r.names);
         if (rc) { names_free(&r.names); return rc; }
     }
     r.progress = isatty(STDERR_FILENO) && !o->json;

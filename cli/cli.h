@@ -27,6 +27,7 @@ typedef enum { FRAME_NONE, FRAME_STREAM, FRAME_FILE, FRAME_PACKET_STREAM } frami
 /* capture's own options (capture.c) */
 typedef struct capture_opts {
     const char *names;          /* --names FILE: method ids to names */
+    const char *project;        /* --project DIR|MANIFEST: method ids to names from a project (rpc.c) */
     const char *interface;      /* -i, --interface IFACE: a live capture through libpcap */
     const char *filter;         /* --filter BPF: libpcap's filter of a live capture */
     double duration;            /* --duration S: a live capture stops after S seconds (0: at SIGINT or SIGTERM) */
@@ -72,13 +73,14 @@ typedef struct opts {
     uint8_t key[32];
     const char *container;      /* convert, migrate: plain, compressed:MODE, encrypted */
     uint64_t max_plain;         /* the most plain bytes a container may hold; 0: the library's 256 MiB */
+    const char *labels;         /* rpc-diff --labels A,B: what the sentences call the two builds */
 } opts;
 
 /* Option letters a verb takes (see parse_opts in main.c). */
 enum {
     O_DIALECT = 1 << 0, O_INPUT = 1 << 1, O_FRAMING = 1 << 2, O_MODE = 1 << 3, O_JSON = 1 << 4,
     O_NOOUT = 1 << 5, O_WIRE = 1 << 6, O_LOSSY = 1 << 7, O_FROMTO = 1 << 8, O_VERBOSE = 1 << 9,
-    O_CAPTURE = 1 << 10, O_SECRET = 1 << 11,
+    O_CAPTURE = 1 << 10, O_SECRET = 1 << 11, O_LABELS = 1 << 12,
 };
 
 /* ---- Godot's file containers (container.c) ----------------------------------------------------------- */
@@ -217,6 +219,11 @@ int cmd_diff(const opts *o);
 int cmd_dialects(const opts *o);
 int cmd_capture(const opts *o);
 int cmd_migrate(const opts *o);
+int cmd_rpc(const opts *o);      /* rpc.c */
+struct gdw_rpc_manifest;
+/* A project folder or a saved manifest (rpc.c); errors said on stderr as "gdwire VERB: ...": EXIT_USAGE. */
+int rpc_manifest_load(const char *verb, const char *what, struct gdw_rpc_manifest **m);
+int cmd_rpc_diff(const opts *o); /* rpc.c */
 
 void print_decode_error(FILE *f, const packet *pk, const gdw_error *e);
 

@@ -184,7 +184,7 @@ static const verb k_verbs[] = {
      "  gdwire migrate --from godot3 --to godot4 --password-file pw.txt old_saves/ new_saves/\n",
      "Exit status: 0 every file converted, 3 every file converted but some with lossy places, 1 some\nfile refused, 2 usage or I/O error.\n"},
     {"capture", "every message of a captured Godot multiplayer session, decoded", O_JSON | O_CAPTURE, cmd_capture,
-     "gdwire capture [--json] [--names FILE] [filters] [-d DIALECT] FILE.pcap|FILE.pcapng|-",
+     "gdwire capture [--json] [--names FILE] [--project P] [filters] [-d DIALECT] FILE.pcap|FILE.pcapng|-",
      "Reads a packet capture (pcap or pcapng, as tcpdump -w writes it; - for stdin), or a live\n"
      "interface (-i, through libpcap, with tcpdump's privileges: root or CAP_NET_RAW), of Godot\n"
      "multiplayer over ENet or WebSocket, Godot 4's SceneMultiplayer or Godot 3's MultiplayerAPI\n"
@@ -206,6 +206,9 @@ static const verb k_verbs[] = {
      "  --duration S        stop a live capture after S seconds\n"
      "  --names FILE        Godot 4's method names for its ids (docs/capture.md: a GDScript helper\n"
      "                      writes it)\n"
+     "  --project P         the names from the game's project: its folder, or a manifest saved with\n"
+     "                      gdwire rpc --json or written by the addon (docs/rpc-manifest.md); a\n"
+     "                      SIMPLIFY_PATH whose MD5 is not the project's is marked NOT the project's\n"
      "  -d, --dialect D     every flow's dialect (default: detected, godot4 or godot3; godot4.3,\n"
      "                      godot4-double, godot3@3.2, ...)\n"
      "  --peer ID           only messages from or to this Godot peer id (repeatable)\n"
@@ -233,6 +236,34 @@ static const verb k_verbs[] = {
      "  sudo tcpdump -i lo -w - udp port 7000 | gdwire capture --command rpc -\n"
      "  gdwire capture --json --names names.tsv session.pcap | jq 'select(.type == \"message\")'\n",
      "Exit status: 0 every frame read with no problem, 1 some problem (each on stderr), 2 usage or I/O error.\n"},
+    {"rpc", "a Godot project's RPCs, ids and checksums, read from its files", O_JSON, cmd_rpc,
+     "gdwire rpc [--json] PROJECT_DIR|MANIFEST.json",
+     "Reads a Godot project statically (project.godot, text scenes, GDScript; nothing is run) and\n"
+     "prints, for every node with RPCs in the main scene, the autoloads and the scenes a\n"
+     "MultiplayerSpawner can spawn: its path as SIMPLIFY_PATH names it (a * segment is a name given\n"
+     "at run time), its script, the MD5 the engine sends for it (Godot 4), and its RPCs in id order:\n"
+     "id, name, arguments, mode, call_local, transfer mode, channel. Then each\n"
+     "MultiplayerSynchronizer's replicated properties (their index in the spawn, sync and watch\n"
+     "lists; the delta bit) and each spawner's scenes. A node whose RPCs a file cannot tell\n"
+     "(rpc_config() at run time, a script set from code, a C# script, a script that does not\n"
+     "compile) is flagged DYNAMIC with the reason. What could not be read is a problem with its\n"
+     "file and line (also on stderr); reading goes on. docs/rpc-manifest.md.\n"
+     "  --json              the manifest (docs/rpc-manifest.schema.json), which rpc-diff and the\n"
+     "                      game addon's dump share\n",
+     "  gdwire rpc ~/games/arena\n"
+     "  gdwire rpc --json ~/games/arena > arena-1.4.json\n",
+     "Exit status: 0 the project was read (problems and all), 2 usage or I/O error, or no project.godot.\n"},
+    {"rpc-diff", "which RPCs two builds of a game disagree on, and what runs instead", O_LABELS, cmd_rpc_diff,
+     "gdwire rpc-diff [--labels A,B] A B",
+     "Compares two builds' RPCs (each a project folder or a manifest saved with gdwire rpc --json)\n"
+     "node by node: each node whose checksum differs, the method added, removed or retyped that\n"
+     "makes it differ, every method id that names another method on the other side (\"client calls\n"
+     "`heal`, server runs `hit`\": Godot 4 sends ids, not names, and runs the call anyway), and the\n"
+     "mode, channel, transfer mode and call_local changes the checksum does not see; then the\n"
+     "synchronizers' properties and the spawners' scene ids.\n"
+     "  --labels A,B        what the sentences call the two builds (default A,B)\n",
+     "  gdwire rpc-diff --labels client,server client/ server-1.4.json\n",
+     "Exit status: 0 the builds can talk, 1 they cannot (a checksum, an id, arguments, a mode, a node\nor a replicated property differs), 2 usage or I/O error.\n"},
     {"dialects", "list every dialect: family, type ids, engine versions, aliases", O_JSON, cmd_dialects,
      "gdwire dialects [--json]",
      "Lists every dialect: name, family, number of type ids, engine versions, aliases.\n"
@@ -363,6 +394,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
         else if (strcmp(a, "--wire") == 0 && TAKES(O_WIRE)) o->wire = true;
         else if (strcmp(a, "--lossy") == 0 && TAKES(O_LOSSY)) o->lossy = true;
         else if ((strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) && TAKES(O_VERBOSE)) o->verbose = true;
+        else if (strcmp(a, "--labels") == 0 && TAKES(O_LABELS)) { VALUE("two names, as client,server"); o->labels = argv[i]; }
         else if (TAKES(O_SECRET) && (taken_secret = container_option(o, argc, argv, &i)) != 0) {
             if (taken_secret < 0) return EXIT_USAGE;
         } else if (TAKES(O_CAPTURE)) {

@@ -26,7 +26,7 @@ export LIB_FUZZING_ENGINE=-fsanitize=fuzzer
 bash "$build_sh"
 passed=0 failed=0
 check() { if "$@"; then passed=$((passed + 1)); else echo "FAIL: $*" >&2; failed=$((failed + 1)); fi; }
-for t in decode encode validate_vs_decode strict_implies_compatible translate readers capture decompress pcap files; do
+for t in decode encode validate_vs_decode strict_implies_compatible translate readers capture decompress pcap files project; do
     b=gdwire_$t   # prefixed, so that it meets no other project's target in a shared pipeline
     check test -x "$OUT/$b"
     check test ! -e "$OUT/$t"
@@ -41,7 +41,7 @@ for t in decode encode validate_vs_decode strict_implies_compatible translate re
     conf=$(grep -c ' conformance-' "$top/list" || true)
     check test "$longest" -le "$max_len"
     if [ "$t" = files ]; then check test "$conf" -eq 0; check test "$n" -ge 50;  # the engines' saves, whole and cut
-    elif [ "$t" = decompress ] || [ "$t" = pcap ]; then check test "$conf" -eq 0; check test "$n" -ge 100;  # the real sessions' compressed blocks; capture files
+    elif [ "$t" = decompress ] || [ "$t" = pcap ] || [ "$t" = project ]; then check test "$conf" -eq 0; check test "$n" -ge 100;  # the real sessions' compressed blocks; capture files
     elif [ "$t" = encode ] || [ "$t" = capture ]; then check test "$conf" -eq 0; check test "$n" -ge 100; else check test "$conf" -gt 10000; check test "$conf" -le 20000; fi
     dict=()
     if [ -f "$OUT/$b.dict" ]; then dict=(-dict="$OUT/$b.dict"); fi
@@ -51,6 +51,7 @@ for t in decode encode validate_vs_decode strict_implies_compatible translate re
     [ "$t" != decompress ] || every=2          # decompress's, the 120 compressed blocks of three sessions
     [ "$t" != files ] || every=2               # files's, the 112 engine saves whole and cut
     [ "$t" != pcap ] || every=2                # pcap's, the 121 capture files cut from the sessions and session/tests/data/
+    [ "$t" != project ] || every=2             # project's, the test projects' files read both ways
     awk '{print $2}' "$top/list" | awk -v k=$every 'NR % k == 0' > "$top/pick"
     check test "$(grep -c . "$top/pick")" -gt 20
     xargs -a "$top/pick" -d '\n' unzip -q -j "$OUT/${b}_seed_corpus.zip" -d "$sample"

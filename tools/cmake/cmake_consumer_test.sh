@@ -16,7 +16,7 @@ die() { echo "FAIL: $*" >&2; echo "$passed passed, $((failed + 1)) failed"; exit
 
 # the sources, as a user's checkout has them (the test's runfiles are links)
 mkdir -p "$T/src"
-for f in CMakeLists.txt codec/*.c codec/*.h codec/*/*.c codec/*/*.h session/*.c session/*.h files/*.c files/*.h cli/*.c cli/*.h docs/gdwire.1 docs/*.md docs/gdwire.schema.json tools/man_to_c.sh \
+for f in CMakeLists.txt codec/*.c codec/*.h codec/*/*.c codec/*/*.h session/*.c session/*.h files/*.c files/*.h project/*.c project/*.h docs/rpc-manifest.schema.json cli/*.c cli/*.h docs/gdwire.1 docs/*.md docs/gdwire.schema.json tools/man_to_c.sh \
          tools/cmake/* tools/cmake/consumer/CMakeLists.txt tools/cmake/subdir/CMakeLists.txt examples/reply.c examples/*.hex cli/samples/*.hex; do
     [ -f "$f" ] || continue
     mkdir -p "$T/src/$(dirname "$f")"; cp -L "$f" "$T/src/$f"
@@ -32,11 +32,11 @@ for doc in text-format.md json.md gdwire.schema.json dialects.md convert.md libr
     check "installed: the document the man page names: $doc" '[ -f "$prefix/share/doc/gdwire/$doc" ]'
 done
 check "installed: header, static and shared library, config, pc, command, man page" \
-    '[ -f "$prefix/include/gdwire.h" ] && [ -f "$prefix/include/gdwire_session.h" ] && [ -f "$prefix/include/gdwire_pcap.h" ] && [ -f "$prefix/include/gdwire_files.h" ] && [ -f "$libdir/libgdwire.a" ] && [ -f "$libdir/libgdwire.so" ] && [ -f "$libdir/cmake/gdwire/gdwire-config.cmake" ] && [ -f "$libdir/pkgconfig/gdwire.pc" ] && [ -x "$prefix/bin/gdwire" ] && [ -f "$prefix/share/man/man1/gdwire.1" ]'
+    '[ -f "$prefix/include/gdwire.h" ] && [ -f "$prefix/include/gdwire_session.h" ] && [ -f "$prefix/include/gdwire_pcap.h" ] && [ -f "$prefix/include/gdwire_files.h" ] && [ -f "$prefix/include/gdwire_project.h" ] && [ -f "$libdir/libgdwire.a" ] && [ -f "$libdir/libgdwire.so" ] && [ -f "$libdir/cmake/gdwire/gdwire-config.cmake" ] && [ -f "$libdir/pkgconfig/gdwire.pc" ] && [ -x "$prefix/bin/gdwire" ] && [ -f "$prefix/share/man/man1/gdwire.1" ]'
 
 # exported symbols: exactly the GDW_API declarations of gdwire.h, gdwire_session.h, gdwire_pcap.h and gdwire_files.h
 nm -D --defined-only "$libdir/libgdwire.so" | awk '{print $3}' | sort > "$T/exported"
-cat codec/gdwire.h session/gdwire_session.h session/gdwire_pcap.h files/gdwire_files.h | grep -o '^GDW_API [^(]*gdw_[a-z0-9_]*(' | grep -o 'gdw_[a-z0-9_]*($' | tr -d '(' | sort > "$T/declared"
+cat codec/gdwire.h session/gdwire_session.h session/gdwire_pcap.h files/gdwire_files.h project/gdwire_project.h | grep -o '^GDW_API [^(]*gdw_[a-z0-9_]*(' | grep -o 'gdw_[a-z0-9_]*($' | tr -d '(' | sort > "$T/declared"
 check "exports differ from gdwire.h, gdwire_session.h and gdwire_pcap.h: $(diff "$T/exported" "$T/declared" | head -5 | tr '\n' ' ')" 'diff -q "$T/exported" "$T/declared" > /dev/null'
 check "at least 90 functions exported" '[ "$(wc -l < "$T/exported")" -ge 90 ]'
 version=$(sed -n 's/^#define GDW_VERSION "\(.*\)"/\1/p' codec/gdwire.h)

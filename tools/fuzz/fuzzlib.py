@@ -28,6 +28,8 @@ TARGETS = {
     "pcap": {"max_len": 8192, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
     # Godot's file containers (fuzzers/files.c), seeded from the engines' saves in conformance/saves/
     "files": {"max_len": 8192, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
+    # the project reader's GDScript and text-resource scanners (fuzzers/project.c), seeded from conformance/projects/
+    "project": {"max_len": 65536, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
 }
 
 # The sanitizers each config builds with (recorded in the run record).

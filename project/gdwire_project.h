@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/* gdwire_project.h — a Godot project's RPCs and replicated properties, read statically from its
+ * files (project.godot, text scenes, GDScript), as the manifest of docs/rpc-manifest.md.
+ *
+ * Nothing is executed. Every reader is bounded (gdw_project_limits); what it cannot read is a
+ * problem with its file and line, and reading goes on with the rest of the project. */
+#ifndef GDWIRE_PROJECT_H
+#define GDWIRE_PROJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gdwire.h" /* GDW_API */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* RPC modes: Godot 4's MultiplayerAPI::RPCMode (scene/main/multiplayer_api.h:47-51) and Godot 3's
+ * keywords (core/io/multiplayer_api.h:119-127 in 3.6.2), one list: the manifest's names. */
+typedef enum {
+    GDW_RPC_DISABLED, GDW_RPC_ANY_PEER, GDW_RPC_AUTHORITY,
+    GDW_RPC_REMOTE, GDW_RPC_MASTER, GDW_RPC_PUPPET, GDW_RPC_REMOTESYNC, GDW_RPC_MASTERSYNC, GDW_RPC_PUPPETSYNC,
+    GDW_RPC_MODE_COUNT
+} gdw_rpc_mode;
+/* MultiplayerPeer::TransferMode (scene/main/multiplayer_peer.h:43-47). */
+typedef enum { GDW_TRANSFER_UNRELIABLE, GDW_TRANSFER_UNRELIABLE_ORDERED, GDW_TRANSFER_RELIABLE } gdw_transfer_mode;
+/* SceneReplicationConfig::ReplicationMode. */
+typedef enum { GDW_REPLICATE_NEVER, GDW_REPLICATE_ALWAYS, GDW_REPLICATE_ON_CHANGE } gdw_replication_mode;
+
+GDW_API const char *gdw_rpc_mode_name(gdw_rpc_mode m);
+GDW_API const char *gdw_transfer_mode_name(gdw_transfer_mode t);
+GDW_API const char *gdw_replication_mode_name(gdw_replication_mode m);
+
+typedef struct gdw_rpc_arg {
+    const char *name;
+    const char *type; /* as declared ("int", "Array[int]"), NULL when untyped or inferred */
+} gdw_rpc_arg;
+
+typedef struct gdw_rpc_method {
+    uint16_t id;           /* the method id on the wire; bit 15 for a node-config RPC */
+    bool from_node;        /* from Node.rpc_config rather than the script */
+    const char *name;
+    gdw_rpc_mode mode;
+    bool call_local;
+    gdw_transfer_mode transfer_mode;
+    int channel;
+    const gdw_rpc_arg *args;
+    size_t n_args;
+    bool args_known;       /* false in an engine dump that gave no arguments */
+    const char *declared_at; /* "res://x.gd:12", or NULL */
+} gdw_rpc_method;
+
+typedef struct gdw_rpc_node {
+    const char *path;       /* as SIMPLIFY_PATH carries it; a "*" segment is a run-time name */
+    const char *origin;     /* "main_scene", "autoload", "spawnable", "runtime" */
+    const char *scene, *script, *class_name; /* or NULL */
+    bool has_md5;
+    char md5[33];
+    bool dynamic;
+    const char *const *dynamic_reasons;
+    size_t n_dynamic_reasons;
+    const gdw_rpc_method *rpcs; /* in id order */
+    size_t n_rpcs;
+} gdw_rpc_node;
+
+typedef struct gdw_replicated_property {
+    const char *path;       /* ".:position" */
+    bool spawn;
+    gdw_replication_mode mode;
+    int spawn_index, sync_index, watch_index; /* -1: not in that list */
+} gdw_replicated_property;
+
+typedef struct gdw_rpc_synchronizer {
+    const char *path, *root_path, *scene;
+    const gdw_replicated_property *properties;
+    size_t n_properties;
+} gdw_rpc_synchronizer;
+
+typedef struct gdw_rpc_spawner {
+    const char *path, *spawn_path, *scene;
+    const char *const *scenes; /* index = the SPAWN packet's scene id */
+    size_t n_scenes;
+} gdw_rpc_spawner;
+
+typedef struct gdw_project_problem {
+    const char *file; /* "res://x.gd", or NULL */
+    unsigned line;    /* 1-based; 0: none */
+    const char *message;
+} gdw_project_problem;
+
+typedef struct gdw_rpc_manifest {
+    int godot;                 /* 3 or 4 */
+    bool from_engine;          /* "source": "engine" */
+    const char *generator, *name, *main_scene, *dir;
+    const gdw_rpc_node *nodes; size_t n_nodes;
+    const gdw_rpc_synchronizer *synchronizers; size_t n_synchronizers;
+    const gdw_rpc_spawner *spawners; size_t n_spawners;
+    const gdw_project_problem *problems; size_t n_problems;
+} gdw_rpc_manifest;
+
+/* The caps. Zero members take the defaults (gdw_project_limits_default). */
+typedef struct gdw_project_limits {
+    size_t max_file_bytes;     /* a file larger is a problem, not read (default 16 MiB) */
+    size_t max_total_bytes;    /* all files together (default 1 GiB) */
+    size_t max_files;          /* files walked (default 200,000) */
+    size_t max_dir_depth;      /* folders deep (default 64) */
+    size_t max_nodes;          /* nodes of one scene after instancing (default 200,000) */
+    size_t max_instance_depth; /* scenes inside scenes (default 32) */
+    size_t max_inheritance;    /* scripts extending scripts (default 64) */
+    size_t max_total_nodes;    /* nodes of every scene tree together: the main scene, autoloads, every spawnable
+                                  scene at every spawner (default 2,000,000) */
+} gdw_project_limits;
+GDW_API void gdw_project_limits_default(gdw_project_limits *l);
+
+typedef enum { GDW_PROJECT_OK, GDW_PROJECT_NOT_A_PROJECT, GDW_PROJECT_NOMEM, GDW_PROJECT_IO, GDW_PROJECT_SYNTAX } gdw_project_status;
+
+/* Read the project in dir (the folder holding project.godot). limits NULL: the defaults.
+ * On success *out is a manifest to free with gdw_rpc_manifest_free. On failure *out is NULL and
+ * err (if not NULL) says why in at most err_cap bytes. */
+GDW_API gdw_project_status gdw_project_read(const char *dir, const gdw_project_limits *limits, gdw_rpc_manifest **out,
+                                    char *err, size_t err_cap);
+
+/* Read a manifest saved as JSON (gdwire rpc --json, or the game addon). */
+GDW_API gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_manifest **out, char *err, size_t err_cap);
+
+/* The manifest as JSON (docs/rpc-manifest.schema.json), NUL-terminated, malloc'd; NULL on no memory. */
+GDW_API char *gdw_rpc_manifest_json(const gdw_rpc_manifest *m, size_t *len);
+/* The manifest as text, one block a node, malloc'd; NULL on no memory. */
+GDW_API char *gdw_rpc_manifest_text(const gdw_rpc_manifest *m, size_t *len);
+
+GDW_API void gdw_rpc_manifest_free(gdw_rpc_manifest *m);
+
+/* What differs between two builds' manifests, as text lines (malloc'd in *text), and whether they
+ * can still talk: false when a node's checksum differs, a method id names another method, a
+ * method's arguments differ, or a node with RPCs is on one side only. label_a/label_b name the
+ * sides in the sentences ("client", "server"). Returns false also on no memory (*text NULL). */
+GDW_API bool gdw_rpc_manifest_diff(const gdw_rpc_manifest *a, const gdw_rpc_manifest *b, const char *label_a,
+                           const char *label_b, char **text, size_t *len, bool *compatible);
+
+/* The Godot 4 checksum of a list of RPC names in id order (node config first, then the script's):
+ * md5 of their concatenation (modules/multiplayer/scene_rpc_interface.cpp:118-127 in 4.6.3). */
+GDW_API void gdw_rpc_md5(const char *const *names, size_t n, char out[33]);
+
+/* Whether a manifest path (with "*" segments) names a concrete node path. */
+GDW_API bool gdw_rpc_path_match(const char *pattern, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

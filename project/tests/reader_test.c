@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/* reader_test.c — the project reader's rules where the engine's source states them (each expectation
+ * cites Godot 4.6.3-stable or 3.6.2-stable, or RFC 1321), and its bounds on hostile projects:
+ * an inheritance loop, a missing base, a script over the size cap, a bracket nested a million deep,
+ * a scene that instances itself, syntax errors. Every problem must carry its file and line, and the
+ * rest of the project must still be read. */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "codec/tests/testing.h"
+#include "project/gdwire_project.h"
+#include "project/pj.h"
+
+static char g_dir[256];
+
+static void put(const char *rel, const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, rel);
+    FILE *f = fopen(path, "wb");
+    if (!f) { perror(path); exit(2); }
+    fputs(text, f);
+    fclose(f);
+}
+
+static void fresh(const char *name) {
+    const char *tmp = getenv("TEST_TMPDIR");
+    snprintf(g_dir, sizeof g_dir, "%s/%s", tmp ? tmp : "/tmp", name);
+    mkdir(g_dir, 0700);
+}
+
+static const gdw_rpc_node *node(const gdw_rpc_manifest *m, const char *path) {
+    for (size_t i = 0; i < m->n_nodes; i++)
+        if (strcmp(m->nodes[i].path, path) == 0) return &m->nodes[i];
+    return NULL;
+}
+
+static const gdw_rpc_method *method(const gdw_rpc_node *n, const char *name) {
+    for (size_t i = 0; n && i < n->n_rpcs; i++)
+        if (strcmp(n->rpcs[i].name, name) == 0) return &n->rpcs[i];
+    return NULL;
+}
+
+static bool problem_at(const gdw_rpc_manifest *m, const char *file, unsigned line, const char *words) {
+    for (size_t i = 0; i < m->n_problems; i++) {
+        const gdw_project_problem *p = &m->problems[i];
+        if (p->file && strcmp(p->file, file) == 0 && (!line || p->line == line) && strstr(p->message, words)) return true;
+    }
+    return false;
+}
+
+static gdw_rpc_manifest *read_dir(const gdw_project_limits *lim) {
+    gdw_rpc_manifest *m = NULL;
+    char err[256];
+    gdw_project_status s = gdw_project_read(g_dir, lim, &m, err, sizeof err);
+    CHECK(s == GDW_PROJECT_OK, "read %s: %s", g_dir, err);
+    return m;
+}
+
+static const char k_project4[] = "config_version=5\n[application]\nrun/main_scene=\"res://main.tscn\"\n";
+
+static void test_md5(void) {
+    /* RFC 1321 appendix A.5 */
+    const char *in[] = {"", "a", "abc", "message digest", "abcdefghijklmnopqrstuvwxyz",
+                        "12345678901234567890123456789012345678901234567890123456789012345678901234567890"};
+    const char *out[] = {"d41d8cd98f00b204e9800998ecf8427e", "0cc175b9c0f1b6a831c399e269772661", "900150983cd24fb0d6963f7d28e17f72",
+                         "f96b697d7cb7938d525a2f31aaf161d0", "c3fcd3d76192e4007dfb496cca67e13b", "57edf4a22be3c955ac49da2e2107b67a"};
+    for (size_t i = 0; i < 6; i++) {
+        char hex[33];
+        const char *one[1] = {in[i]};
+        gdw_rpc_md5(one, 1, hex);
+        CHECK(strcmp(hex, out[i]) == 0, "md5(\"%s\") = %s, RFC 1321 says %s", in[i], hex, out[i]);
+    }
+    /* the names are hashed concatenated, no separator (scene_rpc_interface.cpp:121-126) */
+    const char *two[2] = {"abc", "defghijklmnopqrstuvwxyz"}, *whole[1] = {"abcdefghijklmnopqrstuvwxyz"};
+    char h2[33], h1[33];
+    gdw_rpc_md5(two, 2, h2);
+    gdw_rpc_md5(whole, 1, h1);
+    CHECK(strcmp(h1, h2) == 0, "concatenation");
+}
+
+static void test_annotations(void) {
+    fresh("annotations");
+    put("project.godot", k_project4);
+    put("main.tscn", "[gd_scene format=3]\n[ext_resource type=\"Script\" path=\"res://main.gd\" id=\"1\"]\n"
+                     "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1\")\n");
+    put("main.gd",
+        "extends Node\n"
+        "@rpc\nfunc a_default(): pass\n"                                     /* defaults: parser.cpp:190 */
+        "@rpc(\"unreliable_ordered\", \"call_local\", \"any_peer\", 7) func b_order(x: int, y := 2, z: Array[int] = []): pass\n"
+        "@rpc(\"any_peer\")\n@warning_ignore(\"unused_parameter\")\nfunc c_two_lines(v: Vector2): pass\n"
+        "func not_rpc(): pass\n"
+        "class Inner:\n\t@rpc\n\tfunc inner_rpc(): pass\n"                  /* an inner class's own config */
+        "@rpc(\"call_remote\",\n\t\"unreliable\")\nfunc d_multiline(): pass\n"
+        "func e_lambda():\n\tvar f = func(): rpc_config(\"x\", {})\n");
+    gdw_rpc_manifest *m = read_dir(NULL);
+    if (!m) return;
+    const gdw_rpc_node *n = node(m, "Main");
+    CHECK(n && n->n_rpcs == 4, "Main: 4 RPCs (got %zu)", n ? n->n_rpcs : 0);
+    const gdw_rpc_method *a = method(n, "a_default"), *b = method(n, "b_order"), *c = method(n, "c_two_lines"),
+                         *d = method(n, "d_multiline");
+    CHECK(a && a->mode == GDW_RPC_AUTHORITY && !a->call_local && a->transfer_mode == GDW_TRANSFER_RELIABLE && a->channel == 0,
+          "@rpc defaults: authority, call_remote, reliable, 0 (gdscript_parser.cpp:190)");
+    CHECK(b && b->mode == GDW_RPC_ANY_PEER && b->call_local && b->transfer_mode == GDW_TRANSFER_UNRELIABLE_ORDERED && b->channel == 7,
+          "@rpc strings in any order, the channel fourth (gdscript_parser.cpp:5211-5239)");
+    CHECK(b && b->n_args == 3 && strcmp(b->args[0].type, "int") == 0 && !b->args[1].type && strcmp(b->args[2].type, "Array[int]") == 0,
+          "b_order's parameters: x: int, y := (inferred), z: Array[int]");
+    CHECK(c && c->mode == GDW_RPC_ANY_PEER, "@rpc two annotations above");
+    CHECK(d && d->transfer_mode == GDW_TRANSFER_UNRELIABLE && !d->call_local, "@rpc over two lines");
+    CHECK(!method(n, "not_rpc") && !method(n, "inner_rpc"), "no @rpc, no RPC; inner classes apart");
+    for (size_t i = 0; n && i + 1 < n->n_rpcs; i++) CHECK(strcmp(n->rpcs[i].name, n->rpcs[i + 1].name) < 0, "sorted");
+    for (size_t i = 0; n && i < n->n_rpcs; i++) CHECK(n->rpcs[i].id == i, "id = position (scene_rpc_interface.cpp:96)");
+    CHECK(n && n->dynamic, "rpc_config() in a lambda: dynamic");
+    gdw_rpc_manifest_free(m);
+
+    /* errors the engine's parser reports: the script would not compile (gdscript_parser.cpp:5198-5250) */
+    put("main.gd", "extends Node\n@rpc(\"any_peer\", \"authority\")\nfunc twice(): pass\n@rpc(\"loud\")\nfunc bad(): pass\n"
+                   "@rpc(1)\nfunc num(): pass\n@rpc\nvar not_a_func = 1\n@rpc\n@rpc\nfunc two(): pass\n");
+    m = read_dir(NULL);
+    if (!m) return;
+    CHECK(problem_at(m, "res://main.gd", 2, "same setting"), "a setting twice: res://main.gd:2");
+    CHECK(problem_at(m, "res://main.gd", 4, "invalid @rpc argument"), "an unknown word: res://main.gd:4");
+    CHECK(problem_at(m, "res://main.gd", 6, "argument 1 should be \"String\""), "an int first: res://main.gd:6");
+    CHECK(problem_at(m, "res://main.gd", 8, "only be applied to functions"), "@rpc on a var: res://main.gd:8");
+    CHECK(problem_at(m, "res://main.gd", 11, "once per function"), "@rpc twice: res://main.gd:11");
+    n = node(m, "Main");
+    CHECK(n && n->dynamic, "a script that does not compile: its node is dynamic");
+    gdw_rpc_manifest_free(m);
+
+    /* Godot 4 refuses Godot 3's keywords (gdscript_parser.cpp:1182-1192) */
+    put("main.gd", "extends Node\nremote func old(): pass\n");
+    m = read_dir(NULL);
+    if (m) CHECK(problem_at(m, "res://main.gd", 2, "removed in Godot 4"), "remote in Godot 4: res://main.gd:2");
+    gdw_rpc_manifest_free(m);
+}
+
+static void test_godot3(void) {
+    fresh("godot3");
+    put("project.godot", "config_version=4\n[application]\nrun/main_scene=\"res://main.tscn\"\n");
+    put("main.tscn", "[gd_scene load_steps=2 format=2]\n[ext_resource path=\"res://main.gd\" type=\"Script\" id=1]\n"
+                     "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource( 1 )\n");
+    put("main.gd", "extends Node\nremote func r(): pass\nmaster func m(): pass\npuppet func p(): pass\nslave func s(): pass\n"
+                   "remotesync func rs(): pass\nsync func sy(): pass\nmastersync func ms(): pass\npuppetsync func ps(): pass\n"
+                   "remote var prop = 1\nfunc plain(): pass\n");
+    gdw_rpc_manifest *m = read_dir(NULL);
+    if (!m) return;
+    CHECK(m->godot == 3, "config_version=4 is Godot 3");
+    const gdw_rpc_node *n = node(m, "Main");
+    CHECK(n && n->n_rpcs == 8 && !n->has_md5, "Godot 3: 8 RPCs, no checksum");
+    /* core/io/multiplayer_api.h:119-127 in 3.6.2: slave = puppet, sync = remotesync */
+    static const struct { const char *name; gdw_rpc_mode mode; bool local; } want[] = {
+        {"r", GDW_RPC_REMOTE, false}, {"m", GDW_RPC_MASTER, false}, {"p", GDW_RPC_PUPPET, false}, {"s", GDW_RPC_PUPPET, false},
+        {"rs", GDW_RPC_REMOTESYNC, true}, {"sy", GDW_RPC_REMOTESYNC, true}, {"ms", GDW_RPC_MASTERSYNC, true}, {"ps", GDW_RPC_PUPPETSYNC, true}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const gdw_rpc_method *x = method(n, want[i].name);
+        CHECK(x && x->mode == want[i].mode && x->call_local == want[i].local, "Godot 3 keyword for %s", want[i].name);
+    }
+    gdw_rpc_manifest_free(m);
+}
+
+static void test_hostile(void) {
+    fresh("hostile");
+    put("project.godot", k_project4);
+    put("main.tscn", "[gd_scene format=3]\n"
+                     "[ext_resource type=\"Script\" path=\"res://loop_a.gd\" id=\"1\"]\n"
+                     "[ext_resource type=\"Script\" path=\"res://orphan.gd\" id=\"2\"]\n"
+                     "[ext_resource type=\"Script\" path=\"res://big.gd\" id=\"3\"]\n"
+                     "[ext_resource type=\"Script\" path=\"res://deep.gd\" id=\"4\"]\n"
+                     "[ext_resource type=\"PackedScene\" path=\"res://self.tscn\" id=\"5\"]\n"
+                     "[ext_resource type=\"Script\" path=\"res://good.gd\" id=\"6\"]\n"
+                     "[node name=\"Main\" type=\"Node\"]\n"
+                     "[node name=\"Loop\" type=\"Node\" parent=\".\"]\nscript = ExtResource(\"1\")\n"
+                     "[node name=\"Orphan\" type=\"Node\" parent=\".\"]\nscript = ExtResource(\"2\")\n"
+                     "[node name=\"Big\" type=\"Node\" parent=\".\"]\nscript = ExtResource(\"3\")\n"
+                     "[node name=\"Deep\" type=\"Node\" parent=\".\"]\nscript = ExtResource(\"4\")\n"
+                     "[node name=\"Self\" parent=\".\" instance=ExtResource(\"5\")]\n"
+                     "[node name=\"Lost\" type=\"Node\" parent=\"Nowhere\"]\n"
+                     "[node name=\"Good\" type=\"Node\" parent=\".\"]\nscript = ExtResource(\"6\")\n");
+    put("loop_a.gd", "extends \"res://loop_b.gd\"\n@rpc\nfunc a(): pass\n");
+    put("loop_b.gd", "extends \"loop_a.gd\"\n@rpc\nfunc b(): pass\n");
+    put("orphan.gd", "extends \"res://missing.gd\"\n@rpc\nfunc o(): pass\n");
+    put("self.tscn", "[gd_scene format=3]\n[ext_resource type=\"PackedScene\" path=\"res://self.tscn\" id=\"1\"]\n"
+                     "[node name=\"S\" type=\"Node\"]\n[node name=\"Again\" parent=\".\" instance=ExtResource(\"1\")]\n");
+    put("good.gd", "extends Node\n@rpc(\"any_peer\")\nfunc fine(): pass\n");
+    /* a million open brackets, then a function */
+    size_t depth = 1000000;
+    char *deep = malloc(depth + 64);
+    strcpy(deep, "extends Node\nvar x = ");
+    memset(deep + strlen(deep), '(', depth);
+    deep[strlen("extends Node\nvar x = ") + depth] = 0;
+    put("deep.gd", deep);
+    free(deep);
+    /* a script larger than the cap this test sets */
+    char *big = malloc(3u << 20);
+    memset(big, '#', (3u << 20) - 1);
+    big[(3u << 20) - 1] = 0;
+    put("big.gd", big);
+    free(big);
+    char link[512];
+    snprintf(link, sizeof link, "%s/loop", g_dir); /* a folder that holds itself */
+    if (symlink(".", link) != 0) perror(link);
+    gdw_project_limits lim = {0};
+    lim.max_file_bytes = 2u << 20;
+    clock_t t0 = clock();
+    gdw_rpc_manifest *m = read_dir(&lim);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (!m) return;
+    CHECK(secs < 5, "hostile project read in %.2f s", secs);
+    /* links are followed (Bazel's runfiles are links); a folder that holds itself ends at the depth cap or at
+     * the kernel's own limit on links in a path (40 on Linux), whichever comes first: bounded either way */
+    size_t looped = 0;
+    for (size_t i = 0; i < m->n_problems; i++)
+        looped += m->problems[i].file && strncmp(m->problems[i].file, "res://loop/loop/", 16) == 0;
+    CHECK(looped > 0 && looped < 64 * 8, "a folder that holds itself: walked, and ended (%zu problems inside it)", looped);
+    CHECK(problem_at(m, "res://loop_a.gd", 1, "inheritance loop") || problem_at(m, "res://loop_b.gd", 1, "inheritance loop"),
+          "inheritance loop reported at its extends line");
+    CHECK(problem_at(m, "res://orphan.gd", 1, "no such script"), "missing base: res://orphan.gd:1");
+    CHECK(problem_at(m, "res://big.gd", 0, "not read"), "a script over the cap: not read");
+    CHECK(problem_at(m, "res://deep.gd", 0, "bracket is not closed"), "a million open brackets: reported");
+    CHECK(problem_at(m, "res://self.tscn", 4, "deeper than"), "a scene instancing itself: res://self.tscn:4");
+    CHECK(problem_at(m, "res://main.tscn", 18, "no such node"), "a parent that is not there: res://main.tscn:18");
+    const gdw_rpc_node *good = node(m, "Main/Good");
+    CHECK(good && good->n_rpcs == 1 && !good->dynamic, "the rest of the project is read");
+    const gdw_rpc_node *orphan = node(m, "Main/Orphan");
+    CHECK(orphan && orphan->dynamic && method(orphan, "o"), "a node over a missing base: its own RPCs, flagged dynamic");
+    gdw_rpc_manifest_free(m);
+}
+
+static void test_csharp(void) {
+    /* C# is out of scope (issue 59): each .cs file with [Rpc] is a problem "not read (C#)", attached or not,
+     * and a node it is attached to is dynamic */
+    fresh("csharp");
+    put("project.godot", k_project4);
+    put("main.tscn", "[gd_scene format=3]\n[ext_resource type=\"Script\" path=\"res://Player.cs\" id=\"1\"]\n"
+                     "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1\")\n");
+    put("Player.cs", "public partial class Player : Node {\n  [Rpc(MultiplayerApi.RpcMode.AnyPeer)]\n  public void Hit(int n) {}\n}\n");
+    put("Unused.cs", "public partial class Unused : Node {\n  [Rpc]\n  public void Ping() {}\n}\n");
+    put("Plain.cs", "public partial class Plain : Node {}\n");
+    gdw_rpc_manifest *m = read_dir(NULL);
+    if (!m) return;
+    CHECK(problem_at(m, "res://Player.cs", 0, "not read (C#)") && problem_at(m, "res://Unused.cs", 0, "not read (C#)"), "each .cs with [Rpc]");
+    CHECK(!problem_at(m, "res://Plain.cs", 0, "not read"), "a .cs without [Rpc] is no problem");
+    const gdw_rpc_node *n = node(m, "Main");
+    CHECK(n && n->dynamic && n->n_rpcs == 0, "its node: dynamic, no RPCs guessed");
+    gdw_rpc_manifest_free(m);
+}
+
+static void test_spawn_loop(void) {
+    /* a scene whose spawner spawns the scene itself, under itself: bounded by the path length and the node caps */
+    fresh("spawnloop");
+    put("project.godot", k_project4);
+    put("main.tscn", "[gd_scene format=3]\n[ext_resource type=\"Script\" path=\"res://r.gd\" id=\"1\"]\n"
+                     "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1\")\n"
+                     "[node name=\"Sp\" type=\"MultiplayerSpawner\" parent=\".\"]\n"
+                     "_spawnable_scenes = PackedStringArray(\"res://main.tscn\")\nspawn_path = NodePath(\".\")\n");
+    put("r.gd", "extends Node\n@rpc\nfunc r(): pass\n");
+    clock_t t0 = clock();
+    gdw_rpc_manifest *m = read_dir(NULL);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (!m) return;
+    CHECK(secs < 5, "a spawner spawning its own scene: read in %.2f s", secs);
+    CHECK(node(m, "Main") && node(m, "Main/Sp/*"), "the first levels are there");
+    CHECK(problem_at(m, "res://main.tscn", 0, "past 4,096 bytes"), "and the loop is reported");
+    gdw_rpc_manifest_free(m);
+}
+
+static void test_scan_alone(void) {
+    /* the scanners straight on bytes: unterminated strings and headers, binary garbage */
+    const char *inputs[] = {"@rpc(\"any_peer", "func f(\"\"\"", "[node name=\"x", "\xff\xfe\x00@rpc((((", "key = \"never closed\n",
+                            "@rpc(\"any_peer\")\n", "\\\n\\\n@"};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        pj_arena a = {0};
+        pj_problems probs = {&a, PJ_VEC(gdw_project_problem), 100, 0};
+        pj_script s;
+        pj_gdscript_scan(inputs[i], strlen(inputs[i]) + (i == 3 ? 5 : 0), "res://x.gd", 4, &a, &probs, &s);
+        pj_text_resource r;
+        pj_text_resource_scan(inputs[i], strlen(inputs[i]), "res://x.tscn", &a, &probs, 1000, &r);
+        CHECK(probs.list.n > 0 || i == 6, "input %zu: a problem reported", i);
+        pj_vec_free(&probs.list);
+        pj_arena_free(&a);
+    }
+}
+
+int main(void) {
+    test_md5();
+    test_annotations();
+    test_godot3();
+    test_hostile();
+    test_spawn_loop();
+    test_csharp();
+    test_scan_alone();
+    return t_finish();
+}
