@@ -211,7 +211,7 @@ def reports(text):
     """The sanitizer reports in one stretch of the engine's stderr: [(class, kind, where, text)]."""
     out = []
     for m in UBSAN.finditer(text):
-        kind = re.sub(r"-?\b(0x[0-9a-f]+|\d+)\b", "N", m.group(2))
+        kind = ubsan_kind(m.group(2))
         out.append(("ubsan", kind, m.group(1), m.group(0)))
     m = ASAN_KIND.search(text)
     if m:
@@ -221,6 +221,13 @@ def reports(text):
     elif "ERROR: AddressSanitizer" in text or "hard rss limit" in text:
         out.append(("memory", "rss-limit", frames(text), text[-6000:]))
     return out
+
+
+def ubsan_kind(message):
+    """A UBSan message without its values (addresses, numbers, nan and inf), so one check at one source line is one
+    signature whatever value reached it: "V is outside the range of representable values of type 'int'"."""
+    message = re.sub(r"^\S+(?= is outside the range)", "V", message)
+    return re.sub(r"-?\b(0x[0-9a-f]+|\d+)\b", "N", message)
 
 
 def frames(text, n=3):

@@ -10,6 +10,8 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+if not os.path.exists(os.path.join(HERE, "known.tsv")):  # under Bazel, the test's name in tools/engines/
+    HERE = os.path.join(HERE, "harness")
 
 
 def known():
