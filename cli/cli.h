@@ -92,8 +92,8 @@ int container_option(opts *o, int argc, char **argv, int *i);
  * one opened first (explain shows its header; convert writes the container around its output). */
 /* The FileAccess generation (3 or 4) of a dialect's family, 0 for none known. */
 unsigned container_generation(const gdw_dialect *d);
-/* convert's output into the container being made, when one is: true if taken. */
-bool sink_take(const uint8_t *pre, size_t np, const uint8_t *p, size_t n);
+/* convert's output into the container being made, when one is. */
+int sink_take(const uint8_t *pre, size_t np, const uint8_t *p, size_t n); /* 1 taken, 0 no container made, -1 out of memory */
 
 /* capture's options (capture.c): argv[*i] taken, with its value, if it is one: 1; not one: 0;
  * a usage error, reported: -1. */

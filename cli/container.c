@@ -39,7 +39,12 @@ int container_option(opts *o, int argc, char **argv, int *i) {
     }
     if (o->has_key) return usage_error(o->verb, "%s", "one secret: --password, --password-file or --key"), -1;
     if (key) {
-        if (!gdw_file_key_from_hex(v, o->key)) return usage_error(o->verb, "--key '%s': 64 hex digits (the 32 bytes open_encrypted takes)", v), -1;
+        /* the value itself is a secret: never echoed, even mistyped */
+        if (!gdw_file_key_from_hex(v, o->key)) {
+            char got[48];
+            snprintf(got, sizeof got, "%zu characters", strlen(v));
+            return usage_error(o->verb, "--key: 64 hex digits (the 32 bytes open_encrypted takes), got %s", got), -1;
+        }
     } else if (pw) {
         gdw_file_key_from_password(v, strlen(v), o->key);
     } else {
@@ -51,8 +56,11 @@ int container_option(opts *o, int argc, char **argv, int *i) {
         bool more = fgetc(f) != EOF;
         fclose(f);
         if (more) return usage_error(o->verb, "--password-file %s: over 4096 bytes", v), -1;
-        if (n && buf[n - 1] == '\n') n--;
-        if (n && buf[n - 1] == '\r') n--;
+        if (n && buf[n - 1] == '\n') {
+            n--;
+            if (n && buf[n - 1] == '\r') n--; /* a CRLF line ending; a lone CR is the password's own */
+        }
+        if (memchr(buf, 0, n)) return usage_error(o->verb, "--password-file %s: holds a NUL byte, which a Godot String cannot", v), -1;
         gdw_file_key_from_password(buf, n, o->key);
     }
     o->has_key = true;
@@ -137,19 +145,19 @@ static struct {
     size_t n, cap;
 } g_sink;
 
-bool sink_take(const uint8_t *pre, size_t np, const uint8_t *p, size_t n) {
-    if (!g_sink.active) return false;
+int sink_take(const uint8_t *pre, size_t np, const uint8_t *p, size_t n) {
+    if (!g_sink.active) return 0;
     if (g_sink.n + np + n > g_sink.cap) {
         size_t nc = g_sink.cap ? g_sink.cap : 65536;
         while (nc < g_sink.n + np + n) nc *= 2;
         uint8_t *q = realloc(g_sink.buf, nc);
-        if (!q) return false;
+        if (!q) return -1;
         g_sink.buf = q, g_sink.cap = nc;
     }
     memcpy(g_sink.buf + g_sink.n, pre, np);
     if (n) memcpy(g_sink.buf + g_sink.n + np, p, n);
     g_sink.n += np + n;
-    return true;
+    return 1;
 }
 
 static uint8_t *sink_end(size_t *n) {
@@ -223,6 +231,7 @@ typedef struct migrate_run {
     const opts *o;
     size_t counts[3];
     int depth;
+    const char *src_real; /* SRC_DIR resolved: no folder written into may be it or inside it */
 } migrate_run;
 
 static const char *const k_outcome_name[] = {"converted", "lossy", "refused"};
@@ -249,7 +258,7 @@ static void place_add(void *ctx, const char *line) {
 
 /* One file: read, opened, every value converted (lossy places gathered), written beside under dst. why gets the
  * reason of a refusal. */
-static migrate_outcome migrate_file(const opts *o, const char *src, const char *dst, places *pl, char *why, size_t why_cap) {
+static migrate_outcome migrate_file(const opts *o, const char *src, const char *dst, mode_t mode, places *pl, char *why, size_t why_cap) {
     struct stat sb_dst;
     if (lstat(dst, &sb_dst) == 0) return snprintf(why, why_cap, "%.300s exists: migrate never writes over a file", dst), REFUSED;
     FILE *f = fopen(src, "rb");
@@ -325,13 +334,16 @@ static migrate_outcome migrate_file(const opts *o, const char *src, const char *
     /* written whole to a new file beside it (O_EXCL: never over one), then renamed into place */
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.gdwire-partial", dst);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode); /* the source's permissions: a save stays as private as it was */
     bool ok = fd >= 0 && write(fd, file, file_n) == (ssize_t)file_n;
     if (fd >= 0) ok = close(fd) == 0 && ok;
     free(file);
     if (ok && lstat(dst, &sb_dst) == 0) ok = false, errno = EEXIST;
     if (!ok || rename(tmp, dst) != 0) {
-        snprintf(why, why_cap, "cannot write %.300s: %s", dst, strerror(errno));
+        char shown_dst[600];
+        int saved = errno;
+        shown_name(dst, shown_dst, sizeof shown_dst);
+        snprintf(why, why_cap, "cannot write %.300s: %s", shown_dst, strerror(saved));
         if (fd >= 0) unlink(tmp);
         return REFUSED;
     }
@@ -369,8 +381,22 @@ static void migrate_dir(migrate_run *r, const char *src, const char *dst) {
         char shown[600];
         shown_name(s, shown, sizeof shown);
         if (S_ISDIR(sb.st_mode)) {
-            if (r->depth > 64) continue;
-            if (mkdir(t, 0755) != 0 && errno != EEXIST) { printf("refused   %s: cannot make %s: %s\n", shown, t, strerror(errno)); r->counts[REFUSED]++; continue; }
+            if (r->depth > 64) { printf("refused   %s: a folder deeper than 64 levels\n", shown); r->counts[REFUSED]++; continue; }
+            /* a folder made here, or one already there that is a real folder (not a link) outside SRC_DIR */
+            struct stat tb;
+            char tr[4096], shown_t[600];
+            size_t ls = strlen(r->src_real);
+            const char *why_not = NULL;
+            if (mkdir(t, 0755) != 0 && errno != EEXIST) why_not = strerror(errno);
+            else if (lstat(t, &tb) != 0 || !S_ISDIR(tb.st_mode)) why_not = "it is there and not a folder (a link is not followed)";
+            else if (!realpath(t, tr) || strcmp(tr, r->src_real) == 0 || (strncmp(tr, r->src_real, ls) == 0 && tr[ls] == '/'))
+                why_not = "it is SRC_DIR or inside it: migrate never writes among its sources";
+            if (why_not) {
+                shown_name(t, shown_t, sizeof shown_t);
+                printf("refused   %s: cannot write into %s: %s\n", shown, shown_t, why_not);
+                r->counts[REFUSED]++;
+                continue;
+            }
             r->depth++;
             migrate_dir(r, s, t);
             r->depth--;
@@ -379,7 +405,7 @@ static void migrate_dir(migrate_run *r, const char *src, const char *dst) {
         if (!S_ISREG(sb.st_mode)) continue;
         places pl = {0};
         char why[700] = "";
-        migrate_outcome m = migrate_file(r->o, s, t, &pl, why, sizeof why);
+        migrate_outcome m = migrate_file(r->o, s, t, sb.st_mode & 0666, &pl, why, sizeof why);
         r->counts[m]++;
         printf("%-9s %s", k_outcome_name[m], shown);
         if (m == REFUSED) printf(": %s\n", why);
@@ -398,6 +424,7 @@ int cmd_migrate(const opts *o) {
     /* DEST_DIR, or the folder it would be made in, resolved before anything is made */
     char rs[4096], rd[4096], parent[4096];
     snprintf(parent, sizeof parent, "%s", dst);
+    for (size_t k = strlen(parent); k > 1 && parent[k - 1] == '/'; k--) parent[k - 1] = 0; /* "new_saves/" names new_saves */
     char *slash = strrchr(parent, '/');
     bool exists = stat(dst, &ds) == 0;
     if (!exists) {
@@ -410,7 +437,7 @@ int cmd_migrate(const opts *o) {
         return usage_error(o->verb, "DEST_DIR %s is SRC_DIR or inside it: migrate never writes among its sources", dst);
     if (!exists && mkdir(dst, 0755) != 0) { fprintf(stderr, "gdwire migrate: cannot make %s: %s\n", dst, strerror(errno)); return EXIT_USAGE; }
     if (stat(dst, &ds) != 0 || !S_ISDIR(ds.st_mode)) return usage_error(o->verb, "%s is not a directory", dst);
-    migrate_run r = {o, {0}, 0};
+    migrate_run r = {o, {0}, 0, rs};
     migrate_dir(&r, src, dst);
     fprintf(stderr, "%zu file%s: %zu converted, %zu lossy, %zu refused\n", r.counts[0] + r.counts[1] + r.counts[2],
             plural(r.counts[0] + r.counts[1] + r.counts[2]), r.counts[MIGRATED], r.counts[MIGRATED_LOSSY], r.counts[REFUSED]);

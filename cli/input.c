@@ -657,7 +657,11 @@ int write_packet(const opts *o, const uint8_t *p, size_t n) {
         }
         np = 4;
     }
-    if (o->enc == ENC_RAW && sink_take(pre, np, p, n)) return 0; /* into the container convert is making */
+    if (o->enc == ENC_RAW) { /* into the container convert is making: never past it to stdout, not even on a failure */
+        int taken = sink_take(pre, np, p, n);
+        if (taken < 0) { fprintf(stderr, "%s: out of memory\n", k_prog); return EXIT_USAGE; }
+        if (taken) return 0;
+    }
     if (o->enc == ENC_RAW) {
         if (fwrite(pre, 1, np, stdout) != np || fwrite(p, 1, n, stdout) != n) {
             fprintf(stderr, "%s: write error: %s\n", k_prog, strerror(errno));

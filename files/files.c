@@ -237,11 +237,16 @@ static gdw_file_status inspect_compressed(const uint8_t *p, size_t n, gdw_file_i
     if (bs == 0) /* file_access_compressed.cpp:65 at 3.6.2, :45 at 4.6.3 */
         return fail(e, GDW_FILE_CORRUPT, COMPRESSED_BLOCK_SIZE_AT, "block size 0 at byte %d (the engines refuse it)", COMPRESSED_BLOCK_SIZE_AT);
     uint64_t blocks = (uint64_t)total / bs + 1;
-    info->blocks = (uint32_t)blocks;
     uint64_t table_end = COMPRESSED_TABLE_AT + blocks * 4;
     if (table_end > n)
         return fail(e, GDW_FILE_TRUNCATED, n, "the block table of %llu blocks (total %u, block size %u) needs bytes %d-%llu; the file ends at %zu",
                     (unsigned long long)blocks, total, bs, COMPRESSED_TABLE_AT, (unsigned long long)table_end, n);
+    /* a table that fits (a file of 16 GiB and more) of block size 1 and a total of 2^32-1: the engines' uint32_t
+     * count wraps to 0, and reading no block would give the whole total unwritten */
+    if (blocks > UINT32_MAX)
+        return fail(e, GDW_FILE_CORRUPT, COMPRESSED_TOTAL_AT, "a total of %u bytes in blocks of %u is %llu blocks, more than a 32-bit count holds",
+                    total, bs, (unsigned long long)blocks);
+    info->blocks = (uint32_t)blocks;
     info->header_len = table_end;
     uint64_t sum = 0;
     for (uint64_t i = 0; i < blocks; i++) sum += le32(p + COMPRESSED_TABLE_AT + 4 * i);
