@@ -127,7 +127,7 @@ class Engine:
                              stderr=subprocess.PIPE, preexec_fn=self.limits)
         streams = {p.stdout.fileno(): bytearray(), p.stderr.fileno(): bytearray()}
         token = ("@@" + mark).encode()
-        seen, deadline, hung = 0, time.monotonic() + self.start_seconds, False
+        deadline, hung = time.monotonic() + self.start_seconds, False
         while True:
             live = [fd for fd, b in streams.items() if not isinstance(b, bytes)]
             if not live:
@@ -142,12 +142,12 @@ class Engine:
                 if not chunk:
                     streams[fd] = bytes(streams[fd])
                     continue
+                before = len(streams[fd])
                 streams[fd] += chunk
-                if fd == p.stderr.fileno():
-                    n = streams[fd].count(token, max(0, seen - len(token)))
-                    if n:  # a new entry began: its own STALL seconds
-                        seen = len(streams[fd])
-                        deadline = time.monotonic() + self.stall_seconds
+                # only the new bytes (and a marker cut across two reads) are searched: an engine that prints
+                # millions of lines between two markers must not make this quadratic
+                if fd == p.stderr.fileno() and streams[fd].find(token, max(0, before - len(token) + 1)) >= 0:
+                    deadline = time.monotonic() + self.stall_seconds  # a new entry began: its own STALL seconds
         p.wait()
         out, err = bytes(streams[p.stdout.fileno()]), bytes(streams[p.stderr.fileno()])
         p.stdout.close()
@@ -190,21 +190,29 @@ class Engine:
             elif f[1] == "R" and len(f) > 2 and f[2].isdigit():
                 done.add(int(f[2]))
         marker = re.compile(r"@@%s:(?:(\d+):(\w+)|done)" % mark)
+        # Each entry's text, bounded: its UBSan lines (up to 100) and its last 400 lines (a sanitizer report or the
+        # crash handler's backtrace ends it). An engine can print millions of lines for one input (finding 6).
         segments, current, last, before = {}, None, None, []
         for line in err.decode("utf-8", "replace").splitlines():
-            m = marker.fullmatch(line.strip())
-            if m:
-                current = (int(m.group(1)), m.group(2)) if m.group(1) else None
-                if current:
-                    last = current
-                    segments[current] = []
-            elif current is not None:
-                segments[current].append(line)
-            elif last is None:
+            if "@@" in line:
+                m = marker.fullmatch(line.strip())
+                if m:
+                    current = (int(m.group(1)), m.group(2)) if m.group(1) else None
+                    if current:
+                        last = current
+                        segments[current] = ([], collections.deque(maxlen=400))
+                    continue
+            if current is not None:
+                ub, tail = segments[current]
+                if "runtime error:" in line and len(ub) < 100:
+                    ub.append(line)
+                else:
+                    tail.append(line)
+            elif last is None and len(before) < 1000:
                 before.append(line)
         if not self.startup and before:
             self.startup = [r for r in reports("\n".join(before))]
-        return done, {k: "\n".join(v) for k, v in segments.items()}, finished, last, rc, timed_out
+        return done, {k: "\n".join(ub + list(tail)) for k, (ub, tail) in segments.items()}, finished, last, rc, timed_out
 
 
 def reports(text):
