@@ -75,15 +75,23 @@ typedef struct encrypted_layout {
     uint32_t mode_value;
     size_t md5_at, length_at, iv_at, data_at;
     cipher_kind cipher;
+    const char *described; /* as explain names the layout */
 } encrypted_layout;
 
 static const encrypted_layout k_encrypted[] = {
     /* 3.6.2 file_access_encrypted.cpp:58-85, :143-149 */
-    {"encrypted-godot3", 3, 4, 1, 8, 24, NO_FIELD, 32, CIPHER_ECB},
+    {"encrypted-godot3", 3, 4, 1, 8, 24, NO_FIELD, 32, CIPHER_ECB, "Godot 3 (AES-256 ECB, no IV)"},
     /* 4.6.3 file_access_encrypted.cpp:78-105, :159-169 */
-    {"encrypted-godot4", 4, NO_FIELD, 0, 4, 20, 28, 44, CIPHER_CFB},
+    {"encrypted-godot4", 4, NO_FIELD, 0, 4, 20, 28, 44, CIPHER_CFB, "Godot 4 (AES-256 CFB with an IV)"},
 };
 #define N_ENCRYPTED (sizeof k_encrypted / sizeof *k_encrypted)
+
+/* The encrypted layout a generation writes, NULL for none. */
+static const encrypted_layout *encrypted_row(unsigned generation) {
+    for (size_t i = 0; i < N_ENCRYPTED; i++)
+        if (k_encrypted[i].generation == generation) return &k_encrypted[i];
+    return NULL;
+}
 
 /* One compression mode: its name, which generations read and write it (bit g for generation g). */
 typedef struct compression_row {
@@ -490,7 +498,8 @@ static gdw_file_status open_encrypted(const uint8_t *p, size_t n, const gdw_file
         }
     }
     free(buf);
-    size_t md5_at = k_encrypted[info->generation == 3 ? 0 : 1].md5_at;
+    const encrypted_layout *said = encrypted_row(info->generation);
+    size_t md5_at = said ? said->md5_at : k_encrypted[N_ENCRYPTED - 1].md5_at;
     return fail(e, GDW_FILE_WRONG_KEY, md5_at,
                 "wrong password or key (or a damaged file): the MD5 of the decrypted bytes is not the one at byte %zu, as the engine would say", md5_at);
 #endif
@@ -628,9 +637,7 @@ static gdw_file_status write_encrypted(const gdw_file_spec *s, const uint8_t *pl
     (void)s, (void)plain, (void)n, (void)out, (void)out_len;
     return fail(e, GDW_FILE_UNSUPPORTED, 0, "an encrypted file: this build of gdwire has no AES (OpenSSL's libcrypto)");
 #else
-    const encrypted_layout *r = NULL;
-    for (size_t i = 0; i < N_ENCRYPTED; i++)
-        if (k_encrypted[i].generation == s->generation) r = &k_encrypted[i];
+    const encrypted_layout *r = encrypted_row(s->generation);
     if (!r) return fail(e, GDW_FILE_UNSUPPORTED, 0, "no encrypted layout for Godot %u", s->generation);
     if (!s->key) return fail(e, GDW_FILE_NEED_KEY, 0, "an encrypted file needs a password or key");
     uint64_t clen = pad16(n);
@@ -692,7 +699,8 @@ void gdw_file_describe(const gdw_file_info *info, char *out, size_t cap) {
     if (info->container == GDW_FILE_PLAIN) {
         SAY("container: plain (%llu bytes)\n", (unsigned long long)info->plain_len);
     } else if (info->container == GDW_FILE_COMPRESSED) {
-        SAY("container: compressed (FileAccessCompressed), written alike by %s\n", info->generation == 4 ? "Godot 4 only" : "Godot 3 and 4");
+        bool godot4_only = (unsigned)info->compression < N_COMPRESSION && k_compression[info->compression].reads == GEN(4);
+        SAY("container: compressed (FileAccessCompressed), written alike by %s\n", godot4_only ? "Godot 4 only" : "Godot 3 and 4");
         SAY("  bytes 0-3    magic \"GCPF\"\n");
         SAY("  bytes 4-7    mode %u (%s)\n", (unsigned)info->compression, gdw_file_compression_name(info->compression));
         SAY("  bytes 8-11   block size %u\n", info->block_size);
@@ -704,13 +712,14 @@ void gdw_file_describe(const gdw_file_info *info, char *out, size_t cap) {
         char md5s[33], ivs[33];
         hex16(info->md5, md5s);
         hex16(info->iv, ivs);
-        SAY("container: encrypted (FileAccessEncrypted), %s layout\n", info->generation == 3 ? "Godot 3 (AES-256 ECB, no IV)" : "Godot 4 (AES-256 CFB with an IV)");
+        const encrypted_layout *r = encrypted_row(info->generation);
+        if (!r) r = &k_encrypted[N_ENCRYPTED - 1]; /* an info gdw_file_inspect did not fill */
+        SAY("container: encrypted (FileAccessEncrypted), %s layout\n", r->described);
         SAY("  bytes 0-3    magic \"GDEC\"\n");
-        if (info->has_mode_field) SAY("  bytes 4-7    mode %u\n", info->mode_field);
-        size_t md5_at = info->has_mode_field ? 8 : 4;
-        SAY("  bytes %zu-%zu   MD5 of the plain bytes %s\n", md5_at, md5_at + 15, md5s);
-        SAY("  bytes %zu-%zu  length %llu\n", md5_at + 16, md5_at + 23, (unsigned long long)info->plain_len);
-        if (info->has_iv) SAY("  bytes %zu-%zu  IV %s\n", md5_at + 24, md5_at + 39, ivs);
+        if (r->mode_at != NO_FIELD) SAY("  bytes %zu-%zu    mode %u\n", r->mode_at, r->mode_at + 3, info->mode_field);
+        SAY("  bytes %zu-%zu   MD5 of the plain bytes %s\n", r->md5_at, r->md5_at + 15, md5s);
+        SAY("  bytes %zu-%zu  length %llu\n", r->length_at, r->length_at + 7, (unsigned long long)info->plain_len);
+        if (r->iv_at != NO_FIELD) SAY("  bytes %zu-%zu  IV %s\n", r->iv_at, r->iv_at + 15, ivs);
         SAY("  bytes %llu-   %llu bytes of cipher text\n", (unsigned long long)info->header_len, (unsigned long long)info->cipher_len);
     }
     if (info->trailing) SAY("  %llu bytes after the end the header says (the engines ignore them)\n", (unsigned long long)info->trailing);
