@@ -251,7 +251,7 @@ static void fill_ids(gdw_rpc_node *n, int godot, pj_arena *a) {
         m[i].id = m[i].from_node ? (uint16_t)(0x8000 | node_i++) : script_i++;
         if (names) names[i] = m[i].name;
     }
-    if (godot >= 4 && !n->has_md5 && names) {
+    if (pj_rpcs_by_id(godot) && !n->has_md5 && names) {
         gdw_rpc_md5(names, n->n_rpcs, n->md5);
         n->has_md5 = true;
     }
@@ -635,7 +635,7 @@ bool gdw_rpc_manifest_diff(const gdw_rpc_manifest *a, const gdw_rpc_manifest *b,
         pj_buf_addf(&out, "Godot %d on %s, Godot %d on %s: they do not speak the same protocol\n", a->godot, label_a, b->godot, label_b);
         ok = false;
     }
-    bool godot4 = a->godot >= 4 && b->godot >= 4;
+    bool godot4 = pj_rpcs_by_id(a->godot) && pj_rpcs_by_id(b->godot);
     /* b's nodes by path; only paths with a "*" segment on either side are matched one by one */
     pj_map b_at = {0};
     pj_vec b_starred = PJ_VEC(size_t);

@@ -11,6 +11,11 @@
 
 #include "gdwire_project.h"
 
+/* ---- generations ---- */
+/* Whether a Godot generation calls RPCs by id and announces each node's MD5 of its RPC names (Godot 4's
+ * SceneMultiplayer, docs/multiplayer.md section 2), rather than by name with no checksum (Godot 3). */
+static inline bool pj_rpcs_by_id(int godot) { return godot >= 4; }
+
 /* ---- memory ---- */
 typedef struct pj_chunk pj_chunk;
 typedef struct pj_arena {

@@ -561,7 +561,7 @@ static void emit_node(project *p, const char *path, const char *origin, const in
     }
     out->rpcs = m;
     out->n_rpcs = n_rpcs;
-    out->has_md5 = p->godot >= 4; /* Godot 3 sends names, no checksum (docs/multiplayer.md section 2) */
+    out->has_md5 = pj_rpcs_by_id(p->godot);
     if (out->has_md5) gdw_rpc_md5(names, n_rpcs, out->md5);
 }
 
