@@ -409,15 +409,10 @@ def load_known(path, engine, harness):
 
 
 def own_packets(engine):
-    out = []
-    path = os.path.join(ROOT, "tools", "engines", "%s-packets.tsv" % engine)
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            f = line.rstrip("\n").split("\t")
-            if line.startswith("#") or len(f) < 2 or not line.strip():
-                continue
-            out.append(bytes.fromhex(f[1]))
-    return out
+    """The packets the engine itself wrote (tools/engines/ENGINE-packets.tsv), through the one reader of that file."""
+    sys.path.insert(0, os.path.join(ROOT, "tools", "conformance"))
+    from generate import engine_packets  # noqa: E402
+    return [bytes.fromhex(h) for _, h, _ in engine_packets(engine)[1]]
 
 
 def mutated(generator, row, count, seed):
@@ -670,7 +665,10 @@ def main():
             with open(reg, "rb") as fh:
                 data = fh.read()
             got = camp.one(data)
-            if sig in got:
+            # the same bug may show as any of its finding's signatures for this input: a client that swells until
+            # its memory runs out hangs or crashes by how fast the machine is (finding 8)
+            alike = {k for k, (n2, r2, _) in known.items() if n2 == number and r2 == reg}
+            if got & alike:
                 reg_pass += 1
                 log("engine_fuzz: regression %s still makes finding %s (%s)" % (os.path.basename(reg), number, what))
             else:
