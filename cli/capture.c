@@ -177,6 +177,7 @@ typedef struct names {
     size_t n, cap;
     learned_md5 *seen; /* each path's MD5 as SIMPLIFY_PATH announced it (at most MAX_LEARNED) */
     size_t n_seen;
+    gdw_rpc_manifest *manifest; /* --project: each RPC's arguments checked against it (gdw_rpc_manifest_call) */
 } names;
 #define MAX_LEARNED 4096
 
@@ -208,7 +209,8 @@ static int names_from_project(const char *what, names *out) {
         for (size_t k = 0; k < n->n_rpcs && !rc; k++)
             if (!names_add(out, n->path, n->rpcs[k].id, n->rpcs[k].name, n->has_md5 ? n->md5 : NULL)) rc = EXIT_USAGE;
     }
-    gdw_rpc_manifest_free(m);
+    gdw_rpc_manifest_free(out->manifest);
+    out->manifest = m;
     if (rc) fprintf(stderr, "gdwire capture: --project %s: out of memory\n", what);
     return rc;
 }
@@ -296,6 +298,21 @@ static void names_free(names *nm) {
     free(nm->e);
     for (size_t i = 0; i < nm->n_seen; i++) free(nm->seen[i].path);
     free(nm->seen);
+    gdw_rpc_manifest_free(nm->manifest);
+}
+
+/* --project: an RPC read against the manifest: its method, and whether the engine would run it with these
+ * arguments (one that did not decode is NULL: gdw_rpc_args_fit says what the engine does then). */
+static bool project_call(const names *nm, const gdw_message *m, gdw_rpc_call *out) {
+    const gdw_mp_parsed *p = m->mp;
+    if (!nm->manifest || p->command != GDW_MP_RPC || !m->path) return false;
+    const gdw_value *args[GDW_MP_MAX_VALUES];
+    size_t n = 0;
+    for (size_t i = 0; i < p->value_count && n < GDW_MP_MAX_VALUES; i++)
+        if (strcmp(p->values[i].label, "arg") == 0) args[n++] = p->values[i].status == GDW_OK ? p->values[i].value : NULL;
+    *out = gdw_rpc_manifest_call(nm->manifest, m->path, names_md5_of(nm, m->path), p->as.rpc.method_id, p->as.rpc.method,
+                                 p->as.rpc.method_len, args, n);
+    return out->method != NULL;
 }
 
 /* ---- printing ----------------------------------------------------------------------------------- */
@@ -469,6 +486,9 @@ static void print_text(capture_run *r, const gdw_message *m) {
     }
     if (label) printf(")");
     else if (p->command == GDW_MP_RPC) printf(" ()");
+    gdw_rpc_call call;
+    if (project_call(&r->names, m, &call) && !call.fit.fits && call.fit.known)
+        printf("  REFUSED by the engine: %s", call.fit.reason);
     putchar('\n');
 }
 
@@ -488,10 +508,23 @@ static void print_json(capture_run *r, const gdw_message *m) {
         if (p->as.rpc.method) json_bytes_string(stdout, (const uint8_t *)p->as.rpc.method, p->as.rpc.method_len);
         else if (name) json_string(stdout, name);
         else printf("null");
+        gdw_rpc_call call;
+        if (project_call(&r->names, m, &call)) {
+            printf(",\"args_fit\":%s", !call.fit.known ? "null" : call.fit.fits ? "true" : "false");
+            if (!call.fit.fits && call.fit.known) {
+                printf(",\"refused\":");
+                json_string(stdout, call.fit.reason);
+            }
+        }
     } else if (p->command == GDW_MP_SIMPLIFY_PATH) {
         printf(",\"node_id\":%lld,\"md5\":", (long long)p->as.path.node_id);
         if (p->as.path.md5[0]) json_string(stdout, p->as.path.md5);
         else printf("null");
+        const char *want = m->path ? names_md5_differs(&r->names, m->path, p->as.path.md5) : NULL;
+        if (want) {
+            printf(",\"project_md5\":"); /* the project's node has other methods: "The rpc node checksum failed" */
+            json_string(stdout, want);
+        }
     } else if (p->command == GDW_MP_CONFIRM_PATH && p->as.path.path) {
         printf(",\"confirmed_path\":");
         json_bytes_string(stdout, (const uint8_t *)p->as.path.path, p->as.path.path_len);

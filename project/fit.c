@@ -55,18 +55,20 @@ typedef struct conversion { gdw_type to, from; } conversion;
 
 /* Godot 4.6.3: GDScriptFunction::call (modules/gdscript/gdscript_vm.cpp:587-616) takes a value of another
  * type when GDScriptDataType::is_type(v, true) holds, that is Variant::can_convert_strict(from, to)
- * (gdscript_function.h:128-130; the table core/variant/variant.cpp:535-864), and then Variant::construct
- * (to, from) succeeds; a pair without a one-argument constructor in core/variant/variant_construct.cpp:58-260
- * is refused there (gdscript_vm.cpp:607-615): Transform2D <- Transform3D, Transform3D <- Transform2D,
- * Quaternion, Basis, Color <- int, RID <- Object have none, so they are not here. */
+ * (gdscript_function.h:128-130; the table core/variant/variant.cpp:535-864), and then Variant::construct(to,
+ * from) (gdscript_vm.cpp:607-615), which takes the first constructor whose argument the value converts to
+ * strictly (core/variant/variant_construct.cpp:264-286): each type's copy constructor at least, so every pair
+ * of the table constructs. The engine ran each of these (conformance/projects/out/typed4.log). */
 static const conversion k_conversions4[] = {
     {GDW_BOOL, GDW_INT}, {GDW_BOOL, GDW_FLOAT}, {GDW_INT, GDW_BOOL}, {GDW_INT, GDW_FLOAT},
     {GDW_FLOAT, GDW_BOOL}, {GDW_FLOAT, GDW_INT},
     {GDW_STRING, GDW_NODE_PATH}, {GDW_STRING, GDW_STRING_NAME}, {GDW_STRING_NAME, GDW_STRING}, {GDW_NODE_PATH, GDW_STRING},
     {GDW_VECTOR2, GDW_VECTOR2I}, {GDW_VECTOR2I, GDW_VECTOR2}, {GDW_RECT2, GDW_RECT2I}, {GDW_RECT2I, GDW_RECT2},
     {GDW_VECTOR3, GDW_VECTOR3I}, {GDW_VECTOR3I, GDW_VECTOR3}, {GDW_VECTOR4, GDW_VECTOR4I}, {GDW_VECTOR4I, GDW_VECTOR4},
-    {GDW_QUATERNION, GDW_BASIS}, {GDW_BASIS, GDW_QUATERNION}, {GDW_TRANSFORM3D, GDW_PROJECTION},
-    {GDW_PROJECTION, GDW_TRANSFORM3D}, {GDW_COLOR, GDW_STRING},
+    {GDW_TRANSFORM2D, GDW_TRANSFORM3D}, {GDW_QUATERNION, GDW_BASIS}, {GDW_BASIS, GDW_QUATERNION},
+    {GDW_TRANSFORM3D, GDW_TRANSFORM2D}, {GDW_TRANSFORM3D, GDW_QUATERNION}, {GDW_TRANSFORM3D, GDW_BASIS},
+    {GDW_TRANSFORM3D, GDW_PROJECTION}, {GDW_PROJECTION, GDW_TRANSFORM3D}, {GDW_COLOR, GDW_STRING}, {GDW_COLOR, GDW_INT},
+    {GDW_RID, GDW_OBJECT},
     {GDW_ARRAY, GDW_PACKED_BYTE_ARRAY}, {GDW_ARRAY, GDW_PACKED_INT32_ARRAY}, {GDW_ARRAY, GDW_PACKED_INT64_ARRAY},
     {GDW_ARRAY, GDW_PACKED_FLOAT32_ARRAY}, {GDW_ARRAY, GDW_PACKED_FLOAT64_ARRAY}, {GDW_ARRAY, GDW_PACKED_STRING_ARRAY},
     {GDW_ARRAY, GDW_PACKED_COLOR_ARRAY}, {GDW_ARRAY, GDW_PACKED_VECTOR2_ARRAY}, {GDW_ARRAY, GDW_PACKED_VECTOR3_ARRAY},
@@ -315,4 +317,25 @@ gdw_rpc_fit gdw_rpc_args_fit(const gdw_rpc_method *m, const gdw_value *const *ar
     }
     if (unknown) return (gdw_rpc_fit){true, false, 0, "a class or enum type the manifest cannot check"};
     return (gdw_rpc_fit){true, true, 0, NULL};
+}
+
+gdw_rpc_call gdw_rpc_manifest_call(const gdw_rpc_manifest *m, const char *path, const char *md5, int id,
+                                   const char *name, size_t name_len, const gdw_value *const *args, size_t n_args) {
+    gdw_rpc_call c = {0};
+    c.node = path ? gdw_rpc_manifest_node(m, path, strlen(path), md5 && md5[0] ? md5 : NULL) : NULL;
+    c.md5_differs = c.node && md5 && md5[0] && c.node->has_md5 && strcmp(c.node->md5, md5) != 0;
+    c.method = gdw_rpc_node_method(c.node, id, name, name_len);
+    if (!c.method) {
+        c.fit = (gdw_rpc_fit){true, false, 0, c.node ? "the node has no such method in the manifest" : "no node of the manifest there"};
+        return c;
+    }
+    c.fit = gdw_rpc_args_fit(c.method, args, n_args);
+    /* a wrong checksum: the engine only prints it (modules/multiplayer/scene_cache_interface.cpp:119) and runs
+       whatever its id names there, which the manifest does not hold; a dynamic node's config may differ */
+    if (c.fit.known && (c.md5_differs || c.node->dynamic)) {
+        c.fit.known = false;
+        if (c.fit.fits) c.fit.reason = c.md5_differs ? "the node's checksum differs: its methods are not the manifest's"
+                                                     : "the node is dynamic: its RPCs may differ at run time";
+    }
+    return c;
 }

@@ -171,6 +171,19 @@ typedef struct gdw_rpc_fit {
    the call fits and the manifest knows. */
 GDW_API gdw_rpc_fit gdw_rpc_args_fit(const gdw_rpc_method *m, const gdw_value *const *args, size_t n_args);
 
+/* One RPC of a session read against a manifest: its node, its method, whether the engine would run it. What
+   capture --project, the Python and the JS session show (one function, so that they say the same). */
+typedef struct gdw_rpc_call {
+    const gdw_rpc_node *node;     /* NULL: no node of the manifest at that path */
+    const gdw_rpc_method *method; /* NULL: the node has no such method (or no node) */
+    bool md5_differs;             /* the MD5 its SIMPLIFY_PATH announced is not the node's ("checksum failed") */
+    gdw_rpc_fit fit;              /* known false when there is no method, the node is dynamic, or its MD5 differs */
+} gdw_rpc_call;
+/* path: the node path as the session resolved it (NUL-terminated); md5: the one announced for it, or NULL; the
+   method by id (Godot 4, name NULL) or by name (Godot 3); args as gdw_rpc_args_fit takes them. */
+GDW_API gdw_rpc_call gdw_rpc_manifest_call(const gdw_rpc_manifest *m, const char *path, const char *md5, int id,
+                                           const char *name, size_t name_len, const gdw_value *const *args, size_t n_args);
+
 #ifdef __cplusplus
 }
 #endif

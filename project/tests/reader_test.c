@@ -312,9 +312,12 @@ static void test_fit(void) {
     gdw_value t3 = {.type = GDW_TRANSFORM3D};
     const gdw_value *tv[] = {&t3};
     gdw_rpc_method mt = {.name = "t", .args = t, .n_args = 1, .args_known = true, .n_required = 1, .godot = 4};
-    CHECK(!gdw_rpc_args_fit(&mt, tv, 1).fits, "4: Transform3D -> Transform2D has no constructor (variant_construct.cpp:127-130)");
+    CHECK(gdw_rpc_args_fit(&mt, tv, 1).fits, "4: Transform3D -> Transform2D (variant.cpp:627-634, variant_construct.cpp:274)");
     mt.godot = 3;
     CHECK(gdw_rpc_args_fit(&mt, tv, 1).fits, "3: Transform -> Transform2D (variant.cpp:444-450 in 3.6.2)");
+    gdw_value str = {.type = GDW_STRING};
+    const gdw_value *sv[] = {&str};
+    CHECK(!gdw_rpc_args_fit(&mt, sv, 1).fits, "3: String -> Transform2D refused");
     gdw_rpc_arg ta[] = {{"xs", "Array[int]", false}, {"n", "Node", false}};
     gdw_container ci = {.elem = {.kind = GDW_DESC_BUILTIN, .builtin = GDW_INT}};
     gdw_value untyped = {.type = GDW_ARRAY}, typed = {.type = GDW_ARRAY, .flags = GDW_VF_TYPED, .u.ext = &ci};
