@@ -7,7 +7,8 @@ RPC; the server's log says which cases ran ("case_ran"). Every call the engine r
 (args_fit true or null), every call it did not run as refused (args_fit false); and for each refusal the
 engine's own error line that follows the case's "gdwire case K" line is kept in the output.
 
-usage: fit_engine_test.py GDWIRE ROOT PROJECT RUN [PROJECT RUN ...]   (RUN: out/NAME, without .pcap/.log)
+usage: fit_engine_test.py GDWIRE ROOT [--pair SERVER_PROJECT CLIENT_PROJECT RUN] PROJECT RUN [PROJECT RUN ...]
+(RUN: out/NAME, without .pcap/.log). --pair: a mismatch pair's run, each side's refusals (pair()).
 Last line: N passed, N failed."""
 import json
 import subprocess
@@ -49,9 +50,45 @@ def wire_side(gdwire, project, pcap):
     return calls
 
 
+def pair(gdwire, root, server, client, run):
+    """A mismatch pair's session: read with each side's project, the calls gdwire says that side refuses (to its
+    peer: the server is peer 1) are the ones that side's engine refused in its own "RPC - 'Node(x.gd)::NAME'" lines,
+    name for name; the calls to the other side are not judged by that project (args_fit null: another build)."""
+    ok = bad = 0
+    for role, project in (("server", server), ("client", client)):
+        engine = []
+        for line in open(f"{root}/{run}.log", encoding="utf-8"):
+            d = json.loads(line)
+            if d.get("event") == "engine_output" and d.get("role") == role and "RPC - '" in d["line"]:
+                engine.append(d["line"].split("::", 1)[1].split("'", 1)[0])
+        out = subprocess.run([gdwire, "capture", "--project", f"{root}/{project}", "--json", f"{root}/{run}.pcap"],
+                             capture_output=True, text=True, check=True).stdout
+        refused, judged_other = [], 0
+        for line in out.splitlines():
+            d = json.loads(line)
+            if d.get("command") != "rpc":
+                continue
+            to_this_side = (d["to"] == 1) == (role == "server")
+            if to_this_side and d.get("args_fit") is False:
+                refused.append(d["method"])
+            elif not to_this_side and d.get("args_fit") is False:
+                judged_other += 1
+        if sorted(refused) == sorted(engine) and engine and not judged_other:
+            print(f"ok {run}, read with {project}: the {role} refused {sorted(engine)}; gdwire says the same")
+            ok += 1
+        else:
+            print(f"FAIL {run}, read with {project}: the {role}'s engine refused {sorted(engine)}, gdwire {sorted(refused)}, "
+                  f"and {judged_other} calls to the other build judged")
+            bad += 1
+    return ok, bad
+
+
 def main():
     gdwire, root, pairs = sys.argv[1], sys.argv[2], sys.argv[3:]
     passed = failed = 0
+    if pairs and pairs[0] == "--pair":
+        ok, bad = pair(gdwire, root, *pairs[1:4])
+        passed, failed, pairs = ok, bad, pairs[4:]
     for i in range(0, len(pairs), 2):
         project, run = f"{root}/{pairs[i]}", f"{root}/{pairs[i + 1]}"
         cases, ran, errors = engine_side(run + ".log")
