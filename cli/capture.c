@@ -161,30 +161,19 @@ int capture_option(opts *o, int argc, char **argv, int *i) {
 /* --names: "rpc<TAB>NODE PATH<TAB>ID<TAB>NAME" lines ('#' comments), as
  * tools/capture/gdwire_names.gd writes them; the path * stands for every node. */
 typedef struct name_entry {
-    char *path; /* from --project, "*" segments are names given at run time (docs/rpc-manifest.md) */
+    char *path;
     int id;
     char *name;
-    char md5[33]; /* --project: the node's MD5 ("" when unknown), to tell apart the nodes one "*" path names */
 } name_entry;
-
-typedef struct learned_md5 {
-    char *path;
-    int64_t peer;  /* the peer that announced it: its build's MD5 for that node */
-    uint64_t when; /* the order announcements came in */
-    char md5[33];
-} learned_md5;
 
 typedef struct names {
     name_entry *e;
     size_t n, cap;
-    learned_md5 *seen; /* each path's MD5 as SIMPLIFY_PATH announced it (at most MAX_LEARNED) */
-    size_t n_seen;
-    uint64_t n_learned;
-    gdw_rpc_manifest *manifest; /* --project: each RPC's arguments checked against it (gdw_rpc_manifest_call) */
+    gdw_rpc_manifest *manifest; /* --project: names each RPC, checks its arguments, marks another build's MD5 */
+    gdw_rpc_annotator *annotator;
 } names;
-#define MAX_LEARNED 4096
 
-static bool names_add(names *nm, const char *path, int id, const char *name, const char *md5) {
+static bool names_add(names *nm, const char *path, int id, const char *name) {
     if (nm->n == nm->cap) {
         size_t cap = nm->cap ? nm->cap * 2 : 64;
         name_entry *grown = realloc(nm->e, cap * sizeof *grown);
@@ -196,59 +185,9 @@ static bool names_add(names *nm, const char *path, int id, const char *name, con
     e->path = strdup(path);
     e->name = strdup(name);
     e->id = id;
-    snprintf(e->md5, sizeof e->md5, "%s", md5 ? md5 : "");
     if (!e->path || !e->name) { free(e->path); free(e->name); return false; }
     nm->n++;
     return true;
-}
-
-/* --project: every RPC of every node of the manifest (Godot 4: the ids travel; Godot 3 sends names). */
-static int names_from_project(const char *what, names *out) {
-    gdw_rpc_manifest *m;
-    int rc = rpc_manifest_load("capture", what, &m);
-    if (rc) return rc;
-    for (size_t i = 0; i < m->n_nodes && !rc; i++) {
-        const gdw_rpc_node *n = &m->nodes[i];
-        for (size_t k = 0; k < n->n_rpcs && !rc; k++)
-            if (!names_add(out, n->path, n->rpcs[k].id, n->rpcs[k].name, n->has_md5 ? n->md5 : NULL)) rc = EXIT_USAGE;
-    }
-    gdw_rpc_manifest_free(out->manifest);
-    out->manifest = m;
-    if (rc) fprintf(stderr, "gdwire capture: --project %s: out of memory\n", what);
-    return rc;
-}
-
-static void names_learn(names *nm, const char *path, size_t path_len, const char *md5, int64_t peer) {
-    if (!md5 || !md5[0] || !path) return;
-    learned_md5 *l = NULL;
-    for (size_t i = 0; i < nm->n_seen && !l; i++)
-        if (nm->seen[i].peer == peer && strlen(nm->seen[i].path) == path_len && memcmp(nm->seen[i].path, path, path_len) == 0)
-            l = &nm->seen[i];
-    if (!l) {
-        if (nm->n_seen == MAX_LEARNED) return;
-        if (!nm->seen && !(nm->seen = calloc(MAX_LEARNED, sizeof *nm->seen))) return;
-        l = &nm->seen[nm->n_seen];
-        if (!(l->path = strndup(path, path_len))) return;
-        l->peer = peer;
-        nm->n_seen++;
-    }
-    snprintf(l->md5, sizeof l->md5, "%s", md5);
-    l->when = ++nm->n_learned;
-}
-
-/* The MD5 announced last for path (by any peer). */
-static const char *names_md5_of(const names *nm, const char *path) {
-    const learned_md5 *last = NULL;
-    for (size_t i = 0; path && i < nm->n_seen; i++)
-        if (strcmp(nm->seen[i].path, path) == 0 && (!last || nm->seen[i].when > last->when)) last = &nm->seen[i];
-    return last ? last->md5 : NULL;
-}
-
-/* The MD5 peer announced for path: its own build's node; NULL when it announced none. */
-static const char *names_md5_by(const names *nm, const char *path, int64_t peer) {
-    for (size_t i = 0; path && i < nm->n_seen; i++)
-        if (nm->seen[i].peer == peer && strcmp(nm->seen[i].path, path) == 0) return nm->seen[i].md5;
-    return NULL;
 }
 
 static int names_load(const char *file, names *out) {
@@ -276,62 +215,37 @@ static int names_load(const char *file, names *out) {
             fclose(f);
             return EXIT_USAGE;
         }
-        if (!names_add(out, path, (int)v, name, NULL)) { fclose(f); return EXIT_USAGE; }
+        if (!names_add(out, path, (int)v, name)) { fclose(f); return EXIT_USAGE; }
     }
     fclose(f);
     return 0;
 }
 
-/* The name of method id on the node at path: an entry for that path (or "*", every node; or a --project path
- * whose "*" segments match), the one whose node MD5 is the one announced for path first. */
+/* The name of method id on the node at path: the first entry for that path (or "*", every node). */
 static const char *names_find(const names *nm, const char *path, int id) {
-    const char *md5 = names_md5_of(nm, path), *first = NULL;
     for (size_t i = 0; i < nm->n; i++) {
         const name_entry *e = &nm->e[i];
-        if (e->id != id || !(strcmp(e->path, "*") == 0 || (path && gdw_rpc_path_match(e->path, path)))) continue;
-        if (md5 && e->md5[0] && strcmp(md5, e->md5) == 0) return e->name;
-        if (!first) first = e->name;
+        if (e->id == id && (strcmp(e->path, "*") == 0 || (path && gdw_rpc_path_match(e->path, path)))) return e->name;
     }
-    return first;
+    return NULL;
 }
 
-/* --project: whether the MD5 a SIMPLIFY_PATH announced for path is that of no node of the project there
- * (the engine prints "The rpc node checksum failed"); NULL when it matches or the project has no such node. */
-static const char *names_md5_differs(const names *nm, const char *path, const char *md5) {
-    const char *project = NULL;
-    for (size_t i = 0; path && md5 && md5[0] && i < nm->n; i++) {
-        const name_entry *e = &nm->e[i];
-        if (!e->md5[0] || !gdw_rpc_path_match(e->path, path)) continue;
-        if (strcmp(e->md5, md5) == 0) return NULL;
-        project = e->md5;
+/* --project: the manifest, read by gdw_rpc_annotate (project/annotate.c) as the bindings' sessions read it. */
+static int names_from_project(const char *what, names *out) {
+    int rc = rpc_manifest_load("capture", what, &out->manifest);
+    if (rc) return rc;
+    if (!(out->annotator = gdw_rpc_annotator_new(out->manifest))) {
+        fprintf(stderr, "gdwire capture: --project %s: out of memory\n", what);
+        return EXIT_USAGE;
     }
-    return project;
+    return 0;
 }
 
 static void names_free(names *nm) {
     for (size_t i = 0; i < nm->n; i++) free(nm->e[i].path), free(nm->e[i].name);
     free(nm->e);
-    for (size_t i = 0; i < nm->n_seen; i++) free(nm->seen[i].path);
-    free(nm->seen);
+    gdw_rpc_annotator_free(nm->annotator);
     gdw_rpc_manifest_free(nm->manifest);
-}
-
-/* --project: an RPC read against the manifest: its method, and whether the engine would run it with these
- * arguments (one that did not decode is NULL: gdw_rpc_args_fit says what the engine does then). The receiver
- * runs its own build's method: the MD5 it announced for the node says whether that is the manifest's (else the
- * sender's, the same when their CONFIRM_PATH said the methods match). */
-static bool project_call(const names *nm, const gdw_message *m, gdw_rpc_call *out) {
-    const gdw_mp_parsed *p = m->mp;
-    if (!nm->manifest || p->command != GDW_MP_RPC || !m->path) return false;
-    const gdw_value *args[GDW_MP_MAX_VALUES];
-    size_t n = 0;
-    for (size_t i = 0; i < p->value_count && n < GDW_MP_MAX_VALUES; i++)
-        if (strcmp(p->values[i].label, "arg") == 0) args[n++] = p->values[i].status == GDW_OK ? p->values[i].value : NULL;
-    const char *md5 = names_md5_by(nm, m->path, m->to);
-    if (!md5) md5 = names_md5_by(nm, m->path, m->from);
-    *out = gdw_rpc_manifest_call(nm->manifest, m->path, md5, p->as.rpc.method_id, p->as.rpc.method,
-                                 p->as.rpc.method_len, args, n);
-    return out->method != NULL;
 }
 
 /* ---- printing ----------------------------------------------------------------------------------- */
@@ -342,6 +256,8 @@ static bool project_call(const names *nm, const gdw_message *m, gdw_rpc_call *ou
 typedef struct capture_run {
     const opts *o;
     names names;
+    gdw_rpc_call call; /* --project: the message read against the manifest (when has_call) */
+    bool has_call;
     gdw_session *s;
     double t0;
     bool have_t0;
@@ -423,6 +339,18 @@ static const uint8_t *payload_of(const gdw_mp_parsed *p, size_t *len) {
     return p->command == GDW_MP_RAW ? p->as.raw.payload : p->as.sys.payload;
 }
 
+/* A Godot 4 RPC's method name: the manifest's (--project), else --names'. */
+static const char *method_name(const capture_run *r, const gdw_message *m) {
+    if (r->has_call && r->call.method) return r->call.method->name;
+    return names_find(&r->names, m->path, m->mp->as.rpc.method_id);
+}
+
+/* --project, a SIMPLIFY_PATH: the project's MD5 for the node when the announced one is no node's of the project
+ * there (the peer runs another build; the engine prints "The rpc node checksum failed"); else NULL. */
+static const char *other_build_md5(const capture_run *r) {
+    return r->has_call && r->call.md5_differs ? r->call.node->md5 : NULL;
+}
+
 static void print_text(capture_run *r, const gdw_message *m) {
     const gdw_mp_parsed *p = m->mp;
     char a[24], b[24], t1[1100], t2[1100];
@@ -437,7 +365,7 @@ static void print_text(capture_run *r, const gdw_message *m) {
                    shown_n(p->as.rpc.method, p->as.rpc.method_len, t2, sizeof t2));
             break;
         }
-        const char *name = names_find(&r->names, m->path, p->as.rpc.method_id);
+        const char *name = method_name(r, m);
         printf(" %s%s method %d%s%s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->as.rpc.path ? " (inline)" : "",
                p->as.rpc.method_id, name ? " " : "", name ? shown_s(name, t2, sizeof t2) : "");
         break;
@@ -445,7 +373,7 @@ static void print_text(capture_run *r, const gdw_message *m) {
     case GDW_MP_SIMPLIFY_PATH: {
         printf(" %lld = %s", (long long)p->as.path.node_id, shown_n(p->as.path.path, p->as.path.path_len, t1, sizeof t1));
         if (p->as.path.md5[0]) printf(", rpc md5 %s", shown_s(p->as.path.md5, t2, sizeof t2)); /* Godot 4 only */
-        const char *want = m->path ? names_md5_differs(&r->names, m->path, p->as.path.md5) : NULL;
+        const char *want = other_build_md5(r);
         if (want) printf(" (NOT the project's %s: its methods differ; gdwire rpc-diff says which)", want);
         break;
     }
@@ -505,9 +433,8 @@ static void print_text(capture_run *r, const gdw_message *m) {
     }
     if (label) printf(")");
     else if (p->command == GDW_MP_RPC) printf(" ()");
-    gdw_rpc_call call;
-    if (project_call(&r->names, m, &call) && !call.fit.fits && call.fit.known)
-        printf("  REFUSED by the engine: %s", call.fit.reason);
+    if (r->has_call && r->call.method && !r->call.fit.fits && r->call.fit.known)
+        printf("  REFUSED by the engine: %s", r->call.fit.reason);
     putchar('\n');
 }
 
@@ -521,25 +448,25 @@ static void print_json(capture_run *r, const gdw_message *m) {
     else printf("null");
     printf(",\"dialect\":\"%s\"", gdw_dialect_name(m->dialect));
     if (p->command == GDW_MP_RPC || p->command == GDW_MP_RSET) {
-        const char *name = p->as.rpc.method ? NULL : names_find(&r->names, m->path, p->as.rpc.method_id);
+        const char *name = p->as.rpc.method ? NULL : method_name(r, m);
         printf(",\"inline_path\":%s,\"node_id\":%lld,\"method_id\":%d,\"method\":", p->as.rpc.path ? "true" : "false",
                (long long)p->as.rpc.node_id, p->as.rpc.method_id);
         if (p->as.rpc.method) json_bytes_string(stdout, (const uint8_t *)p->as.rpc.method, p->as.rpc.method_len);
         else if (name) json_string(stdout, name);
         else printf("null");
-        gdw_rpc_call call;
-        if (project_call(&r->names, m, &call)) {
-            printf(",\"args_fit\":%s", !call.fit.known ? "null" : call.fit.fits ? "true" : "false");
-            if (!call.fit.fits && call.fit.known) {
+        const gdw_rpc_call *call = r->has_call && r->call.method ? &r->call : NULL;
+        if (call) {
+            printf(",\"args_fit\":%s", !call->fit.known ? "null" : call->fit.fits ? "true" : "false");
+            if (!call->fit.fits && call->fit.known) {
                 printf(",\"refused\":");
-                json_string(stdout, call.fit.reason);
+                json_string(stdout, call->fit.reason);
             }
         }
     } else if (p->command == GDW_MP_SIMPLIFY_PATH) {
         printf(",\"node_id\":%lld,\"md5\":", (long long)p->as.path.node_id);
         if (p->as.path.md5[0]) json_string(stdout, p->as.path.md5);
         else printf("null");
-        const char *want = m->path ? names_md5_differs(&r->names, m->path, p->as.path.md5) : NULL;
+        const char *want = other_build_md5(r);
         if (want) {
             printf(",\"project_md5\":"); /* the project's node has other methods: "The rpc node checksum failed" */
             json_string(stdout, want);
@@ -601,8 +528,8 @@ static void print_json(capture_run *r, const gdw_message *m) {
 
 static void on_message(void *ctx, const gdw_message *m) {
     capture_run *r = ctx;
-    if (m->mp->command == GDW_MP_SIMPLIFY_PATH && r->names.n) /* before the filters: a later RPC needs it */
-        names_learn(&r->names, m->mp->as.path.path, m->mp->as.path.path_len, m->mp->as.path.md5, m->from);
+    /* before the filters: a later RPC needs what a SIMPLIFY_PATH announced */
+    r->has_call = r->names.annotator && gdw_rpc_annotate(r->names.annotator, m, &r->call);
     if (m->mp->command != GDW_MP_VAR) { /* a put_var flow has no peers */
         count_peer(r, m->from, true, m->len);
         count_peer(r, m->to, false, 0);

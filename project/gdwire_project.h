@@ -184,6 +184,20 @@ typedef struct gdw_rpc_call {
 GDW_API gdw_rpc_call gdw_rpc_manifest_call(const gdw_rpc_manifest *m, const char *path, const char *md5, int id,
                                            const char *name, size_t name_len, const gdw_value *const *args, size_t n_args);
 
+/* A session's messages read against a manifest, in the session's order (project/annotate.c): the one reading
+   capture --project, gdwire.Session(project=...) in Python and the JS Session({project}) share. The manifest
+   must outlive the annotator. It keeps each peer's announced MD5 per node path (at most 4,096). */
+struct gdw_message;
+typedef struct gdw_rpc_annotator gdw_rpc_annotator;
+GDW_API gdw_rpc_annotator *gdw_rpc_annotator_new(const gdw_rpc_manifest *m); /* NULL: no memory */
+GDW_API void gdw_rpc_annotator_free(gdw_rpc_annotator *a);
+/* Every message, in order. An RPC (true): *out its node, its method (NULL when the manifest names none) and
+   whether the engine that receives it runs it: the receiver runs its own build's method, so the call is judged
+   when the MD5 the receiver announced for the node (else the sender's) is the manifest's. A SIMPLIFY_PATH of a
+   node the manifest has (true): out->node, and out->md5_differs when the MD5 it announces is that of no node of
+   the manifest at that path (the engine prints "The rpc node checksum failed"). Any other message: false. */
+GDW_API bool gdw_rpc_annotate(gdw_rpc_annotator *a, const struct gdw_message *msg, gdw_rpc_call *out);
+
 #ifdef __cplusplus
 }
 #endif
