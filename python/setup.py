@@ -19,7 +19,7 @@ setup(
     ext_modules=[
         Extension(
             "gdwire._gdwire",
-            sources=["gdwire/_gdwire.c"] + [os.path.relpath(p, HERE) for p in gdwire_build.codec_sources() + gdwire_build.session_sources()],
+            sources=["gdwire/_gdwire.c"] + [os.path.relpath(p, HERE) for p in gdwire_build.codec_sources() + gdwire_build.session_sources() + gdwire_build.project_sources()],
             include_dirs=[os.path.relpath(d, HERE) for d in gdwire_build.include_dirs()],
             define_macros=[(d, None) for d in gdwire_build.defines()],
             extra_compile_args=gdwire_build.CFLAGS,

@@ -58,6 +58,14 @@ def session_sources():
     return found
 
 
+def project_sources():
+    """A project's RPCs (project/gdwire_project.h: Session(project=...)), beside python/ in a checkout."""
+    found = sorted(glob.glob(os.path.join(ROOT, "project", "*.c")))
+    if not found:
+        raise SystemExit("gdwire: the project reader's sources (project/) are not beside python/: build from a gdwire checkout")
+    return found
+
+
 def include_dirs():
     """The checkout (codec/gdwire.h, session/gdwire_session.h) and codec/, whose gdwire.h the session reader includes
     by its bare name."""
@@ -144,7 +152,7 @@ def _compile(out_dir):
     cc = _compiler()
     name = "_gdwire" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so")
     cmd = (cc + ["-shared", "-fPIC"] + CFLAGS + ["-D" + d for d in defines()] + ["-I" + d for d in include_dirs()] +
-           ["-I" + include] + [os.path.join(HERE, "gdwire", "_gdwire.c")] + codec_sources() + session_sources() +
+           ["-I" + include] + [os.path.join(HERE, "gdwire", "_gdwire.c")] + codec_sources() + session_sources() + project_sources() +
            ["-o", os.path.join(out_dir, name)] + ["-l" + lib for lib in libraries()])
     try:
         subprocess.run(cmd, check=True)

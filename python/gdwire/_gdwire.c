@@ -15,6 +15,7 @@
 
 #include "codec/gdwire.h"
 #include "files/gdwire_files.h"
+#include "project/gdwire_project.h"
 #include "session/gdwire_pcap.h"
 #include "session/gdwire_session.h"
 
@@ -881,6 +882,8 @@ typedef struct {
     bool busy;                         /* a feed runs: Python code an event runs (the JSON form's mapping) may let another
                                           thread in, which must not enter the library's session too */
     bool finished;
+    gdw_rpc_manifest *manifest;        /* Session(project=...): every message read against it (gdw_rpc_annotate) */
+    gdw_rpc_annotator *annotator;
 } session_object;
 
 /* Text off the wire as str: UTF-8, and the bytes that are not as lone surrogates (surrogateescape), so
@@ -974,9 +977,26 @@ static PyObject *message_value(py_decoding *c, const gdw_mp_parsed *p, const gdw
     return t;
 }
 
+/* With a project: (method, args_fit, refused, project_md5) as capture --project --json gives them (the manifest's
+ * method name for a Godot 4 RPC; args_fit True, False or None when the manifest cannot tell; refused, the reason when
+ * False; project_md5, a SIMPLIFY_PATH's node's MD5 in the project when the announced one is another build's); None
+ * for a message the project says nothing of. */
+static PyObject *project_fields(session_object *self, const gdw_message *m) {
+    gdw_rpc_call c;
+    if (!self->annotator || !gdw_rpc_annotate(self->annotator, m, &c)) return Py_NewRef(Py_None);
+    if (m->mp->command == GDW_MP_SIMPLIFY_PATH)
+        return c.md5_differs ? Py_BuildValue("(OOOs)", Py_None, Py_None, Py_None, c.node->md5) : Py_NewRef(Py_None);
+    if (!c.method) return Py_NewRef(Py_None);
+    PyObject *name = wire_text(c.method->name, strlen(c.method->name));
+    if (!name) return NULL;
+    bool refused = c.fit.known && !c.fit.fits;
+    return Py_BuildValue("(NOzO)", name, !c.fit.known ? Py_None : c.fit.fits ? Py_True : Py_False, refused ? c.fit.reason : NULL,
+                         Py_None);
+}
+
 /* A message as (0, frame, time, flow, transport, dialect, from, to, relayed, channel, mode, command, path, data,
- * fields, values): gdwire/_session.py makes the Message. */
-static PyObject *message_event(const gdw_message *m) {
+ * fields, values, project): gdwire/_session.py makes the Message. */
+static PyObject *message_event(session_object *self, const gdw_message *m) {
     const gdw_mp_parsed *p = m->mp;
     PyObject *values = PyTuple_New((Py_ssize_t)p->value_count);
     py_decoding c;
@@ -990,11 +1010,12 @@ static PyObject *message_event(const gdw_message *m) {
     PyObject *fields = values ? command_fields(p) : NULL;
     PyObject *path = fields ? wire_text_or_none(m->path, m->path ? strlen(m->path) : 0) : NULL;
     PyObject *data = path ? PyBytes_FromStringAndSize(m->len ? (const char *)m->bytes : "", (Py_ssize_t)m->len) : NULL;
+    PyObject *project = data ? project_fields(self, m) : NULL;
     PyObject *t = NULL;
-    if (data)
-        t = Py_BuildValue("(iKdIssLLOIssOOOO)", 0, (unsigned long long)m->frame, m->time, m->flow, m->transport,
+    if (project)
+        t = Py_BuildValue("(iKdIssLLOIssOOOON)", 0, (unsigned long long)m->frame, m->time, m->flow, m->transport,
                           m->dialect ? gdw_dialect_name(m->dialect) : "", (long long)m->from, (long long)m->to, m->relayed ? Py_True : Py_False,
-                          m->channel, m->mode, gdw_mp_command_name(p->command), path, data, fields, values);
+                          m->channel, m->mode, gdw_mp_command_name(p->command), path, data, fields, values, project);
     Py_XDECREF(values);
     Py_XDECREF(fields);
     Py_XDECREF(path);
@@ -1022,7 +1043,7 @@ static void session_event(session_object *self, PyObject *ev) {
 static void session_on_message(void *ctx, const gdw_message *m) {
     session_object *self = ctx;
     if (!self->events || self->err_type) return;
-    session_event(self, message_event(m));
+    session_event(self, message_event(self, m));
 }
 
 static void session_on_problem(void *ctx, const gdw_session_problem *p) {
@@ -1046,6 +1067,8 @@ static const char *const k_cap_names[SESSION_CAPS] = {"max_open_fragment_bytes",
 
 static void session_dealloc(session_object *self) {
     gdw_session_free(self->s);
+    gdw_rpc_annotator_free(self->annotator);
+    gdw_rpc_manifest_free(self->manifest);
     if (self->range_ctx) g_enet.destroy(self->range_ctx);
     Py_XDECREF(self->events);
     Py_XDECREF(self->err_type);
@@ -1054,14 +1077,32 @@ static void session_dealloc(session_object *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* _Session(dialect or None, mode, allow_objects, range_coder, caps): caps a tuple of SESSION_CAPS numbers, each 1 or more */
+/* The manifest of Session(project=...): ("dir", folder) read with gdw_project_read, or ("json", text) parsed. */
+static gdw_rpc_manifest *project_arg(PyObject *project) {
+    const char *kind, *what;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(project, "ss#", &kind, &what, &len)) return NULL;
+    gdw_rpc_manifest *m = NULL;
+    char err[256] = "";
+    gdw_project_status st = strcmp(kind, "dir") == 0 ? gdw_project_read(what, NULL, &m, err, sizeof err)
+                                                      : gdw_rpc_manifest_parse(what, (size_t)len, &m, err, sizeof err);
+    if (st == GDW_PROJECT_NOMEM) return (gdw_rpc_manifest *)PyErr_NoMemory();
+    if (st != GDW_PROJECT_OK) {
+        PyErr_Format(strcmp(kind, "dir") == 0 && st == GDW_PROJECT_IO ? PyExc_OSError : PyExc_ValueError, "project: %s", err);
+        return NULL;
+    }
+    return m;
+}
+
+/* _Session(dialect or None, mode, allow_objects, range_coder, caps, project): caps a tuple of SESSION_CAPS numbers, each
+ * 1 or more; project None or (kind, text) (project_arg) */
 static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    PyObject *dialect, *caps;
+    PyObject *dialect, *caps, *project = Py_None;
     const char *mname;
     int allow_objects, range_coder;
-    static char *kw[] = {"dialect", "mode", "allow_objects", "range_coder", "caps", NULL};
-    if (!types_ready() || !PyArg_ParseTupleAndKeywords(args, kwargs, "OsppO!", kw, &dialect, &mname, &allow_objects, &range_coder,
-                                                       &PyTuple_Type, &caps))
+    static char *kw[] = {"dialect", "mode", "allow_objects", "range_coder", "caps", "project", NULL};
+    if (!types_ready() || !PyArg_ParseTupleAndKeywords(args, kwargs, "OsppO!|O", kw, &dialect, &mname, &allow_objects, &range_coder,
+                                                       &PyTuple_Type, &caps, &project))
         return NULL;
     gdw_session_options o = gdw_session_options_default();
     if (dialect != Py_None) {
@@ -1092,6 +1133,10 @@ static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
         if (!range_coder_load()) { Py_DECREF(self); return NULL; }
         if (!(self->range_ctx = g_enet.create())) { Py_DECREF(self); return PyErr_NoMemory(); }
         o.decompress = g_enet.decompress, o.decompress_ctx = self->range_ctx;
+    }
+    if (project != Py_None) {
+        if (!(self->manifest = project_arg(project))) { Py_DECREF(self); return NULL; }
+        if (!(self->annotator = gdw_rpc_annotator_new(self->manifest))) { Py_DECREF(self); return PyErr_NoMemory(); }
     }
     self->s = gdw_session_new(&o, session_on_message, session_on_problem, self);
     if (!self->s) { Py_DECREF(self); return PyErr_NoMemory(); }

@@ -35,12 +35,14 @@ LINK_IPV6: int
 LINK_LINUX_SLL2: int
 
 # an event: (0, frame, time, flow, transport, dialect, from, to, relayed, channel, mode, command, path, data, the command's
-# 12 fields, values) or (1, frame, time, flow, layer, offset, message)
+# 12 fields, values, project: None or (method, args_fit, refused, project_md5)) or (1, frame, time, flow, layer, offset,
+# message)
 _Event = Tuple[Any, ...]
 
 class _Session:
     def __init__(self, dialect: Optional[str], mode: str, allow_objects: bool, range_coder: bool,
-                 caps: Tuple[int, int, int, int, int, int, int, int, int, int]) -> None: ...
+                 caps: Tuple[int, int, int, int, int, int, int, int, int, int],
+                 project: Optional[Tuple[str, str]] = ...) -> None: ...
     def frame(self, data: Buffer, link: int, time: float, wirelen: int) -> List[_Event]: ...
     def udp(self, src: bytes, sport: int, dst: bytes, dport: int, payload: Buffer, time: float) -> List[_Event]: ...
     def finish(self) -> List[_Event]: ...

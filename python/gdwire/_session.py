@@ -106,6 +106,12 @@ class Message:
     * spawn: ``node_id`` (the spawner's cache id), ``net_id``, ``scene_id`` (255: a custom spawn), ``name``;
       despawn: ``net_id``; sync: ``sync_time``; add_peer, del_peer: ``peer``; raw, auth: ``payload``.
 
+    With ``Session(project=...)``, read against the project's manifest as ``gdwire capture --project --json``
+    reads it (the C library's gdw_rpc_annotate): a Godot 4 RPC's ``method`` is the manifest's name for its id; an
+    RPC the manifest names has ``args_fit`` (True, False: the receiving engine refuses the call, ``refused`` says
+    why; None: the manifest cannot tell); a simplify_path whose MD5 is another build's has ``project_md5`` (the
+    project's, for that node).
+
     Text the packet carries (paths, names) is UTF-8 where it is, its other bytes kept as lone surrogates
     (``s.encode("utf-8", "surrogateescape")`` gives the bytes back)."""
 
@@ -135,6 +141,9 @@ class Message:
     peer: Optional[int] = None
     payload: Optional[bytes] = field(default=None, repr=False)
     values: Tuple[MessageValue, ...] = ()
+    args_fit: Optional[bool] = None
+    refused: Optional[str] = None
+    project_md5: Optional[str] = None
 
     @property
     def size(self) -> int:
@@ -223,13 +232,32 @@ def _event(t: Tuple[Any, ...]) -> Event:
     if t[0] == 1:
         return Problem(*t[1:])
     (_, frame, time, flow, transport, dialect, from_peer, to_peer, relayed, channel, mode, command, path, data, fields,
-     values) = t
+     values, project) = t
     (node_id, inline_path, method_id, method, md5, checksum_valid, net_id, scene_id, name, sync_time, peer,
      payload) = fields
+    project_method, args_fit, refused, project_md5 = project if project is not None else (None, None, None, None)
+    if method is None:
+        method = project_method
     return Message(frame, time, flow, transport, dialect, from_peer, to_peer, relayed, channel, mode, command, path, data,
                    node_id=node_id, inline_path=inline_path, method_id=method_id, method=method, md5=md5,
                    checksum_valid=checksum_valid, net_id=net_id, scene_id=scene_id, name=name, sync_time=sync_time,
-                   peer=peer, payload=payload, values=tuple(_value(v) for v in values))
+                   peer=peer, payload=payload, values=tuple(_value(v) for v in values), args_fit=args_fit, refused=refused,
+                   project_md5=project_md5)
+
+
+def _project_arg(project: Union[str, "os.PathLike[str]", None]) -> Optional[Tuple[str, str]]:
+    """Session(project=...) as the extension takes it: ("dir", folder) or ("json", the manifest's text)."""
+    if project is None:
+        return None
+    if isinstance(project, str) and project.lstrip().startswith("{"):
+        return ("json", project)
+    path = os.fspath(project)
+    if not isinstance(path, str):
+        raise TypeError(f"project must be a str or os.PathLike[str], not {type(project).__name__}")
+    if os.path.isdir(path):
+        return ("dir", path)
+    with open(path, encoding="utf-8") as f:
+        return ("json", f.read())
 
 
 def _address(a: Any, what: str) -> Tuple[bytes, int]:
@@ -256,13 +284,17 @@ class Session:
     libenet (Debian libenet7) for ENet's range coder, Godot 3.4+'s default compression, and raises OSError when it
     cannot; without it, range-coded datagrams are problems. FastLZ is always read, zlib and zstd where the build
     had them (``compressions_built``). The ``max_*`` caps bound what the session holds (docs/capture.md); what
-    would pass one is dropped, with a problem. A Session is used by one thread at a time."""
+    would pass one is dropped, with a problem. ``project``: a Godot project folder, or a manifest file saved with
+    ``gdwire rpc --json`` (or the addon's dump), or a manifest as JSON text (a str starting with ``{``): every message
+    is read against it (``Message``: method names, ``args_fit``, ``refused``, ``project_md5``); OSError or
+    ValueError when it cannot be read. A Session is used by one thread at a time."""
 
     def __init__(self, dialect: Optional[str] = None, *, mode: str = "compatible", allow_objects: bool = True,
                  range_coder: bool = False, max_open_fragment_bytes: int = 64 << 20, max_flow_fragment_bytes: int = 40 << 20,
                  max_packet_bytes: int = 32 << 20, max_flows: int = 4096, max_cached_paths: int = 65536,
                  max_window_bytes: int = 16 << 20, max_flow_window_bytes: int = 192 << 10, max_path_bytes: int = 16 << 20,
-                 max_flow_path_bytes: int = 4 << 20, max_ip_fragment_bytes: int = 16 << 20) -> None:
+                 max_flow_path_bytes: int = 4 << 20, max_ip_fragment_bytes: int = 16 << 20,
+                 project: Union[str, "os.PathLike[str]", None] = None) -> None:
         if dialect is not None and not isinstance(dialect, str):
             raise TypeError(f"dialect must be a str or None, not {type(dialect).__name__}")
         caps = (max_open_fragment_bytes, max_flow_fragment_bytes, max_packet_bytes, max_flows, max_cached_paths,
@@ -270,7 +302,7 @@ class Session:
         for c in caps:
             if not isinstance(c, int) or isinstance(c, bool):
                 raise TypeError(f"a max_* cap must be an int, not {type(c).__name__}")
-        self._s = _gdwire._Session(dialect, mode, bool(allow_objects), bool(range_coder), caps)
+        self._s = _gdwire._Session(dialect, mode, bool(allow_objects), bool(range_coder), caps, _project_arg(project))
         self.range_coder = bool(range_coder)
 
     def frame(self, data: Union[bytes, bytearray, memoryview], *, link: int = LINK_ETHERNET, time: float = 0.0,

@@ -12,7 +12,7 @@ need "the Python package (python3-dev, python3-setuptools: tools/setup.sh)" pyth
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/example.XXXXXX")
 trap 'kill "${server:-0}" "${relay:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p "$work/src"
-tar -ch codec session files python | tar -x -C "$work/src"
+tar -ch codec session files project python | tar -x -C "$work/src"
 # the README's install (python/README.md "Install"), into a venv
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3

@@ -10,7 +10,7 @@ need "the Python package (python3-dev, python3-venv: tools/setup.sh)" python3
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/install.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src" "$work/elsewhere"
-tar -ch codec session files python | tar -x -C "$work/src"
+tar -ch codec session files project python | tar -x -C "$work/src"
 # the README's commands, as the README writes them
 grep -q '^python3 -m venv .venv$' python/README.md && grep -q '^.venv/bin/pip install --no-index ./python' python/README.md ||
     { echo "FAIL: python/README.md's install is not the one this test runs"; echo "0 passed, 1 failed"; exit 1; }

@@ -23,7 +23,7 @@ work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/python.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
 # the files the tests read, where they sit in a checkout
-tar -ch codec session files python tools/engines conformance/vectors conformance/sessions conformance/saves corpus 2>/dev/null | tar -x -C "$work/src"
+tar -ch codec session files project python tools/engines conformance/vectors conformance/sessions conformance/saves conformance/projects corpus 2>/dev/null | tar -x -C "$work/src"
 cd "$work/src/python"
 start=$SECONDS
 python3 setup.py -q build_ext --inplace > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the extension does not build"; exit 1; }

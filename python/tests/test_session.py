@@ -316,6 +316,50 @@ class AgainstTheCommand(unittest.TestCase):
         say("hostile sessions, as the command reads them: " + "; ".join(figures))
 
 
+PROJECTS = os.path.join(ROOT, "conformance", "projects")
+# (the project or manifest, the session): typed calls of every Variant type under Godot 4.6.3 and 3.6.2; the mismatch
+# pair read with each side's project and with the addon's dump of one side
+PROJECT_RUNS = (("typed4", "out/typed4"), ("typed3", "out/typed3"), ("mismatch_a", "out/mismatch_a-b"),
+                ("mismatch_b", "out/mismatch_a-b"), ("out/mismatch_a-b.client.manifest.json", "out/mismatch_a-b"))
+
+
+class Project(unittest.TestCase):
+    def test_project_is_the_command_s(self) -> None:
+        """Session(project=...) names each RPC, flags the calls the engine refuses and marks another build's MD5 as
+        `gdwire capture --project --json` does, message for message (a folder, a manifest file, the manifest's text)"""
+        counts = [0, 0, 0, 0]
+        for project, run in PROJECT_RUNS:
+            where, pcap = os.path.join(PROJECTS, project), os.path.join(PROJECTS, run + ".pcap")
+            want = [o for o in capture_json(pcap, "--project", where) if o.get("type") == "message"]
+            header, link, recs = read_pcap(pcap)
+            sources: List[str] = [where]
+            if where.endswith(".json"):
+                sources.append(open(where, encoding="utf-8").read())
+            for source in sources:
+                got = [e for e in feed(gdwire.Session(range_coder=True, project=source), link, recs) if isinstance(e, gdwire.Message)]
+                self.assertEqual(len(got), len(want), f"{project} on {run}")
+                for g, o in zip(got, want):
+                    label = f"{project} on {run}, frame {o['frame']} {o['command']}"
+                    self.assertEqual(g.method, o.get("method"), label)
+                    self.assertEqual(g.args_fit, o.get("args_fit"), label)
+                    self.assertEqual(g.refused, o.get("refused"), label)
+                    self.assertEqual(g.project_md5, o.get("project_md5"), label)
+                    counts[0] += 1
+                    counts[1] += g.method is not None and g.command == "rpc"
+                    counts[2] += g.args_fit is False
+                    counts[3] += g.project_md5 is not None
+        self.assertGreater(counts[2], 0)
+        self.assertGreater(counts[3], 0)
+        say(f"gdwire.Session(project=...) = gdwire capture --project --json on {len(PROJECT_RUNS)} runs: {counts[0]} messages, "
+            f"{counts[1]} RPCs named, {counts[2]} refused calls, {counts[3]} other-build MD5s, field by field")
+
+    def test_bad_project(self) -> None:
+        with self.assertRaises(ValueError):
+            gdwire.Session(project="{not json")
+        with self.assertRaises(OSError):
+            gdwire.Session(project=os.path.join(PROJECTS, "no such manifest.json"))
+
+
 class CaptureFiles(unittest.TestCase):
     def test_records_are_the_file_s(self) -> None:
         """gdwire.read_capture from a path, from bytes and from a file object gives every record as this test's own
