@@ -257,6 +257,14 @@ static void fill_ids(gdw_rpc_node *n, int godot, pj_arena *a) {
     }
 }
 
+/* One for the read and the parsed manifest: both live in a manifest_box's arena. */
+void gdw_rpc_manifest_free(gdw_rpc_manifest *m) {
+    if (!m) return;
+    manifest_box *box = (manifest_box *)m;
+    pj_arena_free(&box->arena);
+    free(box);
+}
+
 gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_manifest **out, char *err, size_t err_cap) {
     *out = NULL;
     gdw_doc *doc = NULL;

@@ -845,9 +845,3 @@ done:
     return GDW_PROJECT_OK;
 }
 
-void gdw_rpc_manifest_free(gdw_rpc_manifest *m) {
-    if (!m) return;
-    manifest_box *box = (manifest_box *)m;
-    pj_arena_free(&box->arena);
-    free(box);
-}

@@ -141,9 +141,9 @@ void pj_vec_free(pj_vec *v) {
 
 /* ---- map ---- */
 static size_t hash_str(const char *s) {
-    size_t h = 1469598103934665603ull; /* FNV-1a */
+    uint64_t h = 1469598103934665603ull; /* FNV-1a (64-bit: a 32-bit size_t, as in WebAssembly, takes its low bits) */
     for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return (size_t)h;
 }
 
 bool pj_map_get(const pj_map *m, const char *key, size_t *val) {

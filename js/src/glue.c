@@ -13,6 +13,7 @@
 
 #include "codec/gdwire.h"
 #include "session/gdwire_pcap.h"
+#include "project/gdwire_project.h"
 #include "session/gdwire_session.h"
 
 #include <arpa/inet.h>
@@ -274,6 +275,8 @@ enum {
     EV_NODE_ID, EV_INLINE_PATH, EV_INLINE_LEN, EV_METHOD_ID, EV_METHOD, EV_METHOD_LEN, EV_MD5, EV_CHECKSUM, EV_NET_ID,
     EV_SCENE_ID, EV_NAME, EV_NAME_LEN, EV_SYNC_TIME, EV_PEER, EV_PAYLOAD, EV_PAYLOAD_LEN,
     EV_TIME, /* a double's bits */
+    /* with a project (gdwjs_session_project): what gdw_rpc_annotate says of the message; EV_PROJECT 0 when nothing */
+    EV_PROJECT, EV_PROJECT_METHOD, EV_ARGS_FIT, EV_REFUSED, EV_PROJECT_MD5,
     EV_SLOTS
 };
 enum { PR_LAYER = EV_TRANSPORT, PR_OFFSET, PR_MESSAGE };
@@ -283,6 +286,8 @@ enum { VAL_SLOTS = 10 };
 
 typedef struct gdwjs_session {
     gdw_session *s;
+    gdw_rpc_manifest *manifest; /* gdwjs_session_project: every message read against it */
+    gdw_rpc_annotator *annotator;
     int64_t rec[EV_SLOTS];
     int64_t *vals; /* value rows, grown to the largest message */
     size_t cap;
@@ -370,6 +375,15 @@ static void js_message(void *ctx, const gdw_message *m) {
     }
     r[EV_VALUE_COUNT] = (int64_t)p->value_count;
     r[EV_VALUES] = ptr_slot(w->vals);
+    gdw_rpc_call c;
+    if (w->annotator && gdw_rpc_annotate(w->annotator, m, &c)) { /* as capture --project --json says it (index.js) */
+        bool simplify = p->command == GDW_MP_SIMPLIFY_PATH;
+        r[EV_PROJECT] = simplify ? c.md5_differs : c.method != NULL;
+        r[EV_PROJECT_METHOD] = c.method ? ptr_slot(c.method->name) : 0;
+        r[EV_ARGS_FIT] = !c.fit.known ? -1 : c.fit.fits;
+        r[EV_REFUSED] = c.fit.known && !c.fit.fits ? ptr_slot(c.fit.reason) : 0;
+        r[EV_PROJECT_MD5] = simplify && c.md5_differs ? ptr_slot(c.node->md5) : 0;
+    }
     gdwjs_session_event(r);
 }
 
@@ -421,8 +435,28 @@ EXPORT int gdwjs_session_layer(const gdw_dialect *d) { return gdw_dialect_rule(d
 
 EXPORT gdw_session *gdwjs_session_inner(gdwjs_session *w) { return w->s; }
 
+/* A manifest for the session, as JSON (the wasm has no files: a folder is read with `gdwire rpc --json`): 0, or the
+ * gdw_project_status with the reason in err (err_cap bytes). Replaces one given before. */
+EXPORT int gdwjs_session_project(gdwjs_session *w, const char *json, size_t len, char *err, size_t err_cap) {
+    gdw_rpc_manifest *m = NULL;
+    gdw_project_status st = gdw_rpc_manifest_parse(json, len, &m, err, err_cap);
+    if (st != GDW_PROJECT_OK) return (int)st;
+    gdw_rpc_annotator *a = gdw_rpc_annotator_new(m);
+    if (!a) {
+        gdw_rpc_manifest_free(m);
+        snprintf(err, err_cap, "out of memory");
+        return GDW_PROJECT_NOMEM;
+    }
+    gdw_rpc_annotator_free(w->annotator);
+    gdw_rpc_manifest_free(w->manifest);
+    w->manifest = m, w->annotator = a;
+    return 0;
+}
+
 EXPORT void gdwjs_session_free(gdwjs_session *w) {
     if (!w) return;
+    gdw_rpc_annotator_free(w->annotator);
+    gdw_rpc_manifest_free(w->manifest);
     gdw_session_free(w->s);
     free(w->vals);
     free(w);

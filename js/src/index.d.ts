@@ -192,8 +192,14 @@ export class Message {
   readonly inlinePath?: string | RawString;
   /** Godot 4 rpc: the method's id */
   readonly methodId?: number;
-  /** Godot 3 rpc and rset: the method's or property's name as sent */
+  /** Godot 3 rpc and rset: the method's or property's name as sent; Godot 4 rpc with a project: the manifest's name for its id */
   readonly method?: string | RawString;
+  /** with a project, an rpc the manifest names: whether the receiving engine runs it with these arguments; null: the manifest cannot tell */
+  readonly argsFit?: boolean | null;
+  /** with argsFit false: why the engine refuses the call ("argument 1 (amount): int expected, got String") */
+  readonly refused?: string;
+  /** with a project, a simplify_path whose MD5 is another build's: the project's MD5 for that node */
+  readonly projectMd5?: string;
   /** Godot 4 simplify_path: the MD5 of the node's RPC names (hex) */
   readonly md5?: string;
   /** Godot 4 confirm_path: the receiver's verdict */
@@ -246,6 +252,9 @@ export interface SessionOptions {
   maxPathBytes?: number;
   maxFlowPathBytes?: number;
   maxIpFragmentBytes?: number;
+  /** a project's manifest (`gdwire rpc --json`, or the addon's dump) as JSON text or its object: every message is read
+   * against it as `gdwire capture --project --json` reads it (method names, argsFit, refused, projectMd5) */
+  project?: string | object;
 }
 
 export interface Endpoint { address: string | Uint8Array; port: number; }

@@ -1046,7 +1046,8 @@ const EV = {
   KIND: 0, FRAME: 1, FLOW: 2, TRANSPORT: 3, DIALECT: 4, FROM: 5, TO: 6, RELAYED: 7, CHANNEL: 8, MODE: 9, COMMAND: 10, PATH: 11,
   BYTES: 12, LEN: 13, VALUE_COUNT: 14, VALUES: 15, NODE_ID: 16, INLINE_PATH: 17, INLINE_LEN: 18, METHOD_ID: 19, METHOD: 20,
   METHOD_LEN: 21, MD5: 22, CHECKSUM: 23, NET_ID: 24, SCENE_ID: 25, NAME: 26, NAME_LEN: 27, SYNC_TIME: 28, PEER: 29, PAYLOAD: 30,
-  PAYLOAD_LEN: 31, TIME: 32, PR_LAYER: 3, PR_OFFSET: 4, PR_MESSAGE: 5,
+  PAYLOAD_LEN: 31, TIME: 32, PROJECT: 33, PROJECT_METHOD: 34, ARGS_FIT: 35, REFUSED: 36, PROJECT_MD5: 37,
+  PR_LAYER: 3, PR_OFFSET: 4, PR_MESSAGE: 5,
 };
 const VAL_SLOTS = 10;
 const CAP_NAMES = ['maxOpenFragmentBytes', 'maxFlowFragmentBytes', 'maxPacketBytes', 'maxFlows', 'maxCachedPaths', 'maxWindowBytes',
@@ -1167,6 +1168,15 @@ function messageAt(rec, ro) {
     }
     default: break;
   }
+  // Session({project}): what the manifest says (src/glue.c, gdw_rpc_annotate), as capture --project --json says it
+  const p = {};
+  if (evNum(rec, EV.PROJECT)) {
+    const pm = evPtr(rec, EV.PROJECT_METHOD), fit = evNum(rec, EV.ARGS_FIT), why = evPtr(rec, EV.REFUSED), md5 = evPtr(rec, EV.PROJECT_MD5);
+    if (pm && f.method === undefined) f.method = cString(pm);
+    if (pm) p.argsFit = fit < 0 ? null : fit !== 0;
+    if (why) p.refused = cString(why);
+    if (md5) p.projectMd5 = cString(md5);
+  }
   const bytes = evPtr(rec, EV.BYTES), dialect = evPtr(rec, EV.DIALECT), path = evPtr(rec, EV.PATH);
   let pathEnd = path;
   if (path) while (u8[pathEnd]) pathEnd++;
@@ -1177,6 +1187,7 @@ function messageAt(rec, ro) {
     path: path ? text(path, pathEnd - path) : undefined, data: u8.slice(bytes, bytes + evNum(rec, EV.LEN)),
     nodeId: undefined, inlinePath: undefined, methodId: undefined, method: undefined, md5: undefined, checksumValid: undefined,
     netId: undefined, sceneId: undefined, name: undefined, syncTime: undefined, peer: undefined, payload: undefined, ...f, values,
+    argsFit: undefined, refused: undefined, projectMd5: undefined, ...p,
   });
 }
 
@@ -1234,7 +1245,8 @@ export class Session {
   /** @param {{dialect?: string, mode?: 'compatible'|'strict'|'engine-exact', allowObjects?: boolean, bigint?: 'auto'|'always',
    *          maxOpenFragmentBytes?: number, maxFlowFragmentBytes?: number, maxPacketBytes?: number, maxFlows?: number,
    *          maxCachedPaths?: number, maxWindowBytes?: number, maxFlowWindowBytes?: number, maxPathBytes?: number,
-   *          maxFlowPathBytes?: number, maxIpFragmentBytes?: number}} [opts] */
+   *          maxFlowPathBytes?: number, maxIpFragmentBytes?: number, project?: string|object}} [opts]
+   * project: a manifest as JSON text or its object (SyntaxError when it does not parse) */
   constructor(opts = {}) {
     let d = 0;
     if (opts.dialect !== undefined && opts.dialect !== null) {
@@ -1265,6 +1277,26 @@ export class Session {
     this._s = X.gdwjs_session_inner(w);
     this._finished = false;
     sessions?.register(this, w, this);
+    if (opts.project !== undefined && opts.project !== null) this._project(opts.project);
+  }
+
+  // opts.project: a manifest as JSON text or as its object (`gdwire rpc --json`, the addon's dump): the module has no files
+  _project(project) {
+    const json = typeof project === 'string' ? project : JSON.stringify(project);
+    const bytes = new TextEncoder().encode(json);
+    const jp = X.malloc(bytes.length + 1), ep = X.malloc(256);
+    views();
+    u8.set(bytes, jp);
+    const st = X.gdwjs_session_project(this._w, jp, bytes.length, ep, 256);
+    views();
+    const why = cString(ep);
+    X.free(jp);
+    X.free(ep);
+    if (st !== 0) {
+      this.free();
+      if (st === 2) throw new GdwireError('NOMEM', 0, '', 'no room for the project in the WebAssembly memory');
+      throw new SyntaxError(`project: ${why}`);
+    }
   }
 
   _feed(fn) {

@@ -14,7 +14,7 @@ node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/js.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
-tar -ch codec session files js tools/engines conformance/vectors conformance/sessions corpus 2>/dev/null | tar -x -C "$work/src"
+tar -ch codec session files project js tools/engines conformance/vectors conformance/sessions conformance/projects corpus 2>/dev/null | tar -x -C "$work/src"
 passed=0 failed=0
 check() { if eval "$2"; then passed=$((passed + 1)); else echo "FAIL: $1"; failed=$((failed + 1)); fi; }
 
