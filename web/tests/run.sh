@@ -11,7 +11,7 @@ gdwire=$(realpath "$1") sizes=$(realpath tools/size_figures.py)
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/web.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
-tar -ch codec session files js web tools/engines cli/samples 2>/dev/null | tar -x -C "$work/src"
+tar -ch codec session files project js web tools/engines cli/samples 2>/dev/null | tar -x -C "$work/src"
 start=$SECONDS
 "$work/src/web/build.sh" "$work/out" > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "FAIL: the page does not build"; echo "0 passed, 1 failed"; exit 1; }
 if grep -E "warning" "$work/build.log"; then echo "FAIL: the page builds with warnings"; echo "0 passed, 1 failed"; exit 1; fi
