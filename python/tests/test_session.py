@@ -334,7 +334,8 @@ class Project(unittest.TestCase):
             header, link, recs = read_pcap(pcap)
             sources: List[str] = [where]
             if where.endswith(".json"):
-                sources.append(open(where, encoding="utf-8").read())
+                with open(where, encoding="utf-8") as f:
+                    sources.append(f.read())
             for source in sources:
                 got = [e for e in feed(gdwire.Session(range_coder=True, project=source), link, recs) if isinstance(e, gdwire.Message)]
                 self.assertEqual(len(got), len(want), f"{project} on {run}")
