@@ -102,8 +102,8 @@ static func _rpcs(config, from: String, script: Script) -> Array:
 	return out
 
 # The declared parameters of the script's method NAME (its most derived definition: get_script_method_list
-# lists the script's own methods before its base's), each type null when untyped; [] when the script has no
-# such method (an rpc_config() for a method the node lacks).
+# lists the script's own methods before its base's), each type null when untyped, "default": true on those with a
+# default value; [] when the script has no such method (an rpc_config() for a method the node lacks).
 static func _args(script: Script, name: String) -> Array:
 	if script == null:
 		return []
@@ -111,13 +111,18 @@ static func _args(script: Script, name: String) -> Array:
 		if m["name"] != name:
 			continue
 		var args := []
+		# the last default_args.size() parameters have defaults: a call may leave them out
+		var first_default: int = m["args"].size() - m.get("default_args", []).size()
 		for a in m["args"]:
 			var t = null
 			if a["type"] == TYPE_OBJECT and String(a["class_name"]) != "":
 				t = String(a["class_name"])
 			elif a["type"] != TYPE_NIL:
 				t = type_string(a["type"])
-			args.append({"name": String(a["name"]), "type": t})
+			var arg := {"name": String(a["name"]), "type": t}
+			if args.size() >= first_default:
+				arg["default"] = true
+			args.append(arg)
 		return args
 	return []
 
