@@ -306,7 +306,8 @@ gdw_rpc_fit gdw_rpc_args_fit(const gdw_rpc_method *m, const gdw_value *const *ar
         }
         decl d = parse_decl(m->args[i].type);
         const char *want;
-        verdict w = arg_fits(r, &d, v, &want);
+        /* `x := value` the reader could not type: typed all the same (the analyzer infers it) */
+        verdict w = m->args[i].inferred && !m->args[i].type ? V_UNKNOWN : arg_fits(r, &d, v, &want);
         if (w == V_UNKNOWN) unknown = true;
         if (w != V_REFUSED) continue;
         if (want)

@@ -22,6 +22,7 @@ typedef struct tok {
     unsigned line;
     const char *s; /* identifier, punct char, number text, string content (escapes kept), annotation name */
     size_t len;
+    char prefix;   /* a string's: 'r', '&' (StringName), '^' (NodePath), or 0 */
 } tok;
 
 /* What each engine generation's parser accepts: the @rpc annotation (Godot 4,
@@ -206,6 +207,27 @@ static void rpc_annotation(scan *sc, const tok *t, size_t n, size_t i, unsigned 
     sc->pending_line = line;
 }
 
+/* The type `name := VALUE` gives a parameter, where VALUE says it alone (the analyzer infers the parameter's type
+ * from its initializer: GDScriptAnalyzer::resolve_assignable, gdscript_analyzer.cpp:2122-2130 in 4.6.3): a number, a string, &"name", ^"path", true or
+ * false, [...], {...}, or a builtin type's constructor; NULL for anything else (a constant, an expression). */
+static const char *inferred_type(const tok *t, size_t n) {
+    if (n == 1 && t[0].kind == T_NUMBER) {
+        bool based = t[0].len > 1 && t[0].s[0] == '0' && (t[0].s[1] == 'x' || t[0].s[1] == 'b');
+        bool real = !based && (memchr(t[0].s, '.', t[0].len) || memchr(t[0].s, 'e', t[0].len) || memchr(t[0].s, 'E', t[0].len));
+        return real ? "float" : "int";
+    }
+    if (n == 2 && punct(&t[0], '-') && t[1].kind == T_NUMBER) return inferred_type(t + 1, 1);
+    if (n == 1 && t[0].kind == T_STRING) return t[0].prefix == '&' ? "StringName" : t[0].prefix == '^' ? "NodePath" : "String";
+    if (n == 1 && (tok_is(&t[0], T_IDENT, "true") || tok_is(&t[0], T_IDENT, "false"))) return "bool";
+    if (n >= 2 && punct(&t[0], '[') && close_of(t, n, 0) == n) return "Array";
+    if (n >= 2 && punct(&t[0], '{') && close_of(t, n, 0) == n) return "Dictionary";
+    if (n >= 3 && t[0].kind == T_IDENT && punct(&t[1], '(') && close_of(t, n, 1) == n) {
+        int ty = gdw_type_from_name(t[0].s, t[0].len);
+        if (ty > GDW_NIL && ty != GDW_OBJECT) return gdw_type_name((gdw_type)ty); /* "Variant" is no constructor: GDW_NIL */
+    }
+    return NULL;
+}
+
 /* func NAME(params): t[i] is the name. */
 static void function(scan *sc, const tok *t, size_t n, size_t i, pj_rpc_config rpc) {
     if (i >= n || t[i].kind != T_IDENT) {
@@ -238,6 +260,11 @@ static void function(scan *sc, const tok *t, size_t n, size_t i, pj_rpc_config r
                 if (punct(&t[q], '=')) args[na].has_default = true;
             size_t p = j + 1;
             bool inferred = p + 1 < k && punct(&t[p], ':') && punct(&t[p + 1], '=') && t[p + 1].s == t[p].s + 1;
+            args[na].inferred = inferred;
+            if (inferred) {
+                const char *ty = inferred_type(t + p + 2, k - (p + 2));
+                if (ty) args[na].type = pj_strdup(sc->a, ty);
+            }
             if (p < k && punct(&t[p], ':') && !inferred) {
                 pj_buf b = {0};
                 for (size_t q = p + 1; q < k && !punct(&t[q], '='); q++) {
@@ -339,7 +366,7 @@ static const syntax *syntax_of(int godot) {
 
 static void push_tok(scan *sc, tok_kind k, unsigned line, const char *s, size_t len) {
     if (sc->n_toks >= MAX_LINE_TOKENS) { sc->toks_dropped = true; return; }
-    sc->toks[sc->n_toks++] = (tok){k, line, s, len};
+    sc->toks[sc->n_toks++] = (tok){k, line, s, len, 0};
 }
 
 static bool ident_byte(unsigned char c) { return isalnum(c) || c == '_' || c >= 0x80; }
@@ -403,6 +430,7 @@ void pj_gdscript_scan(const char *src, size_t len, const char *file, int godot, 
                 continue;
             }
             push_tok(&sc, T_STRING, sline, src + start, j - start);
+            if (q > i && sc.n_toks && sc.toks[sc.n_toks - 1].s == src + start) sc.toks[sc.n_toks - 1].prefix = c;
             i = j + (triple ? 3 : 1);
             continue;
         }

@@ -35,8 +35,10 @@ GDW_API const char *gdw_replication_mode_name(gdw_replication_mode m);
 
 typedef struct gdw_rpc_arg {
     const char *name;
-    const char *type; /* as declared ("int", "Array[int]"), NULL when untyped or inferred */
+    const char *type; /* as declared ("int", "Array[int]"), or inferred from a literal default (`x := 0`: "int");
+                         NULL when untyped, or inferred from what the reader cannot type (see inferred) */
     bool has_default; /* declared with a default value (`x: int = 0`, `x := 0`): the caller may leave it out */
+    bool inferred;    /* declared `x := value`: typed as its value (with type NULL, a type the manifest cannot tell) */
 } gdw_rpc_arg;
 
 typedef struct gdw_rpc_method {

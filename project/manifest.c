@@ -73,6 +73,7 @@ char *gdw_rpc_manifest_json(const gdw_rpc_manifest *m, size_t *len) {
                 pj_buf_json_str(&b, rm->args[a].name);
                 pj_buf_adds(&b, ",\"type\":");
                 pj_buf_json_str(&b, rm->args[a].type);
+                if (rm->args[a].inferred) pj_buf_adds(&b, ",\"inferred\":true");
                 pj_buf_adds(&b, rm->args[a].has_default ? ",\"default\":true}" : "}");
             }
             pj_buf_adds(&b, "],\"declared_at\":");
@@ -145,6 +146,7 @@ static void text_args(pj_buf *b, const gdw_rpc_method *rm) {
     for (size_t a = 0; a < rm->n_args; a++) {
         pj_buf_addf(b, "%s%s", a ? ", " : "", rm->args[a].name);
         if (rm->args[a].type) pj_buf_addf(b, ": %s", rm->args[a].type);
+        if (rm->args[a].has_default) pj_buf_adds(b, " = …"); /* a call may leave it out */
     }
     pj_buf_adds(b, rm->args_known ? ")" : "...)");
 }
@@ -344,6 +346,7 @@ gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_
                 if (!args[k].name) args[k].name = "";
                 args[k].type = jstr(a, jat(jr, "args", k), "type");
                 args[k].has_default = jbool(jat(jr, "args", k), "default");
+                args[k].inferred = jbool(jat(jr, "args", k), "inferred");
             }
             rm->args = args;
             rm->n_args = args ? na : 0;

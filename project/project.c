@@ -319,6 +319,31 @@ static size_t tree_add(project *p, tree *t, size_t parent, const char *name) {
     return t->nodes.n - 1;
 }
 
+static script_info *script_by_path(project *p, const char *path) {
+    size_t idx;
+    return path && pj_map_get(&p->script_at, path, &idx) ? PJ_AT(p->scripts, script_info *, idx) : NULL;
+}
+
+/* A built-in script (a GDScript sub_resource of the scene, its source in script/source): scanned as a file named as
+ * the engine names it, "res://scene.tscn::GDScript_id" (resource_format_text.cpp: a sub-resource's path is the
+ * scene's and "::" its id); NULL when it is no GDScript or has no source. */
+static const char *builtin_script(project *p, const pj_section *sub, const char *file) {
+    const char *type = section_string(p, sub, "type"), *src = pj_kv_find(sub->props, sub->n_props, "script/source");
+    const char *sid = pj_kv_find(sub->attrs, sub->n_attrs, "id");
+    const char *id = sid && sid[0] == '"' ? pj_value_string(p->a, sid) : sid;
+    if (!type || strcmp(type, "GDScript") != 0 || !src || !id) return NULL;
+    const char *name = pj_printf(p->a, "%s::%s", file, id);
+    if (!name) return NULL;
+    if (script_by_path(p, name)) return name;
+    const char *text = pj_value_string(p->a, src);
+    size_t at = text ? add_script(p, name) : SIZE_MAX;
+    if (at == SIZE_MAX) return NULL;
+    script_info *si = PJ_AT(p->scripts, script_info *, at);
+    pj_gdscript_scan(text, strlen(text), si->s.file, p->godot, p->a, &p->probs, &si->s);
+    si->read = true;
+    return si->s.file;
+}
+
 static void apply_props(project *p, tree *t, size_t idx, const pj_section *s, const scene_file *r, const char *file) {
     inode *n = &PJ_AT(t->nodes, inode, idx);
     const char *type = section_string(p, s, "type");
@@ -327,7 +352,9 @@ static void apply_props(project *p, tree *t, size_t idx, const pj_section *s, co
     const char *script = pj_kv_find(s->props, s->n_props, "script");
     if (script) {
         const char *path = ext_path(p, r, script);
-        n->builtin_script = !path && pj_value_call_arg(p->a, script, "SubResource") != NULL;
+        const pj_section *sub = path ? NULL : sub_section(p, r, script);
+        if (sub) path = builtin_script(p, sub, file);
+        n->builtin_script = !path && pj_value_call_arg(p->a, script, "SubResource") != NULL; /* one not read */
         n->script = path;
         if (!path && !n->builtin_script && strcmp(script, "null") != 0)
             pj_problem(&p->probs, file, pj_kv_find_entry(s->props, s->n_props, "script")->line, "script %s: no such resource in this file", script);
@@ -414,10 +441,6 @@ static int entry_cmp(const void *x, const void *y) {
     return strcmp(((const rpc_entry *)x)->name, ((const rpc_entry *)y)->name);
 }
 
-static script_info *script_by_path(project *p, const char *path) {
-    size_t idx;
-    return path && pj_map_get(&p->script_at, path, &idx) ? PJ_AT(p->scripts, script_info *, idx) : NULL;
-}
 
 /* "base.gd" beside res://dir/x.gd -> res://dir/base.gd */
 static const char *relative_to(project *p, const char *file, const char *path) {

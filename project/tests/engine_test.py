@@ -191,6 +191,11 @@ def run_checks(gdwire, root, prefix, server_project, client_project):
                     ours = [(a["name"], a["type"]) for a in mine[k]["args"]]
                     check(ours == theirs, "%s: dump %s %s.%s arguments %r, the engine's %r" % (name, side, en["path"], k, ours, theirs))
                     tally("RPC argument lists equal to the engine's (names and declared types)")
+                    if dump_has_defaults(engine[side]):  # the addon writes "default" since issue 59's typed runs
+                        theirs_d = [bool(a.get("default")) for a in script_rpcs[k]["args"]]
+                        ours_d = [bool(a.get("default")) for a in mine[k]["args"]]
+                        check(ours_d == theirs_d, "%s: dump %s %s.%s defaults %r, the engine's %r" % (name, side, en["path"], k, ours_d, theirs_d))
+                        tally("RPC argument lists whose defaulted parameters are the engine's (default_args)")
             tally("nodes equal to the engine's dump")
 
     # gdwire capture --project: every Godot 4 RPC on the wire named from the server's project, as the sender's
@@ -282,6 +287,11 @@ def run_checks(gdwire, root, prefix, server_project, client_project):
                       "%s: the receiving engine did not say why it refused %s" % (name, r["name"]))
                 tally("refused calls rpc-diff says the engine refuses")
         sys.stdout.write("%s: rpc-diff --labels server,client:\n%s" % (name, out.stdout))
+
+
+def dump_has_defaults(dump):
+    """Whether the addon that wrote this dump records parameters' defaults (any "default" key)."""
+    return any("default" in a for n in (dump or {}).get("nodes", []) for r in n["rpcs"] for a in (r.get("args") or []))
 
 
 def main():

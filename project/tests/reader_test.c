@@ -107,7 +107,8 @@ static void test_annotations(void) {
           "@rpc defaults: authority, call_remote, reliable, 0 (gdscript_parser.cpp:190)");
     CHECK(b && b->mode == GDW_RPC_ANY_PEER && b->call_local && b->transfer_mode == GDW_TRANSFER_UNRELIABLE_ORDERED && b->channel == 7,
           "@rpc strings in any order, the channel fourth (gdscript_parser.cpp:5211-5239)");
-    CHECK(b && b->n_args == 3 && strcmp(b->args[0].type, "int") == 0 && !b->args[1].type && strcmp(b->args[2].type, "Array[int]") == 0,
+    CHECK(b && b->n_args == 3 && strcmp(b->args[0].type, "int") == 0 && b->args[1].inferred && strcmp(b->args[1].type, "int") == 0 &&
+              strcmp(b->args[2].type, "Array[int]") == 0,
           "b_order's parameters: x: int, y := (inferred), z: Array[int]");
     CHECK(b && !b->args[0].has_default && b->args[1].has_default && b->args[2].has_default && b->n_required == 1,
           "defaults: `y := 2`, `z: Array[int] = []` (gdscript_parser.cpp:1509 in 4.6.3): 1 required");
@@ -287,9 +288,35 @@ static void test_scan_alone(void) {
     }
 }
 
+/* `x := value`: typed as its value (GDScriptAnalyzer::resolve_assignable, gdscript_analyzer.cpp:2122-2130 in 4.6.3);
+ * the literals' types the engine's dump confirms in conformance/projects/builtin4 (//project:engine_test); a constant
+ * the reader cannot type stays inferred with no type, and the argument check does not judge it. */
+static void test_inferred(void) {
+    fresh("inferred");
+    put("project.godot", k_project4);
+    put("main.tscn", "[gd_scene format=3]\n[ext_resource type=\"Script\" path=\"res://main.gd\" id=\"1\"]\n"
+                     "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1\")\n");
+    put("main.gd", "extends Node\nconst MAX = 3\n@rpc\nfunc f(a := 2.0e3, b := MAX, c := PackedInt32Array([1]), d := 0x1e, e := Variant()): pass\n");
+    gdw_rpc_manifest *m = read_dir(NULL);
+    if (!m) return;
+    const gdw_rpc_method *f = method(node(m, "Main"), "f");
+    CHECK(f && f->n_args == 5 && strcmp(f->args[0].type, "float") == 0 && !f->args[1].type && f->args[1].inferred &&
+              strcmp(f->args[2].type, "PackedInt32Array") == 0 && strcmp(f->args[3].type, "int") == 0 && !f->args[4].type,
+          "inferred: 2.0e3 float, a constant unknown, a constructor its type, 0x1e int, Variant() none");
+    gdw_value s = {.type = GDW_STRING};
+    const gdw_value *args[] = {&s, &s};
+    gdw_rpc_fit r = f ? gdw_rpc_args_fit(f, args, 2) : (gdw_rpc_fit){0};
+    CHECK(f && !r.fits && r.arg == 0, "a String for `a := 2.0e3` is refused");
+    gdw_value flt = {.type = GDW_FLOAT, .width = 8};
+    const gdw_value *two[] = {&flt, &s};
+    r = f ? gdw_rpc_args_fit(f, two, 2) : (gdw_rpc_fit){0};
+    CHECK(f && r.fits && !r.known, "a String for `b := MAX`: the manifest cannot tell");
+    gdw_rpc_manifest_free(m);
+}
+
 /* gdw_rpc_args_fit on rules read in the engines' sources (the engine's own runs are //project:engine_test's). */
 static void test_fit(void) {
-    gdw_rpc_arg a2[] = {{"amount", "int", false}, {"why", "String", true}};
+    gdw_rpc_arg a2[] = {{"amount", "int", false, false}, {"why", "String", true, false}};
     gdw_rpc_method m = {.name = "hit", .args = a2, .n_args = 2, .args_known = true, .n_required = 1, .godot = 4};
     gdw_value i = {.type = GDW_INT}, f = {.type = GDW_FLOAT, .width = 8}, s = {.type = GDW_STRING},
               sn = {.type = GDW_STRING_NAME}, nil = {.type = GDW_NIL};
@@ -308,7 +335,7 @@ static void test_fit(void) {
     m.godot = 3;
     r = gdw_rpc_args_fit(&m, undecoded, 1);
     CHECK(!r.fits && strstr(r.reason, "does not decode"), "3: no call (multiplayer_api.cpp:308 in 3.6.2): %s", r.reason);
-    gdw_rpc_arg t[] = {{"x", "Transform2D", false}};
+    gdw_rpc_arg t[] = {{"x", "Transform2D", false, false}};
     gdw_value t3 = {.type = GDW_TRANSFORM3D};
     const gdw_value *tv[] = {&t3};
     gdw_rpc_method mt = {.name = "t", .args = t, .n_args = 1, .args_known = true, .n_required = 1, .godot = 4};
@@ -318,7 +345,7 @@ static void test_fit(void) {
     gdw_value str = {.type = GDW_STRING};
     const gdw_value *sv[] = {&str};
     CHECK(!gdw_rpc_args_fit(&mt, sv, 1).fits, "3: String -> Transform2D refused");
-    gdw_rpc_arg ta[] = {{"xs", "Array[int]", false}, {"n", "Node", false}};
+    gdw_rpc_arg ta[] = {{"xs", "Array[int]", false, false}, {"n", "Node", false, false}};
     gdw_container ci = {.elem = {.kind = GDW_DESC_BUILTIN, .builtin = GDW_INT}};
     gdw_value untyped = {.type = GDW_ARRAY}, typed = {.type = GDW_ARRAY, .flags = GDW_VF_TYPED, .u.ext = &ci};
     gdw_rpc_method ma = {.name = "a", .args = ta, .n_args = 2, .args_known = true, .n_required = 2, .godot = 4};
@@ -358,5 +385,6 @@ int main(void) {
     test_csharp();
     test_scan_alone();
     test_fit();
+    test_inferred();
     return t_finish();
 }
