@@ -21,7 +21,7 @@ exports=$(grep -v '^#' "$here/exports.txt" | sed 's/^/_/' | paste -sd, -)
 # session/ (the multiplayer sessions and the pcap reader) without GDW_HAVE_ZLIB and GDW_HAVE_ZSTD: there is no
 # WebAssembly build of either to link, so datagrams compressed with them are the session's problems, which say so
 emcc -std=c11 -O2 -D_GNU_SOURCE -I. -Icodec $(find codec -name '*.c' -not -path '*/tests/*' | sort) \
-    $(find session -maxdepth 1 -name '*.c' | sort) files/fastlz.c project/fit.c project/annotate.c project/manifest.c project/util.c js/src/glue.c \
+    $(find session -maxdepth 1 -name '*.c' | sort) files/fastlz.c project/fit.c project/engine_classes.c project/annotate.c project/manifest.c project/util.c js/src/glue.c \
     -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH -sMAXIMUM_MEMORY=2147483648 -sINITIAL_MEMORY=16777216 \
     --js-library js/src/imports.lib.js -sEXPORTED_FUNCTIONS="$exports" -o "$out/gdwire.wasm"
 {

@@ -120,12 +120,19 @@ typedef struct fit_rules {
      * passes null, the same. */
     const char *const *encoded_id_classes;
     size_t n_encoded_id_classes;
+    /* The engine's own classes (ClassDB.get_class_list(), conformance/projects/classes/godot*.txt): a parameter typed by
+     * one is no enum. Godot 3's GDScript also takes "_" + the name (_File for File: gdscript_function.h:88-94). */
+    const char *const *classes;
+    const size_t *n_classes;
+    const char *class_prefix;
 } fit_rules;
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 static const fit_rules k_rules[] = {
-    {3, k_conversions3, N(k_conversions3), true, true, k_encoded_id_classes3, N(k_encoded_id_classes3)},
-    {4, k_conversions4, N(k_conversions4), false, false, k_encoded_id_classes4, N(k_encoded_id_classes4)},
+    {3, k_conversions3, N(k_conversions3), true, true, k_encoded_id_classes3, N(k_encoded_id_classes3), pj_classes3,
+     &pj_classes3_count, "_"},
+    {4, k_conversions4, N(k_conversions4), false, false, k_encoded_id_classes4, N(k_encoded_id_classes4), pj_classes4,
+     &pj_classes4_count, NULL},
 };
 
 /* SceneRPCInterface sends at most 255 arguments: the count is one byte (scene_rpc_interface.cpp:311, the
@@ -198,6 +205,28 @@ static bool converts(const fit_rules *r, gdw_type from, gdw_type to) {
 
 static bool name_is(const char *name, size_t len, const char *s) { return strlen(s) == len && memcmp(name, s, len) == 0; }
 
+static bool listed(const char *const *list, size_t n, const char *name, size_t len) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strncmp(list[mid], name, len);
+        if (c == 0 && list[mid][len]) c = 1;
+        if (c == 0) return true;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return false;
+}
+
+/* Whether a declared name is one of the engine's classes (then no enum). */
+static bool engine_class(const fit_rules *r, const char *name, size_t len) {
+    if (listed(r->classes, *r->n_classes, name, len)) return true;
+    char prefixed[128];
+    if (!r->class_prefix || len + strlen(r->class_prefix) >= sizeof prefixed) return false;
+    int n = snprintf(prefixed, sizeof prefixed, "%s%.*s", r->class_prefix, (int)len, name);
+    return n > 0 && listed(r->classes, *r->n_classes, prefixed, (size_t)n);
+}
+
 /* A container's element type on the wire against the declared one (gdscript_function.h:75-127 in 4.6.3): a
  * builtin equal, a native class of the same name; a script (a path on the wire, a class_name declared) the
  * manifest cannot tell. */
@@ -229,9 +258,10 @@ static verdict container_fits(const decl *d, const gdw_value *v) {
 
 /* What an Object value is when it reaches the method: NULL for a null object; its class name otherwise
  * (EncodedObjectAsID for one sent as an id; a full object does not decode with allow_object_decoding false). */
-static verdict object_fits(const fit_rules *r, const decl *d, const gdw_value *v) {
+static verdict object_fits(const fit_rules *r, const decl *d, const gdw_value *v, bool a_class) {
     bool null_object = (v->flags & GDW_VF_OBJECT_NULL) || ((v->flags & GDW_VF_OBJECT_ID) && v->u.i == 0);
-    if (null_object) return name_is(d->name, d->name_len, "Object") ? V_FITS : V_UNKNOWN; /* an enum refuses it */
+    if (null_object) return a_class ? V_FITS : V_UNKNOWN; /* an enum refuses it */
+    if (a_class && r->class_takes_null_instead) return V_FITS;
     if (v->flags & GDW_VF_OBJECT_ID) {
         for (size_t i = 0; i < r->n_encoded_id_classes; i++)
             if (name_is(d->name, d->name_len, r->encoded_id_classes[i])) return V_FITS;
@@ -254,15 +284,16 @@ static verdict arg_fits(const fit_rules *r, const decl *d, const gdw_value *v, c
     case D_NAMED:
     default:
         /* A class (native or a script's class_name) takes null and objects of its kind (gdscript_function.h:133-
-         * 175 in 4.6.3); an enum is an int (gdscript_compiler.cpp:185-193), which bool and float convert to. The
-         * manifest does not say which the name is: where the two would differ, it cannot tell. */
-        if (t == GDW_OBJECT) return object_fits(r, d, v);
-        bool object = name_is(d->name, d->name_len, "Object");
+         * 175 in 4.6.3); an enum is an int (gdscript_compiler.cpp:185-193), which bool and float convert to. A name
+         * of the engine's classes is a class; of another (a class_name, an enum) the manifest cannot tell: where the
+         * two would differ, it does not judge. */
+        bool a_class = name_is(d->name, d->name_len, "Object") || engine_class(r, d->name, d->name_len);
+        if (t == GDW_OBJECT) return object_fits(r, d, v, a_class);
         bool numeric = t == GDW_INT || t == GDW_BOOL || t == GDW_FLOAT;
         if (r->class_takes_null_instead) /* a class runs with null whatever it is given */
-            return object || numeric ? V_FITS : V_UNKNOWN;
-        if (t == GDW_NIL) return object ? V_FITS : V_UNKNOWN;
-        return numeric && !object ? V_UNKNOWN : V_REFUSED;
+            return a_class || numeric ? V_FITS : V_UNKNOWN;
+        if (t == GDW_NIL) return a_class ? V_FITS : V_UNKNOWN;
+        return numeric && !a_class ? V_UNKNOWN : V_REFUSED;
     }
 }
 

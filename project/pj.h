@@ -83,6 +83,11 @@ void pj_md5(const void *data, size_t len, uint8_t out[16]);
  * required parameter after one with a default, gdscript_parser.cpp:1693 in 4.6.3). (fit.c) */
 size_t pj_args_required(const gdw_rpc_arg *args, size_t n);
 
+/* The engines' classes, sorted (engine_classes.c, generated from conformance/projects/classes/godot*.txt): a parameter typed
+ * by one of these names is an Object of that class, not an enum (fit.c). */
+extern const char *const pj_classes4[], *const pj_classes3[];
+extern const size_t pj_classes4_count, pj_classes3_count;
+
 /* ---- GDScript (gdscript.c) ---- */
 typedef struct pj_rpc_config {
     bool set;              /* the function has an @rpc or a Godot 3 keyword */

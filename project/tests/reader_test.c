@@ -353,7 +353,17 @@ static void test_fit(void) {
     r = gdw_rpc_args_fit(&ma, av, 2);
     CHECK(!r.fits && r.arg == 0, "an untyped Array for Array[int] (gdscript_function.h:90-92)");
     r = gdw_rpc_args_fit(&ma, tv2, 2);
-    CHECK(r.fits && !r.known, "an int for Node: a class refuses it, an enum takes it: unknown");
+    CHECK(!r.fits && r.known && r.arg == 1, "an int for Node, one of the engine's classes (classes/godot4.6.txt): refused");
+    ta[1].type = "Kind";
+    r = gdw_rpc_args_fit(&ma, tv2, 2);
+    CHECK(r.fits && !r.known, "an int for Kind, no engine class: a class_name refuses it, an enum takes it: unknown");
+    ta[0].type = NULL, ta[1].type = "File";
+    ma.godot = 3;
+    const gdw_value *ts[] = {&untyped, &s};
+    r = gdw_rpc_args_fit(&ma, ts, 2);
+    CHECK(r.fits && r.known, "3: a String for File (_File, gdscript_function.h:88-94 in 3.6.2) runs with null");
+    ma.godot = 4;
+    ta[0].type = "Array[int]", ta[1].type = "Node";
     r = gdw_rpc_args_fit(&ma, tv3, 2);
     CHECK(!r.fits && r.arg == 1, "a String for Node: neither a class nor an enum takes it");
     m.args_known = false;
