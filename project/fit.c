@@ -282,7 +282,7 @@ static verdict arg_fits(const fit_rules *r, const decl *d, const gdw_value *v, c
         if (t == d->builtin) return d->typed ? container_fits(d, v) : V_FITS;
         return converts(r, t, d->builtin) ? V_FITS : V_REFUSED;
     case D_NAMED:
-    default:
+    default: {
         /* A class (native or a script's class_name) takes null and objects of its kind (gdscript_function.h:133-
          * 175 in 4.6.3); an enum is an int (gdscript_compiler.cpp:185-193), which bool and float convert to. A name
          * of the engine's classes is a class; of another (a class_name, an enum) the manifest cannot tell: where the
@@ -294,6 +294,7 @@ static verdict arg_fits(const fit_rules *r, const decl *d, const gdw_value *v, c
             return a_class || numeric ? V_FITS : V_UNKNOWN;
         if (t == GDW_NIL) return a_class ? V_FITS : V_UNKNOWN;
         return numeric && !a_class ? V_UNKNOWN : V_REFUSED;
+    }
     }
 }
 
