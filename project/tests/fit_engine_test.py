@@ -8,11 +8,15 @@ RPC; the server's log says which cases ran ("case_ran"). Every call the engine r
 engine's own error line that follows the case's "gdwire case K" line is kept in the output.
 
 usage: fit_engine_test.py GDWIRE ROOT [--pair SERVER_PROJECT CLIENT_PROJECT RUN] PROJECT RUN [PROJECT RUN ...]
+       fit_engine_test.py GDWIRE --live RUN_PROJECT ROOT PROJECT   (the project run again now: root, tcpdump, the engine)
 (RUN: out/NAME, without .pcap/.log). --pair: a mismatch pair's run, each side's refusals (pair()).
 Last line: N passed, N failed."""
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 
 def engine_side(log_path):
@@ -83,47 +87,93 @@ def pair(gdwire, root, server, client, run):
     return ok, bad
 
 
+def held(gdwire, root, name, run_name):
+    """One typed project's run: every call the engine ran is said to fit, every one it refused refused."""
+    passed = failed = 0
+    project, run = f"{root}/{name}", f"{root}/{run_name}"
+    cases, ran, errors = engine_side(run + ".log")
+    calls = wire_side(gdwire, project, run + ".pcap")
+    agree = {"ran": 0, "refused": 0}
+    unsent = 0
+    undecided = []
+    for k in sorted(cases):
+        c = cases[k]
+        if k not in calls:  # the sender refused to send it (its error is in the log): no call to check
+            unsent += 1
+            continue
+        call = calls[k]
+        engine_ran = k in ran
+        fit = call.get("args_fit", "absent")
+        label = f"{name} case {k}: {c['method']}({c['value']})"
+        if fit == "absent":
+            print(f"FAIL {label}: capture --project did not find the method"); failed += 1
+        elif engine_ran and fit is False:
+            print(f"FAIL {label}: the engine ran it, gdwire says refused ({call.get('refused')})"); failed += 1
+        elif not engine_ran and fit is None:  # the manifest cannot tell (a class or an enum type): allowed, counted
+            undecided.append(f"{label}: the engine refused it ({errors.get(k, 'no error line')}); gdwire cannot tell")
+        elif not engine_ran and fit is not False:
+            print(f"FAIL {label}: the engine refused it ({errors.get(k, 'no error line')}), gdwire says args_fit {fit}"); failed += 1
+        else:
+            agree["ran" if engine_ran else "refused"] += 1
+            passed += 1
+    ran_n = sum(1 for k in calls if k in ran)
+    print(f"{name} ({run_name}): {len(cases)} cases, {len(calls)} on the wire ({unsent} not sent), the engine ran {ran_n} and "
+          f"refused {len(calls) - ran_n}; gdwire agrees on {agree['ran']} run and {agree['refused']} refused, "
+          f"cannot tell {len(undecided)} (the engine refused them)")
+    for u in undecided:
+        print("  undecided " + u)
+    if not cases or not calls:
+        print(f"FAIL {name}: no cases"); failed += 1
+    return passed, failed
+
+
+def skip_or_fail(why):
+    """tools/need.sh's rule: a test that cannot run skips, saying why; under GDW_NO_SKIP=1 that is a failure."""
+    if os.environ.get("GDW_NO_SKIP") == "1":
+        print(f"FAIL: {why} (GDW_NO_SKIP=1: a skip is a failure here)")
+        print("0 passed, 1 failed")
+        sys.exit(1)
+    print(f"skipped: {why}")
+    print("0 passed, 0 failed, 1 skipped")
+    sys.exit(0)
+
+
+def live(gdwire, run_project, root, project):
+    """--live: the project run again now under the real engine (run_project.sh, capture and all), and held the same
+    way: today's engine, not only the committed run, decides."""
+    if os.geteuid() != 0:
+        skip_or_fail("needs root for tcpdump")
+    if shutil.which("tcpdump") is None:
+        skip_or_fail("needs tcpdump, not installed here: run 'sudo bash tools/setup.sh'")
+    engine = os.path.join(os.path.dirname(run_project), "..", "run")
+    if subprocess.run([engine, "godot4.6", "--version"], capture_output=True, text=True).returncode != 0:
+        skip_or_fail("Godot 4.6.3 does not start here (tools/engines/setup)")
+    tmp = tempfile.mkdtemp()
+    try:
+        out = os.path.join(tmp, "live")
+        run = subprocess.run([run_project, os.path.join(root, project), out], capture_output=True, text=True)
+        if run.returncode != 0:
+            print(f"FAIL: run_project.sh failed: {run.stdout} {run.stderr}")
+            return 0, 1
+        os.symlink(os.path.abspath(os.path.join(root, project)), os.path.join(tmp, project))
+        return held(gdwire, tmp, project, "live")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     gdwire, root, pairs = sys.argv[1], sys.argv[2], sys.argv[3:]
     passed = failed = 0
+    if root == "--live":  # fit_engine_test.py GDWIRE --live RUN_PROJECT ROOT PROJECT
+        ok, bad = live(gdwire, pairs[0], pairs[1], pairs[2])
+        print(f"{ok} passed, {bad} failed")
+        return 1 if bad else 0
     if pairs and pairs[0] == "--pair":
         ok, bad = pair(gdwire, root, *pairs[1:4])
         passed, failed, pairs = ok, bad, pairs[4:]
     for i in range(0, len(pairs), 2):
-        project, run = f"{root}/{pairs[i]}", f"{root}/{pairs[i + 1]}"
-        cases, ran, errors = engine_side(run + ".log")
-        calls = wire_side(gdwire, project, run + ".pcap")
-        agree = {"ran": 0, "refused": 0}
-        unsent = 0
-        undecided = []
-        for k in sorted(cases):
-            c = cases[k]
-            if k not in calls:  # the sender refused to send it (its error is in the log): no call to check
-                unsent += 1
-                continue
-            call = calls[k]
-            engine_ran = k in ran
-            fit = call.get("args_fit", "absent")
-            label = f"{pairs[i]} case {k}: {c['method']}({c['value']})"
-            if fit == "absent":
-                print(f"FAIL {label}: capture --project did not find the method"); failed += 1
-            elif engine_ran and fit is False:
-                print(f"FAIL {label}: the engine ran it, gdwire says refused ({call.get('refused')})"); failed += 1
-            elif not engine_ran and fit is None:  # the manifest cannot tell (a class or an enum type): allowed, counted
-                undecided.append(f"{label}: the engine refused it ({errors.get(k, 'no error line')}); gdwire cannot tell")
-            elif not engine_ran and fit is not False:
-                print(f"FAIL {label}: the engine refused it ({errors.get(k, 'no error line')}), gdwire says args_fit {fit}"); failed += 1
-            else:
-                agree["ran" if engine_ran else "refused"] += 1
-                passed += 1
-        ran_n = sum(1 for k in calls if k in ran)
-        print(f"{pairs[i]}: {len(cases)} cases, {len(calls)} on the wire ({unsent} not sent), the engine ran {ran_n} and "
-              f"refused {len(calls) - ran_n}; gdwire agrees on {agree['ran']} run and {agree['refused']} refused, "
-              f"cannot tell {len(undecided)} (the engine refused them)")
-        for u in undecided:
-            print("  undecided " + u)
-        if not cases or not calls:
-            print(f"FAIL {pairs[i]}: no cases"); failed += 1
+        ok, bad = held(gdwire, root, pairs[i], pairs[i + 1])
+        passed, failed = passed + ok, failed + bad
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
