@@ -87,6 +87,7 @@ typedef struct scan {
     pj_script *out;
     pj_vec funcs;   /* pj_func */
     pj_vec dynamic; /* const char * */
+    pj_map enums;   /* the script's own top-level named enums (a map: a hostile script has many) */
     tok *toks;
     size_t n_toks;
     bool toks_dropped;
@@ -300,6 +301,11 @@ static void logical_line(scan *sc) {
             }
     }
     if (sc->indent) return; /* only the script's own top-level members count (not inner classes') */
+    if (tok_is(&t[0], T_IDENT, "enum") && n > 1 && t[1].kind == T_IDENT) { /* enum Name { ... } */
+        const char *name = pj_strndup(sc->a, t[1].s, t[1].len);
+        if (name) pj_map_put(&sc->enums, name, 1);
+        return;
+    }
     size_t i = 0;
     while (i < n && t[i].kind == T_ANNOT) {
         size_t after = i + 1 < n && punct(&t[i + 1], '(') ? close_of(t, n, i + 1) : i + 1;
@@ -468,6 +474,13 @@ void pj_gdscript_scan(const char *src, size_t len, const char *file, int godot, 
         const char **d = pj_vec_push(&sc.dynamic);
         if (d) *d = pj_printf(a, "%s: and %zu more such calls", out->file, sc.dynamic_dropped);
     }
+    /* a parameter typed by the script's own enum holds an int (gdscript_compiler.cpp:185-193 in 4.6.3; the engine's
+     * method list says "int" too, conformance/projects/out/typed4.manifest.json) */
+    for (size_t f = 0; f < sc.funcs.n; f++) {
+        pj_func *fn = &PJ_AT(sc.funcs, pj_func, f);
+        for (size_t k = 0; k < fn->n_args; k++)
+            if (fn->args[k].type && pj_map_get(&sc.enums, fn->args[k].type, NULL)) fn->args[k].type = "int";
+    }
     out->funcs = pj_alloc(a, (sc.funcs.n ? sc.funcs.n : 1) * sizeof(pj_func));
     if (out->funcs) {
         if (sc.funcs.n) memcpy(out->funcs, sc.funcs.p, sc.funcs.n * sizeof(pj_func));
@@ -478,7 +491,8 @@ void pj_gdscript_scan(const char *src, size_t len, const char *file, int godot, 
         if (sc.dynamic.n) memcpy(out->dynamic, sc.dynamic.p, sc.dynamic.n * sizeof(const char *));
         out->n_dynamic = sc.dynamic.n;
     }
-    if (sc.funcs.oom || sc.dynamic.oom) a->oom = true;
+    if (sc.funcs.oom || sc.dynamic.oom || sc.enums.oom) a->oom = true;
     pj_vec_free(&sc.funcs);
     pj_vec_free(&sc.dynamic);
+    pj_map_free(&sc.enums);
 }

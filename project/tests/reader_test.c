@@ -296,13 +296,18 @@ static void test_inferred(void) {
     put("project.godot", k_project4);
     put("main.tscn", "[gd_scene format=3]\n[ext_resource type=\"Script\" path=\"res://main.gd\" id=\"1\"]\n"
                      "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1\")\n");
-    put("main.gd", "extends Node\nconst MAX = 3\n@rpc\nfunc f(a := 2.0e3, b := MAX, c := PackedInt32Array([1]), d := 0x1e, e := Variant()): pass\n");
+    put("main.gd", "extends Node\nconst MAX = 3\n@rpc\nfunc f(a := 2.0e3, b := MAX, c := PackedInt32Array([1]), d := 0x1e, e := Variant()): pass\n"
+                   "@rpc\nfunc g(k: Kind, o: Other): pass\nenum Kind { A, B }\nclass Inner:\n\tenum Other { C }\n");
     gdw_rpc_manifest *m = read_dir(NULL);
     if (!m) return;
     const gdw_rpc_method *f = method(node(m, "Main"), "f");
     CHECK(f && f->n_args == 5 && strcmp(f->args[0].type, "float") == 0 && !f->args[1].type && f->args[1].inferred &&
               strcmp(f->args[2].type, "PackedInt32Array") == 0 && strcmp(f->args[3].type, "int") == 0 && !f->args[4].type,
           "inferred: 2.0e3 float, a constant unknown, a constructor its type, 0x1e int, Variant() none");
+    const gdw_rpc_method *g = method(node(m, "Main"), "g");
+    CHECK(g && g->n_args == 2 && strcmp(g->args[0].type, "int") == 0 && strcmp(g->args[1].type, "Other") == 0,
+          "a parameter typed by the script's own enum (declared after it) is an int (gdscript_compiler.cpp:185-193; the "
+          "engine's method list says int, out/typed4.manifest.json); an inner class's enum is not the script's");
     gdw_value s = {.type = GDW_STRING};
     const gdw_value *args[] = {&s, &s};
     gdw_rpc_fit r = f ? gdw_rpc_args_fit(f, args, 2) : (gdw_rpc_fit){0};
