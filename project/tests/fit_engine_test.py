@@ -87,10 +87,49 @@ def pair(gdwire, root, server, client, run):
     return ok, bad
 
 
+def same_methods(gdwire, project, run):
+    """The reader's manifest of the project against the engine: each node's MD5 as its SIMPLIFY_PATH carried it, and
+    (Godot 4) each method's arguments (names, types, defaults) as the addon's dump of the run gives them."""
+    ok = bad = 0
+    mine = json.loads(subprocess.run([gdwire, "rpc", "--json", project], capture_output=True, text=True, check=True).stdout)
+    out = subprocess.run([gdwire, "capture", "--json", "--no-summary", run + ".pcap"], capture_output=True, text=True).stdout
+    wire = {}
+    for line in out.splitlines():
+        d = json.loads(line)
+        if d.get("command") == "simplify_path" and d.get("md5"):
+            wire[d["path"]] = d["md5"]
+    for n in mine["nodes"]:
+        if n["path"] in wire:
+            if n["md5"] == wire[n["path"]]:
+                ok += 1
+            else:
+                print(f"FAIL {project} {n['path']}: md5 {n['md5']}, the wire's {wire[n['path']]}"); bad += 1
+    if os.path.exists(run + ".manifest.json"):
+        dump = json.load(open(run + ".manifest.json", encoding="utf-8"))
+        theirs = {(n["path"], r["name"]): r["args"] for n in dump["nodes"] for r in n["rpcs"] if r.get("args") is not None}
+        for n in mine["nodes"]:
+            for r in n["rpcs"]:
+                t = theirs.get((n["path"], r["name"]))
+                if t is None:
+                    continue
+                # docs/rpc-manifest.md "Matching a static manifest with an engine dump": a type is compared where both
+                # sides give one; the addon's method list names a typed container by its base (Array, Dictionary)
+                has_defaults = any("default" in a for a in t)
+                same = len(r["args"]) == len(t) and all(
+                    m["name"] == e["name"] and (m.get("type") is None or e.get("type") is None or m["type"].split("[")[0] == e["type"])
+                    and (not has_defaults or bool(m.get("default")) == bool(e.get("default"))) for m, e in zip(r["args"], t))
+                if same:
+                    ok += 1
+                else:
+                    print(f"FAIL {project} {n['path']}.{r['name']}: arguments {r['args']}, the engine's {t}"); bad += 1
+    print(f"{project}: {ok} node MD5s and argument lists equal to the engine's")
+    return ok, bad
+
+
 def held(gdwire, root, name, run_name):
     """One typed project's run: every call the engine ran is said to fit, every one it refused refused."""
-    passed = failed = 0
     project, run = f"{root}/{name}", f"{root}/{run_name}"
+    passed, failed = same_methods(gdwire, project, run)
     cases, ran, errors = engine_side(run + ".log")
     calls = wire_side(gdwire, project, run + ".pcap")
     agree = {"ran": 0, "refused": 0}
