@@ -153,11 +153,31 @@ static uint32_t fnv(const uint8_t *d, size_t n) {
     return h;
 }
 
-bool gdw_guard_is_connect(const uint8_t *d, size_t n) {
+/* A compressed datagram's commands into out: the compression the side was found to use, else the first that reads
+ * it (zstd and zlib by their headers, FastLZ, the range coder), as a session finds it (gdwire_session.h). The bytes
+ * written; 0 when none reads it. */
+static size_t decompress(const gdw_guard *g, gdw_enet_compression *found, bool *range_found, const uint8_t *in, size_t n, uint8_t *out,
+                         size_t cap) {
+    static const gdw_enet_compression order[] = {GDW_ENET_COMPRESS_ZSTD, GDW_ENET_COMPRESS_ZLIB, GDW_ENET_COMPRESS_FASTLZ};
+    if (*found) return gdw_enet_decompress(*found, in, n, out, cap);
+    if (*range_found) return g->range ? g->range(g->range_ctx, in, n, out, cap) : 0;
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof order / sizeof order[0] && !k; i++)
+        if ((k = gdw_enet_decompress(order[i], in, n, out, cap))) *found = order[i];
+    if (!k && g->range && (k = g->range(g->range_ctx, in, n, out, cap))) *range_found = true;
+    return k;
+}
+
+bool gdw_guard_is_connect(const gdw_guard *g, const uint8_t *d, size_t n) {
     gdw_enet_header h;
     gdw_error err;
-    if (gdw_enet_read_header(d, n, &h, &err) != GDW_OK || h.peer_id != 0xFFF || h.compressed) return false;
-    return n >= h.size + 4 && (d[h.size] & 0x0F) == GDW_ENET_CONNECT;
+    if (n > GDW_ENET_MAXIMUM_MTU || gdw_enet_read_header(d, n, &h, &err) != GDW_OK || h.peer_id != 0xFFF) return false;
+    if (!h.compressed) return n >= h.size + 4 && (d[h.size] & 0x0F) == GDW_ENET_CONNECT;
+    uint8_t plain[GDW_ENET_MAXIMUM_MTU];
+    gdw_enet_compression found = GDW_ENET_COMPRESS_NONE;
+    bool range = false;
+    size_t k = decompress(g, &found, &range, d + h.size, n - h.size, plain, sizeof plain - h.size);
+    return k >= 4 && (plain[0] & 0x0F) == GDW_ENET_CONNECT;
 }
 
 /* ---- the output: datagrams built command by command --------------------------------------------------------- */
@@ -168,7 +188,7 @@ static void out_begin(judge *j) {
 }
 
 static void out_flush(judge *j) {
-    if (j->out_len > j->hdr_len || j->commands_in == 0) {
+    if (j->out_len > j->hdr_len || j->header_only) {
         if (!j->g->pol.dry_run) {
             j->emit(j->ctx, true, j->out, j->out_len);
             j->g->c.datagrams_out++, j->g->c.bytes_out += j->out_len;
@@ -508,6 +528,24 @@ static void out_fragment_neutralised(judge *j, const uint8_t *cmd, size_t n, siz
     out_put(j, tmp, n);
 }
 
+/* A head held with its datagram goes out as that datagram, byte for byte; neutralised, alone in a datagram of its own. */
+static void emit_whole(judge *j, const held_head *h, bool neutralise) {
+    const uint8_t *d = h->bytes + h->len;
+    size_t n = h->dgram_len;
+    uint8_t tmp[GDW_ENET_MAXIMUM_MTU + 8];
+    if (neutralise) {
+        uint8_t head[16];
+        size_t hn = harmless_packet(j->p, head);
+        if (h->hdr_len + h->len > sizeof tmp) return;
+        memcpy(tmp, h->hdr, h->hdr_len);
+        memcpy(tmp + h->hdr_len, h->bytes, h->len);
+        if (h->len - h->fixed >= hn) memcpy(tmp + h->hdr_len + h->fixed, head, hn);
+        d = tmp, n = h->hdr_len + h->len;
+    }
+    j->emit(j->ctx, true, d, n);
+    j->g->c.datagrams_out++, j->g->c.bytes_out += n;
+}
+
 static void command_fragment(judge *j, const gdw_enet_command *c, const uint8_t *raw, size_t raw_len) {
     gdw_guard *g = j->g;
     gdw_guard_peer *p = j->p;
@@ -582,7 +620,9 @@ static void command_fragment(judge *j, const gdw_enet_command *c, const uint8_t 
             h = malloc(sizeof *h + raw_len);
             if (!h) return;
             h->channel = (uint8_t)c->channel, h->start_seq = start, h->reliable = reliable, h->len = raw_len, h->fixed = c->fields_len;
+            h->dgram_len = 0;
             memcpy(h->bytes, raw, raw_len);
+            j->just_held = h;
             h->next = p->held, p->held = h;
             p->held_bytes += sizeof *h + raw_len;
             if (reliable) recent_add(p, c->channel, c->reliable_seq, hash, V_HELD);
@@ -600,16 +640,24 @@ static void command_fragment(judge *j, const gdw_enet_command *c, const uint8_t 
     uint16_t head_seq = start;
     if (reliable && c->fragment.number != 0) recent_add(p, c->channel, c->reliable_seq, hash, V_PASSED);
     if (!rule) {
-        if (reliable) recent_add(p, c->channel, head_seq, head == raw ? hash : fnv(head, head_len), V_PASSED);
-        if (head && head != raw) out_put(j, head, head_len);
+        if (reliable) {
+            recent *hr = recent_find(p, c->channel, head_seq);
+            if (hr) hr->verdict = V_PASSED;
+            else if (head) recent_add(p, c->channel, head_seq, head == raw ? hash : fnv(head, head_len), V_PASSED);
+        }
+        if (h && h->dgram_len) emit_whole(j, h, false);
+        else if (head && head != raw) out_put(j, head, head_len);
         if (c->fragment.number != 0 || !h) out_put(j, raw, raw_len);
     } else {
         bool gone = violation(j, reliable ? "replace" : "drop", rule, &m, off, "%s", why);
         if (g->pol.dry_run) out_put(j, raw, raw_len);
         else if (!gone) {
             if (reliable) {
-                recent_add(p, c->channel, head_seq, head == raw ? hash : fnv(head, head_len), V_REPLACED);
-                if (head) out_fragment_neutralised(j, head, head_len, head_fixed);
+                recent *hr = recent_find(p, c->channel, head_seq);
+                if (hr) hr->verdict = V_REPLACED;
+                else recent_add(p, c->channel, head_seq, head == raw ? hash : fnv(head, head_len), V_REPLACED);
+                if (h && h->dgram_len) emit_whole(j, h, true);
+                else if (head) out_fragment_neutralised(j, head, head_len, head_fixed);
                 if (c->fragment.number != 0) out_put(j, raw, raw_len);
                 g->c.replaced++;
             } else {
@@ -672,7 +720,7 @@ static void refuse(judge *j, const char *rule, size_t offset, const char *why) {
 
 unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, size_t n, double now, gdw_guard_emit_fn emit, void *ctx) {
     judge j;
-    j.g = g, j.p = p, j.emit = emit, j.ctx = ctx, j.now = now, j.actions = 0, j.commands_in = 0;
+    j.g = g, j.p = p, j.emit = emit, j.ctx = ctx, j.now = now, j.actions = 0, j.commands_in = 0, j.sends = 0, j.just_held = NULL, j.header_only = false;
     g->c.datagrams_in++, g->c.bytes_in += n;
     if (p->cut) { /* its traffic is dropped; the relay keeps the address until it is idle */
         g->c.refused++;
@@ -696,15 +744,7 @@ unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, siz
     memcpy(j.hdr_bytes, d, h.size);
     j.hdr_len = h.size;
     if (h.compressed) {
-        size_t k = 0;
-        static const gdw_enet_compression order[] = {GDW_ENET_COMPRESS_ZSTD, GDW_ENET_COMPRESS_ZLIB, GDW_ENET_COMPRESS_FASTLZ};
-        if (p->compression) k = gdw_enet_decompress(p->compression, body, body_len, j.plain, sizeof j.plain - h.size);
-        else if (p->range_found && g->range) k = g->range(g->range_ctx, body, body_len, j.plain, sizeof j.plain - h.size);
-        if (!k && !p->compression && !p->range_found) {
-            for (size_t i = 0; i < sizeof order / sizeof order[0] && !k; i++)
-                if ((k = gdw_enet_decompress(order[i], body, body_len, j.plain, sizeof j.plain - h.size))) p->compression = order[i];
-            if (!k && g->range && (k = g->range(g->range_ctx, body, body_len, j.plain, sizeof j.plain - h.size))) p->range_found = true;
-        }
+        size_t k = decompress(g, &p->compression, &p->range_found, body, body_len, j.plain, sizeof j.plain - h.size);
         if (!k) {
             refuse(&j, "compressed", h.size, "a compressed datagram the guard cannot read");
             if (g->pol.compressed == GDW_GUARD_UNREADABLE_PASS || g->pol.dry_run) emit(ctx, true, d, n), g->c.datagrams_out++, g->c.bytes_out += n;
@@ -748,10 +788,12 @@ unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, siz
         case GDW_ENET_SEND_RELIABLE:
         case GDW_ENET_SEND_UNRELIABLE:
         case GDW_ENET_SEND_UNSEQUENCED:
+            j.sends++;
             command_send(&j, &c, raw, raw_len);
             break;
         case GDW_ENET_SEND_FRAGMENT:
         case GDW_ENET_SEND_UNRELIABLE_FRAGMENT:
+            j.sends++;
             command_fragment(&j, &c, raw, raw_len);
             break;
         default: /* acknowledgements, pings, DISCONNECT, bandwidth and throttle: ENet's own */
@@ -770,12 +812,31 @@ unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, siz
         g->c.datagrams_out++, g->c.bytes_out += n;
         return j.actions;
     }
+    if (j.just_held && j.sends == 1 && j.actions == 0) { /* the datagram had only the head to give: kept whole */
+        held_head *k = j.just_held, *w = realloc(k, sizeof *k + k->len + n);
+        if (w) {
+            for (held_head **q = &p->held; *q; q = &(*q)->next)
+                if (*q == k) { *q = w; break; }
+            memcpy(w->bytes + w->len, d, n);
+            w->dgram_len = n;
+            memcpy(w->hdr, j.hdr_bytes, j.hdr_len);
+            w->hdr_len = j.hdr_len;
+            p->held_bytes += n;
+            return 0;
+        }
+    }
+    if (j.actions == 0 && h.compressed && j.out_len - j.hdr_len == body_len && memcmp(j.out + j.hdr_len, body, body_len) == 0) {
+        emit(ctx, true, d, n); /* nothing changed: the compressed datagram as it came */
+        g->c.datagrams_out++, g->c.bytes_out += n;
+        return 0;
+    }
     if (j.actions == 0 && !h.compressed && j.out_len == n && memcmp(j.out, d, n) == 0) { /* byte for byte */
         emit(ctx, true, d, n);
         g->c.datagrams_out++, g->c.bytes_out += n;
         return 0;
     }
-    if (j.out_len > j.hdr_len || j.commands_in == 0) out_flush(&j);
+    j.header_only = body_len == 0;
+    if (j.out_len > j.hdr_len || j.header_only) out_flush(&j);
     return j.actions;
 }
 

@@ -155,8 +155,9 @@ GDW_API void gdw_guard_server(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d,
 GDW_API void gdw_guard_forget(gdw_guard *g, gdw_guard_peer *p, gdw_guard_emit_fn emit, void *ctx);
 
 /* The smallest datagram a client may open with: a CONNECT (header 0xFFF), so that a datagram from an unknown
- * address that is not one makes no state (the relay's rule). */
-GDW_API bool gdw_guard_is_connect(const uint8_t *d, size_t n);
+ * address that is not one makes no state (the relay's rule). Compressed (Godot 3.4+ compresses its CONNECT too): read with
+ * the decompressors the guard has. */
+GDW_API bool gdw_guard_is_connect(const gdw_guard *g, const uint8_t *d, size_t n);
 
 #ifdef __cplusplus
 }

@@ -205,7 +205,7 @@ static void from_clients(relay *r, double now, bool draining) {
             client *c = client_find(r, &from[i], al);
             if (!c) {
                 if (draining) { r->st.clients_refused++; continue; }
-                if (!gdw_guard_is_connect(buf[i], n)) { r->st.not_connect++; continue; }
+                if (!gdw_guard_is_connect(r->g, buf[i], n)) { r->st.not_connect++; continue; }
                 if (!(c = client_new(r, &from[i], al, now))) { r->st.clients_refused++; continue; }
             }
             c->last = now;
