@@ -108,7 +108,10 @@ void gdw_guard_free(gdw_guard *g) {
 }
 
 void gdw_guard_set_decompressor(gdw_guard *g, gdw_decompress_fn fn, void *ctx) { g->range = fn, g->range_ctx = ctx; }
-void gdw_guard_set_method_rule(gdw_guard *g, gdw_guard_method_fn fn, void *ctx) { g->method = fn, g->method_ctx = ctx; }
+void gdw_guard_set_method_rule(gdw_guard *g, gdw_guard_method_fn fn, void *ctx) {
+    g->method = fn, g->method_ctx = ctx;
+    g->dec.keep_nodes = 0; /* the rule reads the arguments' trees (a typed Array's elements) */
+}
 const gdw_guard_policy *gdw_guard_policy_of(const gdw_guard *g) { return &g->pol; }
 gdw_guard_counters gdw_guard_get_counters(const gdw_guard *g) { return g->c; }
 
