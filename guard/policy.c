@@ -186,7 +186,11 @@ static int load_map(loader *L, yaml_node_t *map, const char *section, gdw_guard_
             continue;
         }
         const key *k = key_find(section, name);
-        if (!k) return fail(L, kn, "unknown key '%s%s' (guard/README.md lists every key)", section[0] ? section : "", section[0] ? "" : name);
+        if (!k) {
+            char full[160];
+            snprintf(full, sizeof full, "%s%s%s", section, section[0] ? "." : "", name);
+            return fail(L, kn, "unknown key '%s' (guard/README.md lists every key)%s", full, "");
+        }
         if (set_key(L, k, vn, p)) return -1;
     }
     return 0;
