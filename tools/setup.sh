@@ -26,7 +26,6 @@ PACKAGES=(
   gcc clang lld-14 llvm-14 libclang-rt-14-dev   # compilers, sanitizers, libFuzzer, coverage
   libyaml-dev                        # conformance vectors
   libenet7                           # gdwire capture: ENet's range coder (Godot 3.4+ compresses with it); it reads pcap and pcapng itself
-  libenet-dev                        # bench:guard_bench: libenet clients and sink under gdwire guard
   libpcap0.8                         # gdwire capture -i: a live interface (loaded then only; tools/engines:live_capture_test)
   zlib1g-dev libzstd-dev             # the session library: ENet datagrams Godot compresses with zlib or zstd
   libssl-dev libbrotli-dev           # the file containers (files/): AES-256 and MD5 of FileAccessEncrypted (libcrypto), Godot 4's Brotli-compressed files (read only)
