@@ -3,10 +3,10 @@
  * socket. The input is
  *   byte 0      bit 0: the server is Godot 3 (dialect godot3), bit 1: --dry-run, bit 2: actions.reliable cut,
  *               bit 3: small caps (enet.max_message_bytes 4 KiB, max_fragments 8, paths 4 entries), bit 4: no rate
- *               limit, bit 5: compressed datagrams "decompress" as a copy of themselves (the range coder's plumbing),
+ *               limit, and the server's datagrams judged too (server.judge), bit 5: compressed datagrams "decompress" as a copy of themselves (the range coder's plumbing),
  *               bit 6: actions.cut_after 1, bit 7: strict encoding
  *   then records, as the `capture` target's (fuzzers/capture.c): byte K, u16 LE length, the bytes. K bit 0: a datagram
- *   from the server (gdw_guard_server), else from a client; K bit 1: the second client.
+ *   from the server (gdw_guard_from_server), else from a client; K bit 1: the second client.
  * Checked: every datagram the guard sends is at most ENet's 4,096 bytes plus a header, and in a dry run is the
  * client's own datagram byte for byte; a cut-off peer gets nothing through but its forged DISCONNECT; what a peer
  * holds stays within its documented bound (guard/README.md "Bounds"); nothing leaks (LeakSanitizer) or reads out of
@@ -19,13 +19,13 @@
 typedef struct fuzz_guard {
     const uint8_t *in;
     size_t in_len;
-    bool dry_run, was_cut;
+    bool dry_run, was_cut, to_server;
     unsigned sent;
 } fuzz_guard;
 
 static void emit(void *ctx, bool to_server, const uint8_t *d, size_t n) {
     fuzz_guard *f = ctx;
-    FUZZ_CHECK(to_server, "the decision sent a datagram to the client");
+    FUZZ_CHECK(to_server == f->to_server, "a datagram sent the wrong way");
     if (f->dry_run) FUZZ_CHECK(n == f->in_len && memcmp(d, f->in, n) == 0, "a dry run changed a datagram");
     else FUZZ_CHECK(n >= 2 && n <= 4096 + 4, "a datagram of %zu bytes", n);
     FUZZ_CHECK(!f->was_cut, "a cut-off peer's datagram went on");
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pol.dry_run = (flags & 2) != 0;
     if (flags & 4) pol.reliable = GDW_GUARD_CUT;
     if (flags & 8) pol.max_message_bytes = 4096, pol.max_fragments = 8, pol.max_paths = 4, pol.max_path_bytes = 1024;
-    if (flags & 16) pol.messages_per_second = 0, pol.bytes_per_second = 0;
+    if (flags & 16) pol.messages_per_second = 0, pol.bytes_per_second = 0, pol.judge_server = true;
     if (flags & 64) pol.cut_after = 1;
     pol.strict = (flags & 128) != 0;
     gdw_guard *g = gdw_guard_new(&pol, on_action, NULL);
@@ -75,11 +75,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pos += n;
         t += (k >> 4) * 0.01; /* time goes on, by the record's high bits: the rate limits refill */
         gdw_guard_peer *p = peers[(k >> 1) & 1];
-        if (k & 1) {
-            gdw_guard_server(g, p, rec, n);
+        if (k & 1) { /* untouched, or judged (server.judge) the same way as a client's */
+            fuzz_guard f = {rec, n, pol.dry_run || !pol.judge_server, false, false, 0};
+            gdw_guard_from_server(g, p, rec, n, t, emit, &f);
+            FUZZ_CHECK(gdw_guard_peer_held(p) <= 2 * bound, "a peer and its server's side hold %zu bytes, past %zu", gdw_guard_peer_held(p), 2 * bound);
             continue;
         }
-        fuzz_guard f = {rec, n, pol.dry_run, gdw_guard_peer_cut(p), 0};
+        fuzz_guard f = {rec, n, pol.dry_run, gdw_guard_peer_cut(p), true, 0};
         bool cut_before = gdw_guard_peer_cut(p);
         gdw_guard_client(g, p, rec, n, t, emit, &f);
         if (!cut_before && gdw_guard_peer_cut(p)) FUZZ_CHECK(f.sent <= 1 + 16, "a cut sent %u datagrams", f.sent);

@@ -60,6 +60,8 @@ struct gdw_guard_peer {
     gdw_guard *g;
     int64_t godot_id;
     bool verified, cut, range_found;
+    bool server_side;               /* this state judges the server's datagrams to the client (policy server.judge) */
+    struct gdw_guard_peer *toward_client; /* that state, for this client's server (made when first needed) */
     uint16_t server_peer_id;
     uint8_t session;
     gdw_enet_compression compression;
@@ -90,6 +92,7 @@ typedef struct judge {
     void *ctx;
     double now;
     unsigned actions, commands_in, sends;
+    bool to_server; /* where the judged datagram goes: the server (a client's), or the client (the server's) */
     bool header_only; /* the datagram had no command (forwarded as it came) */
     held_head *just_held; /* a head this datagram gave, held (it may be kept as the whole datagram) */
     uint8_t hdr_bytes[4];

@@ -79,6 +79,7 @@ static const key k_keys[] = {
     {"unreadable", "encrypted", K_UNREADABLE, AT(encrypted), 0, 0},
     {"actions", "reliable", K_RELIABLE, AT(reliable), 0, 0},
     {"actions", "cut_after", K_UINT, AT(cut_after), 0, 1000000},
+    {"server", "judge", K_BOOL, AT(judge_server), 0, 0},
     {"paths", "max_entries", K_SIZE, AT(max_paths), 1, 1048576},
     {"paths", "max_bytes", K_SIZE, AT(max_path_bytes), 256, 268435456},
 };

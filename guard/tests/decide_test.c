@@ -100,6 +100,7 @@ static unsigned server_port(const capture *c, const gdw_guard *g) {
 typedef struct sink {
     uint8_t *buf[64];
     size_t len[64];
+    bool up[64]; /* to the server */
     unsigned n;
     unsigned total;
     unsigned actions;
@@ -110,7 +111,8 @@ typedef struct sink {
 static void sink_emit(void *ctx, bool to_server, const uint8_t *d, size_t n) {
     sink *s = ctx;
     s->total++;
-    if (!to_server || s->n >= 64) return;
+    if (s->n >= 64) return;
+    s->up[s->n] = to_server;
     s->buf[s->n] = malloc(n);
     memcpy(s->buf[s->n], d, n);
     s->len[s->n++] = n;
@@ -466,6 +468,35 @@ static void hostile(const char *dir) {
     judge_one(&f, &d);
     CHECK(strcmp(f.s.last_rule, "enet") == 0 && f.s.n == 0, "garbage commands: %s, %u datagrams out", f.s.last_rule, f.s.n);
     flow_close(&f);
+    /* Finding 8 of docs/engine-findings.md: a hostile server's SPAWN with a sync count of 0x8000001b hangs a Godot 4.6.3
+     * client (on_spawn_receive's 32-bit check wraps: scene_replication_interface.cpp:581-590). With server.judge, a guard
+     * in front of a client replaces it (reliable, channel 0, as SceneReplicationInterface sends a spawn) by the harmless
+     * packet; without, the server's datagrams go through untouched. The SPAWN's first 32 bytes are the regression's
+     * (tools/engines/harness/regressions/spawn_sync_count_overflow.bin, at byte 181). */
+    static const uint8_t spawn[] = {0x04, 0xff, 0x02, 0, 0, 0, 0x14, 0x68, 0, 0, 0x1b, 0, 0, 0x80, 0x02, 0, 0, 0, 0x01, 0, 0, 0,
+                                    0x19, 0, 0, 0, 0x02, 0, 0, 0, 0x02, 0};
+    for (int judged = 0; judged < 2; judged++) {
+        pol = gdw_guard_policy_default();
+        pol.judge_server = judged;
+        flow_open(&f, &c, &pol);
+        b_begin(&d, &f);
+        d.b[0] = 0x80, d.b[1] = 0x00; /* a server's header: the client's peer id 0, its sent time */
+        b_send(&d, true, 0, 43000, spawn, sizeof spawn);
+        sink_clear(&f.s);
+        f.s.actions = 0;
+        gdw_guard_from_server(f.g, f.peer, d.b, d.n, 2, sink_emit, &f.s);
+        if (!judged) {
+            CHECK(f.s.actions == 0 && f.s.n == 1 && !f.s.up[0] && f.s.len[0] == d.n && memcmp(f.s.buf[0], d.b, d.n) == 0,
+                  "server.judge off: the server's SPAWN not forwarded untouched");
+        } else {
+            CHECK(strcmp(f.s.last_rule, "spawn") == 0 && strcmp(f.s.last_action, "replace") == 0 && f.s.last_offset == 10,
+                  "finding 8's SPAWN: %s %s at %zu, want replace spawn at 10", f.s.last_action, f.s.last_rule, f.s.last_offset);
+            CHECK(f.s.n == 1 && !f.s.up[0] && f.s.len[0] == 4 + 6 + 2 && f.s.buf[0][4] == (GDW_ENET_SEND_RELIABLE | 0x80) && f.s.buf[0][5] == 0 &&
+                      f.s.buf[0][6] == (43000 >> 8) && f.s.buf[0][7] == (43000 & 0xFF) && f.s.buf[0][10] == 0x07 && f.s.buf[0][11] == 0xFF,
+                  "finding 8's SPAWN: the client did not get the harmless SEND_RELIABLE of the same channel and sequence number");
+        }
+        flow_close(&f);
+    }
     printf("hostile: %d checks\n", checks);
     free(c.d), free(c.file);
 }
