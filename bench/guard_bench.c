@@ -208,7 +208,9 @@ static pid_t start_guard(const char *gdwire, const char *mode, const char *polic
     snprintf(u, sizeof u, "127.0.0.1:%u", up);
     pid_t pid = fork();
     if (pid == 0) {
-        if (strcmp(mode, "plain") == 0) execl(gdwire, gdwire, "guard", "--listen", l, "--upstream", u, "--no-checks", "--log", "/dev/null", "--max-clients", "1024", (char *)NULL);
+        if (strcmp(mode, "plain") == 0) /* the same policy file (the relay's own rules), every check off */
+            execl(gdwire, gdwire, "guard", "--listen", l, "--upstream", u, "--policy", policy, "--no-checks", "--log", "/dev/null", "--max-clients", "1024",
+                  (char *)NULL);
         else execl(gdwire, gdwire, "guard", "--listen", l, "--upstream", u, "--policy", policy, "--log", "/dev/null", "--max-clients", "1024", (char *)NULL);
         _exit(127);
     }
@@ -274,7 +276,8 @@ static result run_mode(const char *gdwire, const char *policy, const char *mode,
     r.loss = offered ? 1.0 - (double)nl / (double)offered : 0;
     /* RSS per client: rss_clients more clients, each with its SIMPLIFY_PATH and a few RPCs */
     if (guard && rss_clients) {
-        if (connect_all(cs + n_clients, rss_clients, target) == 0) {
+        if (connect_all(cs + n_clients, rss_clients, target) != 0) fprintf(stderr, "guard_bench %s: the RSS clients did not all connect\n", mode);
+        else {
             for (unsigned i = 0; i < rss_clients; i++)
                 for (unsigned m = 0; m < 20; m++) send_one(&cs[n_clients + i], m * 5);
             for (int i = 0; i < 100; i++) pump(cs, n_clients + rss_clients), usleep(2000);
@@ -314,7 +317,15 @@ int main(int argc, char **argv) {
     const char *modes[3] = {"direct", "plain", "full"};
     result rs[3];
     for (int m = 0; m < 3; m++) rs[m] = run_mode(argv[1], argv[2], modes[m], clients, seconds, rate, m ? rss_clients : 0, (unsigned short)(base + 10 * m));
-    printf("guard_bench: %u clients, %.0f s a phase, latency at %.0f packets/s offered, RSS with %u clients more\n", clients, seconds, rate, rss_clients);
+    char load[64] = "?";
+    FILE *lf = fopen("/proc/loadavg", "r");
+    if (lf) {
+        if (!fgets(load, sizeof load, lf)) load[0] = 0;
+        fclose(lf);
+        load[strcspn(load, "\n")] = 0;
+    }
+    printf("guard_bench: %u clients, %.0f s a phase, latency at %.0f packets/s offered, RSS with %u clients more (load average %s)\n", clients,
+           seconds, rate, rss_clients, load);
     printf("%-8s %14s %10s %10s %10s %16s\n", "mode", "packets/s", "p50 us", "p99 us", "lost", "RSS/client KiB");
     for (int m = 0; m < 3; m++)
         printf("%-8s %14.0f %10.1f %10.1f %9.2f%% %16.1f\n", modes[m], rs[m].pps, rs[m].p50_us, rs[m].p99_us, rs[m].loss * 100, rs[m].rss_per_client_kb);
