@@ -109,42 +109,36 @@ static void on_action(void *ctx, const gdw_guard_action *a) {
     fflush(f);
 }
 
+/* The counters, one row each: the name JSON and the text both print (guard/README.md "Log"). */
 static void on_report(void *ctx, const char *why) {
     guard_run *r = ctx;
     FILE *f = r->log;
     gdw_guard_counters c = gdw_guard_get_counters(r->g);
     gdw_relay_stats s = gdw_relay_get_stats();
-    if (r->o->json) {
-        fprintf(f,
-                "{\"type\":\"counters\",\"when\":\"%s\",\"datagrams_in\":%llu,\"datagrams_out\":%llu,\"bytes_in\":%llu,\"bytes_out\":%llu,"
-                "\"server_datagrams\":%llu,\"messages\":%llu,\"violations\":%llu,\"dropped\":%llu,\"replaced\":%llu,\"refused\":%llu,\"cuts\":%llu,"
-                "\"retransmits\":%llu,\"clients_admitted\":%llu,\"clients_now\":%llu,\"clients_peak\":%llu,\"clients_expired\":%llu,"
-                "\"clients_evicted\":%llu,\"clients_refused\":%llu,\"not_connect\":%llu,\"held_bytes\":%zu,\"held_peak\":%zu,\"by_rule\":{",
-                why, (unsigned long long)c.datagrams_in, (unsigned long long)c.datagrams_out, (unsigned long long)c.bytes_in, (unsigned long long)c.bytes_out,
-                (unsigned long long)c.server_datagrams, (unsigned long long)c.messages, (unsigned long long)c.violations, (unsigned long long)c.dropped,
-                (unsigned long long)c.replaced, (unsigned long long)c.refused, (unsigned long long)c.cuts, (unsigned long long)c.retransmits,
-                s.clients_admitted, s.clients_now, s.clients_peak, s.clients_expired, s.clients_evicted, s.clients_refused, s.not_connect, s.held_now,
-                s.held_peak);
-        bool first = true;
-        for (unsigned i = 0; gdw_guard_rule_name(i); i++)
-            if (c.by_rule[i]) fprintf(f, "%s\"%s\":%llu", first ? "" : ",", gdw_guard_rule_name(i), (unsigned long long)c.by_rule[i]), first = false;
-        fputs("}}\n", f);
-    } else {
-        fprintf(f,
-                "guard counters (%s): %llu datagrams in, %llu out (%llu and %llu bytes), %llu from the server; %llu messages judged, %llu "
-                "violations: %llu dropped, %llu replaced, %llu datagrams refused, %llu peers cut off; %llu retransmits; clients: %llu admitted, %llu "
-                "now (peak %llu), %llu expired, %llu evicted, %llu refused, %llu datagrams from unknown addresses not a CONNECT; state held %zu bytes "
-                "(peak %zu)\n",
-                why, (unsigned long long)c.datagrams_in, (unsigned long long)c.datagrams_out, (unsigned long long)c.bytes_in, (unsigned long long)c.bytes_out,
-                (unsigned long long)c.server_datagrams, (unsigned long long)c.messages, (unsigned long long)c.violations, (unsigned long long)c.dropped,
-                (unsigned long long)c.replaced, (unsigned long long)c.refused, (unsigned long long)c.cuts, (unsigned long long)c.retransmits,
-                s.clients_admitted, s.clients_now, s.clients_peak, s.clients_expired, s.clients_evicted, s.clients_refused, s.not_connect, s.held_now,
-                s.held_peak);
-        bool any = false;
-        for (unsigned i = 0; gdw_guard_rule_name(i); i++)
-            if (c.by_rule[i]) fprintf(f, "%s %s %llu", any ? "," : "  by rule:", gdw_guard_rule_name(i), (unsigned long long)c.by_rule[i]), any = true;
-        if (any) fputc('\n', f);
+    const struct { const char *name; unsigned long long v; } rows[] = {
+        {"datagrams_in", c.datagrams_in}, {"datagrams_out", c.datagrams_out}, {"bytes_in", c.bytes_in}, {"bytes_out", c.bytes_out},
+        {"server_datagrams", c.server_datagrams}, {"messages", c.messages}, {"violations", c.violations}, {"dropped", c.dropped},
+        {"replaced", c.replaced}, {"refused", c.refused}, {"cuts", c.cuts}, {"retransmits", c.retransmits},
+        {"clients_admitted", s.clients_admitted}, {"clients_now", s.clients_now}, {"clients_peak", s.clients_peak},
+        {"clients_expired", s.clients_expired}, {"clients_evicted", s.clients_evicted}, {"clients_refused", s.clients_refused},
+        {"not_connect", s.not_connect}, {"held_bytes", s.held_now}, {"held_peak", s.held_peak},
+    };
+    bool json = r->o->json;
+    if (json) fprintf(f, "{\"type\":\"counters\",\"when\":\"%s\"", why);
+    else fprintf(f, "guard counters (%s):", why);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        if (json) fprintf(f, ",\"%s\":%llu", rows[i].name, rows[i].v);
+        else fprintf(f, "%s %s %llu", i ? "," : "", rows[i].name, rows[i].v);
     }
+    fputs(json ? ",\"by_rule\":{" : "; by rule:", f);
+    bool first = true;
+    for (unsigned i = 0; gdw_guard_rule_name(i); i++) {
+        if (!c.by_rule[i]) continue;
+        if (json) fprintf(f, "%s\"%s\":%llu", first ? "" : ",", gdw_guard_rule_name(i), (unsigned long long)c.by_rule[i]);
+        else fprintf(f, "%s %s %llu", first ? "" : ",", gdw_guard_rule_name(i), (unsigned long long)c.by_rule[i]);
+        first = false;
+    }
+    fputs(json ? "}}\n" : first ? " none\n" : "\n", f);
     fflush(f);
 }
 

@@ -66,13 +66,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t bound = gdw_guard_peer_held(peers[0]) + 2 * pol.max_message_bytes + 4096 + pol.max_path_bytes + 65536;
     size_t pos = 1;
     double t = 0;
-    while (size - pos >= 3) {
-        uint8_t k = data[pos];
-        size_t n = (size_t)data[pos + 1] | (size_t)data[pos + 2] << 8;
-        pos += 3;
-        if (n > size - pos) n = size - pos;
-        const uint8_t *rec = data + pos;
-        pos += n;
+    uint8_t k;
+    const uint8_t *rec;
+    size_t n;
+    while (fuzz_next_record(data, size, &pos, &k, &rec, &n)) {
         t += (k >> 4) * 0.01; /* time goes on, by the record's high bits: the rate limits refill */
         gdw_guard_peer *p = peers[(k >> 1) & 1];
         if (k & 1) { /* untouched, or judged (server.judge) the same way as a client's */

@@ -16,21 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/tests/testing.h"
 #include "gdwire_pcap.h"
 #include "gdwire_session.h"
 #include "guard/guard.h"
-
-static int failures, checks;
-#define CHECK(cond, ...)                                             \
-    do {                                                             \
-        checks++;                                                    \
-        if (!(cond)) {                                               \
-            failures++;                                              \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);     \
-            fprintf(stderr, __VA_ARGS__);                            \
-            fputc('\n', stderr);                                     \
-        }                                                            \
-    } while (0)
 
 /* ---- the datagrams of a capture ------------------------------------------------------------------------------- */
 
@@ -497,7 +486,6 @@ static void hostile(const char *dir) {
         }
         flow_close(&f);
     }
-    printf("hostile: %d checks\n", checks);
     free(c.d), free(c.file);
 }
 
@@ -512,6 +500,5 @@ int main(int argc, char **argv) {
     else if (getenv("GDW_NO_SKIP")) CHECK(0, "libenet's range coder (libenet7) is needed for godot3.6-enet");
     else printf("SKIP godot3.6-enet: no libenet (apt-get install libenet7) for its range coder\n");
     hostile(argv[1]);
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    return t_finish();
 }

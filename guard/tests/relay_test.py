@@ -82,6 +82,16 @@ def recv_all(sock, want, seconds=3.0):
     return got
 
 
+def client_with(g_port, up, first, then):
+    """A client socket that sent `first` (its CONNECT) and then `then` to the guard; what the upstream got of the second."""
+    c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    c.bind(("127.0.0.1", 0))
+    c.sendto(first, ("127.0.0.1", g_port))
+    recv_all(up, 1, 0.5)
+    c.sendto(then, ("127.0.0.1", g_port))
+    return c, recv_all(up, 1, 1.0)
+
+
 def lines(path):
     try:
         return open(path).read().splitlines()
@@ -163,12 +173,7 @@ def main():
     log2 = os.path.join(tmp, "text.log")
     g = start(["--listen", "127.0.0.1:%d" % g_port, "--upstream", "127.0.0.1:%d" % up_port, "--max-clients", "2"], log2)
     try:
-        c1 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        c1.bind(("127.0.0.1", 0))
-        c1.sendto(connect[2], ("127.0.0.1", g_port))
-        recv_all(up, 1, 0.5)
-        c1.sendto(hdr + cmd, ("127.0.0.1", g_port))
-        recv_all(up, 1, 0.5)
+        c1, _ = client_with(g_port, up, connect[2], hdr + cmd)
         others = []
         for _ in range(2):  # two more CONNECTs: the second evicts the oldest client whose handshake never finished
             s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -184,7 +189,7 @@ def main():
                                          r"^\s*\d+\.\d{6}  127\.0\.0\.1:\d+ godot4  \d+ -> 1  reliable ch0  rpc", act[0]) and
               "guard: replace unknown_path at byte 1" in act[0], "the text line: %r" % act)
         summary = [x for x in text if x.startswith("guard counters (exit)")]
-        check(summary and "1 evicted" in summary[0] and "3 admitted" in summary[0], "eviction: %r" % summary)
+        check(summary and "clients_evicted 1," in summary[0] and "clients_admitted 3," in summary[0], "eviction: %r" % summary)
     finally:
         if g.poll() is None:
             g.kill()
@@ -192,12 +197,7 @@ def main():
     # --dry-run: the hostile datagram as it came
     g = start(["--listen", "127.0.0.1:%d" % g_port, "--upstream", "127.0.0.1:%d" % up_port, "--dry-run"], os.path.join(tmp, "dry.log"))
     try:
-        c1 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        c1.bind(("127.0.0.1", 0))
-        c1.sendto(connect[2], ("127.0.0.1", g_port))
-        recv_all(up, 1, 0.5)
-        c1.sendto(hdr + cmd, ("127.0.0.1", g_port))
-        r = recv_all(up, 1, 1.0)
+        c1, r = client_with(g_port, up, connect[2], hdr + cmd)
         check(len(r) == 1 and r[0][0] == hdr + cmd, "dry run: the datagram did not go on as it came")
         g.send_signal(signal.SIGTERM)
         g.wait(5)
