@@ -457,6 +457,28 @@ static void hostile(const char *dir) {
     judge_one(&f, &d);
     CHECK(strcmp(f.s.last_rule, "enet") == 0 && f.s.n == 0, "garbage commands: %s, %u datagrams out", f.s.last_rule, f.s.n);
     flow_close(&f);
+    /* The policy's container and string limits (variant.max_container 10, variant.max_string 50: values the engine takes,
+     * refused by the operator's rule): an Array of 20 ints, then a String of 100 bytes; the byte is the count's or the
+     * length's, after the RPC's 4-byte head and the Variant's 4-byte header. */
+    pol = gdw_guard_policy_default();
+    pol.max_container = 10, pol.max_string = 50, pol.cut_after = 0;
+    flow_open(&f, &c, &pol);
+    an = 0;
+    le32(args + an, 28), an += 4, le32(args + an, 20), an += 4;
+    for (int i = 0; i < 20; i++) le32(args + an, 2), le32(args + an + 4, (uint32_t)i), an += 8; /* INT, 32-bit */
+    pn = rpc_packet(&f, pkt, 1, args, an);
+    b_begin(&d, &f), b_send(&d, true, 0, 44000, pkt, pn);
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_rule, "container") == 0 && f.s.last_offset == 8, "an Array of 20 under max_container 10: %s at %zu", f.s.last_rule,
+          f.s.last_offset);
+    an = 0;
+    le32(args + an, 4), an += 4, le32(args + an, 100), an += 4, memset(args + an, 'x', 100), an += 100;
+    pn = rpc_packet(&f, pkt, 1, args, an);
+    b_begin(&d, &f), b_send(&d, true, 0, 44001, pkt, pn);
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_rule, "string") == 0 && f.s.last_offset == 8, "a String of 100 under max_string 50: %s at %zu", f.s.last_rule, f.s.last_offset);
+    flow_close(&f);
+
     /* Finding 8 of docs/engine-findings.md: a hostile server's SPAWN with a sync count of 0x8000001b hangs a Godot 4.6.3
      * client (on_spawn_receive's 32-bit check wraps: scene_replication_interface.cpp:581-590). With server.judge, a guard
      * in front of a client replaces it (reliable, channel 0, as SceneReplicationInterface sends a spawn) by the harmless
