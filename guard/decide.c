@@ -501,6 +501,36 @@ static const char *judge_message(judge *j, msg_ctx *m, const uint8_t *pkt, size_
     return judge_packet(j, m, pkt, n, 0, offset, why, cap);
 }
 
+/* ---- one WebSocket message ---------------------------------------------------------------------------------- */
+
+/* A whole binary message of a WebSocket flow, as Godot's WebSocketMultiplayerPeer frames them (session/godot.c): Godot
+ * 4, one SceneMultiplayer packet; Godot 3, a 9-byte header (type 0 a packet, the source and the target) and then a
+ * MultiplayerAPI packet. TCP delivers in order and has no sequence numbers of its own to keep, so a message that
+ * breaks a rule is dropped whole, reliable or not. */
+int gdw_guard_ws_message(gdw_guard *g, gdw_guard_peer *p, const uint8_t *msg, size_t n, double now) {
+    if (!g->pol.checks) return 1;
+    if (p->cut) return -1;
+    judge j;
+    memset(&j, 0, sizeof j);
+    j.g = g, j.p = p, j.now = now, j.to_server = true;
+    msg_ctx m;
+    memset(&m, 0, sizeof m);
+    m.kind = GDW_ENET_SEND_RELIABLE, m.mode = "reliable";
+    g->c.messages++;
+    size_t off = 0, head = g->gen->transport_header ? 9 : 0;
+    char why[200];
+    const char *rule = rate_check(&j, n);
+    if (rule) snprintf(why, sizeof why, "past rate.%s", rule + 5);
+    else if (n > g->pol.max_message_bytes) rule = "message_bytes", snprintf(why, sizeof why, "%zu bytes, past enet.max_message_bytes", n);
+    else if (n < head || (head && msg[0] != 0)) rule = "multiplayer", snprintf(why, sizeof why, "not a packet message of Godot 3's 9-byte header");
+    else if ((rule = judge_packet(&j, &m, msg + head, n - head, 0, &off, why, sizeof why))) off += head;
+    if (!rule) return 1;
+    if (violation(&j, "drop", rule, &m, off, "%s", why)) return -1;
+    if (g->pol.dry_run) return 1;
+    g->c.dropped++;
+    return 0;
+}
+
 /* ---- reliable commands seen before (retransmits) ------------------------------------------------------------- */
 
 /* A direct-mapped table: a command's slot is its channel and sequence number hashed; a newer command in the same slot
