@@ -288,7 +288,7 @@ static const verb k_verbs[] = {
      "  --upstream ADDR:PORT  the Godot server\n"
      "  --ws                WebSocket over TCP instead: each whole binary message\n"
      "                      judged, forwarded as its frames came or dropped whole\n"
-     "  --policy FILE       the policy (YAML; default: the safe defaults of the README)\n"
+     "  --policy FILE       the policy (YAML; default: the safe defaults)\n"
      "  --project P         the game's RPCs (a folder or a manifest, as gdwire rpc\n"
      "                      reads them): argument counts and types per RPC\n"
      "  -d, --dialect D     the server's dialect (default the policy's, godot4;\n"
