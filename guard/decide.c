@@ -2,8 +2,9 @@
  * decide.c — the guard's decision (guard.h): one client datagram and its peer's state in, the datagrams to
  * forward out. No socket here (relay.c has them).
  *
- * ENet's rules the actions keep (lsalzman/enet 1.3.18, the ENet Godot 4.6.3 and 3.6.2 bundle in
- * thirdparty/enet; protocol.c):
+ * ENet's rules the actions keep (protocol.c, read in lsalzman/enet at 8be2368, whose line numbers are cited; Godot
+ * 4.6.3 and 3.6.2 bundle ENet 1.3.x with changes of their own in thirdparty/enet, not read here: guard/tests/
+ * engine_actions_test holds the actions to the real 4.6.3 engine):
  *   - a datagram is a header and commands, each delimited by its own size (commandSizes, protocol.c:12-27) and
  *     dataLength; there is no count and, in Godot, no checksum (host.c: host->checksum = NULL), so a command can be
  *     cut out of a datagram and the rest forwarded as it was;
