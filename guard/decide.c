@@ -564,6 +564,27 @@ static void held_remove(gdw_guard_peer *p, held_head *h) {
     free(h);
 }
 
+/* A new ENet session from the same address (a client that reconnects from its port, a server that restarted): its
+ * sequence numbers start again and its path cache is new, so the old session's state goes. Its violations stay. */
+static void session_reset(gdw_guard_peer *p) {
+    memset(p->rec, 0, sizeof p->rec);
+    for (held_head *h = p->held, *next; h; h = next) next = h->next, free(h);
+    p->held = NULL, p->held_bytes = 0;
+    gdw_enet_reassembly_options ro = {p->g->pol.max_message_bytes + 4096, p->g->pol.max_message_bytes, NULL};
+    gdw_mp_paths_options po = {p->g->pol.max_paths, p->g->pol.max_path_bytes, NULL};
+    gdw_enet_reassembly *r = gdw_enet_reassembly_new(&ro);
+    gdw_mp_paths *m = gdw_mp_paths_new(&po);
+    if (r && m) {
+        gdw_enet_reassembly_free(p->frag), gdw_mp_paths_free(p->paths);
+        p->frag = r, p->paths = m;
+    } else {
+        gdw_enet_reassembly_free(r), gdw_mp_paths_free(m);
+    }
+    p->verified = false;
+    gdw_guard_peer_free(p->toward_client); /* the server's side starts again too */
+    p->toward_client = NULL;
+}
+
 /* ---- one command ------------------------------------------------------------------------------------------- */
 
 static void msg_of(judge *j, const gdw_enet_command *c, msg_ctx *m) {
@@ -836,6 +857,7 @@ static unsigned judge_datagram(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d
         }
         switch (c.kind) {
         case GDW_ENET_CONNECT:
+            if (p->godot_id && p->godot_id != (int64_t)c.connect_data) session_reset(p); /* a new session from this address */
             p->godot_id = c.connect_data;
             if (c.fields_len >= 24) {
                 uint32_t channels = be32(c.fields + 16);
