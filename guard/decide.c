@@ -817,7 +817,7 @@ static unsigned judge_datagram(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d
     gdw_enet_header h;
     gdw_error err;
     if (n > GDW_ENET_MAXIMUM_MTU || gdw_enet_read_header(d, n, &h, &err) != GDW_OK) {
-        refuse(&j, g->pol.encrypted == GDW_GUARD_UNREADABLE_PASS ? "enet" : "enet", 0,
+        refuse(&j, "enet", 0,
                n > GDW_ENET_MAXIMUM_MTU ? "longer than ENet's 4,096-byte datagram" : "shorter than an ENet header");
         if (g->pol.encrypted == GDW_GUARD_UNREADABLE_PASS || g->pol.dry_run) emit(ctx, j.to_server, d, n), g->c.datagrams_out++, g->c.bytes_out += n;
         return j.actions;
@@ -857,7 +857,10 @@ static unsigned judge_datagram(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d
         }
         switch (c.kind) {
         case GDW_ENET_CONNECT:
-            if (p->godot_id && p->godot_id != (int64_t)c.connect_data) session_reset(p); /* a new session from this address */
+            if (p->godot_id && p->godot_id != (int64_t)c.connect_data) { /* a new session from this address */
+                session_reset(p);
+                j.just_held = NULL; /* (a head this datagram gave went with the old session) */
+            }
             p->godot_id = c.connect_data;
             if (c.fields_len >= 24) {
                 uint32_t channels = be32(c.fields + 16);
