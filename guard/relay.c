@@ -251,40 +251,64 @@ static void expire(relay *r, double now) {
     }
 }
 
-int gdw_relay_run(const gdw_relay_options *o, gdw_guard *g) {
-    relay r;
-    memset(&r, 0, sizeof r);
-    r.o = o, r.g = g;
+/* What both loops open: the addresses resolved, the descriptor limit raised (one descriptor per client), the listening
+ * socket of `type` (SOCK_DGRAM, or SOCK_STREAM for --ws), a signalfd for SIGTERM, SIGINT, SIGUSR1 (and SIGPIPE, which a
+ * closed TCP peer would raise), the epoll set with both. 0, or 2 with the sentence said. */
+static int g_listen_tag, g_sig_tag;
+
+static int relay_open(relay *r, const gdw_relay_options *o, gdw_guard *g, int type) {
+    memset(r, 0, sizeof *r);
+    r->o = o, r->g = g;
     struct sockaddr_storage la;
     socklen_t ll;
     if (resolve(o->listen, &la, &ll) != 0) { fprintf(stderr, "gdwire guard: --listen %s: not an ADDR:PORT that resolves\n", o->listen); return 2; }
-    if (resolve(o->upstream, &r.up, &r.up_len) != 0) { fprintf(stderr, "gdwire guard: --upstream %s: not an ADDR:PORT that resolves\n", o->upstream); return 2; }
-    /* one descriptor per client: ask for as many as the hard limit allows */
+    if (resolve(o->upstream, &r->up, &r->up_len) != 0) { fprintf(stderr, "gdwire guard: --upstream %s: not an ADDR:PORT that resolves\n", o->upstream); return 2; }
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) rl.rlim_cur = rl.rlim_max, setrlimit(RLIMIT_NOFILE, &rl);
-    r.listen_fd = socket(la.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    r->listen_fd = socket(la.ss_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     int one = 1, big = 4 << 20;
-    setsockopt(r.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    setsockopt(r.listen_fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
-    if (r.listen_fd < 0 || bind(r.listen_fd, (struct sockaddr *)&la, ll) != 0) {
+    setsockopt(r->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (type == SOCK_DGRAM) setsockopt(r->listen_fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+    if (r->listen_fd < 0 || bind(r->listen_fd, (struct sockaddr *)&la, ll) != 0 || (type == SOCK_STREAM && listen(r->listen_fd, 64) != 0)) {
         fprintf(stderr, "gdwire guard: --listen %s: %s\n", o->listen, strerror(errno));
         return 2;
     }
     sigset_t mask;
     sigemptyset(&mask);
-    sigaddset(&mask, SIGTERM), sigaddset(&mask, SIGINT), sigaddset(&mask, SIGUSR1);
+    sigaddset(&mask, SIGTERM), sigaddset(&mask, SIGINT), sigaddset(&mask, SIGUSR1), sigaddset(&mask, SIGPIPE);
     sigprocmask(SIG_BLOCK, &mask, NULL);
-    r.sig_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-    r.ep = epoll_create1(EPOLL_CLOEXEC);
+    r->sig_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    r->ep = epoll_create1(EPOLL_CLOEXEC);
+    if (r->sig_fd < 0 || r->ep < 0) { fprintf(stderr, "gdwire guard: %s\n", strerror(errno)); return 2; }
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &g_listen_tag};
+    epoll_ctl(r->ep, EPOLL_CTL_ADD, r->listen_fd, &ev);
+    ev.data.ptr = &g_sig_tag;
+    epoll_ctl(r->ep, EPOLL_CTL_ADD, r->sig_fd, &ev);
+    return 0;
+}
+
+/* The signals that came: SIGUSR1 reports, SIGTERM starts the drain, SIGINT stops. true: stop now. */
+static bool relay_signals(relay *r, double now, bool *draining, double *drain_start) {
+    struct signalfd_siginfo si;
+    bool stop = false;
+    while (read(r->sig_fd, &si, sizeof si) == (ssize_t)sizeof si) {
+        if (si.ssi_signo == SIGUSR1) {
+            g_stats = r->st;
+            if (r->o->report) r->o->report(r->o->report_ctx, "signal");
+        } else if (si.ssi_signo == SIGTERM && !*draining) *draining = true, *drain_start = now;
+        else if (si.ssi_signo == SIGINT) stop = true;
+    }
+    return stop;
+}
+
+int gdw_relay_run(const gdw_relay_options *o, gdw_guard *g) {
+    relay r;
+    int rc = relay_open(&r, o, g, SOCK_DGRAM);
+    if (rc) return rc;
     r.clients = calloc(o->max_clients, sizeof *r.clients);
     r.n_buckets = o->max_clients * 2 + 1;
     r.buckets = calloc(r.n_buckets, sizeof *r.buckets);
-    if (r.sig_fd < 0 || r.ep < 0 || !r.clients || !r.buckets) { fprintf(stderr, "gdwire guard: %s\n", strerror(errno ? errno : ENOMEM)); return 2; }
-    static int listen_tag, sig_tag;
-    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &listen_tag};
-    epoll_ctl(r.ep, EPOLL_CTL_ADD, r.listen_fd, &ev);
-    ev.data.ptr = &sig_tag;
-    epoll_ctl(r.ep, EPOLL_CTL_ADD, r.sig_fd, &ev);
+    if (!r.clients || !r.buckets) { fprintf(stderr, "gdwire guard: out of memory\n"); return 2; }
     double start = now_s(), last_expire = start, drain_start = 0, last_traffic = start;
     bool draining = false, stop = false;
     struct epoll_event evs[64];
@@ -292,17 +316,9 @@ int gdw_relay_run(const gdw_relay_options *o, gdw_guard *g) {
         int k = epoll_wait(r.ep, evs, 64, 200);
         double now = now_s();
         for (int i = 0; i < k; i++) {
-            if (evs[i].data.ptr == &listen_tag) from_clients(&r, now, draining), last_traffic = now;
-            else if (evs[i].data.ptr == &sig_tag) {
-                struct signalfd_siginfo si;
-                while (read(r.sig_fd, &si, sizeof si) == (ssize_t)sizeof si) {
-                    if (si.ssi_signo == SIGUSR1) {
-                        g_stats = r.st;
-                        if (o->report) o->report(o->report_ctx, "signal");
-                    } else if (si.ssi_signo == SIGTERM && !draining) draining = true, drain_start = now;
-                    else stop = true;
-                }
-            } else from_server(&r, evs[i].data.ptr), last_traffic = now;
+            if (evs[i].data.ptr == &g_listen_tag) from_clients(&r, now, draining), last_traffic = now;
+            else if (evs[i].data.ptr == &g_sig_tag) stop |= relay_signals(&r, now, &draining, &drain_start);
+            else from_server(&r, evs[i].data.ptr), last_traffic = now;
         }
         if (now - last_expire >= 1) expire(&r, now), last_expire = now;
         if (draining && (now - drain_start >= o->drain_seconds || now - last_traffic >= 0.5 || r.st.clients_now == 0)) stop = true;
@@ -481,34 +497,10 @@ static void ws_event(relay *r, wsconn *c, bool upstream, double now) {
 
 int gdw_relay_run_ws(const gdw_relay_options *o, gdw_guard *g) {
     relay r;
-    memset(&r, 0, sizeof r);
-    r.o = o, r.g = g;
-    struct sockaddr_storage la;
-    socklen_t ll;
-    if (resolve(o->listen, &la, &ll) != 0) { fprintf(stderr, "gdwire guard: --listen %s: not an ADDR:PORT that resolves\n", o->listen); return 2; }
-    if (resolve(o->upstream, &r.up, &r.up_len) != 0) { fprintf(stderr, "gdwire guard: --upstream %s: not an ADDR:PORT that resolves\n", o->upstream); return 2; }
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) rl.rlim_cur = rl.rlim_max, setrlimit(RLIMIT_NOFILE, &rl);
-    r.listen_fd = socket(la.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    int one = 1;
-    setsockopt(r.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (r.listen_fd < 0 || bind(r.listen_fd, (struct sockaddr *)&la, ll) != 0 || listen(r.listen_fd, 64) != 0) {
-        fprintf(stderr, "gdwire guard: --listen %s: %s\n", o->listen, strerror(errno));
-        return 2;
-    }
-    sigset_t mask;
-    sigemptyset(&mask);
-    sigaddset(&mask, SIGTERM), sigaddset(&mask, SIGINT), sigaddset(&mask, SIGUSR1), sigaddset(&mask, SIGPIPE);
-    sigprocmask(SIG_BLOCK, &mask, NULL);
-    r.sig_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-    r.ep = epoll_create1(EPOLL_CLOEXEC);
+    int rc = relay_open(&r, o, g, SOCK_STREAM);
+    if (rc) return rc;
     wsconn *conns = calloc(o->max_clients, sizeof *conns);
-    if (r.sig_fd < 0 || r.ep < 0 || !conns) { fprintf(stderr, "gdwire guard: %s\n", strerror(errno ? errno : ENOMEM)); return 2; }
-    static int listen_tag, sig_tag;
-    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &listen_tag};
-    epoll_ctl(r.ep, EPOLL_CTL_ADD, r.listen_fd, &ev);
-    ev.data.ptr = &sig_tag;
-    epoll_ctl(r.ep, EPOLL_CTL_ADD, r.sig_fd, &ev);
+    if (!conns) { fprintf(stderr, "gdwire guard: out of memory\n"); return 2; }
     double start = now_s(), last_expire = start, drain_start = 0;
     bool draining = false, stop = false;
     struct epoll_event evs[64];
@@ -517,7 +509,7 @@ int gdw_relay_run_ws(const gdw_relay_options *o, gdw_guard *g) {
         double now = now_s();
         for (int i = 0; i < k; i++) {
             void *tag = evs[i].data.ptr;
-            if (tag == &listen_tag) {
+            if (tag == &g_listen_tag) {
                 for (;;) {
                     struct sockaddr_storage a;
                     socklen_t al = sizeof a;
@@ -544,15 +536,8 @@ int gdw_relay_run_ws(const gdw_relay_options *o, gdw_guard *g) {
                     r.st.clients_admitted++, r.st.clients_now++;
                     if (r.st.clients_now > r.st.clients_peak) r.st.clients_peak = r.st.clients_now;
                 }
-            } else if (tag == &sig_tag) {
-                struct signalfd_siginfo si;
-                while (read(r.sig_fd, &si, sizeof si) == (ssize_t)sizeof si) {
-                    if (si.ssi_signo == SIGUSR1) {
-                        g_stats = r.st;
-                        if (o->report) o->report(o->report_ctx, "signal");
-                    } else if (si.ssi_signo == SIGTERM && !draining) draining = true, drain_start = now;
-                    else if (si.ssi_signo != SIGPIPE) stop = true;
-                }
+            } else if (tag == &g_sig_tag) {
+                stop |= relay_signals(&r, now, &draining, &drain_start);
             } else {
                 bool up = ((uintptr_t)tag & 1) != 0;
                 wsconn *c = (wsconn *)((char *)tag - (up ? 1 : 0));
