@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """hostile_table.py UNGUARDED.tsv [GUARDED.tsv] — the README's hostile table (Markdown) from the rows of
 hostile_table.sh (the engines unguarded) and, when given, of the same runs through the guard."""
-import csv, sys
+import csv, re, sys
 
 def rows(path):
     with open(path, newline="") as f:
@@ -11,12 +11,14 @@ def rows(path):
 def cell(r):
     if r is None:
         return "not run"
-    s = r["outcome"]
-    s += f", {int(r['peak_rss_kb']) // 1024} MB" if r["peak_rss_kb"].isdigit() else ""
+    s = f"**{r['outcome']}**"
+    s += f", {int(r['peak_rss_kb']) / 1024:.0f} MB" if r["peak_rss_kb"].isdigit() else ""
     if r["error_lines"] != "0":
-        err = r["first_error"].replace("|", "\\|")
-        s += f", {r['error_lines']} error lines (`{err[:90]}`)"
-    s += f"; honest {r['honest_run_after']}/{r['honest_sent_after']} after"
+        err = re.sub(r"^(SCRIPT )?ERROR: (\w+: )?", "", r["first_error"]).replace("|", "\\|")
+        s += f", {r['error_lines']} errors (`{err[:60]}`)"
+    if r["hostile_rpcs_run"] != "0":
+        s += f", the script ran it {r['hostile_rpcs_run']}×"
+    s += f", honest {r['honest_run_after']}/{r['honest_sent_after']}"
     return s
 
 def main():
