@@ -43,6 +43,17 @@ typedef struct capture_opts {
     size_t max_window_bytes, max_flow_window_bytes, max_path_bytes, max_flow_path_bytes, max_ip_fragment_bytes;
 } capture_opts;
 
+/* guard's own options (guard.c) */
+typedef struct guard_opts {
+    const char *listen, *upstream; /* --listen, --upstream ADDR:PORT */
+    const char *policy;            /* --policy FILE (YAML) */
+    const char *project;           /* --project DIR|MANIFEST */
+    const char *log;               /* --log FILE: the actions and counters (default stdout) */
+    bool dry_run, no_checks, ws;   /* --dry-run, --no-checks (a plain relay), --ws */
+    size_t max_clients;            /* --max-clients N */
+    double idle, duration, drain;  /* --idle S, --duration S, --drain S */
+} guard_opts;
+
 typedef struct opts {
     const char *verb;
     const char **inputs;        /* files, directories, "-" */
@@ -74,6 +85,7 @@ typedef struct opts {
     const char *container;      /* convert, migrate: plain, compressed:MODE, encrypted */
     uint64_t max_plain;         /* the most plain bytes a container may hold; 0: the library's 256 MiB */
     const char *labels;         /* rpc-diff --labels A,B: what the sentences call the two builds */
+    guard_opts guard;           /* guard (guard.c) */
 } opts;
 
 /* Option letters a verb takes (see parse_opts in main.c). */
@@ -81,6 +93,7 @@ enum {
     O_DIALECT = 1 << 0, O_INPUT = 1 << 1, O_FRAMING = 1 << 2, O_MODE = 1 << 3, O_JSON = 1 << 4,
     O_NOOUT = 1 << 5, O_WIRE = 1 << 6, O_LOSSY = 1 << 7, O_FROMTO = 1 << 8, O_VERBOSE = 1 << 9,
     O_CAPTURE = 1 << 10, O_SECRET = 1 << 11, O_LABELS = 1 << 12,
+    O_GUARD = 1 << 13, O_DIALECT_OPT = 1 << 14, /* -d taken, not required */
 };
 
 /* ---- Godot's file containers (container.c) ----------------------------------------------------------- */
@@ -98,6 +111,8 @@ int sink_take(const uint8_t *pre, size_t np, const uint8_t *p, size_t n); /* 1 t
 /* capture's options (capture.c): argv[*i] taken, with its value, if it is one: 1; not one: 0;
  * a usage error, reported: -1. */
 int capture_option(opts *o, int argc, char **argv, int *i);
+/* guard's options (guard.c), as capture_option. */
+int guard_option(opts *o, int argc, char **argv, int *i);
 
 int usage_error(const char *verb, const char *fmt, const char *arg);
 
@@ -224,6 +239,7 @@ struct gdw_rpc_manifest;
 /* A project folder or a saved manifest (rpc.c); errors said on stderr as "gdwire VERB: ...": EXIT_USAGE. */
 int rpc_manifest_load(const char *verb, const char *what, struct gdw_rpc_manifest **m);
 int cmd_rpc_diff(const opts *o); /* rpc.c */
+int cmd_guard(const opts *o);    /* guard.c */
 
 void print_decode_error(FILE *f, const packet *pk, const gdw_error *e);
 

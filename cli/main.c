@@ -264,6 +264,39 @@ static const verb k_verbs[] = {
      "  --labels A,B        what the sentences call the two builds (default A,B)\n",
      "  gdwire rpc-diff --labels client,server client/ server-1.4.json\n",
      "Exit status: 0 the builds can talk, 1 they cannot (a checksum, an id, arguments, a mode, a node\nor a replicated property differs), 2 usage or I/O error.\n"},
+    {"guard", "a filtering proxy in front of a Godot ENet server: hostile packets never reach it", O_DIALECT_OPT | O_JSON | O_GUARD, cmd_guard,
+     "gdwire guard --listen ADDR:PORT --upstream ADDR:PORT [--policy FILE] [--project DIR|MANIFEST] [--json] [--log FILE] [--dry-run]",
+     "Relays ENet over UDP between clients and a Godot server (one upstream socket per client\n"
+     "address, so the server sees one peer per client) in one epoll loop, and judges every client\n"
+     "datagram before it goes on: ENet commands, decompression, fragments, Godot 3's header, each\n"
+     "multiplayer packet (session/'s layers), each Variant through the validator with the policy's\n"
+     "limits. A command that breaks a rule is removed from its datagram (unreliable), replaced by a\n"
+     "harmless one of the same channel and sequence number (reliable), or its peer is cut off after\n"
+     "actions.cut_after violations, with a DISCONNECT forged for the server. The server's replies\n"
+     "go back untouched. Each action is one line in capture's format (the client, peer, mode and\n"
+     "channel, command, node, method, then the action, the rule and the byte). SIGUSR1 and the exit\n"
+     "print the counters; SIGTERM drains (no new client, at most --drain seconds) and exits.\n"
+     "guard/README.md has the policy's keys, the bounds and the actions' reasons.\n"
+     "  --listen ADDR:PORT  where clients connect (127.0.0.1:7000, [::1]:7000)\n"
+     "  --upstream ADDR:PORT  the Godot server\n"
+     "  --policy FILE       the policy (YAML; default: the safe defaults of guard/README.md)\n"
+     "  --project P         the game's RPCs (a folder or a manifest, as gdwire rpc reads): argument\n"
+     "                      counts and types per RPC\n"
+     "  -d, --dialect D     the server's dialect (default the policy's, godot4; godot3, godot3@3.2)\n"
+     "  --dry-run           log what it would do, forward everything byte for byte\n"
+     "  --no-checks         a plain relay (the benchmark's baseline)\n"
+     "  --json              one JSON object per action and per counters report\n"
+     "  --log FILE          the actions and counters to FILE (appended; default stdout)\n"
+     "  --max-clients N     client addresses followed at once (256)\n"
+     "  --idle S            a client silent S seconds is forgotten (30); one that never finished its\n"
+     "                      handshake, after 5\n"
+     "  --drain S           after SIGTERM, relay at most S seconds (2)\n"
+     "  --duration S        stop after S seconds\n"
+     "  --ws                WebSocket over TCP: not built yet (an error)\n",
+     "  gdwire guard --listen 0.0.0.0:7000 --upstream 127.0.0.1:7001\n"
+     "  gdwire guard --listen 0.0.0.0:7000 --upstream 127.0.0.1:7001 --policy guard.yaml --json --log guard.log\n"
+     "  kill -USR1 $(pidof gdwire)   # the counters\n",
+     "Exit status: 0 after SIGTERM, SIGINT or --duration, 2 usage error (or an address that does not bind).\n"},
     {"dialects", "list every dialect: family, type ids, engine versions, aliases", O_JSON, cmd_dialects,
      "gdwire dialects [--json]",
      "Lists every dialect: name, family, number of type ids, engine versions, aliases.\n"
@@ -335,7 +368,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     unsigned ok = v->opts;
     bool only_files = false;
     int objects = -1; /* --allow-objects / --no-allow-objects; else the dialect's engine default */
-    int taken_secret = 0;
+    int taken_secret = 0, taken_guard = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
 #define TAKES(bit) ((ok & (bit)) != 0)
@@ -346,7 +379,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { o->help = true; return 0; }
         else if (strcmp(a, "--no-color") == 0) o->color = 0;
         else if (strcmp(a, "--color") == 0) o->color = 1;
-        else if ((strcmp(a, "-d") == 0 || strcmp(a, "--dialect") == 0) && TAKES(O_DIALECT)) {
+        else if ((strcmp(a, "-d") == 0 || strcmp(a, "--dialect") == 0) && (TAKES(O_DIALECT) || TAKES(O_DIALECT_OPT))) {
             VALUE("a dialect name");
             if (strcmp(argv[i], "auto") == 0 && v->run != cmd_encode) o->auto_dialect = true; /* per packet: check's best */
             else if (!(o->dialect = dialect_arg(v->name, argv[i]))) return EXIT_USAGE;
@@ -397,6 +430,8 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
         else if (strcmp(a, "--labels") == 0 && TAKES(O_LABELS)) { VALUE("two names, as client,server"); o->labels = argv[i]; }
         else if (TAKES(O_SECRET) && (taken_secret = container_option(o, argc, argv, &i)) != 0) {
             if (taken_secret < 0) return EXIT_USAGE;
+        } else if (TAKES(O_GUARD) && (taken_guard = guard_option(o, argc, argv, &i)) != 0) {
+            if (taken_guard < 0) return EXIT_USAGE;
         } else if (TAKES(O_CAPTURE)) {
             int taken = capture_option(o, argc, argv, &i);
             if (taken < 0) return EXIT_USAGE;
@@ -433,7 +468,7 @@ static int parse_opts(const verb *v, int argc, char **argv, opts *o) {
     if (o->json + o->noout + o->wire > 1) return usage_error(v->name, "%s", "choose one of --json, --noout and --wire");
     if (v->run == cmd_encode && o->n_inputs > 1) return usage_error(v->name, "%s", "one input only: a value");
     if (v->run == cmd_dialects && o->n_inputs) return usage_error(v->name, "unexpected argument '%s'", o->inputs[0]);
-    if (o->n_inputs == 0 && v->run != cmd_dialects && !o->cap.interface) { /* (capture -i reads an interface) */
+    if (o->n_inputs == 0 && v->run != cmd_dialects && v->run != cmd_guard && !o->cap.interface) { /* (capture -i reads an interface) */
         if (isatty(STDIN_FILENO)) return usage_error(v->name, "%s", "no input given (FILE..., or - for stdin)");
         o->inputs[o->n_inputs++] = "-";
     }

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: MIT
+ * relay.c — the guard's sockets (relay.h): one epoll loop, a signalfd for SIGTERM, SIGINT and SIGUSR1, the listening
+ * UDP socket and one connected UDP socket to the upstream per client address. Every client datagram goes through
+ * gdw_guard_client; every server datagram through gdw_guard_server (read, never changed) and back to its client.
+ *
+ * Bounded: at most max_clients clients; a new address must open with an ENet CONNECT (else no state is made);
+ * when full, the least recently heard client whose handshake never finished is evicted (its server peer freed with
+ * the forged DISCONNECT), else the newcomer is refused; idle clients expire. */
+#define _GNU_SOURCE
+#include "guard/relay.h"
+
+#include <errno.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct client {
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    int fd;                 /* connected to the upstream */
+    gdw_guard_peer *peer;
+    double last, since;
+    unsigned long long datagrams;
+    struct client *next;    /* hash chain */
+    bool used;
+} client;
+
+typedef struct relay {
+    const gdw_relay_options *o;
+    gdw_guard *g;
+    int ep, listen_fd, sig_fd;
+    struct sockaddr_storage up;
+    socklen_t up_len;
+    client *clients;        /* max_clients slots */
+    client **buckets;
+    size_t n_buckets;
+    gdw_relay_stats st;
+    client *cur;            /* the client whose datagram is being judged (emit's) */
+} relay;
+
+static gdw_relay_stats g_stats;
+gdw_relay_stats gdw_relay_get_stats(void) { return g_stats; }
+
+static char g_current[64];
+const char *gdw_relay_current_client(void) { return g_current; }
+
+static void set_current(const client *c) {
+    char host[INET6_ADDRSTRLEN] = "?";
+    unsigned port = 0;
+    if (c->addr.ss_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)&c->addr;
+        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host), port = ntohs(a->sin_port);
+        snprintf(g_current, sizeof g_current, "%s:%u", host, port);
+    } else {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&c->addr;
+        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host), port = ntohs(a->sin6_port);
+        snprintf(g_current, sizeof g_current, "[%s]:%u", host, port);
+    }
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* "127.0.0.1:7000", "[::1]:7000", "localhost:7000" */
+static int resolve(const char *text, struct sockaddr_storage *out, socklen_t *len) {
+    char host[256];
+    const char *colon = strrchr(text, ':');
+    if (!colon || colon == text || strlen(text) >= sizeof host) return -1;
+    size_t hl = (size_t)(colon - text);
+    memcpy(host, text, hl);
+    host[hl] = 0;
+    char *h = host;
+    if (h[0] == '[' && hl > 2 && h[hl - 1] == ']') h[hl - 1] = 0, h++;
+    struct addrinfo hints, *res;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_socktype = SOCK_DGRAM;
+    if (getaddrinfo(h, colon + 1, &hints, &res) != 0 || !res) return -1;
+    memcpy(out, res->ai_addr, res->ai_addrlen);
+    *len = res->ai_addrlen;
+    freeaddrinfo(res);
+    return 0;
+}
+
+static uint64_t addr_hash(const struct sockaddr_storage *a, socklen_t n) {
+    const uint8_t *b = (const uint8_t *)a;
+    uint64_t h = 1469598103934665603ull;
+    for (socklen_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The IP address alone (no port), for the peers-per-address rule. */
+static bool same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b) {
+    if (a->ss_family != b->ss_family) return false;
+    if (a->ss_family == AF_INET) return ((const struct sockaddr_in *)a)->sin_addr.s_addr == ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+    return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr, &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
+}
+
+static client *client_find(relay *r, const struct sockaddr_storage *a, socklen_t n) {
+    for (client *c = r->buckets[addr_hash(a, n) % r->n_buckets]; c; c = c->next)
+        if (c->addr_len == n && memcmp(&c->addr, a, n) == 0) return c;
+    return NULL;
+}
+
+static void emit(void *ctx, bool to_server, const uint8_t *d, size_t n) {
+    relay *r = ctx;
+    client *c = r->cur;
+    ssize_t k = to_server ? send(c->fd, d, n, MSG_DONTWAIT) : sendto(r->listen_fd, d, n, MSG_DONTWAIT, (struct sockaddr *)&c->addr, c->addr_len);
+    if (k < 0) r->st.send_errors++;
+}
+
+static void client_drop(relay *r, client *c, bool forget) {
+    if (forget) {
+        r->cur = c;
+        set_current(c);
+        gdw_guard_forget(r->g, c->peer, emit, r);
+    }
+    r->st.held_now -= gdw_guard_peer_held(c->peer);
+    client **q = &r->buckets[addr_hash(&c->addr, c->addr_len) % r->n_buckets];
+    for (; *q; q = &(*q)->next)
+        if (*q == c) { *q = c->next; break; }
+    epoll_ctl(r->ep, EPOLL_CTL_DEL, c->fd, NULL);
+    close(c->fd);
+    gdw_guard_peer_free(c->peer);
+    memset(c, 0, sizeof *c);
+    r->st.clients_now--;
+}
+
+/* A free slot: an empty one, else the least recently heard client whose handshake never finished. */
+static client *client_slot(relay *r) {
+    client *victim = NULL;
+    for (size_t i = 0; i < r->o->max_clients; i++) {
+        client *c = &r->clients[i];
+        if (!c->used) return c;
+        bool settled = gdw_guard_peer_id(c->peer) != 0 && c->datagrams > 2;
+        if (!settled && (!victim || c->last < victim->last)) victim = c;
+    }
+    if (!victim) return NULL;
+    client_drop(r, victim, true);
+    r->st.clients_evicted++;
+    return victim;
+}
+
+static client *client_new(relay *r, const struct sockaddr_storage *a, socklen_t n, double now) {
+    unsigned same = 0;
+    for (size_t i = 0; i < r->o->max_clients; i++)
+        if (r->clients[i].used && same_ip(&r->clients[i].addr, a)) same++;
+    if (same >= gdw_guard_policy_of(r->g)->peers_per_address) return NULL;
+    client *c = client_slot(r);
+    if (!c) return NULL;
+    int fd = socket(r->up.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return NULL;
+    if (connect(fd, (struct sockaddr *)&r->up, r->up_len) != 0) { close(fd); return NULL; }
+    gdw_guard_peer *p = gdw_guard_peer_new(r->g);
+    if (!p) { close(fd); return NULL; }
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
+    if (epoll_ctl(r->ep, EPOLL_CTL_ADD, fd, &ev) != 0) { close(fd); gdw_guard_peer_free(p); return NULL; }
+    memcpy(&c->addr, a, n);
+    c->addr_len = n, c->fd = fd, c->peer = p, c->last = c->since = now, c->used = true, c->datagrams = 0;
+    uint64_t b = addr_hash(a, n) % r->n_buckets;
+    c->next = r->buckets[b], r->buckets[b] = c;
+    r->st.clients_admitted++, r->st.clients_now++;
+    if (r->st.clients_now > r->st.clients_peak) r->st.clients_peak = r->st.clients_now;
+    r->st.held_now += gdw_guard_peer_held(p);
+    return c;
+}
+
+static void note_held(relay *r, client *c, size_t before) {
+    size_t after = gdw_guard_peer_held(c->peer);
+    r->st.held_now += after - before;
+    if (r->st.held_now > r->st.held_peak) r->st.held_peak = r->st.held_now;
+}
+
+#define BATCH 64
+
+static void from_clients(relay *r, double now, bool draining) {
+    static uint8_t buf[BATCH][65536];
+    struct mmsghdr msgs[BATCH];
+    struct iovec iov[BATCH];
+    struct sockaddr_storage from[BATCH];
+    for (int round = 0; round < 16; round++) {
+        for (int i = 0; i < BATCH; i++) {
+            iov[i].iov_base = buf[i], iov[i].iov_len = sizeof buf[i];
+            memset(&msgs[i].msg_hdr, 0, sizeof msgs[i].msg_hdr);
+            msgs[i].msg_hdr.msg_iov = &iov[i], msgs[i].msg_hdr.msg_iovlen = 1;
+            msgs[i].msg_hdr.msg_name = &from[i], msgs[i].msg_hdr.msg_namelen = sizeof from[i];
+        }
+        int k = recvmmsg(r->listen_fd, msgs, BATCH, MSG_DONTWAIT, NULL);
+        if (k <= 0) return;
+        for (int i = 0; i < k; i++) {
+            size_t n = msgs[i].msg_len;
+            socklen_t al = msgs[i].msg_hdr.msg_namelen;
+            client *c = client_find(r, &from[i], al);
+            if (!c) {
+                if (draining) { r->st.clients_refused++; continue; }
+                if (!gdw_guard_is_connect(buf[i], n)) { r->st.not_connect++; continue; }
+                if (!(c = client_new(r, &from[i], al, now))) { r->st.clients_refused++; continue; }
+            }
+            c->last = now;
+            c->datagrams++;
+            r->cur = c;
+            set_current(c);
+            size_t before = gdw_guard_peer_held(c->peer);
+            gdw_guard_client(r->g, c->peer, buf[i], n, now, emit, r);
+            note_held(r, c, before);
+        }
+        if (k < BATCH) return;
+    }
+}
+
+static void from_server(relay *r, client *c) {
+    static uint8_t buf[65536];
+    for (int i = 0; i < 64; i++) {
+        ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (n < 0) return; /* EAGAIN, or ECONNREFUSED while the upstream is down: the client's ENet resends */
+        gdw_guard_server(r->g, c->peer, buf, (size_t)n);
+        if (sendto(r->listen_fd, buf, (size_t)n, MSG_DONTWAIT, (struct sockaddr *)&c->addr, c->addr_len) < 0) r->st.send_errors++;
+    }
+}
+
+static void expire(relay *r, double now) {
+    for (size_t i = 0; i < r->o->max_clients; i++) {
+        client *c = &r->clients[i];
+        if (!c->used) continue;
+        bool settled = gdw_guard_peer_id(c->peer) != 0 && c->datagrams > 2;
+        double limit = settled ? r->o->idle_seconds : r->o->handshake_seconds;
+        if (now - c->last > limit) {
+            client_drop(r, c, false);
+            r->st.clients_expired++;
+        }
+    }
+}
+
+int gdw_relay_run(const gdw_relay_options *o, gdw_guard *g) {
+    relay r;
+    memset(&r, 0, sizeof r);
+    r.o = o, r.g = g;
+    struct sockaddr_storage la;
+    socklen_t ll;
+    if (resolve(o->listen, &la, &ll) != 0) { fprintf(stderr, "gdwire guard: --listen %s: not an ADDR:PORT that resolves\n", o->listen); return 2; }
+    if (resolve(o->upstream, &r.up, &r.up_len) != 0) { fprintf(stderr, "gdwire guard: --upstream %s: not an ADDR:PORT that resolves\n", o->upstream); return 2; }
+    /* one descriptor per client: ask for as many as the hard limit allows */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) rl.rlim_cur = rl.rlim_max, setrlimit(RLIMIT_NOFILE, &rl);
+    r.listen_fd = socket(la.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int one = 1, big = 4 << 20;
+    setsockopt(r.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    setsockopt(r.listen_fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+    if (r.listen_fd < 0 || bind(r.listen_fd, (struct sockaddr *)&la, ll) != 0) {
+        fprintf(stderr, "gdwire guard: --listen %s: %s\n", o->listen, strerror(errno));
+        return 2;
+    }
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGTERM), sigaddset(&mask, SIGINT), sigaddset(&mask, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &mask, NULL);
+    r.sig_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    r.ep = epoll_create1(EPOLL_CLOEXEC);
+    r.clients = calloc(o->max_clients, sizeof *r.clients);
+    r.n_buckets = o->max_clients * 2 + 1;
+    r.buckets = calloc(r.n_buckets, sizeof *r.buckets);
+    if (r.sig_fd < 0 || r.ep < 0 || !r.clients || !r.buckets) { fprintf(stderr, "gdwire guard: %s\n", strerror(errno ? errno : ENOMEM)); return 2; }
+    static int listen_tag, sig_tag;
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &listen_tag};
+    epoll_ctl(r.ep, EPOLL_CTL_ADD, r.listen_fd, &ev);
+    ev.data.ptr = &sig_tag;
+    epoll_ctl(r.ep, EPOLL_CTL_ADD, r.sig_fd, &ev);
+    double start = now_s(), last_expire = start, drain_start = 0, last_traffic = start;
+    bool draining = false, stop = false;
+    struct epoll_event evs[64];
+    while (!stop) {
+        int k = epoll_wait(r.ep, evs, 64, 200);
+        double now = now_s();
+        for (int i = 0; i < k; i++) {
+            if (evs[i].data.ptr == &listen_tag) from_clients(&r, now, draining), last_traffic = now;
+            else if (evs[i].data.ptr == &sig_tag) {
+                struct signalfd_siginfo si;
+                while (read(r.sig_fd, &si, sizeof si) == (ssize_t)sizeof si) {
+                    if (si.ssi_signo == SIGUSR1) {
+                        g_stats = r.st;
+                        if (o->report) o->report(o->report_ctx, "signal");
+                    } else if (si.ssi_signo == SIGTERM && !draining) draining = true, drain_start = now;
+                    else stop = true;
+                }
+            } else from_server(&r, evs[i].data.ptr), last_traffic = now;
+        }
+        if (now - last_expire >= 1) expire(&r, now), last_expire = now;
+        if (draining && (now - drain_start >= o->drain_seconds || now - last_traffic >= 0.5 || r.st.clients_now == 0)) stop = true;
+        if (o->duration > 0 && now - start >= o->duration) stop = true;
+    }
+    g_stats = r.st;
+    if (o->report) o->report(o->report_ctx, "exit");
+    for (size_t i = 0; i < o->max_clients; i++)
+        if (r.clients[i].used) client_drop(&r, &r.clients[i], false);
+    free(r.clients), free(r.buckets);
+    close(r.listen_fd), close(r.sig_fd), close(r.ep);
+    return 0;
+}
