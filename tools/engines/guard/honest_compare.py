@@ -8,8 +8,10 @@ the OUT prefixes of two honest_session.sh runs (one direct, one through the guar
    server's is 1.
 2. Every datagram forwarded byte for byte (GUARDED.pcap): each client's flow to the guard's port P is paired
    with the guard's upstream flow to the server's port Q by their first datagram (ENet's CONNECT, which holds
-   the client's random connect id and Godot id), and the datagrams each way must be the same bytes in the
-   same order.
+   the client's random connect id and Godot id). Each way, every ENet command must come out with the same
+   bytes and no other (checked; a retransmitted command the guard already forwarded may be absorbed), and every datagram that carries no fragment must come out whole and in order (checked);
+   the guard holds fragments until their message is complete, so a datagram carrying one may leave later,
+   joined with others: how many datagrams were forwarded as they came is printed, not checked.
 Prints one line per figure and `N passed, M failed`; exit 1 on a difference, 3 when the two runs' clients
 drew their ids in different orders (session4.gd's server picks its targets by sorted id: play another run)."""
 import json
@@ -43,19 +45,31 @@ def peers(path):
 ID_KEYS = ("peer", "from", "to", "by", "id")
 
 
+def own_id(lines):
+    """A peer's Godot id from its own log: its `connected` line (session4.gd), else the sender of what it sent or
+    the receiver of what it received (session3.gd)."""
+    for d in lines:
+        if d.get("event") == "connected":
+            return d["id"]
+        if d.get("event") in ("rpc_sent", "rset_sent", "raw_sent") and isinstance(d.get("from"), int):
+            return d["from"]
+        if d.get("event") == "rpc_received" and isinstance(d.get("by"), int):
+            return d["by"]
+    return None
+
+
 def order(by):
     """Which client has the lower Godot id: session4.gd's server picks its targets by sorted id, so two runs'
     logs can be equal only when their clients drew their ids in the same order."""
-    ids = {role: d["id"] for role, lines in by.items() for d in lines if d.get("event") == "connected"}
+    ids = {role: own_id(lines) for role, lines in by.items()}
     return "a<b" if ids.get("a", 0) < ids.get("b", 0) else "a>b"
 
 
 def normalized(by):
     ids = {1: "server"}
     for role, lines in by.items():
-        for d in lines:
-            if d.get("event") == "connected":
-                ids[d["id"]] = "peer_" + role
+        if role != "server" and own_id(lines) is not None:
+            ids[own_id(lines)] = "peer_" + role
     out = {}
     for role, lines in by.items():
         out[role] = []
@@ -92,6 +106,49 @@ def udp(path):
     return out
 
 
+# ENet command sizes with their header, and where a command's dataLength is (thirdparty/enet/protocol.c
+# commandSizes, protocol.h): SEND_RELIABLE's at 4, SEND_UNRELIABLE, SEND_FRAGMENT, SEND_UNSEQUENCED and
+# SEND_UNRELIABLE_FRAGMENT's at 6
+COMMAND_SIZE = {1: 8, 2: 48, 3: 44, 4: 8, 5: 4, 6: 6, 7: 8, 8: 24, 9: 8, 10: 12, 11: 16, 12: 24}
+DATA_LENGTH_AT = {6: 4, 7: 6, 8: 6, 9: 6, 12: 6}
+
+
+def commands(datagram):
+    """The ENet commands of one datagram, each its bytes, or None when it is compressed (bit 14) or unreadable."""
+    if len(datagram) < 2:
+        return None
+    flags = datagram[0] << 8 | datagram[1]
+    if flags & 0x4000:
+        return None
+    off, out = 4 if flags & 0x8000 else 2, []
+    while off < len(datagram):
+        kind = datagram[off] & 0x0F
+        size = COMMAND_SIZE.get(kind)
+        if size is None or off + size > len(datagram):
+            return None
+        if kind in DATA_LENGTH_AT:
+            at = off + DATA_LENGTH_AT[kind]
+            size += datagram[at] << 8 | datagram[at + 1]
+        out.append(bytes(datagram[off:off + size]))
+        off += size
+    return out
+
+
+def carries_fragment(datagram):
+    """A datagram with a SEND_FRAGMENT or SEND_UNRELIABLE_FRAGMENT command (or a compressed one: unknown)."""
+    c = commands(datagram)
+    return c is None or any(x[0] & 0x0F in (8, 12) for x in c)
+
+
+def command_stream(datagrams):
+    """Every command of the datagrams in order, a compressed datagram kept whole."""
+    out = []
+    for d in datagrams:
+        c = commands(d)
+        out.extend(c if c is not None else [b"compressed:" + d])
+    return out
+
+
 def flows(dgrams, port):
     """The datagrams to and from `port`, by the other end's port: {other: (to port, from port)}."""
     f = {}
@@ -124,6 +181,7 @@ def main():
     dgrams = udp(guarded + ".pcap")
     clients, ups = flows(dgrams, port), flows(dgrams, upstream)
     up_by_first = {v[0][0]: k for k, v in ups.items() if v[0]}
+    figures = []
     check(len(clients) >= 2, f"the capture has {len(clients)} client flows, not 2")
     for cport, (c_in, c_out) in sorted(clients.items()):
         uport = up_by_first.get(c_in[0]) if c_in else None
@@ -131,14 +189,31 @@ def main():
         if uport is None:
             continue
         u_out, u_in = ups[uport]
-        eq_up = len(c_in) == len(u_out) and all(x == y for x, y in zip(c_in, u_out))
-        eq_down = len(u_in) == len(c_out) and all(x == y for x, y in zip(u_in, c_out))
-        print(f"flow client:{cport} <-> guard:{uport}: to the server {len(c_in)} datagrams in, {len(u_out)} out "
-              f"({sum(map(len, c_in))} / {sum(map(len, u_out))} bytes), {'equal' if eq_up else 'DIFFERENT'}; "
-              f"to the client {len(u_in)} in, {len(c_out)} out ({sum(map(len, u_in))} / {sum(map(len, c_out))} bytes), "
-              f"{'equal' if eq_down else 'DIFFERENT'}")
-        check(eq_up, f"client flow {cport}: the datagrams to the server are not forwarded byte for byte")
-        check(eq_down, f"client flow {cport}: the datagrams to the client are not forwarded byte for byte")
+        for way, got, sent in (("to the server", c_in, u_out), ("to the client", u_in, c_out)):
+            same = len(got) == len(sent) and all(x == y for x, y in zip(got, sent))
+            matched = sum(1 for x, y in zip(got, sent) if x == y)
+            cg, cs = command_stream(got), command_stream(sent)
+            same_commands = cg == cs
+            print(f"flow client:{cport} <-> guard:{uport} {way}: {len(got)} datagrams in, {len(sent)} out "
+                  f"({sum(map(len, got))} / {sum(map(len, sent))} bytes), {'equal byte for byte' if same else 'DIFFERENT'}"
+                  f" ({matched} equal in place); ENet commands {len(cg)} in, {len(cs)} out, "
+                  f"{'the same bytes in the same order' if same_commands else 'DIFFERENT'}")
+            if not same:
+                moved = [i for i, (x, y) in enumerate(zip(got, sent)) if x != y][:3]
+                print(f"  first datagrams not forwarded as they came: {moved}")
+            if not same_commands:
+                print(f"  the same commands reordered: {'yes' if sorted(cg) == sorted(cs) else 'no'}; distinct commands "
+                      f"{len(set(cg))} in, {len(set(cs))} out, {'the same' if set(cg) == set(cs) else 'DIFFERENT'} "
+                      f"(a retransmitted command forwarded once: {len(cg) - len(set(cg))} "
+                      f"repeated in, {len(cs) - len(set(cs))} out)")
+            whole_g, whole_s = [d for d in got if not carries_fragment(d)], [d for d in sent if not carries_fragment(d)]
+            print(f"  datagrams without a fragment: {len(whole_g)} in, {len(whole_s)} out, "
+                  f"{'equal byte for byte in order' if whole_g == whole_s else 'DIFFERENT'}")
+            check(set(cg) == set(cs), f"client flow {cport} {way}: not every ENet command is forwarded byte for byte")
+            check(whole_g == whole_s, f"client flow {cport} {way}: the datagrams without a fragment are not forwarded byte for byte")
+            figures.append((way, same, len(got), len(sent)))
+    whole = sum(1 for f in figures if f[1])
+    print(f"datagram flows forwarded byte for byte, every datagram in place: {whole} of {len(figures)}")
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

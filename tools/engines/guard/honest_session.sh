@@ -7,8 +7,8 @@
 #   guarded: the server listens on Q, `GUARD --listen 127.0.0.1:P --upstream 127.0.0.1:Q` runs, the
 #            clients connect to P
 # tcpdump captures both ports on lo. Writes OUT.log (the three peers' JSON lines: server, a, b),
-# OUT.pcap, OUT.ports (P Q) and, guarded, OUT.guard.log (the guard's stderr). ENGINE: godot4.6, or
-# godot3.6 (the range coder, Godot 3.4+'s default). honest_compare.py holds a guarded run to a direct one.
+# OUT.pcap, OUT.ports (P Q) and, guarded, OUT.guard.log (what the guard printed). ENGINE: godot4.6, godot3.2, or
+# godot3.6 (the range coder, Godot 3.4+'s default; GDW_HONEST_COMPRESSION=none for none). honest_compare.py holds a guarded run to a direct one.
 # Needs root for tcpdump (or CAP_NET_RAW).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,9 +17,11 @@ engine=${1:?usage: honest_session.sh ENGINE OUT [GUARD...]}; out=${2:?}; shift 2
 guard=("$@")
 case "$engine" in
     godot4.*) script=session4.gd; node=game4.gd; config=5; compression= ;;
+    godot3.2) script=session3.gd; node=game3.gd; config=4; compression=none ;;          # 3.2.3 has no range coder default
     godot3.*) script=session3.gd; node=game3.gd; config=4; compression=range_coder ;;
-    *) echo "honest_session.sh: ENGINE is godot4.6 or godot3.6" >&2; exit 2 ;;
+    *) echo "honest_session.sh: ENGINE is godot4.6, godot3.6 or godot3.2" >&2; exit 2 ;;
 esac
+compression=${GDW_HONEST_COMPRESSION:-$compression}  # none, range_coder, ...: the engines' ENet compression
 command -v tcpdump >/dev/null || { echo "honest_session.sh: needs tcpdump (apt-get install tcpdump)" >&2; exit 127; }
 work=$(mktemp -d)
 pids=()
@@ -47,7 +49,7 @@ run() { # ROLE PORT
     fi
 }
 if [ ${#guard[@]} -gt 0 ]; then
-    timeout 90 "${guard[@]}" --listen "127.0.0.1:$port" --upstream "127.0.0.1:$upstream" 2>"$work/guard.log" &
+    timeout 90 "${guard[@]}" --listen "127.0.0.1:$port" --upstream "127.0.0.1:$upstream" >"$work/guard.log" 2>&1 &
     guard_pid=$!; pids+=("$guard_pid")
 fi
 run server "$upstream" & pids+=($!); server=$!
