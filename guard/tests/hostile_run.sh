@@ -9,8 +9,13 @@
 #      honest_run_after hostile_rpcs_run hostile_state
 #   outcome: survived | crashed (signal N) | hung (killed after SECONDS+10 s) | stalled (alive, but ran
 #   none of the honest calls sent after the attack) | no_join (CLIENT could not join).
-# GDW_HOSTILE_UPSTREAM_PORT / GDW_HOSTILE_CONNECT_PORT: the server listens on the first, both
-# clients connect to the second (the guard's --listen), when a guard runs in between.
+# GDW_HOSTILE_GUARD="GUARD ARGS...": run the guard in between (`GUARD ARGS -d DIALECT --listen 127.0.0.1:P
+# --upstream 127.0.0.1:Q --log FILE`, under /usr/bin/time -v; DIALECT the engine's; with
+# GDW_HOSTILE_PROJECT=1 also `--project WORK`, the run's folder, a project whose main scene has /root/Game):
+# the server listens on Q, both clients connect to P, and
+# the row gains guard_alive (the guard still running when the run ends), guard_peak_rss_kb,
+# guard_lines (its log lines about the hostile client's address), guard_first (the first of them) and
+# guard_counters (its counters line at exit).
 # GDW_HOSTILE_KEEP=DIR: keep the run's files (logs, the engines' output) in DIR.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,9 +25,9 @@ engine=${2:?}; attack=${3:?}; seconds=${4:-7}
 client=$(cd "$(dirname "$client")" && pwd)/$(basename "$client")
 run="$root/tools/engines/run"
 case "$engine" in
-    godot4.*) gen=4; compression="" ;;
-    godot3.6) gen=3; compression=range_coder ;;  # Godot 3.4+'s default
-    godot3.*) gen=3; compression=none ;;         # 3.2.3's default
+    godot4.*) gen=4; compression="";         dialect=godot4 ;;
+    godot3.6) gen=3; compression=range_coder; dialect=godot3 ;;      # Godot 3.4+'s default
+    godot3.*) gen=3; compression=none;        dialect=godot3@3.2 ;;  # 3.2.3's default
     *) echo "hostile_run.sh: ENGINE is godot4.6, godot3.6 or godot3.2" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
@@ -34,10 +39,21 @@ cleanup() {
 }
 trap cleanup EXIT
 cp "$root/tools/engines/guard/hostile$gen.gd" "$root/tools/engines/guard/hostile_game$gen.gd" "$work/"
-if [ $gen = 4 ]; then printf 'config_version=5\n' > "$work/project.godot"
-else printf 'config_version=4\n' > "$work/project.godot"; cp "$work/project.godot" "$work/engine.cfg"; fi
-port=${GDW_HOSTILE_UPSTREAM_PORT:-$((20000 + RANDOM % 20000))}
-connect_port=${GDW_HOSTILE_CONNECT_PORT:-$port}
+# the work folder is the game's project: its main scene names /root/Game's script, for the guard's --project
+cp "$root/tools/engines/guard/hostile_main$gen.tscn" "$work/main.tscn"
+printf 'config_version=%s\n\n[application]\n\nrun/main_scene="res://main.tscn"\n' $((gen + 1)) > "$work/project.godot"
+[ $gen = 4 ] || cp "$work/project.godot" "$work/engine.cfg"
+port=$((20000 + RANDOM % 20000))
+connect_port=$port
+guard=${GDW_HOSTILE_GUARD:-}
+if [ -n "$guard" ]; then
+    connect_port=$((port + 1))
+    # shellcheck disable=SC2086 # GUARD ARGS are words
+    /usr/bin/time -v -o "$work/guard.time" $guard -d "$dialect" ${GDW_HOSTILE_PROJECT:+--project "$work"} --listen "127.0.0.1:$connect_port" --upstream "127.0.0.1:$port" \
+        --log "$work/guard.log" --duration $((seconds + 20)) > "$work/guard.out" 2>&1 &
+    pids+=($!); guard_pid=$!
+    sleep 0.3
+fi
 peer() { # ROLE PORT SECONDS: one engine of the run, in the foreground
     if [ $gen = 4 ]; then
         "$run" "$engine" --headless --path . --script res://hostile4.gd -- "$1" "$2" "$work/$1.log" "$3"
@@ -59,6 +75,22 @@ rc_args=(); [ "$compression" != range_coder ] || rc_args=(--range-coder)
 timeout 60 "$client" $gen 127.0.0.1 "$connect_port" "$attack" "${rc_args[@]}" > "$work/hostile.out" 2>&1 || true
 wait "$honest" || true
 wait "$server" || true
+guard_cols=""
+if [ -n "$guard" ]; then
+    guard_alive=no
+    kill -0 "$guard_pid" 2>/dev/null && guard_alive=yes
+    for p in $(pgrep -P "$guard_pid"); do kill -TERM "$p" 2>/dev/null || true; done  # the guard (time's child): SIGTERM drains
+    wait "$guard_pid" 2>/dev/null || true
+    guard_rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/guard.time")
+    hostile_port=$(sed -n 's/^local_port=//p' "$work/hostile.out")
+    guard_lines=0 guard_first=-
+    if [ -n "$hostile_port" ] && [ -s "$work/guard.log" ]; then
+        guard_lines=$(grep -c ":$hostile_port\b" "$work/guard.log" || true)
+        guard_first=$(grep -m1 ":$hostile_port\b" "$work/guard.log" | tr '\t|' '  ' | cut -c1-200 || true)
+    fi
+    guard_counters=$(cat "$work/guard.log" "$work/guard.out" 2>/dev/null | grep -m1 '^guard counters' | cut -d: -f2- | tr '\t|' '  ' || true)
+    guard_cols=$(printf '\t%s\t%s\t%s\t%s\t%s' "$guard_alive" "${guard_rss:-?}" "$guard_lines" "${guard_first:--}" "${guard_counters:--}")
+fi
 rc=$(cat "$work/server.rc" 2>/dev/null || echo "?")
 # time -v: "Maximum resident set size (kbytes): N" and, for a signal, "Command terminated by signal N"
 rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
@@ -104,5 +136,5 @@ elif [ "$rc" = 137 ]; then outcome=hung
 elif [ "$rc" != "?" ] && [ "$rc" -gt 128 ]; then outcome="crashed (signal $((rc - 128)))"
 elif [ "$honest_sent" -gt 0 ] && [ "$honest_run" = 0 ]; then outcome=stalled
 else outcome=survived; fi
-printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$engine" "$attack" "$outcome" "$rc" "${rss:-?}" \
-    "$n_errors" "$first_error" "$honest_sent" "$honest_run" "$hostile_runs" "$state"
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n' "$engine" "$attack" "$outcome" "$rc" "${rss:-?}" \
+    "$n_errors" "$first_error" "$honest_sent" "$honest_run" "$hostile_runs" "$state" "$guard_cols"

@@ -4,7 +4,8 @@
 # every ENGINE (default: godot4.6 godot3.6 godot3.2), unguarded, one hostile_run.sh row each, with a
 # header line → OUT.tsv (default guard/tests/hostile_unguarded.tsv). About 9 s a run, 7 minutes in all.
 #   bazel build //guard/tests:hostile_client && guard/tests/hostile_table.sh bazel-bin/guard/tests/hostile_client
-# GDW_HOSTILE_ATTACKS="a b": only these attacks. The README's table is made from OUT.tsv with
+# GDW_HOSTILE_ATTACKS="a b": only these attacks. GDW_HOSTILE_GUARD="GUARD ARGS" (hostile_run.sh): the same runs
+# through the guard, with its columns (hostile_guarded.tsv). The README's table is made from OUT.tsv with
 # hostile_table.py OUT.tsv.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +16,9 @@ engines=("$@"); [ ${#engines[@]} -gt 0 ] || engines=(godot4.6 godot3.6 godot3.2)
 attacks=${GDW_HOSTILE_ATTACKS:-$("$client" --list | cut -f1)}
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-printf 'engine\tattack\toutcome\texit\tpeak_rss_kb\terror_lines\tfirst_error\thonest_sent_after\thonest_run_after\thostile_rpcs_run\thostile_state\n' > "$tmp"
+guard_header=""
+[ -z "${GDW_HOSTILE_GUARD:-}" ] || guard_header=$'\tguard_alive\tguard_peak_rss_kb\tguard_lines\tguard_first\tguard_counters'
+printf 'engine\tattack\toutcome\texit\tpeak_rss_kb\terror_lines\tfirst_error\thonest_sent_after\thonest_run_after\thostile_rpcs_run\thostile_state%s\n' "$guard_header" > "$tmp"
 for e in "${engines[@]}"; do
     for a in $attacks; do
         row=$(nice -n 10 "$here/hostile_run.sh" "$client" "$e" "$a")
