@@ -169,6 +169,8 @@ typedef struct name_entry {
 
 typedef struct learned_md5 {
     char *path;
+    int64_t peer;  /* the peer that announced it: its build's MD5 for that node */
+    uint64_t when; /* the order announcements came in */
     char md5[33];
 } learned_md5;
 
@@ -177,6 +179,8 @@ typedef struct names {
     size_t n, cap;
     learned_md5 *seen; /* each path's MD5 as SIMPLIFY_PATH announced it (at most MAX_LEARNED) */
     size_t n_seen;
+    uint64_t n_learned;
+    gdw_rpc_manifest *manifest; /* --project: each RPC's arguments checked against it (gdw_rpc_manifest_call) */
 } names;
 #define MAX_LEARNED 4096
 
@@ -208,29 +212,42 @@ static int names_from_project(const char *what, names *out) {
         for (size_t k = 0; k < n->n_rpcs && !rc; k++)
             if (!names_add(out, n->path, n->rpcs[k].id, n->rpcs[k].name, n->has_md5 ? n->md5 : NULL)) rc = EXIT_USAGE;
     }
-    gdw_rpc_manifest_free(m);
+    gdw_rpc_manifest_free(out->manifest);
+    out->manifest = m;
     if (rc) fprintf(stderr, "gdwire capture: --project %s: out of memory\n", what);
     return rc;
 }
 
-static void names_learn(names *nm, const char *path, size_t path_len, const char *md5) {
+static void names_learn(names *nm, const char *path, size_t path_len, const char *md5, int64_t peer) {
     if (!md5 || !md5[0] || !path) return;
-    for (size_t i = 0; i < nm->n_seen; i++)
-        if (strlen(nm->seen[i].path) == path_len && memcmp(nm->seen[i].path, path, path_len) == 0) {
-            snprintf(nm->seen[i].md5, sizeof nm->seen[i].md5, "%s", md5);
-            return;
-        }
-    if (nm->n_seen == MAX_LEARNED) return;
-    if (!nm->seen && !(nm->seen = calloc(MAX_LEARNED, sizeof *nm->seen))) return;
-    learned_md5 *l = &nm->seen[nm->n_seen];
-    if (!(l->path = strndup(path, path_len))) return;
+    learned_md5 *l = NULL;
+    for (size_t i = 0; i < nm->n_seen && !l; i++)
+        if (nm->seen[i].peer == peer && strlen(nm->seen[i].path) == path_len && memcmp(nm->seen[i].path, path, path_len) == 0)
+            l = &nm->seen[i];
+    if (!l) {
+        if (nm->n_seen == MAX_LEARNED) return;
+        if (!nm->seen && !(nm->seen = calloc(MAX_LEARNED, sizeof *nm->seen))) return;
+        l = &nm->seen[nm->n_seen];
+        if (!(l->path = strndup(path, path_len))) return;
+        l->peer = peer;
+        nm->n_seen++;
+    }
     snprintf(l->md5, sizeof l->md5, "%s", md5);
-    nm->n_seen++;
+    l->when = ++nm->n_learned;
 }
 
+/* The MD5 announced last for path (by any peer). */
 static const char *names_md5_of(const names *nm, const char *path) {
+    const learned_md5 *last = NULL;
     for (size_t i = 0; path && i < nm->n_seen; i++)
-        if (strcmp(nm->seen[i].path, path) == 0) return nm->seen[i].md5;
+        if (strcmp(nm->seen[i].path, path) == 0 && (!last || nm->seen[i].when > last->when)) last = &nm->seen[i];
+    return last ? last->md5 : NULL;
+}
+
+/* The MD5 peer announced for path: its own build's node; NULL when it announced none. */
+static const char *names_md5_by(const names *nm, const char *path, int64_t peer) {
+    for (size_t i = 0; path && i < nm->n_seen; i++)
+        if (nm->seen[i].peer == peer && strcmp(nm->seen[i].path, path) == 0) return nm->seen[i].md5;
     return NULL;
 }
 
@@ -296,6 +313,25 @@ static void names_free(names *nm) {
     free(nm->e);
     for (size_t i = 0; i < nm->n_seen; i++) free(nm->seen[i].path);
     free(nm->seen);
+    gdw_rpc_manifest_free(nm->manifest);
+}
+
+/* --project: an RPC read against the manifest: its method, and whether the engine would run it with these
+ * arguments (one that did not decode is NULL: gdw_rpc_args_fit says what the engine does then). The receiver
+ * runs its own build's method: the MD5 it announced for the node says whether that is the manifest's (else the
+ * sender's, the same when their CONFIRM_PATH said the methods match). */
+static bool project_call(const names *nm, const gdw_message *m, gdw_rpc_call *out) {
+    const gdw_mp_parsed *p = m->mp;
+    if (!nm->manifest || p->command != GDW_MP_RPC || !m->path) return false;
+    const gdw_value *args[GDW_MP_MAX_VALUES];
+    size_t n = 0;
+    for (size_t i = 0; i < p->value_count && n < GDW_MP_MAX_VALUES; i++)
+        if (strcmp(p->values[i].label, "arg") == 0) args[n++] = p->values[i].status == GDW_OK ? p->values[i].value : NULL;
+    const char *md5 = names_md5_by(nm, m->path, m->to);
+    if (!md5) md5 = names_md5_by(nm, m->path, m->from);
+    *out = gdw_rpc_manifest_call(nm->manifest, m->path, md5, p->as.rpc.method_id, p->as.rpc.method,
+                                 p->as.rpc.method_len, args, n);
+    return out->method != NULL;
 }
 
 /* ---- printing ----------------------------------------------------------------------------------- */
@@ -469,6 +505,9 @@ static void print_text(capture_run *r, const gdw_message *m) {
     }
     if (label) printf(")");
     else if (p->command == GDW_MP_RPC) printf(" ()");
+    gdw_rpc_call call;
+    if (project_call(&r->names, m, &call) && !call.fit.fits && call.fit.known)
+        printf("  REFUSED by the engine: %s", call.fit.reason);
     putchar('\n');
 }
 
@@ -488,10 +527,23 @@ static void print_json(capture_run *r, const gdw_message *m) {
         if (p->as.rpc.method) json_bytes_string(stdout, (const uint8_t *)p->as.rpc.method, p->as.rpc.method_len);
         else if (name) json_string(stdout, name);
         else printf("null");
+        gdw_rpc_call call;
+        if (project_call(&r->names, m, &call)) {
+            printf(",\"args_fit\":%s", !call.fit.known ? "null" : call.fit.fits ? "true" : "false");
+            if (!call.fit.fits && call.fit.known) {
+                printf(",\"refused\":");
+                json_string(stdout, call.fit.reason);
+            }
+        }
     } else if (p->command == GDW_MP_SIMPLIFY_PATH) {
         printf(",\"node_id\":%lld,\"md5\":", (long long)p->as.path.node_id);
         if (p->as.path.md5[0]) json_string(stdout, p->as.path.md5);
         else printf("null");
+        const char *want = m->path ? names_md5_differs(&r->names, m->path, p->as.path.md5) : NULL;
+        if (want) {
+            printf(",\"project_md5\":"); /* the project's node has other methods: "The rpc node checksum failed" */
+            json_string(stdout, want);
+        }
     } else if (p->command == GDW_MP_CONFIRM_PATH && p->as.path.path) {
         printf(",\"confirmed_path\":");
         json_bytes_string(stdout, (const uint8_t *)p->as.path.path, p->as.path.path_len);
@@ -550,7 +602,7 @@ static void print_json(capture_run *r, const gdw_message *m) {
 static void on_message(void *ctx, const gdw_message *m) {
     capture_run *r = ctx;
     if (m->mp->command == GDW_MP_SIMPLIFY_PATH && r->names.n) /* before the filters: a later RPC needs it */
-        names_learn(&r->names, m->mp->as.path.path, m->mp->as.path.path_len, m->mp->as.path.md5);
+        names_learn(&r->names, m->mp->as.path.path, m->mp->as.path.path_len, m->mp->as.path.md5, m->from);
     if (m->mp->command != GDW_MP_VAR) { /* a put_var flow has no peers */
         count_peer(r, m->from, true, m->len);
         count_peer(r, m->to, false, 0);

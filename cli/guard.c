@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "guard/guard.h"
 #include "guard/relay.h"
+#include "project/gdwire_project.h"
 
 static bool seconds_arg(const char *s, double *out) {
     char *end;
@@ -108,42 +109,36 @@ static void on_action(void *ctx, const gdw_guard_action *a) {
     fflush(f);
 }
 
+/* The counters, one row each: the name JSON and the text both print (guard/README.md "Log"). */
 static void on_report(void *ctx, const char *why) {
     guard_run *r = ctx;
     FILE *f = r->log;
     gdw_guard_counters c = gdw_guard_get_counters(r->g);
     gdw_relay_stats s = gdw_relay_get_stats();
-    if (r->o->json) {
-        fprintf(f,
-                "{\"type\":\"counters\",\"when\":\"%s\",\"datagrams_in\":%llu,\"datagrams_out\":%llu,\"bytes_in\":%llu,\"bytes_out\":%llu,"
-                "\"server_datagrams\":%llu,\"messages\":%llu,\"violations\":%llu,\"dropped\":%llu,\"replaced\":%llu,\"refused\":%llu,\"cuts\":%llu,"
-                "\"retransmits\":%llu,\"clients_admitted\":%llu,\"clients_now\":%llu,\"clients_peak\":%llu,\"clients_expired\":%llu,"
-                "\"clients_evicted\":%llu,\"clients_refused\":%llu,\"not_connect\":%llu,\"held_bytes\":%zu,\"held_peak\":%zu,\"by_rule\":{",
-                why, (unsigned long long)c.datagrams_in, (unsigned long long)c.datagrams_out, (unsigned long long)c.bytes_in, (unsigned long long)c.bytes_out,
-                (unsigned long long)c.server_datagrams, (unsigned long long)c.messages, (unsigned long long)c.violations, (unsigned long long)c.dropped,
-                (unsigned long long)c.replaced, (unsigned long long)c.refused, (unsigned long long)c.cuts, (unsigned long long)c.retransmits,
-                s.clients_admitted, s.clients_now, s.clients_peak, s.clients_expired, s.clients_evicted, s.clients_refused, s.not_connect, s.held_now,
-                s.held_peak);
-        bool first = true;
-        for (unsigned i = 0; gdw_guard_rule_name(i); i++)
-            if (c.by_rule[i]) fprintf(f, "%s\"%s\":%llu", first ? "" : ",", gdw_guard_rule_name(i), (unsigned long long)c.by_rule[i]), first = false;
-        fputs("}}\n", f);
-    } else {
-        fprintf(f,
-                "guard counters (%s): %llu datagrams in, %llu out (%llu and %llu bytes), %llu from the server; %llu messages judged, %llu "
-                "violations: %llu dropped, %llu replaced, %llu datagrams refused, %llu peers cut off; %llu retransmits; clients: %llu admitted, %llu "
-                "now (peak %llu), %llu expired, %llu evicted, %llu refused, %llu datagrams from unknown addresses not a CONNECT; state held %zu bytes "
-                "(peak %zu)\n",
-                why, (unsigned long long)c.datagrams_in, (unsigned long long)c.datagrams_out, (unsigned long long)c.bytes_in, (unsigned long long)c.bytes_out,
-                (unsigned long long)c.server_datagrams, (unsigned long long)c.messages, (unsigned long long)c.violations, (unsigned long long)c.dropped,
-                (unsigned long long)c.replaced, (unsigned long long)c.refused, (unsigned long long)c.cuts, (unsigned long long)c.retransmits,
-                s.clients_admitted, s.clients_now, s.clients_peak, s.clients_expired, s.clients_evicted, s.clients_refused, s.not_connect, s.held_now,
-                s.held_peak);
-        bool any = false;
-        for (unsigned i = 0; gdw_guard_rule_name(i); i++)
-            if (c.by_rule[i]) fprintf(f, "%s %s %llu", any ? "," : "  by rule:", gdw_guard_rule_name(i), (unsigned long long)c.by_rule[i]), any = true;
-        if (any) fputc('\n', f);
+    const struct { const char *name; unsigned long long v; } rows[] = {
+        {"datagrams_in", c.datagrams_in}, {"datagrams_out", c.datagrams_out}, {"bytes_in", c.bytes_in}, {"bytes_out", c.bytes_out},
+        {"server_datagrams", c.server_datagrams}, {"messages", c.messages}, {"violations", c.violations}, {"dropped", c.dropped},
+        {"replaced", c.replaced}, {"refused", c.refused}, {"cuts", c.cuts}, {"retransmits", c.retransmits},
+        {"clients_admitted", s.clients_admitted}, {"clients_now", s.clients_now}, {"clients_peak", s.clients_peak},
+        {"clients_expired", s.clients_expired}, {"clients_evicted", s.clients_evicted}, {"clients_refused", s.clients_refused},
+        {"not_connect", s.not_connect}, {"held_bytes", s.held_now}, {"held_peak", s.held_peak},
+    };
+    bool json = r->o->json;
+    if (json) fprintf(f, "{\"type\":\"counters\",\"when\":\"%s\"", why);
+    else fprintf(f, "guard counters (%s):", why);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        if (json) fprintf(f, ",\"%s\":%llu", rows[i].name, rows[i].v);
+        else fprintf(f, "%s %s %llu", i ? "," : "", rows[i].name, rows[i].v);
     }
+    fputs(json ? ",\"by_rule\":{" : "; by rule:", f);
+    bool first = true;
+    for (unsigned i = 0; gdw_guard_rule_name(i); i++) {
+        if (!c.by_rule[i]) continue;
+        if (json) fprintf(f, "%s\"%s\":%llu", first ? "" : ",", gdw_guard_rule_name(i), (unsigned long long)c.by_rule[i]);
+        else fprintf(f, "%s %s %llu", first ? "" : ",", gdw_guard_rule_name(i), (unsigned long long)c.by_rule[i]);
+        first = false;
+    }
+    fputs(json ? "}}\n" : first ? " none\n" : "\n", f);
     fflush(f);
 }
 
@@ -165,6 +160,27 @@ static void load_range_coder(gdw_guard *g) {
     *(void **)&create = dlsym(h, "enet_range_coder_create");
     *(void **)&E.decompress = dlsym(h, "enet_range_coder_decompress");
     if (create && E.decompress && (E.ctx = create())) gdw_guard_set_decompressor(g, range_decompress, E.ctx);
+}
+
+/* The per-RPC rule from the project's manifest: the engine's own rule of which calls run (gdw_rpc_manifest_call,
+ * project/: argument counts and types, an untyped parameter taking any type), not the guard's. */
+static int project_rule(void *ctx, const char *node, int method_id, const gdw_mp_parsed *mp, char *why, size_t cap) {
+    const gdw_rpc_manifest *m = ctx;
+    if (!node) return 1; /* an unknown path is rpc.unknown_paths' */
+    const gdw_value *args[GDW_MP_MAX_VALUES];
+    size_t n = 0;
+    for (size_t i = 0; i < mp->value_count && n < GDW_MP_MAX_VALUES; i++)
+        if (strcmp(mp->values[i].label, "arg") == 0) args[n++] = mp->values[i].value;
+    gdw_rpc_call c = gdw_rpc_manifest_call(m, node, NULL, method_id, mp->as.rpc.method, mp->as.rpc.method_len, args, n);
+    if (!c.node) return 1; /* a node the manifest does not hold (a name given at run time): no rule to apply */
+    if (!c.method) {
+        if (mp->as.rpc.method) snprintf(why, cap, "%s has no RPC named %.*s", node, (int)(mp->as.rpc.method_len < 200 ? mp->as.rpc.method_len : 200), mp->as.rpc.method);
+        else snprintf(why, cap, "%s has no RPC with id %d", node, method_id);
+        return -1;
+    }
+    if (!c.fit.known || c.fit.fits) return 1;
+    snprintf(why, cap, "%s: %s", c.method->name ? c.method->name : "?", c.fit.reason ? c.fit.reason : "the engine would not run it");
+    return 0;
 }
 
 int cmd_guard(const opts *o) {
@@ -193,14 +209,15 @@ int cmd_guard(const opts *o) {
     r.g = gdw_guard_new(&pol, on_action, &r);
     if (!r.g) { fprintf(stderr, "gdwire guard: out of memory\n"); return EXIT_USAGE; }
     load_range_coder(r.g);
-    if (pol.project) { /* the per-RPC rule comes with the manifest's predicates (project/gdwire_project.h) */
-        fprintf(stderr, "gdwire guard: --project: not in this build yet\n");
-        gdw_guard_free(r.g);
-        return EXIT_USAGE;
+    gdw_rpc_manifest *manifest = NULL;
+    if (pol.project) {
+        if (rpc_manifest_load(o->verb, pol.project, &manifest) != 0) { gdw_guard_free(r.g); return EXIT_USAGE; }
+        gdw_guard_set_method_rule(r.g, project_rule, manifest);
     }
     gdw_relay_options ro = {go->listen, go->upstream, go->max_clients ? go->max_clients : 256, go->idle > 0 ? go->idle : 30, 5,
                             go->drain > 0 ? go->drain : 2, go->duration, on_report, &r};
     int rc = gdw_relay_run(&ro, r.g);
+    gdw_rpc_manifest_free(manifest);
     gdw_guard_free(r.g);
     if (r.log != stdout) fclose(r.log);
     return rc;

@@ -101,13 +101,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(reassembly && paths, "no reassembly or path cache");
     size_t pos = 1;
     double t = 0;
-    while (size - pos >= 3) {
-        uint8_t k = data[pos];
-        size_t n = (size_t)data[pos + 1] | (size_t)data[pos + 2] << 8;
-        pos += 3;
-        if (n > size - pos) n = size - pos;
-        const uint8_t *rec = data + pos;
-        pos += n;
+    uint8_t k;
+    const uint8_t *rec;
+    size_t n;
+    while (fuzz_next_record(data, size, &pos, &k, &rec, &n)) {
         t += 0.001;
         if (k & 2) gdw_session_frame(f.s, k_links[(k >> 2) & 7], rec, n, n + (k >> 5), t);
         else if (k & 1) gdw_session_udp(f.s, b, 4, 7000, a, 40000, rec, n, t);

@@ -259,4 +259,17 @@ static inline void fuzz_check_json(const gdw_value *v, bool plain, const char *t
 }
 
 
+/* The next record of a record stream (the capture and guard targets): byte K, a u16 LE length, that many bytes (cut
+ * at the input's end). false at the end: fewer than 3 bytes left. */
+static inline bool fuzz_next_record(const uint8_t *data, size_t size, size_t *pos, uint8_t *k, const uint8_t **rec, size_t *n) {
+    if (size - *pos < 3) return false;
+    *k = data[*pos];
+    *n = (size_t)data[*pos + 1] | (size_t)data[*pos + 2] << 8;
+    *pos += 3;
+    if (*n > size - *pos) *n = size - *pos;
+    *rec = data + *pos;
+    *pos += *n;
+    return true;
+}
+
 #endif

@@ -36,7 +36,7 @@
 static const char *const k_rules[] = {
     "object", "depth", "value_bytes", "container", "string", "variant", "strict", "multiplayer",
     "unknown_path", "unknown_method", "arguments", "raw", "relay", "peer_command", "forged_source", "config_channel",
-    "channel", "fragments", "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", NULL,
+    "channel", "fragments", "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn", NULL,
 };
 
 const char *gdw_guard_rule_name(unsigned i) { return i < sizeof k_rules / sizeof k_rules[0] ? k_rules[i] : NULL; }
@@ -108,7 +108,10 @@ void gdw_guard_free(gdw_guard *g) {
 }
 
 void gdw_guard_set_decompressor(gdw_guard *g, gdw_decompress_fn fn, void *ctx) { g->range = fn, g->range_ctx = ctx; }
-void gdw_guard_set_method_rule(gdw_guard *g, gdw_guard_method_fn fn, void *ctx) { g->method = fn, g->method_ctx = ctx; }
+void gdw_guard_set_method_rule(gdw_guard *g, gdw_guard_method_fn fn, void *ctx) {
+    g->method = fn, g->method_ctx = ctx;
+    g->dec.keep_nodes = 0; /* the rule reads the arguments' trees (a typed Array's elements) */
+}
 const gdw_guard_policy *gdw_guard_policy_of(const gdw_guard *g) { return &g->pol; }
 gdw_guard_counters gdw_guard_get_counters(const gdw_guard *g) { return g->c; }
 
@@ -129,6 +132,7 @@ gdw_guard_peer *gdw_guard_peer_new(gdw_guard *g) {
 
 void gdw_guard_peer_free(gdw_guard_peer *p) {
     if (!p) return;
+    gdw_guard_peer_free(p->toward_client);
     gdw_enet_reassembly_free(p->frag);
     gdw_mp_paths_free(p->paths);
     for (held_head *h = p->held, *next; h; h = next) next = h->next, free(h);
@@ -136,7 +140,8 @@ void gdw_guard_peer_free(gdw_guard_peer *p) {
 }
 
 size_t gdw_guard_peer_held(const gdw_guard_peer *p) {
-    return sizeof *p + gdw_enet_reassembly_held(p->frag) + gdw_mp_paths_held(p->paths) + p->held_bytes;
+    return sizeof *p + gdw_enet_reassembly_held(p->frag) + gdw_mp_paths_held(p->paths) + p->held_bytes +
+           (p->toward_client ? gdw_guard_peer_held(p->toward_client) : 0);
 }
 bool gdw_guard_peer_cut(const gdw_guard_peer *p) { return p->cut; }
 int64_t gdw_guard_peer_id(const gdw_guard_peer *p) { return p->godot_id; }
@@ -153,11 +158,31 @@ static uint32_t fnv(const uint8_t *d, size_t n) {
     return h;
 }
 
-bool gdw_guard_is_connect(const uint8_t *d, size_t n) {
+/* A compressed datagram's commands into out: the compression the side was found to use, else the first that reads
+ * it (zstd and zlib by their headers, FastLZ, the range coder), as a session finds it (gdwire_session.h). The bytes
+ * written; 0 when none reads it. */
+static size_t decompress(const gdw_guard *g, gdw_enet_compression *found, bool *range_found, const uint8_t *in, size_t n, uint8_t *out,
+                         size_t cap) {
+    static const gdw_enet_compression order[] = {GDW_ENET_COMPRESS_ZSTD, GDW_ENET_COMPRESS_ZLIB, GDW_ENET_COMPRESS_FASTLZ};
+    if (*found) return gdw_enet_decompress(*found, in, n, out, cap);
+    if (*range_found) return g->range ? g->range(g->range_ctx, in, n, out, cap) : 0;
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof order / sizeof order[0] && !k; i++)
+        if ((k = gdw_enet_decompress(order[i], in, n, out, cap))) *found = order[i];
+    if (!k && g->range && (k = g->range(g->range_ctx, in, n, out, cap))) *range_found = true;
+    return k;
+}
+
+bool gdw_guard_is_connect(const gdw_guard *g, const uint8_t *d, size_t n) {
     gdw_enet_header h;
     gdw_error err;
-    if (gdw_enet_read_header(d, n, &h, &err) != GDW_OK || h.peer_id != 0xFFF || h.compressed) return false;
-    return n >= h.size + 4 && (d[h.size] & 0x0F) == GDW_ENET_CONNECT;
+    if (n > GDW_ENET_MAXIMUM_MTU || gdw_enet_read_header(d, n, &h, &err) != GDW_OK || h.peer_id != 0xFFF) return false;
+    if (!h.compressed) return n >= h.size + 4 && (d[h.size] & 0x0F) == GDW_ENET_CONNECT;
+    uint8_t plain[GDW_ENET_MAXIMUM_MTU];
+    gdw_enet_compression found = GDW_ENET_COMPRESS_NONE;
+    bool range = false;
+    size_t k = decompress(g, &found, &range, d + h.size, n - h.size, plain, sizeof plain - h.size);
+    return k >= 4 && (plain[0] & 0x0F) == GDW_ENET_CONNECT;
 }
 
 /* ---- the output: datagrams built command by command --------------------------------------------------------- */
@@ -168,9 +193,9 @@ static void out_begin(judge *j) {
 }
 
 static void out_flush(judge *j) {
-    if (j->out_len > j->hdr_len || j->commands_in == 0) {
+    if (j->out_len > j->hdr_len || j->header_only) {
         if (!j->g->pol.dry_run) {
-            j->emit(j->ctx, true, j->out, j->out_len);
+            j->emit(j->ctx, j->to_server, j->out, j->out_len);
             j->g->c.datagrams_out++, j->g->c.bytes_out += j->out_len;
         }
     }
@@ -245,7 +270,7 @@ static void cut_off(judge *j, const char *rule, const msg_ctx *m, size_t offset)
     log_action(j, "cut", rule, m, offset, "%s", why);
     if (j->g->pol.dry_run) return;
     p->cut = true;
-    forged_disconnect(j->g, p, j->emit, j->ctx);
+    if (!p->server_side) forged_disconnect(j->g, p, j->emit, j->ctx); /* (a hostile server's traffic is only refused) */
 }
 
 /* One rule broken by message m: counted and logged; the caller removes or replaces the command. Returns true when
@@ -333,6 +358,22 @@ static const char *judge_values(judge *j, const gdw_mp_parsed *mp, const uint8_t
     return NULL;
 }
 
+/* Godot 4.6.3's on_spawn_receive checks name_len + sync_len * 4 against the bytes left in 32 bits
+ * (modules/multiplayer/scene_replication_interface.cpp:581-590), so a sync count past 2^30 wraps, passes, and the
+ * client reads 2^31 ids past the packet and hangs (docs/engine-findings.md, finding 8: a hostile server's SPAWN).
+ * The rule: the sync ids and the name must fit in the packet, summed without wrapping. SPAWN's layout: 04, scene id u8,
+ * spawner u32, net id u32, sync count u32, name length u32, the ids, the name (docs/multiplayer.md 1.7). */
+static const char *spawn_rule(const generation *gen, const uint8_t *pkt, size_t n, size_t *offset, char *why, size_t cap) {
+    if (gen->layer != GDW_MULTIPLAYER_SCENE4 || n < 18 || (pkt[0] & 7) != 4) return NULL;
+    uint64_t sync_len = (uint64_t)pkt[10] | (uint64_t)pkt[11] << 8 | (uint64_t)pkt[12] << 16 | (uint64_t)pkt[13] << 24;
+    uint64_t name_len = (uint64_t)pkt[14] | (uint64_t)pkt[15] << 8 | (uint64_t)pkt[16] << 16 | (uint64_t)pkt[17] << 24;
+    if (name_len + sync_len * 4 <= n - 18) return NULL;
+    *offset = 10;
+    snprintf(why, cap, "a SPAWN with %llu sync ids and a name of %llu bytes in %zu bytes (engine finding 8: the engine's 32-bit check wraps)",
+             (unsigned long long)sync_len, (unsigned long long)name_len, n - 18);
+    return "spawn";
+}
+
 /* Judges one multiplayer packet pkt[0..n) of message m (depth 0; a relay's inner packet at depth 1). The first
  * broken rule (and *offset in pkt), or NULL. */
 static const char *judge_packet(judge *j, msg_ctx *m, const uint8_t *pkt, size_t n, unsigned depth, size_t *offset, char *why, size_t cap) {
@@ -341,6 +382,8 @@ static const char *judge_packet(judge *j, msg_ctx *m, const uint8_t *pkt, size_t
     gdw_error err;
     gdw_mp_parsed *mp = &g->mp[depth];
     *offset = 0;
+    const char *spawn = spawn_rule(g->gen, pkt, n, offset, why, cap);
+    if (spawn) return spawn;
     if (gdw_mp_parse_into(pkt, n, g->pol.dialect, &g->dec, mp, &err) != GDW_OK) {
         *offset = err.offset;
         snprintf(why, cap, "%s", err.message);
@@ -369,7 +412,7 @@ static const char *judge_packet(judge *j, msg_ctx *m, const uint8_t *pkt, size_t
         break;
     case GDW_MP_SYS_ADD_PEER:
     case GDW_MP_SYS_DEL_PEER:
-        if (!g->pol.peer_commands) { snprintf(why, cap, "only the server sends %s", gdw_mp_command_name(mp->command)); *offset = 1; return "peer_command"; }
+        if (!g->pol.peer_commands && !p->server_side) { snprintf(why, cap, "only the server sends %s", gdw_mp_command_name(mp->command)); *offset = 1; return "peer_command"; }
         break;
     case GDW_MP_SYS_RELAY:
         if (!g->pol.relay) { snprintf(why, cap, "SYS relays are not allowed (sys.relay)"); *offset = 1; return "relay"; }
@@ -432,7 +475,7 @@ static const char *judge_message(judge *j, msg_ctx *m, const uint8_t *pkt, size_
         snprintf(why, cap, "%zu bytes, past enet.max_message_bytes", n);
         return "message_bytes";
     }
-    if (gen->config_channel >= 0 && m->enet_channel == (unsigned)gen->config_channel) {
+    if (gen->config_channel >= 0 && m->enet_channel == (unsigned)gen->config_channel && !p->server_side) {
         snprintf(why, cap, "ENet channel %u is the server's configuration channel", m->enet_channel);
         return "config_channel";
     }
@@ -442,7 +485,7 @@ static const char *judge_message(judge *j, msg_ctx *m, const uint8_t *pkt, size_
             return "multiplayer";
         }
         uint32_t src = (uint32_t)pkt[0] | (uint32_t)pkt[1] << 8 | (uint32_t)pkt[2] << 16 | (uint32_t)pkt[3] << 24;
-        if (p->godot_id && src != (uint32_t)p->godot_id) {
+        if (p->godot_id && src != (uint32_t)p->godot_id && !p->server_side) { /* the server relays others' packets as they came */
             char t[48];
             snprintf(t, sizeof t, "source %u, the sender is %lld", src, (long long)p->godot_id);
             snprintf(why, cap, "%s", t);
@@ -506,6 +549,24 @@ static void out_fragment_neutralised(judge *j, const uint8_t *cmd, size_t n, siz
     memcpy(tmp, cmd, n);
     if (n - fixed >= hn) memcpy(tmp + fixed, head, hn);
     out_put(j, tmp, n);
+}
+
+/* A head held with its datagram goes out as that datagram, byte for byte; neutralised, alone in a datagram of its own. */
+static void emit_whole(judge *j, const held_head *h, bool neutralise) {
+    const uint8_t *d = h->bytes + h->len;
+    size_t n = h->dgram_len;
+    uint8_t tmp[GDW_ENET_MAXIMUM_MTU + 8];
+    if (neutralise) {
+        uint8_t head[16];
+        size_t hn = harmless_packet(j->p, head);
+        if (h->hdr_len + h->len > sizeof tmp) return;
+        memcpy(tmp, h->hdr, h->hdr_len);
+        memcpy(tmp + h->hdr_len, h->bytes, h->len);
+        if (h->len - h->fixed >= hn) memcpy(tmp + h->hdr_len + h->fixed, head, hn);
+        d = tmp, n = h->hdr_len + h->len;
+    }
+    j->emit(j->ctx, j->to_server, d, n);
+    j->g->c.datagrams_out++, j->g->c.bytes_out += n;
 }
 
 static void command_fragment(judge *j, const gdw_enet_command *c, const uint8_t *raw, size_t raw_len) {
@@ -582,7 +643,9 @@ static void command_fragment(judge *j, const gdw_enet_command *c, const uint8_t 
             h = malloc(sizeof *h + raw_len);
             if (!h) return;
             h->channel = (uint8_t)c->channel, h->start_seq = start, h->reliable = reliable, h->len = raw_len, h->fixed = c->fields_len;
+            h->dgram_len = 0;
             memcpy(h->bytes, raw, raw_len);
+            j->just_held = h;
             h->next = p->held, p->held = h;
             p->held_bytes += sizeof *h + raw_len;
             if (reliable) recent_add(p, c->channel, c->reliable_seq, hash, V_HELD);
@@ -600,16 +663,24 @@ static void command_fragment(judge *j, const gdw_enet_command *c, const uint8_t 
     uint16_t head_seq = start;
     if (reliable && c->fragment.number != 0) recent_add(p, c->channel, c->reliable_seq, hash, V_PASSED);
     if (!rule) {
-        if (reliable) recent_add(p, c->channel, head_seq, head == raw ? hash : fnv(head, head_len), V_PASSED);
-        if (head && head != raw) out_put(j, head, head_len);
+        if (reliable) {
+            recent *hr = recent_find(p, c->channel, head_seq);
+            if (hr) hr->verdict = V_PASSED;
+            else if (head) recent_add(p, c->channel, head_seq, head == raw ? hash : fnv(head, head_len), V_PASSED);
+        }
+        if (h && h->dgram_len) emit_whole(j, h, false);
+        else if (head && head != raw) out_put(j, head, head_len);
         if (c->fragment.number != 0 || !h) out_put(j, raw, raw_len);
     } else {
         bool gone = violation(j, reliable ? "replace" : "drop", rule, &m, off, "%s", why);
         if (g->pol.dry_run) out_put(j, raw, raw_len);
         else if (!gone) {
             if (reliable) {
-                recent_add(p, c->channel, head_seq, head == raw ? hash : fnv(head, head_len), V_REPLACED);
-                if (head) out_fragment_neutralised(j, head, head_len, head_fixed);
+                recent *hr = recent_find(p, c->channel, head_seq);
+                if (hr) hr->verdict = V_REPLACED;
+                else recent_add(p, c->channel, head_seq, head == raw ? hash : fnv(head, head_len), V_REPLACED);
+                if (h && h->dgram_len) emit_whole(j, h, true);
+                else if (head) out_fragment_neutralised(j, head, head_len, head_fixed);
                 if (c->fragment.number != 0) out_put(j, raw, raw_len);
                 g->c.replaced++;
             } else {
@@ -670,16 +741,19 @@ static void refuse(judge *j, const char *rule, size_t offset, const char *why) {
     log_action(j, "refuse", rule, NULL, offset, "%s", why);
 }
 
-unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, size_t n, double now, gdw_guard_emit_fn emit, void *ctx) {
+/* One datagram judged, to_server: from a client (to the server), else from the server (policy server.judge). */
+static unsigned judge_datagram(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, size_t n, double now, gdw_guard_emit_fn emit, void *ctx,
+                               bool to_server) {
     judge j;
-    j.g = g, j.p = p, j.emit = emit, j.ctx = ctx, j.now = now, j.actions = 0, j.commands_in = 0;
+    j.g = g, j.p = p, j.emit = emit, j.ctx = ctx, j.now = now, j.actions = 0, j.commands_in = 0, j.sends = 0, j.just_held = NULL, j.header_only = false;
+    j.to_server = to_server;
     g->c.datagrams_in++, g->c.bytes_in += n;
     if (p->cut) { /* its traffic is dropped; the relay keeps the address until it is idle */
         g->c.refused++;
         return 1;
     }
     if (!g->pol.checks) {
-        emit(ctx, true, d, n);
+        emit(ctx, j.to_server, d, n);
         g->c.datagrams_out++, g->c.bytes_out += n;
         return 0;
     }
@@ -688,7 +762,7 @@ unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, siz
     if (n > GDW_ENET_MAXIMUM_MTU || gdw_enet_read_header(d, n, &h, &err) != GDW_OK) {
         refuse(&j, g->pol.encrypted == GDW_GUARD_UNREADABLE_PASS ? "enet" : "enet", 0,
                n > GDW_ENET_MAXIMUM_MTU ? "longer than ENet's 4,096-byte datagram" : "shorter than an ENet header");
-        if (g->pol.encrypted == GDW_GUARD_UNREADABLE_PASS || g->pol.dry_run) emit(ctx, true, d, n), g->c.datagrams_out++, g->c.bytes_out += n;
+        if (g->pol.encrypted == GDW_GUARD_UNREADABLE_PASS || g->pol.dry_run) emit(ctx, j.to_server, d, n), g->c.datagrams_out++, g->c.bytes_out += n;
         return j.actions;
     }
     const uint8_t *body = d + h.size;
@@ -696,18 +770,10 @@ unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, siz
     memcpy(j.hdr_bytes, d, h.size);
     j.hdr_len = h.size;
     if (h.compressed) {
-        size_t k = 0;
-        static const gdw_enet_compression order[] = {GDW_ENET_COMPRESS_ZSTD, GDW_ENET_COMPRESS_ZLIB, GDW_ENET_COMPRESS_FASTLZ};
-        if (p->compression) k = gdw_enet_decompress(p->compression, body, body_len, j.plain, sizeof j.plain - h.size);
-        else if (p->range_found && g->range) k = g->range(g->range_ctx, body, body_len, j.plain, sizeof j.plain - h.size);
-        if (!k && !p->compression && !p->range_found) {
-            for (size_t i = 0; i < sizeof order / sizeof order[0] && !k; i++)
-                if ((k = gdw_enet_decompress(order[i], body, body_len, j.plain, sizeof j.plain - h.size))) p->compression = order[i];
-            if (!k && g->range && (k = g->range(g->range_ctx, body, body_len, j.plain, sizeof j.plain - h.size))) p->range_found = true;
-        }
+        size_t k = decompress(g, &p->compression, &p->range_found, body, body_len, j.plain, sizeof j.plain - h.size);
         if (!k) {
             refuse(&j, "compressed", h.size, "a compressed datagram the guard cannot read");
-            if (g->pol.compressed == GDW_GUARD_UNREADABLE_PASS || g->pol.dry_run) emit(ctx, true, d, n), g->c.datagrams_out++, g->c.bytes_out += n;
+            if (g->pol.compressed == GDW_GUARD_UNREADABLE_PASS || g->pol.dry_run) emit(ctx, j.to_server, d, n), g->c.datagrams_out++, g->c.bytes_out += n;
             return j.actions;
         }
         body = j.plain, body_len = k;
@@ -748,10 +814,12 @@ unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, siz
         case GDW_ENET_SEND_RELIABLE:
         case GDW_ENET_SEND_UNRELIABLE:
         case GDW_ENET_SEND_UNSEQUENCED:
+            j.sends++;
             command_send(&j, &c, raw, raw_len);
             break;
         case GDW_ENET_SEND_FRAGMENT:
         case GDW_ENET_SEND_UNRELIABLE_FRAGMENT:
+            j.sends++;
             command_fragment(&j, &c, raw, raw_len);
             break;
         default: /* acknowledgements, pings, DISCONNECT, bandwidth and throttle: ENet's own */
@@ -766,17 +834,52 @@ unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, siz
         log_action(&j, "drop", "enet", NULL, err.offset, "%s", err.message);
     }
     if (g->pol.dry_run) {
-        emit(ctx, true, d, n);
+        emit(ctx, j.to_server, d, n);
         g->c.datagrams_out++, g->c.bytes_out += n;
         return j.actions;
     }
-    if (j.actions == 0 && !h.compressed && j.out_len == n && memcmp(j.out, d, n) == 0) { /* byte for byte */
-        emit(ctx, true, d, n);
+    if (j.just_held && j.sends == 1 && j.actions == 0) { /* the datagram had only the head to give: kept whole */
+        held_head *k = j.just_held, *w = realloc(k, sizeof *k + k->len + n);
+        if (w) {
+            for (held_head **q = &p->held; *q; q = &(*q)->next)
+                if (*q == k) { *q = w; break; }
+            memcpy(w->bytes + w->len, d, n);
+            w->dgram_len = n;
+            memcpy(w->hdr, j.hdr_bytes, j.hdr_len);
+            w->hdr_len = j.hdr_len;
+            p->held_bytes += n;
+            return 0;
+        }
+    }
+    if (j.actions == 0 && h.compressed && j.out_len - j.hdr_len == body_len && memcmp(j.out + j.hdr_len, body, body_len) == 0) {
+        emit(ctx, j.to_server, d, n); /* nothing changed: the compressed datagram as it came */
         g->c.datagrams_out++, g->c.bytes_out += n;
         return 0;
     }
-    if (j.out_len > j.hdr_len || j.commands_in == 0) out_flush(&j);
+    if (j.actions == 0 && !h.compressed && j.out_len == n && memcmp(j.out, d, n) == 0) { /* byte for byte */
+        emit(ctx, j.to_server, d, n);
+        g->c.datagrams_out++, g->c.bytes_out += n;
+        return 0;
+    }
+    j.header_only = body_len == 0;
+    if (j.out_len > j.hdr_len || j.header_only) out_flush(&j);
     return j.actions;
+}
+
+unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, size_t n, double now, gdw_guard_emit_fn emit, void *ctx) {
+    return judge_datagram(g, p, d, n, now, emit, ctx, true);
+}
+
+unsigned gdw_guard_from_server(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, size_t n, double now, gdw_guard_emit_fn emit, void *ctx) {
+    gdw_guard_server(g, p, d, n);
+    if (!g->pol.judge_server || !g->pol.checks) {
+        emit(ctx, false, d, n);
+        return 0;
+    }
+    if (!p->toward_client && !(p->toward_client = gdw_guard_peer_new(g))) return 0; /* out of memory: nothing goes on */
+    p->toward_client->server_side = true;
+    p->toward_client->godot_id = 1; /* the server */
+    return judge_datagram(g, p->toward_client, d, n, now, emit, ctx, false);
 }
 
 void gdw_guard_server(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, size_t n) {

@@ -72,6 +72,7 @@ typedef struct gdw_guard_policy {
     gdw_guard_reliable_action reliable; /* actions.reliable: replace (default) or cut */
     unsigned cut_after;           /* actions.cut_after: violations before the peer is cut off (default 3; 0 never) */
     bool dry_run;                 /* --dry-run: log what it would do, forward everything */
+    bool judge_server;            /* server.judge: also judge the server's datagrams (a guard in front of a client; default false) */
     /* paths (per peer): */
     size_t max_paths;             /* paths.max_entries (default 1024) */
     size_t max_path_bytes;        /* paths.max_bytes (default 262144) */
@@ -91,7 +92,7 @@ typedef struct gdw_guard_action {
     const char *rule;     /* the rule broken: "object", "depth", "value_bytes", "container", "string", "variant",
                              "strict", "multiplayer", "unknown_path", "unknown_method", "arguments", "raw", "relay",
                              "peer_command", "forged_source", "config_channel", "channel", "fragments",
-                             "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit" */
+                             "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn" */
     const char *command;  /* the multiplayer command ("rpc", ...) or the ENet command's name */
     const char *mode;     /* "reliable", "unreliable", "unreliable_ordered" */
     unsigned channel;     /* Godot's transfer channel */
@@ -149,14 +150,22 @@ GDW_API unsigned gdw_guard_client(gdw_guard *g, gdw_guard_peer *p, const uint8_t
 /* gdw_guard_server: one datagram from the server to this client, read (never changed): its VERIFY_CONNECT gives
  * the peer id and session the forged DISCONNECT needs. */
 GDW_API void gdw_guard_server(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, size_t n);
+/* gdw_guard_from_server: what the relay calls for each server datagram to this client: read (gdw_guard_server), then
+ * emitted to the client (to_server false) untouched; with the policy's server.judge, judged first as a client's are
+ * (the rules only a client can break aside: its source, the configuration channel, ADD_PEER and DEL_PEER), the
+ * actions the same but for a cut, which refuses the server's later datagrams and forges nothing. Returns the number
+ * of actions. */
+GDW_API unsigned gdw_guard_from_server(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d, size_t n, double now, gdw_guard_emit_fn emit,
+                                       void *ctx);
 
 /* gdw_guard_forget: the relay drops the peer's state (evicted to make room): the DISCONNECT forged for the server,
  * when its VERIFY_CONNECT was seen, so that the server frees its peer too. */
 GDW_API void gdw_guard_forget(gdw_guard *g, gdw_guard_peer *p, gdw_guard_emit_fn emit, void *ctx);
 
 /* The smallest datagram a client may open with: a CONNECT (header 0xFFF), so that a datagram from an unknown
- * address that is not one makes no state (the relay's rule). */
-GDW_API bool gdw_guard_is_connect(const uint8_t *d, size_t n);
+ * address that is not one makes no state (the relay's rule). Compressed (Godot 3.4+ compresses its CONNECT too): read with
+ * the decompressors the guard has. */
+GDW_API bool gdw_guard_is_connect(const gdw_guard *g, const uint8_t *d, size_t n);
 
 #ifdef __cplusplus
 }

@@ -42,13 +42,17 @@ typedef struct recent {
     uint32_t hash;
 } recent;
 
-/* The head (fragment 0) of a fragmented message, held until the message is judged. */
+/* The head (fragment 0) of a fragmented message, held until the message is judged: its command (bytes[0..len)), and
+ * the datagram it came in (bytes[len..len + dgram_len)) when that held nothing else to forward, so that an honest
+ * head goes on byte for byte. */
 typedef struct held_head {
     struct held_head *next;
     uint8_t channel;
     bool reliable;
     uint16_t start_seq;
-    size_t len, fixed;
+    size_t len, fixed, dgram_len; /* the command's length and fixed part; the datagram's length (0: not kept) */
+    uint8_t hdr[4];               /* the datagram's header, compression flag cleared (a neutralised head goes alone) */
+    size_t hdr_len;
     uint8_t bytes[];
 } held_head;
 
@@ -56,6 +60,8 @@ struct gdw_guard_peer {
     gdw_guard *g;
     int64_t godot_id;
     bool verified, cut, range_found;
+    bool server_side;               /* this state judges the server's datagrams to the client (policy server.judge) */
+    struct gdw_guard_peer *toward_client; /* that state, for this client's server (made when first needed) */
     uint16_t server_peer_id;
     uint8_t session;
     gdw_enet_compression compression;
@@ -85,7 +91,10 @@ typedef struct judge {
     gdw_guard_emit_fn emit;
     void *ctx;
     double now;
-    unsigned actions, commands_in;
+    unsigned actions, commands_in, sends;
+    bool to_server; /* where the judged datagram goes: the server (a client's), or the client (the server's) */
+    bool header_only; /* the datagram had no command (forwarded as it came) */
+    held_head *just_held; /* a head this datagram gave, held (it may be kept as the whole datagram) */
     uint8_t hdr_bytes[4];
     size_t hdr_len;
     uint8_t out[GDW_ENET_MAXIMUM_MTU];

@@ -79,6 +79,7 @@ static const key k_keys[] = {
     {"unreadable", "encrypted", K_UNREADABLE, AT(encrypted), 0, 0},
     {"actions", "reliable", K_RELIABLE, AT(reliable), 0, 0},
     {"actions", "cut_after", K_UINT, AT(cut_after), 0, 1000000},
+    {"server", "judge", K_BOOL, AT(judge_server), 0, 0},
     {"paths", "max_entries", K_SIZE, AT(max_paths), 1, 1048576},
     {"paths", "max_bytes", K_SIZE, AT(max_path_bytes), 256, 268435456},
 };
@@ -186,7 +187,11 @@ static int load_map(loader *L, yaml_node_t *map, const char *section, gdw_guard_
             continue;
         }
         const key *k = key_find(section, name);
-        if (!k) return fail(L, kn, "unknown key '%s%s' (guard/README.md lists every key)", section[0] ? section : "", section[0] ? "" : name);
+        if (!k) {
+            char full[160];
+            snprintf(full, sizeof full, "%s%s%s", section, section[0] ? "." : "", name);
+            return fail(L, kn, "unknown key '%s' (guard/README.md lists every key)%s", full, "");
+        }
         if (set_key(L, k, vn, p)) return -1;
     }
     return 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * relay.c — the guard's sockets (relay.h): one epoll loop, a signalfd for SIGTERM, SIGINT and SIGUSR1, the listening
  * UDP socket and one connected UDP socket to the upstream per client address. Every client datagram goes through
- * gdw_guard_client; every server datagram through gdw_guard_server (read, never changed) and back to its client.
+ * gdw_guard_client; every server datagram through gdw_guard_from_server (read; judged too with the policy's server.judge)
+ * and back to its client.
  *
  * Bounded: at most max_clients clients; a new address must open with an ENet CONNECT (else no state is made);
  * when full, the least recently heard client whose handshake never finished is evicted (its server peer freed with
@@ -205,7 +206,7 @@ static void from_clients(relay *r, double now, bool draining) {
             client *c = client_find(r, &from[i], al);
             if (!c) {
                 if (draining) { r->st.clients_refused++; continue; }
-                if (!gdw_guard_is_connect(buf[i], n)) { r->st.not_connect++; continue; }
+                if (!gdw_guard_is_connect(r->g, buf[i], n)) { r->st.not_connect++; continue; }
                 if (!(c = client_new(r, &from[i], al, now))) { r->st.clients_refused++; continue; }
             }
             c->last = now;
@@ -225,8 +226,11 @@ static void from_server(relay *r, client *c) {
     for (int i = 0; i < 64; i++) {
         ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
         if (n < 0) return; /* EAGAIN, or ECONNREFUSED while the upstream is down: the client's ENet resends */
-        gdw_guard_server(r->g, c->peer, buf, (size_t)n);
-        if (sendto(r->listen_fd, buf, (size_t)n, MSG_DONTWAIT, (struct sockaddr *)&c->addr, c->addr_len) < 0) r->st.send_errors++;
+        r->cur = c;
+        set_current(c);
+        size_t before = gdw_guard_peer_held(c->peer);
+        gdw_guard_from_server(r->g, c->peer, buf, (size_t)n, now_s(), emit, r);
+        note_held(r, c, before);
     }
 }
 

@@ -233,6 +233,9 @@ static void function(scan *sc, const tok *t, size_t n, size_t i, pj_rpc_config r
         if (t[j].kind == T_IDENT) {
             args[na].name = pj_strndup(sc->a, t[j].s, t[j].len);
             args[na].type = NULL;
+            args[na].has_default = false; /* `name: T = value` or `name := value` (gdscript_parser.cpp:1509 in 4.6.3) */
+            for (size_t q = j + 1; q < k; q++)
+                if (punct(&t[q], '=')) args[na].has_default = true;
             size_t p = j + 1;
             bool inferred = p + 1 < k && punct(&t[p], ':') && punct(&t[p + 1], '=') && t[p + 1].s == t[p].s + 1;
             if (p < k && punct(&t[p], ':') && !inferred) {

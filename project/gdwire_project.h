@@ -36,6 +36,7 @@ GDW_API const char *gdw_replication_mode_name(gdw_replication_mode m);
 typedef struct gdw_rpc_arg {
     const char *name;
     const char *type; /* as declared ("int", "Array[int]"), NULL when untyped or inferred */
+    bool has_default; /* declared with a default value (`x: int = 0`, `x := 0`): the caller may leave it out */
 } gdw_rpc_arg;
 
 typedef struct gdw_rpc_method {
@@ -50,6 +51,8 @@ typedef struct gdw_rpc_method {
     size_t n_args;
     bool args_known;       /* false in an engine dump that gave no arguments */
     const char *declared_at; /* "res://x.gd:12", or NULL */
+    size_t n_required;     /* the arguments a call must give: those before the first with a default */
+    int godot;             /* 3 or 4, the manifest's: which engine's rules gdw_rpc_args_fit applies */
 } gdw_rpc_method;
 
 typedef struct gdw_rpc_node {
@@ -145,6 +148,41 @@ GDW_API void gdw_rpc_md5(const char *const *names, size_t n, char out[33]);
 
 /* Whether a manifest path (with "*" segments) names a concrete node path. */
 GDW_API bool gdw_rpc_path_match(const char *pattern, const char *path);
+
+/* The manifest's node for a concrete node path ("*" segments match one name); md5 (33 bytes, or NULL)
+   tells apart nodes one "*" path names. NULL: none.
+   A node whose path is the same text comes before one a "*" path names. With md5, the node the path names
+   whose MD5 it is; when none has it, the first the path names (its md5 then differs from the one given:
+   the engine's "The rpc node checksum failed"). */
+GDW_API const gdw_rpc_node *gdw_rpc_manifest_node(const gdw_rpc_manifest *m, const char *path, size_t path_len, const char *md5);
+/* A node's method by wire id (Godot 4; name NULL) or by name (Godot 3: id ignored). NULL: none. */
+GDW_API const gdw_rpc_method *gdw_rpc_node_method(const gdw_rpc_node *n, int id, const char *name, size_t name_len);
+
+typedef struct gdw_rpc_fit {
+    bool fits;          /* the engine would run the method with these arguments */
+    bool known;         /* false: the manifest cannot tell (args_known false, dynamic node): treat as fitting */
+    size_t arg;         /* when !fits: the index of the first argument refused, or n_args for a count mismatch */
+    const char *reason; /* static text: "expects 2 to 3 arguments, got 4", "argument 1 (amount): int expected, got String" */
+} gdw_rpc_fit;
+/* Whether the engine would call m with these decoded arguments (NULL entries: a value that did not decode).
+   The rules are the engine's (docs/rpc-manifest.md "Which calls the engine runs", with citations), one row
+   per engine generation (m->godot), with SceneMultiplayer's allow_object_decoding false (its default).
+   reason is static text, valid until the next call from the same thread (it names the argument); NULL when
+   the call fits and the manifest knows. */
+GDW_API gdw_rpc_fit gdw_rpc_args_fit(const gdw_rpc_method *m, const gdw_value *const *args, size_t n_args);
+
+/* One RPC of a session read against a manifest: its node, its method, whether the engine would run it. What
+   capture --project, the Python and the JS session show (one function, so that they say the same). */
+typedef struct gdw_rpc_call {
+    const gdw_rpc_node *node;     /* NULL: no node of the manifest at that path */
+    const gdw_rpc_method *method; /* NULL: the node has no such method (or no node) */
+    bool md5_differs;             /* the MD5 its SIMPLIFY_PATH announced is not the node's ("checksum failed") */
+    gdw_rpc_fit fit;              /* known false when there is no method, the node is dynamic, or its MD5 differs */
+} gdw_rpc_call;
+/* path: the node path as the session resolved it (NUL-terminated); md5: the one announced for it, or NULL; the
+   method by id (Godot 4, name NULL) or by name (Godot 3); args as gdw_rpc_args_fit takes them. */
+GDW_API gdw_rpc_call gdw_rpc_manifest_call(const gdw_rpc_manifest *m, const char *path, const char *md5, int id,
+                                           const char *name, size_t name_len, const gdw_value *const *args, size_t n_args);
 
 #ifdef __cplusplus
 }

@@ -73,7 +73,7 @@ char *gdw_rpc_manifest_json(const gdw_rpc_manifest *m, size_t *len) {
                 pj_buf_json_str(&b, rm->args[a].name);
                 pj_buf_adds(&b, ",\"type\":");
                 pj_buf_json_str(&b, rm->args[a].type);
-                pj_buf_adds(&b, "}");
+                pj_buf_adds(&b, rm->args[a].has_default ? ",\"default\":true}" : "}");
             }
             pj_buf_adds(&b, "],\"declared_at\":");
             pj_buf_json_str(&b, rm->declared_at);
@@ -335,9 +335,12 @@ gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_
                 args[k].name = jstr(a, jat(jr, "args", k), "name");
                 if (!args[k].name) args[k].name = "";
                 args[k].type = jstr(a, jat(jr, "args", k), "type");
+                args[k].has_default = jbool(jat(jr, "args", k), "default");
             }
             rm->args = args;
             rm->n_args = args ? na : 0;
+            rm->n_required = pj_args_required(rm->args, rm->n_args);
+            rm->godot = m->godot;
         }
         n->rpcs = rpcs;
         n->n_rpcs = rpcs ? nm : 0;

@@ -79,6 +79,10 @@ void pj_problem(pj_problems *p, const char *file, unsigned line, const char *fmt
 /* ---- md5 (RFC 1321) ---- */
 void pj_md5(const void *data, size_t len, uint8_t out[16]);
 
+/* The arguments a call must give: those before the first declared with a default (GDScript allows no
+ * required parameter after one with a default, gdscript_parser.cpp:1693 in 4.6.3). (fit.c) */
+size_t pj_args_required(const gdw_rpc_arg *args, size_t n);
+
 /* ---- GDScript (gdscript.c) ---- */
 typedef struct pj_rpc_config {
     bool set;              /* the function has an @rpc or a Godot 3 keyword */

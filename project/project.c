@@ -556,7 +556,8 @@ static void emit_node(project *p, const char *path, const char *origin, const in
     for (size_t i = 0; i < n_rpcs; i++) {
         const rpc_entry *e = &si->rpcs[i];
         m[i] = (gdw_rpc_method){(uint16_t)i, false, e->name, e->cfg.mode, e->cfg.call_local, e->cfg.transfer_mode,
-                                e->cfg.channel, e->args, e->n_args, true, e->declared_at};
+                                e->cfg.channel, e->args, e->n_args, true, e->declared_at,
+                                pj_args_required(e->args, e->n_args), p->godot};
         names[i] = e->name;
     }
     out->rpcs = m;

@@ -109,6 +109,8 @@ static void test_annotations(void) {
           "@rpc strings in any order, the channel fourth (gdscript_parser.cpp:5211-5239)");
     CHECK(b && b->n_args == 3 && strcmp(b->args[0].type, "int") == 0 && !b->args[1].type && strcmp(b->args[2].type, "Array[int]") == 0,
           "b_order's parameters: x: int, y := (inferred), z: Array[int]");
+    CHECK(b && !b->args[0].has_default && b->args[1].has_default && b->args[2].has_default && b->n_required == 1,
+          "defaults: `y := 2`, `z: Array[int] = []` (gdscript_parser.cpp:1509 in 4.6.3): 1 required");
     CHECK(c && c->mode == GDW_RPC_ANY_PEER, "@rpc two annotations above");
     CHECK(d && d->transfer_mode == GDW_TRANSFER_UNRELIABLE && !d->call_local, "@rpc over two lines");
     CHECK(!method(n, "not_rpc") && !method(n, "inner_rpc"), "no @rpc, no RPC; inner classes apart");
@@ -285,6 +287,68 @@ static void test_scan_alone(void) {
     }
 }
 
+/* gdw_rpc_args_fit on rules read in the engines' sources (the engine's own runs are //project:engine_test's). */
+static void test_fit(void) {
+    gdw_rpc_arg a2[] = {{"amount", "int", false}, {"why", "String", true}};
+    gdw_rpc_method m = {.name = "hit", .args = a2, .n_args = 2, .args_known = true, .n_required = 1, .godot = 4};
+    gdw_value i = {.type = GDW_INT}, f = {.type = GDW_FLOAT, .width = 8}, s = {.type = GDW_STRING},
+              sn = {.type = GDW_STRING_NAME}, nil = {.type = GDW_NIL};
+    const gdw_value *ok[] = {&f, &sn}, *bad[] = {&s}, *three[] = {&i, &s, &s}, *undecoded[] = {NULL};
+    gdw_rpc_fit r = gdw_rpc_args_fit(&m, ok, 2);
+    CHECK(r.fits && r.known, "float -> int, StringName -> String: can_convert_strict (variant.cpp:560-569 int, 582-589 String, in 4.6.3)");
+    r = gdw_rpc_args_fit(&m, bad, 1);
+    CHECK(!r.fits && r.arg == 0 && strcmp(r.reason, "argument 1 (amount): int expected, got String") == 0,
+          "String -> int refused: %s", r.reason);
+    r = gdw_rpc_args_fit(&m, three, 3);
+    CHECK(!r.fits && r.arg == 3 && strcmp(r.reason, "expects 1 to 2 arguments, got 3") == 0, "too many (gdscript_vm.cpp:557-563): %s", r.reason);
+    r = gdw_rpc_args_fit(&m, NULL, 0);
+    CHECK(!r.fits && r.arg == 0, "too few (gdscript_vm.cpp:564-568)");
+    r = gdw_rpc_args_fit(&m, undecoded, 1);
+    CHECK(!r.fits && strstr(r.reason, "got Nil (it did not decode)"), "4: an undecoded argument is Nil (scene_rpc_interface.cpp:288): %s", r.reason);
+    m.godot = 3;
+    r = gdw_rpc_args_fit(&m, undecoded, 1);
+    CHECK(!r.fits && strstr(r.reason, "does not decode"), "3: no call (multiplayer_api.cpp:308 in 3.6.2): %s", r.reason);
+    gdw_rpc_arg t[] = {{"x", "Transform2D", false}};
+    gdw_value t3 = {.type = GDW_TRANSFORM3D};
+    const gdw_value *tv[] = {&t3};
+    gdw_rpc_method mt = {.name = "t", .args = t, .n_args = 1, .args_known = true, .n_required = 1, .godot = 4};
+    CHECK(gdw_rpc_args_fit(&mt, tv, 1).fits, "4: Transform3D -> Transform2D (variant.cpp:627-634, variant_construct.cpp:274)");
+    mt.godot = 3;
+    CHECK(gdw_rpc_args_fit(&mt, tv, 1).fits, "3: Transform -> Transform2D (variant.cpp:444-450 in 3.6.2)");
+    gdw_value str = {.type = GDW_STRING};
+    const gdw_value *sv[] = {&str};
+    CHECK(!gdw_rpc_args_fit(&mt, sv, 1).fits, "3: String -> Transform2D refused");
+    gdw_rpc_arg ta[] = {{"xs", "Array[int]", false}, {"n", "Node", false}};
+    gdw_container ci = {.elem = {.kind = GDW_DESC_BUILTIN, .builtin = GDW_INT}};
+    gdw_value untyped = {.type = GDW_ARRAY}, typed = {.type = GDW_ARRAY, .flags = GDW_VF_TYPED, .u.ext = &ci};
+    gdw_rpc_method ma = {.name = "a", .args = ta, .n_args = 2, .args_known = true, .n_required = 2, .godot = 4};
+    const gdw_value *av[] = {&untyped, &nil}, *tv2[] = {&typed, &i}, *tv3[] = {&typed, &s};
+    r = gdw_rpc_args_fit(&ma, av, 2);
+    CHECK(!r.fits && r.arg == 0, "an untyped Array for Array[int] (gdscript_function.h:90-92)");
+    r = gdw_rpc_args_fit(&ma, tv2, 2);
+    CHECK(r.fits && !r.known, "an int for Node: a class refuses it, an enum takes it: unknown");
+    r = gdw_rpc_args_fit(&ma, tv3, 2);
+    CHECK(!r.fits && r.arg == 1, "a String for Node: neither a class nor an enum takes it");
+    m.args_known = false;
+    r = gdw_rpc_args_fit(&m, bad, 1);
+    CHECK(r.fits && !r.known, "arguments not known: fits, unknown");
+    const gdw_value *many[256] = {0};
+    CHECK(!gdw_rpc_args_fit(&m, many, 256).fits, "256 arguments (scene_rpc_interface.cpp:311)");
+
+    gdw_rpc_method ms[] = {{.id = 0, .name = "a"}, {.id = 1, .name = "b"}};
+    gdw_rpc_node nodes[] = {{.path = "Players/*", .has_md5 = true, .md5 = "11111111111111111111111111111111", .rpcs = ms, .n_rpcs = 2},
+                            {.path = "Players/*", .has_md5 = true, .md5 = "22222222222222222222222222222222", .rpcs = ms, .n_rpcs = 1},
+                            {.path = "Players/Bot", .has_md5 = true, .md5 = "33333333333333333333333333333333"}};
+    gdw_rpc_manifest man = {.godot = 4, .nodes = nodes, .n_nodes = 3};
+    CHECK(gdw_rpc_manifest_node(&man, "Players/2", 9, NULL) == &nodes[0], "a * path, the first");
+    CHECK(gdw_rpc_manifest_node(&man, "Players/2", 9, "22222222222222222222222222222222") == &nodes[1], "the md5 tells apart");
+    CHECK(gdw_rpc_manifest_node(&man, "Players/2", 9, "99999999999999999999999999999999") == &nodes[0], "no md5 matches: the first");
+    CHECK(gdw_rpc_manifest_node(&man, "Players/Bot", 11, NULL) == &nodes[2], "the same text before a * path");
+    CHECK(!gdw_rpc_manifest_node(&man, "Other", 5, NULL), "none");
+    CHECK(gdw_rpc_node_method(&nodes[0], 1, NULL, 0) == &ms[1] && gdw_rpc_node_method(&nodes[0], 0, "b", 1) == &ms[1] &&
+          !gdw_rpc_node_method(&nodes[1], 1, NULL, 0), "by id, by name");
+}
+
 int main(void) {
     test_md5();
     test_annotations();
@@ -293,5 +357,6 @@ int main(void) {
     test_spawn_loop();
     test_csharp();
     test_scan_alone();
+    test_fit();
     return t_finish();
 }

@@ -22,6 +22,8 @@ TARGETS = {
     "encode": {"max_len": 1024, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
     # records of UDP payloads and frames (fuzzers/capture.c), seeded from a real session
     "capture": {"max_len": 65536, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
+    # the guard's decision (fuzzers/guard.c): client and server datagrams, seeded from the real sessions
+    "guard": {"max_len": 65536, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
     # ENet's compressed blocks (fuzzers/decompress.c), seeded from the real compressed sessions
     "decompress": {"max_len": 4097, "dict": None, "mutator": False, "verdict": False, "exact_ids": False},
     # capture files, pcap and pcapng (fuzzers/pcap.c), seeded from the real sessions and session/tests/data/

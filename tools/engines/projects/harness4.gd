@@ -10,7 +10,7 @@
 # node once on the client, then changes each on-change property alone; the client writes its manifest once the
 # server's first RPC ran (it comes after the spawns, on the same reliable channel) and calls every any_peer RPC
 # once on the server. Sends are 30 ms apart, so the wire holds them
-# in the order logged.
+# in the order logged. A project node with gdwire_drive(harness, role, other_peer) makes its own calls instead.
 extends Node
 
 const Manifest := preload("res://addons/gdwire/manifest.gd")
@@ -168,13 +168,17 @@ func _serve() -> void:
 	await _wait(1.0)
 	var err := Manifest.write(get_tree().root, manifest_path)
 	_log({"event": "manifest", "file": manifest_path.get_file(), "error": error_string(err)})
-	var m := Manifest.dump(get_tree().root)
-	for n in m.nodes:
-		for r in n.rpcs:
-			var args := []
-			for a in r.args:
-				args.append(_arg(a.type))
-			await _send(other, n.path, r.name, args)
+	var driver := _driver(get_tree().root)
+	if driver:
+		await driver.gdwire_drive(self, role, other)
+	else:
+		var m := Manifest.dump(get_tree().root)
+		for n in m.nodes:
+			for r in n.rpcs:
+				var args := []
+				for a in r.args:
+					args.append(_arg(a.type))
+				await _send(other, n.path, r.name, args)
 	await _wait(0.3)
 	for s in syncs + _spawned_synchronizers(spawners):
 		if s.replication_config == null or not s.is_inside_tree():
@@ -190,6 +194,17 @@ func _serve() -> void:
 	await _wait(0.3)
 	_log({"event": "quit"})
 	get_tree().quit()
+
+# A project node that drives the calls itself (it has gdwire_drive(harness, role, other_peer)), instead of
+# the harness's one call of every RPC: the typed-argument project (conformance/projects/typed4).
+func _driver(node: Node) -> Node:
+	if node != self and node.has_method("gdwire_drive"):
+		return node
+	for c in node.get_children():
+		var d := _driver(c)
+		if d:
+			return d
+	return null
 
 func _spawned_synchronizers(spawners: Array) -> Array:
 	var out := []
@@ -210,15 +225,19 @@ func _play() -> void:
 		t += 0.1
 	var err := Manifest.write(get_tree().root, manifest_path)
 	_log({"event": "manifest", "file": manifest_path.get_file(), "error": error_string(err)})
-	var m := Manifest.dump(get_tree().root)
-	for n in m.nodes:
-		for r in n.rpcs:
-			if r.mode != "any_peer":
-				continue
-			var args := []
-			for a in r.args:
-				args.append(_arg(a.type))
-			await _send(1, n.path, r.name, args)
+	var driver := _driver(get_tree().root)
+	if driver:
+		await driver.gdwire_drive(self, role, 1)
+	else:
+		var m := Manifest.dump(get_tree().root)
+		for n in m.nodes:
+			for r in n.rpcs:
+				if r.mode != "any_peer":
+					continue
+				var args := []
+				for a in r.args:
+					args.append(_arg(a.type))
+				await _send(1, n.path, r.name, args)
 	await _wait(3.0)
 	_log({"event": "quit"})
 	get_tree().quit()

@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: MIT
+ * decide_test: the guard's decision (guard.h) with no socket, on real datagrams.
+ *
+ *   - Honest: every client datagram of the real sessions in conformance/sessions/ (Godot 4.6.3 plain, FastLZ and
+ *     zstd; 3.6.2 with the range coder and with zlib; 3.2.3), fed in capture order with the server's, under the
+ *     default policy. The engines ran those sessions to their end and received every RPC (the sessions' logs,
+ *     //session:capture_test): so nothing may be judged hostile, and every datagram forwarded is one the client sent,
+ *     byte for byte.
+ *   - Hostile: datagrams made from the real ones (the client's own header, channel and path-cache id), each with what
+ *     an engine refuses or a policy forbids; the expected action is ENet's rule for that command (decide.c's head
+ *     cites protocol.c) and the engine's verdict on the packet, cited beside each case.
+ *
+ * usage: decide_test SESSIONS_DIR (conformance/sessions) */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/tests/testing.h"
+#include "gdwire_pcap.h"
+#include "gdwire_session.h"
+#include "guard/guard.h"
+
+/* ---- the datagrams of a capture ------------------------------------------------------------------------------- */
+
+typedef struct dgram {
+    const uint8_t *p;
+    size_t n;
+    unsigned src, dst; /* UDP ports */
+} dgram;
+
+typedef struct capture {
+    uint8_t *file;
+    dgram *d;
+    size_t n;
+} capture;
+
+static uint8_t *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) free(b), b = NULL;
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+/* Ethernet (tcpdump -i lo) or raw IPv4, UDP. */
+static int load(const char *path, capture *c) {
+    size_t len;
+    memset(c, 0, sizeof *c);
+    if (!(c->file = slurp(path, &len))) { fprintf(stderr, "%s: cannot read\n", path); return -1; }
+    gdw_pcap *r = gdw_pcap_open_memory(c->file, len, NULL);
+    gdw_pcap_record rec;
+    gdw_pcap_error err;
+    c->d = calloc(len / 40 + 1, sizeof *c->d);
+    while (r && gdw_pcap_next(r, &rec, &err) == GDW_PCAP_OK) {
+        const uint8_t *p = rec.data;
+        size_t n = rec.caplen, at = 0;
+        if (rec.link == GDW_LINK_ETHERNET) {
+            if (n < 14 || p[12] != 0x08 || p[13] != 0x00) continue;
+            at = 14;
+        } else if (rec.link != GDW_LINK_RAW && rec.link != GDW_LINK_IPV4)
+            continue;
+        if (n < at + 20 || (p[at] >> 4) != 4 || p[at + 9] != 17) continue;
+        size_t ihl = (size_t)(p[at] & 15) * 4;
+        at += ihl;
+        if (n < at + 8) continue;
+        dgram *d = &c->d[c->n++];
+        d->src = (unsigned)(p[at] << 8 | p[at + 1]), d->dst = (unsigned)(p[at + 2] << 8 | p[at + 3]);
+        d->p = p + at + 8, d->n = n - at - 8;
+    }
+    gdw_pcap_free(r);
+    return c->n ? 0 : -1;
+}
+
+/* The server's port: where the first CONNECT (peer id 0xFFF) went. */
+static unsigned server_port(const capture *c, const gdw_guard *g) {
+    for (size_t i = 0; i < c->n; i++)
+        if (gdw_guard_is_connect(g, c->d[i].p, c->d[i].n)) return c->d[i].dst;
+    return 0;
+}
+
+/* ---- what the guard gives ------------------------------------------------------------------------------------- */
+
+typedef struct sink {
+    uint8_t *buf[64];
+    size_t len[64];
+    bool up[64]; /* to the server */
+    unsigned n;
+    unsigned total;
+    unsigned actions;
+    char last_rule[32], last_action[16];
+    size_t last_offset;
+} sink;
+
+static void sink_emit(void *ctx, bool to_server, const uint8_t *d, size_t n) {
+    sink *s = ctx;
+    s->total++;
+    if (s->n >= 64) return;
+    s->up[s->n] = to_server;
+    s->buf[s->n] = malloc(n);
+    memcpy(s->buf[s->n], d, n);
+    s->len[s->n++] = n;
+}
+
+static void sink_clear(sink *s) {
+    for (unsigned i = 0; i < s->n; i++) free(s->buf[i]);
+    s->n = 0, s->total = 0;
+}
+
+static void on_action(void *ctx, const gdw_guard_action *a) {
+    sink *s = ctx;
+    s->actions++;
+    snprintf(s->last_rule, sizeof s->last_rule, "%s", a->rule);
+    snprintf(s->last_action, sizeof s->last_action, "%s", a->action);
+    s->last_offset = a->offset;
+    if (getenv("DECIDE_TEST_VERBOSE")) fprintf(stderr, "  action %s %s at %zu: %s\n", a->action, a->rule, a->offset, a->detail);
+}
+
+/* ENet's range coder from libenet (Debian libenet7), as gdwire guard loads it. */
+static size_t (*range_fn)(void *, const uint8_t *, size_t, uint8_t *, size_t);
+static void *range_ctx;
+static size_t range(void *ctx, const uint8_t *in, size_t n, uint8_t *out, size_t cap) { return range_fn(ctx, in, n, out, cap); }
+static bool load_range(void) {
+    void *h = dlopen("libenet.so.7", RTLD_NOW);
+    if (!h) h = dlopen("libenet.so", RTLD_NOW);
+    if (!h) return false;
+    void *(*create)(void);
+    *(void **)&create = dlsym(h, "enet_range_coder_create");
+    *(void **)&range_fn = dlsym(h, "enet_range_coder_decompress");
+    return create && range_fn && (range_ctx = create());
+}
+
+/* ---- honest sessions ------------------------------------------------------------------------------------------ */
+
+#define MAX_PEERS 8
+
+static void honest(const char *dir, const char *name, const char *dialect, bool needs_range) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.pcap", dir, name);
+    capture c;
+    if (load(path, &c) != 0) { CHECK(0, "%s: no UDP datagrams", path); return; }
+    gdw_guard_policy pol = gdw_guard_policy_default();
+    pol.dialect = gdw_dialect_find(dialect);
+    sink s;
+    memset(&s, 0, sizeof s);
+    gdw_guard *g = gdw_guard_new(&pol, on_action, &s);
+    if (needs_range) gdw_guard_set_decompressor(g, range, range_ctx);
+    unsigned sp = server_port(&c, g);
+    CHECK(sp != 0, "%s: no CONNECT", name);
+    unsigned ports[MAX_PEERS] = {0};
+    gdw_guard_peer *peers[MAX_PEERS] = {0};
+    size_t from_clients = 0, forwarded = 0, same = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        const dgram *d = &c.d[i];
+        unsigned client = d->dst == sp ? d->src : d->src == sp ? d->dst : 0;
+        if (!client) continue;
+        unsigned k = 0;
+        while (k < MAX_PEERS && ports[k] && ports[k] != client) k++;
+        if (k == MAX_PEERS) continue;
+        if (!ports[k]) ports[k] = client, peers[k] = gdw_guard_peer_new(g);
+        if (d->src == sp) { gdw_guard_server(g, peers[k], d->p, d->n); continue; }
+        from_clients++;
+        sink_clear(&s);
+        gdw_guard_client(g, peers[k], d->p, d->n, (double)i * 1e-3, sink_emit, &s);
+        for (unsigned e = 0; e < s.n; e++) { /* each one a datagram this client sent, as it sent it */
+            forwarded++;
+            bool found = false;
+            for (size_t b = i + 1; b-- > 0 && !found;)
+                found = c.d[b].src == client && c.d[b].n == s.len[e] && memcmp(c.d[b].p, s.buf[e], s.len[e]) == 0;
+            same += found;
+        }
+    }
+    sink_clear(&s);
+    gdw_guard_counters ct = gdw_guard_get_counters(g);
+    CHECK(s.actions == 0, "%s: %u actions on an honest session (the last: %s %s at byte %zu)", name, s.actions, s.last_action, s.last_rule, s.last_offset);
+    CHECK(same == forwarded, "%s: %zu of %zu forwarded datagrams are not the client's own bytes", name, forwarded - same, forwarded);
+    CHECK(forwarded + ct.retransmits >= from_clients, "%s: %zu client datagrams, %zu forwarded, %llu retransmits", name, from_clients, forwarded,
+          (unsigned long long)ct.retransmits);
+    CHECK(ct.messages > 20, "%s: only %llu messages judged", name, (unsigned long long)ct.messages);
+    printf("honest %-22s %zu client datagrams, %zu forwarded byte for byte, %llu messages judged, 0 actions\n", name, from_clients, forwarded,
+           (unsigned long long)ct.messages);
+    for (unsigned k = 0; k < MAX_PEERS; k++) gdw_guard_peer_free(peers[k]);
+    gdw_guard_free(g);
+    free(c.d), free(c.file);
+}
+
+/* ---- hostile datagrams made from a real Godot 4.6.3 session --------------------------------------------------- */
+
+typedef struct flow {
+    gdw_guard *g;
+    gdw_guard_peer *peer;
+    sink s;
+    uint8_t hdr[4];   /* the client's own header, with its sent time */
+    uint32_t cache_id; /* a path-cache id the client announced */
+    bool have_id;
+    uint16_t verify_peer; /* from the server's VERIFY_CONNECT */
+    bool verified;
+    uint8_t verify_session;
+} flow;
+
+/* The first client of the 4.6.3 session through the guard, up to its first RPC; the ids it announced. */
+static void flow_open(flow *f, const capture *c, const gdw_guard_policy *pol) {
+    memset(f, 0, sizeof *f);
+    f->g = gdw_guard_new(pol, on_action, &f->s);
+    f->peer = gdw_guard_peer_new(f->g);
+    unsigned sp = server_port(c, f->g), client = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const dgram *d = &c->d[i];
+        if (!client && d->dst == sp && gdw_guard_is_connect(f->g, d->p, d->n)) client = d->src;
+        if (!client) continue;
+        if (d->src == sp && d->dst == client) {
+            gdw_guard_server(f->g, f->peer, d->p, d->n);
+            gdw_enet_header h;
+            gdw_error err;
+            gdw_enet_read_header(d->p, d->n, &h, &err);
+            gdw_enet_commands it;
+            gdw_enet_command cmd;
+            gdw_enet_commands_begin(&it, d->p + h.size, d->n - h.size, h.size);
+            while (gdw_enet_commands_next(&it, &cmd, &err) == 1)
+                if (cmd.kind == GDW_ENET_VERIFY_CONNECT) f->verify_peer = (uint16_t)((cmd.fields[4] << 8 | cmd.fields[5]) & 0xFFF), f->verify_session = cmd.fields[7], f->verified = true;
+            continue;
+        }
+        if (d->src != client || d->dst != sp) continue;
+        sink_clear(&f->s);
+        gdw_guard_client(f->g, f->peer, d->p, d->n, 0, sink_emit, &f->s);
+        gdw_enet_header h;
+        gdw_error err;
+        if (gdw_enet_read_header(d->p, d->n, &h, &err) != GDW_OK) continue;
+        if (h.has_sent_time) memcpy(f->hdr, d->p, 4);
+        gdw_enet_commands it;
+        gdw_enet_command cmd;
+        gdw_enet_commands_begin(&it, d->p + h.size, d->n - h.size, h.size);
+        while (gdw_enet_commands_next(&it, &cmd, &err) == 1) {
+            if (cmd.kind != GDW_ENET_SEND_RELIABLE || cmd.data_len < 38 || (cmd.data[0] & 7) != 1) continue;
+            /* SIMPLIFY_PATH: 01, 32 hex + NUL, the id (scene_cache_interface.cpp) */
+            f->cache_id = (uint32_t)cmd.data[34] | (uint32_t)cmd.data[35] << 8 | (uint32_t)cmd.data[36] << 16 | (uint32_t)cmd.data[37] << 24;
+            f->have_id = true;
+        }
+        if (f->have_id && f->verified) break;
+    }
+    sink_clear(&f->s);
+    f->s.actions = 0;
+}
+
+static void flow_close(flow *f) {
+    sink_clear(&f->s);
+    gdw_guard_peer_free(f->peer);
+    gdw_guard_free(f->g);
+}
+
+static void put16(uint8_t *b, unsigned v) { b[0] = (uint8_t)(v >> 8), b[1] = (uint8_t)v; }
+
+/* A datagram: the client's header, then commands. */
+typedef struct build {
+    uint8_t b[GDW_ENET_MAXIMUM_MTU];
+    size_t n;
+} build;
+
+static void b_begin(build *d, const flow *f) { memcpy(d->b, f->hdr, 4), d->n = 4; }
+
+static void b_ack(build *d, unsigned seq) {
+    uint8_t *c = d->b + d->n;
+    c[0] = GDW_ENET_ACKNOWLEDGE, c[1] = 0xFF, put16(c + 2, 0), put16(c + 4, seq), put16(c + 6, 0x1234);
+    d->n += 8;
+}
+
+/* SEND_RELIABLE (6 | 0x80) or SEND_UNSEQUENCED (9 | 0x40) on ENet channel ch with pkt. */
+static size_t b_send(build *d, bool reliable, unsigned ch, unsigned seq, const uint8_t *pkt, size_t n) {
+    size_t at = d->n;
+    uint8_t *c = d->b + d->n;
+    if (reliable) {
+        c[0] = GDW_ENET_SEND_RELIABLE | 0x80, c[1] = (uint8_t)ch, put16(c + 2, seq), put16(c + 4, (unsigned)n);
+        memcpy(c + 6, pkt, n), d->n += 6 + n;
+    } else {
+        c[0] = GDW_ENET_SEND_UNSEQUENCED | 0x40, c[1] = (uint8_t)ch, put16(c + 2, 0), put16(c + 4, seq), put16(c + 6, (unsigned)n);
+        memcpy(c + 8, pkt, n), d->n += 8 + n;
+    }
+    return at;
+}
+
+/* An RPC on the announced node (method 0) with its arguments: meta 0 (a u8 node id, a u8 method id, an argument count:
+ * scene_rpc_interface.cpp's layout, docs/multiplayer.md 1.2). */
+static size_t rpc_packet(const flow *f, uint8_t *out, unsigned argc, const uint8_t *args, size_t args_n) {
+    out[0] = 0x00, out[1] = (uint8_t)f->cache_id, out[2] = 0, out[3] = (uint8_t)argc;
+    memcpy(out + 4, args, args_n);
+    return 4 + args_n;
+}
+
+static unsigned judge_one(flow *f, const build *d) {
+    sink_clear(&f->s);
+    f->s.actions = 0;
+    f->s.last_rule[0] = 0;
+    return gdw_guard_client(f->g, f->peer, d->b, d->n, 1, sink_emit, &f->s);
+}
+
+static void le32(uint8_t *b, uint32_t v) { for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i)); }
+
+static void hostile(const char *dir) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/godot4.6-enet.pcap", dir);
+    capture c;
+    if (load(path, &c) != 0) { CHECK(0, "%s: unreadable", path); return; }
+    gdw_guard_policy pol = gdw_guard_policy_default();
+    pol.cut_after = 0; /* each case alone; the cut is its own case */
+    flow f;
+    flow_open(&f, &c, &pol);
+    CHECK(f.have_id && f.verified, "the 4.6.3 session's first client announced no path or had no VERIFY_CONNECT");
+    uint8_t pkt[2048], args[1024];
+    build d;
+
+    /* An honest RPC made the same way goes through, byte for byte (a compact int argument: 02 then one byte). */
+    args[0] = 0x02, args[1] = 42;
+    size_t pn = rpc_packet(&f, pkt, 1, args, 2);
+    b_begin(&d, &f), b_send(&d, true, 0, 40000, pkt, pn);
+    CHECK(judge_one(&f, &d) == 0 && f.s.n == 1 && f.s.len[0] == d.n && memcmp(f.s.buf[0], d.b, d.n) == 0, "an honest made RPC was not forwarded as is");
+
+    /* An Object argument, reliable: Godot 4.6.3 refuses full objects unless allow_object_decoding (core/io/marshalls.cpp
+     * decode_variant, case OBJECT: ERR_FAIL_COND_V(!p_allow_objects, ERR_UNAUTHORIZED)). Header 24 (OBJECT) without
+     * ENCODE_FLAG_OBJECT_AS_ID: the class name as a String. The command is replaced by the harmless SEND_RELIABLE of
+     * the same channel and sequence number (ENet delivers a channel's reliable commands in order, protocol.c). */
+    size_t an = 0;
+    le32(args + an, 24), an += 4;
+    le32(args + an, 4), an += 4, memcpy(args + an, "Node", 4), an += 4;
+    le32(args + an, 0), an += 4; /* no properties */
+    pn = rpc_packet(&f, pkt, 1, args, an);
+    b_begin(&d, &f), b_ack(&d, 7), b_send(&d, true, 0, 40001, pkt, pn);
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_rule, "object") == 0 && strcmp(f.s.last_action, "replace") == 0, "Object argument: %s %s", f.s.last_action, f.s.last_rule);
+    CHECK(f.s.last_offset == 4, "Object argument: at byte %zu, want 4 (the argument's header)", f.s.last_offset);
+    CHECK(f.s.n == 1 && f.s.len[0] == 4 + 8 + 6 + 2 && memcmp(f.s.buf[0], d.b, 12) == 0 && f.s.buf[0][12] == (GDW_ENET_SEND_RELIABLE | 0x80) &&
+              f.s.buf[0][13] == 0 && f.s.buf[0][14] == (40001 >> 8) && f.s.buf[0][15] == (40001 & 0xFF) && f.s.buf[0][18] == 0x07 && f.s.buf[0][19] == 0xFF,
+          "Object argument: not the header and ack, then the harmless SEND_RELIABLE (07 FF) on channel 0, sequence 40001");
+    /* its retransmit (ENet resends until acknowledged) is answered alike */
+    judge_one(&f, &d);
+    CHECK(f.s.n == 1 && f.s.len[0] == 20 && f.s.buf[0][18] == 0x07, "the retransmit of a replaced command was not replaced alike");
+
+    /* The same Object unsequenced, beside an honest unsequenced RPC and an ACK: removed, the rest forwarded as it was
+     * (an unsequenced command that never arrives is a lost one, protocol.c enet_protocol_handle_send_unsequenced). */
+    uint8_t good[16];
+    args[0] = 0x02, args[1] = 7;
+    size_t gn = rpc_packet(&f, good, 1, args, 2);
+    build want;
+    b_begin(&want, &f), b_ack(&want, 8), b_send(&want, false, 1, 3, good, gn);
+    b_begin(&d, &f), b_ack(&d, 8), b_send(&d, false, 1, 2, pkt, pn), b_send(&d, false, 1, 3, good, gn);
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_action, "drop") == 0 && strcmp(f.s.last_rule, "object") == 0, "unsequenced Object: %s %s", f.s.last_action, f.s.last_rule);
+    CHECK(f.s.n == 1 && f.s.len[0] == want.n && memcmp(f.s.buf[0], want.b, want.n) == 0, "unsequenced Object: the rest not forwarded as it was");
+
+    /* Nesting past Godot 4.6.3's limit: decode_variant fails past Variant::MAX_RECURSION_DEPTH (1,024: "Variant is too
+     * deep. Bailing."); 1,100 Arrays of one element each. */
+    an = 0;
+    for (int i = 0; i < 1100 && an + 8 < sizeof args; i++) le32(args + an, 28), le32(args + an + 4, 1), an += 8; /* ARRAY, one element */
+    if (an + 4 <= sizeof args) le32(args + an, 0), an += 4;
+    /* (1024 bytes hold 127 levels: deeper than the policy's 64, shallower than the engine's 1,024) */
+    pn = rpc_packet(&f, pkt, 1, args, an);
+    b_begin(&d, &f), b_send(&d, true, 0, 40002, pkt, pn);
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_rule, "depth") == 0, "127 nested Arrays under variant.max_depth 64: %s", f.s.last_rule);
+
+    /* A PackedByteArray claiming 2 GB in a packet of a few bytes: the engine reads past no buffer (marshalls.cpp
+     * PACKED_BYTE_ARRAY: ERR_FAIL_COND_V(count > len, ERR_INVALID_DATA)); the guard refuses it before the engine sees it. */
+    an = 0;
+    le32(args + an, 29), an += 4, le32(args + an, 0x7FFFFFF0u), an += 4, memcpy(args + an, "abcd", 4), an += 4;
+    pn = rpc_packet(&f, pkt, 1, args, an);
+    b_begin(&d, &f), b_send(&d, true, 0, 40003, pkt, pn);
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_rule, "variant") == 0 && strcmp(f.s.last_action, "replace") == 0, "2 GB PackedByteArray: %s %s", f.s.last_action, f.s.last_rule);
+
+    /* An RPC naming a cache id the client never announced: the engine finds no node
+     * (SceneCacheInterface::get_cached_object: "Invalid packet received. Unable to find requested cached node."). */
+    args[0] = 0x02, args[1] = 1;
+    pn = rpc_packet(&f, pkt, 1, args, 2);
+    pkt[1] = (uint8_t)(f.cache_id + 77);
+    b_begin(&d, &f), b_send(&d, true, 0, 40004, pkt, pn);
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_rule, "unknown_path") == 0, "unknown cache id: %s", f.s.last_rule);
+
+    /* A client's ADD_PEER: only the server sends it (SceneMultiplayer::_process_sys, SYS_COMMAND_ADD_PEER:
+     * ERR_FAIL_COND(!multiplayer_peer->is_server_relay_supported() || get_unique_id() == 1 ...)). */
+    uint8_t sys[6] = {0x07, 0x01, 0x05, 0, 0, 0};
+    b_begin(&d, &f), b_send(&d, true, 0, 40005, sys, sizeof sys);
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_rule, "peer_command") == 0, "client ADD_PEER: %s", f.s.last_rule);
+
+    /* A relay wrapping an Object: the inner packet is judged too, its offset in the outer packet. */
+    an = 0;
+    le32(args + an, 24), an += 4, le32(args + an, 4), an += 4, memcpy(args + an, "Node", 4), an += 4, le32(args + an, 0), an += 4;
+    size_t in = rpc_packet(&f, pkt + 6, 1, args, an);
+    pkt[0] = 0x07, pkt[1] = 0x03, le32(pkt + 2, 0);
+    b_begin(&d, &f), b_send(&d, true, 0, 40006, pkt, 6 + in);
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_rule, "object") == 0 && f.s.last_offset == 10, "relayed Object: %s at %zu, want object at 10", f.s.last_rule, f.s.last_offset);
+
+    /* Fragments claiming 4 MB (ENet's maximum is 32 MB, so the server would hold them): the guard's enet.max_message_bytes;
+     * a reliable fragment cannot be removed without stalling its channel, so the peer is cut off, and the server told with
+     * the DISCONNECT forged from its VERIFY_CONNECT (outgoingPeerID and outgoingSessionID: protocol.c:1029-1052). */
+    uint8_t *cm = d.b + 4;
+    b_begin(&d, &f);
+    cm[0] = GDW_ENET_SEND_FRAGMENT | 0x80, cm[1] = 0, put16(cm + 2, 40007), put16(cm + 4, 40007), put16(cm + 6, 100);
+    uint8_t *fr = cm + 8;
+    fr[0] = 0, fr[1] = 0, fr[2] = 0x0B, fr[3] = 0xB8;            /* fragmentCount 3000 */
+    memset(fr + 4, 0, 4);                                        /* fragmentNumber 0 */
+    fr[8] = 0, fr[9] = 0x40, fr[10] = 0, fr[11] = 0;             /* totalLength 4 MiB */
+    memset(fr + 12, 0, 4);                                       /* fragmentOffset 0 */
+    memset(cm + 24, 0, 100);
+    d.n = 4 + 24 + 100;
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_action, "cut") == 0, "a 4 MB fragment flood: %s %s, want a cut", f.s.last_action, f.s.last_rule);
+    CHECK(gdw_guard_peer_cut(f.peer), "not cut off");
+    CHECK(f.s.n == 1 && f.s.len[0] == 10, "no forged DISCONNECT (%u datagrams)", f.s.n);
+    if (f.s.n == 1 && f.s.len[0] == 10) {
+        const uint8_t *x = f.s.buf[0];
+        unsigned hdr = (unsigned)(x[0] << 8 | x[1]);
+        CHECK((hdr & 0xFFF) == f.verify_peer && ((hdr >> 12) & 3) == (f.verify_session & 3) && x[2] == GDW_ENET_DISCONNECT && x[3] == 0xFF,
+              "the forged DISCONNECT: header %04x, command %02x channel %02x; VERIFY_CONNECT said peer %u session %u", hdr, x[2], x[3], f.verify_peer,
+              f.verify_session);
+    }
+    /* and nothing of it goes through after */
+    b_begin(&d, &f), b_send(&d, true, 0, 40008, good, gn);
+    judge_one(&f, &d);
+    CHECK(f.s.n == 0, "a cut-off peer's datagram went through");
+    flow_close(&f);
+
+    /* Cut after N violations (actions.cut_after 3): two replaced, the third cuts. */
+    pol = gdw_guard_policy_default();
+    flow_open(&f, &c, &pol);
+    an = 0;
+    le32(args + an, 24), an += 4, le32(args + an, 4), an += 4, memcpy(args + an, "Node", 4), an += 4, le32(args + an, 0), an += 4;
+    pn = rpc_packet(&f, pkt, 1, args, an);
+    for (unsigned k = 0; k < 3; k++) {
+        b_begin(&d, &f), b_send(&d, true, 0, 41000 + k, pkt, pn);
+        judge_one(&f, &d);
+        CHECK(gdw_guard_peer_cut(f.peer) == (k == 2), "violation %u: cut %d", k + 1, gdw_guard_peer_cut(f.peer));
+    }
+    flow_close(&f);
+
+    /* --dry-run: the same hostile datagram forwarded byte for byte, the action logged. */
+    pol = gdw_guard_policy_default();
+    pol.dry_run = true;
+    flow_open(&f, &c, &pol);
+    b_begin(&d, &f), b_send(&d, true, 0, 42000, pkt, pn);
+    judge_one(&f, &d);
+    CHECK(f.s.actions == 1 && f.s.n == 1 && f.s.len[0] == d.n && memcmp(f.s.buf[0], d.b, d.n) == 0, "dry run: not forwarded as is, or not logged");
+    flow_close(&f);
+
+    /* Garbage from a client: not ENet commands after the header (ENet stops at the first command it cannot read,
+     * protocol.c commandError): nothing of it goes on. */
+    pol = gdw_guard_policy_default();
+    flow_open(&f, &c, &pol);
+    b_begin(&d, &f);
+    memset(d.b + 4, 0xEE, 40), d.n = 44;
+    judge_one(&f, &d);
+    CHECK(strcmp(f.s.last_rule, "enet") == 0 && f.s.n == 0, "garbage commands: %s, %u datagrams out", f.s.last_rule, f.s.n);
+    flow_close(&f);
+    /* Finding 8 of docs/engine-findings.md: a hostile server's SPAWN with a sync count of 0x8000001b hangs a Godot 4.6.3
+     * client (on_spawn_receive's 32-bit check wraps: scene_replication_interface.cpp:581-590). With server.judge, a guard
+     * in front of a client replaces it (reliable, channel 0, as SceneReplicationInterface sends a spawn) by the harmless
+     * packet; without, the server's datagrams go through untouched. The SPAWN's first 32 bytes are the regression's
+     * (tools/engines/harness/regressions/spawn_sync_count_overflow.bin, at byte 181). */
+    static const uint8_t spawn[] = {0x04, 0xff, 0x02, 0, 0, 0, 0x14, 0x68, 0, 0, 0x1b, 0, 0, 0x80, 0x02, 0, 0, 0, 0x01, 0, 0, 0,
+                                    0x19, 0, 0, 0, 0x02, 0, 0, 0, 0x02, 0};
+    for (int judged = 0; judged < 2; judged++) {
+        pol = gdw_guard_policy_default();
+        pol.judge_server = judged;
+        flow_open(&f, &c, &pol);
+        b_begin(&d, &f);
+        d.b[0] = 0x80, d.b[1] = 0x00; /* a server's header: the client's peer id 0, its sent time */
+        b_send(&d, true, 0, 43000, spawn, sizeof spawn);
+        sink_clear(&f.s);
+        f.s.actions = 0;
+        gdw_guard_from_server(f.g, f.peer, d.b, d.n, 2, sink_emit, &f.s);
+        if (!judged) {
+            CHECK(f.s.actions == 0 && f.s.n == 1 && !f.s.up[0] && f.s.len[0] == d.n && memcmp(f.s.buf[0], d.b, d.n) == 0,
+                  "server.judge off: the server's SPAWN not forwarded untouched");
+        } else {
+            CHECK(strcmp(f.s.last_rule, "spawn") == 0 && strcmp(f.s.last_action, "replace") == 0 && f.s.last_offset == 10,
+                  "finding 8's SPAWN: %s %s at %zu, want replace spawn at 10", f.s.last_action, f.s.last_rule, f.s.last_offset);
+            CHECK(f.s.n == 1 && !f.s.up[0] && f.s.len[0] == 4 + 6 + 2 && f.s.buf[0][4] == (GDW_ENET_SEND_RELIABLE | 0x80) && f.s.buf[0][5] == 0 &&
+                      f.s.buf[0][6] == (43000 >> 8) && f.s.buf[0][7] == (43000 & 0xFF) && f.s.buf[0][10] == 0x07 && f.s.buf[0][11] == 0xFF,
+                  "finding 8's SPAWN: the client did not get the harmless SEND_RELIABLE of the same channel and sequence number");
+        }
+        flow_close(&f);
+    }
+    free(c.d), free(c.file);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { fprintf(stderr, "usage: decide_test SESSIONS_DIR\n"); return 2; }
+    honest(argv[1], "godot4.6-enet", "godot4", false);
+    honest(argv[1], "godot4.6-enet-fastlz", "godot4", false);
+    honest(argv[1], "godot4.6-enet-zstd", "godot4", false);
+    honest(argv[1], "godot3.2-enet", "godot3@3.2", false);
+    honest(argv[1], "godot3.6-enet-zlib", "godot3", false);
+    if (load_range()) honest(argv[1], "godot3.6-enet", "godot3", true);
+    else if (getenv("GDW_NO_SKIP")) CHECK(0, "libenet's range coder (libenet7) is needed for godot3.6-enet");
+    else printf("SKIP godot3.6-enet: no libenet (apt-get install libenet7) for its range coder\n");
+    hostile(argv[1]);
+    return t_finish();
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""engine_actions_test.py GDWIRE RUN SESSIONS_DIR — the guard's two actions that reach a real Godot 4.6.3 server,
+measured (guard/README.md "Actions"):
+
+  1. Replace. The honest session of tools/engines/sessions/ (session4.gd: a server and two clients; game4.gd's RPCs)
+     plays through `gdwire guard` with variant.max_bytes 65,536, so that client a's 100,000-byte reliable `blob` (a
+     fragmented message) and its 80,012-byte unreliable `big_unreliable` break a rule. Held to the engines' own logs:
+     the guard logs exactly those two (the reliable one replaced, the unreliable one dropped); the server received every
+     other RPC the clients sent it, the ones after the replaced message on its channel included (so ENet's reliable
+     channel went on); the server's only complaint is SceneMultiplayer's refusal of the harmless head at its first bytes
+     (_process_sys); every engine ran to its end.
+  2. Cut. The same clients against a server that prints when SceneMultiplayer admits and frees a peer
+     (peers_server4.gd), through the guard with actions.cut_after 1: the peer the guard cuts off is freed by the
+     server (peer_disconnected) within 2 s of the cut, by the forged DISCONNECT; without it the server would notice
+     only at ENet's peer timeout (at least ENET_PEER_TIMEOUT_MINIMUM, 5,000 ms: enet.h), while the guard, which drops
+     the client's datagrams, keeps the client itself from telling it.
+
+Needs the engine (tools/engines/setup); without it the test skips (fails under GDW_NO_SKIP=1). Every process has a
+timeout; the whole test takes about 25 s."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+GDWIRE, RUN, SESSIONS = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL", what)
+
+
+def skip(why):
+    if os.environ.get("GDW_NO_SKIP") == "1":
+        print("FAIL: %s (GDW_NO_SKIP=1: a skip is a failure here)\n0 passed, 1 failed" % why)
+        sys.exit(1)
+    print("SKIP: %s; nothing checked\n0 passed, 0 failed, 1 skipped" % why)
+    sys.exit(0)
+
+
+probe = subprocess.run([RUN, "godot4.6", "--version"], capture_output=True, text=True, timeout=60)
+if probe.returncode != 0 or "4.6" not in probe.stdout:
+    skip("no Godot 4.6.3 (tools/engines/setup)")
+
+work = tempfile.mkdtemp()
+for f in ("session4.gd", "game4.gd"):
+    shutil.copy(os.path.join(SESSIONS, f), work)
+shutil.copy(os.path.abspath("tools/capture/gdwire_names.gd"), work)  # session4.gd's server writes the names with it
+shutil.copy(os.path.abspath("guard/tests/peers_server4.gd"), work)
+open(os.path.join(work, "project.godot"), "w").write("config_version=5\n")
+env = dict(os.environ, HOME=work, XDG_DATA_HOME=work, XDG_CONFIG_HOME=work, XDG_CACHE_HOME=work)
+
+
+def engine(args, out, seconds):
+    return subprocess.Popen(["timeout", str(seconds), RUN, "godot4.6", "--headless", "--path", work] + args,
+                            stdout=open(out, "w"), stderr=subprocess.STDOUT, cwd=work, env=env)
+
+
+def guard(listen, upstream, policy, log):
+    pol = os.path.join(work, os.path.basename(log) + ".yaml")
+    open(pol, "w").write(policy)
+    return subprocess.Popen([GDWIRE, "guard", "--listen", "127.0.0.1:%d" % listen, "--upstream", "127.0.0.1:%d" % upstream,
+                             "--policy", pol, "--json", "--log", log, "--duration", "40"])
+
+
+def jlines(path):
+    out = []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                pass
+    return out
+
+
+def stop(p):
+    if p.poll() is None:
+        p.terminate()
+        try:
+            p.wait(5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+base = 20000 + os.getpid() % 20000
+
+# ---- 1. replace -------------------------------------------------------------------------------------------------
+sp, gp = base, base + 1
+glog = os.path.join(work, "replace.log")
+g = guard(gp, sp, "variant:\n  max_bytes: 65536\n", glog)
+time.sleep(0.2)
+procs = {"server": engine(["--script", "res://session4.gd", "--", "server", str(sp), os.path.join(work, "server.log"), "enet"],
+                          os.path.join(work, "server.out"), 40)}
+time.sleep(1.0)
+procs["a"] = engine(["--script", "res://session4.gd", "--", "a", str(gp), os.path.join(work, "a.log"), "enet"], os.path.join(work, "a.out"), 40)
+time.sleep(0.3)
+procs["b"] = engine(["--script", "res://session4.gd", "--", "b", str(gp), os.path.join(work, "b.log"), "enet"], os.path.join(work, "b.out"), 40)
+rcs = {k: p.wait(60) for k, p in procs.items()}
+stop(g)
+check(all(rc == 0 for rc in rcs.values()), "the engines' exits: %r" % rcs)
+log = [e for n in ("server", "a", "b") for e in jlines(os.path.join(work, n + ".log"))]
+acts = [e for e in jlines(glog) if e["type"] == "action"]
+a_id = next((e["id"] for e in log if e["event"] == "connected" and e.get("id") and any(
+    x["event"] == "rpc_sent" and x["from"] == e["id"] and x["method"] == "blob" for x in log)), None)
+want = {("replace", "reliable", "value_bytes"), ("drop", "unreliable_ordered", "value_bytes")}
+got = {(e["action"], e["mode"], e["rule"]) for e in acts}
+check(len(acts) == 2 and got == want and all(e["from"] == a_id for e in acts), "the guard's actions: %r" % acts)
+sent = [e for e in log if e["event"] == "rpc_sent" and e["from"] != 1 and e["to"] == 1]
+recv = [(e["from"], e["method"], e["args_sha256"]) for e in log if e["event"] == "rpc_received" and e["by"] == 1]
+judged = [e for e in sent if e["args_size"] > 65536]
+missing = [e["method"] for e in sent if e["args_size"] <= 65536 and (e["from"], e["method"], e["args_sha256"]) not in recv]
+check(len(judged) == 2 and not missing, "RPCs the server did not receive: %r (the two judged: %r)" % (missing, [e["method"] for e in judged]))
+# what a sent after the judged ones (to the server, or relayed by it to b on ENet channel 0, the reliable one) arrived
+got_by = {(e["by"], e["from"], e["method"], e["args_sha256"]) for e in log if e["event"] == "rpc_received"}
+last = max(x["seq"] for x in judged) if judged else 1 << 30
+after = [e for e in log if e["event"] == "rpc_sent" and e["from"] == a_id and e["seq"] > last]
+lost = [e["method"] for e in after if (e["to"], e["from"], e["method"], e["args_sha256"]) not in got_by]
+check(len(after) >= 1 and not lost, "a's RPCs after the judged ones: %d, not received: %r" % (len(after), lost))
+errs = [l for l in open(os.path.join(work, "server.out"), errors="replace") if l.startswith("ERROR") or l.startswith("SCRIPT ERROR")]
+where = [l for l in open(os.path.join(work, "server.out"), errors="replace") if "_process_sys" in l]
+check(len([l for l in errs if "locale" not in l]) == 1 and len(where) == 1, "the server's complaints: %r %r" % (errs, where))
+print("replace: %d RPCs sent to the server, %d judged by the guard (%s), every other one received, %d of a's after them; "
+      "the server's one complaint: %s" % (len(sent), len(acts), ", ".join("%s %s" % (e["action"], e["mode"]) for e in acts),
+                                          len(after), where[0].strip() if where else "none"))
+
+# ---- 2. cut -----------------------------------------------------------------------------------------------------
+sp, gp = base + 2, base + 3
+glog = os.path.join(work, "cut.log")
+g = guard(gp, sp, "variant:\n  max_bytes: 65536\nactions:\n  cut_after: 1\n", glog)
+server = engine(["--script", "res://peers_server4.gd", "--", str(sp), "12"], os.path.join(work, "peers.out"), 30)
+time.sleep(1.0)
+clients = [engine(["--script", "res://session4.gd", "--", r, str(gp), os.path.join(work, "cut-%s.log" % r), "enet"],
+                  os.path.join(work, "cut-%s.out" % r), 14) for r in ("a", "b")]
+seen_cut = None  # the system's clock when the guard's cut line was first seen (at most 20 ms after it was written)
+end = time.time() + 40
+while server.poll() is None and time.time() < end:
+    if seen_cut is None and os.path.exists(glog) and '"action":"cut"' in open(glog).read():
+        seen_cut = time.time()
+    time.sleep(0.02)
+stop(server)
+for c in clients:
+    stop(c)
+stop(g)
+ev = jlines(os.path.join(work, "peers.out"))
+cuts = [e for e in jlines(glog) if e["type"] == "action" and e["action"] == "cut"]
+check(len(cuts) == 1 and seen_cut is not None, "the guard's cuts: %r" % cuts)
+if cuts and seen_cut is not None:
+    peer = cuts[0]["from"]
+    freed = [e for e in ev if e["event"] == "peer_disconnected" and e["peer"] == peer]
+    check(len(freed) == 1, "the server never freed the cut peer %d: %r" % (peer, ev))
+    if freed:
+        lag = freed[0]["unix"] - seen_cut  # the same clock: the engine's read of the system's, and the test's
+        check(lag < 2.0, "the server freed the peer %.2f s after the cut (ENet's own timeout is at least 5 s)" % lag)
+        print("cut: peer %d cut by the guard (rule %s); the server's SceneMultiplayer freed it %.2f s after the cut was "
+              "logged (ENet's own timeout is at least 5 s)" % (peer, cuts[0]["rule"], lag))
+print("%d failures" % failures)
+sys.exit(1 if failures else 0)
