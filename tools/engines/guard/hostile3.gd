@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The real Godot 3 server (and its honest client) of the hostile-client runs
-# (guard/tests/hostile_run.sh); the Godot 3 twin of hostile4.gd:
+# (tools/engines/guard/hostile_run.sh); the Godot 3 twin of hostile4.gd:
 #   GDW_ROLE=server|honest GDW_PORT=N GDW_LOG=FILE GDW_SECONDS=S [GDW_COMPRESSION=none|range_coder]
 #   godot3-server --no-window -s hostile3.gd
 # The server logs every RPC it runs (method, sender, var2bytes of the arguments as hex up to 2 KiB)

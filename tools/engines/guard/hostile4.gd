@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The real Godot 4 server (and its honest client) of the hostile-client runs
-# (guard/tests/hostile_run.sh):
+# (tools/engines/guard/hostile_run.sh):
 #   godot --headless --path DIR --script res://hostile4.gd -- ROLE PORT LOG SECONDS
 # ROLE server: an ENetMultiplayerPeer server with /root/Game (hostile_game4.gd); it logs, one JSON
 # object a line, every RPC it runs (method, sender, the arguments as var_to_bytes hex up to 2 KiB,

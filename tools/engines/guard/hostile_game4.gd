@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # /root/Game of the hostile-client runs (hostile4.gd): typed and untyped RPCs, each logging what the
 # engine ran. Godot 4 numbers RPCs by sorted name: any 0, blob 1, ping 2, typed 3, zfast 4
-# (guard/tests/hostile_client.c relies on that order).
+# (hostile_client.c relies on that order).
 extends Node
 
 var on_run: Callable  # hostile4.gd's logger

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* hostile_client: a test client that joins a real Godot server over real ENet (Debian's libenet)
  * exactly as Godot's own client does, waits for the server's handshake, then sends one crafted
- * SceneMultiplayer (Godot 4) or MultiplayerAPI (Godot 3) attack. guard/tests/README.md lists the
+ * SceneMultiplayer (Godot 4) or MultiplayerAPI (Godot 3) attack. tools/engines/guard/README.md lists the
  * attacks and what each did to each engine.
  *
  *   hostile_client GEN HOST PORT ATTACK [--range-coder] [--linger MS]

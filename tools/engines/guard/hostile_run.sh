@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # hostile_run.sh CLIENT ENGINE ATTACK [SECONDS] — one hostile-client run against a real, unguarded
-# Godot server on loopback, and one TSV row of what it did to the server (guard/tests/README.md):
+# Godot server on loopback, and one TSV row of what it did to the server (tools/engines/guard/README.md):
 #   a server (tools/engines/guard/hostile4.gd or hostile3.gd) under /usr/bin/time -v, an honest
 #   client of the same engine calling ping(n) every 100 ms, and CLIENT (hostile_client) joining
 #   after them and sending ATTACK.
@@ -19,7 +19,7 @@
 # GDW_HOSTILE_KEEP=DIR: keep the run's files (logs, the engines' output) in DIR.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 client=${1:?usage: hostile_run.sh CLIENT ENGINE ATTACK [SECONDS]}
 engine=${2:?}; attack=${3:?}; seconds=${4:-7}
 client=$(cd "$(dirname "$client")" && pwd)/$(basename "$client")

@@ -9,7 +9,7 @@
 set -uo pipefail
 client=$1 recorded=$2 engine=$3; shift 3
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 if [ -z "$("$root/tools/engines/run" "$engine" --version 2>/dev/null)" ]; then  # (3.2.3 exits 255 after printing it)
     source "$root/tools/need.sh"
     skip_or_fail "engine $engine is not installed here (sudo tools/engines/setup)"

@@ -10,7 +10,7 @@
 # line at exit.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 engine=${1:?usage: hostile_restart.sh ENGINE GUARD...}; shift
 guard=("$@")
 run="$root/tools/engines/run"

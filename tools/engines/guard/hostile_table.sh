@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # hostile_table.sh CLIENT [OUT.tsv] [ENGINE...] — every attack of CLIENT (hostile_client --list) against
 # every ENGINE (default: godot4.6 godot3.6 godot3.2), unguarded, one hostile_run.sh row each, with a
-# header line → OUT.tsv (default guard/tests/hostile_unguarded.tsv). About 9 s a run, 7 minutes in all.
-#   bazel build //guard/tests:hostile_client && guard/tests/hostile_table.sh bazel-bin/guard/tests/hostile_client
+# header line → OUT.tsv (default tools/engines/guard/hostile_unguarded.tsv). About 9 s a run, 7 minutes in all.
+#   bazel build //tools/engines/guard:hostile_client && tools/engines/guard/hostile_table.sh bazel-bin/tools/engines/guard/hostile_client
 # GDW_HOSTILE_ATTACKS="a b": only these attacks. GDW_HOSTILE_GUARD="GUARD ARGS" (hostile_run.sh): the same runs
 # through the guard, with its columns (hostile_guarded.tsv). The README's table is made from OUT.tsv with
 # hostile_table.py OUT.tsv.
