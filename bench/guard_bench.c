@@ -11,9 +11,14 @@
  * send time (CLOCK_MONOTONIC nanoseconds, a compact int) as its last argument. The upstream is a libenet sink that
  * accepts, acknowledges (libenet does) and reads each RPC's send time.
  * Figures: packets/s the sink receives at saturation; p50 and p99 one-way latency at 10,000 packets/s offered;
- * the guard's RSS per client (VmRSS with the clients connected, less VmRSS before the first).
+ * the guard's RSS per client (VmRSS with the clients connected, less VmRSS before the first); and the guard process's
+ * own CPU time (user and system, /proc) per message at saturation, which says what the guard costs when the load
+ * generator, on the same two cores, cannot saturate it.
  *
- * usage: guard_bench GDWIRE POLICY [--clients N] [--seconds S] [--rate R] [--rss-clients N] */
+ * Each figure is the median of --rounds rounds (3), the three modes taking turns in each round, so that a loaded
+ * machine's noise falls on all three alike; the load average is printed beside them.
+ *
+ * usage: guard_bench GDWIRE POLICY [--clients N] [--seconds S] [--rate R] [--rss-clients N] [--rounds N] */
 #define _GNU_SOURCE
 #include <enet/enet.h>
 #include <pthread.h>
@@ -202,6 +207,22 @@ static long rss_kb(pid_t pid) {
     return kb;
 }
 
+/* The process's CPU time so far (user and system), seconds. */
+static double cpu_s(pid_t pid) {
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *p = strrchr(buf, ')'); /* after the command's name: state, then fields 4.. */
+    unsigned long long ut = 0, st = 0;
+    if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2)
+        return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+    return 0;
+}
+
 static pid_t start_guard(const char *gdwire, const char *mode, const char *policy, unsigned short listen, unsigned short up) {
     char l[32], u[32];
     snprintf(l, sizeof l, "127.0.0.1:%u", listen);
@@ -223,8 +244,13 @@ static int cmp_u64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 typedef struct result {
-    double pps, p50_us, p99_us, rss_per_client_kb, loss;
+    double pps, p50_us, p99_us, loss, rss_per_client_kb, cpu_us_per_msg;
 } result;
 
 static result run_mode(const char *gdwire, const char *policy, const char *mode, unsigned n_clients, double seconds, double rate, unsigned rss_clients,
@@ -246,6 +272,7 @@ static result run_mode(const char *gdwire, const char *policy, const char *mode,
     unsigned k = 0;
     uint64_t t0 = now_ns(), end = t0 + (uint64_t)(seconds * 1e9);
     unsigned long long before = atomic_load(&s.received), sent = 0;
+    double cpu0 = guard ? cpu_s(guard) : 0;
     while (now_ns() < end) {
         for (unsigned i = 0; i < n_clients; i++)
             for (int b = 0; b < 8; b++) send_one(&cs[i], (k++ * 37) % 100), sent++;
@@ -253,6 +280,7 @@ static result run_mode(const char *gdwire, const char *policy, const char *mode,
     }
     double dt = (double)(now_ns() - t0) / 1e9;
     r.pps = (double)(atomic_load(&s.received) - before) / dt;
+    if (guard && r.pps > 0) r.cpu_us_per_msg = (cpu_s(guard) - cpu0) * 1e6 / (r.pps * dt); /* the guard's own cost per message */
     for (int i = 0; i < 200; i++) pump(cs, n_clients), usleep(2000); /* the backlog out */
     /* latency at `rate` packets a second, paced */
     atomic_store(&s.n_lat, 0);
@@ -303,20 +331,34 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: guard_bench GDWIRE POLICY [--clients N] [--seconds S] [--rate R] [--rss-clients N]\n");
         return 2;
     }
-    unsigned clients = 8, rss_clients = 200;
+    unsigned clients = 8, rss_clients = 200, rounds = 3;
     double seconds = 3, rate = 10000;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--clients") == 0) clients = (unsigned)atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--seconds") == 0) seconds = atof(argv[i + 1]);
         else if (strcmp(argv[i], "--rate") == 0) rate = atof(argv[i + 1]);
         else if (strcmp(argv[i], "--rss-clients") == 0) rss_clients = (unsigned)atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--rounds") == 0) rounds = (unsigned)atoi(argv[i + 1]);
     }
     if (enet_initialize() != 0) return 2;
     srand((unsigned)getpid());
     unsigned short base = (unsigned short)(30000 + rand() % 20000);
     const char *modes[3] = {"direct", "plain", "full"};
-    result rs[3];
-    for (int m = 0; m < 3; m++) rs[m] = run_mode(argv[1], argv[2], modes[m], clients, seconds, rate, m ? rss_clients : 0, (unsigned short)(base + 10 * m));
+    if (rounds < 1 || rounds > 15) rounds = 3;
+    result all[3][15], rs[3];
+    for (unsigned k = 0; k < rounds; k++)
+        for (int m = 0; m < 3; m++)
+            all[m][k] = run_mode(argv[1], argv[2], modes[m], clients, seconds, rate, m && k == 0 ? rss_clients : 0, (unsigned short)(base + 30 * k + 10 * m));
+    for (int m = 0; m < 3; m++) { /* the median of each figure */
+        double v[15];
+        double *fields[5] = {&rs[m].pps, &rs[m].p50_us, &rs[m].p99_us, &rs[m].loss, &rs[m].cpu_us_per_msg};
+        for (int f = 0; f < 5; f++) {
+            for (unsigned k = 0; k < rounds; k++) v[k] = *(&all[m][k].pps + (fields[f] - &rs[m].pps)); /* the same field of round k */
+            qsort(v, rounds, sizeof *v, cmp_double);
+            *fields[f] = v[rounds / 2];
+        }
+        rs[m].rss_per_client_kb = all[m][0].rss_per_client_kb;
+    }
     char load[64] = "?";
     FILE *lf = fopen("/proc/loadavg", "r");
     if (lf) {
@@ -324,11 +366,12 @@ int main(int argc, char **argv) {
         fclose(lf);
         load[strcspn(load, "\n")] = 0;
     }
-    printf("guard_bench: %u clients, %.0f s a phase, latency at %.0f packets/s offered, RSS with %u clients more (load average %s)\n", clients,
-           seconds, rate, rss_clients, load);
-    printf("%-8s %14s %10s %10s %10s %16s\n", "mode", "packets/s", "p50 us", "p99 us", "lost", "RSS/client KiB");
+    printf("guard_bench: %u clients, %.0f s a phase, latency at %.0f packets/s offered, RSS with %u clients more; the medians of %u rounds "
+           "(load average %s)\n", clients, seconds, rate, rss_clients, rounds, load);
+    printf("%-8s %14s %10s %10s %10s %16s %18s\n", "mode", "packets/s", "p50 us", "p99 us", "lost", "RSS/client KiB", "guard CPU us/msg");
     for (int m = 0; m < 3; m++)
-        printf("%-8s %14.0f %10.1f %10.1f %9.2f%% %16.1f\n", modes[m], rs[m].pps, rs[m].p50_us, rs[m].p99_us, rs[m].loss * 100, rs[m].rss_per_client_kb);
+        printf("%-8s %14.0f %10.1f %10.1f %9.2f%% %16.1f %18.3f\n", modes[m], rs[m].pps, rs[m].p50_us, rs[m].p99_us, rs[m].loss * 100,
+               rs[m].rss_per_client_kb, rs[m].cpu_us_per_msg);
     printf("full / plain packets/s: %.1f %% (goal >= 80 %%); p99 added by the full policy over direct: %.1f us (goal <= 100 us)\n",
            rs[1].pps > 0 ? 100.0 * rs[2].pps / rs[1].pps : 0, rs[2].p99_us - rs[0].p99_us);
     enet_deinitialize();

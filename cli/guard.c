@@ -162,27 +162,6 @@ static void load_range_coder(gdw_guard *g) {
     if (create && E.decompress && (E.ctx = create())) gdw_guard_set_decompressor(g, range_decompress, E.ctx);
 }
 
-/* The per-RPC rule from the project's manifest: the engine's own rule of which calls run (gdw_rpc_manifest_call,
- * project/: argument counts and types, an untyped parameter taking any type), not the guard's. */
-static int project_rule(void *ctx, const char *node, int method_id, const gdw_mp_parsed *mp, char *why, size_t cap) {
-    const gdw_rpc_manifest *m = ctx;
-    if (!node) return 1; /* an unknown path is rpc.unknown_paths' */
-    const gdw_value *args[GDW_MP_MAX_VALUES];
-    size_t n = 0;
-    for (size_t i = 0; i < mp->value_count && n < GDW_MP_MAX_VALUES; i++)
-        if (strcmp(mp->values[i].label, "arg") == 0) args[n++] = mp->values[i].value;
-    gdw_rpc_call c = gdw_rpc_manifest_call(m, node, NULL, method_id, mp->as.rpc.method, mp->as.rpc.method_len, args, n);
-    if (!c.node) return 1; /* a node the manifest does not hold (a name given at run time): no rule to apply */
-    if (!c.method) {
-        if (mp->as.rpc.method) snprintf(why, cap, "%s has no RPC named %.*s", node, (int)(mp->as.rpc.method_len < 200 ? mp->as.rpc.method_len : 200), mp->as.rpc.method);
-        else snprintf(why, cap, "%s has no RPC with id %d", node, method_id);
-        return -1;
-    }
-    if (!c.fit.known || c.fit.fits) return 1;
-    snprintf(why, cap, "%s: %s", c.method->name ? c.method->name : "?", c.fit.reason ? c.fit.reason : "the engine would not run it");
-    return 0;
-}
-
 int cmd_guard(const opts *o) {
     const guard_opts *go = &o->guard;
     if (!go->listen || !go->upstream) return usage_error(o->verb, "%s", "needs --listen ADDR:PORT and --upstream ADDR:PORT");
@@ -212,7 +191,7 @@ int cmd_guard(const opts *o) {
     gdw_rpc_manifest *manifest = NULL;
     if (pol.project) {
         if (rpc_manifest_load(o->verb, pol.project, &manifest) != 0) { gdw_guard_free(r.g); return EXIT_USAGE; }
-        gdw_guard_set_method_rule(r.g, project_rule, manifest);
+        gdw_guard_use_manifest(r.g, manifest);
     }
     gdw_relay_options ro = {go->listen, go->upstream, go->max_clients ? go->max_clients : 256, go->idle > 0 ? go->idle : 30, 5,
                             go->drain > 0 ? go->drain : 2, go->duration, on_report, &r};

@@ -265,7 +265,7 @@ static const verb k_verbs[] = {
      "  --labels A,B        what the sentences call the two builds (default A,B)\n",
      "  gdwire rpc-diff --labels client,server client/ server-1.4.json\n",
      "Exit status: 0 the builds can talk, 1 they cannot (a checksum, an id, arguments, a mode, a node\nor a replicated property differs), 2 usage or I/O error.\n"},
-    {"guard", "a filtering proxy in front of a Godot ENet server: hostile packets never reach it", O_DIALECT_OPT | O_JSON | O_GUARD, cmd_guard,
+    {"guard", "a filtering proxy before a Godot server: hostile packets stop there", O_DIALECT_OPT | O_JSON | O_GUARD, cmd_guard,
      "gdwire guard --listen ADDR:PORT --upstream ADDR:PORT [--policy FILE] [--project DIR|MANIFEST] [--json] [--log FILE] [--dry-run]",
      "Relays ENet over UDP between clients and a Godot server (one upstream socket per client\n"
      "address, so the server sees one peer per client) in one epoll loop, and judges every client\n"

@@ -341,6 +341,9 @@ static const char *judge_values(judge *j, const gdw_mp_parsed *mp, const uint8_t
             continue;
         }
         if (v->encoding != GDW_MP_VARIANT) continue;
+        /* A value that decoded holds every element it counts, each at least a 4-byte header, and every string's bytes:
+         * one too short to pass a limit needs no second walk (the validator's, with the trace). */
+        if (v->length <= g->pol.max_string && v->length / 4 <= g->pol.max_container) continue;
         limits_ctx l = {&g->pol, NULL, 0, 0};
         gdw_decode_options o = g->dec;
         o.trace = limits_trace, o.trace_ctx = &l;
@@ -500,15 +503,17 @@ static const char *judge_message(judge *j, msg_ctx *m, const uint8_t *pkt, size_
 
 /* ---- reliable commands seen before (retransmits) ------------------------------------------------------------- */
 
+/* A direct-mapped table: a command's slot is its channel and sequence number hashed; a newer command in the same slot
+ * takes it (a retransmit not found is judged afresh, as the first was). */
+static unsigned recent_slot(unsigned channel, uint16_t seq) { return (unsigned)((seq * 2654435761u) ^ (channel * 40503u)) % RECENT; }
+
 static recent *recent_find(gdw_guard_peer *p, unsigned channel, uint16_t seq) {
-    for (unsigned i = 0; i < RECENT; i++)
-        if (p->rec[i].used && p->rec[i].channel == channel && p->rec[i].seq == seq) return &p->rec[i];
-    return NULL;
+    recent *r = &p->rec[recent_slot(channel, seq)];
+    return r->used && r->channel == channel && r->seq == seq ? r : NULL;
 }
 
 static recent *recent_add(gdw_guard_peer *p, unsigned channel, uint16_t seq, uint32_t hash, uint8_t verdict) {
-    recent *r = recent_find(p, channel, seq);
-    if (!r) r = &p->rec[p->rec_next], p->rec_next = (p->rec_next + 1) % RECENT;
+    recent *r = &p->rec[recent_slot(channel, seq)];
     r->used = 1, r->channel = (uint8_t)channel, r->seq = seq, r->hash = hash, r->verdict = verdict;
     return r;
 }

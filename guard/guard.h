@@ -130,6 +130,9 @@ GDW_API void gdw_guard_free(gdw_guard *g);
  * datagrams are unreadable). */
 GDW_API void gdw_guard_set_decompressor(gdw_guard *g, gdw_decompress_fn fn, void *ctx);
 GDW_API void gdw_guard_set_method_rule(gdw_guard *g, gdw_guard_method_fn fn, void *ctx);
+/* gdw_guard_use_manifest: the method rule of a project's RPC manifest (project_rule.c; m must outlive the guard). */
+struct gdw_rpc_manifest;
+GDW_API void gdw_guard_use_manifest(gdw_guard *g, const struct gdw_rpc_manifest *m);
 GDW_API const gdw_guard_policy *gdw_guard_policy_of(const gdw_guard *g);
 GDW_API gdw_guard_counters gdw_guard_get_counters(const gdw_guard *g);
 /* The name of counters.by_rule[i]; NULL past the last. */

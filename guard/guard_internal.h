@@ -34,7 +34,7 @@ struct gdw_guard {
 };
 
 enum { V_PASSED = 0, V_REPLACED = 1, V_HELD = 2 };
-#define RECENT 256 /* reliable commands remembered per peer, to answer their retransmits alike */
+#define RECENT 256 /* reliable commands remembered per peer (a direct-mapped table), to answer their retransmits alike */
 
 typedef struct recent {
     uint8_t used, channel, verdict;
@@ -70,7 +70,6 @@ struct gdw_guard_peer {
     held_head *held;
     size_t held_bytes;
     recent rec[RECENT];
-    unsigned rec_next;
     double msg_tokens, byte_tokens, last;
     unsigned violations;
 };

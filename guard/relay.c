@@ -53,21 +53,25 @@ static gdw_relay_stats g_stats;
 gdw_relay_stats gdw_relay_get_stats(void) { return g_stats; }
 
 static char g_current[64];
-const char *gdw_relay_current_client(void) { return g_current; }
-
-static void set_current(const client *c) {
+static const client *g_cur; /* the client being judged: its address printed only when the log asks for it */
+const char *gdw_relay_current_client(void) {
+    const client *c = g_cur;
+    g_current[0] = 0;
+    if (!c) return g_current;
     char host[INET6_ADDRSTRLEN] = "?";
-    unsigned port = 0;
     if (c->addr.ss_family == AF_INET) {
         const struct sockaddr_in *a = (const struct sockaddr_in *)&c->addr;
-        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host), port = ntohs(a->sin_port);
-        snprintf(g_current, sizeof g_current, "%s:%u", host, port);
+        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+        snprintf(g_current, sizeof g_current, "%s:%u", host, (unsigned)ntohs(a->sin_port));
     } else {
         const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&c->addr;
-        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host), port = ntohs(a->sin6_port);
-        snprintf(g_current, sizeof g_current, "[%s]:%u", host, port);
+        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+        snprintf(g_current, sizeof g_current, "[%s]:%u", host, (unsigned)ntohs(a->sin6_port));
     }
+    return g_current;
 }
+
+static void set_current(const client *c) { g_cur = c; }
 
 static double now_s(void) {
     struct timespec ts;
