@@ -7,7 +7,7 @@
 #   guarded: the server listens on Q, `GUARD --listen 127.0.0.1:P --upstream 127.0.0.1:Q` runs, the
 #            clients connect to P
 # tcpdump captures both ports on lo. Writes OUT.log (the three peers' JSON lines: server, a, b),
-# OUT.pcap, OUT.ports (P Q) and, guarded, OUT.guard.log (what the guard printed). ENGINE: godot4.6, godot3.2, or
+# OUT.pcap, OUT.tcpdump (tcpdump's summary), OUT.ports (P Q) and, guarded, OUT.guard.log (what the guard printed). ENGINE: godot4.6, godot3.2, or
 # godot3.6 (the range coder, Godot 3.4+'s default; GDW_HONEST_COMPRESSION=none for none). honest_compare.py holds a guarded run to a direct one.
 # Needs root for tcpdump (or CAP_NET_RAW).
 set -euo pipefail
@@ -73,6 +73,7 @@ if [ "$status" != 0 ]; then
     exit 1
 fi
 cp "$work/session.pcap" "$out.pcap"
+cp "$work/tcpdump.err" "$out.tcpdump"   # its summary: packets captured, dropped by the kernel
 echo "$port $upstream" > "$out.ports"
 cat "$work/server.log" "$work/a.log" "$work/b.log" > "$out.log"
 echo "$out.log: $(wc -l < "$out.log") lines; $out.pcap: $(stat -c %s "$out.pcap") bytes"

@@ -204,37 +204,29 @@ static void nested(ctx_t *c, int depth) {
 }
 static void a_depth_1100(ctx_t *c) { nested(c, 1100); } /* past Variant::MAX_RECURSION_DEPTH = 1024 */
 static void a_depth_27000(ctx_t *c) { nested(c, 27000); } /* 216 KB: 3.2.3 dies of it (README.md) */
-static void a_bytes_2gb(ctx_t *c) { /* a PackedByteArray claiming 0x7FFFFFF0 bytes, carrying 16 */
+/* One argument of `type` claiming `count` elements and carrying only `n` 32-bit words. */
+static void claim(ctx_t *c, int method, uint32_t type, uint32_t count, const uint32_t *carried, int n) {
     buf_t a = args_buf();
-    put32le(&a, c->g->t_byte_array);
-    put32le(&a, 0x7FFFFFF0u);
-    for (int i = 0; i < 16; i++) put8(&a, (unsigned)i);
-    rpc_game(c, M_BLOB, 1, &a);
+    put32le(&a, type);
+    put32le(&a, count);
+    for (int i = 0; i < n; i++) put32le(&a, carried[i]);
+    rpc_game(c, method, 1, &a);
     free(a.p);
 }
-static void a_count_array(ctx_t *c) { /* an Array claiming 2^31-1 elements, carrying one */
-    buf_t a = args_buf();
-    put32le(&a, c->g->t_array);
-    put32le(&a, 0x7FFFFFFFu);
-    put32le(&a, c->g->t_int);
-    put32le(&a, 1); /* a 32-bit int, the same in both generations */
-    rpc_game(c, M_ANY, 1, &a);
-    free(a.p);
+static void a_bytes_2gb(ctx_t *c) { /* a PackedByteArray claiming 0x7FFFFFF0 bytes, carrying 16 (00 01 ... 0F) */
+    const uint32_t bytes[] = {0x03020100, 0x07060504, 0x0B0A0908, 0x0F0E0D0C};
+    claim(c, M_BLOB, c->g->t_byte_array, 0x7FFFFFF0u, bytes, 4);
 }
-static void a_count_int32(ctx_t *c) { /* a PackedInt32Array claiming 2^29 elements (2 GiB) */
-    buf_t a = args_buf();
-    put32le(&a, c->g->t_int32_array);
-    put32le(&a, 0x20000000u);
-    for (int i = 0; i < 4; i++) put32le(&a, (uint32_t)i);
-    rpc_game(c, M_ANY, 1, &a);
-    free(a.p);
+static void a_count_array(ctx_t *c) { /* an Array claiming 2^31-1 elements, carrying one 32-bit int 1 */
+    const uint32_t one[] = {c->g->t_int, 1};
+    claim(c, M_ANY, c->g->t_array, 0x7FFFFFFFu, one, 2);
+}
+static void a_count_int32(ctx_t *c) { /* a PackedInt32Array claiming 2^29 elements (2 GiB), carrying 4 */
+    const uint32_t four[] = {0, 1, 2, 3};
+    claim(c, M_ANY, c->g->t_int32_array, 0x20000000u, four, 4);
 }
 static void a_count_dictionary(ctx_t *c) { /* a Dictionary claiming 2^31-1 pairs, carrying none */
-    buf_t a = args_buf();
-    put32le(&a, c->g->t_dictionary);
-    put32le(&a, 0x7FFFFFFFu);
-    rpc_game(c, M_ANY, 1, &a);
-    free(a.p);
+    claim(c, M_ANY, c->g->t_dictionary, 0x7FFFFFFFu, NULL, 0);
 }
 static void a_wrong_types(ctx_t *c) { /* typed(a: int, b: String) called with ("x", 5) */
     buf_t a = args_buf();
