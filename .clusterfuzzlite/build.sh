@@ -10,7 +10,7 @@
 # GDWIRE_SRC names the checkout when it is not $SRC/gdwire.
 cd "${GDWIRE_SRC:-$SRC/gdwire}"
 WORK=${WORK:-$(mktemp -d)}
-TARGETS="decode encode validate_vs_decode strict_implies_compatible translate readers capture decompress pcap files project"
+TARGETS="decode encode validate_vs_decode strict_implies_compatible translate readers capture decompress pcap files project guard"
 BYTE_TARGETS="decode validate_vs_decode strict_implies_compatible translate readers"
 
 CODEC_SRCS=$(ls codec/*.c codec/*/*.c | grep -v '^codec/tests/')
@@ -26,9 +26,10 @@ all_done() { local p; for p in "${running[@]}"; do wait "$p"; done; running=(); 
 objs=()
 # files/*.c without its libraries (no GDW_HAVE_*: the runner image has no libcrypto, zlib, zstd or brotli):
 # here the files target fuzzes the headers, block tables and FastLZ; the local campaign links them all
-for src in $CODEC_SRCS session/*.c files/*.c project/*.c fuzzers/value_gen.c fuzzers/mutator.c; do
+# guard/*.c (the guard target's decision): its policy reads YAML through libyaml (the Dockerfile installs it)
+for src in $CODEC_SRCS session/*.c files/*.c project/*.c guard/decide.c guard/policy.c guard/project_rule.c fuzzers/value_gen.c fuzzers/mutator.c; do
     obj="$WORK/$(echo "$src" | tr / _).o"
-    side_by_side $CC $CFLAGS -std=c11 -I. -Icodec -c "$src" -o "$obj"
+    side_by_side $CC $CFLAGS -std=c11 -I. -Icodec -Isession -c "$src" -o "$obj"
     objs+=("$obj")
 done
 side_by_side $CC $CFLAGS -std=c11 -I. -c fuzzers/mutator_libfuzzer.c -o "$WORK/mutator_libfuzzer.o"
@@ -40,7 +41,7 @@ for t in $TARGETS; do
     # the custom mutator calls LLVMFuzzerMutate, which only libFuzzer has: other engines
     # (AFL++ under OSS-Fuzz) get the targets without it
     if [ "${FUZZING_ENGINE:-libfuzzer}" != libfuzzer ]; then extra=(); fi
-    side_by_side $CC $CFLAGS -std=c11 -I. -Icodec "fuzzers/$t.c" "${extra[@]}" "${objs[@]}" $LIB_FUZZING_ENGINE -lm -o "$OUT/gdwire_$t"
+    side_by_side $CC $CFLAGS -std=c11 -I. -Icodec -Isession "fuzzers/$t.c" "${extra[@]}" "${objs[@]}" $LIB_FUZZING_ENGINE -lyaml -lm -o "$OUT/gdwire_$t"
 done
 
 # Seeds: the conformance packets, exported by the conformance runner (needs libyaml).
@@ -48,7 +49,7 @@ runner_srcs="conformance/runner.c conformance/vectors.c conformance/outcome.c co
 "${HOST_CC:-$(command -v cc || command -v clang)}" -std=c11 -D_GNU_SOURCE -O1 -I. $runner_srcs $CODEC_SRCS -lyaml -lm -o "$WORK/conformance-runner"
 "$WORK/conformance-runner" --export godot3 --root conformance/vectors conformance/vectors > "$WORK/seeds.tsv"
 all_done   # the targets
-max_len_of() { case " $BYTE_TARGETS " in *" $1 "*) echo 8192 ;; *) case "$1" in capture) echo 65536 ;; decompress) echo 4097 ;; pcap|files) echo 8192 ;; project) echo 65536 ;; *) echo 1024 ;; esac ;; esac; }
+max_len_of() { case " $BYTE_TARGETS " in *" $1 "*) echo 8192 ;; *) case "$1" in capture|guard) echo 65536 ;; decompress) echo 4097 ;; pcap|files) echo 8192 ;; project) echo 65536 ;; *) echo 1024 ;; esac ;; esac; }
 # The conformance packets are every vector in every dialect (about 290,000 inputs, the same ones
 # the campaign writes: byte 0 the dialect, byte 1 the objects flag): a packet target gets at most
 # SEED_CAP of them, every k-th in name order, so its zip stays a few MB; then its own committed

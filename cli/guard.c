@@ -165,7 +165,6 @@ static void load_range_coder(gdw_guard *g) {
 int cmd_guard(const opts *o) {
     const guard_opts *go = &o->guard;
     if (!go->listen || !go->upstream) return usage_error(o->verb, "%s", "needs --listen ADDR:PORT and --upstream ADDR:PORT");
-    if (go->ws) return usage_error(o->verb, "%s", "--ws (WebSocket over TCP) is not built yet: this guard relays ENet over UDP");
     if (o->n_inputs) return usage_error(o->verb, "unexpected argument '%s'", o->inputs[0]);
     gdw_guard_policy pol = gdw_guard_policy_default();
     char err[400];
@@ -195,7 +194,7 @@ int cmd_guard(const opts *o) {
     }
     gdw_relay_options ro = {go->listen, go->upstream, go->max_clients ? go->max_clients : 256, go->idle > 0 ? go->idle : 30, 5,
                             go->drain > 0 ? go->drain : 2, go->duration, on_report, &r};
-    int rc = gdw_relay_run(&ro, r.g);
+    int rc = go->ws ? gdw_relay_run_ws(&ro, r.g) : gdw_relay_run(&ro, r.g);
     gdw_rpc_manifest_free(manifest);
     gdw_guard_free(r.g);
     if (r.log != stdout) fclose(r.log);

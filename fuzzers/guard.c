@@ -6,7 +6,8 @@
  *               limit, and the server's datagrams judged too (server.judge), bit 5: compressed datagrams "decompress" as a copy of themselves (the range coder's plumbing),
  *               bit 6: actions.cut_after 1, bit 7: strict encoding
  *   then records, as the `capture` target's (fuzzers/capture.c): byte K, u16 LE length, the bytes. K bit 0: a datagram
- *   from the server (gdw_guard_from_server), else from a client; K bit 1: the second client.
+ *   from the server (gdw_guard_from_server), else from a client; K bit 1: the second client; K bit 2: a client record is
+ *   a whole WebSocket message (gdw_guard_ws_message) instead of a datagram.
  * Checked: every datagram the guard sends is at most ENet's 4,096 bytes plus a header, and in a dry run is the
  * client's own datagram byte for byte; a cut-off peer gets nothing through but its forged DISCONNECT; what a peer
  * holds stays within its documented bound (guard/README.md "Bounds"); nothing leaks (LeakSanitizer) or reads out of
@@ -76,6 +77,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fuzz_guard f = {rec, n, pol.dry_run || !pol.judge_server, false, false, 0};
             gdw_guard_from_server(g, p, rec, n, t, emit, &f);
             FUZZ_CHECK(gdw_guard_peer_held(p) <= 2 * bound, "a peer and its server's side hold %zu bytes, past %zu", gdw_guard_peer_held(p), 2 * bound);
+            continue;
+        }
+        if (k & 4) {
+            int v = gdw_guard_ws_message(g, p, rec, n, t);
+            FUZZ_CHECK(v >= -1 && v <= 1, "a WebSocket verdict of %d", v);
+            if (pol.dry_run) FUZZ_CHECK(v == 1, "a dry run dropped a WebSocket message");
             continue;
         }
         fuzz_guard f = {rec, n, pol.dry_run, gdw_guard_peer_cut(p), true, 0};

@@ -2,8 +2,9 @@
  * decide.c — the guard's decision (guard.h): one client datagram and its peer's state in, the datagrams to
  * forward out. No socket here (relay.c has them).
  *
- * ENet's rules the actions keep (lsalzman/enet 1.3.18, the ENet Godot 4.6.3 and 3.6.2 bundle in
- * thirdparty/enet; protocol.c):
+ * ENet's rules the actions keep (protocol.c, read in lsalzman/enet at 8be2368, whose line numbers are cited; Godot
+ * 4.6.3 and 3.6.2 bundle ENet 1.3.x with changes of their own in thirdparty/enet, not read here: guard/tests/
+ * engine_actions_test holds the actions to the real 4.6.3 engine):
  *   - a datagram is a header and commands, each delimited by its own size (commandSizes, protocol.c:12-27) and
  *     dataLength; there is no count and, in Godot, no checksum (host.c: host->checksum = NULL), so a command can be
  *     cut out of a datagram and the rest forwarded as it was;
@@ -501,6 +502,36 @@ static const char *judge_message(judge *j, msg_ctx *m, const uint8_t *pkt, size_
     return judge_packet(j, m, pkt, n, 0, offset, why, cap);
 }
 
+/* ---- one WebSocket message ---------------------------------------------------------------------------------- */
+
+/* A whole binary message of a WebSocket flow, as Godot's WebSocketMultiplayerPeer frames them (session/godot.c): Godot
+ * 4, one SceneMultiplayer packet; Godot 3, a 9-byte header (type 0 a packet, the source and the target) and then a
+ * MultiplayerAPI packet. TCP delivers in order and has no sequence numbers of its own to keep, so a message that
+ * breaks a rule is dropped whole, reliable or not. */
+int gdw_guard_ws_message(gdw_guard *g, gdw_guard_peer *p, const uint8_t *msg, size_t n, double now) {
+    if (!g->pol.checks) return 1;
+    if (p->cut) return -1;
+    judge j;
+    memset(&j, 0, sizeof j);
+    j.g = g, j.p = p, j.now = now, j.to_server = true;
+    msg_ctx m;
+    memset(&m, 0, sizeof m);
+    m.kind = GDW_ENET_SEND_RELIABLE, m.mode = "reliable";
+    g->c.messages++;
+    size_t off = 0, head = g->gen->transport_header ? 9 : 0;
+    char why[200];
+    const char *rule = rate_check(&j, n);
+    if (rule) snprintf(why, sizeof why, "past rate.%s", rule + 5);
+    else if (n > g->pol.max_message_bytes) rule = "message_bytes", snprintf(why, sizeof why, "%zu bytes, past enet.max_message_bytes", n);
+    else if (n < head || (head && msg[0] != 0)) rule = "multiplayer", snprintf(why, sizeof why, "not a packet message of Godot 3's 9-byte header");
+    else if ((rule = judge_packet(&j, &m, msg + head, n - head, 0, &off, why, sizeof why))) off += head;
+    if (!rule) return 1;
+    if (violation(&j, "drop", rule, &m, off, "%s", why)) return -1;
+    if (g->pol.dry_run) return 1;
+    g->c.dropped++;
+    return 0;
+}
+
 /* ---- reliable commands seen before (retransmits) ------------------------------------------------------------- */
 
 /* A direct-mapped table: a command's slot is its channel and sequence number hashed; a newer command in the same slot
@@ -531,6 +562,27 @@ static void held_remove(gdw_guard_peer *p, held_head *h) {
         if (*q == h) { *q = h->next; break; }
     p->held_bytes -= sizeof *h + h->len;
     free(h);
+}
+
+/* A new ENet session from the same address (a client that reconnects from its port, a server that restarted): its
+ * sequence numbers start again and its path cache is new, so the old session's state goes. Its violations stay. */
+static void session_reset(gdw_guard_peer *p) {
+    memset(p->rec, 0, sizeof p->rec);
+    for (held_head *h = p->held, *next; h; h = next) next = h->next, free(h);
+    p->held = NULL, p->held_bytes = 0;
+    gdw_enet_reassembly_options ro = {p->g->pol.max_message_bytes + 4096, p->g->pol.max_message_bytes, NULL};
+    gdw_mp_paths_options po = {p->g->pol.max_paths, p->g->pol.max_path_bytes, NULL};
+    gdw_enet_reassembly *r = gdw_enet_reassembly_new(&ro);
+    gdw_mp_paths *m = gdw_mp_paths_new(&po);
+    if (r && m) {
+        gdw_enet_reassembly_free(p->frag), gdw_mp_paths_free(p->paths);
+        p->frag = r, p->paths = m;
+    } else {
+        gdw_enet_reassembly_free(r), gdw_mp_paths_free(m);
+    }
+    p->verified = false;
+    gdw_guard_peer_free(p->toward_client); /* the server's side starts again too */
+    p->toward_client = NULL;
 }
 
 /* ---- one command ------------------------------------------------------------------------------------------- */
@@ -765,7 +817,7 @@ static unsigned judge_datagram(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d
     gdw_enet_header h;
     gdw_error err;
     if (n > GDW_ENET_MAXIMUM_MTU || gdw_enet_read_header(d, n, &h, &err) != GDW_OK) {
-        refuse(&j, g->pol.encrypted == GDW_GUARD_UNREADABLE_PASS ? "enet" : "enet", 0,
+        refuse(&j, "enet", 0,
                n > GDW_ENET_MAXIMUM_MTU ? "longer than ENet's 4,096-byte datagram" : "shorter than an ENet header");
         if (g->pol.encrypted == GDW_GUARD_UNREADABLE_PASS || g->pol.dry_run) emit(ctx, j.to_server, d, n), g->c.datagrams_out++, g->c.bytes_out += n;
         return j.actions;
@@ -805,6 +857,10 @@ static unsigned judge_datagram(gdw_guard *g, gdw_guard_peer *p, const uint8_t *d
         }
         switch (c.kind) {
         case GDW_ENET_CONNECT:
+            if (p->godot_id && p->godot_id != (int64_t)c.connect_data) { /* a new session from this address */
+                session_reset(p);
+                j.just_held = NULL; /* (a head this datagram gave went with the old session) */
+            }
             p->godot_id = c.connect_data;
             if (c.fields_len >= 24) {
                 uint32_t channels = be32(c.fields + 16);

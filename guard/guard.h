@@ -165,6 +165,10 @@ GDW_API unsigned gdw_guard_from_server(gdw_guard *g, gdw_guard_peer *p, const ui
  * when its VERIFY_CONNECT was seen, so that the server frees its peer too. */
 GDW_API void gdw_guard_forget(gdw_guard *g, gdw_guard_peer *p, gdw_guard_emit_fn emit, void *ctx);
 
+/* gdw_guard_ws_message: one whole binary WebSocket message from the client (--ws), judged: 1 forward it (always in a dry
+ * run), 0 drop it (logged), -1 the peer is cut off (the relay closes both connections). */
+GDW_API int gdw_guard_ws_message(gdw_guard *g, gdw_guard_peer *p, const uint8_t *msg, size_t n, double now);
+
 /* The smallest datagram a client may open with: a CONNECT (header 0xFFF), so that a datagram from an unknown
  * address that is not one makes no state (the relay's rule). Compressed (Godot 3.4+ compresses its CONNECT too): read with
  * the decompressors the guard has. */

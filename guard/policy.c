@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * policy.c — the guard's policy: its safe defaults and its YAML file (libyaml, as conformance/vectors.c reads the
- * vectors). Every key is one row of k_keys; guard/README.md "Policy" lists the same keys (guard/tests/policy_test
- * holds the two equal). */
+ * vectors). Every key is one row of k_keys; guard/README.md "Policy" lists the same keys, each of which
+ * guard/tests/relay_test.py loads with its documented default. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <stdio.h>

@@ -32,6 +32,10 @@ typedef struct gdw_relay_stats {
 /* Runs until SIGTERM (drained), SIGINT or the duration. 0, or 2 with a sentence on stderr (an address that does
  * not resolve or bind). */
 int gdw_relay_run(const gdw_relay_options *o, gdw_guard *g);
+/* gdw_relay_run_ws: the same for WebSocket over TCP (--ws): one upstream TCP connection per client connection, the
+ * HTTP upgrade passed through, each whole binary message of the client's judged (gdw_guard_ws_message) and forwarded
+ * as its frames came, or dropped; the server's bytes back untouched. */
+int gdw_relay_run_ws(const gdw_relay_options *o, gdw_guard *g);
 /* "127.0.0.1:40000": the client whose datagram is being judged (for the log); "" outside. */
 const char *gdw_relay_current_client(void);
 /* The relay's own counters (valid during report and after the run). */

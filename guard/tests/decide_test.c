@@ -332,6 +332,34 @@ static void hostile(const char *dir) {
     b_begin(&d, &f), b_send(&d, true, 0, 40000, pkt, pn);
     CHECK(judge_one(&f, &d) == 0 && f.s.n == 1 && f.s.len[0] == d.n && memcmp(f.s.buf[0], d.b, d.n) == 0, "an honest made RPC was not forwarded as is");
 
+    /* The client reconnects from the same address (a new CONNECT, a new Godot id): ENet starts its sequence numbers
+     * again (peer.c enet_peer_reset), so a reliable command of the new session that reuses a sequence number of the old
+     * one with other bytes is no retransmit of it: it goes on untouched. (Unknown paths let by: the new session has
+     * announced none, and that rule is not this case's.) */
+    {
+        gdw_guard_policy p2 = gdw_guard_policy_default();
+        p2.unknown_paths = true, p2.cut_after = 0;
+        flow f2;
+        flow_open(&f2, &c, &p2);
+        args[0] = 0x02, args[1] = 99;
+        pn = rpc_packet(&f2, pkt, 1, args, 2);
+        b_begin(&d, &f2), b_send(&d, true, 0, 40100, pkt, pn);
+        CHECK(judge_one(&f2, &d) == 0, "the first session's command at 40100");
+        const dgram *cd = NULL;
+        for (size_t i = 0; i < c.n && !cd; i++)
+            if (gdw_guard_is_connect(f2.g, c.d[i].p, c.d[i].n)) cd = &c.d[i];
+        build re;
+        memcpy(re.b, cd->p, cd->n), re.n = cd->n;
+        re.b[re.n - 1] ^= 0x5A; /* CONNECT's last field, data: the client's Godot id, another one */
+        judge_one(&f2, &re);
+        args[1] = 100;
+        pn = rpc_packet(&f2, pkt, 1, args, 2);
+        b_begin(&d, &f2), b_send(&d, true, 0, 40100, pkt, pn);
+        CHECK(judge_one(&f2, &d) == 0 && f2.s.n == 1 && memcmp(f2.s.buf[0], d.b, d.n) == 0,
+              "after a reconnect, sequence 40100 with other bytes was taken for a changed retransmit (%s)", f2.s.last_rule);
+        flow_close(&f2);
+    }
+
     /* An Object argument, reliable: Godot 4.6.3 refuses full objects unless allow_object_decoding (core/io/marshalls.cpp
      * decode_variant, case OBJECT: ERR_FAIL_COND_V(!p_allow_objects, ERR_UNAUTHORIZED)). Header 24 (OBJECT) without
      * ENCODE_FLAG_OBJECT_AS_ID: the class name as a String. The command is replaced by the harmless SEND_RELIABLE of

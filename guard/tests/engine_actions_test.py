@@ -10,6 +10,8 @@ measured (guard/README.md "Actions"):
      other RPC the clients sent it, the ones after the replaced message on its channel included (so ENet's reliable
      channel went on); the server's only complaint is SceneMultiplayer's refusal of the harmless head at its first bytes
      (_process_sys); every engine ran to its end.
+  3. --ws. The same session over WebSocket through `gdwire guard --ws` with the same policy: the two messages are
+     dropped whole, every other RPC received, and the server never complains (it never saw them).
   2. Cut. The same clients against a server that prints when SceneMultiplayer admits and frees a peer
      (peers_server4.gd), through the guard with actions.cut_after 1: the peer the guard cuts off is freed by the
      server (peer_disconnected) within 2 s of the cut, by the forged DISCONNECT; without it the server would notice
@@ -17,7 +19,7 @@ measured (guard/README.md "Actions"):
      the client's datagrams, keeps the client itself from telling it.
 
 Needs the engine (tools/engines/setup); without it the test skips (fails under GDW_NO_SKIP=1). Every process has a
-timeout; the whole test takes about 25 s."""
+timeout; the whole test takes about 40 s."""
 import json
 import os
 import shutil
@@ -94,41 +96,55 @@ def stop(p):
 
 base = 20000 + os.getpid() % 20000
 
+
+def session_through_guard(tag, sp, gp, policy, transport, guard_args=()):
+    """The honest session through the guard; the three peers' logs, the guard's actions, the server's complaints."""
+    glog = os.path.join(work, tag + ".log")
+    pol = os.path.join(work, tag + ".yaml")
+    open(pol, "w").write(policy)
+    g = subprocess.Popen([GDWIRE, "guard", "--listen", "127.0.0.1:%d" % gp, "--upstream", "127.0.0.1:%d" % sp, "--policy", pol, "--json",
+                          "--log", glog, "--duration", "40"] + list(guard_args))
+    time.sleep(0.2)
+    logs = {r: os.path.join(work, "%s-%s.log" % (tag, r)) for r in ("server", "a", "b")}
+    procs = {"server": engine(["--script", "res://session4.gd", "--", "server", str(sp), logs["server"], transport],
+                              os.path.join(work, tag + "-server.out"), 40)}
+    time.sleep(1.0)
+    procs["a"] = engine(["--script", "res://session4.gd", "--", "a", str(gp), logs["a"], transport], os.path.join(work, tag + "-a.out"), 40)
+    time.sleep(0.3)
+    procs["b"] = engine(["--script", "res://session4.gd", "--", "b", str(gp), logs["b"], transport], os.path.join(work, tag + "-b.out"), 40)
+    rcs = {k: p.wait(60) for k, p in procs.items()}
+    stop(g)
+    check(all(rc == 0 for rc in rcs.values()), "%s: the engines' exits: %r" % (tag, rcs))
+    log = [e for r in ("server", "a", "b") if os.path.exists(logs[r]) for e in jlines(logs[r])]
+    acts = [e for e in jlines(glog) if e["type"] == "action"]
+    out = open(os.path.join(work, tag + "-server.out"), errors="replace").read().splitlines()
+    errs = [l for l in out if (l.startswith("ERROR") or l.startswith("SCRIPT ERROR")) and "locale" not in l]
+    return log, acts, errs, [l for l in out if "_process_sys" in l]
+
+
+def received_all_but_judged(tag, log):
+    """Every RPC the clients sent the server, but the two over 65,536 bytes, was received; and what a sent after them."""
+    sent = [e for e in log if e["event"] == "rpc_sent" and e["from"] != 1 and e["to"] == 1]
+    recv = [(e["from"], e["method"], e["args_sha256"]) for e in log if e["event"] == "rpc_received" and e["by"] == 1]
+    judged = [e for e in sent if e["args_size"] > 65536]
+    missing = [e["method"] for e in sent if e["args_size"] <= 65536 and (e["from"], e["method"], e["args_sha256"]) not in recv]
+    check(len(judged) == 2 and not missing, "%s: RPCs the server did not receive: %r (the judged: %r)" % (tag, missing, [e["method"] for e in judged]))
+    a_id = judged[0]["from"] if judged else None
+    got_by = {(e["by"], e["from"], e["method"], e["args_sha256"]) for e in log if e["event"] == "rpc_received"}
+    last = max(x["seq"] for x in judged) if judged else 1 << 30
+    after = [e for e in log if e["event"] == "rpc_sent" and e["from"] == a_id and e["seq"] > last]
+    lost = [e["method"] for e in after if (e["to"], e["from"], e["method"], e["args_sha256"]) not in got_by]
+    check(len(after) >= 1 and not lost, "%s: a's RPCs after the judged ones: %d, not received: %r" % (tag, len(after), lost))
+    return sent, a_id, after
+
+
 # ---- 1. replace -------------------------------------------------------------------------------------------------
-sp, gp = base, base + 1
-glog = os.path.join(work, "replace.log")
-g = guard(gp, sp, "variant:\n  max_bytes: 65536\n", glog)
-time.sleep(0.2)
-procs = {"server": engine(["--script", "res://session4.gd", "--", "server", str(sp), os.path.join(work, "server.log"), "enet"],
-                          os.path.join(work, "server.out"), 40)}
-time.sleep(1.0)
-procs["a"] = engine(["--script", "res://session4.gd", "--", "a", str(gp), os.path.join(work, "a.log"), "enet"], os.path.join(work, "a.out"), 40)
-time.sleep(0.3)
-procs["b"] = engine(["--script", "res://session4.gd", "--", "b", str(gp), os.path.join(work, "b.log"), "enet"], os.path.join(work, "b.out"), 40)
-rcs = {k: p.wait(60) for k, p in procs.items()}
-stop(g)
-check(all(rc == 0 for rc in rcs.values()), "the engines' exits: %r" % rcs)
-log = [e for n in ("server", "a", "b") for e in jlines(os.path.join(work, n + ".log"))]
-acts = [e for e in jlines(glog) if e["type"] == "action"]
-a_id = next((e["id"] for e in log if e["event"] == "connected" and e.get("id") and any(
-    x["event"] == "rpc_sent" and x["from"] == e["id"] and x["method"] == "blob" for x in log)), None)
+log, acts, errs, where = session_through_guard("replace", base, base + 1, "variant:\n  max_bytes: 65536\n", "enet")
+sent, a_id, after = received_all_but_judged("replace", log)
 want = {("replace", "reliable", "value_bytes"), ("drop", "unreliable_ordered", "value_bytes")}
 got = {(e["action"], e["mode"], e["rule"]) for e in acts}
 check(len(acts) == 2 and got == want and all(e["from"] == a_id for e in acts), "the guard's actions: %r" % acts)
-sent = [e for e in log if e["event"] == "rpc_sent" and e["from"] != 1 and e["to"] == 1]
-recv = [(e["from"], e["method"], e["args_sha256"]) for e in log if e["event"] == "rpc_received" and e["by"] == 1]
-judged = [e for e in sent if e["args_size"] > 65536]
-missing = [e["method"] for e in sent if e["args_size"] <= 65536 and (e["from"], e["method"], e["args_sha256"]) not in recv]
-check(len(judged) == 2 and not missing, "RPCs the server did not receive: %r (the two judged: %r)" % (missing, [e["method"] for e in judged]))
-# what a sent after the judged ones (to the server, or relayed by it to b on ENet channel 0, the reliable one) arrived
-got_by = {(e["by"], e["from"], e["method"], e["args_sha256"]) for e in log if e["event"] == "rpc_received"}
-last = max(x["seq"] for x in judged) if judged else 1 << 30
-after = [e for e in log if e["event"] == "rpc_sent" and e["from"] == a_id and e["seq"] > last]
-lost = [e["method"] for e in after if (e["to"], e["from"], e["method"], e["args_sha256"]) not in got_by]
-check(len(after) >= 1 and not lost, "a's RPCs after the judged ones: %d, not received: %r" % (len(after), lost))
-errs = [l for l in open(os.path.join(work, "server.out"), errors="replace") if l.startswith("ERROR") or l.startswith("SCRIPT ERROR")]
-where = [l for l in open(os.path.join(work, "server.out"), errors="replace") if "_process_sys" in l]
-check(len([l for l in errs if "locale" not in l]) == 1 and len(where) == 1, "the server's complaints: %r %r" % (errs, where))
+check(len(errs) == 1 and len(where) == 1, "the server's complaints: %r %r" % (errs, where))
 print("replace: %d RPCs sent to the server, %d judged by the guard (%s), every other one received, %d of a's after them; "
       "the server's one complaint: %s" % (len(sent), len(acts), ", ".join("%s %s" % (e["action"], e["mode"]) for e in acts),
                                           len(after), where[0].strip() if where else "none"))
@@ -163,5 +179,12 @@ if cuts and seen_cut is not None:
         check(lag < 2.0, "the server freed the peer %.2f s after the cut (ENet's own timeout is at least 5 s)" % lag)
         print("cut: peer %d cut by the guard (rule %s); the server's SceneMultiplayer freed it %.2f s after the cut was "
               "logged (ENet's own timeout is at least 5 s)" % (peer, cuts[0]["rule"], lag))
+# ---- 3. --ws: the same session over WebSocket: a message that breaks a rule is dropped whole (TCP keeps no sequence
+# numbers a guard must fill); the server never sees it, nor complains ----------------------------------------------
+log, acts, errs, where = session_through_guard("ws", base + 4, base + 5, "variant:\n  max_bytes: 65536\n", "ws", ["--ws"])
+sent, a_id, after = received_all_but_judged("ws", log)
+check(len(acts) == 2 and all(e["action"] == "drop" and e["rule"] == "value_bytes" for e in acts), "--ws: the guard's actions: %r" % acts)
+check(not errs, "--ws: the server's complaints: %r" % errs)
+print("ws: %d RPCs sent to the server over WebSocket, %d dropped by the guard, every other one received, no complaint" % (len(sent), len(acts)))
 print("%d failures" % failures)
 sys.exit(1 if failures else 0)

@@ -206,6 +206,21 @@ def main():
         if g.poll() is None:
             g.kill()
 
+    # every key guard/README.md's policy table lists is one the guard reads, with its documented default
+    readme = open("guard/README.md").read()  # (the test's data, beside the command)
+    table = readme[readme.index("| key | default | what |"):readme.index("```yaml")]
+    keys = re.findall(r"^\| `([a-z_.]+)` \| `?([^`|]*?)`? \|", table, re.M)
+    check(len(keys) >= 25, "the README's policy table: %d keys" % len(keys))
+    for key, default in keys:
+        if key == "project":
+            continue
+        sec, _, name = key.rpartition(".")
+        pol = os.path.join(tmp, "key.yaml")
+        open(pol, "w").write(("%s:\n  %s: %s\n" % (sec, name, default)) if sec else ("%s: %s\n" % (name, default)))
+        u = subprocess.run([GDWIRE, "guard", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9", "--policy", pol, "--duration", "0.001",
+                            "--log", os.devnull], capture_output=True, text=True, timeout=20)
+        check(u.returncode == 0, "the README's key %s: %s (%s)" % (key, default, u.stderr.strip()))
+
     # help and usage
     h = subprocess.run([GDWIRE, "guard", "--help"], capture_output=True, text=True)
     check(h.returncode == 0 and "--upstream" in h.stdout and "--dry-run" in h.stdout, "guard --help")
