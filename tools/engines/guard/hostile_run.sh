@@ -16,6 +16,8 @@
 # the row gains guard_alive (the guard still running when the run ends), guard_peak_rss_kb,
 # guard_lines (its log lines about the hostile client's address), guard_first (the first of them) and
 # guard_counters (its counters line at exit).
+# GDW_HOSTILE_LINGER=MS: how long CLIENT goes on servicing its ENet host after the attack (1500: the recorded
+# tables), so that a fragmented attack lost on a loaded machine is retransmitted whole.
 # GDW_HOSTILE_KEEP=DIR: keep the run's files (logs, the engines' output) in DIR.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,7 +74,8 @@ sleep 1
 pids+=($!); honest=$!
 sleep 1.5
 rc_args=(); [ "$compression" != range_coder ] || rc_args=(--range-coder)
-timeout 60 "$client" $gen 127.0.0.1 "$connect_port" "$attack" "${rc_args[@]}" > "$work/hostile.out" 2>&1 || true
+timeout 60 "$client" $gen 127.0.0.1 "$connect_port" "$attack" "${rc_args[@]}" --linger "${GDW_HOSTILE_LINGER:-1500}" \
+    > "$work/hostile.out" 2>&1 || true
 wait "$honest" || true
 wait "$server" || true
 guard_cols=""

@@ -20,7 +20,9 @@ if [ -z "$("$root/tools/engines/run" "$engine" --version 2>/dev/null)" ]; then  
     skip_or_fail "engine $engine is not installed here (sudo tools/engines/setup)"
 fi
 guard=()
-[ "$mode" != guarded ] || guard=(env GDW_HOSTILE_PROJECT=1 GDW_HOSTILE_GUARD="$(cd "$(dirname "$with")" && pwd)/$(basename "$with") guard")
+# guarded: the client services its host 3 s after the attack, so that a fragmented one whose datagrams a
+# loaded machine lost is retransmitted whole and judged before the run ends
+[ "$mode" != guarded ] || guard=(env GDW_HOSTILE_LINGER=3000 GDW_HOSTILE_PROJECT=1 GDW_HOSTILE_GUARD="$(cd "$(dirname "$with")" && pwd)/$(basename "$with") guard")
 pass=0 fail=0
 for attack in "$@"; do
     row=$("${guard[@]}" "$here/hostile_run.sh" "$client" "$engine" "$attack" 5)
