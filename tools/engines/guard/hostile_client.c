@@ -27,7 +27,7 @@
  *    method id, argc, compressed Variants; the uncached node form 0x80000000 | offset of an appended
  *    path, :63-70 and :128-148); 3.6.2 core/io/multiplayer_api.cpp:186-232 (command, target u32,
  *    method name, argc, Variants, the same uncached form at :236-244). SYS: 4.6.3
- *    scene_multiplayer.cpp:286-353. /work/shared/docs/multiplayer.md has the tables.
+ *    scene_multiplayer.cpp:286-353. README.md has the attacks and their results.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <enet/enet.h>
