@@ -25,6 +25,8 @@ PACKAGES=(
   bazel-bootstrap bazel-rules-java   # the build (Bazel 4.2.3, WORKSPACE mode, offline)
   gcc clang lld-14 llvm-14 libclang-rt-14-dev   # compilers, sanitizers, libFuzzer, coverage
   libyaml-dev                        # conformance vectors
+  libenet-dev                        # guard/tests: the hostile ENet client (hostile_client.c) links libenet
+  tcpdump                            # guard/tests: both sides of a guarded session captured on lo (tools/engines/guard/honest_session.sh)
   libenet7                           # gdwire capture: ENet's range coder (Godot 3.4+ compresses with it); it reads pcap and pcapng itself
   libpcap0.8                         # gdwire capture -i: a live interface (loaded then only; tools/engines:live_capture_test)
   zlib1g-dev libzstd-dev             # the session library: ENet datagrams Godot compresses with zlib or zstd
