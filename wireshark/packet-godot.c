@@ -604,7 +604,7 @@ static void show_message(dctx *c, proto_tree *tree, tvbuff_t *tvb, const deliver
     proto_item_set_generated(proto_tree_add_string(t, hf_godot_transport, tvb, 0, 0, c->transport));
     proto_item_set_generated(proto_tree_add_int64(t, hf_godot_from, tvb, 0, 0, from));
     proto_item_set_generated(proto_tree_add_int64(t, hf_godot_to, tvb, 0, 0, to));
-    proto_item_set_generated(proto_tree_add_boolean(t, hf_godot_relayed, tvb, 0, 0, relayed));
+    if (relayed) proto_item_set_generated(proto_tree_add_boolean(t, hf_godot_relayed, tvb, 0, 0, TRUE)); /* present only when true */
     proto_item_set_generated(proto_tree_add_uint(t, hf_godot_channel, tvb, 0, 0, dv->channel));
     proto_item_set_generated(proto_tree_add_string(t, hf_godot_mode, tvb, 0, 0, dv->mode));
     proto_tree_add_string(t, hf_godot_command, tvb, 0, 1, gdw_mp_command_name(p->command));
@@ -644,7 +644,6 @@ static void deliver(dctx *c, proto_tree *tree, tvbuff_t *tvb, const delivery *dv
         proto_item *ti = proto_tree_add_item(tree, proto_godot, tvb, 0, -1, ENC_NA);
         proto_tree *t = proto_item_add_subtree(ti, ett_godot);
         proto_item_append_text(ti, ", sys relay (peer %" G_GINT64_FORMAT ")", p.as.sys.peer);
-        proto_tree_add_string(t, hf_godot_command, tvb, 0, 1, "relay");
         proto_tree_add_int64(t, hf_godot_peer, tvb, 0, (gint)(len - p.as.sys.payload_len), p.as.sys.peer);
         if (relayed) {
             expert_add_info_format(c->pinfo, ti, &ei_godot_parse, "a relay inside a relay (peer %" G_GINT64_FORMAT "): the engines never send one", from);
@@ -916,7 +915,7 @@ static int dissect_enet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
             cm = (gdw_enet_compression)c.fs->compression;
         }
         if (cm) n = inflate_with(cm, d + h.size, len - h.size, plain, cap);
-        proto_item *ci = proto_tree_add_uint(et, hf_enet_compression, tvb, base, -1, cm);
+        proto_item *ci = proto_tree_add_uint(et, hf_enet_compression, tvb, base, (gint)(len - h.size), cm);
         proto_item_set_generated(ci);
         if (!n) {
             expert_add_info_format(pinfo, ci, &ei_enet_compressed, "a compressed ENet datagram that none of zstd, zlib, fastlz%s reads as ENet commands",
