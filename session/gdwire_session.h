@@ -175,6 +175,18 @@ GDW_API gdw_status gdw_mp_parse_into(const uint8_t *pkt, size_t len, const gdw_d
  * both. */
 GDW_API void gdw_mp_parsed_free(gdw_mp_parsed *p);
 
+/* Plain TCP's put_var frames (docs/capture.md), for a caller that frames the stream itself (a dissector):
+ * gdw_mp_parse_var: one frame's value bytes[0..len) as a GDW_MP_VAR message of one value (label "value") in dialect d
+ * (not NULL) with opts (NULL: as a session decodes), into *out (all zeros, or parsed before; free with
+ * gdw_mp_parsed_free); GDW_ERR_NOMEM only. gdw_stream_readers: of
+ * the dialects in candidates (bit i: gdw_dialect_at(i)), those that read the value whole, and in *first the one
+ * `gdwire check` ranks first among them (the newest release among equals; NULL when none): a flow's dialect is
+ * narrowed frame by frame this way, for at most GDW_STREAM_NARROW_FRAMES frames or until one is left. */
+#define GDW_STREAM_NARROW_FRAMES 64
+GDW_API gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out);
+GDW_API uint64_t gdw_stream_readers(const uint8_t *bytes, size_t len, uint64_t candidates, const gdw_decode_options *opts,
+                                    const gdw_allocator *alloc, const gdw_dialect **first);
+
 /* gdw_mp_parsed_path: the node path an RPC, RSET, SIMPLIFY_PATH or Godot 3 CONFIRM_PATH carries (NULL when none or
  * for another command). gdw_mp_parsed_cache_id: the path-cache id a command names: an RPC's or RSET's node, a
  * SIMPLIFY_PATH's or CONFIRM_PATH's cache id, a SPAWN's spawner; -1 when none or for another command. */

@@ -447,6 +447,8 @@ gdw_status gdw_mp_parse_into(const uint8_t *pkt, size_t len, const gdw_dialect *
 }
 
 gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out) {
+    gdw_decode_options dflt = gdw_session_options_default().decode; /* NULL: as a session decodes (compatible, objects allowed) */
+    if (!opts) opts = &dflt;
     gdw_mp_parsed_clear(out);
     out->command = GDW_MP_VAR;
     mp_parse c = {rd_view(bytes, len, 0), 0, d, opts, out, NULL, false};

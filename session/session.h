@@ -48,7 +48,6 @@ static inline void gdw_session_release(const gdw_allocator *a, void *p, size_t n
 /* multiplayer.c */
 void gdw_mp_parsed_clear(gdw_mp_parsed *p);
 /* One value alone (a put_var frame's bytes after its length) as a GDW_MP_VAR message with one value, "value". */
-gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out);
 
 /* ---- what a session holds (hold.h): each structure that holds memory is a holder of one type ------------- */
 

@@ -18,6 +18,7 @@
 
 #include <epan/address_types.h>
 #include <epan/conversation.h>
+#include <epan/dissectors/packet-tcp.h>
 #include <epan/expert.h>
 #include <epan/packet.h>
 #include <epan/prefs.h>
@@ -68,7 +69,7 @@ static int hf_enet_fragments = -1, hf_enet_fragment = -1, hf_enet_fragment_overl
 
 static int hf_godot_dialect = -1, hf_godot_transport = -1, hf_godot_command = -1, hf_godot_from = -1, hf_godot_to = -1;
 static int hf_godot_relayed = -1, hf_godot_channel = -1, hf_godot_mode = -1, hf_godot_header_source = -1, hf_godot_header_target = -1;
-static int hf_godot_ws_type = -1, hf_godot_client_id = -1;
+static int hf_godot_ws_type = -1, hf_godot_client_id = -1, hf_godot_frame_length = -1;
 static int hf_godot_node_path = -1, hf_godot_node_id = -1, hf_godot_inline_path = -1, hf_godot_method_id = -1, hf_godot_method = -1;
 static int hf_godot_md5 = -1, hf_godot_checksum_valid = -1, hf_godot_net_id = -1, hf_godot_scene_id = -1, hf_godot_name = -1;
 static int hf_godot_sync_time = -1, hf_godot_peer = -1, hf_godot_payload = -1;
@@ -230,6 +231,9 @@ typedef struct godot_flow {
     uint8_t compression[2], guess[2];
     seen_window *windows[2][256];
     server_group *group;
+    gboolean putvar, stream_started, stream_off; /* plain TCP: put_var frames (and whether its first frame came) */
+    guint64 stream_dialects;  /* the dialects still reading every frame whole (bit i: gdw_dialect_at(i)) */
+    guint stream_frames;
 } godot_flow;
 
 /* One message of a frame, as the first pass found it: its node path from the sender's path cache. */
@@ -1062,6 +1066,7 @@ static gboolean dissect_godot_ws(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
     guint32 key = ws_message_key(pinfo);
     frame_state *fs = p_get_proto_data(wmem_file_scope(), pinfo, proto_godot, key);
     godot_flow *f = flow_get(pinfo, proto_godot, FALSE);
+    if (f && f->putvar) return FALSE;
     gboolean created = FALSE;
     if (!fs) {
         if (PINFO_FD_VISITED(pinfo)) return FALSE;
@@ -1138,6 +1143,110 @@ static gboolean dissect_godot_ws(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
     return TRUE;
 }
 
+/* ---- plain TCP: put_var frames (session/stream.c's rules) ------------------------------------------------ */
+
+static dissector_handle_t putvar_handle;
+
+static guint64 all_dialects(void) {
+    size_t n = gdw_dialect_count();
+    return n >= 64 ? ~(guint64)0 : (((guint64)1 << n) - 1);
+}
+
+/* The dialect a frame's value is read in, the flow's candidates narrowed by it (first pass). FALSE: the flow's
+ * first frame is no whole Variant. */
+static gboolean stream_dialect(godot_flow *f, const uint8_t *value, size_t len) {
+    if (forced_dialect) {
+        f->dialect = forced_dialect, f->stream_started = TRUE;
+        return TRUE;
+    }
+    if (!f->stream_started) f->stream_dialects = all_dialects();
+    if (f->stream_started && ((f->stream_dialects & (f->stream_dialects - 1)) == 0 || f->stream_frames >= GDW_STREAM_NARROW_FRAMES)) return TRUE;
+    const gdw_dialect *first;
+    guint64 whole = gdw_stream_readers(value, len, f->stream_dialects, NULL, NULL, &first);
+    f->stream_frames++;
+    if (!whole) return f->stream_started;
+    f->stream_dialects = whole, f->stream_started = TRUE;
+    f->dialect = first;
+    return TRUE;
+}
+
+static guint putvar_pdu_len(packet_info *pinfo _U_, tvbuff_t *tvb, int offset, void *data _U_) {
+    guint32 len = tvb_get_letohl(tvb, offset);
+    if (len > pref_max_packet) return (guint)tvb_reported_length_remaining(tvb, offset); /* not read: the rest is skipped */
+    return len + 4;
+}
+
+static int dissect_putvar_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data) {
+    godot_flow *f = data;
+    guint32 key = ws_message_key(pinfo);
+    frame_state *fs = p_get_proto_data(wmem_file_scope(), pinfo, proto_godot, key);
+    gboolean first = !fs && !PINFO_FD_VISITED(pinfo);
+    guint len = tvb_reported_length(tvb);
+    if (!fs && !first) return (int)len;
+    guint32 vlen = tvb_get_letohl(tvb, 0);
+    if (first) {
+        fs = wmem_new0(wmem_file_scope(), frame_state);
+        p_add_proto_data(wmem_file_scope(), pinfo, proto_godot, key, fs);
+        fs->ws_id = f->stream_off || vlen > pref_max_packet || vlen + 4 != len ||
+                    !stream_dialect(f, tvb_get_ptr(tvb, 4, (gint)vlen), vlen); /* ws_id here: the frame is not read */
+        if (fs->ws_id) f->stream_off = TRUE;
+        fs->dialect = f->dialect;
+    }
+    proto_tree_add_item(tree, hf_godot_frame_length, tvb, 0, 4, ENC_LITTLE_ENDIAN);
+    if (fs->ws_id) {
+        proto_item *ti = proto_tree_add_item(tree, proto_godot, tvb, 0, -1, ENC_NA);
+        expert_add_info_format(pinfo, ti, &ei_godot_header, "a put_var frame past the flow's end: a length over the max_packet preference, or a "
+                               "first frame that is no whole Variant; the rest of the flow is not read");
+        return (int)len;
+    }
+    tvbuff_t *value = tvb_new_subset_length(tvb, 4, (gint)vlen);
+    gdw_mp_parsed p;
+    memset(&p, 0, sizeof p);
+    if (gdw_mp_parse_var(tvb_get_ptr(value, 0, (gint)vlen), vlen, fs->dialect, NULL, &p) == GDW_OK) {
+        dctx c = {pinfo, f, fs, first, 0, 0, "tcp"};
+        delivery dv = {0, 0, "reliable", 0};
+        proto_item *ti = NULL;
+        show_message(&c, tree, value, &dv, &p, fs->dialect, 0, 0, NULL, FALSE, &ti);
+        const gdw_mp_value *v = &p.values[0];
+        if (v->status == GDW_OK && v->length < vlen)
+            expert_add_info_format(pinfo, ti, &ei_godot_value, "a put_var frame of %u bytes whose value takes %zu: the engine's get_var ignores the other %zu",
+                                   vlen, v->length, vlen - v->length);
+    }
+    gdw_mp_parsed_free(&p);
+    return (int)len;
+}
+
+static int dissect_putvar(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_) {
+    godot_flow *f = flow_get(pinfo, proto_godot, FALSE);
+    if (!f || !f->putvar) return 0;
+    tcp_dissect_pdus(tvb, pinfo, tree, TRUE, 4, putvar_pdu_len, dissect_putvar_pdu, f);
+    return (int)tvb_captured_length(tvb);
+}
+
+/* A TCP flow whose first data is a 4-byte length, then exactly one whole Variant (not an HTTP request or answer). */
+static gboolean dissect_putvar_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data) {
+    struct tcpinfo *ti = data;
+    guint n = tvb_captured_length(tvb);
+    if (!pref_heuristic || !ti || ti->seq != 1 || flow_get(pinfo, proto_godot, FALSE)) return FALSE;
+    if (tvb_memeql(tvb, 0, (const guint8 *)"GET ", 4) == 0 || tvb_memeql(tvb, 0, (const guint8 *)"HTTP", 4) == 0) return FALSE;
+    if (n < 4) return FALSE;
+    guint32 len = tvb_get_letohl(tvb, 0);
+    if (len == 0 || len > pref_max_packet) return FALSE;
+    if (len + 4 > n) {
+        /* the first frame in several segments (the engine writes its length first): put together, then tried again */
+        if (len > 65536 || !pinfo->can_desegment) return FALSE;
+        pinfo->desegment_offset = 0;
+        pinfo->desegment_len = len + 4 - n;
+        return TRUE;
+    }
+    const gdw_dialect *first;
+    if (!gdw_stream_readers(tvb_get_ptr(tvb, 4, (gint)len), len, all_dialects(), NULL, NULL, &first)) return FALSE;
+    godot_flow *f = flow_get(pinfo, proto_godot, TRUE);
+    f->putvar = TRUE;
+    conversation_set_dissector(find_or_create_conversation(pinfo), putvar_handle);
+    return dissect_putvar(tvb, pinfo, tree, data) > 0;
+}
+
 /* ---- registration --------------------------------------------------------------------------------------- */
 
 static void godot_prefs_apply(void) {
@@ -1205,6 +1314,7 @@ static void proto_register_godot(void) {
         {&hf_godot_header_source, {"Header source", "godot.header.source", FT_INT32, BASE_DEC, NULL, 0, "Godot 3's header: the sender", HFILL}},
         {&hf_godot_header_target, {"Header target", "godot.header.target", FT_INT32, BASE_DEC, NULL, 0, "Godot 3's header: 0 everyone, -N everyone but N", HFILL}},
         {&hf_godot_ws_type, {"WebSocket message type", "godot.ws.type", FT_UINT8, BASE_DEC, NULL, 0, "Godot 3: 0 packet, 1 peer added, 2 removed, 3 the id", HFILL}},
+        {&hf_godot_frame_length, {"put_var frame length", "godot.frame_length", FT_UINT32, BASE_DEC, NULL, 0, "Plain TCP: the value's bytes that follow", HFILL}},
         {&hf_godot_client_id, {"Client's peer id", "godot.client_id", FT_INT32, BASE_DEC, NULL, 0, NULL, HFILL}},
         {&hf_godot_node_path, {"Node path", "godot.node_path", FT_STRING, BASE_NONE, NULL, 0, NULL, HFILL}},
         {&hf_godot_node_id, {"Node id", "godot.node_id", FT_INT64, BASE_DEC, NULL, 0, "The path-cache id (-1: the path is inline)", HFILL}},
@@ -1251,6 +1361,7 @@ static void proto_register_godot(void) {
     expert_register_field_array(expert_register_protocol(proto_enet), ei_enet, array_length(ei_enet));
     expert_register_field_array(expert_register_protocol(proto_godot), ei_godot, array_length(ei_godot));
     register_dissector("enet", dissect_enet, proto_enet);
+    putvar_handle = register_dissector("godot.putvar", dissect_putvar, proto_godot);
     reassembly_table_register(&enet_reassembly, &addresses_ports_reassembly_table_functions);
     register_init_routine(groups_init);
     register_cleanup_routine(groups_cleanup);
@@ -1283,6 +1394,7 @@ static void proto_reg_handoff_godot(void) {
     if (!done) {
         dissector_add_for_decode_as("udp.port", enet);
         heur_dissector_add("udp", dissect_enet_heur, "ENet over UDP (Godot)", "enet_udp", proto_enet, HEURISTIC_ENABLE);
+        heur_dissector_add("tcp", dissect_putvar_heur, "Godot put_var frames over TCP", "godot_putvar", proto_godot, HEURISTIC_ENABLE);
         heur_dissector_add("ws", dissect_godot_ws, "Godot over WebSocket", "godot_ws", proto_godot, HEURISTIC_ENABLE);
         done = TRUE;
     } else if (ports_now) {
