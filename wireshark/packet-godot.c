@@ -236,21 +236,17 @@ typedef struct godot_flow {
     guint stream_frames;
 } godot_flow;
 
-/* One message of a frame, as the first pass found it: its node path from the sender's path cache. */
-typedef struct msg_state {
-    const char *path; /* file scope; NULL when unknown */
-} msg_state;
-
-/* What a frame's dissection needs from the frames before it. */
+/* What a frame's dissection needs from the frames before it, found on the first pass (kept small: one a frame). */
 typedef struct frame_state {
-    uint8_t dir;           /* 0: sent by the client side, 1: by the server */
-    uint8_t compression;   /* the compression its block was read with (0: none) */
-    gboolean ws_id;        /* WebSocket: this message is the client's peer id */
     const gdw_dialect *dialect; /* the flow's, once its first Godot packet came */
-    gint32 client_id;      /* the flow's client's Godot peer id then (0: unknown) */
-    guint n_retx;
-    uint8_t *retx;         /* per command: a retransmit */
-    GArray *msgs;          /* of msg_state, in the order the frame delivers its messages */
+    const char *path0;          /* each message's node path from the sender's path cache (interned; NULL unknown), */
+    const char **paths;         /* the first's here, the others' in paths[0 .. n_msgs - 1), in delivery order */
+    uint8_t *retx;              /* per command: a retransmit (NULL: none was) */
+    gint32 client_id;           /* the flow's client's Godot peer id then (0: unknown) */
+    guint16 n_msgs, n_retx;
+    uint8_t dir;                /* 0: sent by the client side, 1: by the server */
+    uint8_t compression;        /* the compression its block was read with (0: none) */
+    uint8_t ws_id;              /* WebSocket: the client's peer id; plain TCP: a frame not read */
 } frame_state;
 
 /* Per-dissection context of one frame. */
@@ -265,10 +261,12 @@ typedef struct dctx {
 } dctx;
 
 static wmem_map_t *server_groups; /* "address:port" -> server_group, file scope */
+static wmem_map_t *interned;      /* node paths, one copy each, file scope */
 static GPtrArray *group_list;     /* every server_group, freed with the file */
 
 static void groups_init(void) {
     server_groups = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
+    interned = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
     group_list = g_ptr_array_new();
 }
 
@@ -281,6 +279,17 @@ static void groups_cleanup(void) {
     if (group_list) g_ptr_array_free(group_list, TRUE);
     group_list = NULL;
     server_groups = NULL;
+    interned = NULL;
+}
+
+static const char *intern(const char *path) {
+    if (!path) return NULL;
+    char *kept = wmem_map_lookup(interned, path);
+    if (!kept) {
+        kept = wmem_strdup(wmem_file_scope(), path);
+        wmem_map_insert(interned, kept, kept);
+    }
+    return kept;
 }
 
 static server_group *group_of(const address *a, guint32 port) {
@@ -486,6 +495,9 @@ static char *message_line(const gdw_mp_parsed *p, const char *path) {
 
 /* ---- one multiplayer packet ------------------------------------------------------------------------------ */
 
+/* Whether the tree is shown (not only primed for a filter's fields): the costly text is made only then. */
+static gboolean tree_shown(proto_tree *t) { return t && PTREE_DATA(t)->visible; }
+
 /* A value's children (gdw_children), as items under it: their types and text, bounded in depth and count. */
 static void add_children(proto_tree *tree, tvbuff_t *tvb, const gdw_mp_value *mv, const gdw_value *v, int depth) {
     const gdw_value *items;
@@ -507,6 +519,8 @@ static void add_children(proto_tree *tree, tvbuff_t *tvb, const gdw_mp_value *mv
 }
 
 static void add_values(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, const gdw_mp_parsed *p) {
+    if (!tree) return;
+    gboolean shown = tree_shown(tree), texts = shown || proto_field_is_referenced(tree, hf_godot_arg);
     for (size_t i = 0; i < p->value_count; i++) {
         const gdw_mp_value *v = &p->values[i];
         gint off = (gint)v->offset, len = (gint)v->length;
@@ -525,14 +539,15 @@ static void add_values(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, cons
             continue;
         }
         proto_tree_add_string(vt, hf_godot_variant_type, tvb, off, len, type);
-        char *text = gdw_text_print_alloc(v->value, NULL, NULL);
-        proto_tree_add_string(vt, hf_godot_arg, tvb, off, len, text ? text : "");
-        if (text) {
-            char head[TEXT_HEAD + 2];
-            size_t n = gdw_text_print_head(v->value, head, sizeof head);
-            proto_item_append_text(vi, n <= TEXT_HEAD ? " %s" : " %s...", head);
+        if (texts) {
+            char *text = gdw_text_print_alloc(v->value, NULL, NULL);
+            proto_tree_add_string(vt, hf_godot_arg, tvb, off, len, text ? text : "");
+            gdw_text_free(NULL, text);
         }
-        gdw_text_free(NULL, text);
+        if (!shown) continue;
+        char head[TEXT_HEAD + 2];
+        size_t n = gdw_text_print_head(v->value, head, sizeof head);
+        proto_item_append_text(vi, n <= TEXT_HEAD ? " %s" : " %s...", head);
         add_children(vt, tvb, v, v->value, 0);
     }
 }
@@ -582,15 +597,17 @@ static void add_command_fields(proto_tree *t, tvbuff_t *tvb, const gdw_mp_parsed
     }
 }
 
-/* The next message's state: made on the first pass (what it computes), read back after. */
-static msg_state *next_msg(dctx *c) {
-    if (!c->fs->msgs) {
-        if (!c->first) return NULL;
-        c->fs->msgs = g_array_new(FALSE, TRUE, sizeof(msg_state));
+/* The next message's node path: its slot made on the first pass (which fills it), read back after. */
+static const char **next_path(dctx *c) {
+    frame_state *fs = c->fs;
+    guint i = c->msg_index;
+    if (c->first && i == fs->n_msgs && fs->n_msgs < G_MAXUINT16) {
+        if (i) fs->paths = wmem_realloc(wmem_file_scope(), fs->paths, i * sizeof *fs->paths);
+        fs->n_msgs++;
     }
-    if (c->first && c->msg_index == c->fs->msgs->len) g_array_set_size(c->fs->msgs, c->msg_index + 1);
-    if (c->msg_index >= c->fs->msgs->len) return NULL;
-    return &g_array_index(c->fs->msgs, msg_state, c->msg_index++);
+    if (i >= fs->n_msgs) return NULL;
+    c->msg_index++;
+    return i == 0 ? &fs->path0 : &fs->paths[i - 1];
 }
 
 typedef struct delivery {
@@ -627,6 +644,9 @@ static void show_message(dctx *c, proto_tree *tree, tvbuff_t *tvb, const deliver
     if (out) *out = ti;
 }
 
+/* The parses, kept from packet to packet (their storage allocated once): [0] a packet, [1] one inside a relay. */
+static gdw_mp_parsed parsers[2];
+
 /* One multiplayer packet from `from` to `to` (relayed: it came inside a SYS relay or, in Godot 3, a server passed
  * it on), parsed and shown, a relay's inner packet after it. */
 static void deliver(dctx *c, proto_tree *tree, tvbuff_t *tvb, const delivery *dv, const gdw_dialect *d, gint64 from, gint64 to,
@@ -634,56 +654,48 @@ static void deliver(dctx *c, proto_tree *tree, tvbuff_t *tvb, const delivery *dv
     guint len = tvb_reported_length(tvb);
     if (tvb_captured_length(tvb) < len) return; /* cut by the snapshot length */
     const uint8_t *bytes = len ? tvb_get_ptr(tvb, 0, len) : (const uint8_t *)"";
-    gdw_mp_parsed p;
+    gdw_mp_parsed *pp = &parsers[relayed ? 1 : 0];
     gdw_error err;
-    gdw_status st = gdw_mp_parse(bytes, len, d, NULL, NULL, &p, &err);
+    gdw_status st = gdw_mp_parse_into(bytes, len, d, NULL, pp, &err);
     if (st != GDW_OK) {
         proto_item *ti = proto_tree_add_item(tree, proto_godot, tvb, 0, -1, ENC_NA);
         expert_add_info_format(c->pinfo, ti, &ei_godot_parse, "%s (%s at byte %zu; a %u-byte packet from peer %" G_GINT64_FORMAT "%s)",
                                err.message, gdw_status_name(st), err.offset, len, from, relayed ? ", relayed" : "");
-        gdw_mp_parsed_free(&p);
         return;
     }
-    if (p.command == GDW_MP_SYS_RELAY) {
+    if (pp->command == GDW_MP_SYS_RELAY) {
         proto_item *ti = proto_tree_add_item(tree, proto_godot, tvb, 0, -1, ENC_NA);
         proto_tree *t = proto_item_add_subtree(ti, ett_godot);
-        proto_item_append_text(ti, ", sys relay (peer %" G_GINT64_FORMAT ")", p.as.sys.peer);
-        proto_tree_add_int64(t, hf_godot_peer, tvb, 0, (gint)(len - p.as.sys.payload_len), p.as.sys.peer);
+        proto_item_append_text(ti, ", sys relay (peer %" G_GINT64_FORMAT ")", pp->as.sys.peer);
+        proto_tree_add_int64(t, hf_godot_peer, tvb, 0, (gint)(len - pp->as.sys.payload_len), pp->as.sys.peer);
         if (relayed) {
             expert_add_info_format(c->pinfo, ti, &ei_godot_parse, "a relay inside a relay (peer %" G_GINT64_FORMAT "): the engines never send one", from);
         } else {
-            gint at = (gint)(p.as.sys.payload - bytes);
-            tvbuff_t *inner = tvb_new_subset_length(tvb, at, (gint)p.as.sys.payload_len);
-            gint64 peer = p.as.sys.peer; /* client to server: the destination; server to client: the source */
+            gint at = (gint)(pp->as.sys.payload - bytes);
+            tvbuff_t *inner = tvb_new_subset_length(tvb, at, (gint)pp->as.sys.payload_len);
+            gint64 peer = pp->as.sys.peer; /* client to server: the destination; server to client: the source */
             if (dv->dir == 0) deliver(c, t, inner, dv, d, from, peer, TRUE);
             else deliver(c, t, inner, dv, d, peer, to, TRUE);
         }
-        gdw_mp_parsed_free(&p);
         return;
     }
-    msg_state *m = next_msg(c);
-    if (!m) {
-        gdw_mp_parsed_free(&p);
-        return;
-    }
+    const char **path = next_path(c);
+    if (!path) return;
     if (c->first) {
         server_group *g = c->flow->group;
-        const char *path = g ? gdw_mp_paths_apply(g->paths, from, &p) : NULL;
-        m->path = path ? wmem_strdup(wmem_file_scope(), path) : NULL;
+        *path = intern(g ? gdw_mp_paths_apply(g->paths, from, pp) : NULL);
     }
     proto_item *ti = NULL;
-    show_message(c, tree, tvb, dv, &p, d, from, to, m->path, relayed, &ti);
-    if (!m->path && (p.command == GDW_MP_RPC || p.command == GDW_MP_RSET))
+    show_message(c, tree, tvb, dv, pp, d, from, to, *path, relayed, &ti);
+    if (!*path && (pp->command == GDW_MP_RPC || pp->command == GDW_MP_RSET))
         expert_add_info_format(c->pinfo, ti, &ei_godot_path, "%s to path-cache id %" G_GINT64_FORMAT " of peer %" G_GINT64_FORMAT
-                               ": no SIMPLIFY_PATH for it was seen", gdw_mp_command_name(p.command), p.as.rpc.node_id, from);
-    gdw_mp_parsed_free(&p);
+                               ": no SIMPLIFY_PATH for it was seen", gdw_mp_command_name(pp->command), pp->as.rpc.node_id, from);
 }
 
 /* A peer added or removed, as Godot 3's server says it: a message of its own, from the server. */
 static void deliver_peer(dctx *c, proto_tree *tree, tvbuff_t *tvb, const delivery *dv, const gdw_dialect *d, gdw_mp_command cmd, gint32 peer,
                          gint64 to) {
-    msg_state *m = next_msg(c);
-    if (!m) return;
+    if (!next_path(c)) return;
     gdw_mp_parsed p;
     memset(&p, 0, sizeof p);
     p.command = cmd;
@@ -985,13 +997,13 @@ static int dissect_enet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
                 retx = seen_before(f, dir, cmd.channel, cmd.reliable_seq);
             }
             if (retx) {
-                if (c.fs->n_retx <= index) {
-                    guint n = MAX(index + 1, c.fs->n_retx * 2);
+                if (c.fs->n_retx <= index && index < G_MAXUINT16) {
+                    guint n = MIN(MAX(index + 1, c.fs->n_retx * 2u), G_MAXUINT16);
                     uint8_t *grown = wmem_alloc0(wmem_file_scope(), n);
                     if (c.fs->retx) memcpy(grown, c.fs->retx, c.fs->n_retx);
                     c.fs->retx = grown, c.fs->n_retx = n;
                 }
-                c.fs->retx[index] = 1;
+                if (index < c.fs->n_retx) c.fs->retx[index] = 1;
             }
         } else {
             retx = index < c.fs->n_retx && c.fs->retx[index];
@@ -1263,6 +1275,8 @@ static void godot_prefs_apply(void) {
 }
 
 static void godot_shutdown(void) {
+    gdw_mp_parsed_free(&parsers[0]);
+    gdw_mp_parsed_free(&parsers[1]);
     names_clear();
     if (names) g_array_free(names, TRUE);
     names = NULL;
