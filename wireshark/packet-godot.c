@@ -1196,11 +1196,14 @@ static int dissect_putvar_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
     guint len = tvb_reported_length(tvb);
     if (!fs && !first) return (int)len;
     guint32 vlen = tvb_get_letohl(tvb, 0);
+    /* the value's bytes (an empty frame's: an empty buffer, never NULL, which the codec's readers do not take) */
+    const uint8_t *vbytes = vlen + 4 == len ? tvb_get_ptr(tvb, 4, (gint)vlen) : NULL;
+    if (!vbytes || !vlen) vbytes = (const uint8_t *)"";
     if (first) {
         fs = wmem_new0(wmem_file_scope(), frame_state);
         p_add_proto_data(wmem_file_scope(), pinfo, proto_godot, key, fs);
         fs->ws_id = f->stream_off || vlen > pref_max_packet || vlen + 4 != len ||
-                    !stream_dialect(f, tvb_get_ptr(tvb, 4, (gint)vlen), vlen); /* ws_id here: the frame is not read */
+                    !stream_dialect(f, vbytes, vlen); /* ws_id here: the frame is not read */
         if (fs->ws_id) f->stream_off = TRUE;
         fs->dialect = f->dialect;
     }
@@ -1214,7 +1217,7 @@ static int dissect_putvar_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
     tvbuff_t *value = tvb_new_subset_length(tvb, 4, (gint)vlen);
     gdw_mp_parsed p;
     memset(&p, 0, sizeof p);
-    if (gdw_mp_parse_var(tvb_get_ptr(value, 0, (gint)vlen), vlen, fs->dialect, NULL, &p) == GDW_OK) {
+    if (gdw_mp_parse_var(vbytes, vlen, fs->dialect, NULL, &p) == GDW_OK) {
         dctx c = {pinfo, f, fs, first, 0, 0, "tcp"};
         delivery dv = {0, 0, "reliable", 0};
         proto_item *ti = NULL;
