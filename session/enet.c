@@ -144,7 +144,7 @@ bool enet_looks_like(const uint8_t *d, size_t len) {
 
 /* ---- retransmit windows ------------------------------------------------------------------- */
 
-#define SEEN_WINDOW 1024 /* reliable sequence numbers remembered per channel and direction */
+#define SEEN_WINDOW GDW_ENET_SEEN_WINDOW /* reliable sequence numbers remembered per channel and direction */
 
 /* The reliable sequence numbers seen on one channel in one direction of a flow (its side: the
  * flow's endpoint 0 or 1 that sent them, which stays when the flow's two ends are swapped). Found
@@ -153,8 +153,7 @@ typedef struct seen_window {
     holder h;
     flow *f;
     uint8_t side, channel;
-    uint16_t top; /* the newest sequence number seen */
-    uint8_t bits[SEEN_WINDOW / 8]; /* bit seq % SEEN_WINDOW: seq was seen (for seq within the window below top) */
+    gdw_enet_seen seen;
 } seen_window;
 
 typedef struct window_key {
@@ -210,11 +209,20 @@ static bool seen_before(gdw_session *s, flow *f, int dir, unsigned channel, uint
             return false;
         }
         hold_add(&s->book, &f->hold, &w->h, HOLD_WINDOWS, HELD_WINDOW, cost);
+        return gdw_enet_seen_before(&w->seen, seq);
+    }
+    hold_touch(&s->book, &w->h);
+    return gdw_enet_seen_before(&w->seen, seq);
+}
+
+bool gdw_enet_seen_before(gdw_enet_seen *w, uint16_t seq) {
+    if (!w->started) { /* the channel's first: the window starts at it */
+        memset(w->bits, 0, sizeof w->bits);
+        w->started = true;
         w->top = seq;
         w->bits[(seq % SEEN_WINDOW) / 8] = (uint8_t)(1u << (seq % 8));
         return false;
     }
-    hold_touch(&s->book, &w->h);
     uint16_t behind = (uint16_t)(w->top - seq);
     if (behind >= 0x8000) { /* newer: slide the window */
         uint16_t ahead = (uint16_t)(seq - w->top);

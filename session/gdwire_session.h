@@ -369,6 +369,18 @@ GDW_API int gdw_enet_commands_next(gdw_enet_commands *it, gdw_enet_command *out,
 /* The header of datagram d[0..len): GDW_OK, or GDW_ERR_TRUNCATED when it is shorter than its header. */
 GDW_API gdw_status gdw_enet_read_header(const uint8_t *d, size_t len, gdw_enet_header *out, gdw_error *err);
 
+/* ENet's rule for a reliable command seen before, a retransmit (ENet drops it: protocol.c,
+ * enet_peer_queue_incoming_command), with the state the caller holds: one gdw_enet_seen per channel and direction in
+ * use, all zeros before its first command. gdw_enet_seen_before: true when seq was seen, or is 1,024 or more behind the
+ * newest (ENet drops it as old); it remembers seq. (A CONNECT resent is told by its peer id, not by this.) */
+#define GDW_ENET_SEEN_WINDOW 1024
+typedef struct gdw_enet_seen {
+    bool started;
+    uint16_t top;                            /* the newest sequence number seen */
+    uint8_t bits[GDW_ENET_SEEN_WINDOW / 8];  /* bit seq % 1024: seq was seen (for seq within the window below top) */
+} gdw_enet_seen;
+GDW_API bool gdw_enet_seen_before(gdw_enet_seen *w, uint16_t seq);
+
 /* ENet's fragments put back together, with the state the caller holds (a gdw_enet_reassembly per ENet peer: one
  * per connection, its two directions told apart by `side`), under a cap of its own: ENet's rules, as a session
  * follows them. */

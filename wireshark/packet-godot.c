@@ -50,7 +50,6 @@ WS_DLL_PUBLIC void plugin_register(void);
 #define TEXT_HEAD 200     /* characters of a value the Info column shows, as gdwire capture's line */
 #define TREE_DEPTH 8      /* levels of a value's children the tree shows */
 #define TREE_CHILDREN 256 /* children of one value the tree shows */
-#define SEEN_WINDOW 1024  /* reliable sequence numbers remembered per channel and direction (session/enet.c) */
 #define ENET_NO_PEER 0xFFF
 
 static int proto_enet = -1, proto_godot = -1;
@@ -215,11 +214,6 @@ typedef struct server_group {
     const gdw_dialect *dialect;
 } server_group;
 
-typedef struct seen_window {
-    uint16_t top;
-    uint8_t bits[SEEN_WINDOW / 8];
-} seen_window;
-
 /* One ENet connection (a UDP conversation) or one WebSocket connection (a TCP conversation), as the first pass
  * reads it in capture order. */
 typedef struct godot_flow {
@@ -229,7 +223,7 @@ typedef struct godot_flow {
     gint32 client_id; /* the client's Godot peer id; 0 unknown */
     const gdw_dialect *dialect;
     uint8_t compression[2], guess[2];
-    seen_window *windows[2][256];
+    gdw_enet_seen *windows[2][256]; /* each direction's and channel's reliable sequence numbers seen (made when used) */
     server_group *group;
     gboolean putvar, stream_started, stream_off; /* plain TCP: put_var frames (and whether its first frame came) */
     guint64 stream_dialects;  /* the dialects still reading every frame whole (bit i: gdw_dialect_at(i)) */
@@ -350,34 +344,12 @@ static const gdw_dialect *dialect_of_layer(gdw_multiplayer layer) {
     return NULL;
 }
 
-/* ---- retransmits (session/enet.c's rule: ENet drops a reliable command it has seen) ---------------------- */
+/* ---- retransmits (ENet drops a reliable command it has seen: gdw_enet_seen_before) ------------------------ */
 
 static gboolean seen_before(godot_flow *f, int dir, unsigned channel, uint16_t seq) {
-    seen_window **slot = &f->windows[dir][channel & 0xFF];
-    seen_window *w = *slot;
-    if (!w) {
-        w = *slot = wmem_new0(wmem_file_scope(), seen_window);
-        w->top = seq;
-        w->bits[(seq % SEEN_WINDOW) / 8] = (uint8_t)(1u << (seq % 8));
-        return FALSE;
-    }
-    uint16_t behind = (uint16_t)(w->top - seq);
-    if (behind >= 0x8000) {
-        uint16_t ahead = (uint16_t)(seq - w->top);
-        if (ahead >= SEEN_WINDOW) memset(w->bits, 0, sizeof w->bits);
-        else
-            for (uint16_t k = 1; k <= ahead; k++) {
-                unsigned bit = (uint16_t)(w->top + k) % SEEN_WINDOW;
-                w->bits[bit / 8] &= (uint8_t)~(1u << (bit % 8));
-            }
-        w->top = seq;
-    } else if (behind >= SEEN_WINDOW) {
-        return TRUE;
-    }
-    unsigned bit = seq % SEEN_WINDOW;
-    gboolean was = (w->bits[bit / 8] >> (bit % 8)) & 1;
-    w->bits[bit / 8] |= (uint8_t)(1u << (bit % 8));
-    return was;
+    gdw_enet_seen **w = &f->windows[dir][channel & 0xFF];
+    if (!*w) *w = wmem_new0(wmem_file_scope(), gdw_enet_seen);
+    return gdw_enet_seen_before(*w, seq);
 }
 
 /* ---- text as gdwire capture's line shows it ------------------------------------------------------------- */

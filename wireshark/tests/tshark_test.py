@@ -10,7 +10,8 @@ with HOME a temporary folder; `tshark -G protocols` must list Godot. Then for ev
     session's names file when it has one) gives, frame by frame, the same messages in the same order, with the same
     method ids and the same argument texts, as `gdwire capture --json`: the one the engines' logs are held against
     (//session:capture_test); and the RPCs it shows are as many as the engines logged putting on the wire;
-  - `tshark -2` (two passes) gives the same output as one pass;
+  - `tshark -2` (two passes) gives the same output as one pass; for ENet, with the heuristics off nothing is found,
+    and "Decode As" ENet on the game's port (-d udp.port==PORT,enet) gives the same output again;
   - display filters: `godot.method == "hello"` (names file) finds the frames of capture's RPCs named hello,
     `godot.variant.type == "PackedByteArray"` those with a PackedByteArray value, `godot.relayed` the relayed ones.
     (The issue's example `godot.method == "hello"` is `godot.method == "three"` here: the sessions' games have no hello.)
@@ -76,6 +77,12 @@ def capture(pcap, names):
     return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
 
 
+def server_port(out):
+    """The game's port: the server end of capture's first flow ("127.0.0.1:40041 -> 127.0.0.1:26942")."""
+    summary = [o for o in out if o["type"] == "summary"][0]
+    return summary["flow_list"][0]["endpoints"].rsplit(":", 1)[1]
+
+
 def fields(pcap, names, *extra):
     opts = ["-o", "godot.names_file:" + readable(names)] if names else []
     rc, out, err = tshark("-r", readable(pcap), *opts, *extra, "-Y", "godot", "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a",
@@ -130,10 +137,16 @@ for pcap in sorted(f for f in os.listdir(SESSIONS) if f.endswith(".pcap")):
     path = os.path.join(SESSIONS, pcap)
     names = os.path.join(SESSIONS, name + ".names.tsv")
     names = names if os.path.exists(names) else None
-    msgs = [o for o in capture(path, names) if o["type"] == "message"]
+    out = capture(path, names)
+    msgs = [o for o in out if o["type"] == "message"]
     one = fields(path, names)
     two = fields(path, names, "-2")
     check(one == two, f"{name}: tshark -2 and one pass differ")
+    if "-enet" in name:
+        # the heuristics off, nothing is Godot's; then "Decode As" ENet on the game's port reads it all the same
+        check(fields(path, names, "-o", "godot.heuristic:FALSE") == "", f"{name}: the heuristics off, tshark still finds Godot")
+        decoded = fields(path, names, "-o", "godot.heuristic:FALSE", "-d", f"udp.port=={server_port(out)},enet")
+        check(decoded == one, f"{name}: Decode As ENet on port {server_port(out)} differs from the heuristic's reading")
     got, want = frames_of(one), expected(msgs)
     shown = sum(len(c) for c, _, _ in got.values())
     bad = [f for f in sorted(set(got) | set(want)) if got.get(f) != want.get(f)]
