@@ -611,8 +611,20 @@ static void show_message(dctx *c, proto_tree *tree, tvbuff_t *tvb, const deliver
     else peer_text(head, to);
     proto_item_append_text(ti, ", %s%s: %s", wmem_strbuf_get_str(head), relayed ? " (relayed)" : "", line);
     col_set_str(c->pinfo->cinfo, COL_PROTOCOL, "Godot");
-    if (c->messages++ == 0) col_clear(c->pinfo->cinfo, COL_INFO);
-    col_append_sep_str(c->pinfo->cinfo, COL_INFO, " | ", line);
+    /* the frame's messages, ' | ' between them, replace what the layers below wrote: a frame may carry several
+     * WebSocket messages or put_var frames, each dissected on its own, with the WebSocket dissector's text between */
+    wmem_strbuf_t *info = p_get_proto_data(c->pinfo->pool, c->pinfo, proto_godot, 2);
+    if (!info) {
+        info = wmem_strbuf_new(c->pinfo->pool, "");
+        p_add_proto_data(c->pinfo->pool, c->pinfo, proto_godot, 2, info);
+    } else {
+        wmem_strbuf_append(info, " | ");
+    }
+    wmem_strbuf_append(info, line);
+    c->messages++;
+    col_clear_fence(c->pinfo->cinfo, COL_INFO); /* tcp_dissect_pdus fences each PDU's text */
+    col_clear(c->pinfo->cinfo, COL_INFO);
+    col_add_str(c->pinfo->cinfo, COL_INFO, wmem_strbuf_get_str(info));
     if (out) *out = ti;
 }
 

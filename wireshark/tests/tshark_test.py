@@ -10,6 +10,8 @@ with HOME a temporary folder; `tshark -G protocols` must list Godot. Then for ev
     session's names file when it has one) gives, frame by frame, the same messages in the same order, with the same
     method ids and the same argument texts, as `gdwire capture --json`: the one the engines' logs are held against
     (//session:capture_test); and the RPCs it shows are as many as the engines logged putting on the wire;
+  - the Info column of each frame is capture's text line of each of its messages (what follows the peers, the mode
+    and the channel), ' | ' between them;
   - `tshark -2` (two passes) gives the same output as one pass; for ENet, with the heuristics off nothing is found,
     and "Decode As" ENet on the game's port (-d udp.port==PORT,enet) gives the same output again;
   - display filters: `godot.method == "hello"` (names file) finds the frames of capture's RPCs named hello,
@@ -21,6 +23,7 @@ as nobody (setpriv), with copies of the files it reads.
 import collections
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -75,6 +78,20 @@ check("\tgodot\t" in out or out.endswith("\tgodot\n") or "\tgodot\n" in out, "ts
 def capture(pcap, names):
     p = subprocess.run([GDWIRE, "capture", "--json", *(["--names", names] if names else []), pcap], capture_output=True, text=True)
     return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+
+
+LINE = re.compile(r"^\s*[0-9.]+  #\d+ \S+  \S+ -> \S+(?: \(relayed\))?  \S+ ch\d+  (.*)$")
+
+
+def info_expected(path, names, msgs):
+    """frame -> the Info column capture's text lines make: each message's command and what it carries, ' | ' between."""
+    p = subprocess.run([GDWIRE, "capture", "--no-summary", *(["--names", names] if names else []), path], capture_output=True, text=True)
+    lines = [m.group(1) for m in map(LINE.match, p.stdout.splitlines()) if m]
+    check(len(lines) == len(msgs), f"{path}: capture printed {len(lines)} message lines for {len(msgs)} messages")
+    want = collections.OrderedDict()
+    for m, line in zip(msgs, lines):
+        want.setdefault(m["frame"], []).append(line)
+    return {f: " | ".join(v) for f, v in want.items()}
 
 
 def server_port(out):
@@ -142,6 +159,21 @@ for pcap in sorted(f for f in os.listdir(SESSIONS) if f.endswith(".pcap")):
     one = fields(path, names)
     two = fields(path, names, "-2")
     check(one == two, f"{name}: tshark -2 and one pass differ")
+    # the Info column reads like capture's line (the part after the peers, mode and channel)
+    opts = ["-o", "godot.names_file:" + readable(names)] if names else []
+    rc, out_info, err = tshark("-r", readable(path), *opts, "-Y", "godot.command", "-T", "fields", "-E", "separator=\t", "-e", "frame.number",
+                               "-e", "_ws.col.Info")
+    got_info = {int(l.split("\t", 1)[0]): l.split("\t", 1)[1] for l in out_info.split("\n") if "\t" in l}
+    want_info = info_expected(path, names, msgs)
+    # (Wireshark keeps 4,095 bytes of a column, COL_MAX_INFO_LEN: a longer line is its start)
+    same = lambda g, w: g == w or (g is not None and w is not None and len(g.encode()) >= 4000 and w.startswith(g.rstrip("…")))
+    bad_info = [f for f in sorted(set(got_info) | set(want_info)) if not same(got_info.get(f), want_info.get(f))]
+    for f in bad_info[:3]:
+        g, w = got_info.get(f, ""), want_info.get(f, "")
+        at = next((i for i in range(min(len(g), len(w))) if g[i] != w[i]), min(len(g), len(w)))
+        print(f"  {name} frame {f} Info, {len(g)} and {len(w)} characters, apart from {at}:\n    tshark  ...{g[max(0, at - 60):at + 80]}\n"
+              f"    capture ...{w[max(0, at - 60):at + 80]}")
+    check(not bad_info, f"{name}: the Info column differs from capture's line in {len(bad_info)} frames")
     if "-enet" in name:
         # the heuristics off, nothing is Godot's; then "Decode As" ENet on the game's port reads it all the same
         check(fields(path, names, "-o", "godot.heuristic:FALSE") == "", f"{name}: the heuristics off, tshark still finds Godot")
