@@ -47,7 +47,6 @@ static inline void gdw_session_release(const gdw_allocator *a, void *p, size_t n
 
 /* multiplayer.c */
 void gdw_mp_parsed_clear(gdw_mp_parsed *p);
-/* One value alone (a put_var frame's bytes after its length) as a GDW_MP_VAR message with one value, "value". */
 
 /* ---- what a session holds (hold.h): each structure that holds memory is a holder of one type ------------- */
 
