@@ -586,7 +586,6 @@ typedef struct delivery {
     int dir;
     unsigned channel; /* Godot's transfer channel */
     const char *mode;
-    int header_len;   /* bytes of the transport's Godot header before the packet (shown in the tree) */
 } delivery;
 
 static void show_message(dctx *c, proto_tree *tree, tvbuff_t *tvb, const delivery *dv, const gdw_mp_parsed *p, const gdw_dialect *d,
@@ -737,7 +736,7 @@ static void godot_enet_packet(dctx *c, proto_tree *tree, tvbuff_t *pkt, int dir,
     const godot_generation *g = generation_of(d);
     static const godot_generation unread = {GDW_MULTIPLAYER_NONE, 0, -1, 2, 1};
     if (!g) g = &unread;
-    delivery dv = {dir, enet_channel >= g->enet_game_first ? enet_channel - g->enet_game_shift : 0, mode, 0};
+    delivery dv = {dir, enet_channel >= g->enet_game_first ? enet_channel - g->enet_game_shift : 0, mode};
     gint64 receiver = dir == 1 ? client_id : 1, sender = dir == 1 ? 1 : client_id;
     guint len = tvb_reported_length(pkt);
     if (g->enet_peer_channel >= 0 && enet_channel == (unsigned)g->enet_peer_channel) {
@@ -847,7 +846,6 @@ static void add_fragment(dctx *c, proto_tree *ct, tvbuff_t *ctvb, const gdw_enet
     /* one packet: its channel, kind and start sequence number (and, unreliable, the reliable one it rides with) */
     guint32 id = reliable ? (guint32)cmd->fragment.start_seq | (guint32)cmd->channel << 16 | 1u << 24
                           : ((guint32)cmd->fragment.start_seq | (guint32)cmd->reliable_seq << 16) ^ ((guint32)cmd->channel << 25 | 1u << 24);
-    (void)dir;
     gboolean save = c->pinfo->fragmented;
     c->pinfo->fragmented = TRUE;
     fragment_head *fh = fragment_add_check(&enet_reassembly, ctvb, data_at, c->pinfo, id, NULL, off, (guint32)cmd->data_len,
@@ -1102,7 +1100,7 @@ static gboolean dissect_godot_ws(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
     int dir = fs->dir;
     const gdw_dialect *d = fs->dialect;
     gint64 client_id = fs->client_id;
-    delivery dv = {dir, 0, "reliable", 0};
+    delivery dv = {dir, 0, "reliable"};
     gint64 receiver = dir == 1 ? client_id : 1;
     const godot_generation *g = generation_of(d);
     if (g && g->layer == GDW_MULTIPLAYER_API3) {
@@ -1203,7 +1201,7 @@ static int dissect_putvar_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
     memset(&p, 0, sizeof p);
     if (gdw_mp_parse_var(vbytes, vlen, fs->dialect, NULL, &p) == GDW_OK) {
         dctx c = {pinfo, f, fs, first, 0, 0, "tcp"};
-        delivery dv = {0, 0, "reliable", 0};
+        delivery dv = {0, 0, "reliable"};
         proto_item *ti = NULL;
         show_message(&c, tree, value, &dv, &p, fs->dialect, 0, 0, NULL, FALSE, &ti);
         const gdw_mp_value *v = &p.values[0];
