@@ -211,6 +211,25 @@ GDW_API size_t gdw_mp_paths_held(const gdw_mp_paths *c);    /* their bytes, as c
 GDW_API uint64_t gdw_mp_paths_dropped(const gdw_mp_paths *c); /* entries the caps dropped */
 GDW_API void gdw_mp_paths_free(gdw_mp_paths *c);            /* NULL is a no-op */
 
+/* gdw_mp_message_text: a parsed message's one line of text, as `gdwire capture` prints it after the peers and
+ * the channel, and the Wireshark plugin's Info column shows it: the command's name (gdw_mp_command_name), its
+ * fields ("rpc /root/Game (inline) method 3 name", "simplify_path 1 = Game, rpc md5 ...", a RAW's size and first 32
+ * bytes in hex, ...), then its values' text in parentheses, grouped by label (each value's first GDW_MP_TEXT_HEAD
+ * characters, then "... (N bytes)"; one that does not decode as "<status at byte N: why>"). path: the node path
+ * the message names (gdw_mp_paths_apply, gdw_message.path; NULL: "(path unknown)"). Text off the wire is shown as
+ * gdw_text_show says. The text goes out in pieces through out->put (no NUL, no newline); the other hooks may be
+ * NULL: method_name names a Godot 4 RPC's method id on the node at path (NULL: none known), after_command writes
+ * (through put, or its own channel) after the command's fields, after_value after each value that decodes. */
+#define GDW_MP_TEXT_HEAD 200
+typedef struct gdw_mp_text_out {
+    void (*put)(void *ctx, const char *s, size_t n);
+    const char *(*method_name)(void *ctx, const char *path, int method_id);
+    void (*after_command)(void *ctx, const gdw_mp_parsed *p, const char *path);
+    void (*after_value)(void *ctx, const gdw_mp_parsed *p, const gdw_mp_value *v);
+    void *ctx;
+} gdw_mp_text_out;
+GDW_API void gdw_mp_message_text(const gdw_mp_parsed *p, const char *path, const gdw_mp_text_out *out);
+
 /* ---------------------------------------------------------------------------------------
  * Sessions: frames in, messages out.
  * ------------------------------------------------------------------------------------- */

@@ -5,7 +5,7 @@
  * (the Godot 3 header, relays, the path cache), and each Variant as a subtree.
  *
  * It reads with gdwire's layers one at a time (session/gdwire_session.h: gdw_enet_read_header,
- * gdw_enet_commands_next, gdw_enet_decompress, gdw_mp_parse, gdw_mp_paths; codec/gdwire.h for the values); no
+ * gdw_enet_commands_next, gdw_enet_decompress, gdw_mp_parse, gdw_mp_paths, gdw_mp_message_text; codec/gdwire.h for the values); no
  * gdw_session. What a frame's reading depends on from earlier frames (the flow's sides and Godot peer ids, its
  * dialect, each side's compression, which reliable commands are retransmits, each message's node path from the
  * path cache) is found on the first pass, in capture order, and kept per frame (p_add_proto_data), so a frame
@@ -47,7 +47,6 @@ WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
 
-#define TEXT_HEAD 200     /* characters of a value the Info column shows, as gdwire capture's line */
 #define TREE_DEPTH 8      /* levels of a value's children the tree shows */
 #define TREE_CHILDREN 256 /* children of one value the tree shows */
 #define ENET_NO_PEER 0xFFF
@@ -352,116 +351,22 @@ static gboolean seen_before(godot_flow *f, int dir, unsigned channel, uint16_t s
     return gdw_enet_seen_before(*w, seq);
 }
 
-/* ---- text as gdwire capture's line shows it ------------------------------------------------------------- */
-
-/* Text off the wire (a node path, a name, an MD5) with what a terminal would act on escaped (gdw_text_show). */
-static void shown_text(wmem_strbuf_t *out, const char *s, size_t n) {
-    static const char hex[] = "0123456789abcdef";
-    const uint8_t *p = (const uint8_t *)s;
-    for (size_t i = 0; s && i < n;) {
-        gdw_show how;
-        uint32_t cp;
-        size_t k = gdw_text_show(p + i, n - i, &how, &cp);
-        if (how == GDW_SHOW_AS_IS && p[i] != '\\') {
-            wmem_strbuf_append_len(out, s + i, k);
-        } else if (how == GDW_SHOW_CODE_POINT) {
-            wmem_strbuf_append_printf(out, "\\u%04x", (unsigned)cp);
-        } else {
-            wmem_strbuf_append_printf(out, "\\x%c%c", hex[p[i] >> 4], hex[p[i] & 15]);
-            k = 1;
-        }
-        i += k ? k : 1;
-    }
-}
-
-static void shown_z(wmem_strbuf_t *out, const char *s) { shown_text(out, s, s ? strlen(s) : 0); }
-
-static void hex_head(wmem_strbuf_t *out, const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n && i < 32; i++) wmem_strbuf_append_printf(out, "%02x", p[i]);
-    if (n > 32) wmem_strbuf_append(out, "...");
-}
+/* ---- text as gdwire capture's line shows it (gdw_mp_message_text) ---------------------------------------- */
 
 static void peer_text(wmem_strbuf_t *out, gint64 id) {
     if (id == 0) wmem_strbuf_append(out, "?");
     else wmem_strbuf_append_printf(out, "%" G_GINT64_FORMAT, id);
 }
 
-/* The command and what it carries, as gdwire capture's line prints them (cli/capture.c, print_text). */
+static void line_put(void *ctx, const char *s, size_t n) { wmem_strbuf_append_len(ctx, s, n); }
+
+static const char *line_method_name(void *ctx _U_, const char *path, int id) { return names_find(path, id); }
+
+/* The command and what it carries, as gdwire capture's line prints them. */
 static char *message_line(const gdw_mp_parsed *p, const char *path) {
-    wmem_strbuf_t *s = wmem_strbuf_new(wmem_packet_scope(), gdw_mp_command_name(p->command));
-    switch (p->command) {
-    case GDW_MP_RSET:
-    case GDW_MP_RPC:
-        wmem_strbuf_append_c(s, ' ');
-        if (path) shown_z(s, path);
-        else wmem_strbuf_append(s, "(path unknown)");
-        if (p->as.rpc.path) wmem_strbuf_append(s, " (inline)");
-        if (p->as.rpc.method) {
-            wmem_strbuf_append_c(s, ' ');
-            shown_text(s, p->as.rpc.method, p->as.rpc.method_len);
-        } else {
-            const char *name = names_find(path, p->as.rpc.method_id);
-            wmem_strbuf_append_printf(s, " method %d", p->as.rpc.method_id);
-            if (name) wmem_strbuf_append_c(s, ' '), shown_z(s, name);
-        }
-        break;
-    case GDW_MP_SIMPLIFY_PATH:
-        wmem_strbuf_append_printf(s, " %" G_GINT64_FORMAT " = ", p->as.path.node_id);
-        shown_text(s, p->as.path.path, p->as.path.path_len);
-        if (p->as.path.md5[0]) wmem_strbuf_append(s, ", rpc md5 "), shown_z(s, p->as.path.md5);
-        break;
-    case GDW_MP_CONFIRM_PATH:
-        if (p->as.path.path) wmem_strbuf_append_c(s, ' '), shown_text(s, p->as.path.path, p->as.path.path_len);
-        else wmem_strbuf_append_printf(s, " %" G_GINT64_FORMAT ", %s", p->as.path.node_id, p->as.path.checksum_valid ? "methods match" : "methods differ");
-        break;
-    case GDW_MP_SPAWN:
-        wmem_strbuf_append_printf(s, " net %" G_GINT64_FORMAT " \"", p->as.spawn.net_id);
-        shown_text(s, p->as.spawn.name, p->as.spawn.name_len);
-        wmem_strbuf_append(s, "\" by spawner ");
-        if (path) shown_z(s, path);
-        else wmem_strbuf_append(s, "(path unknown)");
-        wmem_strbuf_append(s, p->as.spawn.scene_id == 255 ? ", custom" : ", scene");
-        if (p->as.spawn.scene_id != 255) wmem_strbuf_append_printf(s, " %d", p->as.spawn.scene_id);
-        break;
-    case GDW_MP_DESPAWN: wmem_strbuf_append_printf(s, " net %" G_GINT64_FORMAT, p->as.despawn.net_id); break;
-    case GDW_MP_SYNC: wmem_strbuf_append_printf(s, " time %u", p->as.sync.time); break;
-    case GDW_MP_SYS_ADD_PEER:
-    case GDW_MP_SYS_DEL_PEER: wmem_strbuf_append_printf(s, " %" G_GINT64_FORMAT, p->as.sys.peer); break;
-    case GDW_MP_RAW:
-        wmem_strbuf_append_printf(s, " %zu bytes ", p->as.raw.payload_len);
-        hex_head(s, p->as.raw.payload, p->as.raw.payload_len);
-        break;
-    case GDW_MP_SYS_AUTH:
-        wmem_strbuf_append_printf(s, " %zu bytes ", p->as.sys.payload_len);
-        hex_head(s, p->as.sys.payload, p->as.sys.payload_len);
-        break;
-    default: break;
-    }
-    uint32_t net = UINT32_MAX;
-    const char *label = NULL;
-    for (size_t i = 0; i < p->value_count; i++) {
-        const gdw_mp_value *v = &p->values[i];
-        if (!label || strcmp(label, v->label) != 0 || net != v->net_id) {
-            if (label) wmem_strbuf_append_c(s, ')');
-            if (p->command == GDW_MP_SYNC || p->command == GDW_MP_DELTA) wmem_strbuf_append_printf(s, " net %u", v->net_id);
-            if (p->command == GDW_MP_DELTA) wmem_strbuf_append_printf(s, " props 0x%" G_GINT64_MODIFIER "x", (guint64)v->indexes);
-            if (strcmp(v->label, "arg") != 0 && strcmp(v->label, "state") != 0) wmem_strbuf_append_printf(s, " %s", v->label);
-            wmem_strbuf_append(s, " (");
-            label = v->label, net = v->net_id;
-        } else {
-            wmem_strbuf_append(s, ", ");
-        }
-        if (v->status != GDW_OK) {
-            wmem_strbuf_append_printf(s, "<%s at byte %zu: %s>", gdw_status_name(v->status), v->offset + v->error.offset, v->error.message);
-            continue;
-        }
-        char head[TEXT_HEAD + 2];
-        size_t n = gdw_text_print_head(v->value, head, sizeof head);
-        if (n <= TEXT_HEAD) wmem_strbuf_append(s, head);
-        else wmem_strbuf_append_printf(s, "%.*s... (%zu bytes)", TEXT_HEAD, head, v->length);
-    }
-    if (label) wmem_strbuf_append_c(s, ')');
-    else if (p->command == GDW_MP_RPC) wmem_strbuf_append(s, " ()");
+    wmem_strbuf_t *s = wmem_strbuf_new(wmem_packet_scope(), "");
+    gdw_mp_text_out out = {line_put, line_method_name, NULL, NULL, s};
+    gdw_mp_message_text(p, path, &out);
     return wmem_strbuf_finalize(s);
 }
 
@@ -476,7 +381,7 @@ static void add_children(proto_tree *tree, tvbuff_t *tvb, const gdw_mp_value *mv
     size_t n = gdw_children(v, &items);
     if (!n || depth >= TREE_DEPTH) return;
     for (size_t i = 0; i < n && i < TREE_CHILDREN; i++) {
-        char head[TEXT_HEAD + 2];
+        char head[GDW_MP_TEXT_HEAD + 2];
         gdw_text_print_head(&items[i], head, sizeof head);
         const char *role = v->type == GDW_DICTIONARY || v->type == GDW_OBJECT ? (i % 2 ? "value" : "key") : "item";
         proto_item *it = proto_tree_add_string_format(tree, hf_godot_variant_item, tvb, (gint)mv->offset, (gint)mv->length, head,
@@ -517,9 +422,9 @@ static void add_values(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, cons
             gdw_text_free(NULL, text);
         }
         if (!shown) continue;
-        char head[TEXT_HEAD + 2];
+        char head[GDW_MP_TEXT_HEAD + 2];
         size_t n = gdw_text_print_head(v->value, head, sizeof head);
-        proto_item_append_text(vi, n <= TEXT_HEAD ? " %s" : " %s...", head);
+        proto_item_append_text(vi, n <= GDW_MP_TEXT_HEAD ? " %s" : " %s...", head);
         add_children(vt, tvb, v, v->value, 0);
     }
 }
