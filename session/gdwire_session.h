@@ -308,6 +308,29 @@ GDW_API bool gdw_enet_compression_built(gdw_enet_compression c);
  * the block does not decompress into out (or c is not built). Needs no session. */
 GDW_API size_t gdw_enet_decompress(gdw_enet_compression c, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
 
+/* A decompressor for ENet's compressed datagrams, given for what the library does not read itself (ENet's range
+ * coder: gdwire capture loads libenet's enet_range_coder_decompress): in[0..in_len) to out[0..out_cap), returning
+ * the bytes written, 0 when it fails. */
+typedef size_t (*gdw_decompress_fn)(void *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
+
+/* Which compression one side of an ENet flow compresses with, found from its compressed datagrams (a session keeps
+ * one per side; a dissector the same, for each side of each flow): all zeros before the first. */
+typedef struct gdw_enet_side_compression {
+    uint8_t locked; /* the gdw_enet_compression the side's datagrams are read with; 0: not found yet */
+    uint8_t guess;  /* one that fitted a datagram, not alone: locked when a later datagram fits it too */
+} gdw_enet_side_compression;
+
+/* gdw_enet_inflate: a compressed block in[0..in_len) of one side's datagram into out[0..out_cap) (as for
+ * gdw_enet_decompress), as a session reads it. A compression fits a block when its output is whole ENet commands.
+ * The side's locked one is tried first; else every one is tried, in the order zstd, zlib (their headers say them),
+ * FastLZ, the range coder (range_coder with its ctx; NULL: none): one that alone fits, or that fits again the one a
+ * datagram before fitted with others (guess), is locked; where several fit, the first reads this datagram only (the
+ * range coder turns most blocks into something). A locked one that stops fitting is found anew, so a forged datagram
+ * cannot blind a side for good (side->locked then changes from one compression to another). Returns the bytes
+ * written and *used the compression read with; 0 and GDW_ENET_COMPRESS_NONE when none reads the block. */
+GDW_API size_t gdw_enet_inflate(gdw_enet_side_compression *side, gdw_decompress_fn range_coder, void *range_coder_ctx, const uint8_t *in,
+                                size_t in_len, uint8_t *out, size_t out_cap, gdw_enet_compression *used);
+
 /* ---------------------------------------------------------------------------------------
  * The layers one at a time, with no session: what a dissector or a filtering proxy reads with.
  * ------------------------------------------------------------------------------------- */
@@ -422,17 +445,12 @@ GDW_API size_t gdw_enet_reassembly_held(const gdw_enet_reassembly *r);     /* th
 GDW_API uint64_t gdw_enet_reassembly_dropped(const gdw_enet_reassembly *r); /* unfinished packets dropped by max_bytes */
 GDW_API void gdw_enet_reassembly_free(gdw_enet_reassembly *r);             /* NULL is a no-op */
 
-/* A decompressor for ENet's compressed datagrams, given to a session for what it does not read itself (ENet's
- * range coder: gdwire capture loads libenet's enet_range_coder_decompress): in[0..in_len) to out[0..out_cap),
- * returning the bytes written, 0 when it fails. A session finds each side's compression at its first compressed
- * datagram: the first of zstd, zlib (by their headers), this decompressor, FastLZ whose output is whole ENet
- * commands; a side whose datagrams none reads has them reported and skipped. */
-typedef size_t (*gdw_decompress_fn)(void *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
 
 typedef struct gdw_session_options {
     const gdw_dialect *dialect;   /* the Variants' dialect, and by its rule "multiplayer" the layer
                                      above them; NULL: detected per flow (godot3's header or godot4's commands) */
-    gdw_decompress_fn decompress; /* the range coder's (NULL: range-coded datagrams are problems) */
+    gdw_decompress_fn decompress; /* the range coder's (NULL: range-coded datagrams are problems); each side's compression
+                                     is found as gdw_enet_inflate says, a side's datagrams none reads reported and skipped */
     void *decompress_ctx;
     gdw_decode_options decode;    /* how Variants decode (gdw_session_options_default: compatible, objects allowed) */
     /* What the session may hold (0: the default). Reassembly is what waits to become a message:

@@ -70,9 +70,7 @@ typedef struct flow {
     unsigned group; /* the number of the first flow to this server endpoint (flow_group) */
     bool connect_seen;
     uint64_t compressed; /* compressed datagrams skipped (the first is reported, the count at the end) */
-    uint8_t compression[2]; /* per side: the gdw_enet_compression its datagrams were found in; 0 not yet */
-    uint8_t guess[2];       /* per side: a compression one datagram fits, not alone among those tried: locked
-                               (compression) when a second datagram fits it too, or when one fits it alone */
+    gdw_enet_side_compression compression[2]; /* per side: the compression its datagrams are found in (gdw_enet_inflate) */
     bool switched_said;     /* a side's datagrams stopped fitting its compression: said once */
     int64_t client_id; /* the Godot peer id CONNECT carried; 0 unknown */
     const gdw_dialect *dialect; /* the options', or detected at the flow's first packet (godot.c) */

@@ -5,7 +5,7 @@
  * (the Godot 3 header, relays, the path cache), and each Variant as a subtree.
  *
  * It reads with gdwire's layers one at a time (session/gdwire_session.h: gdw_enet_read_header,
- * gdw_enet_commands_next, gdw_enet_decompress, gdw_mp_parse, gdw_mp_paths, gdw_mp_message_text; codec/gdwire.h for the values); no
+ * gdw_enet_commands_next, gdw_enet_decompress, gdw_enet_inflate, gdw_mp_parse, gdw_mp_paths, gdw_mp_message_text; codec/gdwire.h for the values); no
  * gdw_session. What a frame's reading depends on from earlier frames (the flow's sides and Godot peer ids, its
  * dialect, each side's compression, which reliable commands are retransmits, each message's node path from the
  * path cache) is found on the first pass, in capture order, and kept per frame (p_add_proto_data), so a frame
@@ -200,8 +200,14 @@ static gboolean range_coder_load(void) {
     return range_coder.ctx != NULL;
 }
 
+/* The range coder as a gdw_decompress_fn: libenet's, loaded when first tried. */
+static size_t range_decompress(void *ctx _U_, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
+    return range_coder_load() ? range_coder.decompress(range_coder.ctx, in, n, out, cap) : 0;
+}
+
+/* A block again with the compression the first pass found it in. */
 static size_t inflate_with(gdw_enet_compression c, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
-    if (c == GDW_ENET_COMPRESS_RANGE_CODER) return range_coder_load() ? range_coder.decompress(range_coder.ctx, in, n, out, cap) : 0;
+    if (c == GDW_ENET_COMPRESS_RANGE_CODER) return range_decompress(NULL, in, n, out, cap);
     return gdw_enet_decompress(c, in, n, out, cap);
 }
 
@@ -221,7 +227,7 @@ typedef struct godot_flow {
     gboolean sides_known, connect_seen, ws_id_seen;
     gint32 client_id; /* the client's Godot peer id; 0 unknown */
     const gdw_dialect *dialect;
-    uint8_t compression[2], guess[2];
+    gdw_enet_side_compression compression[2]; /* each side's, as gdw_enet_inflate finds it */
     gdw_enet_seen *windows[2][256]; /* each direction's and channel's reliable sequence numbers seen (made when used) */
     server_group *group;
     gboolean putvar, stream_started, stream_off; /* plain TCP: put_var frames (and whether its first frame came) */
@@ -680,10 +686,6 @@ static const value_string enet_command_vals[] = {
 static const value_string enet_compression_vals[] = {
     {0, "none"}, {1, "range_coder"}, {2, "fastlz"}, {3, "zlib"}, {4, "zstd"}, {0, NULL}};
 
-/* The try order of session/enet.c: zstd and zlib by their headers, then FastLZ, then the range coder. */
-static const gdw_enet_compression k_try_order[] = {GDW_ENET_COMPRESS_ZSTD, GDW_ENET_COMPRESS_ZLIB, GDW_ENET_COMPRESS_FASTLZ,
-                                                   GDW_ENET_COMPRESS_RANGE_CODER};
-
 static gboolean commands_whole(const uint8_t *d, size_t len) {
     gdw_enet_commands it;
     gdw_enet_command cmd;
@@ -691,37 +693,6 @@ static gboolean commands_whole(const uint8_t *d, size_t len) {
     int rc;
     while ((rc = gdw_enet_commands_next(&it, &cmd, NULL)) == 1) {}
     return rc == 0;
-}
-
-/* A side's compressed block, as session/enet.c's enet_inflate finds its compression (first pass). */
-static gdw_enet_compression find_compression(godot_flow *f, int side, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
-    gdw_enet_compression was = (gdw_enet_compression)f->compression[side];
-    if (was) {
-        size_t got = inflate_with(was, in, n, out, cap);
-        if (got && commands_whole(out, got)) return was;
-    }
-    size_t fits = 0;
-    gboolean guessed = FALSE;
-    gdw_enet_compression first = GDW_ENET_COMPRESS_NONE;
-    for (size_t i = 0; i < G_N_ELEMENTS(k_try_order); i++) {
-        gdw_enet_compression cm = k_try_order[i];
-        if (cm == was) continue;
-        size_t got = inflate_with(cm, in, n, out, cap);
-        if (!got || !commands_whole(out, got)) continue;
-        fits++;
-        if (!first) first = cm;
-        if (cm == f->guess[side]) guessed = TRUE;
-    }
-    if (!fits) return GDW_ENET_COMPRESS_NONE;
-    gdw_enet_compression use = guessed ? (gdw_enet_compression)f->guess[side] : first;
-    if (fits == 1 || guessed) {
-        f->compression[side] = (uint8_t)use;
-        f->guess[side] = 0;
-    } else {
-        f->compression[side] = 0;
-        f->guess[side] = (uint8_t)use;
-    }
-    return use;
 }
 
 /* The bytes are ENet: a header, then commands that walk to the end (or a compressed block). */
@@ -812,12 +783,13 @@ static int dissect_enet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
         size_t cap = GDW_ENET_MAXIMUM_MTU - h.size, n = 0;
         gdw_enet_compression cm;
         if (c.first) {
-            cm = len > h.size ? find_compression(f, dir, d + h.size, len - h.size, plain, cap) : GDW_ENET_COMPRESS_NONE;
+            cm = GDW_ENET_COMPRESS_NONE;
+            if (len > h.size) n = gdw_enet_inflate(&f->compression[dir], range_decompress, NULL, d + h.size, len - h.size, plain, cap, &cm);
             c.fs->compression = (uint8_t)cm;
         } else {
             cm = (gdw_enet_compression)c.fs->compression;
+            if (cm) n = inflate_with(cm, d + h.size, len - h.size, plain, cap);
         }
-        if (cm) n = inflate_with(cm, d + h.size, len - h.size, plain, cap);
         proto_item *ci = proto_tree_add_uint(et, hf_enet_compression, tvb, base, (gint)(len - h.size), cm);
         proto_item_set_generated(ci);
         if (!n) {
