@@ -211,6 +211,45 @@ GDW_API size_t gdw_mp_paths_held(const gdw_mp_paths *c);    /* their bytes, as c
 GDW_API uint64_t gdw_mp_paths_dropped(const gdw_mp_paths *c); /* entries the caps dropped */
 GDW_API void gdw_mp_paths_free(gdw_mp_paths *c);            /* NULL is a no-op */
 
+/* The Godot layer, between a transport and one multiplayer packet, with no session (session/godot.c has the
+ * engines' sources): what one ENet packet or WebSocket message of a flow is, in the engine generation its dialect's
+ * rule "multiplayer" gives. dir: 0 sent by the client, 1 by the server; client_id: the client's Godot peer id
+ * (a CONNECT's data word, or the WebSocket server's first message; 0 unknown).
+ *
+ * gdw_godot_dialect_of: the dialect a flow of `layer` is read in when the caller names none: the first row of the
+ * dialect table whose engines speak it (godot4 for SceneMultiplayer, godot3 for MultiplayerAPI).
+ * gdw_godot_detect_enet: which layer an ENet flow speaks, from its first packet pkt[0..len) on ENet channel
+ * enet_channel (Godot 3's 8-byte header: a client's packet starts with its id, a server's with 1, and the server's
+ * configuration channel carries 8 bytes, 0 or 1 then a peer id; Godot 4's start with a command byte).
+ * gdw_godot_ws_client_id: whether a WebSocket server's first binary message m[0..len) tells the client its peer id
+ * (Godot 4: 4 bytes; Godot 3: its 9-byte header of type 3, then the id), the id and the layer it says.
+ * gdw_godot_enet_packet and gdw_godot_ws_message: what the packet or message is (*out). */
+typedef enum gdw_godot_kind {
+    GDW_GODOT_PACKET = 0, /* a multiplayer packet: its bytes from out->body on, from `from` to `to` */
+    GDW_GODOT_PEER,       /* Godot 3's server says a peer was added or removed: out->command and out->peer, to `to` */
+    GDW_GODOT_CLIENT_ID,  /* Godot 3's WebSocket system message of type 3: the client's peer id is out->peer */
+    GDW_GODOT_NOT_READ    /* not what the generation sends, or what its engine drops: out->why */
+} gdw_godot_kind;
+typedef struct gdw_godot_packet {
+    gdw_godot_kind kind;
+    int64_t from, to;       /* Godot peer ids (1 the server; to: 0 everyone, -N everyone but N) */
+    bool relayed;           /* Godot 3's header: the server passed it on from another peer */
+    unsigned channel;       /* Godot's transfer channel */
+    size_t body;            /* PACKET: the bytes of the generation's header before the multiplayer packet */
+    size_t header;          /* the header read: 0, or Godot 3's 8 bytes (ENet) or 9 (WebSocket), in source and target */
+    int ws_type;            /* Godot 3's WebSocket message type (header[0]); -1: none */
+    int32_t source, target; /* Godot 3's header, when read */
+    gdw_mp_command command; /* PEER: GDW_MP_SYS_ADD_PEER or GDW_MP_SYS_DEL_PEER */
+    int32_t peer;
+    char why[200];          /* NOT_READ: what it is not ("a 5-byte packet: shorter than Godot 3's 8-byte header") */
+} gdw_godot_packet;
+GDW_API const gdw_dialect *gdw_godot_dialect_of(gdw_multiplayer layer);
+GDW_API gdw_multiplayer gdw_godot_detect_enet(int dir, unsigned enet_channel, int64_t client_id, const uint8_t *pkt, size_t len);
+GDW_API bool gdw_godot_ws_client_id(const uint8_t *m, size_t len, int32_t *id, gdw_multiplayer *layer);
+GDW_API void gdw_godot_enet_packet(const gdw_dialect *d, int dir, unsigned enet_channel, int64_t client_id, const uint8_t *pkt, size_t len,
+                                   gdw_godot_packet *out);
+GDW_API void gdw_godot_ws_message(const gdw_dialect *d, int dir, int64_t client_id, const uint8_t *m, size_t len, gdw_godot_packet *out);
+
 /* gdw_mp_message_text: a parsed message's one line of text, as `gdwire capture` prints it after the peers and
  * the channel, and the Wireshark plugin's Info column shows it: the command's name (gdw_mp_command_name), its
  * fields ("rpc /root/Game (inline) method 3 name", "simplify_path 1 = Game, rpc md5 ...", a RAW's size and first 32

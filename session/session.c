@@ -27,7 +27,7 @@ gdw_session_options gdw_session_options_default(void) {
     return o;
 }
 
-const gdw_dialect *gdw_session_dialect_of(gdw_multiplayer layer) {
+const gdw_dialect *gdw_godot_dialect_of(gdw_multiplayer layer) {
     for (size_t i = 0; i < gdw_dialect_count(); i++)
         if (gdw_session_layer(gdw_dialect_at(i)) == layer) return gdw_dialect_at(i);
     return NULL;

@@ -31,9 +31,7 @@ static inline gdw_multiplayer gdw_session_layer(const gdw_dialect *d) {
     return r < 0 ? GDW_MULTIPLAYER_NONE : (gdw_multiplayer)r;
 }
 
-/* The dialect a flow of `layer` is read in when the caller names none: the first row of the dialect table whose
- * engines speak it (its newest release: godot4 for SceneMultiplayer, godot3 for MultiplayerAPI). */
-const gdw_dialect *gdw_session_dialect_of(gdw_multiplayer layer);
+/* gdw_godot_dialect_of (gdwire_session.h, session.c): the dialect a flow of a layer is read in when the caller names none. */
 
 static inline void *gdw_session_alloc(const gdw_allocator *a, size_t n) {
     return a ? a->malloc_fn(a->ctx, n) : malloc(n);

@@ -5,8 +5,8 @@
  * (the Godot 3 header, relays, the path cache), and each Variant as a subtree.
  *
  * It reads with gdwire's layers one at a time (session/gdwire_session.h: gdw_enet_read_header,
- * gdw_enet_commands_next, gdw_enet_decompress, gdw_enet_inflate, gdw_mp_parse, gdw_mp_paths, gdw_mp_message_text; codec/gdwire.h for the values); no
- * gdw_session. What a frame's reading depends on from earlier frames (the flow's sides and Godot peer ids, its
+ * gdw_enet_commands_next, gdw_enet_inflate, gdw_godot_enet_packet, gdw_godot_ws_message, gdw_mp_parse, gdw_mp_paths,
+ * gdw_mp_message_text; codec/gdwire.h for the values); no gdw_session. What a frame's reading depends on from earlier frames (the flow's sides and Godot peer ids, its
  * dialect, each side's compression, which reliable commands are retransmits, each message's node path from the
  * path cache) is found on the first pass, in capture order, and kept per frame (p_add_proto_data), so a frame
  * dissected again, or out of order, or by `tshark -2`, shows the same tree.
@@ -342,13 +342,6 @@ static frame_state *frame_state_new(packet_info *pinfo, int proto) {
     return fs;
 }
 
-/* The dialect whose rule "multiplayer" is layer: the table's first (as session/ takes it). */
-static const gdw_dialect *dialect_of_layer(gdw_multiplayer layer) {
-    for (size_t i = 0; i < gdw_dialect_count(); i++)
-        if (gdw_dialect_rule(gdw_dialect_at(i), GDW_RULE_MULTIPLAYER) == (int)layer) return gdw_dialect_at(i);
-    return NULL;
-}
-
 /* ---- retransmits (ENet drops a reliable command it has seen: gdw_enet_seen_before) ------------------------ */
 
 static gboolean seen_before(godot_flow *f, int dir, unsigned channel, uint16_t seq) {
@@ -598,82 +591,57 @@ static void deliver_peer(dctx *c, proto_tree *tree, tvbuff_t *tvb, const deliver
     show_message(c, tree, tvb, dv, &p, d, 1, to, NULL, FALSE, NULL);
 }
 
-/* ---- the Godot layer over ENet (session/godot.c's table of generations) ------------------------------- */
+/* ---- the Godot layer (session/godot.c's rules: gdw_godot_*) ---------------------------------------------- */
 
-typedef struct godot_generation {
-    gdw_multiplayer layer;
-    unsigned enet_header;     /* bytes before each ENet packet: Godot 3's source and target peer ids */
-    int enet_peer_channel;    /* the ENet channel of the server's peers added and removed; -1 none */
-    unsigned enet_game_first; /* ENet channel N >= this carries the game's transfer channel N - enet_game_shift */
-    unsigned enet_game_shift;
-} godot_generation;
-
-static const godot_generation k_generations[] = {
-    {GDW_MULTIPLAYER_SCENE4, 0, -1, 2, 1},
-    {GDW_MULTIPLAYER_API3, 8, 0, 3, 0},
-};
-
-static const godot_generation *generation_of(const gdw_dialect *d) {
-    for (size_t i = 0; i < G_N_ELEMENTS(k_generations); i++)
-        if ((int)k_generations[i].layer == gdw_dialect_rule(d, GDW_RULE_MULTIPLAYER)) return &k_generations[i];
-    return NULL;
+/* A packet's bytes for the layers (an empty one's: an empty buffer, never NULL). */
+static const uint8_t *tvb_bytes(tvbuff_t *tvb, guint *len) {
+    *len = tvb_captured_length(tvb);
+    return *len ? tvb_get_ptr(tvb, 0, (gint)*len) : (const uint8_t *)"";
 }
 
-/* Which layer a flow speaks, from its first packet (session/godot.c, detect_enet_layer). */
-static gdw_multiplayer detect_enet_layer(const godot_flow *f, int dir, unsigned enet_channel, tvbuff_t *pkt) {
-    guint len = tvb_reported_length(pkt);
-    gboolean api3 = FALSE;
-    if (len >= 8 && tvb_captured_length(pkt) >= 8) {
-        guint32 first = tvb_get_letohl(pkt, 0), second = tvb_get_letohl(pkt, 4);
-        if (dir == 0) api3 = f->client_id != 0 && first == (guint32)f->client_id && len >= 9;
-        else api3 = (enet_channel == 0 && len == 8 && first <= 1) || (len >= 9 && (first == 1 || (f->client_id && second == (guint32)f->client_id)));
+/* What the Godot layer made of a packet, shown: its Godot 3 header's fields, then the message, the peer added or
+ * removed, the client's id, or why it is not read. */
+static void godot_packet(dctx *c, proto_tree *tree, tvbuff_t *pkt, int dir, const char *mode, const gdw_dialect *d, const gdw_godot_packet *gp) {
+    delivery dv = {dir, gp->channel, mode};
+    if (gp->header) {
+        gint at = gp->ws_type >= 0 ? 1 : 0;
+        if (gp->ws_type >= 0) proto_tree_add_item(tree, hf_godot_ws_type, pkt, 0, 1, ENC_NA);
+        proto_tree_add_item(tree, hf_godot_header_source, pkt, at, 4, ENC_LITTLE_ENDIAN);
+        proto_tree_add_item(tree, hf_godot_header_target, pkt, at + 4, 4, ENC_LITTLE_ENDIAN);
     }
-    return api3 ? GDW_MULTIPLAYER_API3 : GDW_MULTIPLAYER_SCENE4;
+    switch (gp->kind) {
+    case GDW_GODOT_PACKET: deliver(c, tree, tvb_new_subset_remaining(pkt, (gint)gp->body), &dv, d, gp->from, gp->to, gp->relayed); break;
+    case GDW_GODOT_PEER: deliver_peer(c, tree, pkt, &dv, d, gp->command, gp->peer, gp->to); break;
+    case GDW_GODOT_CLIENT_ID: {
+        if (c->first) c->flow->client_id = gp->peer;
+        proto_item *ti = proto_tree_add_item(tree, proto_godot, pkt, 0, -1, ENC_NA);
+        proto_item_append_text(ti, ", the client's peer id %d", gp->peer);
+        break;
+    }
+    case GDW_GODOT_NOT_READ: {
+        proto_item *ti = proto_tree_add_item(tree, proto_godot, pkt, 0, -1, ENC_NA);
+        expert_add_info_format(c->pinfo, ti, &ei_godot_header, "%s", gp->why);
+        break;
+    }
+    }
 }
 
 static void godot_enet_packet(dctx *c, proto_tree *tree, tvbuff_t *pkt, int dir, unsigned enet_channel, const char *mode) {
     godot_flow *f = c->flow;
+    guint len;
+    const uint8_t *bytes = tvb_bytes(pkt, &len);
     if (c->first) {
         server_group *grp = flow_group(f, c->pinfo);
         if (!f->dialect && forced_dialect) f->dialect = forced_dialect;
         if (!f->dialect && grp->dialect) f->dialect = grp->dialect;
-        if (!f->dialect) f->dialect = dialect_of_layer(detect_enet_layer(f, dir, enet_channel, pkt));
+        if (!f->dialect) f->dialect = gdw_godot_dialect_of(gdw_godot_detect_enet(dir, enet_channel, f->client_id, bytes, len));
         if (!grp->dialect) grp->dialect = f->dialect;
         c->fs->dialect = f->dialect;
         c->fs->client_id = f->client_id;
     }
-    const gdw_dialect *d = c->fs->dialect;
-    gint64 client_id = c->fs->client_id;
-    const godot_generation *g = generation_of(d);
-    static const godot_generation unread = {GDW_MULTIPLAYER_NONE, 0, -1, 2, 1};
-    if (!g) g = &unread;
-    delivery dv = {dir, enet_channel >= g->enet_game_first ? enet_channel - g->enet_game_shift : 0, mode};
-    gint64 receiver = dir == 1 ? client_id : 1, sender = dir == 1 ? 1 : client_id;
-    guint len = tvb_reported_length(pkt);
-    if (g->enet_peer_channel >= 0 && enet_channel == (unsigned)g->enet_peer_channel) {
-        if (len != 8 || tvb_captured_length(pkt) < 8 || tvb_get_letohl(pkt, 0) > 1) {
-            proto_item *ti = proto_tree_add_item(tree, proto_godot, pkt, 0, -1, ENC_NA);
-            expert_add_info_format(c->pinfo, ti, &ei_godot_header, "a %u-byte packet on Godot 3's configuration channel: not a peer added or removed", len);
-            return;
-        }
-        deliver_peer(c, tree, pkt, &dv, d, tvb_get_letohl(pkt, 0) == 0 ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER, (gint32)tvb_get_letohl(pkt, 4),
-                     receiver);
-        return;
-    }
-    if (g->enet_header) {
-        if (len < 8 || tvb_captured_length(pkt) < 8) {
-            proto_item *ti = proto_tree_add_item(tree, proto_godot, pkt, 0, -1, ENC_NA);
-            expert_add_info_format(c->pinfo, ti, &ei_godot_header, "a %u-byte packet: shorter than Godot 3's 8-byte header", len);
-            return;
-        }
-        gint32 source = (gint32)tvb_get_letohl(pkt, 0), target = (gint32)tvb_get_letohl(pkt, 4);
-        proto_tree_add_item(tree, hf_godot_header_source, pkt, 0, 4, ENC_LITTLE_ENDIAN);
-        proto_tree_add_item(tree, hf_godot_header_target, pkt, 4, 4, ENC_LITTLE_ENDIAN);
-        gboolean relayed = dir == 0 ? target != 1 : source != 1;
-        deliver(c, tree, tvb_new_subset_remaining(pkt, 8), &dv, d, source, relayed ? target : receiver, relayed);
-        return;
-    }
-    deliver(c, tree, pkt, &dv, d, sender, receiver, FALSE);
+    gdw_godot_packet gp;
+    gdw_godot_enet_packet(c->fs->dialect, dir, enet_channel, c->fs->client_id, bytes, len, &gp);
+    godot_packet(c, tree, pkt, dir, mode, c->fs->dialect, &gp);
 }
 
 /* ---- ENet ---------------------------------------------------------------------------------------------- */
@@ -919,8 +887,6 @@ static gboolean dissect_enet_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree 
 
 /* ---- WebSocket ------------------------------------------------------------------------------------------ */
 
-enum { WS3_HEADER = 9, WS3_PACKET = 0, WS3_ADD = 1, WS3_DEL = 2, WS3_ID = 3 };
-
 /* The frame state of this WebSocket message: a frame may carry several, each keyed by its place in the frame. */
 static guint32 ws_message_key(packet_info *pinfo) {
     guint *seen = p_get_proto_data(pinfo->pool, pinfo, proto_godot, 1);
@@ -932,8 +898,9 @@ static guint32 ws_message_key(packet_info *pinfo) {
 }
 
 static gboolean dissect_godot_ws(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_) {
-    guint len = tvb_reported_length(tvb);
+    guint len = tvb_reported_length(tvb), caplen;
     if (tvb_captured_length(tvb) < len) return FALSE;
+    const uint8_t *bytes = tvb_bytes(tvb, &caplen);
     guint32 key = ws_message_key(pinfo);
     frame_state *fs = p_get_proto_data(wmem_file_scope(), pinfo, proto_godot, key);
     godot_flow *f = flow_get(pinfo, proto_godot, FALSE);
@@ -942,14 +909,14 @@ static gboolean dissect_godot_ws(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
     if (!fs) {
         if (PINFO_FD_VISITED(pinfo)) return FALSE;
         if (!f) {
-            /* the server's first binary message tells the client its id: Godot 4's 4 bytes, or Godot 3's 9-byte header,
-             * type 3 and the id */
-            gboolean g4 = len == 4, g3 = len == WS3_HEADER + 4 && tvb_get_guint8(tvb, 0) == WS3_ID;
-            if (!pref_heuristic || (!g4 && !g3)) return FALSE;
+            /* the server's first binary message tells the client its id (gdw_godot_ws_client_id) */
+            gint32 id;
+            gdw_multiplayer layer;
+            if (!pref_heuristic || !gdw_godot_ws_client_id(bytes, len, &id, &layer)) return FALSE;
             f = flow_get(pinfo, proto_godot, TRUE);
             flow_set_client(f, &pinfo->dst, pinfo->destport);
-            f->dialect = forced_dialect ? forced_dialect : dialect_of_layer(g3 ? GDW_MULTIPLAYER_API3 : GDW_MULTIPLAYER_SCENE4);
-            f->client_id = (gint32)tvb_get_letohl(tvb, g3 ? WS3_HEADER : 0);
+            f->dialect = forced_dialect ? forced_dialect : gdw_godot_dialect_of(layer);
+            f->client_id = id;
         }
         fs = wmem_new0(wmem_file_scope(), frame_state);
         p_add_proto_data(wmem_file_scope(), pinfo, proto_godot, key, fs);
@@ -965,52 +932,18 @@ static gboolean dissect_godot_ws(tvbuff_t *tvb, packet_info *pinfo, proto_tree *
     if (fs->ws_id) {
         proto_item *ti = proto_tree_add_item(tree, proto_godot, tvb, 0, -1, ENC_NA);
         proto_tree *t = proto_item_add_subtree(ti, ett_godot);
-        gboolean g3 = len == WS3_HEADER + 4;
-        gint32 id = (gint32)tvb_get_letohl(tvb, g3 ? WS3_HEADER : 0);
-        if (g3) proto_tree_add_item(t, hf_godot_ws_type, tvb, 0, 1, ENC_NA);
-        proto_tree_add_item(t, hf_godot_client_id, tvb, g3 ? WS3_HEADER : 0, 4, ENC_LITTLE_ENDIAN);
+        gint at = (gint)len - 4; /* the id ends the message: after Godot 3's header, or alone */
+        gint32 id = (gint32)tvb_get_letohl(tvb, at);
+        if (at) proto_tree_add_item(t, hf_godot_ws_type, tvb, 0, 1, ENC_NA);
+        proto_tree_add_item(t, hf_godot_client_id, tvb, at, 4, ENC_LITTLE_ENDIAN);
         proto_item_append_text(ti, ", the client's peer id %d", id);
         col_set_str(pinfo->cinfo, COL_PROTOCOL, "Godot");
         col_add_fstr(pinfo->cinfo, COL_INFO, "the client's peer id %d", id);
         return TRUE;
     }
-    int dir = fs->dir;
-    const gdw_dialect *d = fs->dialect;
-    gint64 client_id = fs->client_id;
-    delivery dv = {dir, 0, "reliable"};
-    gint64 receiver = dir == 1 ? client_id : 1;
-    const godot_generation *g = generation_of(d);
-    if (g && g->layer == GDW_MULTIPLAYER_API3) {
-        if (len < WS3_HEADER) {
-            proto_item *ti = proto_tree_add_item(tree, proto_godot, tvb, 0, -1, ENC_NA);
-            expert_add_info_format(pinfo, ti, &ei_godot_header, "a %u-byte message: shorter than Godot 3's 9-byte WebSocket header", len);
-            return TRUE;
-        }
-        guint8 type = tvb_get_guint8(tvb, 0);
-        gint32 source = (gint32)tvb_get_letohl(tvb, 1), target = (gint32)tvb_get_letohl(tvb, 5);
-        proto_tree_add_item(tree, hf_godot_ws_type, tvb, 0, 1, ENC_NA);
-        proto_tree_add_item(tree, hf_godot_header_source, tvb, 1, 4, ENC_LITTLE_ENDIAN);
-        proto_tree_add_item(tree, hf_godot_header_target, tvb, 5, 4, ENC_LITTLE_ENDIAN);
-        if (type == WS3_PACKET) {
-            if (dir == 0 && client_id && source != client_id) { /* the engine drops it: "Someone is cheating" */
-                proto_item *ti = proto_tree_add_item(tree, proto_godot, tvb, 0, -1, ENC_NA);
-                expert_add_info_format(pinfo, ti, &ei_godot_header, "a packet from the client that says it comes from peer %d, not the client's %"
-                                       G_GINT64_FORMAT ": the server drops it", source, client_id);
-                return TRUE;
-            }
-            gboolean relayed = dir == 0 ? target != 1 : source != 1;
-            deliver(&c, tree, tvb_new_subset_remaining(tvb, WS3_HEADER), &dv, d, source, relayed ? target : receiver, relayed);
-        } else if (dir == 1 && (type == WS3_ADD || type == WS3_DEL) && len >= WS3_HEADER + 4) {
-            deliver_peer(&c, tree, tvb, &dv, d, type == WS3_ADD ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER, (gint32)tvb_get_letohl(tvb, WS3_HEADER),
-                         receiver);
-        } else {
-            proto_item *ti = proto_tree_add_item(tree, proto_godot, tvb, 0, -1, ENC_NA);
-            expert_add_info_format(pinfo, ti, &ei_godot_header, "a %u-byte Godot 3 WebSocket message of type %u from the %s: not a packet nor a system message",
-                                   len, type, dir == 0 ? "client" : "server");
-        }
-        return TRUE;
-    }
-    deliver(&c, tree, tvb, &dv, d, dir == 1 ? 1 : client_id, receiver, FALSE);
+    gdw_godot_packet gp;
+    gdw_godot_ws_message(fs->dialect, fs->dir, fs->client_id, bytes, len, &gp);
+    godot_packet(&c, tree, tvb, fs->dir, "reliable", fs->dialect, &gp);
     return TRUE;
 }
 
