@@ -388,6 +388,7 @@ static void packet_from_header(gdw_godot_packet *out, int dir, uint32_t source, 
 
 void gdw_godot_enet_packet(const gdw_dialect *d, int dir, unsigned enet_channel, int64_t client_id, const uint8_t *pkt, size_t len,
                            gdw_godot_packet *out) {
+    if (!out) return;
     const godot_generation *g = generation_of(d);
     packet_start(out, dir, client_id);
     out->channel = enet_channel >= g->enet_game_first ? enet_channel - g->enet_game_shift : 0;
@@ -428,6 +429,7 @@ bool gdw_godot_ws_client_id(const uint8_t *m, size_t len, int32_t *id, gdw_multi
 }
 
 void gdw_godot_ws_message(const gdw_dialect *d, int dir, int64_t client_id, const uint8_t *m, size_t len, gdw_godot_packet *out) {
+    if (!out) return;
     const godot_generation *g = generation_of(d);
     packet_start(out, dir, client_id);
     if (!g->ws_header) return; /* Godot 4: every binary message after the id is one packet */
