@@ -251,7 +251,6 @@ static void names_free(names *nm) {
 /* ---- printing ----------------------------------------------------------------------------------- */
 
 #define MAX_PEERS_COUNTED 64
-#define TEXT_HEAD 200 /* characters of a value a text line shows */
 
 typedef struct capture_run {
     const opts *o;
@@ -323,16 +322,6 @@ static void check_value(const gdw_mp_value *v, const uint8_t *p, size_t n, char 
     free(res), free(rows);
 }
 
-/* Text off the wire (a node path, a node's name, an MD5 field) or from --names, as a line shows it. */
-static const char *shown_n(const char *s, size_t n, char *out, size_t cap) {
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%.*s", (int)(n < sizeof tmp ? n : sizeof tmp - 1), s ? s : "");
-    shown_name(tmp, out, cap);
-    return out;
-}
-
-static const char *shown_s(const char *s, char *out, size_t cap) { return shown_n(s, s ? strlen(s) : 0, out, cap); }
-
 /* The bytes a RAW or an AUTH carries after its header. */
 static const uint8_t *payload_of(const gdw_mp_parsed *p, size_t *len) {
     *len = p->command == GDW_MP_RAW ? p->as.raw.payload_len : p->as.sys.payload_len;
@@ -351,88 +340,46 @@ static const char *other_build_md5(const capture_run *r) {
     return r->has_call && r->call.md5_differs ? r->call.node->md5 : NULL;
 }
 
+/* The text line's hooks into gdw_mp_message_text: --names, --project's MD5 verdict, --check. */
+typedef struct text_line {
+    capture_run *r;
+    const gdw_message *m;
+} text_line;
+
+static void text_put(void *ctx, const char *s, size_t n) {
+    (void)ctx;
+    fwrite(s, 1, n, stdout);
+}
+
+static const char *text_method_name(void *ctx, const char *path, int id) {
+    const capture_run *r = ((text_line *)ctx)->r;
+    if (r->has_call && r->call.method) return r->call.method->name; /* the manifest's (--project) */
+    return names_find(&r->names, path, id);
+}
+
+static void text_after_command(void *ctx, const gdw_mp_parsed *p, const char *path) {
+    text_line *t = ctx;
+    if (p->command != GDW_MP_SIMPLIFY_PATH || !path) return;
+    const char *want = other_build_md5(t->r);
+    if (want) printf(" (NOT the project's %s: its methods differ; gdwire rpc-diff says which)", want);
+}
+
+static void text_after_value(void *ctx, const gdw_mp_parsed *p, const gdw_mp_value *v) {
+    (void)p;
+    text_line *t = ctx;
+    if (!t->r->o->cap.check) return;
+    char why[160];
+    check_value(v, t->m->bytes + v->offset, v->length, why, sizeof why);
+    printf(" [check: %s]", why);
+}
+
 static void print_text(capture_run *r, const gdw_message *m) {
-    const gdw_mp_parsed *p = m->mp;
-    char a[24], b[24], t1[1100], t2[1100];
-    printf("%11.6f  #%u %s  %s -> %s%s  %s ch%u  %s", m->time - r->t0, m->flow, gdw_dialect_name(m->dialect), peer_text(m->from, a, sizeof a),
-           m->to == 0 && m->relayed ? "all" : peer_text(m->to, b, sizeof b), m->relayed ? " (relayed)" : "", m->mode, m->channel,
-           gdw_mp_command_name(p->command));
-    switch (p->command) {
-    case GDW_MP_RSET:
-    case GDW_MP_RPC: {
-        if (p->as.rpc.method) { /* Godot 3: the name travels */
-            printf(" %s%s %s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->as.rpc.path ? " (inline)" : "",
-                   shown_n(p->as.rpc.method, p->as.rpc.method_len, t2, sizeof t2));
-            break;
-        }
-        const char *name = method_name(r, m);
-        printf(" %s%s method %d%s%s", m->path ? shown_s(m->path, t1, sizeof t1) : "(path unknown)", p->as.rpc.path ? " (inline)" : "",
-               p->as.rpc.method_id, name ? " " : "", name ? shown_s(name, t2, sizeof t2) : "");
-        break;
-    }
-    case GDW_MP_SIMPLIFY_PATH: {
-        printf(" %lld = %s", (long long)p->as.path.node_id, shown_n(p->as.path.path, p->as.path.path_len, t1, sizeof t1));
-        if (p->as.path.md5[0]) printf(", rpc md5 %s", shown_s(p->as.path.md5, t2, sizeof t2)); /* Godot 4 only */
-        const char *want = other_build_md5(r);
-        if (want) printf(" (NOT the project's %s: its methods differ; gdwire rpc-diff says which)", want);
-        break;
-    }
-    case GDW_MP_CONFIRM_PATH:
-        if (p->as.path.path) printf(" %s", shown_n(p->as.path.path, p->as.path.path_len, t1, sizeof t1)); /* Godot 3 confirms the path */
-        else printf(" %lld, %s", (long long)p->as.path.node_id, p->as.path.checksum_valid ? "methods match" : "methods differ");
-        break;
-    case GDW_MP_SPAWN:
-        printf(" net %lld \"%s\" by spawner %s, %s", (long long)p->as.spawn.net_id, shown_n(p->as.spawn.name, p->as.spawn.name_len, t1, sizeof t1),
-               m->path ? shown_s(m->path, t2, sizeof t2) : "(path unknown)", p->as.spawn.scene_id == 255 ? "custom" : "scene");
-        if (p->as.spawn.scene_id != 255) printf(" %d", p->as.spawn.scene_id);
-        break;
-    case GDW_MP_DESPAWN: printf(" net %lld", (long long)p->as.despawn.net_id); break;
-    case GDW_MP_SYNC: printf(" time %u", p->as.sync.time); break;
-    case GDW_MP_SYS_ADD_PEER:
-    case GDW_MP_SYS_DEL_PEER: printf(" %lld", (long long)p->as.sys.peer); break;
-    case GDW_MP_RAW:
-    case GDW_MP_SYS_AUTH: {
-        size_t n;
-        const uint8_t *payload = payload_of(p, &n);
-        printf(" %zu bytes ", n);
-        write_hex(stdout, payload, n < 32 ? n : 32);
-        if (n > 32) printf("...");
-        break;
-    }
-    default: break;
-    }
-    uint32_t net = UINT32_MAX;
-    const char *label = NULL;
-    for (size_t i = 0; i < p->value_count; i++) {
-        const gdw_mp_value *v = &p->values[i];
-        bool group = !label || strcmp(label, v->label) != 0 || net != v->net_id;
-        if (group) {
-            if (label) printf(")");
-            if (p->command == GDW_MP_SYNC || p->command == GDW_MP_DELTA) printf(" net %u", v->net_id);
-            if (p->command == GDW_MP_DELTA) printf(" props 0x%llx", (unsigned long long)v->indexes);
-            if (strcmp(v->label, "arg") != 0 && strcmp(v->label, "state") != 0) printf(" %s", v->label);
-            printf(" (");
-            label = v->label, net = v->net_id;
-        } else {
-            printf(", ");
-        }
-        if (v->status != GDW_OK) {
-            printf("<%s at byte %zu: %s>", gdw_status_name(v->status), v->offset + v->error.offset, v->error.message);
-            continue;
-        }
-        /* a line per message: a long value shows its start and its size (--json has all of it) */
-        char head[TEXT_HEAD + 2];
-        size_t n = gdw_text_print_head(v->value, head, sizeof head);
-        if (n <= TEXT_HEAD) fputs(head, stdout);
-        else printf("%.*s... (%zu bytes)", TEXT_HEAD, head, v->length);
-        if (r->o->cap.check) {
-            char why[160];
-            check_value(v, m->bytes + v->offset, v->length, why, sizeof why);
-            printf(" [check: %s]", why);
-        }
-    }
-    if (label) printf(")");
-    else if (p->command == GDW_MP_RPC) printf(" ()");
+    char a[24], b[24];
+    printf("%11.6f  #%u %s  %s -> %s%s  %s ch%u  ", m->time - r->t0, m->flow, gdw_dialect_name(m->dialect), peer_text(m->from, a, sizeof a),
+           m->to == 0 && m->relayed ? "all" : peer_text(m->to, b, sizeof b), m->relayed ? " (relayed)" : "", m->mode, m->channel);
+    text_line t = {r, m};
+    gdw_mp_text_out out = {text_put, text_method_name, text_after_command, text_after_value, &t};
+    gdw_mp_message_text(m->mp, m->path, &out);
     if (r->has_call && r->call.method && !r->call.fit.fits && r->call.fit.known)
         printf("  REFUSED by the engine: %s", r->call.fit.reason);
     putchar('\n');

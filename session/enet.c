@@ -144,7 +144,7 @@ bool enet_looks_like(const uint8_t *d, size_t len) {
 
 /* ---- retransmit windows ------------------------------------------------------------------- */
 
-#define SEEN_WINDOW 1024 /* reliable sequence numbers remembered per channel and direction */
+#define SEEN_WINDOW GDW_ENET_SEEN_WINDOW /* reliable sequence numbers remembered per channel and direction */
 
 /* The reliable sequence numbers seen on one channel in one direction of a flow (its side: the
  * flow's endpoint 0 or 1 that sent them, which stays when the flow's two ends are swapped). Found
@@ -153,8 +153,7 @@ typedef struct seen_window {
     holder h;
     flow *f;
     uint8_t side, channel;
-    uint16_t top; /* the newest sequence number seen */
-    uint8_t bits[SEEN_WINDOW / 8]; /* bit seq % SEEN_WINDOW: seq was seen (for seq within the window below top) */
+    gdw_enet_seen seen;
 } seen_window;
 
 typedef struct window_key {
@@ -210,11 +209,20 @@ static bool seen_before(gdw_session *s, flow *f, int dir, unsigned channel, uint
             return false;
         }
         hold_add(&s->book, &f->hold, &w->h, HOLD_WINDOWS, HELD_WINDOW, cost);
+        return gdw_enet_seen_before(&w->seen, seq);
+    }
+    hold_touch(&s->book, &w->h);
+    return gdw_enet_seen_before(&w->seen, seq);
+}
+
+bool gdw_enet_seen_before(gdw_enet_seen *w, uint16_t seq) {
+    if (!w->started) { /* the channel's first: the window starts at it */
+        memset(w->bits, 0, sizeof w->bits);
+        w->started = true;
         w->top = seq;
         w->bits[(seq % SEEN_WINDOW) / 8] = (uint8_t)(1u << (seq % 8));
         return false;
     }
-    hold_touch(&s->book, &w->h);
     uint16_t behind = (uint16_t)(w->top - seq);
     if (behind >= 0x8000) { /* newer: slide the window */
         uint16_t ahead = (uint16_t)(seq - w->top);
@@ -548,51 +556,55 @@ static void decompressors_text(const gdw_session *s, char *out, size_t cap) {
     if (missing && k < cap) snprintf(out + k, cap - k, ")");
 }
 
-static size_t inflate_with(const gdw_session *s, gdw_enet_compression c, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
-    if (c == GDW_ENET_COMPRESS_RANGE_CODER) return s->opts.decompress ? s->opts.decompress(s->opts.decompress_ctx, in, n, out, cap) : 0;
+static size_t inflate_with(gdw_decompress_fn range_coder, void *ctx, gdw_enet_compression c, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
+    if (c == GDW_ENET_COMPRESS_RANGE_CODER) return range_coder ? range_coder(ctx, in, n, out, cap) : 0;
     return gdw_enet_decompress(c, in, n, out, cap);
 }
 
-/* A compressed block of side's datagram into out: with the compression the side's datagrams were found in, or at
- * its first, the first of k_try_order whose output is whole ENet commands. 0: none reads it. */
-static size_t enet_inflate(gdw_session *s, flow *f, uint8_t side, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
-    /* a block fits a compression when its output is whole ENet commands; the locked one is tried first */
-    gdw_enet_compression was = (gdw_enet_compression)f->compression[side];
+size_t gdw_enet_inflate(gdw_enet_side_compression *side, gdw_decompress_fn range_coder, void *ctx, const uint8_t *in, size_t n, uint8_t *out,
+                        size_t cap, gdw_enet_compression *used) {
+    gdw_enet_compression none = GDW_ENET_COMPRESS_NONE, *use_out = used ? used : &none;
+    *use_out = GDW_ENET_COMPRESS_NONE;
+    if (!side || !in || !out) return 0;
+    gdw_enet_compression was = (gdw_enet_compression)side->locked;
     if (was) {
-        size_t got = inflate_with(s, was, in, n, out, cap);
-        if (got && enet_commands_whole(out, got)) return got;
+        size_t got = inflate_with(range_coder, ctx, was, in, n, out, cap);
+        if (got && enet_commands_whole(out, got)) {
+            *use_out = was;
+            return got;
+        }
     }
-    /* Found anew: every one is tried. One that alone fits (or that fits again what the side's last datagram
-     * fitted) is locked; where several fit (the range coder turns most blocks into something, and a few real
-     * FastLZ blocks come out as whole commands through it), the first in k_try_order reads this datagram only.
-     * A locked one that stops fitting is unlocked: a forged datagram cannot blind a side for good. */
     size_t fits = 0;
     bool guessed = false;
     gdw_enet_compression first = GDW_ENET_COMPRESS_NONE;
     for (size_t i = 0; i < sizeof k_try_order / sizeof *k_try_order; i++) {
         gdw_enet_compression c = k_try_order[i];
         if (c == was) continue;
-        size_t got = inflate_with(s, c, in, n, out, cap);
+        size_t got = inflate_with(range_coder, ctx, c, in, n, out, cap);
         if (!got || !enet_commands_whole(out, got)) continue;
         fits++;
         if (!first) first = c;
-        if (c == f->guess[side]) guessed = true;
+        if (c == side->guess) guessed = true;
     }
     if (!fits) return 0;
-    gdw_enet_compression use = guessed ? (gdw_enet_compression)f->guess[side] : first;
-    if (fits == 1 || guessed) {
-        f->compression[side] = (uint8_t)use;
-        f->guess[side] = 0;
-        if (was && !f->switched_said) {
-            f->switched_said = true;
-            problem(s, f, "enet", 0, "a compressed ENet datagram that %s does not read, as this side's did, and %s does: read with %s from here "
-                    "(said once a flow)", gdw_enet_compression_name(was), gdw_enet_compression_name(use), gdw_enet_compression_name(use));
-        }
-    } else {
-        f->compression[side] = 0;
-        f->guess[side] = (uint8_t)use;
+    gdw_enet_compression use = guessed ? (gdw_enet_compression)side->guess : first;
+    if (fits == 1 || guessed) side->locked = (uint8_t)use, side->guess = 0;
+    else side->locked = 0, side->guess = (uint8_t)use;
+    *use_out = use;
+    return inflate_with(range_coder, ctx, use, in, n, out, cap); /* out holds the last one tried: the chosen one's output again */
+}
+
+/* A compressed block of side's datagram into out (gdw_enet_inflate), a switch of the side's compression said once a
+ * flow. 0: none reads it. */
+static size_t enet_inflate(gdw_session *s, flow *f, uint8_t side, const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
+    gdw_enet_compression was = (gdw_enet_compression)f->compression[side].locked, use;
+    size_t got = gdw_enet_inflate(&f->compression[side], s->opts.decompress, s->opts.decompress_ctx, in, n, out, cap, &use);
+    if (was && f->compression[side].locked && f->compression[side].locked != was && !f->switched_said) {
+        f->switched_said = true;
+        problem(s, f, "enet", 0, "a compressed ENet datagram that %s does not read, as this side's did, and %s does: read with %s from here "
+                "(said once a flow)", gdw_enet_compression_name(was), gdw_enet_compression_name(use), gdw_enet_compression_name(use));
     }
-    return inflate_with(s, use, in, n, out, cap); /* out holds the last one tried: the chosen one's output again */
+    return got;
 }
 
 /* ---- one datagram of a flow ----------------------------------------------------------------- */
@@ -612,9 +624,9 @@ static void enet_datagram(gdw_session *s, flow *f, int dir, const uint8_t *d, si
         size_t n = commands_len ? enet_inflate(s, f, side, commands, commands_len, plain, sizeof plain - h.size) : 0;
         if (!n) {
             if (!f->compressed++) {
-                if (f->compression[side])
+                if (f->compression[side].locked)
                     problem(s, f, "enet", 0, "a compressed ENet datagram that does not decompress with %s, as this side's did: "
-                            "this flow's are skipped (their count comes at the end)", gdw_enet_compression_name(f->compression[side]));
+                            "this flow's are skipped (their count comes at the end)", gdw_enet_compression_name(f->compression[side].locked));
                 else {
                     char have[112];
                     decompressors_text(s, have, sizeof have);

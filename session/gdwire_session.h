@@ -175,6 +175,18 @@ GDW_API gdw_status gdw_mp_parse_into(const uint8_t *pkt, size_t len, const gdw_d
  * both. */
 GDW_API void gdw_mp_parsed_free(gdw_mp_parsed *p);
 
+/* Plain TCP's put_var frames (docs/capture.md), for a caller that frames the stream itself (a dissector):
+ * gdw_mp_parse_var: one frame's value bytes[0..len) as a GDW_MP_VAR message of one value (label "value") in dialect d
+ * (not NULL) with opts (NULL: as a session decodes), into *out (all zeros, or parsed before; free with
+ * gdw_mp_parsed_free); GDW_ERR_NOMEM only. gdw_stream_readers: of
+ * the dialects in candidates (bit i: gdw_dialect_at(i)), those that read the value whole, and in *first the one
+ * `gdwire check` ranks first among them (the newest release among equals; NULL when none): a flow's dialect is
+ * narrowed frame by frame this way, for at most GDW_STREAM_NARROW_FRAMES frames or until one is left. */
+#define GDW_STREAM_NARROW_FRAMES 64
+GDW_API gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out);
+GDW_API uint64_t gdw_stream_readers(const uint8_t *bytes, size_t len, uint64_t candidates, const gdw_decode_options *opts,
+                                    const gdw_allocator *alloc, const gdw_dialect **first);
+
 /* gdw_mp_parsed_path: the node path an RPC, RSET, SIMPLIFY_PATH or Godot 3 CONFIRM_PATH carries (NULL when none or
  * for another command). gdw_mp_parsed_cache_id: the path-cache id a command names: an RPC's or RSET's node, a
  * SIMPLIFY_PATH's or CONFIRM_PATH's cache id, a SPAWN's spawner; -1 when none or for another command. */
@@ -198,6 +210,64 @@ GDW_API size_t gdw_mp_paths_count(const gdw_mp_paths *c);   /* entries held */
 GDW_API size_t gdw_mp_paths_held(const gdw_mp_paths *c);    /* their bytes, as charged */
 GDW_API uint64_t gdw_mp_paths_dropped(const gdw_mp_paths *c); /* entries the caps dropped */
 GDW_API void gdw_mp_paths_free(gdw_mp_paths *c);            /* NULL is a no-op */
+
+/* The Godot layer, between a transport and one multiplayer packet, with no session (session/godot.c has the
+ * engines' sources): what one ENet packet or WebSocket message of a flow is, in the engine generation its dialect's
+ * rule "multiplayer" gives. dir: 0 sent by the client, 1 by the server; client_id: the client's Godot peer id
+ * (a CONNECT's data word, or the WebSocket server's first message; 0 unknown).
+ *
+ * gdw_godot_dialect_of: the dialect a flow of `layer` is read in when the caller names none: the first row of the
+ * dialect table whose engines speak it (godot4 for SceneMultiplayer, godot3 for MultiplayerAPI).
+ * gdw_godot_detect_enet: which layer an ENet flow speaks, from its first packet pkt[0..len) on ENet channel
+ * enet_channel (Godot 3's 8-byte header: a client's packet starts with its id, a server's with 1, and the server's
+ * configuration channel carries 8 bytes, 0 or 1 then a peer id; Godot 4's start with a command byte).
+ * gdw_godot_ws_client_id: whether a WebSocket server's first binary message m[0..len) tells the client its peer id
+ * (Godot 4: 4 bytes; Godot 3: its 9-byte header of type 3, then the id), the id and the layer it says.
+ * gdw_godot_enet_packet and gdw_godot_ws_message: what the packet or message is (*out). */
+typedef enum gdw_godot_kind {
+    GDW_GODOT_PACKET = 0, /* a multiplayer packet: its bytes from out->body on, from `from` to `to` */
+    GDW_GODOT_PEER,       /* Godot 3's server says a peer was added or removed: out->command and out->peer, to `to` */
+    GDW_GODOT_CLIENT_ID,  /* Godot 3's WebSocket system message of type 3: the client's peer id is out->peer */
+    GDW_GODOT_NOT_READ    /* not what the generation sends, or what its engine drops: out->why */
+} gdw_godot_kind;
+typedef struct gdw_godot_packet {
+    gdw_godot_kind kind;
+    int64_t from, to;       /* Godot peer ids (1 the server; to: 0 everyone, -N everyone but N) */
+    bool relayed;           /* Godot 3's header: the server passed it on from another peer */
+    unsigned channel;       /* Godot's transfer channel */
+    size_t body;            /* PACKET: the bytes of the generation's header before the multiplayer packet */
+    size_t header;          /* the header read: 0, or Godot 3's 8 bytes (ENet) or 9 (WebSocket), in source and target */
+    int ws_type;            /* Godot 3's WebSocket message type (header[0]); -1: none */
+    int32_t source, target; /* Godot 3's header, when read */
+    gdw_mp_command command; /* PEER: GDW_MP_SYS_ADD_PEER or GDW_MP_SYS_DEL_PEER */
+    int32_t peer;
+    char why[200];          /* NOT_READ: what it is not ("a 5-byte packet: shorter than Godot 3's 8-byte header") */
+} gdw_godot_packet;
+GDW_API const gdw_dialect *gdw_godot_dialect_of(gdw_multiplayer layer);
+GDW_API gdw_multiplayer gdw_godot_detect_enet(int dir, unsigned enet_channel, int64_t client_id, const uint8_t *pkt, size_t len);
+GDW_API bool gdw_godot_ws_client_id(const uint8_t *m, size_t len, int32_t *id, gdw_multiplayer *layer);
+GDW_API void gdw_godot_enet_packet(const gdw_dialect *d, int dir, unsigned enet_channel, int64_t client_id, const uint8_t *pkt, size_t len,
+                                   gdw_godot_packet *out);
+GDW_API void gdw_godot_ws_message(const gdw_dialect *d, int dir, int64_t client_id, const uint8_t *m, size_t len, gdw_godot_packet *out);
+
+/* gdw_mp_message_text: a parsed message's one line of text, as `gdwire capture` prints it after the peers and
+ * the channel, and the Wireshark plugin's Info column shows it: the command's name (gdw_mp_command_name), its
+ * fields ("rpc /root/Game (inline) method 3 name", "simplify_path 1 = Game, rpc md5 ...", a RAW's size and first 32
+ * bytes in hex, ...), then its values' text in parentheses, grouped by label (each value's first GDW_MP_TEXT_HEAD
+ * characters, then "... (N bytes)"; one that does not decode as "<status at byte N: why>"). path: the node path
+ * the message names (gdw_mp_paths_apply, gdw_message.path; NULL: "(path unknown)"). Text off the wire is shown as
+ * gdw_text_show says. The text goes out in pieces through out->put (no NUL, no newline); the other hooks may be
+ * NULL: method_name names a Godot 4 RPC's method id on the node at path (NULL: none known), after_command writes
+ * (through put, or its own channel) after the command's fields, after_value after each value that decodes. */
+#define GDW_MP_TEXT_HEAD 200
+typedef struct gdw_mp_text_out {
+    void (*put)(void *ctx, const char *s, size_t n);
+    const char *(*method_name)(void *ctx, const char *path, int method_id);
+    void (*after_command)(void *ctx, const gdw_mp_parsed *p, const char *path);
+    void (*after_value)(void *ctx, const gdw_mp_parsed *p, const gdw_mp_value *v);
+    void *ctx;
+} gdw_mp_text_out;
+GDW_API void gdw_mp_message_text(const gdw_mp_parsed *p, const char *path, const gdw_mp_text_out *out);
 
 /* ---------------------------------------------------------------------------------------
  * Sessions: frames in, messages out.
@@ -276,6 +346,29 @@ GDW_API bool gdw_enet_compression_built(gdw_enet_compression c);
  * the header's bytes, as ENet gives its decompressor), as the engine decompresses it: the bytes written, 0 when
  * the block does not decompress into out (or c is not built). Needs no session. */
 GDW_API size_t gdw_enet_decompress(gdw_enet_compression c, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
+
+/* A decompressor for ENet's compressed datagrams, given for what the library does not read itself (ENet's range
+ * coder: gdwire capture loads libenet's enet_range_coder_decompress): in[0..in_len) to out[0..out_cap), returning
+ * the bytes written, 0 when it fails. */
+typedef size_t (*gdw_decompress_fn)(void *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
+
+/* Which compression one side of an ENet flow compresses with, found from its compressed datagrams (a session keeps
+ * one per side; a dissector the same, for each side of each flow): all zeros before the first. */
+typedef struct gdw_enet_side_compression {
+    uint8_t locked; /* the gdw_enet_compression the side's datagrams are read with; 0: not found yet */
+    uint8_t guess;  /* one that fitted a datagram, not alone: locked when a later datagram fits it too */
+} gdw_enet_side_compression;
+
+/* gdw_enet_inflate: a compressed block in[0..in_len) of one side's datagram into out[0..out_cap) (as for
+ * gdw_enet_decompress), as a session reads it. A compression fits a block when its output is whole ENet commands.
+ * The side's locked one is tried first; else every one is tried, in the order zstd, zlib (their headers say them),
+ * FastLZ, the range coder (range_coder with its ctx; NULL: none): one that alone fits, or that fits again the one a
+ * datagram before fitted with others (guess), is locked; where several fit, the first reads this datagram only (the
+ * range coder turns most blocks into something). A locked one that stops fitting is found anew, so a forged datagram
+ * cannot blind a side for good (side->locked then changes from one compression to another). Returns the bytes
+ * written and *used the compression read with; 0 and GDW_ENET_COMPRESS_NONE when none reads the block. */
+GDW_API size_t gdw_enet_inflate(gdw_enet_side_compression *side, gdw_decompress_fn range_coder, void *range_coder_ctx, const uint8_t *in,
+                                size_t in_len, uint8_t *out, size_t out_cap, gdw_enet_compression *used);
 
 /* ---------------------------------------------------------------------------------------
  * The layers one at a time, with no session: what a dissector or a filtering proxy reads with.
@@ -357,6 +450,18 @@ GDW_API int gdw_enet_commands_next(gdw_enet_commands *it, gdw_enet_command *out,
 /* The header of datagram d[0..len): GDW_OK, or GDW_ERR_TRUNCATED when it is shorter than its header. */
 GDW_API gdw_status gdw_enet_read_header(const uint8_t *d, size_t len, gdw_enet_header *out, gdw_error *err);
 
+/* ENet's rule for a reliable command seen before, a retransmit (ENet drops it: protocol.c,
+ * enet_peer_queue_incoming_command), with the state the caller holds: one gdw_enet_seen per channel and direction in
+ * use, all zeros before its first command. gdw_enet_seen_before: true when seq was seen, or is 1,024 or more behind the
+ * newest (ENet drops it as old); it remembers seq. (A CONNECT resent is told by its peer id, not by this.) */
+#define GDW_ENET_SEEN_WINDOW 1024
+typedef struct gdw_enet_seen {
+    bool started;
+    uint16_t top;                            /* the newest sequence number seen */
+    uint8_t bits[GDW_ENET_SEEN_WINDOW / 8];  /* bit seq % 1024: seq was seen (for seq within the window below top) */
+} gdw_enet_seen;
+GDW_API bool gdw_enet_seen_before(gdw_enet_seen *w, uint16_t seq);
+
 /* ENet's fragments put back together, with the state the caller holds (a gdw_enet_reassembly per ENet peer: one
  * per connection, its two directions told apart by `side`), under a cap of its own: ENet's rules, as a session
  * follows them. */
@@ -379,17 +484,12 @@ GDW_API size_t gdw_enet_reassembly_held(const gdw_enet_reassembly *r);     /* th
 GDW_API uint64_t gdw_enet_reassembly_dropped(const gdw_enet_reassembly *r); /* unfinished packets dropped by max_bytes */
 GDW_API void gdw_enet_reassembly_free(gdw_enet_reassembly *r);             /* NULL is a no-op */
 
-/* A decompressor for ENet's compressed datagrams, given to a session for what it does not read itself (ENet's
- * range coder: gdwire capture loads libenet's enet_range_coder_decompress): in[0..in_len) to out[0..out_cap),
- * returning the bytes written, 0 when it fails. A session finds each side's compression at its first compressed
- * datagram: the first of zstd, zlib (by their headers), this decompressor, FastLZ whose output is whole ENet
- * commands; a side whose datagrams none reads has them reported and skipped. */
-typedef size_t (*gdw_decompress_fn)(void *ctx, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap);
 
 typedef struct gdw_session_options {
     const gdw_dialect *dialect;   /* the Variants' dialect, and by its rule "multiplayer" the layer
                                      above them; NULL: detected per flow (godot3's header or godot4's commands) */
-    gdw_decompress_fn decompress; /* the range coder's (NULL: range-coded datagrams are problems) */
+    gdw_decompress_fn decompress; /* the range coder's (NULL: range-coded datagrams are problems); each side's compression
+                                     is found as gdw_enet_inflate says, a side's datagrams none reads reported and skipped */
     void *decompress_ctx;
     gdw_decode_options decode;    /* how Variants decode (gdw_session_options_default: compatible, objects allowed) */
     /* What the session may hold (0: the default). Reassembly is what waits to become a message:

@@ -19,6 +19,8 @@
  * with its header as it came. */
 #include "session.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ---- the path caches ------------------------------------------------------------------ */
@@ -313,10 +315,7 @@ static void emit_peer(gdw_session *s, const delivery *dv, reader pkt, gdw_mp_com
     emit(s, dv, pkt, 1, to, false);
 }
 
-/* ---- the generations ------------------------------------------------------------------------- */
-
-static void ws_scene4(gdw_session *s, flow *f, int dir, reader m);
-static void ws_api3(gdw_session *s, flow *f, int dir, reader m);
+/* ---- the generations (public: gdw_godot_*) -------------------------------------------------- */
 
 /* What differs between the engine generations above their transports. Pandemonium and Godot 3.0-3.1 would be rows
  * of their own (docs/capture.md: not claimed without a session of theirs). */
@@ -326,37 +325,148 @@ typedef struct godot_generation {
     int enet_peer_channel;      /* the ENet channel of the server's peers added and removed; -1 none */
     unsigned enet_game_first;   /* ENet channel N >= this carries the game's transfer channel N - enet_game_shift */
     unsigned enet_game_shift;
-    void (*ws_message)(gdw_session *s, flow *f, int dir, reader m); /* a binary WebSocket message after the first */
+    size_t ws_header;           /* bytes before each WebSocket message after the first: Godot 3's type, source, target */
 } godot_generation;
 
+enum { WS3_HEADER = 9, WS3_PACKET = 0, WS3_ADD = 1, WS3_DEL = 2, WS3_ID = 3 };
+
 static const godot_generation k_generations[] = {
-    {GDW_MULTIPLAYER_SCENE4, 0, -1, 2, 1, ws_scene4},
-    {GDW_MULTIPLAYER_API3, 8, 0, 3, 0, ws_api3},
+    {GDW_MULTIPLAYER_SCENE4, 0, -1, 2, 1, 0},
+    {GDW_MULTIPLAYER_API3, 8, 0, 3, 0, WS3_HEADER},
 };
+
+/* A dialect whose layer is not read: its packets go to the parse, which says why. */
+static const godot_generation k_unread = {GDW_MULTIPLAYER_NONE, 0, -1, 2, 1, 0};
 
 static const godot_generation *generation_of(const gdw_dialect *d) {
     for (size_t i = 0; i < sizeof k_generations / sizeof *k_generations; i++)
         if (k_generations[i].layer == gdw_session_layer(d)) return &k_generations[i];
-    return NULL;
+    return &k_unread;
 }
 
-/* Which multiplayer layer a flow speaks, from its first packet (when the options name no dialect).
- * Godot 3 puts an 8-byte header on every packet: its source peer id, then its target; so a client's
- * packet begins with the id its CONNECT carried, a server's own with 1, and the server's
- * configuration channel (0) carries 8 bytes, a message 0 or 1 then a peer id. Godot 4's packets
- * begin with a command byte (0-7, flags in bits 4-7): never four bytes that spell 1 or a client's id
- * (its SIMPLIFY_PATH goes on with MD5 text, its RPC node ids start at 1). */
-static gdw_multiplayer detect_enet_layer(const flow *f, int dir, unsigned enet_channel, reader pkt) {
+/* Godot 3 puts an 8-byte header on every packet: its source peer id, then its target; so a client's packet begins
+ * with the id its CONNECT carried, a server's own with 1, and the server's configuration channel (0) carries 8
+ * bytes, a message 0 or 1 then a peer id. Godot 4's packets begin with a command byte (0-7, flags in bits 4-7):
+ * never four bytes that spell 1 or a client's id (its SIMPLIFY_PATH goes on with MD5 text, its RPC node ids start
+ * at 1). */
+gdw_multiplayer gdw_godot_detect_enet(int dir, unsigned enet_channel, int64_t client_id, const uint8_t *pkt, size_t len) {
+    reader r = rd_view(pkt, pkt ? len : 0, 0);
     uint32_t first = 0, second = 0;
     bool api3 = false;
-    if (pkt.len >= 8 && rd_le32(&pkt, &first) && rd_le32(&pkt, &second)) {
-        if (dir == 0) api3 = f->client_id != 0 && first == (uint32_t)f->client_id && pkt.len >= 9;
+    if (r.len >= 8 && rd_le32(&r, &first) && rd_le32(&r, &second)) {
+        if (dir == 0) api3 = client_id != 0 && first == (uint32_t)client_id && r.len >= 9;
         /* the server's own packet (source 1), its configuration message, or one it passes on from another peer to
          * this client (the target: the client's id, which Godot 4 never writes at bytes 4-7 of a packet to it) */
-        else api3 = (enet_channel == 0 && pkt.len == 8 && first <= 1) || (pkt.len >= 9 && (first == 1 || (f->client_id && second == (uint32_t)f->client_id)));
+        else api3 = (enet_channel == 0 && r.len == 8 && first <= 1) || (r.len >= 9 && (first == 1 || (client_id && second == (uint32_t)client_id)));
     }
     return api3 ? GDW_MULTIPLAYER_API3 : GDW_MULTIPLAYER_SCENE4;
 }
+
+static void not_read(gdw_godot_packet *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void not_read(gdw_godot_packet *out, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->why, sizeof out->why, fmt, ap);
+    va_end(ap);
+    out->kind = GDW_GODOT_NOT_READ;
+}
+
+static void packet_start(gdw_godot_packet *out, int dir, int64_t client_id) {
+    memset(out, 0, sizeof *out);
+    out->ws_type = -1;
+    out->from = dir == 1 ? 1 : client_id, out->to = dir == 1 ? client_id : 1;
+}
+
+/* Godot 3's header read: a packet the server passed on goes to the header's target (the sender's is the server). */
+static void packet_from_header(gdw_godot_packet *out, int dir, uint32_t source, uint32_t target) {
+    out->source = (int32_t)source, out->target = (int32_t)target;
+    out->relayed = dir == 0 ? (int32_t)target != 1 : (int32_t)source != 1;
+    out->from = (int32_t)source;
+    if (out->relayed) out->to = (int32_t)target;
+    out->body = out->header;
+}
+
+void gdw_godot_enet_packet(const gdw_dialect *d, int dir, unsigned enet_channel, int64_t client_id, const uint8_t *pkt, size_t len,
+                           gdw_godot_packet *out) {
+    if (!out) return;
+    const godot_generation *g = generation_of(d);
+    packet_start(out, dir, client_id);
+    out->channel = enet_channel >= g->enet_game_first ? enet_channel - g->enet_game_shift : 0;
+    reader r = rd_view(pkt, pkt ? len : 0, 0);
+    if (g->enet_peer_channel >= 0 && enet_channel == (unsigned)g->enet_peer_channel) {
+        uint32_t added_or_removed, peer;
+        if (!rd_le32(&r, &added_or_removed) || !rd_le32(&r, &peer) || added_or_removed > 1) {
+            not_read(out, "a %zu-byte packet on Godot 3's configuration channel: not a peer added or removed", len);
+            return;
+        }
+        out->kind = GDW_GODOT_PEER;
+        out->command = added_or_removed == 0 ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER;
+        out->peer = (int32_t)peer, out->from = 1;
+        return;
+    }
+    if (g->enet_header) {
+        uint32_t source, target;
+        if (!rd_le32(&r, &source) || !rd_le32(&r, &target)) {
+            not_read(out, "a %zu-byte packet: shorter than Godot 3's 8-byte header", len);
+            return;
+        }
+        out->header = g->enet_header;
+        packet_from_header(out, dir, source, target);
+    }
+}
+
+bool gdw_godot_ws_client_id(const uint8_t *m, size_t len, int32_t *id, gdw_multiplayer *layer) {
+    reader r = rd_view(m, m ? len : 0, 0);
+    uint32_t v;
+    uint8_t type;
+    gdw_multiplayer l;
+    if (len == 4 && rd_le32(&r, &v)) l = GDW_MULTIPLAYER_SCENE4;
+    else if (len == WS3_HEADER + 4 && rd_u8(&r, &type) && type == WS3_ID && rd_skip(&r, 8) && rd_le32(&r, &v)) l = GDW_MULTIPLAYER_API3;
+    else return false;
+    if (id) *id = (int32_t)v;
+    if (layer) *layer = l;
+    return true;
+}
+
+void gdw_godot_ws_message(const gdw_dialect *d, int dir, int64_t client_id, const uint8_t *m, size_t len, gdw_godot_packet *out) {
+    if (!out) return;
+    const godot_generation *g = generation_of(d);
+    packet_start(out, dir, client_id);
+    if (!g->ws_header) return; /* Godot 4: every binary message after the id is one packet */
+    /* Godot 3: the 9-byte header, then a packet or a system message */
+    reader r = rd_view(m, m ? len : 0, 0);
+    uint8_t type;
+    uint32_t source, target, peer;
+    if (!rd_u8(&r, &type) || !rd_le32(&r, &source) || !rd_le32(&r, &target)) {
+        not_read(out, "a %zu-byte message: shorter than Godot 3's 9-byte WebSocket header", len);
+        return;
+    }
+    out->header = g->ws_header, out->ws_type = type;
+    out->source = (int32_t)source, out->target = (int32_t)target;
+    if (type == WS3_PACKET) {
+        if (dir == 0 && client_id && (int32_t)source != client_id) { /* the engine drops it: "Someone is cheating" (:283) */
+            not_read(out, "a packet from the client that says it comes from peer %lld, not the client's %lld: the server drops it",
+                     (long long)(int32_t)source, (long long)client_id);
+            return;
+        }
+        packet_from_header(out, dir, source, target);
+        return;
+    }
+    if (dir == 0 || type > WS3_ID || !rd_le32(&r, &peer)) {
+        not_read(out, "a %zu-byte Godot 3 WebSocket message of type %u from the %s: not a packet nor a system message", len, type,
+                 dir == 0 ? "client (only the server sends system messages)" : "server");
+        return;
+    }
+    out->peer = (int32_t)peer, out->from = 1;
+    if (type == WS3_ID) {
+        out->kind = GDW_GODOT_CLIENT_ID;
+    } else {
+        out->kind = GDW_GODOT_PEER;
+        out->command = type == WS3_ADD ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER;
+    }
+}
+
+/* ---- a session's flow through them ------------------------------------------------------------ */
 
 /* The dialect another flow to the same server speaks (its peers are one game's: one engine), or NULL. It settles a
  * flow whose first packets say nothing for sure: a client whose CONNECT the capture missed or could not read (a
@@ -369,75 +479,24 @@ static const gdw_dialect *group_dialect(const gdw_session *s, const flow *f) {
     return NULL;
 }
 
+/* What the Godot layer made of a packet, to the caller: a message, a peer added or removed, or a problem. */
+static void godot_packet(gdw_session *s, flow *f, int dir, const char *mode, reader pkt, const gdw_godot_packet *gp) {
+    delivery dv = {f, dir, gp->channel, mode};
+    switch (gp->kind) {
+    case GDW_GODOT_PACKET: deliver(s, &dv, rd_view(pkt.p + gp->body, pkt.len - gp->body, pkt.base + gp->body), gp->from, gp->to, gp->relayed); break;
+    case GDW_GODOT_PEER: emit_peer(s, &dv, pkt, gp->command, gp->peer, gp->to); break;
+    case GDW_GODOT_CLIENT_ID: f->client_id = gp->peer; break;
+    case GDW_GODOT_NOT_READ: problem(s, f, "multiplayer", 0, "%s", gp->why); break;
+    }
+}
+
 void godot_enet_packet(gdw_session *s, flow *f, int dir, unsigned enet_channel, const char *mode, reader pkt) {
     if (!f->dialect && s->opts.dialect) f->dialect = s->opts.dialect;
-    if (!f->dialect && !(f->dialect = group_dialect(s, f))) f->dialect = gdw_session_dialect_of(detect_enet_layer(f, dir, enet_channel, pkt));
-    const godot_generation *g = generation_of(f->dialect);
-    static const godot_generation unread = {GDW_MULTIPLAYER_NONE, 0, -1, 2, 1, NULL}; /* the parse says why */
-    if (!g) g = &unread;
-    delivery dv = {f, dir, enet_channel >= g->enet_game_first ? enet_channel - g->enet_game_shift : 0, mode};
-    int64_t receiver = dir == 1 ? f->client_id : 1, sender = dir == 1 ? 1 : f->client_id;
-    if (g->enet_peer_channel >= 0 && enet_channel == (unsigned)g->enet_peer_channel) {
-        uint32_t added_or_removed, peer;
-        reader r = pkt;
-        if (!rd_le32(&r, &added_or_removed) || !rd_le32(&r, &peer) || added_or_removed > 1) {
-            problem(s, f, "multiplayer", 0, "a %zu-byte packet on Godot 3's configuration channel: not a peer added or removed", pkt.len);
-            return;
-        }
-        emit_peer(s, &dv, pkt, added_or_removed == 0 ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER, (int32_t)peer, receiver);
-        return;
-    }
-    if (g->enet_header) {
-        uint32_t source, target;
-        if (!rd_le32(&pkt, &source) || !rd_le32(&pkt, &target)) {
-            problem(s, f, "multiplayer", 0, "a %zu-byte packet: shorter than Godot 3's 8-byte header", pkt.len);
-            return;
-        }
-        bool relayed = dir == 0 ? (int32_t)target != 1 : source != 1;
-        deliver(s, &dv, rd_rest(&pkt), source, relayed ? (int32_t)target : receiver, relayed);
-        return;
-    }
-    deliver(s, &dv, pkt, sender, receiver, false);
-}
-
-/* Godot 4's WebSocket: every binary message after the id is one packet. */
-static void ws_scene4(gdw_session *s, flow *f, int dir, reader m) {
-    delivery dv = {f, dir, 0, "reliable"};
-    deliver(s, &dv, m, dir == 1 ? 1 : f->client_id, dir == 1 ? f->client_id : 1, false);
-}
-
-enum { WS3_HEADER = 9, WS3_PACKET = 0, WS3_ADD = 1, WS3_DEL = 2, WS3_ID = 3 };
-
-/* Godot 3's WebSocket: the 9-byte header, then a packet or a system message. */
-static void ws_api3(gdw_session *s, flow *f, int dir, reader m) {
-    uint8_t type;
-    uint32_t source, target, peer;
-    size_t len = m.len;
-    if (!rd_u8(&m, &type) || !rd_le32(&m, &source) || !rd_le32(&m, &target)) {
-        problem(s, f, "multiplayer", 0, "a %zu-byte message: shorter than Godot 3's 9-byte WebSocket header", len);
-        return;
-    }
-    delivery dv = {f, dir, 0, "reliable"};
-    int64_t receiver = dir == 1 ? f->client_id : 1;
-    if (type == WS3_PACKET) {
-        if (dir == 0 && f->client_id && (int32_t)source != f->client_id) { /* the engine drops it: "Someone is cheating" (:283) */
-            problem(s, f, "multiplayer", 0, "a packet from the client that says it comes from peer %lld, not the client's %lld: the server drops it",
-                    (long long)(int32_t)source, (long long)f->client_id);
-            return;
-        }
-        bool relayed = dir == 0 ? (int32_t)target != 1 : (int32_t)source != 1;
-        deliver(s, &dv, rd_rest(&m), (int32_t)source, relayed ? (int32_t)target : receiver, relayed);
-        return;
-    }
-    reader body = m;
-    if (dir == 0 || type > WS3_ID || !rd_le32(&body, &peer)) {
-        problem(s, f, "multiplayer", 0, "a %zu-byte Godot 3 WebSocket message of type %u from the %s: not a packet nor a system message", len, type,
-                dir == 0 ? "client (only the server sends system messages)" : "server");
-        return;
-    }
-    m.pos = 0;
-    if (type == WS3_ID) f->client_id = (int32_t)peer;
-    else emit_peer(s, &dv, m, type == WS3_ADD ? GDW_MP_SYS_ADD_PEER : GDW_MP_SYS_DEL_PEER, (int32_t)peer, receiver);
+    if (!f->dialect && !(f->dialect = group_dialect(s, f)))
+        f->dialect = gdw_godot_dialect_of(gdw_godot_detect_enet(dir, enet_channel, f->client_id, pkt.p, pkt.len));
+    gdw_godot_packet gp;
+    gdw_godot_enet_packet(f->dialect, dir, enet_channel, f->client_id, pkt.p, pkt.len, &gp);
+    godot_packet(s, f, dir, mode, pkt, &gp);
 }
 
 /* A put_var flow has no peers and no multiplayer layer: each value is a message of its own, on channel 0. The engine
@@ -459,29 +518,24 @@ void godot_stream_value(gdw_session *s, flow *f, int dir, reader value) {
 
 void godot_ws_message(gdw_session *s, flow *f, int dir, reader m) {
     if (dir == 1 && !f->tcp->id_seen) {
-        /* the server's first message tells the client its id: Godot 4's 4 bytes, or Godot 3's system message (its
-         * 9-byte header, type 3, then the id) */
+        /* the server's first message tells the client its id */
         f->tcp->id_seen = true;
-        reader r = m;
-        uint32_t id;
-        uint8_t type;
-        if (m.len == 4 && rd_le32(&r, &id)) {
-            f->client_id = (int32_t)id;
-            return;
-        }
-        if (m.len == WS3_HEADER + 4 && rd_u8(&r, &type) && type == WS3_ID && rd_skip(&r, 8) && rd_le32(&r, &id)) {
-            f->client_id = (int32_t)id;
-            if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_session_dialect_of(GDW_MULTIPLAYER_API3);
+        gdw_multiplayer layer;
+        int32_t id;
+        if (gdw_godot_ws_client_id(m.p, m.len, &id, &layer)) {
+            f->client_id = id;
+            if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_godot_dialect_of(layer);
             return;
         }
         problem(s, f, "multiplayer", 0, "the server's first message is %zu bytes, not the client's peer id (Godot 4's 4 bytes, or Godot 3's "
                 "9-byte header and 4 bytes)", m.len);
     }
-    if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_session_dialect_of(GDW_MULTIPLAYER_SCENE4);
-    const godot_generation *g = generation_of(f->dialect);
-    if (!g) {
+    if (!f->dialect) f->dialect = s->opts.dialect ? s->opts.dialect : gdw_godot_dialect_of(GDW_MULTIPLAYER_SCENE4);
+    if (gdw_session_layer(f->dialect) == GDW_MULTIPLAYER_NONE) {
         tcp_off(s, f, "a WebSocket flow of this dialect's engines (its multiplayer layer is not read)");
         return;
     }
-    g->ws_message(s, f, dir, m);
+    gdw_godot_packet gp;
+    gdw_godot_ws_message(f->dialect, dir, f->client_id, m.p, m.len, &gp);
+    godot_packet(s, f, dir, "reliable", m, &gp);
 }

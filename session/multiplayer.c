@@ -427,7 +427,7 @@ gdw_status gdw_mp_parse_into(const uint8_t *pkt, size_t len, const gdw_dialect *
     if (!out) return fail(err, GDW_ERR_INVALID_ARG, 0, "no output");
     gdw_mp_parsed_clear(out);
     if (!pkt && len) return fail(err, GDW_ERR_INVALID_ARG, 0, "no packet");
-    if (!d) d = gdw_session_dialect_of(GDW_MULTIPLAYER_SCENE4);
+    if (!d) d = gdw_godot_dialect_of(GDW_MULTIPLAYER_SCENE4);
     gdw_decode_options dflt = gdw_decode_options_default();
     dflt.allow_objects = true;
     mp_parse c = {rd_view(pkt, len, 0), 0, d, opts ? opts : &dflt, out, err, false};
@@ -447,6 +447,8 @@ gdw_status gdw_mp_parse_into(const uint8_t *pkt, size_t len, const gdw_dialect *
 }
 
 gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out) {
+    gdw_decode_options dflt = gdw_session_options_default().decode; /* NULL: as a session decodes (compatible, objects allowed) */
+    if (!opts) opts = &dflt;
     gdw_mp_parsed_clear(out);
     out->command = GDW_MP_VAR;
     mp_parse c = {rd_view(bytes, len, 0), 0, d, opts, out, NULL, false};

@@ -27,7 +27,7 @@ gdw_session_options gdw_session_options_default(void) {
     return o;
 }
 
-const gdw_dialect *gdw_session_dialect_of(gdw_multiplayer layer) {
+const gdw_dialect *gdw_godot_dialect_of(gdw_multiplayer layer) {
     for (size_t i = 0; i < gdw_dialect_count(); i++)
         if (gdw_session_layer(gdw_dialect_at(i)) == layer) return gdw_dialect_at(i);
     return NULL;
@@ -177,7 +177,7 @@ const gdw_dialect *gdw_session_flow_dialect(const gdw_session *s, unsigned n) {
 
 gdw_enet_compression gdw_session_flow_compression(const gdw_session *s, unsigned n, int side) {
     if (!s || n < 1 || n > s->stats.flows || (side != 0 && side != 1)) return GDW_ENET_COMPRESS_NONE;
-    return (gdw_enet_compression)s->flow_list[n]->compression[side];
+    return (gdw_enet_compression)s->flow_list[n]->compression[side].locked;
 }
 
 void gdw_session_finish(gdw_session *s) {

@@ -31,9 +31,7 @@ static inline gdw_multiplayer gdw_session_layer(const gdw_dialect *d) {
     return r < 0 ? GDW_MULTIPLAYER_NONE : (gdw_multiplayer)r;
 }
 
-/* The dialect a flow of `layer` is read in when the caller names none: the first row of the dialect table whose
- * engines speak it (its newest release: godot4 for SceneMultiplayer, godot3 for MultiplayerAPI). */
-const gdw_dialect *gdw_session_dialect_of(gdw_multiplayer layer);
+/* gdw_godot_dialect_of (gdwire_session.h, session.c): the dialect a flow of a layer is read in when the caller names none. */
 
 static inline void *gdw_session_alloc(const gdw_allocator *a, size_t n) {
     return a ? a->malloc_fn(a->ctx, n) : malloc(n);
@@ -47,8 +45,6 @@ static inline void gdw_session_release(const gdw_allocator *a, void *p, size_t n
 
 /* multiplayer.c */
 void gdw_mp_parsed_clear(gdw_mp_parsed *p);
-/* One value alone (a put_var frame's bytes after its length) as a GDW_MP_VAR message with one value, "value". */
-gdw_status gdw_mp_parse_var(const uint8_t *bytes, size_t len, const gdw_dialect *d, const gdw_decode_options *opts, gdw_mp_parsed *out);
 
 /* ---- what a session holds (hold.h): each structure that holds memory is a holder of one type ------------- */
 
@@ -72,9 +68,7 @@ typedef struct flow {
     unsigned group; /* the number of the first flow to this server endpoint (flow_group) */
     bool connect_seen;
     uint64_t compressed; /* compressed datagrams skipped (the first is reported, the count at the end) */
-    uint8_t compression[2]; /* per side: the gdw_enet_compression its datagrams were found in; 0 not yet */
-    uint8_t guess[2];       /* per side: a compression one datagram fits, not alone among those tried: locked
-                               (compression) when a second datagram fits it too, or when one fits it alone */
+    gdw_enet_side_compression compression[2]; /* per side: the compression its datagrams are found in (gdw_enet_inflate) */
     bool switched_said;     /* a side's datagrams stopped fitting its compression: said once */
     int64_t client_id; /* the Godot peer id CONNECT carried; 0 unknown */
     const gdw_dialect *dialect; /* the options', or detected at the flow's first packet (godot.c) */

@@ -16,25 +16,28 @@
 #include <string.h>
 
 #define ALL_DIALECTS(n) ((n) >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << (n)) - 1))
-#define NARROW_FRAMES 64 /* frames a flow's dialect is narrowed by at most; then the first of those left is kept */
+#define NARROW_FRAMES GDW_STREAM_NARROW_FRAMES
 
 /* Is a newer than b (gdw_dialect_released: "YYYY-MM", "" undated)? */
 static bool newer(const gdw_dialect *a, const gdw_dialect *b) { return strcmp(gdw_dialect_released(a), gdw_dialect_released(b)) > 0; }
 
 /* The candidates (bit i: dialect i) that read value whole, and of them the one gdwire check ranks first, the newest
  * release among equals; 0 when none does. No documents are kept: one value's tree is held at a time. */
-static uint64_t whole_readers(gdw_session *s, reader value, uint64_t candidates, const gdw_dialect **first) {
+uint64_t gdw_stream_readers(const uint8_t *bytes, size_t len, uint64_t candidates, const gdw_decode_options *opts, const gdw_allocator *alloc,
+                            const gdw_dialect **first) {
+    reader value = rd_view(bytes, len, 0);
+    gdw_decode_options dec = opts ? *opts : gdw_session_options_default().decode;
     *first = NULL;
     size_t n = gdw_dialect_count();
-    gdw_check_row *rows = gdw_session_alloc(s->opts.alloc, n * sizeof *rows);
+    gdw_check_row *rows = gdw_session_alloc(alloc, n * sizeof *rows);
     if (!rows) return 0;
     memset(rows, 0, n * sizeof *rows);
-    gdw_check_result *res = gdw_session_alloc(s->opts.alloc, n * sizeof *res);
+    gdw_check_result *res = gdw_session_alloc(alloc, n * sizeof *res);
     if (!res) {
-        gdw_session_release(s->opts.alloc, rows, n * sizeof *rows);
+        gdw_session_release(alloc, rows, n * sizeof *rows);
         return 0;
     }
-    gdw_check(value.p, value.len, &s->opts.decode, s->opts.alloc, false, res);
+    gdw_check(value.p, value.len, &dec, alloc, false, res);
     for (size_t i = 0; i < n; i++) {
         rows[i].result = res[i], rows[i].meaning = -1, rows[i].misread = 0;
         /* the reals each candidate that reads it whole would misread (the ranking's first question after the
@@ -43,12 +46,12 @@ static uint64_t whole_readers(gdw_session *s, reader value, uint64_t candidates,
             gdw_doc *doc = NULL;
             size_t used = 0;
             gdw_error err;
-            if (gdw_decode(res[i].dialect, value.p, value.len, &s->opts.decode, s->opts.alloc, &doc, &used, &err) == GDW_OK)
+            if (gdw_decode(res[i].dialect, value.p, value.len, &dec, alloc, &doc, &used, &err) == GDW_OK)
                 rows[i].misread = gdw_value_misread_reals(gdw_doc_root(doc));
             gdw_doc_free(doc);
         }
     }
-    gdw_check_rank_rows(rows, n, value.p, value.len, &s->opts.decode, false);
+    gdw_check_rank_rows(rows, n, value.p, value.len, &dec, false);
     uint64_t whole = 0;
     int best_rank = 0;
     for (size_t i = 0; i < n && i < 64; i++) {
@@ -58,8 +61,8 @@ static uint64_t whole_readers(gdw_session *s, reader value, uint64_t candidates,
         if (!*first || row->rank < best_rank || (row->rank == best_rank && newer(row->result.dialect, *first)))
             *first = row->result.dialect, best_rank = row->rank;
     }
-    gdw_session_release(s->opts.alloc, res, n * sizeof *res);
-    gdw_session_release(s->opts.alloc, rows, n * sizeof *rows);
+    gdw_session_release(alloc, res, n * sizeof *res);
+    gdw_session_release(alloc, rows, n * sizeof *rows);
     return whole;
 }
 
@@ -83,7 +86,7 @@ static bool frame_dialect(gdw_session *s, flow *f, reader value) {
     /* one candidate left, or narrowed long enough: the flow's dialect is settled */
     if (t->stream_started && ((t->stream_dialects & (t->stream_dialects - 1)) == 0 || t->stream_frames >= NARROW_FRAMES)) return true;
     const gdw_dialect *first;
-    uint64_t whole = whole_readers(s, value, t->stream_dialects, &first);
+    uint64_t whole = gdw_stream_readers(value.p, value.len, t->stream_dialects, &s->opts.decode, s->opts.alloc, &first);
     t->stream_frames++;
     if (!whole) return t->stream_started; /* read in the flow's dialect, whose problem it becomes */
     t->stream_dialects = whole, t->stream_started = true;

@@ -39,6 +39,7 @@ PACKAGES=(
   locales                            # de_DE.UTF-8 for codec:locale_test (the text form in a comma-decimal locale)
   cmake pkg-config g++               # the CMake build, find_package and pkg-config consumers, the header from C++ (//:cmake_consumer_test, //:amalgamation_test)
   valgrind                           # instruction budgets: callgrind in bench:budget_test
+  wireshark-dev tshark               # the Wireshark plugin (wireshark/): Wireshark 4.0's headers and libraries, and the tshark, editcap and randpkt its tests drive
   python3-jsonschema                 # the CLI test checks its JSON output against docs/gdwire.schema.json
   python3-dev python3-setuptools python3-pip python3-venv python3-build   # the Python package (python/): its build, pip install and python3 -m build
   python3-hypothesis python3-msgpack mypy   # the Python package's property tests, its bench beside msgpack, and mypy --strict on its types
@@ -65,6 +66,8 @@ if [ "${#missing[@]}" -eq 0 ]; then
 else
   echo "setup: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  # wireshark-common asks whether non-root users may capture: no (answered before it asks)
+  echo 'wireshark-common wireshark-common/install-setuid boolean false' | $SUDO debconf-set-selections
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   echo "setup: done"
