@@ -186,9 +186,12 @@ static decl parse_decl(const char *type) {
         const char *comma = d.builtin == GDW_DICTIONARY ? memchr(in, ',', (size_t)(end - in)) : NULL;
         size_t parts = comma ? 2 : 1;
         const char *from[2] = {in, comma ? comma + 1 : NULL}, *to[2] = {comma ? comma : end, end};
-        for (size_t i = 0; i < parts; i++)
+        /* an element type Variant is none: Array[Variant] is an Array, Dictionary[Variant, Variant] a Dictionary
+           (the analyzer keeps no element type of kind VARIANT, gdscript_analyzer.cpp:763-780 in 4.6.3) */
+        for (size_t i = 0; i < parts; i++) {
             d.elem[i].kind = one_type(from[i], (size_t)(to[i] - from[i]), &d.elem[i].builtin, &d.elem[i].name, &d.elem[i].name_len);
-        d.typed = true;
+            if (d.elem[i].kind != D_ANY) d.typed = true;
+        }
     }
     return d;
 }
