@@ -320,6 +320,42 @@ static void test_inferred(void) {
     gdw_rpc_manifest_free(m);
 }
 
+/* A rest parameter (Godot 4.5+: `func f(a, ...more)`, gdscript_parser.cpp:1670-1702 in 4.6.3) is no argument of
+ * its own: the function takes any number past the declared ones, into an untyped Array (gdscript_vm.cpp:556-562,
+ * 628-636), and still refuses fewer than the required. The manifest keeps its name, through JSON too. */
+static void test_rest(void) {
+    fresh("rest");
+    put("project.godot", k_project4);
+    put("main.tscn", "[gd_scene format=3]\n[ext_resource type=\"Script\" path=\"res://main.gd\" id=\"1\"]\n"
+                     "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1\")\n");
+    put("main.gd", "extends Node\n@rpc(\"any_peer\")\nfunc v(a: int, ...more: Array) -> void: pass\n");
+    gdw_rpc_manifest *m = read_dir(NULL);
+    if (!m) return;
+    const gdw_rpc_method *v = method(node(m, "Main"), "v");
+    CHECK(v && v->n_args == 1 && v->rest && strcmp(v->rest, "more") == 0, "v(a: int, ...more): one argument and a rest");
+    gdw_value i = {.type = GDW_INT}, s = {.type = GDW_STRING};
+    const gdw_value *three[] = {&i, &s, &s}, *bad[] = {&s, &s};
+    gdw_rpc_fit r = v ? gdw_rpc_args_fit(v, three, 3) : (gdw_rpc_fit){0};
+    CHECK(v && r.fits && r.known, "three arguments to v(a: int, ...more) run: %s", r.reason ? r.reason : "");
+    r = v ? gdw_rpc_args_fit(v, NULL, 0) : (gdw_rpc_fit){0};
+    CHECK(v && !r.fits && r.reason && strcmp(r.reason, "expects at least 1 argument, got 0") == 0, "none: too few (%s)", r.reason ? r.reason : "");
+    r = v ? gdw_rpc_args_fit(v, bad, 2) : (gdw_rpc_fit){0};
+    CHECK(v && !r.fits && r.arg == 0, "a String for a: int is still refused");
+    size_t len = 0;
+    char *json = gdw_rpc_manifest_json(m, &len);
+    gdw_rpc_manifest *back = NULL;
+    char err[200] = "";
+    CHECK(json && gdw_rpc_manifest_parse(json, len, &back, err, sizeof err) == GDW_PROJECT_OK, "JSON back: %s", err);
+    const gdw_rpc_method *vb = back ? method(node(back, "Main"), "v") : NULL;
+    CHECK(vb && vb->rest && strcmp(vb->rest, "more") == 0 && vb->n_args == 1, "the rest parameter kept through JSON");
+    char *text = gdw_rpc_manifest_text(m, &len);
+    CHECK(text && strstr(text, "v(a: int, ...more)"), "the text shows it");
+    free(text);
+    free(json);
+    gdw_rpc_manifest_free(back);
+    gdw_rpc_manifest_free(m);
+}
+
 /* gdw_rpc_args_fit on rules read in the engines' sources (the engine's own runs are //project:engine_test's). */
 static void test_fit(void) {
     gdw_rpc_arg a2[] = {{"amount", "int", false, false}, {"why", "String", true, false}};
@@ -448,5 +484,6 @@ int main(void) {
     test_scan_alone();
     test_fit();
     test_inferred();
+    test_rest();
     return t_finish();
 }
