@@ -322,7 +322,8 @@ static void test_inferred(void) {
 
 /* A rest parameter (Godot 4.5+: `func f(a, ...more)`, gdscript_parser.cpp:1670-1702 in 4.6.3) is no argument of
  * its own: the function takes any number past the declared ones, into an untyped Array (gdscript_vm.cpp:556-562,
- * 628-636), and still refuses fewer than the required. The manifest keeps its name, through JSON too. */
+ * 628-636), and still refuses fewer than the required (Godot 4.6.3 did both, project/tests/engine/
+ * rest_and_variant_containers.log). The manifest keeps its name, through JSON too. */
 static void test_rest(void) {
     fresh("rest");
     put("project.godot", k_project4);
@@ -397,7 +398,8 @@ static void test_fit(void) {
     r = gdw_rpc_args_fit(&ma, tv2, 2);
     CHECK(!r.fits && r.known && r.arg == 1, "an int for Node, one of the engine's classes (classes/godot4.6.txt): refused");
     /* Array[Variant] and Dictionary[Variant, Variant] are no typed containers: the analyzer keeps no element type
-       of kind VARIANT (gdscript_analyzer.cpp:763-780 in 4.6.3), so an untyped one is taken */
+       of kind VARIANT (gdscript_analyzer.cpp:763-780 in 4.6.3), so an untyped one is taken (Godot 4.6.3 ran both:
+       project/tests/engine/rest_and_variant_containers.log) */
     gdw_rpc_arg tv_any[] = {{"xs", "Array[Variant]", false, false}, {"d", "Dictionary[Variant, Variant]", false, false}};
     gdw_value untyped_dict = {.type = GDW_DICTIONARY};
     const gdw_value *anyv[] = {&untyped, &untyped_dict};
