@@ -44,7 +44,7 @@ static unsigned lines_of(const uint8_t *p, size_t n) {
 static void check_fit(const gdw_rpc_method *m, const gdw_rpc_fit *f, size_t n_args) {
     if ((!f->fits || !f->known) && !f->reason) fail("a call not fitting or not known without a reason");
     if (!f->fits && f->arg > n_args) fail("a refused argument past the call's");
-    if (m && m->args_known && (n_args < m->n_required || n_args > m->n_args) && f->fits) fail("a call of the wrong count fits");
+    if (m && m->args_known && (n_args < m->n_required || (n_args > m->n_args && !m->rest)) && f->fits) fail("a call of the wrong count fits");
     if (m && m->n_required > m->n_args) fail("more required arguments than arguments");
 }
 

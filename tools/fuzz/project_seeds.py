@@ -56,6 +56,14 @@ def main():
                 with open(os.path.join(out, hashlib.sha1(seed).hexdigest()), "wb") as fh:
                     fh.write(seed)
                 n += 1
+    # one the engines' runs have no example of: a rest parameter, containers of Variant
+    small = (b'{"format":"gdwire-rpc-manifest","godot":4,"nodes":[{"path":"Game","rpcs":[{"id":0,"name":"v","args":'
+             b'[{"name":"a","type":"int"}],"rest":"more"},{"id":1,"name":"w","args":[{"name":"xs","type":"Array[Variant]"},'
+             b'{"name":"d","type":"Dictionary[Variant, int]","default":true}]}]}]}')
+    for seed in manifest_seeds("small", small):
+        with open(os.path.join(out, hashlib.sha1(seed).hexdigest()), "wb") as fh:
+            fh.write(seed)
+        n += 1
     manifests = os.path.join(src, "out")
     for f in sorted(os.listdir(manifests)) if os.path.isdir(manifests) else []:
         if not f.endswith(".manifest.json"):
