@@ -20,7 +20,8 @@
  * its own path and its every method by its id and by its name; gdw_rpc_args_fit and gdw_rpc_manifest_call
  * with each packet's arguments give a reason whenever a call does not fit or is not known, an argument index
  * within the call, and refuse a count outside the method's; an annotated RPC's method is one of its node's;
- * the manifest written as JSON parses again to the same JSON.
+ * the manifest written as JSON parses again to the same JSON, which rpc-diff finds compatible with it; its text
+ * prints.
  * Seeds: corpus/project/, every file of the test projects in conformance/projects/, whole and cut, read
  * both ways (tools/fuzz/project_seeds.py). */
 #include <stdlib.h>
@@ -82,6 +83,8 @@ static void manifest_and_session(const uint8_t *data, size_t size, bool godot3) 
             if (r->n_required > r->n_args) fail("more required arguments than arguments");
         }
     }
+    size_t tl = 0;
+    free(gdw_rpc_manifest_text(m, &tl));
     size_t jl1 = 0, jl2 = 0;
     char *j1 = gdw_rpc_manifest_json(m, &jl1);
     if (j1) {
@@ -89,6 +92,26 @@ static void manifest_and_session(const uint8_t *data, size_t size, bool godot3) 
         if (gdw_rpc_manifest_parse(j1, jl1, &again, err, sizeof err) != GDW_PROJECT_OK) fail("the manifest's JSON does not parse");
         char *j2 = gdw_rpc_manifest_json(again, &jl2);
         if (j2 && (jl1 != jl2 || memcmp(j1, j2, jl1) != 0)) fail("the manifest's JSON reads back different");
+        /* rpc-diff of a manifest and its own JSON read back: the same builds can talk, when no two nodes share a
+           path (rpc-diff pairs nodes by path, then script) and no two methods of a node an id or a name (a
+           manifest the engine cannot have made: the diff then says which one each side runs) */
+        bool well_formed = m->n_nodes <= 64;
+        for (size_t i = 0; well_formed && i < m->n_nodes; i++) {
+            const gdw_rpc_node *a = &m->nodes[i];
+            for (size_t k = i + 1; well_formed && k < m->n_nodes; k++)
+                if (gdw_rpc_path_match(a->path, m->nodes[k].path) || gdw_rpc_path_match(m->nodes[k].path, a->path))
+                    well_formed = false;
+            for (size_t x = 0; well_formed && x < a->n_rpcs && a->n_rpcs <= 64; x++)
+                for (size_t y = x + 1; well_formed && y < a->n_rpcs; y++)
+                    if (a->rpcs[x].id == a->rpcs[y].id || strcmp(a->rpcs[x].name, a->rpcs[y].name) == 0) well_formed = false;
+            if (a->n_rpcs > 64) well_formed = false;
+        }
+        char *diff = NULL;
+        size_t dl = 0;
+        bool compatible = false;
+        if (gdw_rpc_manifest_diff(m, again, "a", "b", &diff, &dl, &compatible) && diff && !compatible && well_formed)
+            fail("a manifest not compatible with itself");
+        free(diff);
         free(j2);
         gdw_rpc_manifest_free(again);
         free(j1);
