@@ -186,9 +186,12 @@ static decl parse_decl(const char *type) {
         const char *comma = d.builtin == GDW_DICTIONARY ? memchr(in, ',', (size_t)(end - in)) : NULL;
         size_t parts = comma ? 2 : 1;
         const char *from[2] = {in, comma ? comma + 1 : NULL}, *to[2] = {comma ? comma : end, end};
-        for (size_t i = 0; i < parts; i++)
+        /* an element type Variant is none: Array[Variant] is an Array, Dictionary[Variant, Variant] a Dictionary
+           (the analyzer keeps no element type of kind VARIANT, gdscript_analyzer.cpp:763-780 in 4.6.3) */
+        for (size_t i = 0; i < parts; i++) {
             d.elem[i].kind = one_type(from[i], (size_t)(to[i] - from[i]), &d.elem[i].builtin, &d.elem[i].name, &d.elem[i].name_len);
-        d.typed = true;
+            if (d.elem[i].kind != D_ANY) d.typed = true;
+        }
     }
     return d;
 }
@@ -322,14 +325,16 @@ gdw_rpc_fit gdw_rpc_args_fit(const gdw_rpc_method *m, const gdw_value *const *ar
     if (!m || !m->args_known) return (gdw_rpc_fit){true, false, 0, "the manifest does not give the method's arguments"};
     const fit_rules *r = rules_for(m->godot);
     /* the count: gdscript_vm.cpp:556-571 in 4.6.3, gdscript_function.cpp:295-307 in 3.6.2 */
-    if (n_args > m->n_args || n_args < m->n_required) {
+    if ((n_args > m->n_args && !m->rest) || n_args < m->n_required) {
+        if (m->rest) return refused(n_args, "expects at least %zu argument%s, got %zu", m->n_required, m->n_required == 1 ? "" : "s", n_args);
         if (m->n_required == m->n_args)
             return refused(n_args, "expects %zu argument%s, got %zu", m->n_args, m->n_args == 1 ? "" : "s", n_args);
         return refused(n_args, "expects %zu to %zu arguments, got %zu", m->n_required, m->n_args, n_args);
     }
     static const gdw_value nil = {.type = GDW_NIL};
     bool unknown = false;
-    for (size_t i = 0; i < n_args; i++) {
+    /* past the declared ones, the rest parameter's: an untyped Array of them (gdscript_vm.cpp:628-636 in 4.6.3) */
+    for (size_t i = 0; i < n_args && i < m->n_args; i++) {
         const gdw_value *v = args ? args[i] : NULL;
         const char *undecoded = v ? "" : " (it did not decode)";
         if (!v) {

@@ -253,7 +253,11 @@ static void function(scan *sc, const tok *t, size_t n, size_t i, pj_rpc_config r
             if (punct(&t[k], ')') || punct(&t[k], ']') || punct(&t[k], '}')) depth--;
             k++;
         }
-        if (t[j].kind == T_IDENT) {
+        /* `...name`: the rest parameter, last (gdscript_parser.cpp:1670-1702 in 4.6.3); its type, Array, is not an
+           argument's */
+        bool dots = j + 3 < k && punct(&t[j], '.') && punct(&t[j + 1], '.') && punct(&t[j + 2], '.') && t[j + 3].kind == T_IDENT;
+        if (dots) f->rest = pj_strndup(sc->a, t[j + 3].s, t[j + 3].len);
+        else if (t[j].kind == T_IDENT) {
             args[na].name = pj_strndup(sc->a, t[j].s, t[j].len);
             args[na].type = NULL;
             args[na].has_default = false; /* `name: T = value` or `name := value` (gdscript_parser.cpp:1509 in 4.6.3) */

@@ -55,6 +55,8 @@ typedef struct gdw_rpc_method {
     const char *declared_at; /* "res://x.gd:12", or NULL */
     size_t n_required;     /* the arguments a call must give: those before the first with a default */
     int godot;             /* 3 or 4, the manifest's: which engine's rules gdw_rpc_args_fit applies */
+    const char *rest;      /* the rest parameter's name (`func f(a, ...more)`, Godot 4.5+): the method takes any number
+                              of arguments past args, untyped (gdscript_vm.cpp:556-562, 628-636 in 4.6.3); NULL: none */
 } gdw_rpc_method;
 
 typedef struct gdw_rpc_node {

@@ -76,7 +76,12 @@ char *gdw_rpc_manifest_json(const gdw_rpc_manifest *m, size_t *len) {
                 if (rm->args[a].inferred) pj_buf_adds(&b, ",\"inferred\":true");
                 pj_buf_adds(&b, rm->args[a].has_default ? ",\"default\":true}" : "}");
             }
-            pj_buf_adds(&b, "],\"declared_at\":");
+            pj_buf_adds(&b, "]");
+            if (rm->rest) {
+                pj_buf_adds(&b, ",\"rest\":");
+                pj_buf_json_str(&b, rm->rest);
+            }
+            pj_buf_adds(&b, ",\"declared_at\":");
             pj_buf_json_str(&b, rm->declared_at);
             pj_buf_adds(&b, "}");
         }
@@ -148,6 +153,7 @@ static void text_args(pj_buf *b, const gdw_rpc_method *rm) {
         if (rm->args[a].type) pj_buf_addf(b, ": %s", rm->args[a].type);
         if (rm->args[a].has_default) pj_buf_adds(b, " = …"); /* a call may leave it out */
     }
+    if (rm->rest) pj_buf_addf(b, "%s...%s", rm->n_args ? ", " : "", rm->rest); /* and any number more */
     pj_buf_adds(b, rm->args_known ? ")" : "...)");
 }
 
@@ -352,6 +358,7 @@ gdw_project_status gdw_rpc_manifest_parse(const char *json, size_t len, gdw_rpc_
             rm->n_args = args ? na : 0;
             rm->n_required = pj_args_required(rm->args, rm->n_args);
             rm->godot = m->godot;
+            rm->rest = jstr(a, jr, "rest");
         }
         n->rpcs = rpcs;
         n->n_rpcs = rpcs ? nm : 0;
@@ -497,7 +504,7 @@ static void signature(pj_buf *b, const gdw_rpc_method *m) {
  * that differ (the engine converts some, int to float, and refuses others: "Cannot convert argument"). */
 static bool args_fit(const gdw_rpc_method *x, const gdw_rpc_method *y) {
     if (!x->args_known || !y->args_known) return true;
-    if (x->n_args != y->n_args) return false;
+    if (x->n_args != y->n_args || !x->rest != !y->rest) return false;
     for (size_t i = 0; i < x->n_args; i++)
         if (x->args[i].type && y->args[i].type && strcmp(x->args[i].type, y->args[i].type) != 0) return false;
     return true;

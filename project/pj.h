@@ -104,6 +104,7 @@ typedef struct pj_func {
     pj_rpc_config rpc;
     gdw_rpc_arg *args;
     size_t n_args;
+    const char *rest; /* the rest parameter's name (`...name`), or NULL */
 } pj_func;
 
 typedef struct pj_script {

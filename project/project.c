@@ -38,6 +38,7 @@ typedef struct rpc_entry {
     pj_rpc_config cfg;
     const gdw_rpc_arg *args;
     size_t n_args;
+    const char *rest; /* the rest parameter's name, or NULL */
     const char *declared_at;
 } rpc_entry;
 
@@ -505,6 +506,7 @@ static void resolve(project *p, script_info *si, size_t depth) {
         if (f->rpc.set) e->cfg = f->rpc; /* an override without @rpc keeps the base's config */
         e->args = f->args;
         e->n_args = f->n_args;
+        e->rest = f->rest;
         e->declared_at = pj_printf(p->a, "%s:%u", si->s.file, f->line);
         if (f->rpc.set && !f->rpc.known)
             reason(p, si, pj_printf(p->a, "%s:%u: @rpc arguments not literals", si->s.file, f->line));
@@ -580,7 +582,7 @@ static void emit_node(project *p, const char *path, const char *origin, const in
         const rpc_entry *e = &si->rpcs[i];
         m[i] = (gdw_rpc_method){(uint16_t)i, false, e->name, e->cfg.mode, e->cfg.call_local, e->cfg.transfer_mode,
                                 e->cfg.channel, e->args, e->n_args, true, e->declared_at,
-                                pj_args_required(e->args, e->n_args), p->godot};
+                                pj_args_required(e->args, e->n_args), p->godot, e->rest};
         names[i] = e->name;
     }
     out->rpcs = m;

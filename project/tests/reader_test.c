@@ -15,6 +15,7 @@
 #include "codec/tests/testing.h"
 #include "project/gdwire_project.h"
 #include "project/pj.h"
+#include "session/gdwire_session.h"
 
 static char g_dir[256];
 
@@ -319,6 +320,43 @@ static void test_inferred(void) {
     gdw_rpc_manifest_free(m);
 }
 
+/* A rest parameter (Godot 4.5+: `func f(a, ...more)`, gdscript_parser.cpp:1670-1702 in 4.6.3) is no argument of
+ * its own: the function takes any number past the declared ones, into an untyped Array (gdscript_vm.cpp:556-562,
+ * 628-636), and still refuses fewer than the required (Godot 4.6.3 did both, project/tests/engine/
+ * rest_and_variant_containers.log). The manifest keeps its name, through JSON too. */
+static void test_rest(void) {
+    fresh("rest");
+    put("project.godot", k_project4);
+    put("main.tscn", "[gd_scene format=3]\n[ext_resource type=\"Script\" path=\"res://main.gd\" id=\"1\"]\n"
+                     "[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1\")\n");
+    put("main.gd", "extends Node\n@rpc(\"any_peer\")\nfunc v(a: int, ...more: Array) -> void: pass\n");
+    gdw_rpc_manifest *m = read_dir(NULL);
+    if (!m) return;
+    const gdw_rpc_method *v = method(node(m, "Main"), "v");
+    CHECK(v && v->n_args == 1 && v->rest && strcmp(v->rest, "more") == 0, "v(a: int, ...more): one argument and a rest");
+    gdw_value i = {.type = GDW_INT}, s = {.type = GDW_STRING};
+    const gdw_value *three[] = {&i, &s, &s}, *bad[] = {&s, &s};
+    gdw_rpc_fit r = v ? gdw_rpc_args_fit(v, three, 3) : (gdw_rpc_fit){0};
+    CHECK(v && r.fits && r.known, "three arguments to v(a: int, ...more) run: %s", r.reason ? r.reason : "");
+    r = v ? gdw_rpc_args_fit(v, NULL, 0) : (gdw_rpc_fit){0};
+    CHECK(v && !r.fits && r.reason && strcmp(r.reason, "expects at least 1 argument, got 0") == 0, "none: too few (%s)", r.reason ? r.reason : "");
+    r = v ? gdw_rpc_args_fit(v, bad, 2) : (gdw_rpc_fit){0};
+    CHECK(v && !r.fits && r.arg == 0, "a String for a: int is still refused");
+    size_t len = 0;
+    char *json = gdw_rpc_manifest_json(m, &len);
+    gdw_rpc_manifest *back = NULL;
+    char err[200] = "";
+    CHECK(json && gdw_rpc_manifest_parse(json, len, &back, err, sizeof err) == GDW_PROJECT_OK, "JSON back: %s", err);
+    const gdw_rpc_method *vb = back ? method(node(back, "Main"), "v") : NULL;
+    CHECK(vb && vb->rest && strcmp(vb->rest, "more") == 0 && vb->n_args == 1, "the rest parameter kept through JSON");
+    char *text = gdw_rpc_manifest_text(m, &len);
+    CHECK(text && strstr(text, "v(a: int, ...more)"), "the text shows it");
+    free(text);
+    free(json);
+    gdw_rpc_manifest_free(back);
+    gdw_rpc_manifest_free(m);
+}
+
 /* gdw_rpc_args_fit on rules read in the engines' sources (the engine's own runs are //project:engine_test's). */
 static void test_fit(void) {
     gdw_rpc_arg a2[] = {{"amount", "int", false, false}, {"why", "String", true, false}};
@@ -359,6 +397,15 @@ static void test_fit(void) {
     CHECK(!r.fits && r.arg == 0, "an untyped Array for Array[int] (gdscript_function.h:90-92)");
     r = gdw_rpc_args_fit(&ma, tv2, 2);
     CHECK(!r.fits && r.known && r.arg == 1, "an int for Node, one of the engine's classes (classes/godot4.6.txt): refused");
+    /* Array[Variant] and Dictionary[Variant, Variant] are no typed containers: the analyzer keeps no element type
+       of kind VARIANT (gdscript_analyzer.cpp:763-780 in 4.6.3), so an untyped one is taken (Godot 4.6.3 ran both:
+       project/tests/engine/rest_and_variant_containers.log) */
+    gdw_rpc_arg tv_any[] = {{"xs", "Array[Variant]", false, false}, {"d", "Dictionary[Variant, Variant]", false, false}};
+    gdw_value untyped_dict = {.type = GDW_DICTIONARY};
+    const gdw_value *anyv[] = {&untyped, &untyped_dict};
+    gdw_rpc_method many_any = {.name = "v", .args = tv_any, .n_args = 2, .args_known = true, .n_required = 2, .godot = 4};
+    r = gdw_rpc_args_fit(&many_any, anyv, 2);
+    CHECK(r.fits && r.known, "an untyped Array for Array[Variant], Dictionary for Dictionary[Variant, Variant]: %s", r.reason ? r.reason : "");
     ta[1].type = "Kind";
     r = gdw_rpc_args_fit(&ma, tv2, 2);
     CHECK(r.fits && !r.known, "an int for Kind, no engine class: a class_name refuses it, an enum takes it: unknown");
@@ -391,7 +438,45 @@ static void test_fit(void) {
           !gdw_rpc_node_method(&nodes[1], 1, NULL, 0), "by id, by name");
 }
 
+/* An RPC whose argument count byte promises more Variants than the packet holds: Godot 4.6.3's
+ * decode_and_decompress_variants stops at the first it cannot read (scene/main/multiplayer_api.cpp:261-268), the
+ * rest stay Nil, and _process_rpc calls the method with all argc of them all the same
+ * (modules/multiplayer/scene_rpc_interface.cpp:263-296). */
+static void test_annotate_short_args(void) {
+    static const char json[] = "{\"format\":\"gdwire-rpc-manifest\",\"godot\":4,\"nodes\":[{\"path\":\"Game\",\"rpcs\":["
+                               "{\"id\":0,\"name\":\"hit\",\"mode\":\"any_peer\",\"args\":[{\"name\":\"a\",\"type\":null},"
+                               "{\"name\":\"b\",\"type\":null},{\"name\":\"c\",\"type\":null}]},"
+                               "{\"id\":1,\"name\":\"typed\",\"mode\":\"any_peer\",\"args\":[{\"name\":\"a\",\"type\":\"int\"},"
+                               "{\"name\":\"b\",\"type\":\"int\"},{\"name\":\"c\",\"type\":\"int\"}]}]}]}";
+    gdw_rpc_manifest *m = NULL;
+    char err[200];
+    CHECK(gdw_rpc_manifest_parse(json, sizeof json - 1, &m, err, sizeof err) == GDW_PROJECT_OK, "manifest: %s", err);
+    if (!m) return;
+    gdw_rpc_annotator *an = gdw_rpc_annotator_new(m);
+    /* REMOTE_CALL, node id and method id 8 bits (scene_rpc_interface.cpp:161-220), cache id 1, method 0 or 1,
+       argc 3, then one int (5) and nothing more */
+    uint8_t pkt[] = {0x00, 0x01, 0x00, 0x03, 0x02, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00};
+    for (int method = 0; method < 2; method++) {
+        pkt[2] = (uint8_t)method;
+        gdw_mp_parsed mp;
+        gdw_error e;
+        CHECK(gdw_mp_parse(pkt, sizeof pkt, gdw_dialect_find("godot4"), NULL, NULL, &mp, &e) == GDW_OK, "parse: %s", e.message);
+        gdw_message msg = {.from = 2, .to = 1, .path = "Game", .mp = &mp, .bytes = pkt, .len = sizeof pkt};
+        gdw_rpc_call c;
+        CHECK(gdw_rpc_annotate(an, &msg, &c) && c.method, "the RPC annotated");
+        if (method == 0)
+            CHECK(c.fit.fits && c.fit.known, "untyped: the engine calls hit(5, null, null): %s", c.fit.reason ? c.fit.reason : "");
+        else
+            CHECK(!c.fit.fits && c.fit.arg == 1 && strstr(c.fit.reason, "got Nil"),
+                  "typed: Nil for int refused at argument 2 (gdscript_vm.cpp:587-616): %s", c.fit.reason ? c.fit.reason : "");
+        gdw_mp_parsed_free(&mp);
+    }
+    gdw_rpc_annotator_free(an);
+    gdw_rpc_manifest_free(m);
+}
+
 int main(void) {
+    test_annotate_short_args();
     test_md5();
     test_annotations();
     test_godot3();
@@ -401,5 +486,6 @@ int main(void) {
     test_scan_alone();
     test_fit();
     test_inferred();
+    test_rest();
     return t_finish();
 }
