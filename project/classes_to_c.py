@@ -39,6 +39,7 @@ def main():
     if check:
         same = open(args[0], encoding="utf-8").read() == text
         print(f"{args[0]} {'is' if same else 'is NOT'} what the engines' class lists make")
+        print(f"{int(same)} passed, {int(not same)} failed")
         return 0 if same else 1
     open(args[0], "w", encoding="utf-8").write(text)
     return 0

@@ -31,10 +31,12 @@ import time
 GDWIRE, RUN, SESSIONS = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 
 failures = 0
+passes = 0
 
 
 def check(cond, what):
-    global failures
+    global failures, passes
+    passes += 1 if cond else 0
     if not cond:
         failures += 1
         print("FAIL", what)
@@ -186,5 +188,5 @@ sent, a_id, after = received_all_but_judged("ws", log)
 check(len(acts) == 2 and all(e["action"] == "drop" and e["rule"] == "value_bytes" for e in acts), "--ws: the guard's actions: %r" % acts)
 check(not errs, "--ws: the server's complaints: %r" % errs)
 print("ws: %d RPCs sent to the server over WebSocket, %d dropped by the guard, every other one received, no complaint" % (len(sent), len(acts)))
-print("%d failures" % failures)
+print("%d passed, %d failed" % (passes, failures))
 sys.exit(1 if failures else 0)

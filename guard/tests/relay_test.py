@@ -26,10 +26,12 @@ import time
 
 GDWIRE, SESSIONS = sys.argv[1], sys.argv[2]
 failures = 0
+passes = 0
 
 
 def check(cond, what):
-    global failures
+    global failures, passes
+    passes += 1 if cond else 0
     if not cond:
         failures += 1
         print("FAIL", what, file=sys.stderr)
@@ -232,7 +234,7 @@ def main():
     check(u.returncode == 2 and "line 2" in u.stderr and "max_depht" in u.stderr, "a misspelt key: %r" % u.stderr)
     u = subprocess.run([GDWIRE, "guard", "--listen", "nowhere", "--upstream", "127.0.0.1:2"], capture_output=True, text=True)
     check(u.returncode == 2 and "--listen" in u.stderr, "a bad --listen: %r" % u.stderr)
-    print("relay_test: %d failures" % failures)
+    print("%d passed, %d failed" % (passes, failures))
     return 1 if failures else 0
 
 
