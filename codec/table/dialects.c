@@ -368,44 +368,7 @@ unsigned gdw_dialect_fuzz_id(const gdw_dialect *d) { return d ? d->fuzz_id : 0; 
  * fact, not a wire rule, so its script facts say it. */
 bool gdw_dialect_objects_by_default(const gdw_dialect *d) { return d && d->script && d->script->objects_by_default; }
 
-int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
-    if (!d) return -1;
-    switch (r) {
-    case GDW_RULE_REAL_MODE: return gdw_reals_of(d)->real_mode;
-    case GDW_RULE_ENCODE_MATH_F64: return gdw_reals_of(d)->encode_math_f64;
-    case GDW_RULE_FLOAT_ENCODE_F32_ONLY: return gdw_reals_of(d)->float_encode_f32_only;
-    case GDW_RULE_NARROW_MATH_F64: return gdw_reals_of(d)->narrow_math_f64;
-    case GDW_RULE_INT_ENCODING: return d->int_encoding;
-    case GDW_RULE_ENGINE_HEADER_WHOLE: return d->engine_header_whole;
-    case GDW_RULE_RID_HAS_ID: return d->rid_has_id;
-    case GDW_RULE_OBJECT_HEADER_ONLY: return d->object_header_only;
-    case GDW_RULE_NODEPATH_PROPERTY_BIT: return d->nodepath_property_bit;
-    case GDW_RULE_NODEPATH_BARE_ABSOLUTE: return d->nodepath_bare_absolute;
-    case GDW_RULE_CONTAINER_SHARED_BIT: return d->container_shared_bit;
-    case GDW_RULE_TYPED_ARRAY_BITS: return gdw_typed_of(d)->array_bits;
-    case GDW_RULE_TYPED_DICT_BITS: return gdw_typed_of(d)->dict_bits;
-    case GDW_RULE_UTF8_RULE: return d->utf8_rule;
-    case GDW_RULE_LENIENT_STRINGS: return d->lenient_strings;
-    case GDW_RULE_UTF8_VALUE: return d->utf8_value;
-    case GDW_RULE_NODEPATH_OLD_STRING: return d->nodepath_old_string;
-    case GDW_RULE_DEFECT_PROJECTION_248: return d->defect_projection_248;
-    case GDW_RULE_DEFECT_VEC4_POOL_W: return d->defect_vec4_pool_w;
-    case GDW_RULE_DEFECT_VEC4_ADVANCE_12: return d->defect_vec4_advance_12;
-    case GDW_RULE_JOYSTICK_AXIS_VALUE: return d->joystick_axis_value;
-    case GDW_RULE_NULL_OBJECT_AS_CLASS: return d->null_object_as_class;
-    case GDW_RULE_TYPED_RULE: return gdw_typed_of(d)->rule;
-    case GDW_RULE_MERGE_DICT_KEYS: return gdw_keys_of(d)->merge_dict_keys;
-    case GDW_RULE_KEYS_NESTED_NAN_EQUAL: return gdw_keys_of(d)->nested_nan_equal;
-    case GDW_RULE_KEYS_DICTS_BY_IDENTITY: return gdw_keys_of(d)->dicts_by_identity;
-    case GDW_RULE_KEYS_STRING_LIKE: return gdw_keys_of(d)->string_like;
-    case GDW_RULE_KEYS_NAME_TO_STRING: return gdw_keys_of(d)->name_to_string;
-    case GDW_RULE_STRING_READER: return gdw_strings_of(d)->reader;
-    case GDW_RULE_FLOAT_NAN_F32: return gdw_reals_of(d)->nan_written_f32;
-    case GDW_RULE_MULTIPLAYER: return d->multiplayer;
-    case GDW_RULE_COUNT: break;
-    }
-    return -1;
-}
+int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) { return d ? gdw_row_rule(d, r) : -1; }
 
 /* The lowest set bit of m (m not 0). */
 static unsigned lowest_bit(uint64_t m) {
@@ -449,38 +412,12 @@ bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b, const g
 }
 
 const char *gdw_rule_name(gdw_rule r) {
-    static const char *const k_names[GDW_RULE_COUNT] = {
-        "real_mode",
-        "encode_math_f64",
-        "float_encode_f32_only",
-        "narrow_math_f64",
-        "int_encoding",
-        "engine_header_whole",
-        "rid_has_id",
-        "object_header_only",
-        "nodepath_property_bit",
-        "nodepath_bare_absolute",
-        "container_shared_bit",
-        "typed_array_bits",
-        "typed_dict_bits",
-        "utf8_rule",
-        "lenient_strings",
-        "utf8_value",
-        "nodepath_old_string",
-        "defect_projection_248",
-        "defect_vec4_pool_w",
-        "defect_vec4_advance_12",
-        "joystick_axis_value",
-        "null_object_as_class",
-        "typed_rule",
-        "merge_dict_keys",
-        "keys_nested_nan_equal",
-        "keys_dicts_by_identity",
-        "keys_string_like",
-        "keys_name_to_string",
-        "string_reader",
-        "float_nan_f32",
-        "multiplayer"
-    };
-    return (unsigned)r < GDW_RULE_COUNT ? k_names[r] : "?";
+    switch (r) {
+#define GDW_RULE_NAME(id, name, value) \
+    case GDW_RULE_##id: return name;
+        GDW_RULES(GDW_RULE_NAME)
+#undef GDW_RULE_NAME
+    case GDW_RULE_COUNT: break;
+    }
+    return "?";
 }

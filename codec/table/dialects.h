@@ -17,7 +17,7 @@
 
 /* The rules that go together are one field each: a row points at the combination its engine has,
  * one of the few named in dialects.c (k_reals_*, k_keys_*, k_typed_*), so no row can hold a
- * combination no engine has. The codec reads them through gdw_reals_of, gdw_keys_of, gdw_typed_of. */
+ * combination no engine has. The codec reads each rule through gdw_row_rule (GDW_RULES, below). */
 
 /* Reals: how math types and real arrays size their components, and how FLOAT is written
  * (k_reals_godot2: f32 everywhere, FLOAT too; _single: f32 components, FLOAT f32 or flagged f64;
@@ -178,9 +178,75 @@ struct gdw_dialect {
                                      packet as well */
 };
 
-static inline const gdw_reals_facts *gdw_reals_of(const gdw_dialect *d) { return d->reals; }
-static inline const gdw_keys_facts *gdw_keys_of(const gdw_dialect *d) { return d->keys; }
-static inline const gdw_typed_facts *gdw_typed_of(const gdw_dialect *d) { return d->typed; }
+
+/* The rules, each once: its gdw_rule (GDW_RULE_<id>), its name (gdw_rule_name, `gdwire dialects --json`) and
+ * where a row holds its value (an expression of the row d). Everything that reads a rule goes through
+ * gdw_row_rule (the walk and the engine pass through RULE, below, which notes it); gdw_dialect_rule and
+ * gdw_rule_name are made from this list, so a rule's field is named here and in the rows, nowhere else. */
+#define GDW_RULES(X)                                                                     \
+    X(REAL_MODE, "real_mode", d->reals->real_mode)                                       \
+    X(ENCODE_MATH_F64, "encode_math_f64", d->reals->encode_math_f64)                     \
+    X(FLOAT_ENCODE_F32_ONLY, "float_encode_f32_only", d->reals->float_encode_f32_only)   \
+    X(NARROW_MATH_F64, "narrow_math_f64", d->reals->narrow_math_f64)                     \
+    X(INT_ENCODING, "int_encoding", d->int_encoding)                                     \
+    X(ENGINE_HEADER_WHOLE, "engine_header_whole", d->engine_header_whole)                \
+    X(RID_HAS_ID, "rid_has_id", d->rid_has_id)                                           \
+    X(OBJECT_HEADER_ONLY, "object_header_only", d->object_header_only)                   \
+    X(NODEPATH_PROPERTY_BIT, "nodepath_property_bit", d->nodepath_property_bit)          \
+    X(NODEPATH_BARE_ABSOLUTE, "nodepath_bare_absolute", d->nodepath_bare_absolute)       \
+    X(CONTAINER_SHARED_BIT, "container_shared_bit", d->container_shared_bit)             \
+    X(TYPED_ARRAY_BITS, "typed_array_bits", d->typed->array_bits)                        \
+    X(TYPED_DICT_BITS, "typed_dict_bits", d->typed->dict_bits)                           \
+    X(UTF8_RULE, "utf8_rule", d->utf8_rule)                                              \
+    X(LENIENT_STRINGS, "lenient_strings", d->lenient_strings)                            \
+    X(UTF8_VALUE, "utf8_value", d->utf8_value)                                           \
+    X(NODEPATH_OLD_STRING, "nodepath_old_string", d->nodepath_old_string)                \
+    X(DEFECT_PROJECTION_248, "defect_projection_248", d->defect_projection_248)          \
+    X(DEFECT_VEC4_POOL_W, "defect_vec4_pool_w", d->defect_vec4_pool_w)                   \
+    X(DEFECT_VEC4_ADVANCE_12, "defect_vec4_advance_12", d->defect_vec4_advance_12)       \
+    X(JOYSTICK_AXIS_VALUE, "joystick_axis_value", d->joystick_axis_value)                \
+    X(NULL_OBJECT_AS_CLASS, "null_object_as_class", d->null_object_as_class)             \
+    X(TYPED_RULE, "typed_rule", d->typed->rule)                                          \
+    X(MERGE_DICT_KEYS, "merge_dict_keys", d->keys->merge_dict_keys)                      \
+    X(KEYS_NESTED_NAN_EQUAL, "keys_nested_nan_equal", d->keys->nested_nan_equal)         \
+    X(KEYS_DICTS_BY_IDENTITY, "keys_dicts_by_identity", d->keys->dicts_by_identity)      \
+    X(KEYS_STRING_LIKE, "keys_string_like", d->keys->string_like)                        \
+    X(KEYS_NAME_TO_STRING, "keys_name_to_string", d->keys->name_to_string)               \
+    X(STRING_READER, "string_reader", d->strings->reader)                                \
+    X(FLOAT_NAN_F32, "float_nan_f32", d->reals->nan_written_f32)                         \
+    X(MULTIPLAYER, "multiplayer", d->multiplayer)
+
+/* Rule r's value in row d (not NULL): 0 or 1 for a yes-or-no rule, else a value of its enum; -1 for no rule.
+ * With a constant r it folds to the one load of the field. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int gdw_row_rule(const gdw_dialect *d, gdw_rule r) {
+    switch (r) {
+#define GDW_RULE_CASE(id, name, value) \
+    case GDW_RULE_##id: return (int)(value);
+        GDW_RULES(GDW_RULE_CASE)
+#undef GDW_RULE_CASE
+    case GDW_RULE_COUNT: break;
+    }
+    return -1;
+}
+
+/* How the decoder's walk and the engine pass read their row: RULE(c, GDW_RULE_X) is the rule's value, and notes
+ * it in c->read.rules (c has `row`, the row, and `read`, a gdw_rules_read), so that a row that agrees on every
+ * rule noted walks the packet alike (gdw_dialects_read_alike). STRICT_RULE notes it in c->read.strict_rules: a
+ * rule read only to find where strict mode would refuse (a compatible walk's shadow). A rule is noted where it is
+ * read and nowhere else, whatever stands beside it: each site tests the input first and reads the rule only
+ * where the input makes it matter (codec/tests/noting_test holds every rule not noted to change nothing). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int gdw_rule_noted(uint64_t *noted, const gdw_dialect *d, gdw_rule r) {
+    *noted |= (uint64_t)1 << r;
+    return gdw_row_rule(d, r);
+}
+#define RULE(c, r) gdw_rule_noted(&(c)->read.rules, (c)->row, (r))
+#define STRICT_RULE(c, r) gdw_rule_noted(&(c)->read.strict_rules, (c)->row, (r))
 static inline const gdw_strings_facts *gdw_strings_of(const gdw_dialect *d) { return d->strings; }
 
 #endif

@@ -48,12 +48,12 @@ int main(void) {
         /* the engine-exact rules imply what they act on */
         bool typed = false;
         for (unsigned w = 0; w < d->type_count; w++) typed |= d->types[w] == GDW_TYPED_ARRAY;
-        CHECK(gdw_typed_of(d)->rule <= GDW_TYPED_VALIDATE, "%s: typed_rule %u is no gdw_typed_rule", d->name, gdw_typed_of(d)->rule);
-        CHECK(gdw_typed_of(d)->rule != GDW_TYPED_SAME_TYPE || typed, "%s: typed_rule SAME_TYPE acts on TypedArrays, which it has none of", d->name);
-        CHECK((gdw_typed_of(d)->rule != GDW_TYPED_CONVERT && gdw_typed_of(d)->rule != GDW_TYPED_VALIDATE) || gdw_typed_of(d)->array_bits,
+        CHECK(gdw_row_rule(d, GDW_RULE_TYPED_RULE) <= GDW_TYPED_VALIDATE, "%s: typed_rule %d is no gdw_typed_rule", d->name, gdw_row_rule(d, GDW_RULE_TYPED_RULE));
+        CHECK(gdw_row_rule(d, GDW_RULE_TYPED_RULE) != GDW_TYPED_SAME_TYPE || typed, "%s: typed_rule SAME_TYPE acts on TypedArrays, which it has none of", d->name);
+        CHECK((gdw_row_rule(d, GDW_RULE_TYPED_RULE) != GDW_TYPED_CONVERT && gdw_row_rule(d, GDW_RULE_TYPED_RULE) != GDW_TYPED_VALIDATE) || gdw_row_rule(d, GDW_RULE_TYPED_ARRAY_BITS),
               "%s: typed_rule CONVERT/VALIDATE act on typed Array headers (typed_array_bits)", d->name);
-        CHECK(!gdw_keys_of(d)->name_to_string || gdw_keys_of(d)->merge_dict_keys, "%s: keys_name_to_string without merge_dict_keys", d->name);
-        CHECK(!(gdw_keys_of(d)->string_like || gdw_keys_of(d)->nested_nan_equal || gdw_keys_of(d)->dicts_by_identity) || gdw_keys_of(d)->merge_dict_keys,
+        CHECK(!gdw_row_rule(d, GDW_RULE_KEYS_NAME_TO_STRING) || gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS), "%s: keys_name_to_string without merge_dict_keys", d->name);
+        CHECK(!(gdw_row_rule(d, GDW_RULE_KEYS_STRING_LIKE) || gdw_row_rule(d, GDW_RULE_KEYS_NESTED_NAN_EQUAL) || gdw_row_rule(d, GDW_RULE_KEYS_DICTS_BY_IDENTITY)) || gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS),
               "%s: a key-equality rule without merge_dict_keys", d->name);
         for (unsigned w = 0; w < d->type_count; w++) {
             CHECK(d->types[w] < GDW_TYPE_COUNT, "%s: wire id %u maps to no type", d->name, w);

@@ -201,7 +201,7 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
             gdw_container *nc = (gdw_container *)gdw_arena_alloc(c->doc, sizeof *nc);
             if (!nc) return cfail(c, GDW_ERR_NOMEM, "out of memory");
             memset(nc, 0, sizeof *nc);
-            bool keep = gdw_typed_of(c->to)->array_bits && ct && ct->elem.kind == GDW_DESC_BUILTIN && !ct->elem.id_only &&
+            bool keep = gdw_row_rule(c->to, GDW_RULE_TYPED_ARRAY_BITS) && ct && ct->elem.kind == GDW_DESC_BUILTIN && !ct->elem.id_only &&
                         ct->elem.builtin < GDW_TYPE_COUNT && ct->elem.builtin != GDW_OBJECT;
             if (keep) nc->elem = ct->elem;
             else {

@@ -62,7 +62,7 @@ typedef struct frame {
  *                                containers, Dictionary keys it may find equal);
  * and every other check (fail) holds in every mode. */
 typedef struct dctx {
-    const gdw_dialect *row; /* read only through RULE, id_in_table and type_at (below), which note what they read */
+    const gdw_dialect *row; /* read only through RULE, STRICT_RULE, id_in_table and type_at (below), which note what they read */
     gdw_rules_read read;    /* the rules and type ids of the row this walk has read (gdw_check_dialect_read); in
                                read.strict_rules those read only for a strict check (STRICT_RULE) */
     gdw_cursor cur;
@@ -78,8 +78,6 @@ typedef struct dctx {
                             values (a walk noting its reads: in every dialect): the walk looks for the places
                             engine_holds_otherwise records (WATCHING). Each watched rule is read, and so noted, only
                             where a value makes it matter (see gdw_wire_decode) */
-    bool watch_strings;  /* watch_values, and the engine's UTF-8 decoder changes some text (utf8_value): read only
-                            for text strict mode's rule refuses (WATCHING_STRINGS) */
     bool allow_objects;
     bool borrow;         /* strings and packed data point into the input (borrow_input) */
     unsigned max_depth;
@@ -145,24 +143,17 @@ static inline bool compat(const dctx *c) { return c->mode == GDW_MODE_COMPATIBLE
  * read in c->read: a walk's every step follows from the input, the options and what it read of the
  * row, so a row that agrees on all of that walks alike (gdw_dialects_read_alike, gdw_check_dialect_read).
  * Where a rule matters only for some input, the input is tested first, so that the rule is read only
- * there (a Dictionary header's typed bits only when they are set). read_value, which runs for every value,
- * notes only in a walk whose reads are asked for (walk_noting; VALUE_RULE), so that a decode pays nothing
- * for it; a fast walk (skip_leaf) is never one. */
-#define RULE_BIT(r) ((uint64_t)1 << (r))
-#define RULE(c, r, expr) ((c)->read.rules |= RULE_BIT(r), (expr))
-/* RULE in read_value, which notes only where the walk's reads are asked for (its `noting`, a constant) */
-#define VALUE_RULE(c, r, expr) ((noting ? (void)((c)->read.rules |= RULE_BIT(r)) : (void)0), (expr))
-/* A rule read only to tell whether the bytes are what the dialect's encoder writes (the strict verdict): inside a
- * STRICT_CHECK's condition or a block run only while c->canon. */
-#define STRICT_RULE(c, r, expr) ((c)->read.strict_rules |= RULE_BIT(r), (expr))
-#define STRICT_VALUE_RULE(c, r, expr) ((noting ? (void)((c)->read.strict_rules |= RULE_BIT(r)) : (void)0), (expr))
-#define REALS(c, r, field) RULE(c, r, gdw_reals_of((c)->row)->field)
-#define TYPED(c, r, field) RULE(c, r, gdw_typed_of((c)->row)->field)
-#define KEYS(c, r, field) RULE(c, r, gdw_keys_of((c)->row)->field)
-#define STRINGS(c, field) RULE(c, GDW_RULE_STRING_READER, gdw_strings_of((c)->row)->field) /* one rule names the combination */
+ * there (a Dictionary header's typed bits only when they are set, the whole-header rule only for a header
+ * with flag bits or an unknown id): a rule is then noted by where it is read, not by what stands beside it.
+ * Rules are read through RULE (table/dialects.h), the one way the walk and the engine pass note them, in
+ * every walk (a note is one OR, at a site the input reaches rarely); only the type table's entries, read for
+ * every value, are noted only in a walk whose reads are asked for (walk_noting's `noting`). */
+/* RULE and STRICT_RULE (table/dialects.h) note what they read; the string reader's facts at a place are its one
+ * rule's (STRING_READER names the combination) */
+#define STRINGS(c, field) ((void)RULE(c, GDW_RULE_STRING_READER), gdw_strings_of((c)->row)->field)
 #define WATCHING(c) ((c)->watch_values) /* each site reads the rule of its own that decides (gdw_wire_decode) */
-/* watch_strings is watch_values and a rule of its own, read only where it is asked */
-#define WATCHING_STRINGS(c) ((c)->watch_values && RULE(c, GDW_RULE_UTF8_VALUE, (c)->watch_strings))
+/* watching strings: the engine's UTF-8 decoder changes some text (utf8_value), read only where it is asked */
+#define WATCHING_STRINGS(c) ((c)->watch_values && RULE(c, GDW_RULE_UTF8_VALUE) != GDW_UTF8_VALUE_BYTES)
 #define KEYS_JUDGED(c) ((c)->keys_judged)
 
 static GDW_ALWAYS_INLINE void note_id(dctx *c, uint32_t id) { c->read.type_ids |= (uint64_t)1 << (id < 63 ? id : 63); }
@@ -173,11 +164,17 @@ static GDW_ALWAYS_INLINE unsigned type_at(const dctx *c, uint32_t id) { return c
 /* The type of wire id `id`, GDW_TYPE_COUNT when the table has none. */
 static GDW_ALWAYS_INLINE unsigned type_or_none(dctx *c, uint32_t id) { return id_in_table(c, id) ? type_at(c, id) : (unsigned)GDW_TYPE_COUNT; }
 /* Compatible mode reads strings leniently (no UTF-8 check, padding may be missing: 2.x before 2.1.5). */
-static GDW_ALWAYS_INLINE bool lenient(dctx *c) { return compat(c) && RULE(c, GDW_RULE_LENIENT_STRINGS, c->row->lenient_strings); }
+static GDW_ALWAYS_INLINE bool lenient(dctx *c) { return compat(c) && RULE(c, GDW_RULE_LENIENT_STRINGS); }
 /* Bytes per component of class comp in a value whose header is hdr (comp_width_decode: the real mode for reals). */
 static GDW_ALWAYS_INLINE unsigned comp_width(dctx *c, unsigned comp, uint32_t hdr) {
-    if (comp == C_REAL) c->read.rules |= RULE_BIT(GDW_RULE_REAL_MODE);
-    return comp_width_decode(gdw_reals_of(c->row), comp, hdr);
+    return comp_width_decode(comp == C_REAL ? (unsigned)RULE(c, GDW_RULE_REAL_MODE) : 0u, comp, hdr);
+}
+
+/* Header bits other than the type byte that carry meaning for type t in the row (a strict check: the rule
+ * that says so noted as one). */
+static unsigned meaningful_flags(dctx *c, unsigned t) {
+    gdw_rule r = gdw_flags_rule(t);
+    return r == GDW_RULE_COUNT ? gdw_flags_meaning(t, 0) : gdw_flags_meaning(t, STRICT_RULE(c, r));
 }
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -454,7 +451,7 @@ static gdw_status string_utf8(dctx *c, wire_string *ws) {
      * mode is never lenient): noted for any text that is not plain ASCII */
     bool lax = lenient(c);
     engine_reads_otherwise(c, lax);
-    unsigned rule = lax ? (unsigned)GDW_UTF8_UNCHECKED : strict(c) ? (unsigned)GDW_UTF8_STRICT : RULE(c, GDW_RULE_UTF8_RULE, c->row->utf8_rule);
+    unsigned rule = lax ? (unsigned)GDW_UTF8_UNCHECKED : strict(c) ? (unsigned)GDW_UTF8_STRICT : (unsigned)RULE(c, GDW_RULE_UTF8_RULE);
     const uint8_t *text = ws->p + ws->skip;
     size_t n = ws->vis - ws->skip, at = ws->start + ws->skip, bad = (size_t)-1, strict_bad = (size_t)-1;
     /* a shadow holds the string to strict mode's rule as well, and so does a walk watching for
@@ -606,7 +603,7 @@ typedef char leaf_at_takes_the_scalar_kinds_as_the_first_four[K_NIL == 0 && K_BO
  * apart so that a run of leaves (leaf_run) keeps it in registers. */
 typedef struct leaf_row { const uint8_t *types; unsigned type_count; bool header_whole; } leaf_row;
 static GDW_ALWAYS_INLINE leaf_row leaf_row_of(const gdw_dialect *d) {
-    leaf_row r = {d->types, d->type_count, d->engine_header_whole};
+    leaf_row r = {d->types, d->type_count, gdw_row_rule(d, GDW_RULE_ENGINE_HEADER_WHOLE) != 0};
     return r;
 }
 
@@ -735,8 +732,8 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
 
 /* Strict: Godot 4 writes bit 16 on real-based types exactly in double builds. */
 static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w) {
-    STRICT_CHECK(c, ti->comp == C_REAL && STRICT_RULE(c, GDW_RULE_REAL_MODE, gdw_reals_of(c->row)->real_mode) == GDW_REALS_FLAG64 &&
-                        (w == 8) != STRICT_RULE(c, GDW_RULE_ENCODE_MATH_F64, gdw_reals_of(c->row)->encode_math_f64), GDW_ERR_NON_CANONICAL,
+    STRICT_CHECK(c, ti->comp == C_REAL && STRICT_RULE(c, GDW_RULE_REAL_MODE) == GDW_REALS_FLAG64 &&
+                        (w == 8) != STRICT_RULE(c, GDW_RULE_ENCODE_MATH_F64), GDW_ERR_NON_CANONICAL,
                  c->value_off, w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
     return GDW_OK;
 }
@@ -755,7 +752,7 @@ static const uint8_t *narrow_reals(dctx *c, const uint8_t *p, size_t n) {
 }
 
 static bool narrows(dctx *c, const gdw_type_info *ti, unsigned w) {
-    bool quirk = ti->comp == C_REAL && w == 8 && REALS(c, GDW_RULE_NARROW_MATH_F64, narrow_math_f64);
+    bool quirk = ti->comp == C_REAL && w == 8 && RULE(c, GDW_RULE_NARROW_MATH_F64);
     engine_holds_otherwise(c, quirk);
     return engine_value(c, quirk);
 }
@@ -766,7 +763,7 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     size_t size = (size_t)ti->ncomp * w;
     gdw_status s = check_real_width(c, ti, w);
     if (s) return s;
-    bool short_projection = t == GDW_PROJECTION && !cur_has(&c->cur, 248) && RULE(c, GDW_RULE_DEFECT_PROJECTION_248, c->row->defect_projection_248);
+    bool short_projection = t == GDW_PROJECTION && !cur_has(&c->cur, 248) && RULE(c, GDW_RULE_DEFECT_PROJECTION_248);
     engine_reads_otherwise(c, short_projection);
     if (engine_way(c, short_projection))
         return fail(c, GDW_ERR_ENGINE_DEFECT, c->cur.pos, GDW_ENGINE_ERR_INVALID_DATA,
@@ -776,7 +773,7 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     READ_BYTES(c, p, size, GDW_ENGINE_ERR_INVALID_DATA, "value runs past the end");
     TRACE(c, at, size, "components", w ? w : 4);
     /* the engine reads all four components, then moves on by three */
-    bool advance_12 = (t == GDW_VECTOR4 || t == GDW_VECTOR4I) && RULE(c, GDW_RULE_DEFECT_VEC4_ADVANCE_12, c->row->defect_vec4_advance_12);
+    bool advance_12 = (t == GDW_VECTOR4 || t == GDW_VECTOR4I) && RULE(c, GDW_RULE_DEFECT_VEC4_ADVANCE_12);
     engine_reads_otherwise(c, advance_12);
     if (engine_way(c, advance_12)) c->cur.pos = at + 12;
     if (!dst && WATCHING(c)) narrows(c, ti, w); /* a watching validation notes it as a decode does */
@@ -809,7 +806,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     READ_BYTES(c, p, (size_t)size, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
     /* Pandemonium's Vector4 pool arrays: the engine reads w from the z slot */
     bool vec4_w = ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY) &&
-                  RULE(c, GDW_RULE_DEFECT_VEC4_POOL_W, c->row->defect_vec4_pool_w);
+                  RULE(c, GDW_RULE_DEFECT_VEC4_POOL_W);
     if (!dst && WATCHING(c) && !narrows(c, ti, w)) engine_holds_otherwise(c, vec4_w); /* a watching validation notes what a decode does */
     if (dst && narrows(c, ti, w)) {
         dst->width = 4;
@@ -878,7 +875,7 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     size_t n = nul ? (size_t)(nul - p) : len;
     /* parse_utf8 leaves the String empty when the bytes are not UTF-8 under its rule, and the
      * path is then the empty one (measured on 3.0-stable: 0f000000 01000000 ff... reads as NodePath()) */
-    if (gdw_utf8_check(p, n, RULE(c, GDW_RULE_UTF8_RULE, c->row->utf8_rule)) != (size_t)-1) n = 0;
+    if (gdw_utf8_check(p, n, RULE(c, GDW_RULE_UTF8_RULE)) != (size_t)-1) n = 0;
     static const gdw_nodepath_rules k_godot2_rules = {false, true, true};
     gdw_nodepath_split sp;
     gdw_nodepath_split_text(p, n, &k_godot2_rules, NULL, &sp);
@@ -903,7 +900,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     if (!(w0 & 0x80000000u)) {
         /* compatible mode reads it where any release of the dialect did; engine-exact mode where
          * the release the row models does */
-        bool engine_reads = STRINGS(c, reads_old_nodepath), compat_reads = RULE(c, GDW_RULE_NODEPATH_OLD_STRING, c->row->nodepath_old_string);
+        bool engine_reads = STRINGS(c, reads_old_nodepath), compat_reads = RULE(c, GDW_RULE_NODEPATH_OLD_STRING);
         engine_reads_otherwise(c, compat_reads && !engine_reads);
         if (!(exact(c) ? engine_reads : compat_reads))
             return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
@@ -917,7 +914,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     READ_U32(c, flags, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     TRACE(c, off + 4, 4, "subname count", subs);
     TRACE(c, off + 8, 4, "flags", flags);
-    bool property_bit = RULE(c, GDW_RULE_NODEPATH_PROPERTY_BIT, c->row->nodepath_property_bit);
+    bool property_bit = RULE(c, GDW_RULE_NODEPATH_PROPERTY_BIT);
     uint32_t known = 1u | (property_bit ? 2u : 0u);
     STRICT_CHECK(c, (flags & ~known) != 0, GDW_ERR_BAD_FLAGS, off + 8, "NodePath flags the encoder never writes");
     uint64_t total = (uint64_t)names + subs + ((flags & 2u) ? 1 : 0);
@@ -941,7 +938,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
      * flag): the value is the empty path, and it re-encodes with flags 0. Godot 4.3 and later keep
      * it: the constructor returns the empty path only when not absolute, and 4.6.3 and 4.3-stable
      * read their own 16000000 00000080 00000000 01000000 back as NodePath("/"). */
-    if (total == 0 && (flags & 1u) && !RULE(c, GDW_RULE_NODEPATH_BARE_ABSOLUTE, c->row->nodepath_bare_absolute)) flags &= ~1u;
+    if (total == 0 && (flags & 1u) && !RULE(c, GDW_RULE_NODEPATH_BARE_ABSOLUTE)) flags &= ~1u;
     gdw_str *parts = NULL;
     if (dst && room_for(c, total)) {
         parts = (gdw_str *)alloc(c, (size_t)total * sizeof(gdw_str) + 1);
@@ -964,7 +961,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
 }
 
 static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
-    if (RULE(c, GDW_RULE_OBJECT_HEADER_ONLY, c->row->object_header_only)) {
+    if (RULE(c, GDW_RULE_OBJECT_HEADER_ONLY)) {
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
@@ -987,7 +984,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     gdw_status s = read_string(c, dst ? &cls : NULL, STR_PLAIN);
     if (s) return s;
     if (c->str_len == 0) {
-        STRICT_CHECK(c, !STRICT_RULE(c, GDW_RULE_NULL_OBJECT_AS_CLASS, c->row->null_object_as_class), GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
+        STRICT_CHECK(c, !STRICT_RULE(c, GDW_RULE_NULL_OBJECT_AS_CLASS), GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
@@ -1023,11 +1020,11 @@ static GDW_ALWAYS_INLINE gdw_status read_container(dctx *c, gdw_value *dst, unsi
     bool is_dict = ti->kind == K_DICT;
     unsigned key_kind = 0, elem_kind = 0;
     /* the typed bits (read from the row only where the header has them set: else no kinds either way) */
-    if (is_dict && (hdr & 0xF0000u) && TYPED(c, GDW_RULE_TYPED_DICT_BITS, dict_bits)) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
-    if (!is_dict && (hdr & 0x30000u) && TYPED(c, GDW_RULE_TYPED_ARRAY_BITS, array_bits)) elem_kind = (hdr >> 16) & 3u;
+    if (is_dict && (hdr & 0xF0000u) && RULE(c, GDW_RULE_TYPED_DICT_BITS)) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
+    if (!is_dict && (hdr & 0x30000u) && RULE(c, GDW_RULE_TYPED_ARRAY_BITS)) elem_kind = (hdr >> 16) & 3u;
     gdw_container *ct = NULL;
     if (key_kind || elem_kind) /* its elements are validated */
-        engine_holds_otherwise(c, WATCHING(c) && TYPED(c, GDW_RULE_TYPED_RULE, rule) != GDW_TYPED_AS_WRITTEN);
+        engine_holds_otherwise(c, WATCHING(c) && RULE(c, GDW_RULE_TYPED_RULE) != GDW_TYPED_AS_WRITTEN);
     if ((key_kind || elem_kind) && dst) {
         ct = (gdw_container *)alloc(c, sizeof *ct);
         if (!ct) return nomem(c);
@@ -1044,7 +1041,7 @@ static GDW_ALWAYS_INLINE gdw_status read_container(dctx *c, gdw_value *dst, unsi
     uint32_t raw = 0, n = 0;
     if ((s = read_masked_u32(c, &count_off, &raw, &n, "count", "container count missing"))) return s;
     if (raw & 0x80000000u) {
-        if (RULE(c, GDW_RULE_CONTAINER_SHARED_BIT, c->row->container_shared_bit)) { if (dst) dst->flags |= GDW_VF_SHARED; }
+        if (RULE(c, GDW_RULE_CONTAINER_SHARED_BIT)) { if (dst) dst->flags |= GDW_VF_SHARED; }
         else STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, count_off, "container count has bit 31 set");
     }
     if (dst) dst->len = n;
@@ -1077,7 +1074,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         dst->flags |= GDW_VF_TYPED;
         dst->u.ext = ct;
     }
-    engine_holds_otherwise(c, WATCHING(c) && TYPED(c, GDW_RULE_TYPED_RULE, rule) != GDW_TYPED_AS_WRITTEN);
+    engine_holds_otherwise(c, WATCHING(c) && RULE(c, GDW_RULE_TYPED_RULE) != GDW_TYPED_AS_WRITTEN);
     if (builtin == GDW_OBJECT && !id_only) {
         /* the class name, as a whole StringName Variant */
         size_t noff = c->cur.pos;
@@ -1188,7 +1185,7 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     case 3: case 5: case 6: extra = 1; break; /* MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH */
     case 4:                                   /* JOYSTICK_MOTION: axis [, f32 value in 2.1-era code] */
     {
-        bool axis_value = RULE(c, GDW_RULE_JOYSTICK_AXIS_VALUE, c->row->joystick_axis_value);
+        bool axis_value = RULE(c, GDW_RULE_JOYSTICK_AXIS_VALUE);
         engine_reads_otherwise(c, axis_value != (llen >= 20));
         extra = (engine_way(c, axis_value != (llen >= 20)) ? axis_value : llen >= 20) ? 2 : 1;
     }
@@ -1230,22 +1227,30 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     if (depth > c->max_depth) return fail(c, GDW_ERR_DEPTH, c->cur.pos, GDW_ENGINE_ERR_OUT_OF_MEMORY, "nesting deeper than the depth limit");
     uint32_t hdr;
     READ_U32(c, hdr, GDW_ENGINE_ERR_INVALID_DATA, "value header missing");
-    const gdw_dialect *row = c->row; /* once: the stores into dst below could be to it, for all the compiler knows */
+    const gdw_dialect *row = c->row; /* once (again after the trace's call): the stores into dst below could be to it,
+                                        for all the compiler knows */
     unsigned wire = hdr & 0xFFu;
-    bool known = noting ? id_in_table(c, wire) : wire < row->type_count;
+    if (noting) note_id(c, wire); /* id_in_table's note, where the walk's reads are asked for */
+    bool known = wire < row->type_count;
     if (c->trace) {
         c->tr_type = known ? row->types[wire] : (unsigned)GDW_TYPE_COUNT;
         trace_emit(c, c->value_off, 4, "header", hdr);
+        row = c->row;
     }
-    /* the whole header a type id (the row's type count is below 256: a header with flag bits is none) */
-    bool not_a_type = VALUE_RULE(c, GDW_RULE_ENGINE_HEADER_WHOLE, row->engine_header_whole) && (hdr > 0xFFu || !known);
-    engine_reads_otherwise(c, not_a_type);
-    if (engine_way(c, not_a_type))
-        return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
-    if (!known) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
+    if (hdr > 0xFFu || !known) {
+        /* flag bits or an id the table lacks: where the engine wants the whole header a type id, it is none (the
+         * row's type count is below 256), the rule read only here; and strict mode wants only the flag bits the
+         * dialect's encoder writes */
+        if (RULE(c, GDW_RULE_ENGINE_HEADER_WHOLE)) {
+            engine_reads_otherwise(c, true);
+            if (engine_way(c, true))
+                return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
+        }
+        if (!known) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
+        STRICT_CHECK(c, (hdr & ~0xFFu & ~meaningful_flags(c, row->types[wire])) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
+                     "header bits the dialect never writes");
+    }
     unsigned t = row->types[wire]; /* type_at: `known` noted the entry */
-    STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(row, t, noting ? &c->read.strict_rules : NULL)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
-                 "header bits the dialect never writes");
     if (dst) node_of_type(dst, t);
     /* the kinds most common first, as comparisons: the switch's jump table had one indirect branch for every kind,
      * which a Dictionary's mixed kinds kept mispredicting (40% of a decode's samples, docs/performance.md); the
@@ -1274,7 +1279,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "int truncated"); v = (int32_t)x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", v);
         if (c->canon) {
-            unsigned enc = STRICT_VALUE_RULE(c, GDW_RULE_INT_ENCODING, c->row->int_encoding);
+            unsigned enc = STRICT_RULE(c, GDW_RULE_INT_ENCODING);
             bool want = enc == GDW_INT_ALWAYS64 || (enc == GDW_INT_MINIMAL && (v > INT32_MAX || v < INT32_MIN));
             STRICT_CHECK(c, want != wide, GDW_ERR_NON_CANONICAL, c->value_off,
                          wide ? "64-bit int where the encoder writes 32 bits" : "32-bit int where the encoder writes 64 bits");
@@ -1290,14 +1295,14 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
         /* every strict rule below is about a 64-bit float or a NaN: for a 32-bit number none reads the row */
         bool checked = c->canon && (wide || isnan(bits_to_f32((uint32_t)bits)));
-        bool f32_only = checked && STRICT_VALUE_RULE(c, GDW_RULE_FLOAT_ENCODE_F32_ONLY, gdw_reals_of(c->row)->float_encode_f32_only);
+        bool f32_only = checked && STRICT_RULE(c, GDW_RULE_FLOAT_ENCODE_F32_ONLY);
         if (checked && f32_only) /* every float is f32, a NaN quiet (encode.c) */
             STRICT_CHECK(c, !wide && isnan(bits_to_f32((uint32_t)bits)) && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL,
                          c->value_off, "signalling NaN (the encoder writes it quiet)");
         if (checked && !f32_only) {
             bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
             STRICT_CHECK(c, wide && !nan && gdw_f64_fits_f32(bits), GDW_ERR_NON_CANONICAL, c->value_off, "64-bit float that fits 32 bits");
-            if (STRICT_VALUE_RULE(c, GDW_RULE_FLOAT_NAN_F32, gdw_reals_of(c->row)->nan_written_f32)) { /* NaN is written as a quiet f32 (-ffast-math builds) */
+            if (STRICT_RULE(c, GDW_RULE_FLOAT_NAN_F32)) { /* NaN is written as a quiet f32 (-ffast-math builds) */
                 STRICT_CHECK(c, wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "64-bit NaN (the encoder writes NaN as 32-bit)");
                 STRICT_CHECK(c, !wide && nan && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL, c->value_off, "signalling NaN (the encoder writes it quiet)");
             } else {
@@ -1329,7 +1334,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     case K_FIXED: return read_fixed(c, dst, t, hdr);
     case K_NODEPATH: return read_nodepath(c, dst);
     case K_RID:
-        if (VALUE_RULE(c, GDW_RULE_RID_HAS_ID, c->row->rid_has_id)) {
+        if (RULE(c, GDW_RULE_RID_HAS_ID)) {
             uint64_t id;
             READ_U64(c, id, GDW_ENGINE_ERR_INVALID_DATA, "RID truncated");
             TRACE(c, c->cur.pos - 8, 8, "id", id);
@@ -1428,8 +1433,8 @@ static uint64_t plain_key_hash(const gdw_value *k) {
  * compared pairwise, up to KEYS_KEPT_MAX through a table on the stack; larger Dictionaries go to
  * the pass. */
 #define KEYS_PAIRWISE 8
-#define MERGES(c) KEYS(c, GDW_RULE_MERGE_DICT_KEYS, merge_dict_keys)
-#define NAMES_TO_STRINGS(c) KEYS(c, GDW_RULE_KEYS_NAME_TO_STRING, name_to_string)
+#define MERGES(c) RULE(c, GDW_RULE_MERGE_DICT_KEYS)
+#define NAMES_TO_STRINGS(c) RULE(c, GDW_RULE_KEYS_NAME_TO_STRING)
 /* The engine's Dictionary may change keys at all: it merges keys it finds equal, or makes Strings of
  * StringName keys. Read where keys the walk did not judge one by one make it matter. */
 static inline bool keys_may_change(dctx *c) { return MERGES(c) || NAMES_TO_STRINGS(c); }
@@ -1773,14 +1778,13 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     if ((doc || watched) && o.watch_engine && !exact(&c)) {
         static const gdw_rule k_watch[4] = {GDW_RULE_MERGE_DICT_KEYS, GDW_RULE_KEYS_NAME_TO_STRING, GDW_RULE_TYPED_RULE, GDW_RULE_UTF8_VALUE};
         static const int k_unchanged[4] = {0, 0, GDW_TYPED_AS_WRITTEN, GDW_UTF8_VALUE_BYTES}; /* the value that changes nothing */
-        for (size_t i = 0; i < 4 && !c.watch_values; i++) c.watch_values = notes || gdw_dialect_rule(d, k_watch[i]) != k_unchanged[i];
-        c.watch_strings = c.watch_values && d->utf8_value != GDW_UTF8_VALUE_BYTES;
+        for (size_t i = 0; i < 4 && !c.watch_values; i++) c.watch_values = notes || gdw_row_rule(d, k_watch[i]) != k_unchanged[i];
     }
     gdw_value keys[256]; /* a watching validation's Dictionary keys (4 KiB; more open at once: taken as mergeable) */
     if ((watched || c.cutting) && c.watch_values) { /* a cutting walk past the cut keeps keys as a validation does */
         c.keys = keys;
         c.keys_cap = sizeof keys / sizeof keys[0];
-        c.keys_judged = notes || gdw_keys_of(d)->merge_dict_keys || gdw_keys_of(d)->name_to_string;
+        c.keys_judged = notes || gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS) || gdw_row_rule(d, GDW_RULE_KEYS_NAME_TO_STRING);
         c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
     c.leaf_runs = c.fast && !c.keys;
