@@ -43,12 +43,18 @@ typedef struct own_row {
     gdw_keys_facts keys;
     gdw_typed_facts typed;
     gdw_strings_facts strings;
+    gdw_header_facts header;
+    gdw_objects_facts objects;
+    gdw_text_facts text;
+    gdw_defects_facts defects;
+    gdw_session_facts session;
 } own_row;
 
 static void own_row_of(own_row *o, const gdw_dialect *d) {
     o->row = *d;
-    o->reals = *d->reals, o->keys = *d->keys, o->typed = *d->typed, o->strings = *d->strings;
-    o->row.reals = &o->reals, o->row.keys = &o->keys, o->row.typed = &o->typed, o->row.strings = &o->strings;
+#define OWN(group) o->group = *d->group, o->row.group = &o->group
+    OWN(reals), OWN(keys), OWN(typed), OWN(strings), OWN(header), OWN(objects), OWN(text), OWN(defects), OWN(session);
+#undef OWN
 }
 
 /* Rule r's field in the row, where gdw_row_rule reads it (the one list of rules: GDW_RULES). Every rule's value is
@@ -56,8 +62,8 @@ static void own_row_of(own_row *o, const gdw_dialect *d) {
 static uint8_t *rule_field(own_row *o, gdw_rule r) {
     gdw_dialect *d = &o->row;
     switch (r) {
-#define RULE_FIELD(id, name, value) \
-    case GDW_RULE_##id: return (uint8_t *)&(value);
+#define RULE_FIELD(id, name, group, field) \
+    case GDW_RULE_##id: return (uint8_t *)&d->group->field;
         GDW_RULES(RULE_FIELD)
 #undef RULE_FIELD
     case GDW_RULE_COUNT: break;
