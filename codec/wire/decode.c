@@ -1758,8 +1758,9 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     dctx c;
     init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack, report ? report->strict_err : NULL);
     c.doc = doc;
-    c.digest = doc ? o.digest : NULL;
-    c.on_node = doc && !exact(&c) ? o.on_node : NULL; /* engine-exact mode: the tree its pass makes (gdw_decode) */
+    /* engine-exact mode: the digest and on_node are of the tree its pass makes, which emits them (gdw_decode) */
+    c.digest = doc && !exact(&c) ? o.digest : NULL;
+    c.on_node = doc && !exact(&c) ? o.on_node : NULL;
     c.on_node_ctx = o.on_node_ctx;
     c.cutting = doc && o.keep_nodes && !exact(&c);
     c.borrow = c.borrow || c.cutting; /* a cut tree points into the input (gdw_decode_options.keep_nodes) */
