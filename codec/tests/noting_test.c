@@ -18,23 +18,9 @@
  * (as `gdwire check` decodes). */
 #include "codec/tests/testing.h"
 
-static const uint64_t K0 = 0x0123456789ABCDEFu, K1 = 0xFEDCBA9876543210u;
 static long g_changes, g_packets, g_noted, g_unnoted;
 
-typedef struct answer {
-    gdw_check_result r;
-    gdw_rules_read read;
-    gdw_digest digest;
-} answer;
-
-static void answer_of(answer *a, const gdw_dialect *d, const uint8_t *p, size_t n, const gdw_decode_options *base) {
-    gdw_decode_options o = *base;
-    gdw_digest_init(&a->digest, K0, K1, p, n);
-    o.digest = &a->digest;
-    memset(&a->read, 0, sizeof a->read);
-    memset(&a->r, 0, sizeof a->r);
-    gdw_check_dialect_read(d, p, n, &o, NULL, true, &a->r, &a->read);
-}
+typedef t_answer answer;
 
 /* A row whose groups are its own copies, so that one rule can be changed in it. */
 typedef struct own_row {
@@ -114,7 +100,7 @@ static void check_in(const uint8_t *p, size_t n, const gdw_decode_options *o) {
     for (size_t i = 0; i < gdw_row_count(); i++) {
         const gdw_dialect *d = gdw_row_at(i);
         answer own, other;
-        answer_of(&own, d, p, n, o);
+        t_answer_of(&own, d, p, n, o);
         uint64_t noted = own.read.rules | own.read.strict_rules;
         for (unsigned r = 0; r < GDW_RULE_COUNT; r++) {
             if (noted >> r & 1) { g_noted++; continue; }
@@ -124,7 +110,7 @@ static void check_in(const uint8_t *p, size_t n, const gdw_decode_options *o) {
                 if (rv->v[k] == gdw_row_rule(d, (gdw_rule)r)) continue;
                 own_row changed;
                 changed_row(&changed, d, (gdw_rule)r, rv->v[k], rv->as[k]);
-                answer_of(&other, &changed.row, p, n, o);
+                t_answer_of(&other, &changed.row, p, n, o);
                 same_answer(&own, &other, (gdw_rule)r, rv->v[k], n, o);
                 gdw_doc_free(other.r.doc);
                 g_changes++;
@@ -140,19 +126,7 @@ static void check_packet(void *ctx, const uint8_t *p, size_t n, int k) {
     if (k < 0) packet++;
     else if (packet % 2) return; /* a mutation of every other packet: the test's time in bounds */
     g_packets++;
-    gdw_decode_options o = gdw_decode_options_default();
-    check_in(p, n, &o);
-    o.watch_engine = true;
-    check_in(p, n, &o);
-    o.watch_engine = false;
-    o.mode = GDW_MODE_STRICT;
-    check_in(p, n, &o);
-    o.mode = GDW_MODE_ENGINE_EXACT;
-    check_in(p, n, &o);
-    o = gdw_decode_options_default();
-    o.watch_engine = true;
-    o.keep_nodes = 1;
-    check_in(p, n, &o);
+    t_five_ways(p, n, check_in);
 }
 
 int main(int argc, char **argv) {

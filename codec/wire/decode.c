@@ -14,21 +14,8 @@
 #include <stdio.h>
 
 #include "codec/value/digest.h"
-#include "codec/wire/wire.h"
+#include "codec/wire/walk.h"
 
-enum { FR_ARRAY, FR_DICT, FR_OBJECT };
-
-typedef struct frame {
-    uint8_t kind;
-    bool kept;          /* a cutting walk (dctx.cutting): the container is a node the tree keeps */
-    uint32_t slots;     /* array: n; dictionary and object: 2n */
-    uint32_t next;      /* next slot to read */
-    uint32_t stored;    /* slots items has room for: slots or 0, or fewer in a cutting walk (open_frame) */
-    gdw_value *items;   /* destination slots, or NULL */
-    size_t key_off;     /* dictionary: offset of the last key's value; object: the last name's content */
-    uint32_t key_len;   /* object: the last name's length */
-    uint32_t key_start; /* a watching validation's Dictionary: where its keys start in dctx.keys */
-} frame;
 
 /* The walk's mode: every flag below is set by set_mode, from the options' mode, the dialect, a
  * shadow and a trace, and by nothing else (canon and shadow_hit then change as a shadow finds its
@@ -111,28 +98,10 @@ typedef struct dctx {
                             made since may be incomplete (a NodePath's count without its parts): not digested */
     gdw_node_fn on_node; /* a decode into a tree with options.on_node: each value once it is made (walk) */
     void *on_node_ctx;
-    /* A cutting walk (options.keep_nodes, a decode into a tree): the first keep_left nodes made where the tree
-     * keeps them (dst_kept: the root, or a kept container's stored slot) are the tree; the node that takes the
-     * last (cut_here) fixes the open containers' lengths to what they keep, and after it every node is made into
-     * a slot no one keeps (a stored one past the length, or spill) and its storage released (to cut_mark) once
-     * it is made, digested and passed on. */
-    bool cutting;
-    bool dst_kept;       /* the node being made is one the tree keeps */
-    bool past_cut;
-    size_t keep_left;
-    gdw_value *root;
-    gdw_value spill;     /* the destination of a node past the cut that has no stored slot */
-    gdw_value *unstored; /* a slot's destination where its container stores none: &spill cutting, else NULL */
-    gdw_arena_mark cut_mark;
-    bool allocated;      /* alloc was called since cut_mark was taken or released to */
-    size_t cut_pos;      /* where the input was at the cut: a node read past it is one the tree does not keep */
-    struct cut_fix *cut_fix; /* the open containers' lengths at the cut, written when the walk is done */
-    unsigned cut_fixes;
+    gdw_value *root;     /* the tree's root (doc->root), NULL validating */
+    gdw_cut cut;         /* the cut tree (options.keep_nodes; wire/walk.h, cut.c) */
 } dctx;
 
-/* A container open at the cut: the children it keeps, and the place of the value of a pair whose key (or a node
- * inside it) was the last node kept: null there, as no value of it is kept (a stored slot: open_frame). */
-typedef struct cut_fix { gdw_value *node, *null_value; uint32_t len; } cut_fix;
 
 static inline bool strict(const dctx *c) { return c->mode == GDW_MODE_STRICT; }
 static inline bool exact(const dctx *c) { return c->mode == GDW_MODE_ENGINE_EXACT; }
@@ -336,9 +305,9 @@ static gdw_status negative_as_none(dctx *c, int32_t *n, size_t off, const char *
 static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW_ENGINE_NONE, "out of memory"); }
 
 /* Every allocation of a walk (its tree's storage) comes through these: a cutting walk past its cut releases what
- * was allocated for a node once it is made (release_past_cut). */
-static GDW_ALWAYS_INLINE void *alloc(dctx *c, size_t n) { c->allocated = true; return gdw_arena_alloc(c->doc, n); }
-static void *alloc_dup(dctx *c, const void *p, size_t n) { c->allocated = true; return gdw_arena_dup(c->doc, p, n); }
+ * was allocated for a node once it is made (gdw_cut_release). */
+static GDW_ALWAYS_INLINE void *alloc(dctx *c, size_t n) { c->cut.allocated = true; return gdw_arena_alloc(c->doc, n); }
+static void *alloc_dup(dctx *c, const void *p, size_t n) { c->cut.allocated = true; return gdw_arena_dup(c->doc, p, n); }
 
 /* Bytes of the input the tree keeps: a copy in the arena, or the input itself (borrow_input). */
 static GDW_ALWAYS_INLINE const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) {
@@ -533,12 +502,7 @@ static GDW_ALWAYS_INLINE gdw_status open_frame(dctx *c, gdw_value *dst, int kind
     gdw_value *items = NULL;
     uint32_t stored = 0;
     if (dst && slots > 0 && room_for(c, slots)) {
-        stored = slots;
-        if (c->cutting && !c->dst_kept) stored = 0;
-        else if (c->cutting && slots > 2 * KEYS_KEPT_MAX && c->keep_left < slots) {
-            stored = (uint32_t)c->keep_left + 1; /* the children it may keep, and a pair's value slot (cut_here) */
-            if (kind != FR_ARRAY) stored += stored & 1u;
-        }
+        stored = c->cut.on ? gdw_cut_stored(&c->cut, kind, slots, 2 * KEYS_KEPT_MAX) : slots;
         if (stored && !(items = (gdw_value *)alloc(c, (size_t)stored * sizeof(gdw_value)))) return nomem(c);
     }
     if (items_out) *items_out = items;
@@ -546,7 +510,7 @@ static GDW_ALWAYS_INLINE gdw_status open_frame(dctx *c, gdw_value *dst, int kind
     frame *f = &c->stack[c->sp++];
     c->pending += slots;
     f->kind = (uint8_t)kind;
-    f->kept = c->dst_kept;
+    f->kept = c->cut.kept;
     f->slots = slots;
     f->next = 0;
     f->stored = stored;
@@ -1551,46 +1515,6 @@ static GDW_ALWAYS_INLINE gdw_status leaf_run(dctx *c, frame *f, const bool makin
     return making && no_memory ? leaf_without_memory(c, f, no_memory) : GDW_OK;
 }
 
-/* A cutting walk has made the last node its tree keeps. Each open container (each kept, as the node's
- * ancestors) keeps the children begun so far; the lengths are written once the walk is done (cut_done), as
- * the walk goes on making nodes into the slots past them. Everything made from now on is released once made
- * (a cutting walk borrows the input: a key kept on the keys stack points into it). */
-static __attribute__((noinline)) gdw_status cut_here(dctx *c) {
-    c->past_cut = true;
-    if (c->sp && !(c->cut_fix = (cut_fix *)alloc(c, c->sp * sizeof(cut_fix)))) return nomem(c);
-    c->cut_fixes = c->sp;
-    for (unsigned i = 0; i < c->sp; i++) {
-        frame *f = &c->stack[i];
-        cut_fix *x = &c->cut_fix[i];
-        x->node = i == 0 ? c->root : &c->stack[i - 1].items[c->stack[i - 1].next - 1];
-        x->len = f->kind == FR_ARRAY ? f->next : (f->next + 1) / 2;
-        x->null_value = f->kind != FR_ARRAY && f->next % 2 ? &f->items[f->next] : NULL;
-    }
-    c->cut_mark = gdw_arena_mark_now(c->doc);
-    c->allocated = false;
-    c->cut_pos = c->cur.pos;
-    return GDW_OK;
-}
-
-static void cut_done(dctx *c) {
-    for (unsigned i = 0; i < c->cut_fixes; i++) {
-        const cut_fix *x = &c->cut_fix[i];
-        x->node->len = x->len;
-        if (x->null_value) {
-            memset(x->null_value, 0, sizeof *x->null_value);
-            x->null_value->type = GDW_NIL;
-        }
-    }
-}
-
-/* A cutting walk past its cut, a node made: what was allocated for it is released. */
-static GDW_ALWAYS_INLINE void release_past_cut(dctx *c) {
-    if (c->allocated && c->past_cut) {
-        gdw_arena_release(c->doc, &c->cut_mark);
-        c->allocated = false;
-    }
-}
-
 /* What a walk does at each node it makes (each_node, below): adds it to the digest, passes it on (a value, not an
  * Object's property name) and, cutting, counts it if the tree keeps it (the last one it keeps cuts). */
 static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsigned depth, bool value) {
@@ -1598,7 +1522,8 @@ static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsig
         if (c->digest) digest_node_fast(c->digest, v);
         if (value && c->on_node) c->on_node(c->on_node_ctx, v, depth);
     }
-    if (c->dst_kept && --c->keep_left == 0) return cut_here(c); /* dst_kept: cutting */
+    if (c->cut.kept && --c->cut.keep_left == 0 && !gdw_cut_here(&c->cut, c->doc, c->stack, c->sp, c->root, c->cur.pos))
+        return nomem(c); /* kept: cutting */
     return GDW_OK;
 }
 
@@ -1608,7 +1533,7 @@ static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsig
 static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool each_node, const bool noting) {
     gdw_value *dst = root;
     bool kept_key = false; /* dst is a watching walk's key_scratch (watch_key) */
-    if (each_node) c->dst_kept = c->cutting;
+    if (each_node) c->cut.kept = c->cut.on;
     for (;;) {
         /* a run of leaves (leaf_run) is tried where leaves are likely next: after one (skip_leaf), and at a
          * container's first child; not after a value read_value read, which may be a string that is not plain,
@@ -1620,7 +1545,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             if (s) return s;
             if (each_node && dst && (s = node_made(c, dst, depth, true))) return s; /* made whole: its children (if any) come next */
             if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching walk's key */
-            if (each_node) release_past_cut(c);
+            if (each_node) gdw_cut_release(&c->cut, c->doc);
             run = c->sp > depth; /* it opened a container */
         }
         if (!each_node && run && c->leaf_runs && c->sp - 1u < c->max_depth) { /* in a container, at a depth leaves may be */
@@ -1648,8 +1573,8 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             }
             uint32_t slot = f->next++;
             c->pending--;
-            dst = slot < f->stored ? &f->items[slot] : each_node ? c->unstored : NULL;
-            if (each_node) c->dst_kept = f->kept && slot < f->stored && c->keep_left > 0;
+            dst = slot < f->stored ? &f->items[slot] : each_node ? c->cut.unstored : NULL;
+            if (each_node) c->cut.kept = f->kept && slot < f->stored && c->cut.keep_left > 0;
             if (f->kind != FR_ARRAY && slot % 2 == 0) { /* a key: an Object's property name, or a Dictionary's */
                 if (f->kind == FR_OBJECT) {
                     /* property name: a bare string, not a Variant */
@@ -1660,7 +1585,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
                         memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr;
                         if (each_node && (s = node_made(c, dst, c->sp, false))) return s;
                     }
-                    if (each_node) release_past_cut(c);
+                    if (each_node) gdw_cut_release(&c->cut, c->doc);
                     f->key_off = c->str_off; f->key_len = c->str_len;
                     continue;
                 }
@@ -1681,7 +1606,7 @@ static __attribute__((noinline)) gdw_status walk_each_node(dctx *c, gdw_value *r
 static inline gdw_status walk(dctx *c, gdw_value *root) { return walk_as(c, root, false, false); }
 /* A walk whose reads of the row are asked for (gdw_shadow_report.read): gdw_check's. */
 static __attribute__((noinline)) gdw_status walk_noting(dctx *c, gdw_value *root) {
-    return c->digest || c->on_node || c->cutting ? walk_as(c, root, true, true) : walk_as(c, root, false, true);
+    return c->digest || c->on_node || c->cut.on ? walk_as(c, root, true, true) : walk_as(c, root, false, true);
 }
 
 #ifndef NDEBUG
@@ -1762,10 +1687,8 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     c.digest = doc && !exact(&c) ? o.digest : NULL;
     c.on_node = doc && !exact(&c) ? o.on_node : NULL;
     c.on_node_ctx = o.on_node_ctx;
-    c.cutting = doc && o.keep_nodes && !exact(&c);
-    c.borrow = c.borrow || c.cutting; /* a cut tree points into the input (gdw_decode_options.keep_nodes) */
-    c.unstored = c.cutting ? &c.spill : NULL;
-    c.keep_left = o.keep_nodes;
+    if (doc && o.keep_nodes && !exact(&c)) gdw_cut_start(&c.cut, o.keep_nodes);
+    c.borrow = c.borrow || c.cut.on; /* a cut tree points into the input (gdw_decode_options.keep_nodes) */
     c.root = root;
     bool watched = !doc && report && report->watched; /* gdw_validate_watched */
     /* Watching for what the engine pass (gdw_engine_settle) changes. A walk noting its reads (gdw_check's)
@@ -1782,14 +1705,14 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         for (size_t i = 0; i < 4 && !c.watch_values; i++) c.watch_values = notes || gdw_row_rule(d, k_watch[i]) != k_unchanged[i];
     }
     gdw_value keys[256]; /* a watching validation's Dictionary keys (4 KiB; more open at once: taken as mergeable) */
-    if ((watched || c.cutting) && c.watch_values) { /* a cutting walk past the cut keeps keys as a validation does */
+    if ((watched || c.cut.on) && c.watch_values) { /* a cutting walk past the cut keeps keys as a validation does */
         c.keys = keys;
         c.keys_cap = sizeof keys / sizeof keys[0];
         c.keys_judged = notes || gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS) || gdw_row_rule(d, GDW_RULE_KEYS_NAME_TO_STRING);
         c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
     c.leaf_runs = c.fast && !c.keys;
-    s = notes ? walk_noting(&c, root) : c.digest || c.on_node || c.cutting ? walk_each_node(&c, root) : walk(&c, root);
+    s = notes ? walk_noting(&c, root) : c.digest || c.on_node || c.cut.on ? walk_each_node(&c, root) : walk(&c, root);
     if (report && report->read) {
         assert(!c.fast); /* a fast walk notes nothing */
         /* outside compatible mode the strict checks are the walk's verdict: the rules they read are its answer's */
@@ -1798,9 +1721,9 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         report->read->type_ids |= c.read.type_ids;
     }
     if (s) return s;
-    if (c.past_cut) {
-        cut_done(&c);
-        doc->cut = c.cur.pos > c.cut_pos; /* a node was read past the cut (each takes a byte or more) */
+    if (c.cut.past) {
+        gdw_cut_done(&c.cut);
+        doc->cut = c.cur.pos > c.cut.pos; /* a node was read past the cut (each takes a byte or more) */
     }
     bool value_same = exact(&c) || (o.watch_engine && !c.engine_differs && !c.engine_holds_other);
     if (doc) doc->engine_same = value_same;
