@@ -23,25 +23,21 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
                                gdw_shadow_report *report) {
     if (!out_doc) {
-        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "out_doc is NULL"; }
+        gdw_error_set(err, GDW_ERR_INVALID_ARG, 0, 0, GDW_ENGINE_NONE, "out_doc is NULL");
         return GDW_ERR_INVALID_ARG;
     }
     *out_doc = NULL;
     gdw_doc *doc = gdw_doc_new(alloc);
     if (!doc) {
-        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_NOMEM; err->engine_error = GDW_ENGINE_NONE; err->message = "out of memory"; }
+        gdw_error_set(err, GDW_ERR_NOMEM, 0, 0, GDW_ENGINE_NONE, "out of memory");
         return GDW_ERR_NOMEM;
     }
     size_t used = 0;
     bool settles = opts && opts->mode == GDW_MODE_ENGINE_EXACT;
     gdw_status s = gdw_wire_decode(d, buf, len, opts, doc, &used, err, report);
     uint64_t *pass_read = report && report->read ? &report->read->rules : NULL; /* the pass's reads are the answer's too */
-    if (!s && settles && (s = gdw_engine_settle(d, doc, opts, used, err, pass_read)) && s != GDW_ERR_LOSSY && err) {
-        memset(err, 0, sizeof *err);
-        err->code = s;
-        err->engine_error = GDW_ENGINE_NONE;
-        err->message = gdw_strerror(s);
-    }
+    if (!s && settles && (s = gdw_engine_settle(d, doc, opts, used, err, pass_read)) && s != GDW_ERR_LOSSY)
+        gdw_error_set(err, s, 0, 0, GDW_ENGINE_NONE, NULL);
     if (!s && settles && (opts->digest || opts->on_node)) gdw_visit(gdw_doc_root(doc), GDW_VISIT_PRE, pass_node, (void *)opts);
     if (s) { gdw_doc_free(doc); return s; }
     if (consumed) *consumed = used;
@@ -50,7 +46,7 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
 }
 
 static gdw_status api_fail(gdw_error *err, gdw_status code, const char *msg) {
-    if (err) { memset(err, 0, sizeof *err); err->code = code; err->engine_error = GDW_ENGINE_NONE; err->message = msg; }
+    gdw_error_set(err, code, 0, 0, GDW_ENGINE_NONE, msg);
     return code;
 }
 

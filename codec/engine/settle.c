@@ -171,12 +171,7 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     char path[GDW_PATH_MAX];
     const char *why = NULL;
     if (s == GDW_OK && opts && opts->fail_if_approximate && c.approximate && gdw_doc_approximate(doc, path, &why)) {
-        if (err) {
-            memset(err, 0, sizeof *err);
-            err->code = GDW_ERR_LOSSY;
-            err->offset = err->value_offset = consumed;
-            err->engine_error = GDW_ENGINE_NONE;
-            err->message = why;
+        if (gdw_error_set(err, GDW_ERR_LOSSY, consumed, consumed, GDW_ENGINE_NONE, why)) {
             memcpy(err->path, path, sizeof path);
         }
         return GDW_ERR_LOSSY;

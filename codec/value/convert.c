@@ -21,13 +21,7 @@ typedef struct cctx {
 } cctx;
 
 static gdw_status cfail(cctx *c, gdw_status code, const char *msg) {
-    if (c->err) {
-        memset(c->err, 0, sizeof *c->err);
-        c->err->code = code;
-        c->err->engine_error = GDW_ENGINE_NONE;
-        c->err->message = msg;
-        memcpy(c->err->path, c->path, sizeof c->path);
-    }
+    if (gdw_error_set(c->err, code, 0, 0, GDW_ENGINE_NONE, msg)) memcpy(c->err->path, c->path, sizeof c->path);
     return code;
 }
 
@@ -299,6 +293,6 @@ gdw_status gdw_convert(const gdw_value *v, const gdw_dialect *to, const gdw_conv
     gdw_status s = conv_tree(&c, v, &c.doc->root);
     if (s) { gdw_doc_free(c.doc); return s; }
     *out_doc = c.doc;
-    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    gdw_error_clear(err);
     return GDW_OK;
 }

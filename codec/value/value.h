@@ -15,6 +15,23 @@
 #include "codec/gdwire.h"
 #include "codec/table/dialects.h"
 
+/* The one writer of an error record, for every call that reports one: *err (NULL: nothing) says code at byte
+ * offset, in the value whose header is at value_offset, the engine's error ee and msg (NULL: gdw_strerror(code)),
+ * with an empty path (the caller writes one after) and no short_by; returned for the caller's further fields.
+ * gdw_error_clear: the call succeeded. */
+static inline gdw_error *gdw_error_set(gdw_error *err, gdw_status code, size_t offset, size_t value_offset, gdw_engine_error ee,
+                                       const char *msg) {
+    if (!err) return NULL;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->offset = offset;
+    err->value_offset = value_offset;
+    err->engine_error = ee;
+    err->message = msg ? msg : gdw_strerror(code);
+    return err;
+}
+static inline void gdw_error_clear(gdw_error *err) { gdw_error_set(err, GDW_OK, 0, 0, GDW_ENGINE_OK, NULL); }
+
 #define GDW_FLAG16 0x00010000u
 
 /* TRY: return the status of x when it is not GDW_OK (the parsers' one way to pass a failure up). */

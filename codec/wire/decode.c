@@ -200,13 +200,7 @@ static void __attribute__((noinline)) trace_emit(dctx *c, size_t off, size_t siz
     do { if ((c)->trace) trace_emit((c), (off), (size), (field), (int64_t)(number)); } while (0)
 
 static void fill_error(dctx *c, gdw_error *e, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
-    e->code = code;
-    e->offset = off;
-    e->value_offset = c->value_off;
-    e->engine_error = ee;
-    e->message = msg ? msg : gdw_strerror(code);
-    e->short_by = 0;
-    build_path(c, e->path);
+    build_path(c, gdw_error_set(e, code, off, c->value_off, ee, msg)->path);
 }
 
 static gdw_status fail(dctx *c, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
@@ -1661,13 +1655,7 @@ static gdw_status check_args(const gdw_dialect *d, const uint8_t *buf, size_t le
     else if ((unsigned)o->mode > GDW_MODE_ENGINE_EXACT) msg = "unknown mode";
     else if (o->max_size && len > o->max_size) { code = GDW_ERR_TOO_LARGE; msg = "input larger than max_size"; }
     if (!msg) return GDW_OK;
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->code = code;
-        err->offset = code == GDW_ERR_TOO_LARGE ? o->max_size : 0;
-        err->engine_error = GDW_ENGINE_NONE;
-        err->message = msg;
-    }
+    gdw_error_set(err, code, code == GDW_ERR_TOO_LARGE ? o->max_size : 0, 0, GDW_ENGINE_NONE, msg);
     return code;
 }
 
@@ -1737,7 +1725,7 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         return fail(&c, GDW_ERR_TRAILING_BYTES, c.cur.pos, GDW_ENGINE_NONE, "bytes follow the value");
     }
     if (consumed) *consumed = c.cur.pos;
-    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    gdw_error_clear(err);
     return GDW_OK;
 }
 

@@ -74,13 +74,7 @@ static void enc_path(const ectx *e, char *out) {
 }
 
 static void enc_error(ectx *e, gdw_error *err, gdw_status code, const char *msg) {
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->offset = e->w.pos;
-    err->value_offset = e->w.pos;
-    err->engine_error = GDW_ENGINE_NONE;
-    err->message = msg;
-    enc_path(e, err->path);
+    enc_path(e, gdw_error_set(err, code, e->w.pos, e->w.pos, GDW_ENGINE_NONE, msg)->path);
 }
 
 static gdw_status efail(ectx *e, gdw_status code, const char *msg) {
@@ -585,7 +579,7 @@ gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode
     *written = e.w.pos;
     if (s) return s;
     if (e.w.pos > cap && out) return efail(&e, GDW_ERR_TRUNCATED, "output buffer too small");
-    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    gdw_error_clear(err);
     return GDW_OK;
 }
 
