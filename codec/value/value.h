@@ -22,12 +22,13 @@
 static inline gdw_error *gdw_error_set(gdw_error *err, gdw_status code, size_t offset, size_t value_offset, gdw_engine_error ee,
                                        const char *msg) {
     if (!err) return NULL;
-    memset(err, 0, sizeof *err);
-    err->code = code;
+    err->code = code; /* every field, one by one: a walk's failure costs no clearing of the path's 160 bytes */
     err->offset = offset;
     err->value_offset = value_offset;
     err->engine_error = ee;
     err->message = msg ? msg : gdw_strerror(code);
+    err->path[0] = 0;
+    err->short_by = 0;
     return err;
 }
 static inline void gdw_error_clear(gdw_error *err) { gdw_error_set(err, GDW_OK, 0, 0, GDW_ENGINE_OK, NULL); }
