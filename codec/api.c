@@ -9,11 +9,13 @@ gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, NULL);
 }
 
-/* Engine-exact mode's on_node: the tree its engine pass made, value by value in pre-order (gdw_node_fn). */
+/* Engine-exact mode's events: the tree its engine pass made, value by value in pre-order, added to the digest
+ * (as gdw_digest_tree) and passed to on_node (gdw_node_fn), in one walk; the decoding walk made none. */
 static gdw_visit_answer pass_node(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
     (void)ev;
     const gdw_decode_options *o = (const gdw_decode_options *)ctx;
-    if (!(parent && parent->type == GDW_OBJECT && slot % 2 == 0)) o->on_node(o->on_node_ctx, v, depth); /* not a property name */
+    if (o->digest) gdw_digest_node(o->digest, v);
+    if (o->on_node && !(parent && parent->type == GDW_OBJECT && slot % 2 == 0)) o->on_node(o->on_node_ctx, v, depth); /* not a property name */
     return GDW_VISIT_GO;
 }
 
@@ -21,32 +23,22 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
                                gdw_shadow_report *report) {
     if (!out_doc) {
-        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "out_doc is NULL"; }
+        gdw_error_set(err, GDW_ERR_INVALID_ARG, 0, 0, GDW_ENGINE_NONE, "out_doc is NULL");
         return GDW_ERR_INVALID_ARG;
     }
     *out_doc = NULL;
     gdw_doc *doc = gdw_doc_new(alloc);
     if (!doc) {
-        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_NOMEM; err->engine_error = GDW_ENGINE_NONE; err->message = "out of memory"; }
+        gdw_error_set(err, GDW_ERR_NOMEM, 0, 0, GDW_ENGINE_NONE, "out of memory");
         return GDW_ERR_NOMEM;
     }
     size_t used = 0;
     bool settles = opts && opts->mode == GDW_MODE_ENGINE_EXACT;
-    gdw_digest digest_before = {{0, 0}, {0, 0}, NULL, 0};
-    if (settles && opts->digest) digest_before = *opts->digest;
     gdw_status s = gdw_wire_decode(d, buf, len, opts, doc, &used, err, report);
     uint64_t *pass_read = report && report->read ? &report->read->rules : NULL; /* the pass's reads are the answer's too */
-    if (!s && settles && (s = gdw_engine_settle(d, doc, opts, used, err, pass_read)) && s != GDW_ERR_LOSSY && err) {
-        memset(err, 0, sizeof *err);
-        err->code = s;
-        err->engine_error = GDW_ENGINE_NONE;
-        err->message = gdw_strerror(s);
-    }
-    if (!s && settles && opts->digest) { /* the engine pass may have changed the tree the walk added */
-        *opts->digest = digest_before;
-        gdw_digest_tree(opts->digest, gdw_doc_root(doc));
-    }
-    if (!s && settles && opts->on_node) gdw_visit(gdw_doc_root(doc), GDW_VISIT_PRE, pass_node, (void *)opts); /* the walk passed none */
+    if (!s && settles && (s = gdw_engine_settle(d, doc, opts, used, err, pass_read)) && s != GDW_ERR_LOSSY)
+        gdw_error_set(err, s, 0, 0, GDW_ENGINE_NONE, NULL);
+    if (!s && settles && (opts->digest || opts->on_node)) gdw_visit(gdw_doc_root(doc), GDW_VISIT_PRE, pass_node, (void *)opts);
     if (s) { gdw_doc_free(doc); return s; }
     if (consumed) *consumed = used;
     *out_doc = doc;
@@ -54,7 +46,7 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
 }
 
 static gdw_status api_fail(gdw_error *err, gdw_status code, const char *msg) {
-    if (err) { memset(err, 0, sizeof *err); err->code = code; err->engine_error = GDW_ENGINE_NONE; err->message = msg; }
+    gdw_error_set(err, code, 0, 0, GDW_ENGINE_NONE, msg);
     return code;
 }
 

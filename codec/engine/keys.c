@@ -44,7 +44,7 @@ enum { CMP_PLAIN, CMP_SEMANTIC, CMP_KEY_TOP };
 /* One pair of nodes; for an Array or a Dictionary only what is not its items (the walk in
  * key_equal compares those). */
 static bool same_node(settle_ctx *c, const gdw_value *a, const gdw_value *b, int how) {
-    if (how == CMP_KEY_TOP && PASS_KEYS(c, GDW_RULE_KEYS_STRING_LIKE, string_like) && string_like(a->type) && string_like(b->type)) return str_same(str_of(a), str_of(b));
+    if (how == CMP_KEY_TOP && string_like(a->type) && string_like(b->type) && RULE(c, GDW_RULE_KEYS_STRING_LIKE)) return str_same(str_of(a), str_of(b));
     bool semantic = how != CMP_PLAIN;
     if (a->type != b->type) return false;
     switch (a->type) {
@@ -76,7 +76,7 @@ static bool same_node(settle_ctx *c, const gdw_value *a, const gdw_value *b, int
     case GDW_DICTIONARY:
         /* Godot 3 compares Dictionaries by instance (each decoded one is its own); Godot 4
          * hashes one in its order, then looks each key up in the other */
-        return !PASS_KEYS(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY, dicts_by_identity) && a->len == b->len;
+        return a->len == b->len && !RULE(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY);
     case GDW_PACKED_BYTE_ARRAY: /* by its bytes: PackedByteArray([1]) twice is one key (Godot 3.6.2 and 4.6.3) */
         return a->len == b->len && (a->len == 0 || a->u.bytes == b->u.bytes || memcmp(a->u.bytes, b->u.bytes, a->len) == 0);
     case GDW_PACKED_STRING_ARRAY: {
@@ -104,7 +104,7 @@ static bool same_node(settle_ctx *c, const gdw_value *a, const gdw_value *b, int
  * (a Dictionary compared by identity has none to look at). */
 static size_t key_items(settle_ctx *c, const gdw_value *v, const gdw_value **items) {
     *items = NULL;
-    if (v->type == GDW_ARRAY || p5_typed(v->type) || (v->type == GDW_DICTIONARY && !PASS_KEYS(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY, dicts_by_identity)))
+    if (v->type == GDW_ARRAY || p5_typed(v->type) || (v->type == GDW_DICTIONARY && !RULE(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY)))
         return gdw_children(v, items);
     return 0;
 }
@@ -112,7 +112,7 @@ static size_t key_items(settle_ctx *c, const gdw_value *v, const gdw_value **ite
 /* How child i of container v is compared: Array elements semantically where the dialect says
  * so (keys_nested_nan_equal), a Dictionary's keys as keys, its values plainly. */
 static int child_cmp(settle_ctx *c, const gdw_value *v, size_t i) {
-    if (v->type == GDW_ARRAY || p5_typed(v->type)) return PASS_KEYS(c, GDW_RULE_KEYS_NESTED_NAN_EQUAL, nested_nan_equal) ? CMP_SEMANTIC : CMP_PLAIN;
+    if (v->type == GDW_ARRAY || p5_typed(v->type)) return RULE(c, GDW_RULE_KEYS_NESTED_NAN_EQUAL) ? CMP_SEMANTIC : CMP_PLAIN;
     return i % 2 == 0 ? CMP_KEY_TOP : CMP_PLAIN;
 }
 
@@ -127,7 +127,7 @@ static int key_pair(void *ctx, const gdw_value *x, const gdw_value *y, const gdw
     int how = parent ? child_cmp(k->c, parent, slot) : k->top ? CMP_KEY_TOP : CMP_PLAIN;
     k->c->counts.compared++;
     if (!same_node(k->c, x, y, how)) return GDW_PAIR_DIFFER;
-    if (how == CMP_KEY_TOP && PASS_KEYS(k->c, GDW_RULE_KEYS_STRING_LIKE, string_like) && string_like(x->type) && string_like(y->type)) return GDW_PAIR_SAME;
+    if (how == CMP_KEY_TOP && string_like(x->type) && string_like(y->type) && RULE(k->c, GDW_RULE_KEYS_STRING_LIKE)) return GDW_PAIR_SAME;
     return GDW_PAIR_DESCEND;
 }
 static size_t key_pair_items(void *ctx, const gdw_value *v, const gdw_value **items) { return key_items(((const key_cmp *)ctx)->c, v, items); }
@@ -187,7 +187,7 @@ static uint64_t bytes_hash(uint64_t h, gdw_str s) {
  * length); how: the comparison it stands in (same_node). */
 static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
     bool semantic = how != CMP_PLAIN;
-    bool as_string = how == CMP_KEY_TOP && PASS_KEYS(c, GDW_RULE_KEYS_STRING_LIKE, string_like) && string_like(v->type); /* same_node's rule */
+    bool as_string = how == CMP_KEY_TOP && string_like(v->type) && RULE(c, GDW_RULE_KEYS_STRING_LIKE); /* same_node's rule */
     uint64_t h = mix(c->seed, as_string ? (unsigned)GDW_STRING : v->type);
     c->counts.hashed++;
     switch (v->type) {
@@ -221,7 +221,7 @@ static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
         h = mix(h, t->wire_id);
         return t->builtin == GDW_OBJECT ? bytes_hash(h, p5_class_name(t)) : h;
     }
-    case GDW_DICTIONARY: return PASS_KEYS(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY, dicts_by_identity) ? unique(c, v) : h;
+    case GDW_DICTIONARY: return RULE(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY) ? unique(c, v) : h;
     default: break;
     }
     size_t n = gdw_type_components((gdw_type)v->type);
@@ -279,7 +279,7 @@ static void memo_put(settle_ctx *c, uintptr_t key, uint64_t h) {
 }
 
 static bool container_hashed(settle_ctx *c, const gdw_value *v) {
-    return v->type == GDW_ARRAY || p5_typed(v->type) || (v->type == GDW_DICTIONARY && !PASS_KEYS(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY, dicts_by_identity));
+    return v->type == GDW_ARRAY || p5_typed(v->type) || (v->type == GDW_DICTIONARY && !RULE(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY));
 }
 
 /* A value's hash as a key (how: CMP_KEY_TOP) or inside one: its node, then each item's hash in

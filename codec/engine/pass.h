@@ -10,8 +10,8 @@
 typedef struct hash_memo { uintptr_t key; uint64_t h; } hash_memo;
 
 typedef struct settle_ctx {
-    const gdw_dialect *d; /* read through PASS_RULE (or pass_real_width), which notes the rule */
-    uint64_t rules_read;  /* bit r: rule r was read (gdw_engine_settle's rules_read) */
+    const gdw_dialect *row; /* read through RULE (table/dialects.h) or pass_real_width, which note the rule */
+    gdw_rules_read read;    /* the rules read (gdw_engine_settle's rules_read: read.rules) */
     gdw_doc *doc;
     bool objects;
     uint64_t seed;      /* keys the hash: see "the table of keys" */
@@ -30,14 +30,11 @@ typedef struct settle_ctx {
 /* One open container of the walk: the value, its items, how many, the next one to visit. */
 typedef struct settle_frame { gdw_value *v, *items; size_t n, next; } settle_frame;
 
-/* A rule of the row, read where the pass needs it: noted in c->rules_read. */
-#define PASS_RULE(c, r, expr) ((c)->rules_read |= (uint64_t)1 << (r), (expr))
-#define PASS_KEYS(c, r, field) PASS_RULE(c, r, gdw_keys_of((c)->d)->field)
-#define PASS_TYPED_RULE(c) PASS_RULE(c, GDW_RULE_TYPED_RULE, gdw_typed_of((c)->d)->rule)
-/* The width of the row's real_t as its encoder writes it (comp_width_encode): the two rules it reads noted. */
+/* The width of the row's real_t as its encoder writes it (comp_width_encode), the rules it reads noted: the real
+ * mode, and where it is FLAG64 whether the encoder sets the flag. */
 static inline unsigned pass_real_width(settle_ctx *c) {
-    c->rules_read |= (uint64_t)1 << GDW_RULE_REAL_MODE | (uint64_t)1 << GDW_RULE_ENCODE_MATH_F64;
-    return comp_width_encode(c->d, C_REAL);
+    if (RULE(c, GDW_RULE_REAL_MODE) == GDW_REALS_FLAG64) (void)RULE(c, GDW_RULE_ENCODE_MATH_F64);
+    return comp_width_encode(c->row, C_REAL);
 }
 
 /* The class the engine names an Object decoded as an id (EncodedObjectAsID; typed.c): an Object

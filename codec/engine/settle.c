@@ -31,7 +31,7 @@
  * which every rule keeps). */
 static gdw_status settle_str(settle_ctx *c, const uint8_t **p, uint32_t *len) {
     if (gdw_ascii_prefix(*p, *len) == *len) return GDW_OK;
-    unsigned rule = PASS_RULE(c, GDW_RULE_UTF8_VALUE, c->d->utf8_value);
+    unsigned rule = RULE(c, GDW_RULE_UTF8_VALUE);
     size_t n = gdw_utf8_engine_value(*p, *len, rule, NULL);
     if (n == (size_t)-1) return GDW_OK;
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, *len);
@@ -76,7 +76,7 @@ static gdw_status settle_own(settle_ctx *c, gdw_value *v) {
  * names and values (the last for their strings only). */
 static size_t settle_items(settle_ctx *c, gdw_value *v, gdw_value **items) {
     *items = NULL;
-    if (!gdw_kind_has_children(v) || (v->type == GDW_OBJECT && !PASS_RULE(c, GDW_RULE_UTF8_VALUE, c->d->utf8_value))) return 0;
+    if (!gdw_kind_has_children(v) || (v->type == GDW_OBJECT && !RULE(c, GDW_RULE_UTF8_VALUE))) return 0;
     const gdw_value *it;
     size_t n = gdw_children(v, &it);
     *items = (gdw_value *)it; /* the document's own items: settling writes them in place */
@@ -85,14 +85,14 @@ static size_t settle_items(settle_ctx *c, gdw_value *v, gdw_value **items) {
 
 /* An Array or Dictionary once its items are settled: typed conversion, then merged keys. */
 static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
-    if ((v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) && PASS_TYPED_RULE(c) == GDW_TYPED_SAME_TYPE) {
+    if ((v->type == GDW_TYPED_ARRAY || v->type == GDW_PACKED_TYPED_ARRAY) && RULE(c, GDW_RULE_TYPED_RULE) == GDW_TYPED_SAME_TYPE) {
         gdw_container *ct = (gdw_container *)v->u.ext;
         return ct ? gdw_engine_keep_same_type(c, v, ct) : GDW_OK;
     }
     if (v->type != GDW_ARRAY && v->type != GDW_DICTIONARY) return GDW_OK;
     bool dict = v->type == GDW_DICTIONARY;
     gdw_value *items = (gdw_value *)gdw_items(v);
-    if ((v->flags & GDW_VF_TYPED) && (PASS_TYPED_RULE(c) == GDW_TYPED_CONVERT || PASS_TYPED_RULE(c) == GDW_TYPED_VALIDATE)) {
+    if ((v->flags & GDW_VF_TYPED) && (RULE(c, GDW_RULE_TYPED_RULE) == GDW_TYPED_CONVERT || RULE(c, GDW_RULE_TYPED_RULE) == GDW_TYPED_VALIDATE)) {
         gdw_container *ct = (gdw_container *)v->u.ext;
         unsigned key = dict ? gdw_engine_settle_desc(c, &ct->key) : (unsigned)GDW_NIL, elem = gdw_engine_settle_desc(c, &ct->elem);
         gdw_status s = dict ? gdw_engine_validate_items(c, key, v, items, &v->len, 2) : gdw_engine_validate_items(c, elem, v, items, &v->len, 1);
@@ -104,9 +104,9 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
     }
     if (!dict) return GDW_OK;
     for (uint32_t i = 0; i < v->len; i++) /* the rule read where a StringName key makes it matter */
-        if (items[2 * i].type == GDW_STRING_NAME && PASS_KEYS(c, GDW_RULE_KEYS_NAME_TO_STRING, name_to_string)) items[2 * i].type = GDW_STRING;
+        if (items[2 * i].type == GDW_STRING_NAME && RULE(c, GDW_RULE_KEYS_NAME_TO_STRING)) items[2 * i].type = GDW_STRING;
     /* fewer than two keys: none to merge, the rule read where a second key makes it matter */
-    if (v->len > 1 && PASS_KEYS(c, GDW_RULE_MERGE_DICT_KEYS, merge_dict_keys)) return gdw_engine_merge_keys(c, v);
+    if (v->len > 1 && RULE(c, GDW_RULE_MERGE_DICT_KEYS)) return gdw_engine_merge_keys(c, v);
     return GDW_OK;
 }
 
@@ -147,10 +147,11 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     memset(&last_counts, 0, sizeof last_counts);
     /* a row whose pass changes nothing: no walk (a pass whose reads are asked walks, and reads each rule where a
      * value makes it matter) */
-    if (!rules_read && !gdw_typed_of(d)->rule && !gdw_keys_of(d)->merge_dict_keys && !d->utf8_value) return GDW_OK;
+    if (!rules_read && !gdw_row_rule(d, GDW_RULE_TYPED_RULE) && !gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS) && !gdw_row_rule(d, GDW_RULE_UTF8_VALUE))
+        return GDW_OK;
     settle_ctx c;
     memset(&c, 0, sizeof c);
-    c.d = d;
+    c.row = d;
     c.doc = doc;
     c.objects = opts && opts->allow_objects;
     c.opts = opts;
@@ -162,7 +163,7 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     settle_frame frames[GDW_WALK_MAX_DEPTH + 1]; /* the walk's open containers: about 33 KiB of stack */
     c.frames = frames;
     gdw_status s = settle(&c, &doc->root, frames);
-    if (rules_read) *rules_read |= c.rules_read;
+    if (rules_read) *rules_read |= c.read.rules;
     if (c.memo) doc->alloc.free_fn(doc->alloc.ctx, c.memo, c.memo_cap * sizeof *c.memo);
     last_counts = c.counts;
     doc->approximate = c.approximate;
@@ -170,12 +171,7 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     char path[GDW_PATH_MAX];
     const char *why = NULL;
     if (s == GDW_OK && opts && opts->fail_if_approximate && c.approximate && gdw_doc_approximate(doc, path, &why)) {
-        if (err) {
-            memset(err, 0, sizeof *err);
-            err->code = GDW_ERR_LOSSY;
-            err->offset = err->value_offset = consumed;
-            err->engine_error = GDW_ENGINE_NONE;
-            err->message = why;
+        if (gdw_error_set(err, GDW_ERR_LOSSY, consumed, consumed, GDW_ENGINE_NONE, why)) {
             memcpy(err->path, path, sizeof path);
         }
         return GDW_ERR_LOSSY;

@@ -631,7 +631,7 @@ static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *containe
     unsigned have = v->type;
     if (want == GDW_NIL || have == want) return KEEP;
     if (want == GDW_OBJECT) return have == GDW_NIL ? KEEP : DROP;
-    bool v43 = PASS_TYPED_RULE(c) == GDW_TYPED_VALIDATE;
+    bool v43 = RULE(c, GDW_RULE_TYPED_RULE) == GDW_TYPED_VALIDATE;
     const conversion *t = v43 ? k_convert_validate_43 : k_convert_strict;
     size_t n = v43 ? sizeof k_convert_validate_43 / sizeof *t : sizeof k_convert_strict / sizeof *t;
     for (size_t i = 0; i < n; i++) {

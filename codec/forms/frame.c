@@ -21,13 +21,7 @@ static bool frame_known_framing(const gdw_frame_options *fo) {
 static bool frame_prefix_big_endian(const gdw_frame_options *fo) { return fo->big_endian && fo->framing != GDW_FRAMING_PACKET_STREAM; }
 
 static gdw_status frame_fail(gdw_error *err, gdw_status code, size_t offset, const char *msg) {
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->code = code;
-        err->offset = offset;
-        err->engine_error = GDW_ENGINE_NONE;
-        err->message = msg;
-    }
+    gdw_error_set(err, code, offset, 0, GDW_ENGINE_NONE, msg);
     return code;
 }
 

@@ -43,15 +43,7 @@ typedef struct jctx {
 } jctx;
 
 static gdw_status jerr(jctx *j, size_t off, gdw_status code, const char *msg) {
-    if (j->err) {
-        memset(j->err, 0, sizeof *j->err);
-        j->err->code = code;
-        j->err->offset = off;
-        j->err->value_offset = off;
-        j->err->engine_error = GDW_ENGINE_NONE;
-        j->err->message = msg;
-        memcpy(j->err->path, j->path, sizeof j->path);
-    }
+    if (gdw_error_set(j->err, code, off, off, GDW_ENGINE_NONE, msg)) memcpy(j->err->path, j->path, sizeof j->path);
     return code;
 }
 
@@ -946,7 +938,7 @@ static gdw_status json_parse_as(const char *text, size_t len, const gdw_allocato
     if (!s) s = jbuilt(&j, &root, gdw_build_finish(j.b, out_doc, NULL));
     gdw_builder_free(j.b);
     gdw_doc_free(j.scratch);
-    if (!s && err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    if (!s) gdw_error_clear(err);
     return s;
 }
 

@@ -23,14 +23,7 @@ typedef struct pctx {
 } pctx;
 
 static gdw_status perr(pctx *p, gdw_status code, const char *msg) {
-    if (p->err) {
-        memset(p->err, 0, sizeof *p->err);
-        p->err->code = code;
-        p->err->offset = p->pos;
-        p->err->value_offset = p->pos;
-        p->err->engine_error = GDW_ENGINE_NONE;
-        p->err->message = msg;
-    }
+    gdw_error_set(p->err, code, p->pos, p->pos, GDW_ENGINE_NONE, msg);
     return code;
 }
 
@@ -643,6 +636,6 @@ gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *all
     if (!s) s = built(&p, gdw_build_finish(p.b, out_doc, NULL));
     gdw_builder_free(p.b);
     if (s) return s;
-    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    gdw_error_clear(err);
     return GDW_OK;
 }

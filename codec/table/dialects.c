@@ -106,6 +106,29 @@ static const gdw_typed_facts k_typed_none = {false, false, GDW_TYPED_AS_WRITTEN}
 static const gdw_typed_facts k_typed_godot43 = {true, false, GDW_TYPED_VALIDATE};
 static const gdw_typed_facts k_typed_godot44 = {true, true, GDW_TYPED_CONVERT};
 static const gdw_typed_facts k_typed_pandemonium5 = {false, false, GDW_TYPED_SAME_TYPE};
+static const gdw_header_facts k_header_godot2 = {GDW_INT_ALWAYS32, true, true};
+static const gdw_header_facts k_header_int64 = {GDW_INT_ALWAYS64, false, false};
+static const gdw_header_facts k_header_minimal = {GDW_INT_MINIMAL, false, false};
+/* rid_has_id, object_header_only, nodepath_property_bit, nodepath_bare_absolute, nodepath_old_string,
+ * null_object_as_class, joystick_axis_value */
+static const gdw_objects_facts k_objects_godot21 = {false, true, true, false, true, false, true};
+static const gdw_objects_facts k_objects_godot20 = {false, true, true, false, true, false, false};
+static const gdw_objects_facts k_objects_godot3 = {false, false, false, false, false, false, false};
+static const gdw_objects_facts k_objects_null_as_class = {false, false, false, false, false, true, false};
+static const gdw_objects_facts k_objects_godot300 = {false, false, false, false, true, true, false};
+static const gdw_objects_facts k_objects_godot4 = {true, false, false, true, false, false, false};
+static const gdw_objects_facts k_objects_godot40 = {true, false, false, false, false, false, false};
+static const gdw_text_facts k_text_godot21 = {GDW_UTF8_GODOT3, true, GDW_UTF8_VALUE_BYTES};
+static const gdw_text_facts k_text_godot2 = {GDW_UTF8_GODOT3, true, GDW_UTF8_VALUE_GODOT3};
+static const gdw_text_facts k_text_godot35 = {GDW_UTF8_GODOT3, false, GDW_UTF8_VALUE_GODOT35};
+static const gdw_text_facts k_text_godot3 = {GDW_UTF8_GODOT3, false, GDW_UTF8_VALUE_GODOT3};
+static const gdw_text_facts k_text_godot3_kept = {GDW_UTF8_GODOT3, false, GDW_UTF8_VALUE_BYTES};
+static const gdw_text_facts k_text_strict = {GDW_UTF8_STRICT, false, GDW_UTF8_VALUE_BYTES};
+static const gdw_defects_facts k_defects_none = {false, false, false};
+static const gdw_defects_facts k_defects_pandemonium = {true, true, true};
+static const gdw_session_facts k_session_none = {GDW_MULTIPLAYER_NONE};
+static const gdw_session_facts k_session_api3 = {GDW_MULTIPLAYER_API3};
+static const gdw_session_facts k_session_scene4 = {GDW_MULTIPLAYER_SCENE4};
 
 #define N(a) ((uint8_t)(sizeof(a) / sizeof((a)[0])))
 
@@ -119,10 +142,8 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Godot 2 legacy: ids 0-28 with Image and InputEvent, 32-bit ints and reals",
      .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_mole_types), .types = k_mole_types,
-     .int_encoding = GDW_INT_ALWAYS32,
-     .engine_header_whole = true, .object_header_only = true, .nodepath_property_bit = true,
-     .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
-     .nodepath_old_string = true, .joystick_axis_value = true,
+     .header = &k_header_godot2, .objects = &k_objects_godot21, .text = &k_text_godot21, .defects = &k_defects_none,
+     .session = &k_session_none,
      .engine_evidence = NULL,
      .no_engine = "no reachable source: 2.1.5-2.1.6, whose hardened string reader this row models, are on Godot's 2.1 branch; the 2.1 branch point is the engine of mole@2.1.0 (2.1.0-2.1.4)"},
     {.name = "godot3", .fuzz_id = 1, .release = "3.6", .released = "2024-09",
@@ -130,17 +151,16 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Godot 3: ids 0-26, bit 16 = 64-bit int/float or object id",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT35,
-     .multiplayer = GDW_MULTIPLAYER_API3, .engine_evidence = "Godot 3.6.2 (Debian sid godot3-server 3.6.2+ds-1)",
+     .header = &k_header_minimal, .objects = &k_objects_godot3, .text = &k_text_godot35, .defects = &k_defects_none,
+     .session = &k_session_api3, .engine_evidence = "Godot 3.6.2 (Debian sid godot3-server 3.6.2+ds-1)",
      .no_engine = NULL},
     {.name = "godot3.0", .fuzz_id = 2, .release = "3.0.6", .released = "2018-07", .aliases = "godot3@3.0",
      .engine = "Godot 3.0.6 (3.0.0-3.0.5: godot3.0@3.0.0)", .family = "godot3", .script = &k_script_godot3_objects,
      .summary = "Godot 3.0: as godot3, but every int is written as 64-bit, objects in full by default",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .int_encoding = GDW_INT_ALWAYS64, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT3, .null_object_as_class = true,
+     .header = &k_header_int64, .objects = &k_objects_null_as_class, .text = &k_text_godot3, .defects = &k_defects_none,
+     .session = &k_session_none,
      .engine_evidence = NULL,
      .no_engine = "no reachable source: 3.0.6 is on Godot's 3.0 branch (the master history has 3.0-stable, measured as godot3.0@3.0.0), and Debian shipped it only in buster, gone from the mirror; the hardening it adds (#20558) was made on master and is 3.1-stable's reader, measured as godot3@3.1"},
     {.name = "godot3-double", .fuzz_id = 3, .release = "3.6", .aliases = "",
@@ -148,9 +168,8 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Godot 3 documented double build: real_t fields are f64, no flag",
      .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT35,
-     .multiplayer = GDW_MULTIPLAYER_API3, .engine_evidence = NULL,
+     .header = &k_header_minimal, .objects = &k_objects_godot3, .text = &k_text_godot35, .defects = &k_defects_none,
+     .session = &k_session_api3, .engine_evidence = NULL,
      .no_engine = "documented only: no Godot 3 with 64-bit real_t compiles, its own decoder first (3.6.2 core/io/marshalls.cpp:593-603 gives a PoolVector<float> to a Variant; tools/engines/build godot3.6-double, from Debian's godot3 source), and that decoder reads every math component as f32 whatever real_t is (marshalls.cpp:179-190)",
      .documented_only = true},
     {.name = "pandemonium", .fuzz_id = 4, .aliases = "pandemonium-4", .engine = "Pandemonium v3.8-v4.9 (layout P3)",
@@ -158,8 +177,8 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Pandemonium P3: ids 0-37 with *i vectors, Vector4, Projection, StringName",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
-     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
-     .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
+     .header = &k_header_minimal, .objects = &k_objects_godot3, .text = &k_text_strict, .defects = &k_defects_pandemonium,
+     .session = &k_session_none,
      .engine_evidence = "Pandemonium v4.9.0 and v3.8.0, each agreeing with every vector: built from Relintai/pandemonium_engine@43ca7ef9 and @8dd5dcb6 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "pandemonium-double", .fuzz_id = 5, .aliases = "",
@@ -167,8 +186,8 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Pandemonium P3 documented double build: real_t fields are f64",
      .reals = &k_reals_double_doc, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p3_types), .types = k_pandemonium_p3_types,
-     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
-     .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
+     .header = &k_header_minimal, .objects = &k_objects_godot3, .text = &k_text_strict, .defects = &k_defects_pandemonium,
+     .session = &k_session_none,
      .engine_evidence = NULL,
      .no_engine = "documented only: no Pandemonium with 64-bit real_t compiles, its own decoder first (v4.9.0 core/io/marshalls.cpp:686-696 gives a PoolVector<float> to a Variant; provenance: conformance/evidence/built-engines.md), and that decoder reads math as f32 (marshalls.cpp:208-219)",
      .documented_only = true},
@@ -177,8 +196,8 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Pandemonium P2: ids 0-32 with Vector2i/3i, Rect2i, StringName",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p2_types), .types = k_pandemonium_p2_types,
-     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT35,
+     .header = &k_header_minimal, .objects = &k_objects_godot3, .text = &k_text_godot35, .defects = &k_defects_none,
+     .session = &k_session_none,
      .engine_evidence = "Pandemonium v3.5.0 and v3.7.0, each agreeing with every vector: built from Relintai/pandemonium_engine@4b2f580f and @cdbcabc9 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "pandemonium-5", .fuzz_id = 7, .aliases = "pandemonium-p4", .engine = "Pandemonium v5.x (layout P4)",
@@ -186,8 +205,8 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Pandemonium P4: ids 0-39 with TYPED_ARRAY and PACKED_TYPED_ARRAY",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_pandemonium5, .strings = &k_strings_hardened,
      .type_count = N(k_pandemonium_p4_types), .types = k_pandemonium_p4_types,
-     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_STRICT,
-     .defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true,
+     .header = &k_header_minimal, .objects = &k_objects_godot3, .text = &k_text_strict, .defects = &k_defects_pandemonium,
+     .session = &k_session_none,
      .engine_evidence = "Pandemonium v5.2.0, built from Relintai/pandemonium_engine@1585b099 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "pandemonium-legacy", .fuzz_id = 8, .aliases = "pandemonium-p0",
@@ -195,7 +214,8 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Pandemonium as its docs describe it: the Godot 3 table (ids 0-26)",
      .reals = &k_reals_single, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
+     .header = &k_header_minimal, .objects = &k_objects_godot3, .text = &k_text_godot3_kept, .defects = &k_defects_none,
+     .session = &k_session_none,
      .engine_evidence = NULL,
      .no_engine = "documented only: no Pandemonium release wrote the Godot 3 table; it lived in the repository from 2022-03-15 (49f8e8c3) to 2022-03-21 (527cfb88, Vector2i added), before the first tag v3.5.0",
      .documented_only = true},
@@ -204,26 +224,24 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Godot 4.4+: ids 0-38, typed Array and typed Dictionary headers",
      .reals = &k_reals_flag64_single, .keys = &k_keys_godot4, .typed = &k_typed_godot44, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
-     .int_encoding = GDW_INT_MINIMAL,
-     .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
-     .multiplayer = GDW_MULTIPLAYER_SCENE4, .engine_evidence = "Godot 4.6.3 (Debian sid godot 4.6.3+ds-3)",
+     .header = &k_header_minimal, .objects = &k_objects_godot4, .text = &k_text_strict, .defects = &k_defects_none,
+     .session = &k_session_scene4, .engine_evidence = "Godot 4.6.3 (Debian sid godot 4.6.3+ds-3)",
      .no_engine = NULL},
     {.name = "godot4.3", .fuzz_id = 10, .release = "4.3", .released = "2024-08", .aliases = "godot4@4.3",
      .engine = "Godot 4.3", .family = "godot4", .script = &k_script_godot4,
      .summary = "Godot 4.3: ids 0-38, typed Array header only",
      .reals = &k_reals_flag64_single, .keys = &k_keys_godot40, .typed = &k_typed_godot43, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
-     .int_encoding = GDW_INT_MINIMAL,
-     .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
-     .multiplayer = GDW_MULTIPLAYER_SCENE4, .engine_evidence = "Godot 4.3-stable, built from TriggerCoder/TurboDot3D@21dd2992, a 4.3-stable import (provenance: conformance/evidence/built-engines.md)",
+     .header = &k_header_minimal, .objects = &k_objects_godot4, .text = &k_text_strict, .defects = &k_defects_none,
+     .session = &k_session_scene4, .engine_evidence = "Godot 4.3-stable, built from TriggerCoder/TurboDot3D@21dd2992, a 4.3-stable import (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "godot4.0", .fuzz_id = 11, .release = "4.2", .released = "2023-11", .aliases = "godot4.1 godot4.2",
      .engine = "Godot 4.0-4.2", .family = "godot4", .script = &k_script_godot4,
      .summary = "Godot 4.0-4.2: ids 0-37, no typed containers",
      .reals = &k_reals_flag64_single, .keys = &k_keys_godot40, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types) - 1, .types = k_godot4_types,
-     .int_encoding = GDW_INT_MINIMAL,
-     .rid_has_id = true, .nodepath_bare_absolute = false, .utf8_rule = GDW_UTF8_STRICT,
+     .header = &k_header_minimal, .objects = &k_objects_godot40, .text = &k_text_strict, .defects = &k_defects_none,
+     .session = &k_session_none,
      .engine_evidence = "Godot 4.2 (4.2.3-rc, the 4.2 branch after 4.2.2-stable), built from WhalesState/godot-4.2@d3cb560e (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
     {.name = "godot4-double", .fuzz_id = 12, .aliases = "godot4.4-double", .engine = "Godot 4.4+ precision=double",
@@ -231,62 +249,55 @@ static const gdw_dialect k_dialects[] = {
      .summary = "Godot 4.4+ double build: bit 16 on every math type, reals f64",
      .reals = &k_reals_flag64_double, .keys = &k_keys_godot4, .typed = &k_typed_godot44, .strings = &k_strings_hardened,
      .type_count = N(k_godot4_types), .types = k_godot4_types,
-     .int_encoding = GDW_INT_MINIMAL,
-     .rid_has_id = true, .nodepath_bare_absolute = true, .utf8_rule = GDW_UTF8_STRICT,
-     .multiplayer = GDW_MULTIPLAYER_SCENE4, .engine_evidence = "Godot 4.6.3 precision=double, built from Debian's godot 4.6.3+ds-2 source by tools/engines/build godot4.6-double",
+     .header = &k_header_minimal, .objects = &k_objects_godot4, .text = &k_text_strict, .defects = &k_defects_none,
+     .session = &k_session_scene4, .engine_evidence = "Godot 4.6.3 precision=double, built from Debian's godot 4.6.3+ds-2 source by tools/engines/build godot4.6-double",
      .no_engine = NULL},
 };
-
 /* Engine releases that read a dialect's wire format differently from its newest release: the
  * same fields, named "<dialect>@<release>". Sources and measurements: docs/dialects/<dialect>.md. */
 static const gdw_dialect k_releases[] = {
-    {.name = "mole@2.0", .fuzz_id = 13, .release = "2.0", .release_of = "mole", .differs = "utf8_value joystick_axis_value string_reader", .released = "2016-02", .aliases = "godot2.0",
+    {.name = "mole@2.0", .fuzz_id = 13, .release = "2.0", .release_of = "mole", .differs = "text objects strings", .released = "2016-02", .aliases = "godot2.0",
      .engine = "Godot 2.0.x", .family = "mole", .script = &k_script_mole,
      .summary = "Godot 2.0: strings read without the 2018 hardening; a JOYSTICK_MOTION InputEvent carries the axis only",
      .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_godot2,
      .type_count = N(k_mole_types), .types = k_mole_types,
-     .int_encoding = GDW_INT_ALWAYS32,
-     .engine_header_whole = true, .object_header_only = true, .nodepath_property_bit = true,
-     .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
-     .utf8_value = GDW_UTF8_VALUE_GODOT3, .nodepath_old_string = true, .joystick_axis_value = false,
+     .header = &k_header_godot2, .objects = &k_objects_godot20, .text = &k_text_godot2, .defects = &k_defects_none,
+     .session = &k_session_none,
      .engine_evidence = "Godot 2.0-stable, built from Godot's master history, mehdigoom/ValjangEngine4.0.x@9e2b9f8c (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
-    {.name = "mole@2.1.0", .fuzz_id = 17, .release = "2.1.0", .release_of = "mole", .differs = "utf8_value string_reader", .released = "2016-08",
+    {.name = "mole@2.1.0", .fuzz_id = 17, .release = "2.1.0", .release_of = "mole", .differs = "text strings", .released = "2016-08",
      .aliases = "godot2.1.0 godot2.1.1 godot2.1.2 godot2.1.3 godot2.1.4", .engine = "Godot 2.1.0-2.1.4 (measured: the 2.1 branch point)", .family = "mole", .script = &k_script_mole,
      .summary = "Godot 2.1 before 2.1.5: strings read without the 2018 hardening; a JOYSTICK_MOTION InputEvent carries axis and value",
      .reals = &k_reals_godot2, .keys = &k_keys_as_written, .typed = &k_typed_none, .strings = &k_strings_godot2,
      .type_count = N(k_mole_types), .types = k_mole_types,
-     .int_encoding = GDW_INT_ALWAYS32,
-     .engine_header_whole = true, .object_header_only = true, .nodepath_property_bit = true,
-     .container_shared_bit = true, .utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true,
-     .utf8_value = GDW_UTF8_VALUE_GODOT3, .nodepath_old_string = true, .joystick_axis_value = true,
+     .header = &k_header_godot2, .objects = &k_objects_godot21, .text = &k_text_godot2, .defects = &k_defects_none,
+     .session = &k_session_none,
      .engine_evidence = "Godot 2.1's branch point (2.2-alpha), built from Godot's master history, mehdigoom/ValjangEngine4.0.x@c439a618 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
-    {.name = "godot3@3.1", .fuzz_id = 14, .release = "3.1", .release_of = "godot3", .differs = "utf8_value null_object_as_class multiplayer", .released = "2019-03",
+    {.name = "godot3@3.1", .fuzz_id = 14, .release = "3.1", .release_of = "godot3", .differs = "text objects session", .released = "2019-03",
      .aliases = "godot3.1", .engine = "Godot 3.1.x", .family = "godot3", .script = &k_script_godot3_objects,
      .summary = "Godot 3.1: objects in full by default; UTF-8 as 3.2",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT3, .null_object_as_class = true,
+     .header = &k_header_minimal, .objects = &k_objects_null_as_class, .text = &k_text_godot3, .defects = &k_defects_none,
+     .session = &k_session_none,
      .engine_evidence = "Godot 3.1-stable, built from Godot's master history, mehdigoom/ValjangEngine4.0.x@320f49f2 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
-    {.name = "godot3@3.2", .fuzz_id = 15, .release = "3.2", .release_of = "godot3", .differs = "utf8_value", .released = "2020-01",
+    {.name = "godot3@3.2", .fuzz_id = 15, .release = "3.2", .release_of = "godot3", .differs = "text", .released = "2020-01",
      .aliases = "godot3.2 godot3.3 godot3.4", .engine = "Godot 3.2-3.4 (measured: 3.2.3)", .family = "godot3", .script = &k_script_godot3,
      .summary = "Godot 3.2-3.4: surrogates kept as written, no depth limit (the engine's stack overflows)",
      .reals = &k_reals_single, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_hardened,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .int_encoding = GDW_INT_MINIMAL, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT3,
-     .multiplayer = GDW_MULTIPLAYER_API3, .engine_evidence = "Godot 3.2.3 (Debian 12 godot3-server 3.2.3-stable-1)",
+     .header = &k_header_minimal, .objects = &k_objects_godot3, .text = &k_text_godot3, .defects = &k_defects_none,
+     .session = &k_session_api3, .engine_evidence = "Godot 3.2.3 (Debian 12 godot3-server 3.2.3-stable-1)",
      .no_engine = NULL},
-    {.name = "godot3.0@3.0.0", .fuzz_id = 16, .release = "3.0.0", .release_of = "godot3.0", .differs = "nodepath_old_string string_reader float_nan_f32", .released = "2018-01",
+    {.name = "godot3.0@3.0.0", .fuzz_id = 16, .release = "3.0.0", .release_of = "godot3.0", .differs = "objects strings reals", .released = "2018-01",
      .aliases = "godot3.0.0 godot3.0.1 godot3.0.2 godot3.0.3 godot3.0.4 godot3.0.5", .engine = "Godot 3.0.0-3.0.5 (measured: 3.0-stable)", .family = "godot3", .script = &k_script_godot3_objects,
      .summary = "Godot 3.0 before 3.0.6: strings read without the 2018 hardening, NaN written as f32",
      .reals = &k_reals_single_fast_math, .keys = &k_keys_godot3, .typed = &k_typed_none, .strings = &k_strings_godot30,
      .type_count = N(k_godot3_types), .types = k_godot3_types,
-     .int_encoding = GDW_INT_ALWAYS64, .utf8_rule = GDW_UTF8_GODOT3,
-     .utf8_value = GDW_UTF8_VALUE_GODOT3, .nodepath_old_string = true, .null_object_as_class = true,
+     .header = &k_header_int64, .objects = &k_objects_godot300, .text = &k_text_godot3, .defects = &k_defects_none,
+     .session = &k_session_none,
      .engine_evidence = "Godot 3.0-stable, built from Godot's master history, mehdigoom/ValjangEngine4.0.x@9bd40269 (provenance: conformance/evidence/built-engines.md)",
      .no_engine = NULL},
 };
@@ -368,44 +379,7 @@ unsigned gdw_dialect_fuzz_id(const gdw_dialect *d) { return d ? d->fuzz_id : 0; 
  * fact, not a wire rule, so its script facts say it. */
 bool gdw_dialect_objects_by_default(const gdw_dialect *d) { return d && d->script && d->script->objects_by_default; }
 
-int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) {
-    if (!d) return -1;
-    switch (r) {
-    case GDW_RULE_REAL_MODE: return gdw_reals_of(d)->real_mode;
-    case GDW_RULE_ENCODE_MATH_F64: return gdw_reals_of(d)->encode_math_f64;
-    case GDW_RULE_FLOAT_ENCODE_F32_ONLY: return gdw_reals_of(d)->float_encode_f32_only;
-    case GDW_RULE_NARROW_MATH_F64: return gdw_reals_of(d)->narrow_math_f64;
-    case GDW_RULE_INT_ENCODING: return d->int_encoding;
-    case GDW_RULE_ENGINE_HEADER_WHOLE: return d->engine_header_whole;
-    case GDW_RULE_RID_HAS_ID: return d->rid_has_id;
-    case GDW_RULE_OBJECT_HEADER_ONLY: return d->object_header_only;
-    case GDW_RULE_NODEPATH_PROPERTY_BIT: return d->nodepath_property_bit;
-    case GDW_RULE_NODEPATH_BARE_ABSOLUTE: return d->nodepath_bare_absolute;
-    case GDW_RULE_CONTAINER_SHARED_BIT: return d->container_shared_bit;
-    case GDW_RULE_TYPED_ARRAY_BITS: return gdw_typed_of(d)->array_bits;
-    case GDW_RULE_TYPED_DICT_BITS: return gdw_typed_of(d)->dict_bits;
-    case GDW_RULE_UTF8_RULE: return d->utf8_rule;
-    case GDW_RULE_LENIENT_STRINGS: return d->lenient_strings;
-    case GDW_RULE_UTF8_VALUE: return d->utf8_value;
-    case GDW_RULE_NODEPATH_OLD_STRING: return d->nodepath_old_string;
-    case GDW_RULE_DEFECT_PROJECTION_248: return d->defect_projection_248;
-    case GDW_RULE_DEFECT_VEC4_POOL_W: return d->defect_vec4_pool_w;
-    case GDW_RULE_DEFECT_VEC4_ADVANCE_12: return d->defect_vec4_advance_12;
-    case GDW_RULE_JOYSTICK_AXIS_VALUE: return d->joystick_axis_value;
-    case GDW_RULE_NULL_OBJECT_AS_CLASS: return d->null_object_as_class;
-    case GDW_RULE_TYPED_RULE: return gdw_typed_of(d)->rule;
-    case GDW_RULE_MERGE_DICT_KEYS: return gdw_keys_of(d)->merge_dict_keys;
-    case GDW_RULE_KEYS_NESTED_NAN_EQUAL: return gdw_keys_of(d)->nested_nan_equal;
-    case GDW_RULE_KEYS_DICTS_BY_IDENTITY: return gdw_keys_of(d)->dicts_by_identity;
-    case GDW_RULE_KEYS_STRING_LIKE: return gdw_keys_of(d)->string_like;
-    case GDW_RULE_KEYS_NAME_TO_STRING: return gdw_keys_of(d)->name_to_string;
-    case GDW_RULE_STRING_READER: return gdw_strings_of(d)->reader;
-    case GDW_RULE_FLOAT_NAN_F32: return gdw_reals_of(d)->nan_written_f32;
-    case GDW_RULE_MULTIPLAYER: return d->multiplayer;
-    case GDW_RULE_COUNT: break;
-    }
-    return -1;
-}
+int gdw_dialect_rule(const gdw_dialect *d, gdw_rule r) { return d ? gdw_row_rule(d, r) : -1; }
 
 /* The lowest set bit of m (m not 0). */
 static unsigned lowest_bit(uint64_t m) {
@@ -449,38 +423,12 @@ bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b, const g
 }
 
 const char *gdw_rule_name(gdw_rule r) {
-    static const char *const k_names[GDW_RULE_COUNT] = {
-        "real_mode",
-        "encode_math_f64",
-        "float_encode_f32_only",
-        "narrow_math_f64",
-        "int_encoding",
-        "engine_header_whole",
-        "rid_has_id",
-        "object_header_only",
-        "nodepath_property_bit",
-        "nodepath_bare_absolute",
-        "container_shared_bit",
-        "typed_array_bits",
-        "typed_dict_bits",
-        "utf8_rule",
-        "lenient_strings",
-        "utf8_value",
-        "nodepath_old_string",
-        "defect_projection_248",
-        "defect_vec4_pool_w",
-        "defect_vec4_advance_12",
-        "joystick_axis_value",
-        "null_object_as_class",
-        "typed_rule",
-        "merge_dict_keys",
-        "keys_nested_nan_equal",
-        "keys_dicts_by_identity",
-        "keys_string_like",
-        "keys_name_to_string",
-        "string_reader",
-        "float_nan_f32",
-        "multiplayer"
-    };
-    return (unsigned)r < GDW_RULE_COUNT ? k_names[r] : "?";
+    switch (r) {
+#define GDW_RULE_NAME(id, name, group, field) \
+    case GDW_RULE_##id: return name;
+        GDW_RULES(GDW_RULE_NAME)
+#undef GDW_RULE_NAME
+    case GDW_RULE_COUNT: break;
+    }
+    return "?";
 }

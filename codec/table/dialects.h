@@ -17,7 +17,7 @@
 
 /* The rules that go together are one field each: a row points at the combination its engine has,
  * one of the few named in dialects.c (k_reals_*, k_keys_*, k_typed_*), so no row can hold a
- * combination no engine has. The codec reads them through gdw_reals_of, gdw_keys_of, gdw_typed_of. */
+ * combination no engine has. The codec reads each rule through gdw_row_rule (GDW_RULES, below). */
 
 /* Reals: how math types and real arrays size their components, and how FLOAT is written
  * (k_reals_godot2: f32 everywhere, FLOAT too; _single: f32 components, FLOAT f32 or flagged f64;
@@ -98,6 +98,61 @@ typedef struct gdw_typed_facts {
     uint8_t rule;    /* gdw_typed_rule: what typed containers keep, convert or drop */
 } gdw_typed_facts;
 
+/* Header rules: how ints are sized and which header and count bits exist. k_header_godot2: every int 32 bits,
+ * the whole header a type id, count bit 31 "shared" (2.x); _int64: every int as flag + i64 (3.0.x, #15383);
+ * _minimal: i32 unless the value needs 64 bits (3.1+, 4.x, Pandemonium). */
+typedef struct gdw_header_facts {
+    uint8_t int_encoding;         /* gdw_int_encoding */
+    bool engine_header_whole;     /* engine-exact: the whole u32 header must be < type_count, no
+                                     flag bits exist (2.x as released); compatible mode masks 0xFF */
+    bool container_shared_bit;    /* Array/Dictionary count bit 31 = "shared" (2.x); else ignored */
+} gdw_header_facts;
+
+/* Path and Object rules: RID, Object, NodePath and InputEvent payloads (the values whose payload the
+ * engines changed between releases). k_objects_godot21, _godot20 (2.0: a JOYSTICK_MOTION InputEvent carries
+ * the axis only), _godot3 (none of them), _null_as_class (3.0.6 and 3.1: the encoder writes a null Object as
+ * an Object with no class), _godot300 (3.0.0-3.0.5: and the old-form NodePath is read), _godot4 (RID id,
+ * NodePath("/") kept), _godot40 (4.0-4.2: RID id only). */
+typedef struct gdw_objects_facts {
+    bool rid_has_id;              /* RID carries a u64 id (4.x); else header only */
+    bool object_header_only;      /* Object never carries a payload (2.x) */
+    bool nodepath_property_bit;   /* NodePath flag bit 1 = separate property (2.x); else extra subname */
+    bool nodepath_bare_absolute;  /* a NodePath without parts keeps its absolute flag: NodePath("/")
+                                     (4.x); else it is the empty path (2.x, 3.x) */
+    bool nodepath_old_string;     /* compatible mode: a NodePath whose first word lacks bit 31 is the
+                                     old format, a path string without padding (2.0-2.1.4) */
+    bool null_object_as_class;    /* the encoder writes a null Object as an OBJECT with an empty
+                                     class name (3.0, 3.1 full-object encoding), not as NIL */
+    bool joystick_axis_value;     /* 2.x InputEvent JOYSTICK_MOTION carries an f32 value (every 2.1.x;
+                                     2.0 reads the axis only) */
+} gdw_objects_facts;
+
+/* Text: the UTF-8 the engine's string reader accepts and what an accepted string holds.
+ * k_text_godot21 (2.1.5+: lenient in compatible mode, bytes kept), _godot2 (2.0-2.1.4: and 3.x's decoder's
+ * value), _godot35 (3.5+ and Pandemonium P2: surrogate pairs joined), _godot3 (3.0-3.4), _godot3_kept (the
+ * Pandemonium docs' table: not measured), _strict (4.x, Pandemonium v3.8+). */
+typedef struct gdw_text_facts {
+    uint8_t utf8_rule;            /* gdw_utf8_rule the engine applies */
+    bool lenient_strings;         /* compatible mode: no UTF-8 check, padding may be missing
+                                     (2.x before 2.1.5); engine-exact follows utf8_rule */
+    uint8_t utf8_value;           /* gdw_utf8_value: what an accepted string holds (engine-exact) */
+} gdw_text_facts;
+
+/* Engine defects modelled in engine-exact mode. k_defects_none, _pandemonium. */
+typedef struct gdw_defects_facts {
+    bool defect_projection_248;   /* Projection decode wants 248 bytes left (Pandemonium) */
+    bool defect_vec4_pool_w;      /* PoolVector4/4i arrays decode w from the z slot (Pandemonium) */
+    bool defect_vec4_advance_12;  /* Vector4/4i decode reads 16 bytes but moves on by 12, so in a
+                                     container the next value starts at w (Pandemonium v3.8+,
+                                     core/io/marshalls.cpp `(*r_len) += 4 * 3`; found by a v4.9.0
+                                     build reading its own packets) */
+} gdw_defects_facts;
+
+/* Above the Variants: the multiplayer layer the engines speak (session/). k_session_none, _api3, _scene4. */
+typedef struct gdw_session_facts {
+    uint8_t multiplayer;          /* gdw_multiplayer */
+} gdw_session_facts;
+
 struct gdw_dialect {
     const char *name;      /* command-line name; a release row is "<dialect>@<release>" */
     uint8_t fuzz_id;       /* byte 0 of a fuzz input names the row by this id (fuzzers/fuzz.h): the
@@ -106,9 +161,10 @@ struct gdw_dialect {
     const char *release;   /* the engine release whose behaviour the row models ("3.6") */
     const char *release_of;/* a release row: the dialect it is a release of (same wire format);
                               NULL for a dialect */
-    const char *differs;   /* a release row: the rules (gdw_rule_name, space separated) in which it
-                              differs from its dialect, the row's every other rule being the
-                              dialect's (codec:table_test holds both ways); NULL for a dialect */
+    const char *differs;   /* a release row: the groups of rules (the fields below: reals, keys, ...,
+                              space separated) in which it differs from its dialect, every other group
+                              being the dialect's own (codec:table_test holds both ways); NULL for a
+                              dialect */
     const char *released;  /* "YYYY-MM": when the newest engine release the row stands for came
                               out; `check` names the newest of dialects that read a packet alike.
                               NULL for rows no one release stands for (the Pandemonium fork, the
@@ -128,46 +184,12 @@ struct gdw_dialect {
     uint8_t type_count;    /* VARIANT_MAX: wire ids 0 .. type_count-1 exist */
     const uint8_t *types;  /* wire id -> gdw_type */
 
-    /* Ints */
-    uint8_t int_encoding;         /* gdw_int_encoding */
-
-    /* Header */
-    bool engine_header_whole;     /* engine-exact: the whole u32 header must be < type_count, no
-                                     flag bits exist (2.x as released); compatible mode masks 0xFF */
-
-    /* Payload variations */
-    bool rid_has_id;              /* RID carries a u64 id (4.x); else header only */
-    bool object_header_only;      /* Object never carries a payload (2.x) */
-    bool nodepath_property_bit;   /* NodePath flag bit 1 = separate property (2.x); else extra subname */
-    bool nodepath_bare_absolute;  /* a NodePath without parts keeps its absolute flag: NodePath("/")
-                                     (4.x); else it is the empty path (2.x, 3.x) */
-    bool container_shared_bit;    /* Array/Dictionary count bit 31 = "shared" (2.x); else ignored */
-
-    /* Strings */
-    uint8_t utf8_rule;            /* gdw_utf8_rule the engine applies */
-    bool lenient_strings;         /* compatible mode: no UTF-8 check, padding may be missing
-                                     (2.x before 2.1.5); engine-exact follows utf8_rule */
-    uint8_t utf8_value;           /* gdw_utf8_value: what an accepted string holds (engine-exact) */
-    bool nodepath_old_string;     /* compatible mode: a NodePath whose first word lacks bit 31 is the
-                                     old format, a path string without padding (2.0-2.1.4) */
-
-    /* Engine defects modelled in engine-exact mode */
-    bool defect_projection_248;   /* Projection decode wants 248 bytes left (Pandemonium) */
-    bool defect_vec4_pool_w;      /* PoolVector4/4i arrays decode w from the z slot (Pandemonium) */
-    bool defect_vec4_advance_12;  /* Vector4/4i decode reads 16 bytes but moves on by 12, so in a
-                                     container the next value starts at w (Pandemonium v3.8+,
-                                     core/io/marshalls.cpp `(*r_len) += 4 * 3`; found by a v4.9.0
-                                     build reading its own packets) */
-    bool joystick_axis_value;     /* 2.x InputEvent JOYSTICK_MOTION carries an f32 value (every 2.1.x;
-                                     2.0 reads the axis only) */
-
-    /* The engine's encoder (what its script API decodes by default is not a wire rule:
-       gdw_dialect_objects_by_default, dialects.c) */
-    bool null_object_as_class;    /* the encoder writes a null Object as an OBJECT with an empty
-                                     class name (3.0, 3.1 full-object encoding), not as NIL */
-
-    /* Above the Variants */
-    uint8_t multiplayer;          /* gdw_multiplayer: the multiplayer layer the engines speak (session/) */
+    /* The other groups of rules */
+    const gdw_header_facts *header;
+    const gdw_objects_facts *objects;
+    const gdw_text_facts *text;
+    const gdw_defects_facts *defects;
+    const gdw_session_facts *session;
 
     /* Where the row's expectations come from (README "Dialects"; issue 27) */
     const char *engine_evidence;  /* the real engine that answered every conformance vector in this
@@ -178,9 +200,75 @@ struct gdw_dialect {
                                      packet as well */
 };
 
-static inline const gdw_reals_facts *gdw_reals_of(const gdw_dialect *d) { return d->reals; }
-static inline const gdw_keys_facts *gdw_keys_of(const gdw_dialect *d) { return d->keys; }
-static inline const gdw_typed_facts *gdw_typed_of(const gdw_dialect *d) { return d->typed; }
+
+/* The rules, each once: its gdw_rule (GDW_RULE_<id>), its name (gdw_rule_name, `gdwire dialects --json`) and
+ * where a row holds its value (the group a row points at, and its field there). Everything that reads a rule goes through
+ * gdw_row_rule (the walk and the engine pass through RULE, below, which notes it); gdw_dialect_rule and
+ * gdw_rule_name are made from this list, so a rule's field is named here and in the rows, nowhere else. */
+#define GDW_RULES(X)                                                                         \
+    X(REAL_MODE, "real_mode", reals, real_mode)                                              \
+    X(ENCODE_MATH_F64, "encode_math_f64", reals, encode_math_f64)                            \
+    X(FLOAT_ENCODE_F32_ONLY, "float_encode_f32_only", reals, float_encode_f32_only)          \
+    X(NARROW_MATH_F64, "narrow_math_f64", reals, narrow_math_f64)                            \
+    X(INT_ENCODING, "int_encoding", header, int_encoding)                                    \
+    X(ENGINE_HEADER_WHOLE, "engine_header_whole", header, engine_header_whole)               \
+    X(RID_HAS_ID, "rid_has_id", objects, rid_has_id)                                         \
+    X(OBJECT_HEADER_ONLY, "object_header_only", objects, object_header_only)                 \
+    X(NODEPATH_PROPERTY_BIT, "nodepath_property_bit", objects, nodepath_property_bit)        \
+    X(NODEPATH_BARE_ABSOLUTE, "nodepath_bare_absolute", objects, nodepath_bare_absolute)     \
+    X(CONTAINER_SHARED_BIT, "container_shared_bit", header, container_shared_bit)            \
+    X(TYPED_ARRAY_BITS, "typed_array_bits", typed, array_bits)                               \
+    X(TYPED_DICT_BITS, "typed_dict_bits", typed, dict_bits)                                  \
+    X(UTF8_RULE, "utf8_rule", text, utf8_rule)                                               \
+    X(LENIENT_STRINGS, "lenient_strings", text, lenient_strings)                             \
+    X(UTF8_VALUE, "utf8_value", text, utf8_value)                                            \
+    X(NODEPATH_OLD_STRING, "nodepath_old_string", objects, nodepath_old_string)              \
+    X(DEFECT_PROJECTION_248, "defect_projection_248", defects, defect_projection_248)        \
+    X(DEFECT_VEC4_POOL_W, "defect_vec4_pool_w", defects, defect_vec4_pool_w)                 \
+    X(DEFECT_VEC4_ADVANCE_12, "defect_vec4_advance_12", defects, defect_vec4_advance_12)     \
+    X(JOYSTICK_AXIS_VALUE, "joystick_axis_value", objects, joystick_axis_value)              \
+    X(NULL_OBJECT_AS_CLASS, "null_object_as_class", objects, null_object_as_class)           \
+    X(TYPED_RULE, "typed_rule", typed, rule)                                                 \
+    X(MERGE_DICT_KEYS, "merge_dict_keys", keys, merge_dict_keys)                             \
+    X(KEYS_NESTED_NAN_EQUAL, "keys_nested_nan_equal", keys, nested_nan_equal)                \
+    X(KEYS_DICTS_BY_IDENTITY, "keys_dicts_by_identity", keys, dicts_by_identity)             \
+    X(KEYS_STRING_LIKE, "keys_string_like", keys, string_like)                               \
+    X(KEYS_NAME_TO_STRING, "keys_name_to_string", keys, name_to_string)                      \
+    X(STRING_READER, "string_reader", strings, reader)                                       \
+    X(FLOAT_NAN_F32, "float_nan_f32", reals, nan_written_f32)                                \
+    X(MULTIPLAYER, "multiplayer", session, multiplayer)
+
+/* Rule r's value in row d (not NULL): 0 or 1 for a yes-or-no rule, else a value of its enum; -1 for no rule.
+ * With a constant r it folds to the one load of the field. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int gdw_row_rule(const gdw_dialect *d, gdw_rule r) {
+    switch (r) {
+#define GDW_RULE_CASE(id, name, group, field) \
+    case GDW_RULE_##id: return (int)d->group->field;
+        GDW_RULES(GDW_RULE_CASE)
+#undef GDW_RULE_CASE
+    case GDW_RULE_COUNT: break;
+    }
+    return -1;
+}
+
+/* How the decoder's walk and the engine pass read their row: RULE(c, GDW_RULE_X) is the rule's value, and notes
+ * it in c->read.rules (c has `row`, the row, and `read`, a gdw_rules_read), so that a row that agrees on every
+ * rule noted walks the packet alike (gdw_dialects_read_alike). STRICT_RULE notes it in c->read.strict_rules: a
+ * rule read only to find where strict mode would refuse (a compatible walk's shadow). A rule is noted where it is
+ * read and nowhere else, whatever stands beside it: each site tests the input first and reads the rule only
+ * where the input makes it matter (codec/tests/noting_test holds every rule not noted to change nothing). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int gdw_rule_noted(uint64_t *noted, const gdw_dialect *d, gdw_rule r) {
+    *noted |= (uint64_t)1 << r;
+    return gdw_row_rule(d, r);
+}
+#define RULE(c, r) gdw_rule_noted(&(c)->read.rules, (c)->row, (r))
+#define STRICT_RULE(c, r) gdw_rule_noted(&(c)->read.strict_rules, (c)->row, (r))
 static inline const gdw_strings_facts *gdw_strings_of(const gdw_dialect *d) { return d->strings; }
 
 #endif

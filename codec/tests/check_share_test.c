@@ -16,24 +16,10 @@
 #include "codec/tests/testing.h"
 
 #define MAX_ROWS 64
-static const uint64_t K0 = 0x0123456789ABCDEFu, K1 = 0xFEDCBA9876543210u;
 
 static long g_pairs_answer_alike, g_strict_own, g_shared_checks, g_packets, g_pairs_alike, g_pairs_alike_accepted, g_pairs_apart, g_walks_saved, g_rows;
 
-typedef struct answer {
-    gdw_check_result r;
-    gdw_rules_read read;
-    gdw_digest digest;
-} answer;
-
-static void answer_of(answer *a, const gdw_dialect *d, const uint8_t *p, size_t n, const gdw_decode_options *base) {
-    gdw_decode_options o = *base;
-    gdw_digest_init(&a->digest, K0, K1, p, n);
-    o.digest = &a->digest;
-    memset(&a->read, 0, sizeof a->read);
-    memset(&a->r, 0, sizeof a->r);
-    gdw_check_dialect_read(d, p, n, &o, NULL, true, &a->r, &a->read);
-}
+typedef t_answer answer;
 
 /* b's own answer is a's: every field gdw_check fills, the tree, the digest, and what b's walks read. */
 static void same_answer(const answer *a, const answer *b, size_t n, const gdw_decode_options *o) {
@@ -91,7 +77,7 @@ static void check_packet_in(const uint8_t *p, size_t n, const gdw_decode_options
     size_t nd = gdw_dialect_count();
     static answer ans[MAX_ROWS];
     if (nd > MAX_ROWS) nd = MAX_ROWS;
-    for (size_t i = 0; i < nd; i++) answer_of(&ans[i], gdw_dialect_at(i), p, n, o);
+    for (size_t i = 0; i < nd; i++) t_answer_of(&ans[i], gdw_dialect_at(i), p, n, o);
     for (size_t i = 0; i < nd; i++)
         for (size_t j = 0; j < nd; j++) {
             if (i == j) continue;
@@ -131,21 +117,7 @@ static void check_packet_in(const uint8_t *p, size_t n, const gdw_decode_options
 
 static void check_packet(const uint8_t *p, size_t n) {
     g_packets++;
-    gdw_decode_options o = gdw_decode_options_default();
-    check_packet_in(p, n, &o);
-    o.watch_engine = true;
-    check_packet_in(p, n, &o);
-    o.watch_engine = false;
-    o.mode = GDW_MODE_STRICT;
-    check_packet_in(p, n, &o);
-    o.mode = GDW_MODE_ENGINE_EXACT;
-    check_packet_in(p, n, &o);
-    /* as `gdwire check` walks: watching, its tree cut at its first node, so that past the cut a Dictionary's keys
-     * are judged from the stack a watching validation keeps (and, when it is full, by the row's rules alone) */
-    o = gdw_decode_options_default();
-    o.watch_engine = true;
-    o.keep_nodes = 1;
-    check_packet_in(p, n, &o);
+    t_five_ways(p, n, check_packet_in);
 }
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15u;

@@ -72,13 +72,13 @@ static void roundtrip(const gdw_dialect *d, const char *text) {
     CHECK(s == GDW_OK, "%s: decode %s: %s at %zu", d->name, text, err.message, err.offset);
     if (s == GDW_OK) {
         const gdw_value *v2 = gdw_doc_root(back);
-        bool null_object = v->type == GDW_OBJECT && (v->flags & GDW_VF_OBJECT_NULL) && !d->object_header_only &&
-                           !d->null_object_as_class; /* 3.0/3.1 write it as an Object of no class */
+        bool null_object = v->type == GDW_OBJECT && (v->flags & GDW_VF_OBJECT_NULL) && !gdw_row_rule(d, GDW_RULE_OBJECT_HEADER_ONLY) &&
+                           !gdw_row_rule(d, GDW_RULE_NULL_OBJECT_AS_CLASS); /* 3.0/3.1 write it as an Object of no class */
         char t2[512];
         gdw_text_print(v2, t2, sizeof t2);
-        bool f32_only = gdw_reals_of(d)->float_encode_f32_only && v->type == GDW_FLOAT; /* Godot 2 writes every float as f32 */
+        bool f32_only = gdw_row_rule(d, GDW_RULE_FLOAT_ENCODE_F32_ONLY) && v->type == GDW_FLOAT; /* Godot 2 writes every float as f32 */
         /* and Godot 3.0.0 writes a NaN as a quiet f32 (built with -ffast-math) */
-        bool nan_f32 = gdw_reals_of(d)->nan_written_f32 && v->type == GDW_FLOAT &&
+        bool nan_f32 = gdw_row_rule(d, GDW_RULE_FLOAT_NAN_F32) && v->type == GDW_FLOAT &&
                        (v->width == 8 ? isnan(bits_to_f64(v->u.bits)) : isnan(bits_to_f32((uint32_t)v->u.bits)));
         if (f32_only || nan_f32) CHECK(v2->type == GDW_FLOAT && v2->width == 4, "%s: %s came back as %s", d->name, text, t2);
         else if (null_object) CHECK(v2->type == GDW_NIL, "%s: null object decodes as %s", d->name, t2);
@@ -93,13 +93,13 @@ static void roundtrip(const gdw_dialect *d, const char *text) {
               gdw_status_name(err.code), err.offset);
         o.mode = GDW_MODE_ENGINE_EXACT;
         s = gdw_validate(d, b1, w1, &o, NULL, &err);
-        bool defect = d->defect_projection_248 && v->type == GDW_PROJECTION;
+        bool defect = gdw_row_rule(d, GDW_RULE_DEFECT_PROJECTION_248) && v->type == GDW_PROJECTION;
         CHECK(defect ? s == GDW_ERR_ENGINE_DEFECT : s == GDW_OK, "%s: engine-exact on %s: %s", d->name, text, gdw_status_name(s));
         /* every proper prefix is rejected as truncated (or, for a few types, as a bad value) */
         for (size_t cut = 0; cut < w1; cut++) {
             gdw_status ps = gdw_validate(d, b1, cut, NULL, NULL, &err);
             const gdw_strings_facts *sf = gdw_strings_of(d); /* strings whose padding may be missing */
-            bool pad_only = ps == GDW_OK && (v->type == GDW_PACKED_BYTE_ARRAY || v->type == GDW_IMAGE || d->lenient_strings ||
+            bool pad_only = ps == GDW_OK && (v->type == GDW_PACKED_BYTE_ARRAY || v->type == GDW_IMAGE || gdw_row_rule(d, GDW_RULE_LENIENT_STRINGS) ||
                                              sf->padding_unchecked[GDW_STR_VALUE] || sf->padding_unchecked[GDW_STR_ARRAY_ENTRY]);
             CHECK(ps != GDW_OK || pad_only, "%s: %s cut at %zu accepted", d->name, text, cut);
         }

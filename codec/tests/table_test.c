@@ -23,6 +23,25 @@ static int next_word(const char **p, char *out, size_t cap) {
     return 1;
 }
 
+/* The group a rule's value lives in (GDW_RULES), as differs names it. */
+static const char *gdw_rule_group(gdw_rule r) {
+    switch (r) {
+#define GROUP_NAME(id, rule_name, group, field) \
+    case GDW_RULE_##id: return #group;
+        GDW_RULES(GROUP_NAME)
+#undef GROUP_NAME
+    case GDW_RULE_COUNT: break;
+    }
+    return NULL;
+}
+
+/* r is the first rule of its group in GDW_RULES (each group checked once). */
+static bool first_of_group(gdw_rule r) {
+    for (int q = 0; q < (int)r; q++)
+        if (!strcmp(gdw_rule_group((gdw_rule)q), gdw_rule_group(r))) return false;
+    return true;
+}
+
 int main(void) {
     size_t n = rows();
     CHECK(n <= 256, "%zu rows: fuzz ids are one byte", n);
@@ -48,12 +67,12 @@ int main(void) {
         /* the engine-exact rules imply what they act on */
         bool typed = false;
         for (unsigned w = 0; w < d->type_count; w++) typed |= d->types[w] == GDW_TYPED_ARRAY;
-        CHECK(gdw_typed_of(d)->rule <= GDW_TYPED_VALIDATE, "%s: typed_rule %u is no gdw_typed_rule", d->name, gdw_typed_of(d)->rule);
-        CHECK(gdw_typed_of(d)->rule != GDW_TYPED_SAME_TYPE || typed, "%s: typed_rule SAME_TYPE acts on TypedArrays, which it has none of", d->name);
-        CHECK((gdw_typed_of(d)->rule != GDW_TYPED_CONVERT && gdw_typed_of(d)->rule != GDW_TYPED_VALIDATE) || gdw_typed_of(d)->array_bits,
+        CHECK(gdw_row_rule(d, GDW_RULE_TYPED_RULE) <= GDW_TYPED_VALIDATE, "%s: typed_rule %d is no gdw_typed_rule", d->name, gdw_row_rule(d, GDW_RULE_TYPED_RULE));
+        CHECK(gdw_row_rule(d, GDW_RULE_TYPED_RULE) != GDW_TYPED_SAME_TYPE || typed, "%s: typed_rule SAME_TYPE acts on TypedArrays, which it has none of", d->name);
+        CHECK((gdw_row_rule(d, GDW_RULE_TYPED_RULE) != GDW_TYPED_CONVERT && gdw_row_rule(d, GDW_RULE_TYPED_RULE) != GDW_TYPED_VALIDATE) || gdw_row_rule(d, GDW_RULE_TYPED_ARRAY_BITS),
               "%s: typed_rule CONVERT/VALIDATE act on typed Array headers (typed_array_bits)", d->name);
-        CHECK(!gdw_keys_of(d)->name_to_string || gdw_keys_of(d)->merge_dict_keys, "%s: keys_name_to_string without merge_dict_keys", d->name);
-        CHECK(!(gdw_keys_of(d)->string_like || gdw_keys_of(d)->nested_nan_equal || gdw_keys_of(d)->dicts_by_identity) || gdw_keys_of(d)->merge_dict_keys,
+        CHECK(!gdw_row_rule(d, GDW_RULE_KEYS_NAME_TO_STRING) || gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS), "%s: keys_name_to_string without merge_dict_keys", d->name);
+        CHECK(!(gdw_row_rule(d, GDW_RULE_KEYS_STRING_LIKE) || gdw_row_rule(d, GDW_RULE_KEYS_NESTED_NAN_EQUAL) || gdw_row_rule(d, GDW_RULE_KEYS_DICTS_BY_IDENTITY)) || gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS),
               "%s: a key-equality rule without merge_dict_keys", d->name);
         for (unsigned w = 0; w < d->type_count; w++) {
             CHECK(d->types[w] < GDW_TYPE_COUNT, "%s: wire id %u maps to no type", d->name, w);
@@ -76,21 +95,29 @@ int main(void) {
             CHECK(!strncmp(d->name, base->name, bl) && d->name[bl] == '@', "release %s is not named %s@<release>", d->name, base->name);
             CHECK(!strcmp(d->family, base->family) && d->type_count == base->type_count && d->types == base->types,
                   "release %s: another wire format than %s", d->name, base->name);
-            /* a release is its dialect with the rules it names in differs, no more, no fewer */
-            CHECK(d->differs && d->differs[0], "release %s names no rule it differs in", d->name);
-            for (int r = 0; r < GDW_RULE_COUNT; r++) {
-                bool named = false;
-                const char *w = d->differs ? d->differs : "";
-                while (next_word(&w, word, sizeof word)) named |= !strcmp(word, gdw_rule_name((gdw_rule)r));
-                bool differ = gdw_dialect_rule(d, (gdw_rule)r) != gdw_dialect_rule(base, (gdw_rule)r);
-                CHECK(differ == named, "release %s: rule %s %s %s's, and differs %s it", d->name, gdw_rule_name((gdw_rule)r),
-                      differ ? "differs from" : "is", base->name, named ? "names" : "does not name");
-            }
+            /* a release is its dialect with the groups of rules it names in differs: each one its own combination, in
+             * which some rule differs, and every other group the dialect's own (the same pointer) */
+            CHECK(d->differs && d->differs[0], "release %s names no group it differs in", d->name);
+#define RULE_GROUP(id, rule_name, group, field)                                                                                    \
+    if (first_of_group(GDW_RULE_##id)) {                                                                                      \
+        bool named = false, differ = false;                                                                                     \
+        const char *w = d->differs ? d->differs : "";                                                                           \
+        while (next_word(&w, word, sizeof word)) named |= !strcmp(word, #group);                                                \
+        for (int r = 0; r < GDW_RULE_COUNT; r++)                                                                                \
+            differ |= gdw_rule_group((gdw_rule)r) && !strcmp(gdw_rule_group((gdw_rule)r), #group) &&                            \
+                      gdw_dialect_rule(d, (gdw_rule)r) != gdw_dialect_rule(base, (gdw_rule)r);                                  \
+        CHECK(d->group && base->group, "%s: no " #group, d->name);                                                              \
+        CHECK(named == (d->group != base->group), "release %s: group " #group " %s %s's, and differs %s it", d->name,             \
+              d->group != base->group ? "is not" : "is", base->name, named ? "names" : "does not name");                        \
+        CHECK(!named || differ, "release %s: differs names " #group ", in which no rule differs from %s's", d->name, base->name); \
+    }
+            GDW_RULES(RULE_GROUP)
+#undef RULE_GROUP
             const char *w = d->differs ? d->differs : "";
             while (next_word(&w, word, sizeof word)) {
                 bool known = false;
-                for (int r = 0; r < GDW_RULE_COUNT; r++) known |= !strcmp(word, gdw_rule_name((gdw_rule)r));
-                CHECK(known, "release %s: differs names %s, which is no rule", d->name, word);
+                for (int r = 0; r < GDW_RULE_COUNT; r++) known |= !strcmp(word, gdw_rule_group((gdw_rule)r));
+                CHECK(known, "release %s: differs names %s, which is no group of rules", d->name, word);
             }
         }
     }

@@ -148,4 +148,38 @@ static inline gdw_allocator t_counting_allocator(t_counting *c) {
     return a;
 }
 
+/* A row's whole answer to a packet, as gdw_check gives it (its tree kept), with what it rested on and its decode's
+ * own digest (check_share_test, noting_test). */
+typedef struct t_answer {
+    gdw_check_result r;
+    gdw_rules_read read;
+    gdw_digest digest;
+} t_answer;
+static inline void t_answer_of(t_answer *a, const gdw_dialect *d, const uint8_t *p, size_t n, const gdw_decode_options *base) {
+    gdw_decode_options o = *base;
+    gdw_digest_init(&a->digest, 0x0123456789ABCDEFu, 0xFEDCBA9876543210u, p, n);
+    o.digest = &a->digest;
+    memset(&a->read, 0, sizeof a->read);
+    memset(&a->r, 0, sizeof a->r);
+    gdw_check_dialect_read(d, p, n, &o, NULL, true, &a->r, &a->read);
+}
+/* The five ways the sharing tests decode a packet: compatible with and without watching for the engine's value,
+ * strict, engine-exact, and watching with the tree cut at its first node (as `gdwire check` decodes: past the
+ * cut a Dictionary's keys are judged from the stack a watching validation keeps). */
+static inline void t_five_ways(const uint8_t *p, size_t n, void (*fn)(const uint8_t *, size_t, const gdw_decode_options *)) {
+    gdw_decode_options o = gdw_decode_options_default();
+    fn(p, n, &o);
+    o.watch_engine = true;
+    fn(p, n, &o);
+    o.watch_engine = false;
+    o.mode = GDW_MODE_STRICT;
+    fn(p, n, &o);
+    o.mode = GDW_MODE_ENGINE_EXACT;
+    fn(p, n, &o);
+    o = gdw_decode_options_default();
+    o.watch_engine = true;
+    o.keep_nodes = 1;
+    fn(p, n, &o);
+}
+
 #endif

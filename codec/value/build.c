@@ -83,11 +83,7 @@ static void where(const gdw_builder *b, char *path) {
 gdw_status gdw_build_fail(gdw_builder *b, gdw_status code, const char *message) {
     if (b->status) return b->status;
     b->status = code;
-    memset(&b->err, 0, sizeof b->err);
-    b->err.code = code;
-    b->err.engine_error = GDW_ENGINE_NONE;
-    b->err.message = message ? message : gdw_strerror(code);
-    where(b, b->err.path);
+    where(b, gdw_error_set(&b->err, code, 0, 0, GDW_ENGINE_NONE, message)->path);
     return code;
 }
 
@@ -104,7 +100,7 @@ gdw_status gdw_builder_error(const gdw_builder *b, gdw_error *err) {
     if (!b) return GDW_ERR_INVALID_ARG;
     if (err) {
         if (b->status) *err = b->err;
-        else { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+        else gdw_error_clear(err);
     }
     return b->status;
 }
@@ -259,7 +255,7 @@ gdw_status gdw_build_end(gdw_builder *b) {
 
 gdw_status gdw_build_finish(gdw_builder *b, gdw_doc **out_doc, gdw_error *err) {
     if (!b || !out_doc) {
-        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "NULL argument"; }
+        gdw_error_set(err, GDW_ERR_INVALID_ARG, 0, 0, GDW_ENGINE_NONE, "NULL argument");
         if (out_doc) *out_doc = NULL;
         if (b) { drop_doc(b); b->status = GDW_OK; } /* as documented: the builder is empty either way */
         return GDW_ERR_INVALID_ARG;
@@ -287,7 +283,7 @@ gdw_status gdw_build_encode(gdw_builder *b, const gdw_dialect *d, const gdw_enco
     if (s) return s;
     if (!d || !out || !out_len) {
         gdw_doc_free(doc);
-        if (err) { memset(err, 0, sizeof *err); err->code = GDW_ERR_INVALID_ARG; err->engine_error = GDW_ENGINE_NONE; err->message = "NULL argument"; }
+        gdw_error_set(err, GDW_ERR_INVALID_ARG, 0, 0, GDW_ENGINE_NONE, "NULL argument");
         return GDW_ERR_INVALID_ARG;
     }
     s = gdw_encode_alloc(d, gdw_doc_root(doc), opts, alloc, out, out_len, err);

@@ -21,13 +21,7 @@ typedef struct cctx {
 } cctx;
 
 static gdw_status cfail(cctx *c, gdw_status code, const char *msg) {
-    if (c->err) {
-        memset(c->err, 0, sizeof *c->err);
-        c->err->code = code;
-        c->err->engine_error = GDW_ENGINE_NONE;
-        c->err->message = msg;
-        memcpy(c->err->path, c->path, sizeof c->path);
-    }
+    if (gdw_error_set(c->err, code, 0, 0, GDW_ENGINE_NONE, msg)) memcpy(c->err->path, c->path, sizeof c->path);
     return code;
 }
 
@@ -201,7 +195,7 @@ static gdw_status conv(cctx *c, const gdw_value *in, gdw_value *out, unsigned de
             gdw_container *nc = (gdw_container *)gdw_arena_alloc(c->doc, sizeof *nc);
             if (!nc) return cfail(c, GDW_ERR_NOMEM, "out of memory");
             memset(nc, 0, sizeof *nc);
-            bool keep = gdw_typed_of(c->to)->array_bits && ct && ct->elem.kind == GDW_DESC_BUILTIN && !ct->elem.id_only &&
+            bool keep = gdw_row_rule(c->to, GDW_RULE_TYPED_ARRAY_BITS) && ct && ct->elem.kind == GDW_DESC_BUILTIN && !ct->elem.id_only &&
                         ct->elem.builtin < GDW_TYPE_COUNT && ct->elem.builtin != GDW_OBJECT;
             if (keep) nc->elem = ct->elem;
             else {
@@ -299,6 +293,6 @@ gdw_status gdw_convert(const gdw_value *v, const gdw_dialect *to, const gdw_conv
     gdw_status s = conv_tree(&c, v, &c.doc->root);
     if (s) { gdw_doc_free(c.doc); return s; }
     *out_doc = c.doc;
-    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    gdw_error_clear(err);
     return GDW_OK;
 }

@@ -89,25 +89,6 @@ size_t gdw_type_components(gdw_type t) {
 
 bool gdw_type_has_reals(gdw_type t) { return (unsigned)t < GDW_TYPE_COUNT && type_has_reals((unsigned)t); }
 
-uint32_t gdw_meaningful_flags(const gdw_dialect *d, unsigned t, uint64_t *rules_read) {
-    const gdw_type_info *ti = type_info(t);
-    uint64_t unused = 0, *read = rules_read ? rules_read : &unused;
-#define NOTE(r) (*read |= (uint64_t)1 << (r))
-    switch (ti->kind) {
-    case K_INT: case K_FLOAT: NOTE(GDW_RULE_ENGINE_HEADER_WHOLE); return d->engine_header_whole ? 0 : GDW_FLAG16;
-    case K_OBJECT: NOTE(GDW_RULE_OBJECT_HEADER_ONLY); return d->object_header_only ? 0 : GDW_FLAG16;
-    case K_ARRAY: NOTE(GDW_RULE_TYPED_ARRAY_BITS); return gdw_typed_of(d)->array_bits ? 0x30000u : 0;
-    case K_DICT: NOTE(GDW_RULE_TYPED_DICT_BITS); return gdw_typed_of(d)->dict_bits ? 0xF0000u : 0;
-    case K_TYPED_ARRAY: return GDW_FLAG16;
-    case K_FIXED: case K_PACKED:
-        if (ti->comp != C_REAL) return 0;
-        NOTE(GDW_RULE_REAL_MODE);
-        return gdw_reals_of(d)->real_mode == GDW_REALS_FLAG64 ? GDW_FLAG16 : 0;
-    default: return 0;
-    }
-#undef NOTE
-}
-
 bool gdw_f64_fits_f32(uint64_t bits) {
     double x = bits_to_f64(bits);
     float f = (float)x;

@@ -15,6 +15,24 @@
 #include "codec/gdwire.h"
 #include "codec/table/dialects.h"
 
+/* The one writer of an error record, for every call that reports one: *err (NULL: nothing) says code at byte
+ * offset, in the value whose header is at value_offset, the engine's error ee and msg (NULL: gdw_strerror(code)),
+ * with an empty path (the caller writes one after) and no short_by; returned for the caller's further fields.
+ * gdw_error_clear: the call succeeded. */
+static inline gdw_error *gdw_error_set(gdw_error *err, gdw_status code, size_t offset, size_t value_offset, gdw_engine_error ee,
+                                       const char *msg) {
+    if (!err) return NULL;
+    err->code = code; /* every field, one by one: a walk's failure costs no clearing of the path's 160 bytes */
+    err->offset = offset;
+    err->value_offset = value_offset;
+    err->engine_error = ee;
+    err->message = msg ? msg : gdw_strerror(code);
+    err->path[0] = 0;
+    err->short_by = 0;
+    return err;
+}
+static inline void gdw_error_clear(gdw_error *err) { gdw_error_set(err, GDW_OK, 0, 0, GDW_ENGINE_OK, NULL); }
+
 #define GDW_FLAG16 0x00010000u
 
 /* TRY: return the status of x when it is not GDW_OK (the parsers' one way to pass a failure up). */
@@ -76,13 +94,13 @@ static inline gdw_str str_of(const gdw_value *v) { return str_make(v->u.bytes, v
 /* The same bytes. */
 static inline bool str_same(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || a.ptr == b.ptr || memcmp(a.ptr, b.ptr, a.len) == 0); }
 
-/* Bytes per component of class comp, under the reals rule r (gdw_reals_of), of a value whose
- * header is hdr. */
-static inline unsigned comp_width_decode(const gdw_reals_facts *r, unsigned comp, uint32_t hdr) {
+/* Bytes per component of class comp, under the real mode real_mode (gdw_real_mode, the row's REAL_MODE rule), of a
+ * value whose header is hdr. */
+static inline unsigned comp_width_decode(unsigned real_mode, unsigned comp, uint32_t hdr) {
     switch (comp) {
     case C_REAL:
-        if (r->real_mode == GDW_REALS_F64) return 8;
-        if (r->real_mode == GDW_REALS_FLAG64) return (hdr & GDW_FLAG16) ? 8 : 4;
+        if (real_mode == GDW_REALS_F64) return 8;
+        if (real_mode == GDW_REALS_FLAG64) return (hdr & GDW_FLAG16) ? 8 : 4;
         return 4;
     case C_F64: case C_I64: return 8;
     case C_F32: case C_I32: return 4;
@@ -92,18 +110,41 @@ static inline unsigned comp_width_decode(const gdw_reals_facts *r, unsigned comp
 
 /* Bytes per component the dialect's encoder writes. */
 static inline unsigned comp_width_encode(const gdw_dialect *d, unsigned comp) {
-    const gdw_reals_facts *r = gdw_reals_of(d);
     if (comp == C_REAL) {
-        if (r->real_mode == GDW_REALS_F64) return 8;
-        if (r->real_mode == GDW_REALS_FLAG64) return r->encode_math_f64 ? 8 : 4;
+        int mode = gdw_row_rule(d, GDW_RULE_REAL_MODE);
+        if (mode == GDW_REALS_F64) return 8;
+        if (mode == GDW_REALS_FLAG64) return gdw_row_rule(d, GDW_RULE_ENCODE_MATH_F64) ? 8 : 4;
         return 4;
     }
-    return comp_width_decode(r, comp, 0);
+    return comp_width_decode(0, comp, 0);
 }
 
-/* Header bits other than the type byte that carry meaning for type t in dialect d; the rules it read are
- * added to *rules_read (bit r: gdw_rule r), when not NULL. */
-uint32_t gdw_meaningful_flags(const gdw_dialect *d, unsigned t, uint64_t *rules_read);
+/* Header bits other than the type byte that carry meaning for type t: gdw_flags_rule(t) is the rule that decides
+ * them (GDW_RULE_COUNT: none does), gdw_flags_meaning(t, v) the bits where that rule's value is v (the decoder
+ * reads the rule through its noting RULE). */
+static inline gdw_rule gdw_flags_rule(unsigned t) {
+    const gdw_type_info *ti = type_info(t);
+    switch (ti->kind) {
+    case K_INT: case K_FLOAT: return GDW_RULE_ENGINE_HEADER_WHOLE;
+    case K_OBJECT: return GDW_RULE_OBJECT_HEADER_ONLY;
+    case K_ARRAY: return GDW_RULE_TYPED_ARRAY_BITS;
+    case K_DICT: return GDW_RULE_TYPED_DICT_BITS;
+    case K_FIXED: case K_PACKED: return ti->comp == C_REAL ? GDW_RULE_REAL_MODE : GDW_RULE_COUNT;
+    default: return GDW_RULE_COUNT;
+    }
+}
+
+static inline uint32_t gdw_flags_meaning(unsigned t, int rule_value) {
+    switch (type_info(t)->kind) {
+    case K_INT: case K_FLOAT: return rule_value ? 0 : GDW_FLAG16;   /* engine_header_whole: no flag bits at all */
+    case K_OBJECT: return rule_value ? 0 : GDW_FLAG16;              /* object_header_only: no payload, no id */
+    case K_ARRAY: return rule_value ? 0x30000u : 0;                 /* typed_array_bits */
+    case K_DICT: return rule_value ? 0xF0000u : 0;                  /* typed_dict_bits */
+    case K_TYPED_ARRAY: return GDW_FLAG16;
+    case K_FIXED: case K_PACKED: return rule_value == GDW_REALS_FLAG64 ? GDW_FLAG16 : 0; /* real_mode (0 where no reals) */
+    default: return 0;
+    }
+}
 
 /* ---- Arena ------------------------------------------------------------------------------ */
 

@@ -14,21 +14,8 @@
 #include <stdio.h>
 
 #include "codec/value/digest.h"
-#include "codec/wire/wire.h"
+#include "codec/wire/walk.h"
 
-enum { FR_ARRAY, FR_DICT, FR_OBJECT };
-
-typedef struct frame {
-    uint8_t kind;
-    bool kept;          /* a cutting walk (dctx.cutting): the container is a node the tree keeps */
-    uint32_t slots;     /* array: n; dictionary and object: 2n */
-    uint32_t next;      /* next slot to read */
-    uint32_t stored;    /* slots items has room for: slots or 0, or fewer in a cutting walk (open_frame) */
-    gdw_value *items;   /* destination slots, or NULL */
-    size_t key_off;     /* dictionary: offset of the last key's value; object: the last name's content */
-    uint32_t key_len;   /* object: the last name's length */
-    uint32_t key_start; /* a watching validation's Dictionary: where its keys start in dctx.keys */
-} frame;
 
 /* The walk's mode: every flag below is set by set_mode, from the options' mode, the dialect, a
  * shadow and a trace, and by nothing else (canon and shadow_hit then change as a shadow finds its
@@ -62,7 +49,7 @@ typedef struct frame {
  *                                containers, Dictionary keys it may find equal);
  * and every other check (fail) holds in every mode. */
 typedef struct dctx {
-    const gdw_dialect *row; /* read only through RULE, id_in_table and type_at (below), which note what they read */
+    const gdw_dialect *row; /* read only through RULE, STRICT_RULE, id_in_table and type_at (below), which note what they read */
     gdw_rules_read read;    /* the rules and type ids of the row this walk has read (gdw_check_dialect_read); in
                                read.strict_rules those read only for a strict check (STRICT_RULE) */
     gdw_cursor cur;
@@ -78,8 +65,6 @@ typedef struct dctx {
                             values (a walk noting its reads: in every dialect): the walk looks for the places
                             engine_holds_otherwise records (WATCHING). Each watched rule is read, and so noted, only
                             where a value makes it matter (see gdw_wire_decode) */
-    bool watch_strings;  /* watch_values, and the engine's UTF-8 decoder changes some text (utf8_value): read only
-                            for text strict mode's rule refuses (WATCHING_STRINGS) */
     bool allow_objects;
     bool borrow;         /* strings and packed data point into the input (borrow_input) */
     unsigned max_depth;
@@ -113,28 +98,10 @@ typedef struct dctx {
                             made since may be incomplete (a NodePath's count without its parts): not digested */
     gdw_node_fn on_node; /* a decode into a tree with options.on_node: each value once it is made (walk) */
     void *on_node_ctx;
-    /* A cutting walk (options.keep_nodes, a decode into a tree): the first keep_left nodes made where the tree
-     * keeps them (dst_kept: the root, or a kept container's stored slot) are the tree; the node that takes the
-     * last (cut_here) fixes the open containers' lengths to what they keep, and after it every node is made into
-     * a slot no one keeps (a stored one past the length, or spill) and its storage released (to cut_mark) once
-     * it is made, digested and passed on. */
-    bool cutting;
-    bool dst_kept;       /* the node being made is one the tree keeps */
-    bool past_cut;
-    size_t keep_left;
-    gdw_value *root;
-    gdw_value spill;     /* the destination of a node past the cut that has no stored slot */
-    gdw_value *unstored; /* a slot's destination where its container stores none: &spill cutting, else NULL */
-    gdw_arena_mark cut_mark;
-    bool allocated;      /* alloc was called since cut_mark was taken or released to */
-    size_t cut_pos;      /* where the input was at the cut: a node read past it is one the tree does not keep */
-    struct cut_fix *cut_fix; /* the open containers' lengths at the cut, written when the walk is done */
-    unsigned cut_fixes;
+    gdw_value *root;     /* the tree's root (doc->root), NULL validating */
+    gdw_cut cut;         /* the cut tree (options.keep_nodes; wire/walk.h, cut.c) */
 } dctx;
 
-/* A container open at the cut: the children it keeps, and the place of the value of a pair whose key (or a node
- * inside it) was the last node kept: null there, as no value of it is kept (a stored slot: open_frame). */
-typedef struct cut_fix { gdw_value *node, *null_value; uint32_t len; } cut_fix;
 
 static inline bool strict(const dctx *c) { return c->mode == GDW_MODE_STRICT; }
 static inline bool exact(const dctx *c) { return c->mode == GDW_MODE_ENGINE_EXACT; }
@@ -145,24 +112,17 @@ static inline bool compat(const dctx *c) { return c->mode == GDW_MODE_COMPATIBLE
  * read in c->read: a walk's every step follows from the input, the options and what it read of the
  * row, so a row that agrees on all of that walks alike (gdw_dialects_read_alike, gdw_check_dialect_read).
  * Where a rule matters only for some input, the input is tested first, so that the rule is read only
- * there (a Dictionary header's typed bits only when they are set). read_value, which runs for every value,
- * notes only in a walk whose reads are asked for (walk_noting; VALUE_RULE), so that a decode pays nothing
- * for it; a fast walk (skip_leaf) is never one. */
-#define RULE_BIT(r) ((uint64_t)1 << (r))
-#define RULE(c, r, expr) ((c)->read.rules |= RULE_BIT(r), (expr))
-/* RULE in read_value, which notes only where the walk's reads are asked for (its `noting`, a constant) */
-#define VALUE_RULE(c, r, expr) ((noting ? (void)((c)->read.rules |= RULE_BIT(r)) : (void)0), (expr))
-/* A rule read only to tell whether the bytes are what the dialect's encoder writes (the strict verdict): inside a
- * STRICT_CHECK's condition or a block run only while c->canon. */
-#define STRICT_RULE(c, r, expr) ((c)->read.strict_rules |= RULE_BIT(r), (expr))
-#define STRICT_VALUE_RULE(c, r, expr) ((noting ? (void)((c)->read.strict_rules |= RULE_BIT(r)) : (void)0), (expr))
-#define REALS(c, r, field) RULE(c, r, gdw_reals_of((c)->row)->field)
-#define TYPED(c, r, field) RULE(c, r, gdw_typed_of((c)->row)->field)
-#define KEYS(c, r, field) RULE(c, r, gdw_keys_of((c)->row)->field)
-#define STRINGS(c, field) RULE(c, GDW_RULE_STRING_READER, gdw_strings_of((c)->row)->field) /* one rule names the combination */
+ * there (a Dictionary header's typed bits only when they are set, the whole-header rule only for a header
+ * with flag bits or an unknown id): a rule is then noted by where it is read, not by what stands beside it.
+ * Rules are read through RULE (table/dialects.h), the one way the walk and the engine pass note them, in
+ * every walk (a note is one OR, at a site the input reaches rarely); only the type table's entries, read for
+ * every value, are noted only in a walk whose reads are asked for (walk_noting's `noting`). */
+/* RULE and STRICT_RULE (table/dialects.h) note what they read; the string reader's facts at a place are its one
+ * rule's (STRING_READER names the combination) */
+#define STRINGS(c, field) ((void)RULE(c, GDW_RULE_STRING_READER), gdw_strings_of((c)->row)->field)
 #define WATCHING(c) ((c)->watch_values) /* each site reads the rule of its own that decides (gdw_wire_decode) */
-/* watch_strings is watch_values and a rule of its own, read only where it is asked */
-#define WATCHING_STRINGS(c) ((c)->watch_values && RULE(c, GDW_RULE_UTF8_VALUE, (c)->watch_strings))
+/* watching strings: the engine's UTF-8 decoder changes some text (utf8_value), read only where it is asked */
+#define WATCHING_STRINGS(c) ((c)->watch_values && RULE(c, GDW_RULE_UTF8_VALUE) != GDW_UTF8_VALUE_BYTES)
 #define KEYS_JUDGED(c) ((c)->keys_judged)
 
 static GDW_ALWAYS_INLINE void note_id(dctx *c, uint32_t id) { c->read.type_ids |= (uint64_t)1 << (id < 63 ? id : 63); }
@@ -173,11 +133,17 @@ static GDW_ALWAYS_INLINE unsigned type_at(const dctx *c, uint32_t id) { return c
 /* The type of wire id `id`, GDW_TYPE_COUNT when the table has none. */
 static GDW_ALWAYS_INLINE unsigned type_or_none(dctx *c, uint32_t id) { return id_in_table(c, id) ? type_at(c, id) : (unsigned)GDW_TYPE_COUNT; }
 /* Compatible mode reads strings leniently (no UTF-8 check, padding may be missing: 2.x before 2.1.5). */
-static GDW_ALWAYS_INLINE bool lenient(dctx *c) { return compat(c) && RULE(c, GDW_RULE_LENIENT_STRINGS, c->row->lenient_strings); }
+static GDW_ALWAYS_INLINE bool lenient(dctx *c) { return compat(c) && RULE(c, GDW_RULE_LENIENT_STRINGS); }
 /* Bytes per component of class comp in a value whose header is hdr (comp_width_decode: the real mode for reals). */
 static GDW_ALWAYS_INLINE unsigned comp_width(dctx *c, unsigned comp, uint32_t hdr) {
-    if (comp == C_REAL) c->read.rules |= RULE_BIT(GDW_RULE_REAL_MODE);
-    return comp_width_decode(gdw_reals_of(c->row), comp, hdr);
+    return comp_width_decode(comp == C_REAL ? (unsigned)RULE(c, GDW_RULE_REAL_MODE) : 0u, comp, hdr);
+}
+
+/* Header bits other than the type byte that carry meaning for type t in the row (a strict check: the rule
+ * that says so noted as one). */
+static unsigned meaningful_flags(dctx *c, unsigned t) {
+    gdw_rule r = gdw_flags_rule(t);
+    return r == GDW_RULE_COUNT ? gdw_flags_meaning(t, 0) : gdw_flags_meaning(t, STRICT_RULE(c, r));
 }
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -234,13 +200,7 @@ static void __attribute__((noinline)) trace_emit(dctx *c, size_t off, size_t siz
     do { if ((c)->trace) trace_emit((c), (off), (size), (field), (int64_t)(number)); } while (0)
 
 static void fill_error(dctx *c, gdw_error *e, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
-    e->code = code;
-    e->offset = off;
-    e->value_offset = c->value_off;
-    e->engine_error = ee;
-    e->message = msg ? msg : gdw_strerror(code);
-    e->short_by = 0;
-    build_path(c, e->path);
+    build_path(c, gdw_error_set(e, code, off, c->value_off, ee, msg)->path);
 }
 
 static gdw_status fail(dctx *c, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
@@ -339,9 +299,9 @@ static gdw_status negative_as_none(dctx *c, int32_t *n, size_t off, const char *
 static gdw_status nomem(dctx *c) { return fail(c, GDW_ERR_NOMEM, c->cur.pos, GDW_ENGINE_NONE, "out of memory"); }
 
 /* Every allocation of a walk (its tree's storage) comes through these: a cutting walk past its cut releases what
- * was allocated for a node once it is made (release_past_cut). */
-static GDW_ALWAYS_INLINE void *alloc(dctx *c, size_t n) { c->allocated = true; return gdw_arena_alloc(c->doc, n); }
-static void *alloc_dup(dctx *c, const void *p, size_t n) { c->allocated = true; return gdw_arena_dup(c->doc, p, n); }
+ * was allocated for a node once it is made (gdw_cut_release). */
+static GDW_ALWAYS_INLINE void *alloc(dctx *c, size_t n) { c->cut.allocated = true; return gdw_arena_alloc(c->doc, n); }
+static void *alloc_dup(dctx *c, const void *p, size_t n) { c->cut.allocated = true; return gdw_arena_dup(c->doc, p, n); }
 
 /* Bytes of the input the tree keeps: a copy in the arena, or the input itself (borrow_input). */
 static GDW_ALWAYS_INLINE const uint8_t *keep(dctx *c, const uint8_t *p, size_t n) {
@@ -454,7 +414,7 @@ static gdw_status string_utf8(dctx *c, wire_string *ws) {
      * mode is never lenient): noted for any text that is not plain ASCII */
     bool lax = lenient(c);
     engine_reads_otherwise(c, lax);
-    unsigned rule = lax ? (unsigned)GDW_UTF8_UNCHECKED : strict(c) ? (unsigned)GDW_UTF8_STRICT : RULE(c, GDW_RULE_UTF8_RULE, c->row->utf8_rule);
+    unsigned rule = lax ? (unsigned)GDW_UTF8_UNCHECKED : strict(c) ? (unsigned)GDW_UTF8_STRICT : (unsigned)RULE(c, GDW_RULE_UTF8_RULE);
     const uint8_t *text = ws->p + ws->skip;
     size_t n = ws->vis - ws->skip, at = ws->start + ws->skip, bad = (size_t)-1, strict_bad = (size_t)-1;
     /* a shadow holds the string to strict mode's rule as well, and so does a walk watching for
@@ -536,12 +496,7 @@ static GDW_ALWAYS_INLINE gdw_status open_frame(dctx *c, gdw_value *dst, int kind
     gdw_value *items = NULL;
     uint32_t stored = 0;
     if (dst && slots > 0 && room_for(c, slots)) {
-        stored = slots;
-        if (c->cutting && !c->dst_kept) stored = 0;
-        else if (c->cutting && slots > 2 * KEYS_KEPT_MAX && c->keep_left < slots) {
-            stored = (uint32_t)c->keep_left + 1; /* the children it may keep, and a pair's value slot (cut_here) */
-            if (kind != FR_ARRAY) stored += stored & 1u;
-        }
+        stored = c->cut.on ? gdw_cut_stored(&c->cut, kind, slots, 2 * KEYS_KEPT_MAX) : slots;
         if (stored && !(items = (gdw_value *)alloc(c, (size_t)stored * sizeof(gdw_value)))) return nomem(c);
     }
     if (items_out) *items_out = items;
@@ -549,7 +504,7 @@ static GDW_ALWAYS_INLINE gdw_status open_frame(dctx *c, gdw_value *dst, int kind
     frame *f = &c->stack[c->sp++];
     c->pending += slots;
     f->kind = (uint8_t)kind;
-    f->kept = c->dst_kept;
+    f->kept = c->cut.kept;
     f->slots = slots;
     f->next = 0;
     f->stored = stored;
@@ -606,7 +561,7 @@ typedef char leaf_at_takes_the_scalar_kinds_as_the_first_four[K_NIL == 0 && K_BO
  * apart so that a run of leaves (leaf_run) keeps it in registers. */
 typedef struct leaf_row { const uint8_t *types; unsigned type_count; bool header_whole; } leaf_row;
 static GDW_ALWAYS_INLINE leaf_row leaf_row_of(const gdw_dialect *d) {
-    leaf_row r = {d->types, d->type_count, d->engine_header_whole};
+    leaf_row r = {d->types, d->type_count, gdw_row_rule(d, GDW_RULE_ENGINE_HEADER_WHOLE) != 0};
     return r;
 }
 
@@ -735,8 +690,8 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
 
 /* Strict: Godot 4 writes bit 16 on real-based types exactly in double builds. */
 static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w) {
-    STRICT_CHECK(c, ti->comp == C_REAL && STRICT_RULE(c, GDW_RULE_REAL_MODE, gdw_reals_of(c->row)->real_mode) == GDW_REALS_FLAG64 &&
-                        (w == 8) != STRICT_RULE(c, GDW_RULE_ENCODE_MATH_F64, gdw_reals_of(c->row)->encode_math_f64), GDW_ERR_NON_CANONICAL,
+    STRICT_CHECK(c, ti->comp == C_REAL && STRICT_RULE(c, GDW_RULE_REAL_MODE) == GDW_REALS_FLAG64 &&
+                        (w == 8) != STRICT_RULE(c, GDW_RULE_ENCODE_MATH_F64), GDW_ERR_NON_CANONICAL,
                  c->value_off, w == 8 ? "64-bit reals in a single-precision dialect" : "32-bit reals in a double-precision dialect");
     return GDW_OK;
 }
@@ -755,7 +710,7 @@ static const uint8_t *narrow_reals(dctx *c, const uint8_t *p, size_t n) {
 }
 
 static bool narrows(dctx *c, const gdw_type_info *ti, unsigned w) {
-    bool quirk = ti->comp == C_REAL && w == 8 && REALS(c, GDW_RULE_NARROW_MATH_F64, narrow_math_f64);
+    bool quirk = ti->comp == C_REAL && w == 8 && RULE(c, GDW_RULE_NARROW_MATH_F64);
     engine_holds_otherwise(c, quirk);
     return engine_value(c, quirk);
 }
@@ -766,7 +721,7 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     size_t size = (size_t)ti->ncomp * w;
     gdw_status s = check_real_width(c, ti, w);
     if (s) return s;
-    bool short_projection = t == GDW_PROJECTION && !cur_has(&c->cur, 248) && RULE(c, GDW_RULE_DEFECT_PROJECTION_248, c->row->defect_projection_248);
+    bool short_projection = t == GDW_PROJECTION && !cur_has(&c->cur, 248) && RULE(c, GDW_RULE_DEFECT_PROJECTION_248);
     engine_reads_otherwise(c, short_projection);
     if (engine_way(c, short_projection))
         return fail(c, GDW_ERR_ENGINE_DEFECT, c->cur.pos, GDW_ENGINE_ERR_INVALID_DATA,
@@ -776,7 +731,7 @@ static gdw_status read_fixed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr) 
     READ_BYTES(c, p, size, GDW_ENGINE_ERR_INVALID_DATA, "value runs past the end");
     TRACE(c, at, size, "components", w ? w : 4);
     /* the engine reads all four components, then moves on by three */
-    bool advance_12 = (t == GDW_VECTOR4 || t == GDW_VECTOR4I) && RULE(c, GDW_RULE_DEFECT_VEC4_ADVANCE_12, c->row->defect_vec4_advance_12);
+    bool advance_12 = (t == GDW_VECTOR4 || t == GDW_VECTOR4I) && RULE(c, GDW_RULE_DEFECT_VEC4_ADVANCE_12);
     engine_reads_otherwise(c, advance_12);
     if (engine_way(c, advance_12)) c->cur.pos = at + 12;
     if (!dst && WATCHING(c)) narrows(c, ti, w); /* a watching validation notes it as a decode does */
@@ -809,7 +764,7 @@ static gdw_status read_packed(dctx *c, gdw_value *dst, unsigned t, uint32_t hdr)
     READ_BYTES(c, p, (size_t)size, GDW_ENGINE_ERR_INVALID_DATA, "array runs past the end");
     /* Pandemonium's Vector4 pool arrays: the engine reads w from the z slot */
     bool vec4_w = ti->ncomp == 4 && (t == GDW_PACKED_VECTOR4_ARRAY || t == GDW_PACKED_VECTOR4I_ARRAY) &&
-                  RULE(c, GDW_RULE_DEFECT_VEC4_POOL_W, c->row->defect_vec4_pool_w);
+                  RULE(c, GDW_RULE_DEFECT_VEC4_POOL_W);
     if (!dst && WATCHING(c) && !narrows(c, ti, w)) engine_holds_otherwise(c, vec4_w); /* a watching validation notes what a decode does */
     if (dst && narrows(c, ti, w)) {
         dst->width = 4;
@@ -878,7 +833,7 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     size_t n = nul ? (size_t)(nul - p) : len;
     /* parse_utf8 leaves the String empty when the bytes are not UTF-8 under its rule, and the
      * path is then the empty one (measured on 3.0-stable: 0f000000 01000000 ff... reads as NodePath()) */
-    if (gdw_utf8_check(p, n, RULE(c, GDW_RULE_UTF8_RULE, c->row->utf8_rule)) != (size_t)-1) n = 0;
+    if (gdw_utf8_check(p, n, RULE(c, GDW_RULE_UTF8_RULE)) != (size_t)-1) n = 0;
     static const gdw_nodepath_rules k_godot2_rules = {false, true, true};
     gdw_nodepath_split sp;
     gdw_nodepath_split_text(p, n, &k_godot2_rules, NULL, &sp);
@@ -903,7 +858,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     if (!(w0 & 0x80000000u)) {
         /* compatible mode reads it where any release of the dialect did; engine-exact mode where
          * the release the row models does */
-        bool engine_reads = STRINGS(c, reads_old_nodepath), compat_reads = RULE(c, GDW_RULE_NODEPATH_OLD_STRING, c->row->nodepath_old_string);
+        bool engine_reads = STRINGS(c, reads_old_nodepath), compat_reads = RULE(c, GDW_RULE_NODEPATH_OLD_STRING);
         engine_reads_otherwise(c, compat_reads && !engine_reads);
         if (!(exact(c) ? engine_reads : compat_reads))
             return fail(c, GDW_ERR_BAD_NODEPATH, off, GDW_ENGINE_ERR_INVALID_DATA, "NodePath in the old string format");
@@ -917,7 +872,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
     READ_U32(c, flags, GDW_ENGINE_ERR_INVALID_DATA, "NodePath truncated");
     TRACE(c, off + 4, 4, "subname count", subs);
     TRACE(c, off + 8, 4, "flags", flags);
-    bool property_bit = RULE(c, GDW_RULE_NODEPATH_PROPERTY_BIT, c->row->nodepath_property_bit);
+    bool property_bit = RULE(c, GDW_RULE_NODEPATH_PROPERTY_BIT);
     uint32_t known = 1u | (property_bit ? 2u : 0u);
     STRICT_CHECK(c, (flags & ~known) != 0, GDW_ERR_BAD_FLAGS, off + 8, "NodePath flags the encoder never writes");
     uint64_t total = (uint64_t)names + subs + ((flags & 2u) ? 1 : 0);
@@ -941,7 +896,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
      * flag): the value is the empty path, and it re-encodes with flags 0. Godot 4.3 and later keep
      * it: the constructor returns the empty path only when not absolute, and 4.6.3 and 4.3-stable
      * read their own 16000000 00000080 00000000 01000000 back as NodePath("/"). */
-    if (total == 0 && (flags & 1u) && !RULE(c, GDW_RULE_NODEPATH_BARE_ABSOLUTE, c->row->nodepath_bare_absolute)) flags &= ~1u;
+    if (total == 0 && (flags & 1u) && !RULE(c, GDW_RULE_NODEPATH_BARE_ABSOLUTE)) flags &= ~1u;
     gdw_str *parts = NULL;
     if (dst && room_for(c, total)) {
         parts = (gdw_str *)alloc(c, (size_t)total * sizeof(gdw_str) + 1);
@@ -964,7 +919,7 @@ static gdw_status read_nodepath(dctx *c, gdw_value *dst) {
 }
 
 static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
-    if (RULE(c, GDW_RULE_OBJECT_HEADER_ONLY, c->row->object_header_only)) {
+    if (RULE(c, GDW_RULE_OBJECT_HEADER_ONLY)) {
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
@@ -987,7 +942,7 @@ static gdw_status read_object(dctx *c, gdw_value *dst, uint32_t hdr) {
     gdw_status s = read_string(c, dst ? &cls : NULL, STR_PLAIN);
     if (s) return s;
     if (c->str_len == 0) {
-        STRICT_CHECK(c, !STRICT_RULE(c, GDW_RULE_NULL_OBJECT_AS_CLASS, c->row->null_object_as_class), GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
+        STRICT_CHECK(c, !STRICT_RULE(c, GDW_RULE_NULL_OBJECT_AS_CLASS), GDW_ERR_NON_CANONICAL, cls_off, "null object as empty class (the encoder writes Nil)");
         if (dst) dst->flags |= GDW_VF_OBJECT_NULL;
         return GDW_OK;
     }
@@ -1023,11 +978,11 @@ static GDW_ALWAYS_INLINE gdw_status read_container(dctx *c, gdw_value *dst, unsi
     bool is_dict = ti->kind == K_DICT;
     unsigned key_kind = 0, elem_kind = 0;
     /* the typed bits (read from the row only where the header has them set: else no kinds either way) */
-    if (is_dict && (hdr & 0xF0000u) && TYPED(c, GDW_RULE_TYPED_DICT_BITS, dict_bits)) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
-    if (!is_dict && (hdr & 0x30000u) && TYPED(c, GDW_RULE_TYPED_ARRAY_BITS, array_bits)) elem_kind = (hdr >> 16) & 3u;
+    if (is_dict && (hdr & 0xF0000u) && RULE(c, GDW_RULE_TYPED_DICT_BITS)) { key_kind = (hdr >> 16) & 3u; elem_kind = (hdr >> 18) & 3u; }
+    if (!is_dict && (hdr & 0x30000u) && RULE(c, GDW_RULE_TYPED_ARRAY_BITS)) elem_kind = (hdr >> 16) & 3u;
     gdw_container *ct = NULL;
     if (key_kind || elem_kind) /* its elements are validated */
-        engine_holds_otherwise(c, WATCHING(c) && TYPED(c, GDW_RULE_TYPED_RULE, rule) != GDW_TYPED_AS_WRITTEN);
+        engine_holds_otherwise(c, WATCHING(c) && RULE(c, GDW_RULE_TYPED_RULE) != GDW_TYPED_AS_WRITTEN);
     if ((key_kind || elem_kind) && dst) {
         ct = (gdw_container *)alloc(c, sizeof *ct);
         if (!ct) return nomem(c);
@@ -1044,7 +999,7 @@ static GDW_ALWAYS_INLINE gdw_status read_container(dctx *c, gdw_value *dst, unsi
     uint32_t raw = 0, n = 0;
     if ((s = read_masked_u32(c, &count_off, &raw, &n, "count", "container count missing"))) return s;
     if (raw & 0x80000000u) {
-        if (RULE(c, GDW_RULE_CONTAINER_SHARED_BIT, c->row->container_shared_bit)) { if (dst) dst->flags |= GDW_VF_SHARED; }
+        if (RULE(c, GDW_RULE_CONTAINER_SHARED_BIT)) { if (dst) dst->flags |= GDW_VF_SHARED; }
         else STRICT_CHECK(c, true, GDW_ERR_NON_CANONICAL, count_off, "container count has bit 31 set");
     }
     if (dst) dst->len = n;
@@ -1077,7 +1032,7 @@ static gdw_status read_p4_typed_array(dctx *c, gdw_value *dst, uint32_t hdr) {
         dst->flags |= GDW_VF_TYPED;
         dst->u.ext = ct;
     }
-    engine_holds_otherwise(c, WATCHING(c) && TYPED(c, GDW_RULE_TYPED_RULE, rule) != GDW_TYPED_AS_WRITTEN);
+    engine_holds_otherwise(c, WATCHING(c) && RULE(c, GDW_RULE_TYPED_RULE) != GDW_TYPED_AS_WRITTEN);
     if (builtin == GDW_OBJECT && !id_only) {
         /* the class name, as a whole StringName Variant */
         size_t noff = c->cur.pos;
@@ -1188,7 +1143,7 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     case 3: case 5: case 6: extra = 1; break; /* MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH */
     case 4:                                   /* JOYSTICK_MOTION: axis [, f32 value in 2.1-era code] */
     {
-        bool axis_value = RULE(c, GDW_RULE_JOYSTICK_AXIS_VALUE, c->row->joystick_axis_value);
+        bool axis_value = RULE(c, GDW_RULE_JOYSTICK_AXIS_VALUE);
         engine_reads_otherwise(c, axis_value != (llen >= 20));
         extra = (engine_way(c, axis_value != (llen >= 20)) ? axis_value : llen >= 20) ? 2 : 1;
     }
@@ -1230,22 +1185,30 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     if (depth > c->max_depth) return fail(c, GDW_ERR_DEPTH, c->cur.pos, GDW_ENGINE_ERR_OUT_OF_MEMORY, "nesting deeper than the depth limit");
     uint32_t hdr;
     READ_U32(c, hdr, GDW_ENGINE_ERR_INVALID_DATA, "value header missing");
-    const gdw_dialect *row = c->row; /* once: the stores into dst below could be to it, for all the compiler knows */
+    const gdw_dialect *row = c->row; /* once (again after the trace's call): the stores into dst below could be to it,
+                                        for all the compiler knows */
     unsigned wire = hdr & 0xFFu;
-    bool known = noting ? id_in_table(c, wire) : wire < row->type_count;
+    if (noting) note_id(c, wire); /* id_in_table's note, where the walk's reads are asked for */
+    bool known = wire < row->type_count;
     if (c->trace) {
         c->tr_type = known ? row->types[wire] : (unsigned)GDW_TYPE_COUNT;
         trace_emit(c, c->value_off, 4, "header", hdr);
+        row = c->row;
     }
-    /* the whole header a type id (the row's type count is below 256: a header with flag bits is none) */
-    bool not_a_type = VALUE_RULE(c, GDW_RULE_ENGINE_HEADER_WHOLE, row->engine_header_whole) && (hdr > 0xFFu || !known);
-    engine_reads_otherwise(c, not_a_type);
-    if (engine_way(c, not_a_type))
-        return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
-    if (!known) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
+    if (hdr > 0xFFu || !known) {
+        /* flag bits or an id the table lacks: where the engine wants the whole header a type id, it is none (the
+         * row's type count is below 256), the rule read only here; and strict mode wants only the flag bits the
+         * dialect's encoder writes */
+        if (RULE(c, GDW_RULE_ENGINE_HEADER_WHOLE)) {
+            engine_reads_otherwise(c, true);
+            if (engine_way(c, true))
+                return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "header is not a type id of this engine");
+        }
+        if (!known) return fail(c, GDW_ERR_UNKNOWN_TYPE, c->value_off, GDW_ENGINE_ERR_INVALID_DATA, "type id is not in this dialect");
+        STRICT_CHECK(c, (hdr & ~0xFFu & ~meaningful_flags(c, row->types[wire])) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
+                     "header bits the dialect never writes");
+    }
     unsigned t = row->types[wire]; /* type_at: `known` noted the entry */
-    STRICT_CHECK(c, (hdr & ~0xFFu) != 0 && (hdr & ~0xFFu & ~gdw_meaningful_flags(row, t, noting ? &c->read.strict_rules : NULL)) != 0, GDW_ERR_BAD_FLAGS, c->value_off,
-                 "header bits the dialect never writes");
     if (dst) node_of_type(dst, t);
     /* the kinds most common first, as comparisons: the switch's jump table had one indirect branch for every kind,
      * which a Dictionary's mixed kinds kept mispredicting (40% of a decode's samples, docs/performance.md); the
@@ -1274,7 +1237,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "int truncated"); v = (int32_t)x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", v);
         if (c->canon) {
-            unsigned enc = STRICT_VALUE_RULE(c, GDW_RULE_INT_ENCODING, c->row->int_encoding);
+            unsigned enc = STRICT_RULE(c, GDW_RULE_INT_ENCODING);
             bool want = enc == GDW_INT_ALWAYS64 || (enc == GDW_INT_MINIMAL && (v > INT32_MAX || v < INT32_MIN));
             STRICT_CHECK(c, want != wide, GDW_ERR_NON_CANONICAL, c->value_off,
                          wide ? "64-bit int where the encoder writes 32 bits" : "32-bit int where the encoder writes 64 bits");
@@ -1290,14 +1253,14 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
         /* every strict rule below is about a 64-bit float or a NaN: for a 32-bit number none reads the row */
         bool checked = c->canon && (wide || isnan(bits_to_f32((uint32_t)bits)));
-        bool f32_only = checked && STRICT_VALUE_RULE(c, GDW_RULE_FLOAT_ENCODE_F32_ONLY, gdw_reals_of(c->row)->float_encode_f32_only);
+        bool f32_only = checked && STRICT_RULE(c, GDW_RULE_FLOAT_ENCODE_F32_ONLY);
         if (checked && f32_only) /* every float is f32, a NaN quiet (encode.c) */
             STRICT_CHECK(c, !wide && isnan(bits_to_f32((uint32_t)bits)) && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL,
                          c->value_off, "signalling NaN (the encoder writes it quiet)");
         if (checked && !f32_only) {
             bool nan = wide ? isnan(bits_to_f64(bits)) : isnan(bits_to_f32((uint32_t)bits));
             STRICT_CHECK(c, wide && !nan && gdw_f64_fits_f32(bits), GDW_ERR_NON_CANONICAL, c->value_off, "64-bit float that fits 32 bits");
-            if (STRICT_VALUE_RULE(c, GDW_RULE_FLOAT_NAN_F32, gdw_reals_of(c->row)->nan_written_f32)) { /* NaN is written as a quiet f32 (-ffast-math builds) */
+            if (STRICT_RULE(c, GDW_RULE_FLOAT_NAN_F32)) { /* NaN is written as a quiet f32 (-ffast-math builds) */
                 STRICT_CHECK(c, wide && nan, GDW_ERR_NON_CANONICAL, c->value_off, "64-bit NaN (the encoder writes NaN as 32-bit)");
                 STRICT_CHECK(c, !wide && nan && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL, c->value_off, "signalling NaN (the encoder writes it quiet)");
             } else {
@@ -1329,7 +1292,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     case K_FIXED: return read_fixed(c, dst, t, hdr);
     case K_NODEPATH: return read_nodepath(c, dst);
     case K_RID:
-        if (VALUE_RULE(c, GDW_RULE_RID_HAS_ID, c->row->rid_has_id)) {
+        if (RULE(c, GDW_RULE_RID_HAS_ID)) {
             uint64_t id;
             READ_U64(c, id, GDW_ENGINE_ERR_INVALID_DATA, "RID truncated");
             TRACE(c, c->cur.pos - 8, 8, "id", id);
@@ -1428,8 +1391,8 @@ static uint64_t plain_key_hash(const gdw_value *k) {
  * compared pairwise, up to KEYS_KEPT_MAX through a table on the stack; larger Dictionaries go to
  * the pass. */
 #define KEYS_PAIRWISE 8
-#define MERGES(c) KEYS(c, GDW_RULE_MERGE_DICT_KEYS, merge_dict_keys)
-#define NAMES_TO_STRINGS(c) KEYS(c, GDW_RULE_KEYS_NAME_TO_STRING, name_to_string)
+#define MERGES(c) RULE(c, GDW_RULE_MERGE_DICT_KEYS)
+#define NAMES_TO_STRINGS(c) RULE(c, GDW_RULE_KEYS_NAME_TO_STRING)
 /* The engine's Dictionary may change keys at all: it merges keys it finds equal, or makes Strings of
  * StringName keys. Read where keys the walk did not judge one by one make it matter. */
 static inline bool keys_may_change(dctx *c) { return MERGES(c) || NAMES_TO_STRINGS(c); }
@@ -1546,46 +1509,6 @@ static GDW_ALWAYS_INLINE gdw_status leaf_run(dctx *c, frame *f, const bool makin
     return making && no_memory ? leaf_without_memory(c, f, no_memory) : GDW_OK;
 }
 
-/* A cutting walk has made the last node its tree keeps. Each open container (each kept, as the node's
- * ancestors) keeps the children begun so far; the lengths are written once the walk is done (cut_done), as
- * the walk goes on making nodes into the slots past them. Everything made from now on is released once made
- * (a cutting walk borrows the input: a key kept on the keys stack points into it). */
-static __attribute__((noinline)) gdw_status cut_here(dctx *c) {
-    c->past_cut = true;
-    if (c->sp && !(c->cut_fix = (cut_fix *)alloc(c, c->sp * sizeof(cut_fix)))) return nomem(c);
-    c->cut_fixes = c->sp;
-    for (unsigned i = 0; i < c->sp; i++) {
-        frame *f = &c->stack[i];
-        cut_fix *x = &c->cut_fix[i];
-        x->node = i == 0 ? c->root : &c->stack[i - 1].items[c->stack[i - 1].next - 1];
-        x->len = f->kind == FR_ARRAY ? f->next : (f->next + 1) / 2;
-        x->null_value = f->kind != FR_ARRAY && f->next % 2 ? &f->items[f->next] : NULL;
-    }
-    c->cut_mark = gdw_arena_mark_now(c->doc);
-    c->allocated = false;
-    c->cut_pos = c->cur.pos;
-    return GDW_OK;
-}
-
-static void cut_done(dctx *c) {
-    for (unsigned i = 0; i < c->cut_fixes; i++) {
-        const cut_fix *x = &c->cut_fix[i];
-        x->node->len = x->len;
-        if (x->null_value) {
-            memset(x->null_value, 0, sizeof *x->null_value);
-            x->null_value->type = GDW_NIL;
-        }
-    }
-}
-
-/* A cutting walk past its cut, a node made: what was allocated for it is released. */
-static GDW_ALWAYS_INLINE void release_past_cut(dctx *c) {
-    if (c->allocated && c->past_cut) {
-        gdw_arena_release(c->doc, &c->cut_mark);
-        c->allocated = false;
-    }
-}
-
 /* What a walk does at each node it makes (each_node, below): adds it to the digest, passes it on (a value, not an
  * Object's property name) and, cutting, counts it if the tree keeps it (the last one it keeps cuts). */
 static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsigned depth, bool value) {
@@ -1593,7 +1516,8 @@ static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsig
         if (c->digest) digest_node_fast(c->digest, v);
         if (value && c->on_node) c->on_node(c->on_node_ctx, v, depth);
     }
-    if (c->dst_kept && --c->keep_left == 0) return cut_here(c); /* dst_kept: cutting */
+    if (c->cut.kept && --c->cut.keep_left == 0 && !gdw_cut_here(&c->cut, c->doc, c->stack, c->sp, c->root, c->cur.pos))
+        return nomem(c); /* kept: cutting */
     return GDW_OK;
 }
 
@@ -1603,7 +1527,7 @@ static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsig
 static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool each_node, const bool noting) {
     gdw_value *dst = root;
     bool kept_key = false; /* dst is a watching walk's key_scratch (watch_key) */
-    if (each_node) c->dst_kept = c->cutting;
+    if (each_node) c->cut.kept = c->cut.on;
     for (;;) {
         /* a run of leaves (leaf_run) is tried where leaves are likely next: after one (skip_leaf), and at a
          * container's first child; not after a value read_value read, which may be a string that is not plain,
@@ -1615,7 +1539,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             if (s) return s;
             if (each_node && dst && (s = node_made(c, dst, depth, true))) return s; /* made whole: its children (if any) come next */
             if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching walk's key */
-            if (each_node) release_past_cut(c);
+            if (each_node) gdw_cut_release(&c->cut, c->doc);
             run = c->sp > depth; /* it opened a container */
         }
         if (!each_node && run && c->leaf_runs && c->sp - 1u < c->max_depth) { /* in a container, at a depth leaves may be */
@@ -1643,8 +1567,8 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             }
             uint32_t slot = f->next++;
             c->pending--;
-            dst = slot < f->stored ? &f->items[slot] : each_node ? c->unstored : NULL;
-            if (each_node) c->dst_kept = f->kept && slot < f->stored && c->keep_left > 0;
+            dst = slot < f->stored ? &f->items[slot] : each_node ? c->cut.unstored : NULL;
+            if (each_node) c->cut.kept = f->kept && slot < f->stored && c->cut.keep_left > 0;
             if (f->kind != FR_ARRAY && slot % 2 == 0) { /* a key: an Object's property name, or a Dictionary's */
                 if (f->kind == FR_OBJECT) {
                     /* property name: a bare string, not a Variant */
@@ -1655,7 +1579,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
                         memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr;
                         if (each_node && (s = node_made(c, dst, c->sp, false))) return s;
                     }
-                    if (each_node) release_past_cut(c);
+                    if (each_node) gdw_cut_release(&c->cut, c->doc);
                     f->key_off = c->str_off; f->key_len = c->str_len;
                     continue;
                 }
@@ -1676,7 +1600,7 @@ static __attribute__((noinline)) gdw_status walk_each_node(dctx *c, gdw_value *r
 static inline gdw_status walk(dctx *c, gdw_value *root) { return walk_as(c, root, false, false); }
 /* A walk whose reads of the row are asked for (gdw_shadow_report.read): gdw_check's. */
 static __attribute__((noinline)) gdw_status walk_noting(dctx *c, gdw_value *root) {
-    return c->digest || c->on_node || c->cutting ? walk_as(c, root, true, true) : walk_as(c, root, false, true);
+    return c->digest || c->on_node || c->cut.on ? walk_as(c, root, true, true) : walk_as(c, root, false, true);
 }
 
 #ifndef NDEBUG
@@ -1731,13 +1655,7 @@ static gdw_status check_args(const gdw_dialect *d, const uint8_t *buf, size_t le
     else if ((unsigned)o->mode > GDW_MODE_ENGINE_EXACT) msg = "unknown mode";
     else if (o->max_size && len > o->max_size) { code = GDW_ERR_TOO_LARGE; msg = "input larger than max_size"; }
     if (!msg) return GDW_OK;
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->code = code;
-        err->offset = code == GDW_ERR_TOO_LARGE ? o->max_size : 0;
-        err->engine_error = GDW_ENGINE_NONE;
-        err->message = msg;
-    }
+    gdw_error_set(err, code, code == GDW_ERR_TOO_LARGE ? o->max_size : 0, 0, GDW_ENGINE_NONE, msg);
     return code;
 }
 
@@ -1753,13 +1671,12 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     dctx c;
     init_ctx(&c, d, buf ? buf : (const uint8_t *)"", len, &o, err, stack, report ? report->strict_err : NULL);
     c.doc = doc;
-    c.digest = doc ? o.digest : NULL;
-    c.on_node = doc && !exact(&c) ? o.on_node : NULL; /* engine-exact mode: the tree its pass makes (gdw_decode) */
+    /* engine-exact mode: the digest and on_node are of the tree its pass makes, which emits them (gdw_decode) */
+    c.digest = doc && !exact(&c) ? o.digest : NULL;
+    c.on_node = doc && !exact(&c) ? o.on_node : NULL;
     c.on_node_ctx = o.on_node_ctx;
-    c.cutting = doc && o.keep_nodes && !exact(&c);
-    c.borrow = c.borrow || c.cutting; /* a cut tree points into the input (gdw_decode_options.keep_nodes) */
-    c.unstored = c.cutting ? &c.spill : NULL;
-    c.keep_left = o.keep_nodes;
+    if (doc && o.keep_nodes && !exact(&c)) gdw_cut_start(&c.cut, o.keep_nodes);
+    c.borrow = c.borrow || c.cut.on; /* a cut tree points into the input (gdw_decode_options.keep_nodes) */
     c.root = root;
     bool watched = !doc && report && report->watched; /* gdw_validate_watched */
     /* Watching for what the engine pass (gdw_engine_settle) changes. A walk noting its reads (gdw_check's)
@@ -1773,18 +1690,17 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     if ((doc || watched) && o.watch_engine && !exact(&c)) {
         static const gdw_rule k_watch[4] = {GDW_RULE_MERGE_DICT_KEYS, GDW_RULE_KEYS_NAME_TO_STRING, GDW_RULE_TYPED_RULE, GDW_RULE_UTF8_VALUE};
         static const int k_unchanged[4] = {0, 0, GDW_TYPED_AS_WRITTEN, GDW_UTF8_VALUE_BYTES}; /* the value that changes nothing */
-        for (size_t i = 0; i < 4 && !c.watch_values; i++) c.watch_values = notes || gdw_dialect_rule(d, k_watch[i]) != k_unchanged[i];
-        c.watch_strings = c.watch_values && d->utf8_value != GDW_UTF8_VALUE_BYTES;
+        for (size_t i = 0; i < 4 && !c.watch_values; i++) c.watch_values = notes || gdw_row_rule(d, k_watch[i]) != k_unchanged[i];
     }
     gdw_value keys[256]; /* a watching validation's Dictionary keys (4 KiB; more open at once: taken as mergeable) */
-    if ((watched || c.cutting) && c.watch_values) { /* a cutting walk past the cut keeps keys as a validation does */
+    if ((watched || c.cut.on) && c.watch_values) { /* a cutting walk past the cut keeps keys as a validation does */
         c.keys = keys;
         c.keys_cap = sizeof keys / sizeof keys[0];
-        c.keys_judged = notes || gdw_keys_of(d)->merge_dict_keys || gdw_keys_of(d)->name_to_string;
+        c.keys_judged = notes || gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS) || gdw_row_rule(d, GDW_RULE_KEYS_NAME_TO_STRING);
         c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
     c.leaf_runs = c.fast && !c.keys;
-    s = notes ? walk_noting(&c, root) : c.digest || c.on_node || c.cutting ? walk_each_node(&c, root) : walk(&c, root);
+    s = notes ? walk_noting(&c, root) : c.digest || c.on_node || c.cut.on ? walk_each_node(&c, root) : walk(&c, root);
     if (report && report->read) {
         assert(!c.fast); /* a fast walk notes nothing */
         /* outside compatible mode the strict checks are the walk's verdict: the rules they read are its answer's */
@@ -1793,9 +1709,9 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         report->read->type_ids |= c.read.type_ids;
     }
     if (s) return s;
-    if (c.past_cut) {
-        cut_done(&c);
-        doc->cut = c.cur.pos > c.cut_pos; /* a node was read past the cut (each takes a byte or more) */
+    if (c.cut.past) {
+        gdw_cut_done(&c.cut);
+        doc->cut = c.cur.pos > c.cut.pos; /* a node was read past the cut (each takes a byte or more) */
     }
     bool value_same = exact(&c) || (o.watch_engine && !c.engine_differs && !c.engine_holds_other);
     if (doc) doc->engine_same = value_same;
@@ -1809,7 +1725,7 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         return fail(&c, GDW_ERR_TRAILING_BYTES, c.cur.pos, GDW_ENGINE_NONE, "bytes follow the value");
     }
     if (consumed) *consumed = c.cur.pos;
-    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    gdw_error_clear(err);
     return GDW_OK;
 }
 

@@ -74,13 +74,7 @@ static void enc_path(const ectx *e, char *out) {
 }
 
 static void enc_error(ectx *e, gdw_error *err, gdw_status code, const char *msg) {
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->offset = e->w.pos;
-    err->value_offset = e->w.pos;
-    err->engine_error = GDW_ENGINE_NONE;
-    err->message = msg;
-    enc_path(e, err->path);
+    enc_path(e, gdw_error_set(err, code, e->w.pos, e->w.pos, GDW_ENGINE_NONE, msg)->path);
 }
 
 static gdw_status efail(ectx *e, gdw_status code, const char *msg) {
@@ -105,7 +99,7 @@ static void put_str(writer *w, const uint8_t *p, uint32_t n) {
     put_zeros(w, (4 - n % 4) % 4);
 }
 
-static unsigned text_rule(const ectx *e) { return e->d->lenient_strings ? (unsigned)GDW_UTF8_UNCHECKED : e->d->utf8_rule; }
+static unsigned text_rule(const ectx *e) { return gdw_row_rule(e->d, GDW_RULE_LENIENT_STRINGS) ? (unsigned)GDW_UTF8_UNCHECKED : (unsigned)gdw_row_rule(e->d, GDW_RULE_UTF8_RULE); }
 
 /* Text the engine keeps as a String: it must read back as the same bytes. A NUL ends the
  * engine's string, a leading byte order mark is dropped, and bytes that are not UTF-8 under
@@ -197,7 +191,7 @@ static gdw_status put_components(ectx *e, const gdw_value *v, const gdw_type_inf
 }
 
 static uint32_t real_flag(const ectx *e, const gdw_type_info *ti) {
-    return (ti->comp == C_REAL && gdw_reals_of(e->d)->real_mode == GDW_REALS_FLAG64 && gdw_reals_of(e->d)->encode_math_f64) ? GDW_FLAG16 : 0;
+    return (ti->comp == C_REAL && gdw_row_rule(e->d, GDW_RULE_REAL_MODE) == GDW_REALS_FLAG64 && gdw_row_rule(e->d, GDW_RULE_ENCODE_MATH_F64)) ? GDW_FLAG16 : 0;
 }
 
 static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth);
@@ -243,7 +237,7 @@ static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info
     if (ct) {
         kk = is_dict ? ct->key.kind : 0;
         ek = ct->elem.kind;
-        bool fits = is_dict ? gdw_typed_of(d)->dict_bits : gdw_typed_of(d)->array_bits;
+        bool fits = is_dict ? gdw_row_rule(d, GDW_RULE_TYPED_DICT_BITS) : gdw_row_rule(d, GDW_RULE_TYPED_ARRAY_BITS);
         if ((kk || ek) && !fits) {
             gdw_status s = lossy(e, "typed container in a dialect without typed containers: the element type is dropped");
             if (s) return s;
@@ -256,9 +250,9 @@ static gdw_status enc_container(ectx *e, const gdw_value *v, const gdw_type_info
     if (kk && (s = put_desc(e, &ct->key))) return s;
     if (ek && (s = put_desc(e, &ct->elem))) return s;
     if (v->len > 0x7FFFFFFFu) return efail(e, GDW_ERR_INVALID_TREE, "container count above 2^31-1");
-    if ((v->flags & GDW_VF_SHARED) && !d->container_shared_bit && (s = lossy(e, "the Godot 2 'shared' container flag has no field in this dialect")))
+    if ((v->flags & GDW_VF_SHARED) && !gdw_row_rule(d, GDW_RULE_CONTAINER_SHARED_BIT) && (s = lossy(e, "the Godot 2 'shared' container flag has no field in this dialect")))
         return s;
-    uint32_t shared = (v->flags & GDW_VF_SHARED) && d->container_shared_bit ? 0x80000000u : 0;
+    uint32_t shared = (v->flags & GDW_VF_SHARED) && gdw_row_rule(d, GDW_RULE_CONTAINER_SHARED_BIT) ? 0x80000000u : 0;
     put_u32(&e->w, v->len | shared);
     if (v->len && !gdw_children(v, NULL)) return efail(e, GDW_ERR_INVALID_TREE, "container without items");
     return v->len ? open_level(e, v) : GDW_OK;
@@ -293,7 +287,7 @@ static gdw_status enc_int(ectx *e, const gdw_value *v) {
     int64_t x = v->u.i;
     bool fits32 = x >= INT32_MIN && x <= INT32_MAX;
     bool wide;
-    switch (e->d->int_encoding) {
+    switch (gdw_row_rule(e->d, GDW_RULE_INT_ENCODING)) {
     case GDW_INT_ALWAYS64: wide = true; break;
     case GDW_INT_ALWAYS32: {
         gdw_status s = fits32 ? GDW_OK : lossy(e, "int needs 64 bits and the dialect has only 32: it wraps");
@@ -318,10 +312,10 @@ static gdw_status enc_float(ectx *e, const gdw_value *v) {
     else if (v->width == 8) { bits64 = v->u.bits; x = bits_to_f64(bits64); }
     else return efail(e, GDW_ERR_INVALID_TREE, "float width is neither 4 nor 8");
     bool narrow = !isnan(x) && (double)(float)x == x;
-    const gdw_reals_facts *rf = gdw_reals_of(e->d);
+    bool f32_only = gdw_row_rule(e->d, GDW_RULE_FLOAT_ENCODE_F32_ONLY), nan_f32 = gdw_row_rule(e->d, GDW_RULE_FLOAT_NAN_F32);
     /* asked to keep the width the value carries: an f32 stays f32 (every f32 fits, NaN included), an f64 f64 */
-    if (e->keep_float_width && !rf->float_encode_f32_only && !(isnan(x) && rf->nan_written_f32)) narrow = v->width == 4;
-    if (isnan(x) && (rf->nan_written_f32 || rf->float_encode_f32_only)) {
+    if (e->keep_float_width && !f32_only && !(isnan(x) && nan_f32)) narrow = v->width == 4;
+    if (isnan(x) && (nan_f32 || f32_only)) {
         /* the engine holds a double and writes a NaN as f32: built with -ffast-math, it finds a NaN
          * equal to its f32 narrowing (3.0), or every float is f32 (2.x). That is a quiet NaN with
          * the sign and the top 22 payload bits, as x86 cvtsd2ss narrows (computed here, so every
@@ -336,7 +330,7 @@ static gdw_status enc_float(ectx *e, const gdw_value *v) {
         put_u32(&e->w, f | 0x00400000u);
         return GDW_OK;
     }
-    if (rf->float_encode_f32_only) {
+    if (f32_only) {
         gdw_status s = GDW_OK;
         if (!narrow)
             s = lossy(e, "float needs 64 bits and the dialect has only 32: it is rounded");
@@ -355,11 +349,11 @@ static gdw_status enc_float(ectx *e, const gdw_value *v) {
 static gdw_status enc_object(ectx *e, const gdw_value *v) {
     const gdw_dialect *d = e->d;
     bool null = (v->flags & GDW_VF_OBJECT_NULL) != 0;
-    if (d->object_header_only) {
+    if (gdw_row_rule(d, GDW_RULE_OBJECT_HEADER_ONLY)) {
         gdw_status s = null ? GDW_OK : lossy(e, "this dialect never transmits objects: it becomes a null Object");
         return s ? s : header(e, GDW_OBJECT, 0);
     }
-    if (null && d->null_object_as_class) { /* 3.0/3.1 encode objects in full: an empty class */
+    if (null && gdw_row_rule(d, GDW_RULE_NULL_OBJECT_AS_CLASS)) { /* 3.0/3.1 encode objects in full: an empty class */
         gdw_status s = header(e, GDW_OBJECT, 0);
         if (!s) put_u32(&e->w, 0);
         return s;
@@ -386,9 +380,9 @@ static gdw_status enc_nodepath(ectx *e, const gdw_value *v) {
     if (!np) return efail(e, GDW_ERR_INVALID_TREE, "NodePath without parts");
     uint32_t subs = np->subname_count, flags = np->flags & 1u;
     gdw_status s0;
-    if ((np->flags & 2u) && !e->d->nodepath_property_bit && (s0 = lossy(e, "a Godot 2 NodePath property becomes a plain subname in this dialect")))
+    if ((np->flags & 2u) && !gdw_row_rule(e->d, GDW_RULE_NODEPATH_PROPERTY_BIT) && (s0 = lossy(e, "a Godot 2 NodePath property becomes a plain subname in this dialect")))
         return s0;
-    if ((np->flags & 2u) && e->d->nodepath_property_bit) {
+    if ((np->flags & 2u) && gdw_row_rule(e->d, GDW_RULE_NODEPATH_PROPERTY_BIT)) {
         if (subs == 0) return efail(e, GDW_ERR_INVALID_TREE, "NodePath property flag without a property");
         subs--;
         flags |= 2u;
@@ -430,7 +424,7 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
     case K_NODEPATH: return enc_nodepath(e, v);
     case K_RID:
         if ((s = header(e, GDW_RID, 0))) return s;
-        if (d->rid_has_id) put_u64(&e->w, (uint64_t)v->u.i);
+        if (gdw_row_rule(d, GDW_RULE_RID_HAS_ID)) put_u64(&e->w, (uint64_t)v->u.i);
         else if (v->u.i != 0) return lossy(e, "RID id has no field in this dialect: it is dropped");
         return GDW_OK;
     case K_OBJECT: return enc_object(e, v);
@@ -490,8 +484,8 @@ static gdw_status enc_one(ectx *e, const gdw_value *v, unsigned depth) {
             (s = lossy(e, "joystick motion length word disagrees with its value words")))
             return s;
         /* the engine release reads the axis value word (2.1) or not (2.0) whatever the length says */
-        if (ev->type == 4 && (ev->extra_count == 2) != e->d->joystick_axis_value &&
-            (s = lossy(e, e->d->joystick_axis_value ? "joystick motion without its axis value: this release reads one (Godot 2.1)"
+        if (ev->type == 4 && (ev->extra_count == 2) != gdw_row_rule(e->d, GDW_RULE_JOYSTICK_AXIS_VALUE) &&
+            (s = lossy(e, gdw_row_rule(e->d, GDW_RULE_JOYSTICK_AXIS_VALUE) ? "joystick motion without its axis value: this release reads one (Godot 2.1)"
                                                      : "joystick motion with an axis value: this release reads the axis only (Godot 2.0)")))
             return s;
         /* a KEY's modifiers are four flags to the engine, and it writes only those */
@@ -585,7 +579,7 @@ gdw_status gdw_encode(const gdw_dialect *d, const gdw_value *v, const gdw_encode
     *written = e.w.pos;
     if (s) return s;
     if (e.w.pos > cap && out) return efail(&e, GDW_ERR_TRUNCATED, "output buffer too small");
-    if (err) { memset(err, 0, sizeof *err); err->message = gdw_strerror(GDW_OK); }
+    gdw_error_clear(err);
     return GDW_OK;
 }
 
