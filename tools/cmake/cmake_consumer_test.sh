@@ -16,7 +16,7 @@ die() { echo "FAIL: $*" >&2; echo "$passed passed, $((failed + 1)) failed"; exit
 
 # the sources, as a user's checkout has them (the test's runfiles are links)
 mkdir -p "$T/src"
-for f in CMakeLists.txt codec/*.c codec/*.h codec/*/*.c codec/*/*.h session/*.c session/*.h files/*.c files/*.h project/*.c project/*.h docs/rpc-manifest.schema.json cli/*.c cli/*.h docs/gdwire.1 docs/*.md docs/gdwire.schema.json tools/man_to_c.sh \
+for f in CMakeLists.txt codec/*.c codec/*.h codec/*/*.c codec/*/*.h session/*.c session/*.h files/*.c files/*.h project/*.c project/*.h guard/*.c guard/*.h docs/rpc-manifest.schema.json cli/*.c cli/*.h docs/gdwire.1 docs/*.md docs/gdwire.schema.json tools/man_to_c.sh \
          tools/cmake/* tools/cmake/consumer/CMakeLists.txt tools/cmake/subdir/CMakeLists.txt examples/reply.c examples/*.hex cli/samples/*.hex; do
     [ -f "$f" ] || continue
     mkdir -p "$T/src/$(dirname "$f")"; cp -L "$f" "$T/src/$f"
