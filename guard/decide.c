@@ -407,7 +407,8 @@ static const char *judge_packet(judge *j, msg_ctx *m, const uint8_t *pkt, size_t
         }
         if (g->method && mp->command == GDW_MP_RPC) {
             int fit = g->method(g->method_ctx, m->node, mp->as.rpc.method_id, mp, why, cap);
-            if (fit < 0 && !g->pol.unknown_methods) { *offset = 1; return "unknown_method"; }
+            if (fit == -2 && !g->pol.unknown_paths) { *offset = 1; return "unknown_path"; }
+            if (fit == -1 && !g->pol.unknown_methods) { *offset = 1; return "unknown_method"; }
             if (fit == 0) { *offset = 1; return "arguments"; }
         }
         break;
