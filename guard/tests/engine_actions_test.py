@@ -149,6 +149,23 @@ print("replace: %d RPCs sent to the server, %d judged by the guard (%s), every o
       "the server's one complaint: %s" % (len(sent), len(acts), ", ".join("%s %s" % (e["action"], e["mode"]) for e in acts),
                                           len(after), where[0].strip() if where else "none"))
 
+# ---- 1b. replace a whole (unfragmented) reliable message: variant.max_depth 1 breaks a's two nested arguments
+# ([1, "a", [true]] and {"k": 2, 3: [4.5]}, game4.gd's `one`); each is replaced by the harmless packet, which 4.6.3's
+# SceneMultiplayer drops silently (an admitted peer's SYS AUTH of exactly 2 bytes, scene_multiplayer.cpp:122-127); the
+# channel goes on: every other RPC is received, a's after them included -----------------------------------------------
+log, acts, errs, where = session_through_guard("whole", base + 6, base + 7, "variant:\n  max_depth: 1\n", "enet")
+sent = [e for e in log if e["event"] == "rpc_sent" and e["from"] != 1 and e["to"] == 1]
+recv = [(e["from"], e["method"], e["args_sha256"]) for e in log if e["event"] == "rpc_received" and e["by"] == 1]
+missing = [e for e in sent if (e["from"], e["method"], e["args_sha256"]) not in recv]
+check(len(acts) == 2 and all((e["action"], e["mode"], e["rule"]) == ("replace", "reliable", "depth") for e in acts),
+      "whole: the guard's actions: %r" % acts)
+check(len(missing) == 2 and all(e["method"] == "one" for e in missing), "whole: the RPCs the server did not receive: %r" % missing)
+later = [e for e in sent if missing and e["from"] == missing[0]["from"] and e["seq"] > max(m["seq"] for m in missing)]
+check(len(later) >= 5 and not [e for e in later if e in missing], "whole: a's RPCs after the replaced ones: %d" % len(later))
+check(not errs, "whole: the server's complaints: %r" % errs)
+print("whole: %d RPCs sent to the server, %d replaced by the guard, the other %d received (%d of a's after them); "
+      "the server's complaints: %r" % (len(sent), len(acts), len(sent) - len(missing), len(later), errs))
+
 # ---- 2. cut -----------------------------------------------------------------------------------------------------
 sp, gp = base + 2, base + 3
 glog = os.path.join(work, "cut.log")
