@@ -66,8 +66,8 @@ def own_id(lines):
 
 
 def order(by):
-    """Which client has the lower Godot id: session4.gd's server picks its targets by sorted id, so two runs'
-    logs can be equal only when their clients drew their ids in the same order."""
+    """Which client has the lower Godot id (printed: session4.gd's server picks some targets by sorted id, which
+    normalized() maps by rank)."""
     ids = {role: own_id(lines) for role, lines in by.items()}
     return "a<b" if ids.get("a", 0) < ids.get("b", 0) else "a>b"
 
