@@ -4,7 +4,8 @@
 # hostile_test.sh CLIENT guarded GDWIRE ENGINE ATTACK...
 # unguarded: each ATTACK still does to the live ENGINE what hostile_table.sh recorded (RECORDED,
 #   hostile_unguarded.tsv, the engine's own answers): it is run again (hostile_run.sh, 5 s) and its outcome
-#   (survived / crashed (signal N) / hung / stalled) must be the recorded one.
+#   (survived / crashed (signal N) / hung / stalled) must be the recorded one, and where it survived, whether its
+#   script ran the hostile RPC too.
 # guarded: through `GDWIRE guard` with the game's project (hostile_run.sh's GDW_HOSTILE_PROJECT), the server
 #   must survive and never run the hostile RPC (its script's log; `control`, a valid call, must run once),
 #   the guard must stay up and log the attack (not `control`).
@@ -31,7 +32,12 @@ for attack in "$@"; do
     if [ "$mode" = unguarded ]; then
         want=$(awk -F'\t' -v e="$engine" -v a="$attack" '$1 == e && $2 == a { print $3 }' "$with")
         [ "$outcome" = "${want:-no recorded row}" ] || why="$why $outcome, recorded ${want:-nothing};"
-        said="$outcome, peak RSS $rss kB, first error: $first"
+        # whether the engine's script still ran the hostile RPC (Godot 4.6.3 runs one whose arguments did not
+        # decode, with Nil in their place: docs/engine-findings.md finding 11)
+        ran_recorded=$(awk -F'\t' -v e="$engine" -v a="$attack" '$1 == e && $2 == a { print $10 }' "$with")
+        [ "$outcome" != survived ] || [ "$((hostile > 0))" = "$((${ran_recorded:-0} > 0))" ] ||
+            why="$why the script ran the hostile RPC $hostile times, recorded ${ran_recorded:-nothing};"
+        said="$outcome, peak RSS $rss kB, hostile RPC run $hostile×, first error: $first"
     else
         want_hostile=1 want_lines=0
         [ "$attack" = control ] || { want_hostile=0; want_lines=1; }
