@@ -10,6 +10,8 @@ measured (guard/README.md "Actions"):
      other RPC the clients sent it, the ones after the replaced message on its channel included (so ENet's reliable
      channel went on); the server's only complaint is SceneMultiplayer's refusal of the harmless head at its first bytes
      (_process_sys); every engine ran to its end.
+     And whole (unfragmented) reliable messages: with variant.max_depth 1, a's two nested arguments are replaced by
+     the harmless 07 00, every other RPC is received, a's after them included, and the server prints nothing.
   3. --ws. The same session over WebSocket through `gdwire guard --ws` with the same policy: the two messages are
      dropped whole, every other RPC received, and the server never complains (it never saw them).
   2. Cut. The same clients against a server that prints when SceneMultiplayer admits and frees a peer
