@@ -53,13 +53,16 @@ static unsigned rule_index(const char *rule) {
 /* Godot 4 (modules/enet/enet_multiplayer_peer.cpp, 4.6.3: SYSCH_RELIABLE 0, SYSCH_UNRELIABLE 1, a transfer channel
  * N > 0 on ENet channel N + 1) and Godot 3 (modules/enet/networked_multiplayer_enet.cpp, 3.6.2: SYSCH_CONFIG 0, the
  * server's; SYSCH_RELIABLE 1, SYSCH_UNRELIABLE 2; a transfer channel N > 2 on ENet channel N; every packet's 8-byte
- * source and target header, session/godot.c). The harmless packet is one the engine's multiplayer layer refuses at
- * its first bytes and does nothing with (README "Actions", measured): Godot 4's SYS with sub-command 0xFF
- * (SceneMultiplayer::_process_sys: too short, or the switch's default, ERR_FAIL); Godot 3's 0xFF command to the
- * server (MultiplayerAPI::_process_packet's default: "Invalid network command"). */
+ * source and target header, session/godot.c). The harmless packets are ones the engine's multiplayer layer does
+ * nothing with (README "The harmless packet", measured by //guard:engine_actions_test). A whole message: Godot 4's
+ * SYS AUTH of exactly 2 bytes, which SceneMultiplayer::poll drops without a word from an admitted peer
+ * (scene_multiplayer.cpp:122-127 in 4.6.3); Godot 3's 0xFF command, which MultiplayerAPI::_process_packet's switch
+ * has no case for (core/io/multiplayer_api.cpp:188-229 in 3.6.2). A fragmented message's head (its first bytes
+ * overwritten, the rest still there): Godot 4's SYS with sub-command 0xFF (_process_sys's default: ERR_FAIL, one
+ * error line); Godot 3's 0xFF again. */
 static const generation k_generations[] = {
-    {GDW_MULTIPLAYER_SCENE4, "godot4", 0, -1, 2, 1, {0x07, 0xFF}, 2},
-    {GDW_MULTIPLAYER_API3, "godot3", 8, 0, 3, 0, {0xFF}, 1},
+    {GDW_MULTIPLAYER_SCENE4, "godot4", 0, -1, 2, 1, {0x07, 0x00}, 2, {0x07, 0xFF}, 2},
+    {GDW_MULTIPLAYER_API3, "godot3", 8, 0, 3, 0, {0xFF}, 1, {0xFF}, 1},
 };
 
 const generation *generation_of(const gdw_dialect *d) {
@@ -69,8 +72,9 @@ const generation *generation_of(const gdw_dialect *d) {
     return NULL;
 }
 
-/* The harmless packet of the generation for peer p, into out (at least 16 bytes): its length. */
-static size_t harmless_packet(const gdw_guard_peer *p, uint8_t *out) {
+/* The harmless packet of the generation for peer p (head: the one for a fragmented message's first bytes), into out
+ * (at least 16 bytes): its length. */
+static size_t harmless_packet(const gdw_guard_peer *p, bool head, uint8_t *out) {
     const generation *gen = p->g->gen;
     size_t n = 0;
     if (gen->transport_header == 8) { /* Godot 3: the peer's own id as source, the server (1) as target */
@@ -78,8 +82,8 @@ static size_t harmless_packet(const gdw_guard_peer *p, uint8_t *out) {
         for (int i = 0; i < 4; i++) out[n++] = (uint8_t)(src >> (8 * i));
         for (int i = 0; i < 4; i++) out[n++] = (uint8_t)(dst >> (8 * i));
     }
-    memcpy(out + n, gen->harmless, gen->harmless_len);
-    return n + gen->harmless_len;
+    memcpy(out + n, head ? gen->harmless_head : gen->harmless, head ? gen->harmless_head_len : gen->harmless_len);
+    return n + (head ? gen->harmless_head_len : gen->harmless_len);
 }
 
 /* ---- lifecycle -------------------------------------------------------------------------------------------- */
@@ -213,7 +217,7 @@ static void out_put(judge *j, const uint8_t *cmd, size_t n) {
 /* A SEND_RELIABLE of channel and seq carrying the harmless packet (the replacement of a reliable command). */
 static void out_harmless(judge *j, unsigned channel, uint16_t seq) {
     uint8_t cmd[6 + 16];
-    size_t n = harmless_packet(j->p, cmd + 6);
+    size_t n = harmless_packet(j->p, false, cmd + 6);
     cmd[0] = GDW_ENET_SEND_RELIABLE | 0x80;
     cmd[1] = (uint8_t)channel;
     put_be16(cmd + 2, seq);
@@ -407,7 +411,8 @@ static const char *judge_packet(judge *j, msg_ctx *m, const uint8_t *pkt, size_t
         }
         if (g->method && mp->command == GDW_MP_RPC) {
             int fit = g->method(g->method_ctx, m->node, mp->as.rpc.method_id, mp, why, cap);
-            if (fit < 0 && !g->pol.unknown_methods) { *offset = 1; return "unknown_method"; }
+            if (fit == -2 && !g->pol.unknown_paths) { *offset = 1; return "unknown_path"; }
+            if (fit == -1 && !g->pol.unknown_methods) { *offset = 1; return "unknown_method"; }
             if (fit == 0) { *offset = 1; return "arguments"; }
         }
         break;
@@ -601,7 +606,7 @@ static void msg_of(judge *j, const gdw_enet_command *c, msg_ctx *m) {
 static void out_fragment_neutralised(judge *j, const uint8_t *cmd, size_t n, size_t fixed) {
     uint8_t tmp[GDW_ENET_MAXIMUM_MTU];
     uint8_t head[16];
-    size_t hn = harmless_packet(j->p, head);
+    size_t hn = harmless_packet(j->p, true, head);
     if (n > sizeof tmp) return;
     memcpy(tmp, cmd, n);
     if (n - fixed >= hn) memcpy(tmp + fixed, head, hn);
@@ -615,7 +620,7 @@ static void emit_whole(judge *j, const held_head *h, bool neutralise) {
     uint8_t tmp[GDW_ENET_MAXIMUM_MTU + 8];
     if (neutralise) {
         uint8_t head[16];
-        size_t hn = harmless_packet(j->p, head);
+        size_t hn = harmless_packet(j->p, true, head);
         if (h->hdr_len + h->len > sizeof tmp) return;
         memcpy(tmp, h->hdr, h->hdr_len);
         memcpy(tmp + h->hdr_len, h->bytes, h->len);

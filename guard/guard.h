@@ -55,7 +55,8 @@ typedef struct gdw_guard_policy {
     unsigned max_channels;        /* enet.max_channels: ENet channels a client may use, 1..255 (default 255, Godot 4's) */
     unsigned peers_per_address;   /* enet.peers_per_address: clients from one IP address (default 8; the relay's rule) */
     /* rpc: */
-    bool unknown_paths;           /* rpc.unknown_paths: allow (true) an RPC naming a cache id its sender never announced */
+    bool unknown_paths;           /* rpc.unknown_paths: allow (true) an RPC naming a cache id its sender never announced,
+                                     or, with a project, a node path the project does not have */
     bool unknown_methods;         /* rpc.unknown_methods: allow (true) a method id the project does not declare */
     bool raw;                     /* rpc.raw: allow RAW packets (send_bytes; default true) */
     /* sys: */
@@ -111,7 +112,8 @@ typedef void (*gdw_guard_log_fn)(void *ctx, const gdw_guard_action *a);
 typedef void (*gdw_guard_emit_fn)(void *ctx, bool to_server, const uint8_t *d, size_t n);
 
 /* The project's rule for one RPC (the RPC manifest, project/): 1 the arguments fit, 0 they do not (why in a
- * sentence), -1 the method is unknown on that node. NULL: no per-method rule. */
+ * sentence), -1 the method is unknown on that node, -2 the node path is no node of the project (rpc.unknown_paths).
+ * NULL: no per-method rule. */
 typedef int (*gdw_guard_method_fn)(void *ctx, const char *node, int method_id, const gdw_mp_parsed *p, char *why, size_t cap);
 
 typedef struct gdw_guard_counters {

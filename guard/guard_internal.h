@@ -13,8 +13,10 @@ typedef struct generation {
     int config_channel;       /* the server's configuration channel, which a client never sends on; -1 none */
     unsigned system_channels; /* ENet channels below the first game transfer channel */
     unsigned channel_offset;  /* transfer channel = ENet channel - channel_offset, from system_channels on */
-    uint8_t harmless[4];      /* the packet the engine refuses at its first bytes (after Godot 3's header) */
+    uint8_t harmless[4];      /* the whole packet the engine drops, silently where it can (after Godot 3's header) */
     size_t harmless_len;
+    uint8_t harmless_head[4]; /* the first bytes of a longer message (a fragmented head) the engine refuses at them */
+    size_t harmless_head_len;
 } generation;
 
 const generation *generation_of(const gdw_dialect *d);

@@ -374,8 +374,9 @@ static void hostile(const char *dir) {
     CHECK(strcmp(f.s.last_rule, "object") == 0 && strcmp(f.s.last_action, "replace") == 0, "Object argument: %s %s", f.s.last_action, f.s.last_rule);
     CHECK(f.s.last_offset == 4, "Object argument: at byte %zu, want 4 (the argument's header)", f.s.last_offset);
     CHECK(f.s.n == 1 && f.s.len[0] == 4 + 8 + 6 + 2 && memcmp(f.s.buf[0], d.b, 12) == 0 && f.s.buf[0][12] == (GDW_ENET_SEND_RELIABLE | 0x80) &&
-              f.s.buf[0][13] == 0 && f.s.buf[0][14] == (40001 >> 8) && f.s.buf[0][15] == (40001 & 0xFF) && f.s.buf[0][18] == 0x07 && f.s.buf[0][19] == 0xFF,
-          "Object argument: not the header and ack, then the harmless SEND_RELIABLE (07 FF) on channel 0, sequence 40001");
+              f.s.buf[0][13] == 0 && f.s.buf[0][14] == (40001 >> 8) && f.s.buf[0][15] == (40001 & 0xFF) && f.s.buf[0][18] == 0x07 && f.s.buf[0][19] == 0x00,
+          "Object argument: not the header and ack, then the harmless SEND_RELIABLE (07 00: 4.6.3 drops it silently, "
+          "guard/README.md) on channel 0, sequence 40001");
     /* its retransmit (ENet resends until acknowledged) is answered alike */
     judge_one(&f, &d);
     CHECK(f.s.n == 1 && f.s.len[0] == 20 && f.s.buf[0][18] == 0x07, "the retransmit of a replaced command was not replaced alike");
@@ -560,6 +561,74 @@ static void hostile(const char *dir) {
         gdw_rpc_manifest_free(man);
     }
 
+    /* An RPC naming its node inline (not by a cache id) with a path no node of the project has. The session's first
+     * inline RPC (a client's `Game` method 5 with an argument, sent before the server confirmed the path: meta 0x2?,
+     * a u32 node target 0x80000000 | ofs, the path after the arguments; scene_rpc_interface.cpp:435-457 in 4.6.3) edited to
+     * name NoSuchNode/Deeper: Godot 4.6.3 finds no such node (`Node not found: "NoSuchNode/Deeper" (relative to
+     * "/root").`, tools/engines/guard/hostile_unguarded.tsv). With a manifest (conformance/projects/arena4: Main/Dynamic
+     * is dynamic, its script calls rpc_config(); Main/Units/ * is what a spawner spawns) that path is unknown_path; a name
+     * the manifest's "*" stands for and a node below a dynamic one are not. Without a manifest the guard cannot know. */
+    {
+        uint8_t orig[1500];
+        size_t on = 0, ofs = 0;
+        unsigned och = 0;
+        pol = gdw_guard_policy_default();
+        flow_open(&f, &c, &pol);
+        unsigned sp_port = server_port(&c, f.g);
+        flow_close(&f);
+        for (size_t i = 0; i < c.n && !on; i++) {
+            const dgram *dg = &c.d[i];
+            if (dg->dst != sp_port) continue;
+            gdw_enet_header h;
+            gdw_error err;
+            if (gdw_enet_read_header(dg->p, dg->n, &h, &err) != GDW_OK) continue;
+            gdw_enet_commands it;
+            gdw_enet_command cmd;
+            gdw_enet_commands_begin(&it, dg->p + h.size, dg->n - h.size, h.size);
+            while (gdw_enet_commands_next(&it, &cmd, &err) == 1) {
+                if (cmd.kind != GDW_ENET_SEND_RELIABLE || cmd.data_len < 6 || cmd.data_len > sizeof orig || (cmd.data[0] & 7) != 0 ||
+                    ((cmd.data[0] >> 4) & 3) != 2)
+                    continue;
+                uint32_t target = (uint32_t)cmd.data[1] | (uint32_t)cmd.data[2] << 8 | (uint32_t)cmd.data[3] << 16 | (uint32_t)cmd.data[4] << 24;
+                if (!(target & 0x80000000u) || (target & 0x7FFFFFFFu) >= cmd.data_len) continue;
+                ofs = target & 0x7FFFFFFFu;
+                if (ofs < 7 || cmd.data_len != ofs + 5 || memcmp(cmd.data + ofs, "Game", 5) != 0) continue;
+                memcpy(orig, cmd.data, cmd.data_len), on = cmd.data_len, och = cmd.channel;
+                break;
+            }
+        }
+        CHECK(on > 0, "no inline RPC on Game in %s", path);
+        gdw_rpc_manifest *arena = NULL;
+        snprintf(projdir, sizeof projdir, "%s/../projects/arena4", dir);
+        CHECK(gdw_project_read(projdir, NULL, &arena, perr, sizeof perr) == GDW_PROJECT_OK && arena, "arena4: %s", perr);
+        struct { const char *path; bool manifest, allow; const char *want; } cases[] = {
+            {"NoSuchNode/Deeper", true, false, "unknown_path"},
+            {"Main/Units/Game", true, false, ""},         /* a name the spawner gives: "*" (method 5 unknown there: allowed) */
+            {"Main/Dynamic/Added", true, false, ""},      /* below a dynamic node */
+            {"NoSuchNode/Deeper", true, true, ""},        /* rpc.unknown_paths: allow */
+            {"NoSuchNode/Deeper", false, false, ""},      /* no manifest: forwarded (guard/README.md) */
+        };
+        for (size_t k = 0; on && arena && k < sizeof cases / sizeof cases[0]; k++) {
+            uint8_t rp[1600];
+            size_t pl = strlen(cases[k].path) + 1;
+            memcpy(rp, orig, ofs), memcpy(rp + ofs, cases[k].path, pl);
+            pol = gdw_guard_policy_default();
+            pol.cut_after = 0, pol.unknown_paths = cases[k].allow, pol.unknown_methods = true;
+            flow_open(&f, &c, &pol);
+            if (cases[k].manifest) gdw_guard_use_manifest(f.g, arena);
+            b_begin(&d, &f), b_send(&d, true, och, 46000, rp, ofs + pl);
+            judge_one(&f, &d);
+            bool forwarded = f.s.n == 1 && f.s.up[0] && f.s.len[0] == d.n && memcmp(f.s.buf[0], d.b, d.n) == 0;
+            if (cases[k].want[0])
+                CHECK(strcmp(f.s.last_rule, cases[k].want) == 0 && strcmp(f.s.last_action, "replace") == 0 && f.s.last_offset == 1,
+                      "inline %s: %s %s at %zu, want replace %s at 1", cases[k].path, f.s.last_action, f.s.last_rule, f.s.last_offset, cases[k].want);
+            else
+                CHECK(f.s.actions == 0 && forwarded, "inline %s (case %zu): %s, not forwarded untouched", cases[k].path, k, f.s.last_rule);
+            flow_close(&f);
+        }
+        gdw_rpc_manifest_free(arena);
+    }
+
     /* Finding 8 of docs/engine-findings.md: a hostile server's SPAWN with a sync count of 0x8000001b hangs a Godot 4.6.3
      * client (on_spawn_receive's 32-bit check wraps: scene_replication_interface.cpp:581-590). With server.judge, a guard
      * in front of a client replaces it (reliable, channel 0, as SceneReplicationInterface sends a spawn) by the harmless
@@ -584,7 +653,7 @@ static void hostile(const char *dir) {
             CHECK(strcmp(f.s.last_rule, "spawn") == 0 && strcmp(f.s.last_action, "replace") == 0 && f.s.last_offset == 10,
                   "finding 8's SPAWN: %s %s at %zu, want replace spawn at 10", f.s.last_action, f.s.last_rule, f.s.last_offset);
             CHECK(f.s.n == 1 && !f.s.up[0] && f.s.len[0] == 4 + 6 + 2 && f.s.buf[0][4] == (GDW_ENET_SEND_RELIABLE | 0x80) && f.s.buf[0][5] == 0 &&
-                      f.s.buf[0][6] == (43000 >> 8) && f.s.buf[0][7] == (43000 & 0xFF) && f.s.buf[0][10] == 0x07 && f.s.buf[0][11] == 0xFF,
+                      f.s.buf[0][6] == (43000 >> 8) && f.s.buf[0][7] == (43000 & 0xFF) && f.s.buf[0][10] == 0x07 && f.s.buf[0][11] == 0x00,
                   "finding 8's SPAWN: the client did not get the harmless SEND_RELIABLE of the same channel and sequence number");
         }
         flow_close(&f);

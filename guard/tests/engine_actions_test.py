@@ -10,6 +10,8 @@ measured (guard/README.md "Actions"):
      other RPC the clients sent it, the ones after the replaced message on its channel included (so ENet's reliable
      channel went on); the server's only complaint is SceneMultiplayer's refusal of the harmless head at its first bytes
      (_process_sys); every engine ran to its end.
+     And whole (unfragmented) reliable messages: with variant.max_depth 1, a's two nested arguments are replaced by
+     the harmless 07 00, every other RPC is received, a's after them included, and the server prints nothing.
   3. --ws. The same session over WebSocket through `gdwire guard --ws` with the same policy: the two messages are
      dropped whole, every other RPC received, and the server never complains (it never saw them).
   2. Cut. The same clients against a server that prints when SceneMultiplayer admits and frees a peer
@@ -150,6 +152,23 @@ check(len(errs) == 1 and len(where) == 1, "the server's complaints: %r %r" % (er
 print("replace: %d RPCs sent to the server, %d judged by the guard (%s), every other one received, %d of a's after them; "
       "the server's one complaint: %s" % (len(sent), len(acts), ", ".join("%s %s" % (e["action"], e["mode"]) for e in acts),
                                           len(after), where[0].strip() if where else "none"))
+
+# ---- 1b. replace a whole (unfragmented) reliable message: variant.max_depth 1 breaks a's two nested arguments
+# ([1, "a", [true]] and {"k": 2, 3: [4.5]}, game4.gd's `one`); each is replaced by the harmless packet, which 4.6.3's
+# SceneMultiplayer drops silently (an admitted peer's SYS AUTH of exactly 2 bytes, scene_multiplayer.cpp:122-127); the
+# channel goes on: every other RPC is received, a's after them included -----------------------------------------------
+log, acts, errs, where = session_through_guard("whole", base + 6, base + 7, "variant:\n  max_depth: 1\n", "enet")
+sent = [e for e in log if e["event"] == "rpc_sent" and e["from"] != 1 and e["to"] == 1]
+recv = [(e["from"], e["method"], e["args_sha256"]) for e in log if e["event"] == "rpc_received" and e["by"] == 1]
+missing = [e for e in sent if (e["from"], e["method"], e["args_sha256"]) not in recv]
+check(len(acts) == 2 and all((e["action"], e["mode"], e["rule"]) == ("replace", "reliable", "depth") for e in acts),
+      "whole: the guard's actions: %r" % acts)
+check(len(missing) == 2 and all(e["method"] == "one" for e in missing), "whole: the RPCs the server did not receive: %r" % missing)
+later = [e for e in sent if missing and e["from"] == missing[0]["from"] and e["seq"] > max(m["seq"] for m in missing)]
+check(len(later) >= 5 and not [e for e in later if e in missing], "whole: a's RPCs after the replaced ones: %d" % len(later))
+check(not errs, "whole: the server's complaints: %r" % errs)
+print("whole: %d RPCs sent to the server, %d replaced by the guard, the other %d received (%d of a's after them); "
+      "the server's complaints: %r" % (len(sent), len(acts), len(sent) - len(missing), len(later), errs))
 
 # ---- 2. cut -----------------------------------------------------------------------------------------------------
 sp, gp = base + 2, base + 3

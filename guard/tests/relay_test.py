@@ -146,8 +146,8 @@ def main():
         cmd = bytes([0x86, 0x00]) + struct.pack(">HH", 50000, len(rpc)) + rpc
         cl.sendto(hdr + cmd, ("127.0.0.1", g_port))
         r = recv_all(up, 1, 1.0)
-        check(len(r) == 1 and r[0][0] == hdr + bytes([0x86, 0x00]) + struct.pack(">HH", 50000, 2) + b"\x07\xff",
-              "the Object RPC did not arrive as the harmless SEND_RELIABLE 07 FF on channel 0, sequence 50000: %r" % (r[:1],))
+        check(len(r) == 1 and r[0][0] == hdr + bytes([0x86, 0x00]) + struct.pack(">HH", 50000, 2) + b"\x07\x00",
+              "the Object RPC did not arrive as the harmless SEND_RELIABLE 07 00 on channel 0, sequence 50000: %r" % (r[:1],))
         # SIGUSR1: the counters
         g.send_signal(signal.SIGUSR1)
         time.sleep(0.3)
