@@ -34,7 +34,7 @@ gcc -std=c11 -O2 -DNDEBUG -I. $(ls codec/*.c codec/*/*.c | grep -v '^codec/tests
     || { cat "$T/cc.err"; echo "FAIL: cannot build bench"; echo "0 passed, 1 failed"; exit 1; }
 man_page="$T/man_page.c" # the manual's text, as Bazel's //cli:man_page makes it
 sh tools/man_to_c.sh docs/gdwire.1 "$man_page"
-gcc -std=c11 -O2 -DNDEBUG -I. -Icodec $(ls codec/*.c codec/*/*.c | grep -v '^codec/tests/') session/*.c files/*.c project/*.c guard/*.c $(ls cli/*.c | grep -v '^cli/man_page.c$') "$man_page" -lyaml -ldl -lm -o "$T/gdwire" 2> "$T/cc.err" \
+gcc -std=c11 -O2 -DNDEBUG -I. -Icodec -Isession $(ls codec/*.c codec/*/*.c | grep -v '^codec/tests/') session/*.c files/*.c project/*.c guard/*.c $(ls cli/*.c | grep -v '^cli/man_page.c$') "$man_page" -lyaml -ldl -lm -o "$T/gdwire" 2> "$T/cc.err" \
     || { cat "$T/cc.err"; echo "FAIL: cannot build the command"; echo "0 passed, 1 failed"; exit 1; }
 SCALE=0.01
 WORKLOADS="game_state dicts_200k strings_500k utf8_strings pool_vector3_1m nested_1000 deep_dict"

@@ -7,7 +7,9 @@
  * Bounded: at most max_clients clients; a new address must open with an ENet CONNECT (else no state is made);
  * when full, the least recently heard client whose handshake never finished is evicted (its server peer freed with
  * the forged DISCONNECT), else the newcomer is refused; idle clients expire. */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* accept4, signalfd (the CMake build defines it for the whole command) */
+#endif
 #include "guard/relay.h"
 
 #include <errno.h>
