@@ -275,7 +275,9 @@ static void cut_off(judge *j, const char *rule, const msg_ctx *m, size_t offset)
     log_action(j, "cut", rule, m, offset, "%s", why);
     if (j->g->pol.dry_run) return;
     p->cut = true;
-    if (!p->server_side) forged_disconnect(j->g, p, j->emit, j->ctx); /* (a hostile server's traffic is only refused) */
+    /* a hostile server's traffic is only refused; a WebSocket flow has no ENet peer to free (and no emit: the relay
+     * closes the TCP connection on the -1 it is given) */
+    if (!p->server_side && j->emit) forged_disconnect(j->g, p, j->emit, j->ctx);
 }
 
 /* One rule broken by message m: counted and logged; the caller removes or replaces the command. Returns true when
