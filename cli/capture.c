@@ -351,10 +351,11 @@ static void text_put(void *ctx, const char *s, size_t n) {
     fwrite(s, 1, n, stdout);
 }
 
+/* (path and id are the line's message's own: the one rule is method_name's) */
 static const char *text_method_name(void *ctx, const char *path, int id) {
-    const capture_run *r = ((text_line *)ctx)->r;
-    if (r->has_call && r->call.method) return r->call.method->name; /* the manifest's (--project) */
-    return names_find(&r->names, path, id);
+    (void)path, (void)id;
+    const text_line *t = ctx;
+    return method_name(t->r, t->m);
 }
 
 static void text_after_command(void *ctx, const gdw_mp_parsed *p, const char *path) {
