@@ -2,7 +2,7 @@
 /* Fuzz target `guard`: the decision of `gdwire guard` (guard/guard.h) on a stream of hostile datagrams, with no
  * socket. The input is
  *   byte 0      bit 0: the server is Godot 3 (dialect godot3), bit 1: --dry-run, bit 2: actions.reliable cut,
- *               bit 3: small caps (enet.max_message_bytes 4 KiB, max_fragments 8, paths 4 entries), bit 4: no rate
+ *               bit 3: small caps (enet.max_message_bytes 4 KiB, max_fragments 8, paths 4 entries) and rpc.raw_put_var, bit 4: no rate
  *               limit, and the server's datagrams judged too (server.judge), bit 5: compressed datagrams "decompress" as a copy of themselves (the range coder's plumbing),
  *               bit 6: actions.cut_after 1, bit 7: strict encoding
  *   then records, as the `capture` target's (fuzzers/capture.c): byte K, u16 LE length, the bytes. K bit 0: a datagram
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (flags & 1) pol.dialect = gdw_dialect_find("godot3");
     pol.dry_run = (flags & 2) != 0;
     if (flags & 4) pol.reliable = GDW_GUARD_CUT;
-    if (flags & 8) pol.max_message_bytes = 4096, pol.max_fragments = 8, pol.max_paths = 4, pol.max_path_bytes = 1024;
+    if (flags & 8) pol.max_message_bytes = 4096, pol.max_fragments = 8, pol.max_paths = 4, pol.max_path_bytes = 1024, pol.raw_put_var = true;
     if (flags & 16) pol.messages_per_second = 0, pol.bytes_per_second = 0, pol.judge_server = true;
     if (flags & 64) pol.cut_after = 1;
     pol.strict = (flags & 128) != 0;

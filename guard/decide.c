@@ -37,7 +37,7 @@
 static const char *const k_rules[] = {
     "object", "depth", "value_bytes", "container", "string", "variant", "strict", "multiplayer",
     "unknown_path", "unknown_method", "arguments", "raw", "relay", "peer_command", "forged_source", "config_channel",
-    "channel", "fragments", "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn", NULL,
+    "channel", "fragments", "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn", "put_var", NULL,
 };
 
 const char *gdw_guard_rule_name(unsigned i) { return i < sizeof k_rules / sizeof k_rules[0] ? k_rules[i] : NULL; }
@@ -329,6 +329,31 @@ static const char *status_rule(gdw_status s) {
     }
 }
 
+/* One Variant in bytes[0..n) against the validator's limits (g->dec) and the policy's container and string limits:
+ * the rule it breaks (*offset in bytes, why naming it as "label index"), or NULL. */
+static const char *variant_limits(const gdw_guard *g, const uint8_t *bytes, size_t n, const char *label, unsigned index, size_t *offset,
+                                  char *why, size_t cap) {
+    limits_ctx l = {&g->pol, NULL, 0, 0};
+    gdw_decode_options o = g->dec;
+    o.trace = limits_trace, o.trace_ctx = &l;
+    o.keep_nodes = 0;
+    size_t consumed;
+    gdw_error err;
+    gdw_status s = gdw_validate(g->pol.dialect, bytes, n, &o, &consumed, &err);
+    if (l.rule) {
+        *offset = l.offset;
+        snprintf(why, cap, "%s %u: %s of %lld, past variant.max_%s", label, index, l.rule[0] == 'c' ? "a count" : "a length",
+                 (long long)l.number, l.rule);
+        return l.rule;
+    }
+    if (s != GDW_OK) {
+        *offset = err.offset;
+        snprintf(why, cap, "%s %u: %s", label, index, err.message);
+        return status_rule(s);
+    }
+    return NULL;
+}
+
 /* Judges the values of a parsed packet: the first broken rule, with its offset in pkt; NULL when none. */
 static const char *judge_values(judge *j, const gdw_mp_parsed *mp, const uint8_t *pkt, size_t *offset, char *why, size_t cap) {
     gdw_guard *g = j->g;
@@ -351,19 +376,48 @@ static const char *judge_values(judge *j, const gdw_mp_parsed *mp, const uint8_t
         /* A value that decoded holds every element it counts, each at least a 4-byte header, and every string's bytes:
          * one too short to pass a limit needs no second walk (the validator's, with the trace). */
         if (v->length <= g->pol.max_string && v->length / 4 <= g->pol.max_container) continue;
-        limits_ctx l = {&g->pol, NULL, 0, 0};
-        gdw_decode_options o = g->dec;
-        o.trace = limits_trace, o.trace_ctx = &l;
-        o.keep_nodes = 0;
-        size_t consumed;
-        gdw_error err;
-        gdw_validate(g->pol.dialect, pkt + v->offset, v->length, &o, &consumed, &err);
-        if (l.rule) {
-            *offset = v->offset + l.offset;
-            snprintf(why, cap, "%s %u: %s of %lld, past variant.max_%s", v->label, v->index, l.rule[0] == 'c' ? "a count" : "a length",
-                     (long long)l.number, l.rule);
-            return l.rule;
+        const char *rule = variant_limits(g, pkt + v->offset, v->length, v->label, v->index, offset, why, cap);
+        if (rule) {
+            *offset += v->offset;
+            return rule;
         }
+    }
+    return NULL;
+}
+
+/* Engine finding 3 (docs/engine-findings.md): StreamPeer::get_var reads a 32-bit length, allocates that much and
+ * reads it, and StreamPeerBuffer::get_partial_data checks `pointer + p_bytes > data.size()` in int (4.6.3-stable
+ * core/io/stream_peer.cpp:656-673, 3.6.2-stable :435-447): a length near 2^31 wraps the sum, passes, and memcpy reads
+ * 2 GiB past the packet. A game that reads RAW packets (send_bytes) with StreamPeerBuffer.get_var, as put_var wrote
+ * them, is crashed by one. With rpc.raw_put_var a RAW packet must be nothing but put_var frames (the 4-byte length,
+ * then a Variant of that many bytes: StreamPeer::put_var, :474-497 in 4.6.3), each in the packet and each passing
+ * the variant rules. */
+static const char *raw_put_var_rule(const gdw_guard *g, const gdw_mp_parsed *mp, const uint8_t *pkt, size_t *offset, char *why,
+                                    size_t cap) {
+    const uint8_t *p = mp->as.raw.payload;
+    size_t n = mp->as.raw.payload_len, base = (size_t)(p - pkt);
+    gdw_frame_options fo = gdw_frame_options_default(GDW_FRAMING_STREAM);
+    fo.max_payload = g->pol.max_value_bytes;
+    unsigned index = 1;
+    for (size_t at = 0; at < n; index++) {
+        size_t payload_len = 0, frame_len = 0;
+        gdw_error err;
+        gdw_status s = gdw_frame_read(&fo, p + at, n - at, &payload_len, &frame_len, &err);
+        if (s != GDW_OK) {
+            *offset = base + at;
+            if (s == GDW_ERR_TRUNCATED && n - at < 4)
+                snprintf(why, cap, "RAW put_var %u: %zu bytes, not a 4-byte length (rpc.raw_put_var)", index, n - at);
+            else
+                snprintf(why, cap, "RAW put_var %u: a length of %zu with %zu bytes after it (engine finding 3: StreamPeerBuffer.get_var reads past the packet)",
+                         index, payload_len, n - at - 4);
+            return "put_var";
+        }
+        const char *rule = variant_limits(g, p + at + 4, payload_len, "RAW put_var", index, offset, why, cap);
+        if (rule) {
+            *offset += base + at + 4;
+            return rule;
+        }
+        at += frame_len;
     }
     return NULL;
 }
@@ -420,6 +474,7 @@ static const char *judge_packet(judge *j, msg_ctx *m, const uint8_t *pkt, size_t
         break;
     case GDW_MP_RAW:
         if (!g->pol.raw) { snprintf(why, cap, "RAW packets are not allowed (rpc.raw)"); return "raw"; }
+        if (g->pol.raw_put_var) return raw_put_var_rule(g, mp, pkt, offset, why, cap);
         break;
     case GDW_MP_SYS_ADD_PEER:
     case GDW_MP_SYS_DEL_PEER:

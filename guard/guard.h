@@ -59,6 +59,8 @@ typedef struct gdw_guard_policy {
                                      or, with a project, a node path the project does not have */
     bool unknown_methods;         /* rpc.unknown_methods: allow (true) a method id the project does not declare */
     bool raw;                     /* rpc.raw: allow RAW packets (send_bytes; default true) */
+    bool raw_put_var;             /* rpc.raw_put_var: the game reads RAW packets with StreamPeerBuffer.get_var, so each must
+                                     be put_var frames that fit in it (engine finding 3; default false) */
     /* sys: */
     bool relay;                   /* sys.relay: allow SYS relays client to client (default true, Godot's default server_relay) */
     bool peer_commands;           /* sys.peer_commands: allow a client's ADD_PEER / DEL_PEER (default false: server only) */
@@ -93,7 +95,7 @@ typedef struct gdw_guard_action {
     const char *rule;     /* the rule broken: "object", "depth", "value_bytes", "container", "string", "variant",
                              "strict", "multiplayer", "unknown_path", "unknown_method", "arguments", "raw", "relay",
                              "peer_command", "forged_source", "config_channel", "channel", "fragments",
-                             "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn" */
+                             "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn", "put_var" */
     const char *command;  /* the multiplayer command ("rpc", ...) or the ENet command's name */
     const char *mode;     /* "reliable", "unreliable", "unreliable_ordered" */
     unsigned channel;     /* Godot's transfer channel */

@@ -29,6 +29,7 @@ gdw_guard_policy gdw_guard_policy_default(void) {
     p.unknown_paths = false;
     p.unknown_methods = false;
     p.raw = true;
+    p.raw_put_var = false;
     p.relay = true;
     p.peer_commands = false;
     p.messages_per_second = 500;
@@ -70,6 +71,7 @@ static const key k_keys[] = {
     {"rpc", "unknown_paths", K_ALLOW, AT(unknown_paths), 0, 0},
     {"rpc", "unknown_methods", K_ALLOW, AT(unknown_methods), 0, 0},
     {"rpc", "raw", K_ALLOW, AT(raw), 0, 0},
+    {"rpc", "raw_put_var", K_BOOL, AT(raw_put_var), 0, 0},
     {"sys", "relay", K_ALLOW, AT(relay), 0, 0},
     {"sys", "peer_commands", K_ALLOW, AT(peer_commands), 0, 0},
     {"rate", "messages_per_second", K_RATE, AT(messages_per_second), 0, 1e9},

@@ -629,6 +629,59 @@ static void hostile(const char *dir) {
         gdw_rpc_manifest_free(arena);
     }
 
+    /* Finding 3 of docs/engine-findings.md: a game that reads RAW packets (send_bytes) with StreamPeerBuffer.get_var is
+     * crashed by the 4-byte length ff ff ff 7f (StreamPeerBuffer::get_partial_data's bounds check wraps in int). RAW is
+     * 03 then the bytes (scene_multiplayer.cpp:441-457). `honest` is what Godot 4.6.3, 3.6.2 and 3.2.3 all write for
+     * StreamPeerBuffer.put_var({"hp": 3, "name": "bob"}) then put_var(Vector2(1.5, -2)) (their data_array; 4.6.3's
+     * Dictionary header is 0x1b, the 3.x engines' 0x12: the 4.6.3 bytes here). With rpc.raw_put_var it goes through and
+     * each hostile packet is replaced; without, every one goes through as the engine's own RAW does. */
+    static const uint8_t honest_put_var[] = {
+        0x34, 0, 0, 0, 0x1b, 0, 0, 0, 0x02, 0, 0, 0, 0x04, 0, 0, 0, 0x02, 0, 0, 0, 'h', 'p', 0, 0, 0x02, 0, 0, 0, 0x03, 0, 0, 0,
+        0x04, 0, 0, 0, 0x04, 0, 0, 0, 'n', 'a', 'm', 'e', 0x04, 0, 0, 0, 0x03, 0, 0, 0, 'b', 'o', 'b', 0,
+        0x0c, 0, 0, 0, 0x05, 0, 0, 0, 0, 0, 0xc0, 0x3f, 0, 0, 0, 0xc0};
+    static const struct {
+        const char *what;
+        uint8_t bytes[16];
+        size_t n;
+        const char *rule; /* under rpc.raw_put_var; NULL: forwarded */
+        size_t offset;    /* in the RAW packet (the 03 at 0) */
+    } raws[] = {
+        {"finding 3's length 2^31-1", {0xff, 0xff, 0xff, 0x7f}, 4, "put_var", 1},
+        {"a length past the packet after a whole frame", {0x08, 0, 0, 0, 0x02, 0, 0, 0, 0x10, 0, 0, 0, 0x10, 0, 0, 0}, 16, "put_var", 13},
+        {"two bytes, no length", {0x01, 0x02}, 2, "put_var", 1},
+        {"a frame holding a full Object", {0x0c, 0, 0, 0, 0x18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 16, "variant", 5},
+    };
+    for (int on = 0; on < 2; on++) {
+        pol = gdw_guard_policy_default();
+        pol.raw_put_var = on;
+        pol.cut_after = 0;
+        flow_open(&f, &c, &pol);
+        pkt[0] = 0x03;
+        memcpy(pkt + 1, honest_put_var, sizeof honest_put_var);
+        b_begin(&d, &f);
+        b_send(&d, true, 0, 50000, pkt, 1 + sizeof honest_put_var);
+        judge_one(&f, &d);
+        CHECK(f.s.actions == 0 && f.s.n == 1 && f.s.len[0] == d.n && memcmp(f.s.buf[0], d.b, d.n) == 0,
+              "rpc.raw_put_var %s: the engines' own put_var RAW not forwarded untouched (%s)", on ? "on" : "off", f.s.last_rule);
+        for (size_t k = 0; k < sizeof raws / sizeof raws[0]; k++) {
+            pkt[0] = 0x03;
+            memcpy(pkt + 1, raws[k].bytes, raws[k].n);
+            b_begin(&d, &f);
+            b_send(&d, true, 0, (unsigned)(50001 + k), pkt, 1 + raws[k].n);
+            judge_one(&f, &d);
+            if (!on) {
+                CHECK(f.s.actions == 0 && f.s.n == 1 && f.s.len[0] == d.n, "rpc.raw_put_var off: %s not forwarded (%s)", raws[k].what, f.s.last_rule);
+            } else {
+                bool object = strcmp(raws[k].rule, "variant") == 0; /* a full Object: the objects rule names it */
+                CHECK(strcmp(f.s.last_action, "replace") == 0 &&
+                          strcmp(f.s.last_rule, object ? "object" : raws[k].rule) == 0 && f.s.last_offset == raws[k].offset,
+                      "rpc.raw_put_var: %s: %s %s at %zu, want replace %s at %zu", raws[k].what, f.s.last_action, f.s.last_rule,
+                      f.s.last_offset, object ? "object" : raws[k].rule, raws[k].offset);
+            }
+        }
+        flow_close(&f);
+    }
+
     /* Finding 8 of docs/engine-findings.md: a hostile server's SPAWN with a sync count of 0x8000001b hangs a Godot 4.6.3
      * client (on_spawn_receive's 32-bit check wraps: scene_replication_interface.cpp:581-590). With server.judge, a guard
      * in front of a client replaces it (reliable, channel 0, as SceneReplicationInterface sends a spawn) by the harmless

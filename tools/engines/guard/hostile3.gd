@@ -4,7 +4,8 @@
 #   GDW_ROLE=server|honest GDW_PORT=N GDW_LOG=FILE GDW_SECONDS=S [GDW_COMPRESSION=none|range_coder]
 #   godot3-server --no-window -s hostile3.gd
 # The server logs every RPC it runs (method, sender, var2bytes of the arguments as hex up to 2 KiB)
-# with the wall time in ms; the honest client calls Game.ping(n) every 100 ms.
+# with the wall time in ms; the honest client sends one RAW packet of put_var values, then calls Game.ping(n)
+# every 100 ms.
 extends SceneTree
 
 var role = ""
@@ -38,6 +39,7 @@ func _initialize():
 	root.add_child(game)
 	connect("network_peer_connected", self, "_on_peer", ["peer_connected"])
 	connect("network_peer_disconnected", self, "_on_peer", ["peer_disconnected"])
+	multiplayer.connect("network_peer_packet", self, "_on_raw")
 	t0 = OS.get_system_time_msecs()
 	_log({"event": "start", "role": role, "engine": Engine.get_version_info().string, "compression": peer.compression_mode})
 	var timer = Timer.new()
@@ -58,12 +60,22 @@ func _log(d):
 	f.store_line(to_json(d))
 	f.close()
 
-func on_run(method, args):
+func on_run(method, args, from = -1):
 	var b = var2bytes(args)
-	var d = {"event": "rpc", "method": method, "from": get_rpc_sender_id(), "args_size": b.size()}
+	var d = {"event": "rpc", "method": method, "from": get_rpc_sender_id() if from < 0 else from, "args_size": b.size()}
 	if b.size() <= 2048:
 		d["args"] = _hex(b)
 	_log(d)
+
+# A game that reads the RAW packets of send_bytes as put_var wrote them, with StreamPeerBuffer.get_var (what
+# docs/engine-findings.md finding 3 crashes), logged as the RPC "raw" of its sender.
+func _on_raw(id, packet):
+	var s = StreamPeerBuffer.new()
+	s.data_array = packet
+	var values = []
+	while s.get_position() < s.get_size():
+		values.append(s.get_var())
+	on_run("raw", values, id)
 
 func _hex(b):
 	var s = ""
@@ -77,6 +89,12 @@ func _tick():
 		quit()
 		return
 	if role == "honest" and network_peer.get_connection_status() == NetworkedMultiplayerPeer.CONNECTION_CONNECTED:
+		if n == 0:  # one RAW packet of put_var values first, as the game reads them (_on_raw)
+			var raw = StreamPeerBuffer.new()
+			raw.put_var({"hp": 3, "name": "bob"})
+			raw.put_var(Vector2(1.5, -2))
+			_log({"event": "sent", "method": "raw"})
+			multiplayer.send_bytes(raw.data_array, 1)
 		_log({"event": "sent", "method": "ping", "n": n})
 		game.rpc_id(1, "ping", n)
 		n += 1

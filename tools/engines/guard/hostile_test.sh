@@ -6,9 +6,11 @@
 #   hostile_unguarded.tsv, the engine's own answers): it is run again (hostile_run.sh, 5 s) and its outcome
 #   (survived / crashed (signal N) / hung / stalled) must be the recorded one, and where it survived, whether its
 #   script ran the hostile RPC too.
-# guarded: through `GDWIRE guard` with the game's project (hostile_run.sh's GDW_HOSTILE_PROJECT), the server
-#   must survive and never run the hostile RPC (its script's log; `control`, a valid call, must run once),
-#   the guard must stay up and log the attack (not `control`).
+# guarded: through `GDWIRE guard` with the game's project (hostile_run.sh's GDW_HOSTILE_PROJECT) and
+#   raw_put_var.yaml (the game reads RAW packets with StreamPeerBuffer.get_var), the server must survive and
+#   never run the hostile RPC (its script's log; `control`, a valid call, must run once), the guard must stay
+#   up and log the attack (not `control`), and the honest client's RAW packet of put_var values must have
+#   reached the game's script.
 # Both: where the server survived, the honest client's calls sent after the attack must have run (all but
 # one: the last may be in flight when the server quits). Skips, saying so, when the engine is not
 # installed (tools/engines/setup).
@@ -23,10 +25,13 @@ fi
 guard=()
 # guarded: the client services its host 3 s after the attack, so that a fragmented one whose datagrams a
 # loaded machine lost is retransmitted whole and judged before the run ends
-[ "$mode" != guarded ] || guard=(env GDW_HOSTILE_LINGER=3000 GDW_HOSTILE_PROJECT=1 GDW_HOSTILE_GUARD="$(cd "$(dirname "$with")" && pwd)/$(basename "$with") guard")
+[ "$mode" != guarded ] || guard=(env GDW_HOSTILE_LINGER=3000 GDW_HOSTILE_PROJECT=1
+    GDW_HOSTILE_GUARD="$(cd "$(dirname "$with")" && pwd)/$(basename "$with") guard --policy $here/raw_put_var.yaml")
+keep=$(mktemp -d); trap 'rm -rf "$keep"' EXIT
 pass=0 fail=0
 for attack in "$@"; do
-    row=$("${guard[@]}" "$here/hostile_run.sh" "$client" "$engine" "$attack" 5)
+    rm -rf "$keep/run"
+    row=$(GDW_HOSTILE_KEEP="$keep/run" "${guard[@]}" "$here/hostile_run.sh" "$client" "$engine" "$attack" 5)
     IFS=$'\t' read -r _ _ outcome _ rss errors first sent ran hostile _ alive grss glines gfirst _ <<< "$row"
     why=""
     if [ "$mode" = unguarded ]; then
@@ -45,6 +50,10 @@ for attack in "$@"; do
         [ "$hostile" = "$want_hostile" ] || why="$why the server ran the hostile RPC $hostile times;"
         [ "$alive" = yes ] || why="$why the guard is down;"
         [ "$glines" -ge "$want_lines" ] || why="$why the guard logged nothing about the attack;"
+        # the honest client's RAW packet (hostile4.gd / hostile3.gd send one of put_var values first) went through
+        hostile_id=$(sed -n 's/^joined id=\([0-9]*\).*/\1/p' "$keep/run/hostile.out" 2>/dev/null)
+        honest_raw=$(grep '"method":"raw"' "$keep/run/server.log" 2>/dev/null | grep -vc "\"from\":${hostile_id:-x}[,}]" || true)
+        [ "${honest_raw:-0}" -ge 1 ] || why="$why the honest client's RAW put_var packet did not reach the game;"
         said="survived, hostile RPC run $hostile×, $errors server error lines, guard peak RSS $grss kB: $gfirst"
     fi
     if [ "$outcome" = survived ] && { [ "$sent" -lt 5 ] || [ "$ran" -lt $((sent - 1)) ]; }; then
