@@ -6,6 +6,7 @@
 #define GDWIRE_VALUE_H
 
 #include <assert.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -93,6 +94,31 @@ static inline gdw_str str_make(const void *p, size_t n) {
 static inline gdw_str str_of(const gdw_value *v) { return str_make(v->u.bytes, v->len); }
 /* The same bytes. */
 static inline bool str_same(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || a.ptr == b.ptr || memcmp(a.ptr, b.ptr, a.len) == 0); }
+
+/* ---- Dictionary keys the engine may find equal ----------------------------------------------
+ * The one definition the walk's watch (wire/decode.c keys_kept: a tree whose keys no engine could merge
+ * goes without the engine pass) and the engine's merge (engine/keys.c same_node, the exact comparator of a
+ * Dictionary's own keys) both read. A plain key is Nil, bool, int, float, String or StringName. Two plain
+ * keys may be equal when some row's Dictionary could take them as one: a String and a StringName of the
+ * same text alike (Godot 4's StringLikeVariantComparator), numbers by value (-0 as 0, every NaN alike:
+ * Variant::hash_compare's). The row's exact comparator is this with one rule more: a String and a
+ * StringName are one key only where keys_string_like holds (same_node); so "may be equal" is broader, and
+ * keys it finds apart are apart in every row. */
+static inline bool gdw_key_string_like(unsigned t) { return t == GDW_STRING || t == GDW_STRING_NAME; }
+static inline bool gdw_key_plain(const gdw_value *k) {
+    return gdw_key_string_like(k->type) || k->type == GDW_NIL || k->type == GDW_BOOL || k->type == GDW_INT || k->type == GDW_FLOAT;
+}
+static inline bool gdw_plain_keys_may_equal(const gdw_value *a, const gdw_value *b) {
+    bool sa = gdw_key_string_like(a->type), sb = gdw_key_string_like(b->type);
+    if (sa != sb) return false;
+    if (sa) return a->len == b->len && (a->len == 0 || (a->u.bytes[0] == b->u.bytes[0] && memcmp(a->u.bytes, b->u.bytes, a->len) == 0));
+    if (a->type != b->type) return false;
+    if (a->type == GDW_FLOAT) {
+        double x = gdw_value_real(a, 0), y = gdw_value_real(b, 0);
+        return x == y || (isnan(x) && isnan(y));
+    }
+    return a->type == GDW_NIL || a->u.i == b->u.i;
+}
 
 /* Bytes per component of class comp, under the real mode real_mode (gdw_real_mode, the row's REAL_MODE rule), of a
  * value whose header is hdr. */

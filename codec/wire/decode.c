@@ -1337,31 +1337,13 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
 
 /* ---- Dictionary keys the engine keeps as they are ---------------------------------------- */
 
-/* Keys keys_kept can judge: Nil, bool, int, float, String and StringName. */
-static inline bool string_like_key(const gdw_value *k) { return k->type == GDW_STRING || k->type == GDW_STRING_NAME; }
+/* Keys keys_kept can judge are the plain keys (gdw_key_plain); which of them may be equal is the one definition
+ * the engine's merge builds on (gdw_plain_keys_may_equal, value/value.h). */
 
-static inline bool plain_key(const gdw_value *k) {
-    return string_like_key(k) || k->type == GDW_NIL || k->type == GDW_BOOL || k->type == GDW_INT || k->type == GDW_FLOAT;
-}
-
-/* Two plain keys the engine could take as one: String and StringName alike, numbers by value
- * (-0 as 0, every NaN alike: hash_compare's). */
-static inline bool plain_keys_same(const gdw_value *a, const gdw_value *b) {
-    bool sa = string_like_key(a), sb = string_like_key(b);
-    if (sa != sb) return false;
-    if (sa) return a->len == b->len && (a->len == 0 || (a->u.bytes[0] == b->u.bytes[0] && memcmp(a->u.bytes, b->u.bytes, a->len) == 0));
-    if (a->type != b->type) return false;
-    if (a->type == GDW_FLOAT) {
-        double x = gdw_value_real(a, 0), y = gdw_value_real(b, 0);
-        return x == y || (isnan(x) && isnan(y));
-    }
-    return a->type == GDW_NIL || a->u.i == b->u.i;
-}
-
-/* A word plain_keys_same keys share, made in a few instructions: a string's length, first and
+/* A word keys gdw_plain_keys_may_equal finds equal share, made in a few instructions: a string's length, first and
  * last byte; a number's value. */
 static inline uint64_t plain_key_sig(const gdw_value *k) {
-    if (string_like_key(k)) return k->len ? (uint64_t)k->len | (uint64_t)k->u.bytes[0] << 32 | (uint64_t)k->u.bytes[k->len - 1] << 40 : 0;
+    if (gdw_key_string_like(k->type)) return k->len ? (uint64_t)k->len | (uint64_t)k->u.bytes[0] << 32 | (uint64_t)k->u.bytes[k->len - 1] << 40 : 0;
     if (k->type == GDW_FLOAT) {
         double r = gdw_value_real(k, 0);
         return isnan(r) ? 1 : r == 0 ? 0 : f64_to_bits(r);
@@ -1369,9 +1351,9 @@ static inline uint64_t plain_key_sig(const gdw_value *k) {
     return (uint64_t)k->u.i;
 }
 
-/* A hash plain_keys_same keys share. */
+/* A hash keys gdw_plain_keys_may_equal finds equal share. */
 static uint64_t plain_key_hash(const gdw_value *k) {
-    if (string_like_key(k)) {
+    if (gdw_key_string_like(k->type)) {
         uint64_t x = 0xcbf29ce484222325u;
         for (uint32_t i = 0; i < k->len; i++) x = (x ^ k->u.bytes[i]) * 0x100000001b3u;
         return x;
@@ -1403,7 +1385,7 @@ static bool plain_keys_collide(const gdw_value *items, size_t stride, uint32_t n
         for (uint32_t i = 0; i < n; i++) sig[i] = plain_key_sig(&items[stride * i]);
         for (uint32_t i = 1; i < n; i++)
             for (uint32_t j = 0; j < i; j++)
-                if (sig[i] == sig[j] && plain_keys_same(&items[stride * i], &items[stride * j])) return true;
+                if (sig[i] == sig[j] && gdw_plain_keys_may_equal(&items[stride * i], &items[stride * j])) return true;
         return false;
     }
     uint8_t slot[2 * KEYS_KEPT_MAX]; /* key index + 1, 0: empty */
@@ -1412,7 +1394,7 @@ static bool plain_keys_collide(const gdw_value *items, size_t stride, uint32_t n
         uint64_t h = plain_key_hash(&items[stride * i]);
         for (size_t j = (size_t)(h ^ h >> 29) % (2 * KEYS_KEPT_MAX);; j = (j + 1) % (2 * KEYS_KEPT_MAX)) {
             if (!slot[j]) { slot[j] = (uint8_t)(i + 1); break; }
-            if (plain_keys_same(&items[stride * (slot[j] - 1)], &items[stride * i])) return true;
+            if (gdw_plain_keys_may_equal(&items[stride * (slot[j] - 1)], &items[stride * i])) return true;
         }
     }
     return false;
@@ -1423,7 +1405,7 @@ static __attribute__((noinline)) bool keys_kept(dctx *c, const gdw_value *items,
     if (n > KEYS_KEPT_MAX) return !keys_may_change(c);
     for (uint32_t i = 0; i < n; i++) {
         const gdw_value *k = &items[stride * i];
-        if ((k->type == GDW_STRING_NAME && NAMES_TO_STRINGS(c)) || (!plain_key(k) && MERGES(c))) return false;
+        if ((k->type == GDW_STRING_NAME && NAMES_TO_STRINGS(c)) || (!gdw_key_plain(k) && MERGES(c))) return false;
     }
     return n < 2 || !plain_keys_collide(items, stride, n) || !MERGES(c);
 }
