@@ -36,8 +36,7 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
     bool settles = opts && opts->mode == GDW_MODE_ENGINE_EXACT;
     gdw_status s = gdw_wire_decode(d, buf, len, opts, doc, &used, err, report);
     uint64_t *pass_read = report && report->read ? &report->read->rules : NULL; /* the pass's reads are the answer's too */
-    if (!s && settles && (s = gdw_engine_settle(d, doc, opts, used, err, pass_read)) && s != GDW_ERR_LOSSY)
-        gdw_error_set(err, s, 0, 0, GDW_ENGINE_NONE, NULL);
+    if (!s && settles) s = gdw_engine_settle(d, doc, opts, used, err, pass_read); /* a failure: at the pass's offset and path */
     if (!s && settles && (opts->digest || opts->on_node)) gdw_visit(gdw_doc_root(doc), GDW_VISIT_PRE, pass_node, (void *)opts);
     if (s) { gdw_doc_free(doc); return s; }
     if (consumed) *consumed = used;

@@ -110,9 +110,19 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
     return GDW_OK;
 }
 
+/* The path of the value the pass is at, as gdw_error.path writes it: the current item of each of the walk's
+ * first `open` containers (frames[0 .. open)) on the way down to it. */
+void gdw_engine_path(const settle_ctx *c, unsigned open, char *path) {
+    size_t n = 0;
+    path[0] = 0;
+    for (unsigned i = 0; i < open; i++) gdw_path_child(path, &n, c->frames[i].v, (uint32_t)(c->frames[i].next - 1));
+}
+
 /* The whole tree, children before their container, without recursion (decoded trees are at most
- * GDW_HARD_MAX_DEPTH deep). */
-static gdw_status settle(settle_ctx *c, gdw_value *root, settle_frame *f) {
+ * GDW_HARD_MAX_DEPTH deep). A failure leaves in *open the containers on the way down to the value that failed
+ * (gdw_engine_path). */
+static gdw_status settle(settle_ctx *c, gdw_value *root, settle_frame *f, unsigned *open) {
+    *open = 0;
     gdw_status s = settle_own(c, root);
     if (s) return s;
     f[0].v = root;
@@ -124,12 +134,12 @@ static gdw_status settle(settle_ctx *c, gdw_value *root, settle_frame *f) {
         if (f[t].next == f[t].n) {
             sp--;
             c->depth = t; /* the containers above this one: f[0..t) */
-            if ((s = settle_container(c, f[t].v))) return s;
+            if ((s = settle_container(c, f[t].v))) return *open = t, s;
             continue;
         }
         gdw_value *x = &f[t].items[f[t].next++];
-        if ((s = settle_own(c, x))) return s;
-        if (sp > GDW_WALK_MAX_DEPTH) return GDW_ERR_DEPTH;
+        if ((s = settle_own(c, x))) return *open = sp, s;
+        if (sp > GDW_WALK_MAX_DEPTH) return *open = sp, GDW_ERR_DEPTH;
         f[sp].v = x;
         f[sp].n = settle_items(c, x, &f[sp].items);
         f[sp].next = 0;
@@ -162,15 +172,21 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     c.seed = gdw_engine_key_seed(&c, doc);
     settle_frame frames[GDW_WALK_MAX_DEPTH + 1]; /* the walk's open containers: about 33 KiB of stack */
     c.frames = frames;
-    gdw_status s = settle(&c, &doc->root, frames);
+    unsigned open = 0;
+    gdw_status s = settle(&c, &doc->root, frames, &open);
     if (rules_read) *rules_read |= c.read.rules;
     if (c.memo) doc->alloc.free_fn(doc->alloc.ctx, c.memo, c.memo_cap * sizeof *c.memo);
     last_counts = c.counts;
     doc->approximate = c.approximate;
-    /* fail_if_approximate: of the tree returned, at the first marked value in it (gdw_doc_approximate's place) */
     char path[GDW_PATH_MAX];
+    if (s != GDW_OK) { /* at the pass's offset (the value's end, where its events point) and the value it was at */
+        gdw_engine_path(&c, open, path);
+        if (gdw_error_set(err, s, consumed, consumed, GDW_ENGINE_NONE, NULL)) memcpy(err->path, path, sizeof path);
+        return s;
+    }
+    /* fail_if_approximate: of the tree returned, at the first marked value in it (gdw_doc_approximate's place) */
     const char *why = NULL;
-    if (s == GDW_OK && opts && opts->fail_if_approximate && c.approximate && gdw_doc_approximate(doc, path, &why)) {
+    if (opts && opts->fail_if_approximate && c.approximate && gdw_doc_approximate(doc, path, &why)) {
         if (gdw_error_set(err, GDW_ERR_LOSSY, consumed, consumed, GDW_ENGINE_NONE, why)) {
             memcpy(err->path, path, sizeof path);
         }

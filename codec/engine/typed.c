@@ -16,9 +16,8 @@ const gdw_str gdw_engine_encoded_object_as_id = {(const uint8_t *)"EncodedObject
 /* The path of item `slot` of the container the walk has just closed (frames[depth]), as
  * gdw_error.path writes it: the walk's open containers give the steps above it. */
 static void closed_item_path(const settle_ctx *c, const gdw_value *container, size_t slot, char *path) {
-    size_t n = 0;
-    path[0] = 0;
-    for (unsigned i = 0; i < c->depth; i++) gdw_path_child(path, &n, c->frames[i].v, (uint32_t)(c->frames[i].next - 1));
+    gdw_engine_path(c, c->depth, path);
+    size_t n = strlen(path);
     gdw_path_child(path, &n, container, (uint32_t)slot);
 }
 
