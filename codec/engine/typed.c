@@ -237,7 +237,7 @@ static gdw_status copy_math(settle_ctx *c, gdw_value *v, unsigned to) {
  * first ':', separated by ':' (an empty one before the end makes the whole path empty); names
  * between '/'s, empty ones skipped. */
 static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
-    static const gdw_nodepath_rules k_godot4_rules = {false, false, false};
+    static const gdw_nodepath_rules k_godot4_rules = {.strict = false, .last_is_property = false, .godot2_bare = false};
     gdw_nodepath_split sp;
     gdw_nodepath_split_text(v->u.bytes, v->len, &k_godot4_rules, NULL, &sp);
     gdw_nodepath *np = (gdw_nodepath *)gdw_arena_alloc(c->doc, sizeof *np);

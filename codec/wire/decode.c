@@ -834,7 +834,7 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     /* parse_utf8 leaves the String empty when the bytes are not UTF-8 under its rule, and the
      * path is then the empty one (measured on 3.0-stable: 0f000000 01000000 ff... reads as NodePath()) */
     if (gdw_utf8_check(p, n, RULE(c, GDW_RULE_UTF8_RULE)) != (size_t)-1) n = 0;
-    static const gdw_nodepath_rules k_godot2_rules = {false, true, true};
+    static const gdw_nodepath_rules k_godot2_rules = {.strict = false, .last_is_property = true, .godot2_bare = true};
     gdw_nodepath_split sp;
     gdw_nodepath_split_text(p, n, &k_godot2_rules, NULL, &sp);
     uint32_t total = sp.names + sp.subnames;
@@ -1718,7 +1718,7 @@ gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
 
 gdw_status gdw_validate_watched(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, size_t *consumed,
                                 gdw_error *err, bool *engine_same) {
-    gdw_shadow_report r = {NULL, false, false, true, false, NULL};
+    gdw_shadow_report r = {.strict_err = NULL, .canonical = false, .engine_same = false, .watched = true, .value_same = false, .read = NULL};
     gdw_status s = gdw_wire_decode(d, buf, len, opts, NULL, consumed, err, &r);
     if (engine_same) *engine_same = s == GDW_OK && r.value_same;
     return s;
