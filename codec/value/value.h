@@ -196,7 +196,7 @@ static inline uint32_t gdw_flags_meaning(unsigned t, int rule_value) {
 
 /* A branch that is all but never taken (a read past the end): the compiler lays it out of line. */
 /* GDW_ALWAYS_INLINE: a small helper of the decoder's hot path that the compiler must not call
- * (bench/budget_test notices when one is called instead: 7 % on nested containers). */
+ * (bench/budget_test notices one called instead: docs/performance.md, "Why it is fast"). */
 #if defined(__GNUC__) || defined(__clang__)
 #define GDW_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define GDW_ALWAYS_INLINE inline __attribute__((always_inline))

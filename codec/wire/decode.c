@@ -584,7 +584,7 @@ static GDW_ALWAYS_INLINE bool leaf_at(const gdw_cursor *cur, leaf_row r, leaf *l
     if (wire >= r.type_count) return false;
     if ((hdr & ~0xFFu) && r.header_whole) return false; /* read_value notes that the engine refuses it */
     /* the kinds most common first, as comparisons: how gcc lowers a switch here changes with the code
-     * around it (a jump table cost the loop 10 more instructions a value once) */
+     * around it (docs/performance.md, "Why it is fast") */
     unsigned t = r.types[wire], kind = type_info(t)->kind;
     if (kind == K_STR) {
         const uint8_t *body;
@@ -630,7 +630,7 @@ static GDW_ALWAYS_INLINE bool zero_padding(const uint8_t *end, size_t pad) {
 
 /* One PackedStringArray entry (length, bytes, padding) that is ASCII up to a final NUL (a validation's
  * fast path: it keeps nothing). Not plain_entry below with its outputs unused: its strict test costs a
- * validation of strings_500k 19% more instructions (bench:budget_test). */
+ * validation (docs/performance.md, "Why it is fast"). */
 static inline bool skip_entry(dctx *c) {
     uint32_t len32;
     const uint8_t *p;
@@ -1211,8 +1211,8 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     unsigned t = row->types[wire]; /* type_at: `known` noted the entry */
     if (dst) node_of_type(dst, t);
     /* the kinds most common first, as comparisons: the switch's jump table had one indirect branch for every kind,
-     * which a Dictionary's mixed kinds kept mispredicting (40% of a decode's samples, docs/performance.md); the
-     * switch below still names every kind */
+     * which a Dictionary's mixed kinds kept mispredicting (docs/performance.md, "Why it is fast"); the switch
+     * below still names every kind */
     unsigned kind = type_info(t)->kind;
     if (kind == K_STR) goto k_str;
     if (kind == K_INT) goto k_int;
@@ -1513,7 +1513,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
     for (;;) {
         /* a run of leaves (leaf_run) is tried where leaves are likely next: after one (skip_leaf), and at a
          * container's first child; not after a value read_value read, which may be a string that is not plain,
-         * whose siblings leaf_at would read in vain (a decode of Arrays of UTF-8 text: 16% more instructions) */
+         * whose siblings leaf_at would read in vain (docs/performance.md, "Why it is fast") */
         bool run = true;
         if (!(dst == NULL && c->skips_leaves && c->sp <= c->max_depth && skip_leaf(c))) {
             unsigned depth = c->sp;
