@@ -9,16 +9,6 @@ gdw_status gdw_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err, NULL);
 }
 
-/* Engine-exact mode's events: the tree its engine pass made, value by value in pre-order, added to the digest
- * (as gdw_digest_tree) and passed to on_node (gdw_node_fn), in one walk; the decoding walk made none. */
-static gdw_visit_answer pass_node(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
-    (void)ev;
-    const gdw_decode_options *o = (const gdw_decode_options *)ctx;
-    if (o->digest) gdw_digest_node(o->digest, v);
-    if (o->on_node && !(parent && parent->type == GDW_OBJECT && slot % 2 == 0)) o->on_node(o->on_node_ctx, v, depth); /* not a property name */
-    return GDW_VISIT_GO;
-}
-
 gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                                const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err,
                                gdw_shadow_report *report) {
@@ -36,9 +26,8 @@ gdw_status gdw_decode_shadowed(const gdw_dialect *d, const uint8_t *buf, size_t 
     bool settles = opts && opts->mode == GDW_MODE_ENGINE_EXACT;
     gdw_status s = gdw_wire_decode(d, buf, len, opts, doc, &used, err, report);
     uint64_t *pass_read = report && report->read ? &report->read->rules : NULL; /* the pass's reads are the answer's too */
-    if (!s && settles && (s = gdw_engine_settle(d, doc, opts, used, err, pass_read)) && s != GDW_ERR_LOSSY)
-        gdw_error_set(err, s, 0, 0, GDW_ENGINE_NONE, NULL);
-    if (!s && settles && (opts->digest || opts->on_node)) gdw_visit(gdw_doc_root(doc), GDW_VISIT_PRE, pass_node, (void *)opts);
+    /* the pass's tree, its events (the walk made none in engine-exact mode), or its failure at its offset and path */
+    if (!s && settles) s = gdw_engine_settle(d, doc, opts, used, err, pass_read);
     if (s) { gdw_doc_free(doc); return s; }
     if (consumed) *consumed = used;
     *out_doc = doc;

@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 OWN_INCLUDE = re.compile(r'^\s*#\s*include\s+"codec/[a-z_/]+\.h"\s*$')
 # The wings' headers, each after the ones it includes (docs/library.md "Layout").
-HEADERS = ["codec/table/dialects.h", "codec/value/value.h", "codec/value/digest.h", "codec/wire/wire.h", "codec/wire/walk.h", "codec/engine/engine.h",
+HEADERS = ["codec/table/dialects.h", "codec/value/arena.h", "codec/value/value.h", "codec/value/digest.h", "codec/wire/wire.h", "codec/wire/walk.h", "codec/engine/engine.h",
            "codec/engine/pass.h", "codec/forms/forms.h", "codec/api.h"]
 
 

@@ -7,7 +7,8 @@ docs/library.md "Layout"):
     table and values through gdwire.h (codec/tests/ are the library's own tests);
   - inside codec/, the folders (the wings table/, value/, wire/, engine/, forms/ and the top,
     codec/ itself) include each other without a cycle, and no wing includes the top;
-  - each wing's files include only their own wing's header and the headers of wings below it.
+  - each wing's files include only their own wing's header and the headers of wings below it;
+  - a wing calls the library's functions only in the wings its includes reach (none up or across).
 Prints the folder graph and "N passed, N failed"."""
 import os
 import re
@@ -79,6 +80,41 @@ check(all(state.get(n) == 2 for n in edges), "every folder visited")
 for src, dsts in sorted(edges.items()):
     check(src == "codec" or "codec" not in dsts, "%s includes the top (codec/api.h): a wing calls back up" % src)
     print("%-14s -> %s" % (src, ", ".join(sorted(dsts))))
+# calls follow the includes: a function of the library's own (gdw_*, defined in a wing or the top) is called
+# only from the top, its own folder or a folder whose includes reach its folder. The public header declares every
+# GDW_API function to all, so the includes alone do not show a call that runs up or across the wings (value/
+# calling the encoder of wire/, say): the definitions and the calls do.
+DEFINITION = re.compile(r'^(?!static\b)[A-Za-z_][\w \t*]*?\b(gdw_\w+)\s*\(([^;{]*)\)\s*\{', re.M)
+CALL = re.compile(r'\b(gdw_\w+)\s*\(')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
+defined, texts = {}, {}
+for top, dirs, files in os.walk(os.path.join(ROOT, "codec")):
+    dirs[:] = [d for d in dirs if d != "tests"]
+    for n in files:
+        if n.endswith(".c"):
+            path = os.path.relpath(os.path.join(top, n), ROOT)
+            texts[path] = COMMENT.sub(" ", open(os.path.join(ROOT, path), encoding="utf-8", errors="replace").read())
+            for name, _ in DEFINITION.findall(texts[path]):
+                defined[name] = folder(path)
+
+
+def reach(src):
+    seen, todo = set(), [src]
+    while todo:
+        for m in edges.get(todo.pop(), ()):
+            if m not in seen:
+                seen.add(m)
+                todo.append(m)
+    return seen
+
+
+check(len(defined) >= 100, "the scan found the library's functions (%d)" % len(defined))
+for path, text in sorted(texts.items()):
+    src = folder(path)
+    for name in sorted(set(CALL.findall(text))):
+        dst = defined.get(name)
+        if dst and dst != src and src != "codec":  # the top calls every wing
+            check(dst in reach(src), "%s calls %s (%s/), which its includes do not reach: a call up or across the wings" % (path, name, dst))
 wings = sorted(d for d in os.listdir(os.path.join(ROOT, "codec")) if os.path.isdir(os.path.join(ROOT, "codec", d)) and d != "tests")
 check(wings == ["engine", "forms", "table", "value", "wire"], "the wings are codec/%s" % ", codec/".join(wings))
 print("%d passed, %d failed" % (passed, failed))

@@ -8,9 +8,11 @@
 #include "codec/value/value.h"
 
 /* gdw_engine_settle (settle.c): in engine-exact mode, turn a decoded tree into the value the
- * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks. opts
- * gives allow_objects, the trace and fail_if_approximate (NULL: none); consumed is the value's
- * length (the offset its events and errors name); err is filled on a LOSSY failure. rules_read
+ * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks, and the
+ * events of the tree it returns (the digest and on_node: the decoding walk made none). opts gives
+ * allow_objects, the trace, fail_if_approximate, the digest and on_node (NULL: none); consumed is the value's
+ * length (the offset its events and errors name); err is filled on a failure (at the first marked value for
+ * LOSSY, else at the value the pass was at: gdw_engine_path). rules_read
  * (NULL: not asked) has bit r set for each rule r of the row (gdw_rule) the pass read: each is read
  * where a value makes it matter, so that the pass makes the same tree in a row that agrees on those
  * (gdw_rules_read, gdw_dialects_read_alike). */

@@ -15,8 +15,6 @@
  * never equals; Godot 3 compares those semantically too: the dialect's keys_nested_nan_equal). */
 static bool same_real(double a, double b, bool semantic) { return a == b || (semantic && isnan(a) && isnan(b)); }
 
-static bool string_like(unsigned t) { return t == GDW_STRING || t == GDW_STRING_NAME; }
-
 /* Pandemonium 5's TypedArray and PackedTypedArray: Arrays of one element type. */
 static bool p5_typed(unsigned t) { return t == GDW_TYPED_ARRAY || t == GDW_PACKED_TYPED_ARRAY; }
 
@@ -44,7 +42,12 @@ enum { CMP_PLAIN, CMP_SEMANTIC, CMP_KEY_TOP };
 /* One pair of nodes; for an Array or a Dictionary only what is not its items (the walk in
  * key_equal compares those). */
 static bool same_node(settle_ctx *c, const gdw_value *a, const gdw_value *b, int how) {
-    if (how == CMP_KEY_TOP && string_like(a->type) && string_like(b->type) && RULE(c, GDW_RULE_KEYS_STRING_LIKE)) return str_same(str_of(a), str_of(b));
+    /* a Dictionary's own plain keys: the keys the engine may find equal (gdw_plain_keys_may_equal, the walk's
+     * definition too), and of one type, or a String and a StringName where the row takes them alike */
+    if (how == CMP_KEY_TOP && gdw_key_plain(a) && gdw_key_plain(b)) {
+        bool alike = gdw_key_string_like(a->type) && gdw_key_string_like(b->type) && RULE(c, GDW_RULE_KEYS_STRING_LIKE);
+        return (alike || a->type == b->type) && gdw_plain_keys_may_equal(a, b);
+    }
     bool semantic = how != CMP_PLAIN;
     if (a->type != b->type) return false;
     switch (a->type) {
@@ -127,7 +130,7 @@ static int key_pair(void *ctx, const gdw_value *x, const gdw_value *y, const gdw
     int how = parent ? child_cmp(k->c, parent, slot) : k->top ? CMP_KEY_TOP : CMP_PLAIN;
     k->c->counts.compared++;
     if (!same_node(k->c, x, y, how)) return GDW_PAIR_DIFFER;
-    if (how == CMP_KEY_TOP && string_like(x->type) && string_like(y->type) && RULE(k->c, GDW_RULE_KEYS_STRING_LIKE)) return GDW_PAIR_SAME;
+    if (how == CMP_KEY_TOP && gdw_key_string_like(x->type) && gdw_key_string_like(y->type) && RULE(k->c, GDW_RULE_KEYS_STRING_LIKE)) return GDW_PAIR_SAME;
     return GDW_PAIR_DESCEND;
 }
 static size_t key_pair_items(void *ctx, const gdw_value *v, const gdw_value **items) { return key_items(((const key_cmp *)ctx)->c, v, items); }
@@ -187,7 +190,7 @@ static uint64_t bytes_hash(uint64_t h, gdw_str s) {
  * length); how: the comparison it stands in (same_node). */
 static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
     bool semantic = how != CMP_PLAIN;
-    bool as_string = how == CMP_KEY_TOP && string_like(v->type) && RULE(c, GDW_RULE_KEYS_STRING_LIKE); /* same_node's rule */
+    bool as_string = how == CMP_KEY_TOP && gdw_key_string_like(v->type) && RULE(c, GDW_RULE_KEYS_STRING_LIKE); /* same_node's rule */
     uint64_t h = mix(c->seed, as_string ? (unsigned)GDW_STRING : v->type);
     c->counts.hashed++;
     switch (v->type) {

@@ -41,6 +41,10 @@ static inline unsigned pass_real_width(settle_ctx *c) {
  * element type without objects, and a typed container's element class omitted (header bit 16). */
 extern const gdw_str gdw_engine_encoded_object_as_id;
 
+/* settle.c: the path of the value the pass is at, below the walk's first `open` containers (as gdw_error.path
+ * writes it): where a failure of the pass, and a value it does not compute, are reported. */
+void gdw_engine_path(const settle_ctx *c, unsigned open, char *path);
+
 /* keys.c: keys the engine's Dictionary finds equal become one entry (the first key, its place,
  * the last value); the hash seed of one pass, from addresses that are not on the wire. */
 gdw_status gdw_engine_merge_keys(settle_ctx *c, gdw_value *dict);

@@ -110,9 +110,19 @@ static gdw_status settle_container(settle_ctx *c, gdw_value *v) {
     return GDW_OK;
 }
 
+/* The path of the value the pass is at, as gdw_error.path writes it: the current item of each of the walk's
+ * first `open` containers (frames[0 .. open)) on the way down to it. */
+void gdw_engine_path(const settle_ctx *c, unsigned open, char *path) {
+    size_t n = 0;
+    path[0] = 0;
+    for (unsigned i = 0; i < open; i++) gdw_path_child(path, &n, c->frames[i].v, (uint32_t)(c->frames[i].next - 1));
+}
+
 /* The whole tree, children before their container, without recursion (decoded trees are at most
- * GDW_HARD_MAX_DEPTH deep). */
-static gdw_status settle(settle_ctx *c, gdw_value *root, settle_frame *f) {
+ * GDW_HARD_MAX_DEPTH deep). A failure leaves in *open the containers on the way down to the value that failed
+ * (gdw_engine_path). */
+static gdw_status settle(settle_ctx *c, gdw_value *root, settle_frame *f, unsigned *open) {
+    *open = 0;
     gdw_status s = settle_own(c, root);
     if (s) return s;
     f[0].v = root;
@@ -124,17 +134,35 @@ static gdw_status settle(settle_ctx *c, gdw_value *root, settle_frame *f) {
         if (f[t].next == f[t].n) {
             sp--;
             c->depth = t; /* the containers above this one: f[0..t) */
-            if ((s = settle_container(c, f[t].v))) return s;
+            if ((s = settle_container(c, f[t].v))) return *open = t, s;
             continue;
         }
         gdw_value *x = &f[t].items[f[t].next++];
-        if ((s = settle_own(c, x))) return s;
-        if (sp > GDW_WALK_MAX_DEPTH) return GDW_ERR_DEPTH;
+        if ((s = settle_own(c, x))) return *open = sp, s;
+        if (sp > GDW_WALK_MAX_DEPTH) return *open = sp, GDW_ERR_DEPTH;
         f[sp].v = x;
         f[sp].n = settle_items(c, x, &f[sp].items);
         f[sp].next = 0;
         sp++;
     }
+    return GDW_OK;
+}
+
+/* The pass done (settled): engine-exact mode's events (options.digest, options.on_node), of the tree it returns: each value in
+ * pre-order added to the digest (as gdw_digest_tree) and passed to on_node (not an Object's property name), in
+ * one walk once the pass is done. The pass itself settles children before their container, and a container's
+ * step (merged keys, dropped elements) changes which of its settled children the tree keeps: which nodes the
+ * tree holds, and in what order, is known only once the root is settled. */
+static gdw_visit_answer pass_node(void *ctx, gdw_visit_event ev, const gdw_value *v, const gdw_value *parent, size_t slot, unsigned depth) {
+    (void)ev;
+    const gdw_decode_options *o = (const gdw_decode_options *)ctx;
+    if (o->digest) gdw_digest_node(o->digest, v);
+    if (o->on_node && !(parent && parent->type == GDW_OBJECT && slot % 2 == 0)) o->on_node(o->on_node_ctx, v, depth);
+    return GDW_VISIT_GO;
+}
+
+static gdw_status settled(const gdw_doc *doc, const gdw_decode_options *opts) {
+    if (opts && (opts->digest || opts->on_node)) gdw_visit(gdw_doc_root(doc), GDW_VISIT_PRE, pass_node, (void *)opts);
     return GDW_OK;
 }
 
@@ -148,7 +176,7 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     /* a row whose pass changes nothing: no walk (a pass whose reads are asked walks, and reads each rule where a
      * value makes it matter) */
     if (!rules_read && !gdw_row_rule(d, GDW_RULE_TYPED_RULE) && !gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS) && !gdw_row_rule(d, GDW_RULE_UTF8_VALUE))
-        return GDW_OK;
+        return settled(doc, opts);
     settle_ctx c;
     memset(&c, 0, sizeof c);
     c.row = d;
@@ -162,19 +190,25 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     c.seed = gdw_engine_key_seed(&c, doc);
     settle_frame frames[GDW_WALK_MAX_DEPTH + 1]; /* the walk's open containers: about 33 KiB of stack */
     c.frames = frames;
-    gdw_status s = settle(&c, &doc->root, frames);
+    unsigned open = 0;
+    gdw_status s = settle(&c, &doc->root, frames, &open);
     if (rules_read) *rules_read |= c.read.rules;
     if (c.memo) doc->alloc.free_fn(doc->alloc.ctx, c.memo, c.memo_cap * sizeof *c.memo);
     last_counts = c.counts;
     doc->approximate = c.approximate;
-    /* fail_if_approximate: of the tree returned, at the first marked value in it (gdw_doc_approximate's place) */
     char path[GDW_PATH_MAX];
+    if (s != GDW_OK) { /* at the pass's offset (the value's end, where its events point) and the value it was at */
+        gdw_engine_path(&c, open, path);
+        if (gdw_error_set(err, s, consumed, consumed, GDW_ENGINE_NONE, NULL)) memcpy(err->path, path, sizeof path);
+        return s;
+    }
+    /* fail_if_approximate: of the tree returned, at the first marked value in it (gdw_doc_approximate's place) */
     const char *why = NULL;
-    if (s == GDW_OK && opts && opts->fail_if_approximate && c.approximate && gdw_doc_approximate(doc, path, &why)) {
+    if (opts && opts->fail_if_approximate && c.approximate && gdw_doc_approximate(doc, path, &why)) {
         if (gdw_error_set(err, GDW_ERR_LOSSY, consumed, consumed, GDW_ENGINE_NONE, why)) {
             memcpy(err->path, path, sizeof path);
         }
         return GDW_ERR_LOSSY;
     }
-    return s;
+    return settled(doc, opts);
 }

@@ -16,9 +16,8 @@ const gdw_str gdw_engine_encoded_object_as_id = {(const uint8_t *)"EncodedObject
 /* The path of item `slot` of the container the walk has just closed (frames[depth]), as
  * gdw_error.path writes it: the walk's open containers give the steps above it. */
 static void closed_item_path(const settle_ctx *c, const gdw_value *container, size_t slot, char *path) {
-    size_t n = 0;
-    path[0] = 0;
-    for (unsigned i = 0; i < c->depth; i++) gdw_path_child(path, &n, c->frames[i].v, (uint32_t)(c->frames[i].next - 1));
+    gdw_engine_path(c, c->depth, path);
+    size_t n = strlen(path);
     gdw_path_child(path, &n, container, (uint32_t)slot);
 }
 
@@ -238,7 +237,7 @@ static gdw_status copy_math(settle_ctx *c, gdw_value *v, unsigned to) {
  * first ':', separated by ':' (an empty one before the end makes the whole path empty); names
  * between '/'s, empty ones skipped. */
 static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
-    static const gdw_nodepath_rules k_godot4_rules = {false, false, false};
+    static const gdw_nodepath_rules k_godot4_rules = {.strict = false, .last_is_property = false, .godot2_bare = false};
     gdw_nodepath_split sp;
     gdw_nodepath_split_text(v->u.bytes, v->len, &k_godot4_rules, NULL, &sp);
     gdw_nodepath *np = (gdw_nodepath *)gdw_arena_alloc(c->doc, sizeof *np);

@@ -1,15 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* hex.c — hex text: the one reader of hex digits in gdwire (the text form's \x escapes and NaN
- * payloads, JSON's \u escapes, Color's html form, and packets as the command, the vectors, the
- * testee protocol and the tests write them). */
+/* hex.c — hex text: packets as the command, the vectors, the testee protocol and the tests write them.
+ * The one reader of a hex digit, gdw_hex_digit, is value/'s (value/path.c), below every reader of one. */
 #include "codec/forms/forms.h"
-
-int gdw_hex_digit(int c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
 
 gdw_status gdw_hex_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at) {
     if ((!in && n) || !out || !out_len) return GDW_ERR_INVALID_ARG;

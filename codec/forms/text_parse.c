@@ -343,7 +343,7 @@ static gdw_status parse_string_list(pctx *p, char close, vec *out) {
 
 /* ^"/a/b:c": the text split as the text form's rules say (every part named, gdw_nodepath_split_text) */
 static gdw_status parse_nodepath_simple(pctx *p, gdw_value *v) {
-    static const gdw_nodepath_rules k_text_rules = {true, false, false};
+    static const gdw_nodepath_rules k_text_rules = {.strict = true, .last_is_property = false, .godot2_bare = false};
     gdw_str whole;
     TRY(parse_quoted(p, &whole));
     gdw_nodepath_split sp;

@@ -82,16 +82,16 @@ static const gdw_script_facts k_script_godot3_objects = {"Godot 3.0-3.1", "bytes
 static const gdw_script_facts k_script_pandemonium = {"Pandemonium", "bytes2var(", ")", "bytes2var(", ", true)", NULL, NULL, false};
 static const gdw_script_facts k_script_godot4 = {"Godot 4", "bytes_to_var(", ")", "bytes_to_var_with_objects(", ")", "bytes.slice(", ")", false};
 
-static const gdw_reals_facts k_reals_godot2 = {GDW_REALS_F32, false, true, false, false};
-static const gdw_reals_facts k_reals_single = {GDW_REALS_F32, false, false, false, false};
-static const gdw_reals_facts k_reals_single_fast_math = {GDW_REALS_F32, false, false, false, true};
-static const gdw_reals_facts k_reals_double_doc = {GDW_REALS_F64, false, false, false, false};
-static const gdw_reals_facts k_reals_flag64_single = {GDW_REALS_FLAG64, false, false, true, false};
-static const gdw_reals_facts k_reals_flag64_double = {GDW_REALS_FLAG64, true, false, false, false};
-static const gdw_keys_facts k_keys_as_written = {false, false, false, false, false};
-static const gdw_keys_facts k_keys_godot3 = {true, true, true, false, false};
-static const gdw_keys_facts k_keys_godot4 = {true, false, false, true, false};
-static const gdw_keys_facts k_keys_godot40 = {true, false, false, true, true}; /* 4.0-4.3: StringName keys stored as String */
+static const gdw_reals_facts k_reals_godot2 = {.real_mode = GDW_REALS_F32, .encode_math_f64 = false, .float_encode_f32_only = true, .narrow_math_f64 = false, .nan_written_f32 = false};
+static const gdw_reals_facts k_reals_single = {.real_mode = GDW_REALS_F32, .encode_math_f64 = false, .float_encode_f32_only = false, .narrow_math_f64 = false, .nan_written_f32 = false};
+static const gdw_reals_facts k_reals_single_fast_math = {.real_mode = GDW_REALS_F32, .encode_math_f64 = false, .float_encode_f32_only = false, .narrow_math_f64 = false, .nan_written_f32 = true};
+static const gdw_reals_facts k_reals_double_doc = {.real_mode = GDW_REALS_F64, .encode_math_f64 = false, .float_encode_f32_only = false, .narrow_math_f64 = false, .nan_written_f32 = false};
+static const gdw_reals_facts k_reals_flag64_single = {.real_mode = GDW_REALS_FLAG64, .encode_math_f64 = false, .float_encode_f32_only = false, .narrow_math_f64 = true, .nan_written_f32 = false};
+static const gdw_reals_facts k_reals_flag64_double = {.real_mode = GDW_REALS_FLAG64, .encode_math_f64 = true, .float_encode_f32_only = false, .narrow_math_f64 = false, .nan_written_f32 = false};
+static const gdw_keys_facts k_keys_as_written = {.merge_dict_keys = false, .nested_nan_equal = false, .dicts_by_identity = false, .string_like = false, .name_to_string = false};
+static const gdw_keys_facts k_keys_godot3 = {.merge_dict_keys = true, .nested_nan_equal = true, .dicts_by_identity = true, .string_like = false, .name_to_string = false};
+static const gdw_keys_facts k_keys_godot4 = {.merge_dict_keys = true, .nested_nan_equal = false, .dicts_by_identity = false, .string_like = true, .name_to_string = false};
+static const gdw_keys_facts k_keys_godot40 = {.merge_dict_keys = true, .nested_nan_equal = false, .dicts_by_identity = false, .string_like = true, .name_to_string = true}; /* 4.0-4.3: StringName keys stored as String */
 /* past_end_error and padding_unchecked by place: a String value, a NodePath part, a string array entry */
 static const gdw_strings_facts k_strings_hardened = {
     GDW_STRINGS_HARDENED,
@@ -102,30 +102,30 @@ static const gdw_strings_facts k_strings_godot30 = {
 static const gdw_strings_facts k_strings_godot2 = {
     GDW_STRINGS_GODOT2,
     {GDW_ENGINE_ERR_INVALID_DATA, GDW_ENGINE_ERR_INVALID_DATA, GDW_ENGINE_ERR_INVALID_DATA}, {true, false, true}, true, true};
-static const gdw_typed_facts k_typed_none = {false, false, GDW_TYPED_AS_WRITTEN};
-static const gdw_typed_facts k_typed_godot43 = {true, false, GDW_TYPED_VALIDATE};
-static const gdw_typed_facts k_typed_godot44 = {true, true, GDW_TYPED_CONVERT};
-static const gdw_typed_facts k_typed_pandemonium5 = {false, false, GDW_TYPED_SAME_TYPE};
-static const gdw_header_facts k_header_godot2 = {GDW_INT_ALWAYS32, true, true};
-static const gdw_header_facts k_header_int64 = {GDW_INT_ALWAYS64, false, false};
-static const gdw_header_facts k_header_minimal = {GDW_INT_MINIMAL, false, false};
+static const gdw_typed_facts k_typed_none = {.array_bits = false, .dict_bits = false, .rule = GDW_TYPED_AS_WRITTEN};
+static const gdw_typed_facts k_typed_godot43 = {.array_bits = true, .dict_bits = false, .rule = GDW_TYPED_VALIDATE};
+static const gdw_typed_facts k_typed_godot44 = {.array_bits = true, .dict_bits = true, .rule = GDW_TYPED_CONVERT};
+static const gdw_typed_facts k_typed_pandemonium5 = {.array_bits = false, .dict_bits = false, .rule = GDW_TYPED_SAME_TYPE};
+static const gdw_header_facts k_header_godot2 = {.int_encoding = GDW_INT_ALWAYS32, .engine_header_whole = true, .container_shared_bit = true};
+static const gdw_header_facts k_header_int64 = {.int_encoding = GDW_INT_ALWAYS64, .engine_header_whole = false, .container_shared_bit = false};
+static const gdw_header_facts k_header_minimal = {.int_encoding = GDW_INT_MINIMAL, .engine_header_whole = false, .container_shared_bit = false};
 /* rid_has_id, object_header_only, nodepath_property_bit, nodepath_bare_absolute, nodepath_old_string,
  * null_object_as_class, joystick_axis_value */
-static const gdw_objects_facts k_objects_godot21 = {false, true, true, false, true, false, true};
-static const gdw_objects_facts k_objects_godot20 = {false, true, true, false, true, false, false};
-static const gdw_objects_facts k_objects_godot3 = {false, false, false, false, false, false, false};
-static const gdw_objects_facts k_objects_null_as_class = {false, false, false, false, false, true, false};
-static const gdw_objects_facts k_objects_godot300 = {false, false, false, false, true, true, false};
-static const gdw_objects_facts k_objects_godot4 = {true, false, false, true, false, false, false};
-static const gdw_objects_facts k_objects_godot40 = {true, false, false, false, false, false, false};
-static const gdw_text_facts k_text_godot21 = {GDW_UTF8_GODOT3, true, GDW_UTF8_VALUE_BYTES};
-static const gdw_text_facts k_text_godot2 = {GDW_UTF8_GODOT3, true, GDW_UTF8_VALUE_GODOT3};
-static const gdw_text_facts k_text_godot35 = {GDW_UTF8_GODOT3, false, GDW_UTF8_VALUE_GODOT35};
-static const gdw_text_facts k_text_godot3 = {GDW_UTF8_GODOT3, false, GDW_UTF8_VALUE_GODOT3};
-static const gdw_text_facts k_text_godot3_kept = {GDW_UTF8_GODOT3, false, GDW_UTF8_VALUE_BYTES};
-static const gdw_text_facts k_text_strict = {GDW_UTF8_STRICT, false, GDW_UTF8_VALUE_BYTES};
-static const gdw_defects_facts k_defects_none = {false, false, false};
-static const gdw_defects_facts k_defects_pandemonium = {true, true, true};
+static const gdw_objects_facts k_objects_godot21 = {.rid_has_id = false, .object_header_only = true, .nodepath_property_bit = true, .nodepath_bare_absolute = false, .nodepath_old_string = true, .null_object_as_class = false, .joystick_axis_value = true};
+static const gdw_objects_facts k_objects_godot20 = {.rid_has_id = false, .object_header_only = true, .nodepath_property_bit = true, .nodepath_bare_absolute = false, .nodepath_old_string = true, .null_object_as_class = false, .joystick_axis_value = false};
+static const gdw_objects_facts k_objects_godot3 = {.rid_has_id = false, .object_header_only = false, .nodepath_property_bit = false, .nodepath_bare_absolute = false, .nodepath_old_string = false, .null_object_as_class = false, .joystick_axis_value = false};
+static const gdw_objects_facts k_objects_null_as_class = {.rid_has_id = false, .object_header_only = false, .nodepath_property_bit = false, .nodepath_bare_absolute = false, .nodepath_old_string = false, .null_object_as_class = true, .joystick_axis_value = false};
+static const gdw_objects_facts k_objects_godot300 = {.rid_has_id = false, .object_header_only = false, .nodepath_property_bit = false, .nodepath_bare_absolute = false, .nodepath_old_string = true, .null_object_as_class = true, .joystick_axis_value = false};
+static const gdw_objects_facts k_objects_godot4 = {.rid_has_id = true, .object_header_only = false, .nodepath_property_bit = false, .nodepath_bare_absolute = true, .nodepath_old_string = false, .null_object_as_class = false, .joystick_axis_value = false};
+static const gdw_objects_facts k_objects_godot40 = {.rid_has_id = true, .object_header_only = false, .nodepath_property_bit = false, .nodepath_bare_absolute = false, .nodepath_old_string = false, .null_object_as_class = false, .joystick_axis_value = false};
+static const gdw_text_facts k_text_godot21 = {.utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true, .utf8_value = GDW_UTF8_VALUE_BYTES};
+static const gdw_text_facts k_text_godot2 = {.utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = true, .utf8_value = GDW_UTF8_VALUE_GODOT3};
+static const gdw_text_facts k_text_godot35 = {.utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = false, .utf8_value = GDW_UTF8_VALUE_GODOT35};
+static const gdw_text_facts k_text_godot3 = {.utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = false, .utf8_value = GDW_UTF8_VALUE_GODOT3};
+static const gdw_text_facts k_text_godot3_kept = {.utf8_rule = GDW_UTF8_GODOT3, .lenient_strings = false, .utf8_value = GDW_UTF8_VALUE_BYTES};
+static const gdw_text_facts k_text_strict = {.utf8_rule = GDW_UTF8_STRICT, .lenient_strings = false, .utf8_value = GDW_UTF8_VALUE_BYTES};
+static const gdw_defects_facts k_defects_none = {.defect_projection_248 = false, .defect_vec4_pool_w = false, .defect_vec4_advance_12 = false};
+static const gdw_defects_facts k_defects_pandemonium = {.defect_projection_248 = true, .defect_vec4_pool_w = true, .defect_vec4_advance_12 = true};
 static const gdw_session_facts k_session_none = {GDW_MULTIPLAYER_NONE};
 static const gdw_session_facts k_session_api3 = {GDW_MULTIPLAYER_API3};
 static const gdw_session_facts k_session_scene4 = {GDW_MULTIPLAYER_SCENE4};

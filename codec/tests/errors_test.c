@@ -94,6 +94,46 @@ static void *no_malloc(void *c, size_t n) { (void)c; (void)n; return NULL; }
 static void *no_realloc(void *c, void *p, size_t o, size_t n) { (void)c; (void)p; (void)o; (void)n; return NULL; }
 static void no_free(void *c, void *p, size_t n) { (void)c; (void)p; (void)n; }
 
+/* An allocator that refuses any block over 6,000 bytes: a decode whose walk needs only small ones (its strings
+ * borrowed) gets through the walk, and an engine pass that copies a longer string does not. */
+static void *small_malloc(void *c, size_t n) { (void)c; return n > 6000 ? NULL : malloc(n); }
+static void *small_realloc(void *c, void *p, size_t o, size_t n) { (void)c; (void)o; return n > 6000 ? NULL : realloc(p, n); }
+static void small_free(void *c, void *p, size_t n) { (void)c; (void)n; free(p); }
+
+/* An engine-pass failure is reported where the pass was: at the pass's offset (the value's end, where its
+ * trace events point) and the path of the value it was settling, not offset 0 and the root. Godot 3's UTF-8
+ * decoder turns an overlong form into the character it stands for (`E0 80 AF` is "/": String::parse_utf8,
+ * measured on 3.2.3 and 3.6.2, docs/dialects/godot3.md "Strings"), so engine-exact mode's pass rewrites
+ * the second string of ["a", 2,667 overlong "/"] into a copy of its own, the one block over 6,000 bytes. */
+static void pass_failure(void) {
+    enum { FORMS = 2667, TEXT = 3 * FORMS, LEN = 8 + 12 + 8 + TEXT + 3 };
+    static uint8_t in[LEN];
+    static const uint8_t head[] = {0x13, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 'a', 0, 0, 0, 4, 0, 0, 0,
+                                   (uint8_t)TEXT, (uint8_t)(TEXT >> 8), 0, 0};
+    memcpy(in, head, sizeof head);
+    for (size_t i = 0; i < FORMS; i++) memcpy(in + sizeof head + 3 * i, "\xe0\x80\xaf", 3);
+    gdw_allocator small = {small_malloc, small_realloc, small_free, NULL};
+    gdw_decode_options o = gdw_decode_options_default();
+    o.borrow_input = true;
+    gdw_doc *doc = NULL;
+    gdw_error err;
+    gdw_status s = gdw_decode(t_dialect("godot3"), in, LEN, &o, &small, &doc, NULL, &err);
+    CHECK(s == GDW_OK, "the walk alone fits the allocator: %s", gdw_status_name(s));
+    gdw_doc_free(doc);
+    o.mode = GDW_MODE_ENGINE_EXACT;
+    doc = NULL;
+    s = gdw_decode(t_dialect("godot3"), in, LEN, &o, &small, &doc, NULL, &err);
+    note(s);
+    CHECK(s == GDW_ERR_NOMEM && doc == NULL, "the pass's copy does not fit: %s", gdw_status_name(s));
+    CHECK(err.code == s && err.offset == LEN && err.value_offset == LEN, "pass failure at %zu (value %zu), want %d", err.offset,
+          err.value_offset, (int)LEN);
+    CHECK(strcmp(err.path, "[1]") == 0, "pass failure at path '%s', want [1]", err.path);
+    s = gdw_decode(t_dialect("godot3"), in, LEN, &o, NULL, &doc, NULL, &err);
+    CHECK(s == GDW_OK && doc && gdw_doc_root(doc)->len == 2 && gdw_items(gdw_doc_root(doc))[1].len == FORMS,
+          "with memory, the pass makes the engine's \"/\" x %d: %s", FORMS, gdw_status_name(s));
+    gdw_doc_free(doc);
+}
+
 static gdw_status parse(const char *text, gdw_doc **doc) {
     gdw_error err;
     gdw_status s = gdw_text_parse(text, strlen(text), NULL, doc, &err);
@@ -139,6 +179,8 @@ int main(void) {
     s = gdw_decode(g3, nested, sizeof nested, NULL, &none, &doc, NULL, &err);
     note(s);
     CHECK(s == GDW_ERR_NOMEM && doc == NULL, "nomem: %s", gdw_status_name(s));
+
+    pass_failure();
 
     s = gdw_decode(NULL, nested, sizeof nested, NULL, NULL, &doc, NULL, &err);
     note(s);

@@ -2,7 +2,7 @@
 /* arena.c — the document arena: chunks from the caller's allocator, freed at once. */
 #include <stdlib.h>
 
-#include "codec/value/value.h"
+#include "codec/value/arena.h"
 
 #define GDW_FIRST_CHUNK 4096u  /* bytes of a document's first ordinary chunk, header included */
 #define GDW_CHUNK_SIZE 16384u  /* bytes per later ordinary chunk: a chunk's unused tail is under

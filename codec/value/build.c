@@ -274,23 +274,6 @@ gdw_status gdw_build_finish(gdw_builder *b, gdw_doc **out_doc, gdw_error *err) {
     return s;
 }
 
-gdw_status gdw_build_encode(gdw_builder *b, const gdw_dialect *d, const gdw_encode_options *opts, const gdw_allocator *alloc,
-                            uint8_t **out, size_t *out_len, gdw_error *err) {
-    if (out) *out = NULL;
-    if (out_len) *out_len = 0;
-    gdw_doc *doc = NULL;
-    gdw_status s = gdw_build_finish(b, &doc, err); /* empties the builder whatever follows */
-    if (s) return s;
-    if (!d || !out || !out_len) {
-        gdw_doc_free(doc);
-        gdw_error_set(err, GDW_ERR_INVALID_ARG, 0, 0, GDW_ENGINE_NONE, "NULL argument");
-        return GDW_ERR_INVALID_ARG;
-    }
-    s = gdw_encode_alloc(d, gdw_doc_root(doc), opts, alloc, out, out_len, err);
-    gdw_doc_free(doc);
-    return s;
-}
-
 /* ---- scalars -------------------------------------------------------------------------------- */
 
 static gdw_value scalar(gdw_type t) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* digest.h — the digest of one node (gdw_digest, gdwire.h), inline: gdw_digest_node and gdw_digest_tree
- * (types.c) and a decode's own digest (wire/decode.c, gdw_decode_options.digest) add nodes through it, so a
+ * (digest.c) and a decode's own digest (wire/decode.c, gdw_decode_options.digest) add nodes through it, so a
  * decode digests as it makes the nodes without a call a node. */
 #ifndef GDWIRE_VALUE_DIGEST_H
 #define GDWIRE_VALUE_DIGEST_H

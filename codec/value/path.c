@@ -72,6 +72,17 @@ void gdw_path_child(char *buf, size_t *n, const gdw_value *parent, uint32_t slot
     gdw_path_step(buf, n, in, slot, text ? key->u.bytes : NULL, text ? key->len : 0);
 }
 
+/* ---- hex digits ---------------------------------------------------------------------------- */
+
+/* The one reader of a hex digit in gdwire: a path's \x escapes, the text form's \x escapes and NaN payloads,
+ * JSON's \u escapes, Color's html form (engine/conversions.c) and hex text (forms/hex.c). */
+int gdw_hex_digit(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
 /* ---- reading a path back (gdw_path_get) ------------------------------------------------------- */
 
 static bool path_number(const char *p, size_t len, size_t *i, uint32_t *out) {

@@ -6,6 +6,7 @@
 #define GDWIRE_VALUE_H
 
 #include <assert.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -94,6 +95,31 @@ static inline gdw_str str_of(const gdw_value *v) { return str_make(v->u.bytes, v
 /* The same bytes. */
 static inline bool str_same(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || a.ptr == b.ptr || memcmp(a.ptr, b.ptr, a.len) == 0); }
 
+/* ---- Dictionary keys the engine may find equal ----------------------------------------------
+ * The one definition the walk's watch (wire/decode.c keys_kept: a tree whose keys no engine could merge
+ * goes without the engine pass) and the engine's merge (engine/keys.c same_node, the exact comparator of a
+ * Dictionary's own keys) both read. A plain key is Nil, bool, int, float, String or StringName. Two plain
+ * keys may be equal when some row's Dictionary could take them as one: a String and a StringName of the
+ * same text alike (Godot 4's StringLikeVariantComparator), numbers by value (-0 as 0, every NaN alike:
+ * Variant::hash_compare's). The row's exact comparator is this with one rule more: a String and a
+ * StringName are one key only where keys_string_like holds (same_node); so "may be equal" is broader, and
+ * keys it finds apart are apart in every row. */
+static inline bool gdw_key_string_like(unsigned t) { return t == GDW_STRING || t == GDW_STRING_NAME; }
+static inline bool gdw_key_plain(const gdw_value *k) {
+    return gdw_key_string_like(k->type) || k->type == GDW_NIL || k->type == GDW_BOOL || k->type == GDW_INT || k->type == GDW_FLOAT;
+}
+static inline bool gdw_plain_keys_may_equal(const gdw_value *a, const gdw_value *b) {
+    bool sa = gdw_key_string_like(a->type), sb = gdw_key_string_like(b->type);
+    if (sa != sb) return false;
+    if (sa) return a->len == b->len && (a->len == 0 || (a->u.bytes[0] == b->u.bytes[0] && memcmp(a->u.bytes, b->u.bytes, a->len) == 0));
+    if (a->type != b->type) return false;
+    if (a->type == GDW_FLOAT) {
+        double x = gdw_value_real(a, 0), y = gdw_value_real(b, 0);
+        return x == y || (isnan(x) && isnan(y));
+    }
+    return a->type == GDW_NIL || a->u.i == b->u.i;
+}
+
 /* Bytes per component of class comp, under the real mode real_mode (gdw_real_mode, the row's REAL_MODE rule), of a
  * value whose header is hdr. */
 static inline unsigned comp_width_decode(unsigned real_mode, unsigned comp, uint32_t hdr) {
@@ -146,14 +172,6 @@ static inline uint32_t gdw_flags_meaning(unsigned t, int rule_value) {
     }
 }
 
-/* ---- Arena ------------------------------------------------------------------------------ */
-
-typedef struct gdw_chunk gdw_chunk;
-struct gdw_chunk {
-    gdw_chunk *next;
-    size_t size; /* whole chunk, header included */
-};
-
 /* The work one gdw_engine_settle did on Dictionary keys: keys put in merge tables, slots probed,
  * nodes hashed (a packed array's components and a string's 8-byte words count too) and node
  * pairs compared. Linear in the input whatever the keys (engine/settle.c, "the table of keys");
@@ -170,64 +188,15 @@ struct gdw_chunk {
 #define GDW_THREAD_LOCAL /* no thread-local storage: threads share the diagnostic */
 #endif
 
-struct gdw_doc {
-    gdw_allocator alloc;
-    gdw_chunk *chunks;     /* small allocations are bumped from the first chunk (gdw_chunk_end) */
-    uint8_t *bump;         /* from here; NULL until the first ordinary chunk */
-    gdw_value root;
-    size_t approximate;    /* engine-exact: values marked GDW_VF_APPROXIMATE when the tree was made */
-    bool engine_same;      /* gdw_doc_engine_same: set by the walk (codec/wire/decode.c) */
-    bool cut;              /* gdw_doc_cut: the tree holds the value's first nodes only (decode_options.keep_nodes) */
-};
+/* ---- Arena (arena.h) ---------------------------------------------------------------------- */
 
-const gdw_allocator *gdw_default_allocator(void);
-gdw_doc *gdw_doc_new(const gdw_allocator *alloc);
-/* gdw_arena_alloc: 8-byte aligned, uninitialised; NULL on failure. n == 0 gives a valid pointer.
- * Inline where the current chunk has room for a small request (the decoder asks for a 16-byte
- * node or a short string at every value); gdw_arena_alloc_chunk otherwise. */
-void *gdw_arena_alloc_chunk(gdw_doc *doc, size_t n);
-#define GDW_ARENA_INLINE_MAX 1024u /* the largest request bumped inline (GDW_BIG_ALLOC) */
-/* The end of the first chunk, which bump points into (not a field: the document stays 80 bytes,
- * the size the heap-limit vectors count). */
-static inline uint8_t *gdw_chunk_end(const gdw_doc *doc) { return (uint8_t *)doc->chunks + doc->chunks->size; }
-static inline void *gdw_arena_alloc(gdw_doc *doc, size_t n) {
-    if (n - 1 < GDW_ARENA_INLINE_MAX && doc->bump) { /* 1 .. max: rounding cannot wrap */
-        size_t r = (n + 7u) & ~(size_t)7u;
-        if ((size_t)(gdw_chunk_end(doc) - doc->bump) >= r) {
-            void *p = doc->bump;
-            doc->bump += r;
-            return p;
-        }
-    }
-    return gdw_arena_alloc_chunk(doc, n);
-}
-/* A point in a document's arena to come back to: gdw_arena_release frees what was allocated after it (a
- * decode that keeps only the first nodes of its tree releases each later node's storage once it is made,
- * codec/wire/decode.c). Ordinary chunks are pushed at the head of the list, a chunk of its own is linked right
- * behind the head of the moment (gdw_arena_alloc_chunk): so what came after the mark is the chunks before
- * `head` and those between `head` and `after_head`. */
-typedef struct gdw_arena_mark { gdw_chunk *head, *after_head; uint8_t *bump; } gdw_arena_mark;
-static inline gdw_arena_mark gdw_arena_mark_now(const gdw_doc *doc) {
-    gdw_arena_mark m = {doc->chunks, doc->chunks ? doc->chunks->next : NULL, doc->bump};
-    return m;
-}
-void gdw_arena_release_chunks(gdw_doc *doc, const gdw_arena_mark *m);
-static inline void gdw_arena_release(gdw_doc *doc, const gdw_arena_mark *m) {
-    if (doc->chunks != m->head || (m->head && m->head->next != m->after_head)) gdw_arena_release_chunks(doc, m);
-    doc->bump = m->bump;
-}
-/* gdw_arena_dup: copy n bytes; NULL on failure. */
-static inline void *gdw_arena_dup(gdw_doc *doc, const void *src, size_t n) {
-    void *p = gdw_arena_alloc(doc, n);
-    if (p && n) memcpy(p, src, n);
-    return p;
-}
+#include "codec/value/arena.h"
 
 /* ---- Little-endian words and the decoder's hints ----------------------------------------- */
 
 /* A branch that is all but never taken (a read past the end): the compiler lays it out of line. */
 /* GDW_ALWAYS_INLINE: a small helper of the decoder's hot path that the compiler must not call
- * (bench/budget_test notices when one is called instead: 7 % on nested containers). */
+ * (bench/budget_test notices one called instead: docs/performance.md, "Why it is fast"). */
 #if defined(__GNUC__) || defined(__clang__)
 #define GDW_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define GDW_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -361,6 +330,19 @@ unsigned gdw_comp_bytes(const gdw_type_info *ti, unsigned w);
 /* ---- Tree walk (walk.c): depth first, no recursion ----------------------------------------- */
 
 #define GDW_WALK_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 1) /* a decoded tree is at most this deep */
+
+/* The chain of a depth-first pair walk (gdw_walk_pair; equal.c): the a-side nodes it is inside, each with its slot in
+ * its parent. At each pair the walk pops it to the pair's parent (gdw_chain_pop_to) and, to go below the pair, pushes
+ * it (gdw_chain_push); the path of a pair is the chain's steps and its own (gdw_chain_path). gdw_value_diff's and
+ * gdw_doc_approximate's (approximate.c); gdw_pair_children is their walks' children (gdw_children). */
+typedef struct gdw_chain {
+    struct { const gdw_value *node, *parent; uint32_t slot; } at[GDW_WALK_MAX_DEPTH + 2];
+    unsigned depth;
+} gdw_chain;
+void gdw_chain_pop_to(gdw_chain *ch, const gdw_value *parent);
+void gdw_chain_push(gdw_chain *ch, const gdw_value *x, const gdw_value *parent, size_t slot);
+void gdw_chain_path(const gdw_chain *ch, const gdw_value *parent, uint32_t slot, char *path);
+size_t gdw_pair_children(void *ctx, const gdw_value *v, const gdw_value **items);
 
 /* What a walk calls: enter before a value's children (a scalar: its whole text), before ahead
  * of child `slot` of container parent, leave after the children; parent is NULL at the top.

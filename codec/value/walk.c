@@ -78,7 +78,7 @@ static bool visit_done(void *ctx) { return ((visit_ctx *)ctx)->stopped; }
 
 bool gdw_visit(const gdw_value *root, unsigned events, gdw_visit_fn fn, void *ctx) {
     if (!root || !fn) return false;
-    visit_ctx c = {fn, ctx, events, 0, GDW_VISIT_GO, false, false};
+    visit_ctx c = {.fn = fn, .ctx = ctx, .events = events, .depth = 0, .last = GDW_VISIT_GO, .stopped = false, .too_deep = false};
     gdw_walk_visitor w = {visit_enter, NULL, visit_leave, visit_too_deep, &c, visit_done, visit_skip};
     gdw_walk(root, &w);
     return !c.stopped && !c.too_deep;

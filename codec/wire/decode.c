@@ -18,14 +18,14 @@
 
 
 /* The walk's mode: every flag below is set by set_mode, from the options' mode, the dialect, a
- * shadow and a trace, and by nothing else (canon and shadow_hit then change as a shadow finds its
+ * shadow and a trace, and by nothing else (strict_checks and shadow_hit then change as a shadow finds its
  * violation). The runs that occur, and what each flag is in them:
  *
- *   run                        strict exact compat canon  shadow lenient        fast
- *   compatible                 -      -     yes    -      -      dialect's (1)  no trace
- *   compatible + shadow (2)    -      -     yes    yes(3) yes    dialect's (1)  -
- *   strict                     yes    -     -      yes    -      -              -
- *   engine-exact               -      yes   -      -      -      -              -
+ *   run                      strict exact compat strict_checks shadow lenient       skips_leaves
+ *   compatible               -      -     yes    -             -      dialect's (1) no trace
+ *   compatible + shadow (2)  -      -     yes    yes(3)        yes    dialect's (1) -
+ *   strict                   yes    -     -      yes           -      -             -
+ *   engine-exact             -      yes   -      -             -      -             -
  *
  * (1) lenient_strings: no UTF-8 check, padding may be missing (Godot 2 before 2.1.5).
  * (2) gdw_decode_shadowed (gdw_check): compatible verdict and value, and on the way the first
@@ -54,7 +54,7 @@ typedef struct dctx {
                                read.strict_rules those read only for a strict check (STRICT_RULE) */
     gdw_cursor cur;
     uint8_t mode;        /* the options' gdw_mode: strict(c), exact(c), compat(c) ask it */
-    bool canon;          /* strict checks are evaluated: strict mode, or a shadow still looking */
+    bool strict_checks;  /* strict checks are evaluated: strict mode, or a shadow still looking */
     gdw_error *shadow;   /* compatible mode with a shadow: the first strict violation goes here */
     bool shadow_hit;
     bool engine_differs; /* an engine_reads_otherwise place was met: engine-exact mode would read these
@@ -80,9 +80,9 @@ typedef struct dctx {
     gdw_trace_fn trace;  /* options.trace, or NULL */
     void *trace_ctx;
     unsigned tr_type;    /* type of the value being read, for trace events */
-    bool fast;           /* compatible mode, no shadow, no trace: values without a destination
+    bool skips_leaves;   /* compatible mode, no shadow, no trace: values without a destination
                             may be skipped by skip_leaf / skip_entry (below) */
-    bool leaf_runs;      /* fast, and no keys kept (keys, below): leaf_run may read the leaves in a container */
+    bool leaf_runs;      /* skips_leaves, and no keys kept (keys, below): leaf_run may read the leaves in a container */
     /* A watching validation (gdw_validate_watched) judges a Dictionary's keys as a decode does
      * (keys_kept), without a tree: it reads each key it must judge into key_scratch and keeps it on
      * a stack, keys[0..nkeys) (a Dictionary's own keys start at its frame's key_start); when the stack
@@ -94,7 +94,7 @@ typedef struct dctx {
                             its reads (keys_kept reads those rules only where the keys make them matter) */
     gdw_digest *digest;  /* a decode into a tree with options.digest: each node is added once it is made (walk),
                             so in the tree's pre-order, which is the wire's order */
-    bool doomed;         /* room_for refused a destination its storage: the walk is sure to fail, and the nodes
+    bool sure_to_fail;   /* room_for refused a destination its storage: the walk is sure to fail, and the nodes
                             made since may be incomplete (a NodePath's count without its parts): not digested */
     gdw_node_fn on_node; /* a decode into a tree with options.on_node: each value once it is made (walk) */
     void *on_node_ctx;
@@ -116,7 +116,7 @@ static inline bool compat(const dctx *c) { return c->mode == GDW_MODE_COMPATIBLE
  * with flag bits or an unknown id): a rule is then noted by where it is read, not by what stands beside it.
  * Rules are read through RULE (table/dialects.h), the one way the walk and the engine pass note them, in
  * every walk (a note is one OR, at a site the input reaches rarely); only the type table's entries, read for
- * every value, are noted only in a walk whose reads are asked for (walk_noting's `noting`). */
+ * every value, are noted only in a walk whose reads are asked for (walk_noting's `notes_reads`). */
 /* RULE and STRICT_RULE (table/dialects.h) note what they read; the string reader's facts at a place are its one
  * rule's (STRING_READER names the combination) */
 #define STRINGS(c, field) ((void)RULE(c, GDW_RULE_STRING_READER), gdw_strings_of((c)->row)->field)
@@ -221,14 +221,14 @@ static gdw_status fail_short(dctx *c, size_t off, size_t want, gdw_engine_error 
 
 /* Bytes the dialect's encoder never writes. Strict mode fails here; a compatible decode with a
  * shadow (gdw_check) records the first such place as strict mode would report it, and goes on
- * reading as the engine does. Callers test c->canon first, so other decodes pay one branch. */
+ * reading as the engine does. Callers test c->strict_checks first, so other decodes pay one branch. */
 static gdw_status violation_ee(dctx *c, gdw_status code, size_t off, gdw_engine_error ee, const char *msg) {
     if (strict(c)) return fail(c, code, off, ee, msg);
     if (c->shadow && !c->shadow_hit) {
         c->shadow_hit = true;
         fill_error(c, c->shadow, code, off, ee, msg);
     }
-    c->canon = false; /* found: the rest of the walk needs no strict checks */
+    c->strict_checks = false; /* found: the rest of the walk needs no strict checks */
     return GDW_OK;
 }
 static gdw_status violation(dctx *c, gdw_status code, size_t off, const char *msg) { return violation_ee(c, code, off, GDW_ENGINE_NONE, msg); }
@@ -262,7 +262,7 @@ void gdw_strict_rule_refused(unsigned line);
 #define STRICT_REFUSED(c) ((void)0)
 #endif
 #define STRICT_CHECK(c, cond, code, off, msg) \
-    do { if ((c)->canon && (cond)) { STRICT_REFUSED(c); gdw_status s_ = violation((c), (code), (off), (msg)); if (s_) return s_; } } while (0)
+    do { if ((c)->strict_checks && (cond)) { STRICT_REFUSED(c); gdw_status s_ = violation((c), (code), (off), (msg)); if (s_) return s_; } } while (0)
 
 #define NEED(c, n, ee, msg) \
     do { if (GDW_UNLIKELY(!cur_has(&(c)->cur, (n)))) return fail_short((c), (c)->cur.pos, (n), (ee), (msg)); } while (0)
@@ -362,7 +362,7 @@ static gdw_status string_bytes(dctx *c, wire_string *ws, int use) {
         if (!(exact(c) ? engine_skips : compat_skips))
             return fail_short(c, c->cur.pos + len, len + pad, past_end, "string padding missing");
         engine_reads_otherwise(c, !engine_skips); /* the engine wants its padding */
-        s = c->canon ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, past_end, "string padding missing") : GDW_OK;
+        s = c->strict_checks ? violation_ee(c, GDW_ERR_TRUNCATED, c->cur.pos + len, past_end, "string padding missing") : GDW_OK;
         if (s) return s;
     }
     ws->start = c->cur.pos;
@@ -421,26 +421,26 @@ static gdw_status string_utf8(dctx *c, wire_string *ws) {
      * values the engine's UTF-8 decoder changes: it keeps text that is valid under the strict
      * rule as it is (shortest forms, no surrogates). Text valid under the strict rule is valid
      * under every dialect's rule (utf8_test), so one pass usually answers both */
-    bool also_strict = (c->canon || WATCHING(c)) && rule != GDW_UTF8_STRICT;
+    bool also_strict = (c->strict_checks || WATCHING(c)) && rule != GDW_UTF8_STRICT;
     if (also_strict) strict_bad = gdw_utf8_check(text, n, GDW_UTF8_STRICT);
     if (!also_strict || strict_bad != (size_t)-1) bad = gdw_utf8_check(text, n, rule);
     if (bad != (size_t)-1 && !strict(c) && STRINGS(c, bad_utf8_empty)) {
         /* the engine ignores its decoder's failure and holds the empty string */
-        gdw_status s = c->canon ? violation_ee(c, GDW_ERR_BAD_UTF8, at + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8") : GDW_OK;
+        gdw_status s = c->strict_checks ? violation_ee(c, GDW_ERR_BAD_UTF8, at + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8") : GDW_OK;
         if (s) return s;
         ws->vis = ws->skip;
         return GDW_OK;
     }
     if (bad != (size_t)-1) return fail(c, GDW_ERR_BAD_UTF8, at + bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
     engine_holds_otherwise(c, strict_bad != (size_t)-1 && WATCHING_STRINGS(c)); /* the rule read only where it matters */
-    if (strict_bad != (size_t)-1 && c->canon) return violation_ee(c, GDW_ERR_BAD_UTF8, at + strict_bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
+    if (strict_bad != (size_t)-1 && c->strict_checks) return violation_ee(c, GDW_ERR_BAD_UTF8, at + strict_bad, GDW_ENGINE_ERR_INVALID_DATA, "invalid UTF-8");
     return GDW_OK;
 }
 
 static gdw_status string_padding(dctx *c, const wire_string *ws) {
-    if (!c->canon) return GDW_OK;
+    if (!c->strict_checks) return GDW_OK;
     STRICT_CHECK(c, ws->have_pad < ws->pad, GDW_ERR_TRUNCATED, c->cur.pos, "string padding missing");
-    for (size_t i = 0; i < ws->have_pad && c->canon; i++)
+    for (size_t i = 0; i < ws->have_pad && c->strict_checks; i++)
         STRICT_CHECK(c, ws->p[ws->len + i] != 0, GDW_ERR_NONZERO_PADDING, ws->start + ws->len + i, "non-zero string padding");
     return GDW_OK;
 }
@@ -465,8 +465,8 @@ static gdw_status read_string(dctx *c, gdw_str *out, int use) {
 /* Check that bytes [from, from+n) of the input are zero (strict padding). */
 static gdw_status zero_pad(dctx *c, size_t from, size_t n) {
     const uint8_t *pad;
-    if (!c->canon || !cur_behind(&c->cur, from, n, &pad)) return GDW_OK;
-    for (size_t i = 0; i < n && c->canon; i++)
+    if (!c->strict_checks || !cur_behind(&c->cur, from, n, &pad)) return GDW_OK;
+    for (size_t i = 0; i < n && c->strict_checks; i++)
         STRICT_CHECK(c, pad[i] != 0, GDW_ERR_NONZERO_PADDING, from + i, "non-zero padding");
     return GDW_OK;
 }
@@ -481,7 +481,7 @@ static gdw_status zero_pad(dctx *c, size_t from, size_t n) {
  * reserved is at most one 16-byte node per 4 input bytes, at every nesting depth together. */
 static bool room_for(dctx *c, uint64_t n) {
     bool room = (c->pending + n) * 4 <= cur_left(&c->cur);
-    if (!room) c->doomed = true; /* a destination left without its storage: the walk will fail */
+    if (!room) c->sure_to_fail = true; /* a destination left without its storage: the walk will fail */
     return room;
 }
 
@@ -490,7 +490,7 @@ static bool room_for(dctx *c, uint64_t n) {
 
 /* Open a container of `slots` child values (storage only if room_for them). A cutting walk stores only what its
  * tree may keep: in a kept container at most keep_left slots, or all of a Dictionary whose keys keys_kept will
- * read; in one past the cut none (its children are made into spill, a watched Dictionary's keys kept on the
+ * read; in one past the cut none (its children are made into `discarded`, a watched Dictionary's keys kept on the
  * keys stack as a watching validation keeps them). */
 static GDW_ALWAYS_INLINE gdw_status open_frame(dctx *c, gdw_value *dst, int kind, uint32_t slots, gdw_value **items_out) {
     gdw_value *items = NULL;
@@ -584,7 +584,7 @@ static GDW_ALWAYS_INLINE bool leaf_at(const gdw_cursor *cur, leaf_row r, leaf *l
     if (wire >= r.type_count) return false;
     if ((hdr & ~0xFFu) && r.header_whole) return false; /* read_value notes that the engine refuses it */
     /* the kinds most common first, as comparisons: how gcc lowers a switch here changes with the code
-     * around it (a jump table cost the loop 10 more instructions a value once) */
+     * around it (docs/performance.md, "Why it is fast") */
     unsigned t = r.types[wire], kind = type_info(t)->kind;
     if (kind == K_STR) {
         const uint8_t *body;
@@ -630,7 +630,7 @@ static GDW_ALWAYS_INLINE bool zero_padding(const uint8_t *end, size_t pad) {
 
 /* One PackedStringArray entry (length, bytes, padding) that is ASCII up to a final NUL (a validation's
  * fast path: it keeps nothing). Not plain_entry below with its outputs unused: its strict test costs a
- * validation of strings_500k 19% more instructions (bench:budget_test). */
+ * validation (docs/performance.md, "Why it is fast"). */
 static inline bool skip_entry(dctx *c) {
     uint32_t len32;
     const uint8_t *p;
@@ -655,7 +655,7 @@ static GDW_ALWAYS_INLINE bool plain_entry(dctx *c, const uint8_t **text, size_t 
     bool nul_ended = l && p[4 + l - 1] == 0;
     size_t body = nul_ended ? l - 1 : l;
     if (!gdw_plain_ascii(p + 4, body)) return false;
-    if (c->canon && !(nul_ended && zero_padding(p + n, n - 4 - l))) return false;
+    if (c->strict_checks && !(nul_ended && zero_padding(p + n, n - 4 - l))) return false;
     *text = p + 4;
     *text_len = body;
     return cur_skip(&c->cur, n);
@@ -686,7 +686,7 @@ static GDW_ALWAYS_INLINE bool make_leaf(dctx *c, gdw_value *dst, const leaf *l) 
     return true;
 }
 
-static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth, const bool noting);
+static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth, const bool notes_reads);
 
 /* Strict: Godot 4 writes bit 16 on real-based types exactly in double builds. */
 static gdw_status check_real_width(dctx *c, const gdw_type_info *ti, unsigned w) {
@@ -799,7 +799,7 @@ static gdw_status read_packed_bytes(dctx *c, gdw_value *dst, size_t len) {
     size_t pad_off = c->cur.pos;
     if (have) TRACE(c, pad_off, have, "padding", pad);
     cur_skip(&c->cur, have); /* have <= what is left */
-    if (c->canon) {
+    if (c->strict_checks) {
         STRICT_CHECK(c, have < pad, GDW_ERR_TRUNCATED, pad_off, "padding missing");
         gdw_status s = zero_pad(c, pad_off, have);
         if (s) return s;
@@ -834,7 +834,7 @@ static gdw_status read_old_nodepath(dctx *c, gdw_value *dst, uint32_t len) {
     /* parse_utf8 leaves the String empty when the bytes are not UTF-8 under its rule, and the
      * path is then the empty one (measured on 3.0-stable: 0f000000 01000000 ff... reads as NodePath()) */
     if (gdw_utf8_check(p, n, RULE(c, GDW_RULE_UTF8_RULE)) != (size_t)-1) n = 0;
-    static const gdw_nodepath_rules k_godot2_rules = {false, true, true};
+    static const gdw_nodepath_rules k_godot2_rules = {.strict = false, .last_is_property = true, .godot2_bare = true};
     gdw_nodepath_split sp;
     gdw_nodepath_split_text(p, n, &k_godot2_rules, NULL, &sp);
     uint32_t total = sp.names + sp.subnames;
@@ -1068,7 +1068,7 @@ static gdw_status read_packed_strings(dctx *c, gdw_value *dst) {
     }
     if (!strs) { /* a validation (or no room: the walk fails) */
         for (int32_t i = 0; i < count; i++)
-            if (!(c->fast && skip_entry(c)) && (s = read_string(c, NULL, STR_ARRAY_ENTRY))) return s;
+            if (!(c->skips_leaves && skip_entry(c)) && (s = read_string(c, NULL, STR_ARRAY_ENTRY))) return s;
     } else {
         for (int32_t i = 0; i < count; i++) {
             const uint8_t *text;
@@ -1179,8 +1179,8 @@ static gdw_status read_input_event(dctx *c, gdw_value *dst) {
     return GDW_OK;
 }
 
-/* noting: the walk's reads are asked for (walk_noting); a constant in each copy of the walk */
-static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth, const bool noting) {
+/* notes_reads: the walk's reads are asked for (walk_noting); a constant in each copy of the walk */
+static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned depth, const bool notes_reads) {
     c->value_off = c->cur.pos;
     if (depth > c->max_depth) return fail(c, GDW_ERR_DEPTH, c->cur.pos, GDW_ENGINE_ERR_OUT_OF_MEMORY, "nesting deeper than the depth limit");
     uint32_t hdr;
@@ -1188,7 +1188,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     const gdw_dialect *row = c->row; /* once (again after the trace's call): the stores into dst below could be to it,
                                         for all the compiler knows */
     unsigned wire = hdr & 0xFFu;
-    if (noting) note_id(c, wire); /* id_in_table's note, where the walk's reads are asked for */
+    if (notes_reads) note_id(c, wire); /* id_in_table's note, where the walk's reads are asked for */
     bool known = wire < row->type_count;
     if (c->trace) {
         c->tr_type = known ? row->types[wire] : (unsigned)GDW_TYPE_COUNT;
@@ -1211,8 +1211,8 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
     unsigned t = row->types[wire]; /* type_at: `known` noted the entry */
     if (dst) node_of_type(dst, t);
     /* the kinds most common first, as comparisons: the switch's jump table had one indirect branch for every kind,
-     * which a Dictionary's mixed kinds kept mispredicting (40% of a decode's samples, docs/performance.md); the
-     * switch below still names every kind */
+     * which a Dictionary's mixed kinds kept mispredicting (docs/performance.md, "Why it is fast"); the switch
+     * below still names every kind */
     unsigned kind = type_info(t)->kind;
     if (kind == K_STR) goto k_str;
     if (kind == K_INT) goto k_int;
@@ -1236,7 +1236,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         if (wide) { uint64_t x; READ_U64(c, x, GDW_ENGINE_ERR_INVALID_DATA, "int truncated"); v = (int64_t)x; }
         else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "int truncated"); v = (int32_t)x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", v);
-        if (c->canon) {
+        if (c->strict_checks) {
             unsigned enc = STRICT_RULE(c, GDW_RULE_INT_ENCODING);
             bool want = enc == GDW_INT_ALWAYS64 || (enc == GDW_INT_MINIMAL && (v > INT32_MAX || v < INT32_MIN));
             STRICT_CHECK(c, want != wide, GDW_ERR_NON_CANONICAL, c->value_off,
@@ -1252,7 +1252,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         else { uint32_t x; READ_U32(c, x, GDW_ENGINE_ERR_INVALID_DATA, "float truncated"); bits = x; }
         TRACE(c, c->cur.pos - (wide ? 8 : 4), wide ? 8 : 4, "value", bits);
         /* every strict rule below is about a 64-bit float or a NaN: for a 32-bit number none reads the row */
-        bool checked = c->canon && (wide || isnan(bits_to_f32((uint32_t)bits)));
+        bool checked = c->strict_checks && (wide || isnan(bits_to_f32((uint32_t)bits)));
         bool f32_only = checked && STRICT_RULE(c, GDW_RULE_FLOAT_ENCODE_F32_ONLY);
         if (checked && f32_only) /* every float is f32, a NaN quiet (encode.c) */
             STRICT_CHECK(c, !wide && isnan(bits_to_f32((uint32_t)bits)) && !(bits & 0x00400000u), GDW_ERR_NON_CANONICAL,
@@ -1277,7 +1277,7 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
         uint32_t len32;
         size_t padded;
         const uint8_t *body;
-        if (dst && !c->trace && plain_string_at(&c->cur, 0, &len32, &padded, &body) && (!c->canon || zero_padding(body + padded, padded - len32))) {
+        if (dst && !c->trace && plain_string_at(&c->cur, 0, &len32, &padded, &body) && (!c->strict_checks || zero_padding(body + padded, padded - len32))) {
             c->str_off = c->cur.pos + 4;
             c->str_len = len32;
             cur_skip(&c->cur, 4 + padded);
@@ -1337,31 +1337,13 @@ static GDW_ALWAYS_INLINE gdw_status read_value(dctx *c, gdw_value *dst, unsigned
 
 /* ---- Dictionary keys the engine keeps as they are ---------------------------------------- */
 
-/* Keys keys_kept can judge: Nil, bool, int, float, String and StringName. */
-static inline bool string_like_key(const gdw_value *k) { return k->type == GDW_STRING || k->type == GDW_STRING_NAME; }
+/* Keys keys_kept can judge are the plain keys (gdw_key_plain); which of them may be equal is the one definition
+ * the engine's merge builds on (gdw_plain_keys_may_equal, value/value.h). */
 
-static inline bool plain_key(const gdw_value *k) {
-    return string_like_key(k) || k->type == GDW_NIL || k->type == GDW_BOOL || k->type == GDW_INT || k->type == GDW_FLOAT;
-}
-
-/* Two plain keys the engine could take as one: String and StringName alike, numbers by value
- * (-0 as 0, every NaN alike: hash_compare's). */
-static inline bool plain_keys_same(const gdw_value *a, const gdw_value *b) {
-    bool sa = string_like_key(a), sb = string_like_key(b);
-    if (sa != sb) return false;
-    if (sa) return a->len == b->len && (a->len == 0 || (a->u.bytes[0] == b->u.bytes[0] && memcmp(a->u.bytes, b->u.bytes, a->len) == 0));
-    if (a->type != b->type) return false;
-    if (a->type == GDW_FLOAT) {
-        double x = gdw_value_real(a, 0), y = gdw_value_real(b, 0);
-        return x == y || (isnan(x) && isnan(y));
-    }
-    return a->type == GDW_NIL || a->u.i == b->u.i;
-}
-
-/* A word plain_keys_same keys share, made in a few instructions: a string's length, first and
+/* A word keys gdw_plain_keys_may_equal finds equal share, made in a few instructions: a string's length, first and
  * last byte; a number's value. */
 static inline uint64_t plain_key_sig(const gdw_value *k) {
-    if (string_like_key(k)) return k->len ? (uint64_t)k->len | (uint64_t)k->u.bytes[0] << 32 | (uint64_t)k->u.bytes[k->len - 1] << 40 : 0;
+    if (gdw_key_string_like(k->type)) return k->len ? (uint64_t)k->len | (uint64_t)k->u.bytes[0] << 32 | (uint64_t)k->u.bytes[k->len - 1] << 40 : 0;
     if (k->type == GDW_FLOAT) {
         double r = gdw_value_real(k, 0);
         return isnan(r) ? 1 : r == 0 ? 0 : f64_to_bits(r);
@@ -1369,9 +1351,9 @@ static inline uint64_t plain_key_sig(const gdw_value *k) {
     return (uint64_t)k->u.i;
 }
 
-/* A hash plain_keys_same keys share. */
+/* A hash keys gdw_plain_keys_may_equal finds equal share. */
 static uint64_t plain_key_hash(const gdw_value *k) {
-    if (string_like_key(k)) {
+    if (gdw_key_string_like(k->type)) {
         uint64_t x = 0xcbf29ce484222325u;
         for (uint32_t i = 0; i < k->len; i++) x = (x ^ k->u.bytes[i]) * 0x100000001b3u;
         return x;
@@ -1403,7 +1385,7 @@ static bool plain_keys_collide(const gdw_value *items, size_t stride, uint32_t n
         for (uint32_t i = 0; i < n; i++) sig[i] = plain_key_sig(&items[stride * i]);
         for (uint32_t i = 1; i < n; i++)
             for (uint32_t j = 0; j < i; j++)
-                if (sig[i] == sig[j] && plain_keys_same(&items[stride * i], &items[stride * j])) return true;
+                if (sig[i] == sig[j] && gdw_plain_keys_may_equal(&items[stride * i], &items[stride * j])) return true;
         return false;
     }
     uint8_t slot[2 * KEYS_KEPT_MAX]; /* key index + 1, 0: empty */
@@ -1412,7 +1394,7 @@ static bool plain_keys_collide(const gdw_value *items, size_t stride, uint32_t n
         uint64_t h = plain_key_hash(&items[stride * i]);
         for (size_t j = (size_t)(h ^ h >> 29) % (2 * KEYS_KEPT_MAX);; j = (j + 1) % (2 * KEYS_KEPT_MAX)) {
             if (!slot[j]) { slot[j] = (uint8_t)(i + 1); break; }
-            if (plain_keys_same(&items[stride * (slot[j] - 1)], &items[stride * i])) return true;
+            if (gdw_plain_keys_may_equal(&items[stride * (slot[j] - 1)], &items[stride * i])) return true;
         }
     }
     return false;
@@ -1423,7 +1405,7 @@ static __attribute__((noinline)) bool keys_kept(dctx *c, const gdw_value *items,
     if (n > KEYS_KEPT_MAX) return !keys_may_change(c);
     for (uint32_t i = 0; i < n; i++) {
         const gdw_value *k = &items[stride * i];
-        if ((k->type == GDW_STRING_NAME && NAMES_TO_STRINGS(c)) || (!plain_key(k) && MERGES(c))) return false;
+        if ((k->type == GDW_STRING_NAME && NAMES_TO_STRINGS(c)) || (!gdw_key_plain(k) && MERGES(c))) return false;
     }
     return n < 2 || !plain_keys_collide(items, stride, n) || !MERGES(c);
 }
@@ -1509,10 +1491,10 @@ static GDW_ALWAYS_INLINE gdw_status leaf_run(dctx *c, frame *f, const bool makin
     return making && no_memory ? leaf_without_memory(c, f, no_memory) : GDW_OK;
 }
 
-/* What a walk does at each node it makes (each_node, below): adds it to the digest, passes it on (a value, not an
+/* What a walk does at each node it makes (calls_node_made, below): adds it to the digest, passes it on (a value, not an
  * Object's property name) and, cutting, counts it if the tree keeps it (the last one it keeps cuts). */
 static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsigned depth, bool value) {
-    if (!c->doomed) {
+    if (!c->sure_to_fail) {
         if (c->digest) digest_node_fast(c->digest, v);
         if (value && c->on_node) c->on_node(c->on_node_ctx, v, depth);
     }
@@ -1521,35 +1503,35 @@ static GDW_ALWAYS_INLINE gdw_status node_made(dctx *c, const gdw_value *v, unsig
     return GDW_OK;
 }
 
-/* The walk, in copies (walk below): `each_node` (a digest, on_node or a cut: node_made) and `noting` are constants
+/* The walk, in copies (walk below): `calls_node_made` (a digest, on_node or a cut: node_made) and `notes_reads` are constants
  * in each, so the copy without them is the loop as it was, with nothing kept live across read_value (inlined into
  * each). */
-static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool each_node, const bool noting) {
+static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool calls_node_made, const bool notes_reads) {
     gdw_value *dst = root;
-    bool kept_key = false; /* dst is a watching walk's key_scratch (watch_key) */
-    if (each_node) c->cut.kept = c->cut.on;
+    bool key_to_keep = false; /* dst is a watching walk's key_scratch (watch_key) */
+    if (calls_node_made) c->cut.kept = c->cut.on;
     for (;;) {
         /* a run of leaves (leaf_run) is tried where leaves are likely next: after one (skip_leaf), and at a
          * container's first child; not after a value read_value read, which may be a string that is not plain,
-         * whose siblings leaf_at would read in vain (a decode of Arrays of UTF-8 text: 16% more instructions) */
+         * whose siblings leaf_at would read in vain (docs/performance.md, "Why it is fast") */
         bool run = true;
-        if (!(dst == NULL && c->fast && c->sp <= c->max_depth && skip_leaf(c))) {
+        if (!(dst == NULL && c->skips_leaves && c->sp <= c->max_depth && skip_leaf(c))) {
             unsigned depth = c->sp;
-            gdw_status s = read_value(c, dst, depth, noting);
+            gdw_status s = read_value(c, dst, depth, notes_reads);
             if (s) return s;
-            if (each_node && dst && (s = node_made(c, dst, depth, true))) return s; /* made whole: its children (if any) come next */
-            if (kept_key) keep_key_value(c, &c->key_scratch); /* a watching walk's key */
-            if (each_node) gdw_cut_release(&c->cut, c->doc);
+            if (calls_node_made && dst && (s = node_made(c, dst, depth, true))) return s; /* made whole: its children (if any) come next */
+            if (key_to_keep) keep_key_value(c, &c->key_scratch); /* a watching walk's key */
+            if (calls_node_made) gdw_cut_release(&c->cut, c->doc);
             run = c->sp > depth; /* it opened a container */
         }
-        if (!each_node && run && c->leaf_runs && c->sp - 1u < c->max_depth) { /* in a container, at a depth leaves may be */
+        if (!calls_node_made && run && c->leaf_runs && c->sp - 1u < c->max_depth) { /* in a container, at a depth leaves may be */
             frame *f = &c->stack[c->sp - 1]; /* the leaves that come next, two or more (one the slot loop reads as fast) */
             if (f->slots - f->next >= 2 && f->kind != FR_OBJECT) {
                 gdw_status s = f->stored ? leaf_run(c, f, true) : leaf_run(c, f, false); /* stored: every slot (no cut) */
                 if (s) return s;
             }
         }
-        kept_key = false;
+        key_to_keep = false;
         /* the next slot to fill */
         for (;;) {
             if (c->sp == 0) return GDW_OK;
@@ -1567,8 +1549,8 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
             }
             uint32_t slot = f->next++;
             c->pending--;
-            dst = slot < f->stored ? &f->items[slot] : each_node ? c->cut.unstored : NULL;
-            if (each_node) c->cut.kept = f->kept && slot < f->stored && c->cut.keep_left > 0;
+            dst = slot < f->stored ? &f->items[slot] : calls_node_made ? c->cut.no_slot_dst : NULL;
+            if (calls_node_made) c->cut.kept = f->kept && slot < f->stored && c->cut.keep_left > 0;
             if (f->kind != FR_ARRAY && slot % 2 == 0) { /* a key: an Object's property name, or a Dictionary's */
                 if (f->kind == FR_OBJECT) {
                     /* property name: a bare string, not a Variant */
@@ -1577,18 +1559,18 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
                     if (s) return s;
                     if (dst) {
                         memset(dst, 0, sizeof *dst); dst->type = GDW_STRING; dst->len = name.len; dst->u.bytes = name.ptr;
-                        if (each_node && (s = node_made(c, dst, c->sp, false))) return s;
+                        if (calls_node_made && (s = node_made(c, dst, c->sp, false))) return s;
                     }
-                    if (each_node) gdw_cut_release(&c->cut, c->doc);
+                    if (calls_node_made) gdw_cut_release(&c->cut, c->doc);
                     f->key_off = c->str_off; f->key_len = c->str_len;
                     continue;
                 }
                 /* a dictionary key's offset, for the paths of errors in its value (read only then) */
                 f->key_off = c->cur.pos;
                 if (c->keys && !f->items && !c->engine_holds_other && f->slots / 2 <= KEYS_KEPT_MAX && KEYS_JUDGED(c)) {
-                    if (dst) kept_key = true, dst = &c->key_scratch; /* a cutting walk makes every key (in spill's stead) */
-                    else if (c->fast && c->sp <= c->max_depth && skip_string_key(c)) continue; /* read and kept: its value is next */
-                    else kept_key = (dst = watch_key(c)) != NULL;
+                    if (dst) key_to_keep = true, dst = &c->key_scratch; /* a cutting walk makes every key (into key_scratch, not `discarded`) */
+                    else if (c->skips_leaves && c->sp <= c->max_depth && skip_string_key(c)) continue; /* read and kept: its value is next */
+                    else key_to_keep = (dst = watch_key(c)) != NULL;
                 }
             }
             break;
@@ -1596,7 +1578,7 @@ static GDW_ALWAYS_INLINE gdw_status walk_as(dctx *c, gdw_value *root, const bool
     }
 }
 
-static __attribute__((noinline)) gdw_status walk_each_node(dctx *c, gdw_value *root) { return walk_as(c, root, true, false); }
+static __attribute__((noinline)) gdw_status walk_calling_node_made(dctx *c, gdw_value *root) { return walk_as(c, root, true, false); }
 static inline gdw_status walk(dctx *c, gdw_value *root) { return walk_as(c, root, false, false); }
 /* A walk whose reads of the row are asked for (gdw_shadow_report.read): gdw_check's. */
 static __attribute__((noinline)) gdw_status walk_noting(dctx *c, gdw_value *root) {
@@ -1606,9 +1588,9 @@ static __attribute__((noinline)) gdw_status walk_noting(dctx *c, gdw_value *root
 #ifndef NDEBUG
 /* The table above, as invariants that hold at the start of a walk. */
 static bool mode_holds(const dctx *c) {
-    return strict(c) + exact(c) + compat(c) == 1 && c->canon == (strict(c) || c->shadow != NULL) &&
+    return strict(c) + exact(c) + compat(c) == 1 && c->strict_checks == (strict(c) || c->shadow != NULL) &&
            (!c->shadow || compat(c)) &&
-           c->fast == (compat(c) && !c->shadow && !c->trace) && !c->shadow_hit && !c->engine_differs && !c->engine_holds_other;
+           c->skips_leaves == (compat(c) && !c->shadow && !c->trace) && !c->shadow_hit && !c->engine_differs && !c->engine_holds_other;
 }
 #endif
 
@@ -1616,8 +1598,8 @@ static bool mode_holds(const dctx *c) {
 static void set_mode(dctx *c, gdw_mode mode, gdw_error *shadow, bool traced) {
     c->mode = (uint8_t)mode;
     c->shadow = compat(c) ? shadow : NULL;
-    c->canon = strict(c) || c->shadow;
-    c->fast = compat(c) && !c->shadow && !traced;
+    c->strict_checks = strict(c) || c->shadow;
+    c->skips_leaves = compat(c) && !c->shadow && !traced;
 }
 
 static void init_ctx(dctx *c, const gdw_dialect *d, const uint8_t *buf, size_t len,
@@ -1699,10 +1681,10 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
         c.keys_judged = notes || gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS) || gdw_row_rule(d, GDW_RULE_KEYS_NAME_TO_STRING);
         c.borrow = true; /* a key read into key_scratch points into the input: nothing is copied */
     }
-    c.leaf_runs = c.fast && !c.keys;
-    s = notes ? walk_noting(&c, root) : c.digest || c.on_node || c.cut.on ? walk_each_node(&c, root) : walk(&c, root);
+    c.leaf_runs = c.skips_leaves && !c.keys;
+    s = notes ? walk_noting(&c, root) : c.digest || c.on_node || c.cut.on ? walk_calling_node_made(&c, root) : walk(&c, root);
     if (report && report->read) {
-        assert(!c.fast); /* a fast walk notes nothing */
+        assert(!c.skips_leaves); /* a fast walk notes nothing */
         /* outside compatible mode the strict checks are the walk's verdict: the rules they read are its answer's */
         report->read->rules |= c.read.rules | (compat(&c) ? 0 : c.read.strict_rules);
         report->read->strict_rules |= compat(&c) ? c.read.strict_rules : 0;
@@ -1736,7 +1718,7 @@ gdw_status gdw_validate(const gdw_dialect *d, const uint8_t *buf, size_t len,
 
 gdw_status gdw_validate_watched(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, size_t *consumed,
                                 gdw_error *err, bool *engine_same) {
-    gdw_shadow_report r = {NULL, false, false, true, false, NULL};
+    gdw_shadow_report r = {.strict_err = NULL, .canonical = false, .engine_same = false, .watched = true, .value_same = false, .read = NULL};
     gdw_status s = gdw_wire_decode(d, buf, len, opts, NULL, consumed, err, &r);
     if (engine_same) *engine_same = s == GDW_OK && r.value_same;
     return s;

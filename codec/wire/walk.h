@@ -28,7 +28,7 @@ typedef struct gdw_cut_fix { gdw_value *node, *null_value; uint32_t len; } gdw_c
 /* A cutting walk (options.keep_nodes, a decode into a tree): the first keep_left nodes made where the tree keeps
  * them (kept: the root, or a kept container's stored slot) are the tree; the node that takes the last
  * (gdw_cut_here) fixes the open containers' lengths to what they keep, and after it every node is made into a
- * slot no one keeps (a stored one past the length, or spill) and its storage released (to mark) once it is made,
+ * slot no one keeps (a stored one past the length, or `discarded`) and its storage released (to mark) once it is made,
  * digested and passed on (gdw_cut_release). */
 typedef struct gdw_cut {
     bool on;             /* the walk cuts its tree */
@@ -36,8 +36,8 @@ typedef struct gdw_cut {
     bool past;           /* the last node kept was made */
     bool allocated;      /* the walk allocated since mark was taken or released to */
     size_t keep_left;
-    gdw_value spill;     /* the destination of a node past the cut that has no stored slot */
-    gdw_value *unstored; /* a slot's destination where its container stores none: &spill cutting, else NULL */
+    gdw_value discarded;    /* the destination of a node past the cut that has no stored slot */
+    gdw_value *no_slot_dst; /* a slot's destination where its container stores none: &discarded cutting, else NULL */
     gdw_arena_mark mark;
     size_t pos;          /* where the input was at the cut: a node read past it is one the tree does not keep */
     gdw_cut_fix *fix;    /* the open containers' lengths at the cut, written when the walk is done */
@@ -47,12 +47,12 @@ typedef struct gdw_cut {
 static inline void gdw_cut_start(gdw_cut *k, size_t keep_nodes) {
     k->on = true;
     k->keep_left = keep_nodes;
-    k->unstored = &k->spill;
+    k->no_slot_dst = &k->discarded;
 }
 
 /* The slots a container of `slots` children stores in a cutting walk: what its tree may keep, in a kept
  * container at most keep_left slots (and a pair's value slot, for gdw_cut_here), or all of one whose keys are
- * judged (`judged_up_to` slots or fewer); in one past the cut none (its children are made into spill). */
+ * judged (`judged_up_to` slots or fewer); in one past the cut none (its children are made into `discarded`). */
 static inline uint32_t gdw_cut_stored(const gdw_cut *k, int kind, uint32_t slots, uint32_t judged_up_to) {
     if (!k->kept) return 0;
     if (slots <= judged_up_to || k->keep_left >= slots) return slots;
