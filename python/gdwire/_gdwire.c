@@ -344,8 +344,8 @@ static PyObject *to_py(py_decoding *c, const gdw_value *v) {
 
 /* ---- Python -> the library's tree -------------------------------------------------------------- */
 
-/* As _values.to_json: the top value is depth 0, and nothing deeper than 1025 is a Variant. */
-#define PY_MAX_DEPTH 1025
+/* As _values.to_json: the top value is depth 0, and nothing deeper than GDW_HARD_MAX_DEPTH + 1 (1025) is a Variant. */
+#define PY_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 1)
 
 
 /* A value of another type: _values.to_json gives its JSON form (or raises TypeError / ValueError), which the
@@ -1507,6 +1507,33 @@ static PyObject *py_file_supported(PyObject *self, PyObject *args) {
     return PyBool_FromLong(gdw_file_compression_from_name(name, &c) && gdw_file_compression_supported(c, generation, write));
 }
 
+/* What gdwire/_values.py takes from the library instead of restating it: the value flags (GDW_VF_*), the depth
+ * limit (GDW_HARD_MAX_DEPTH), and each type's components (gdw_type_components) and whether they are reals
+ * (gdw_type_has_reals), by type name (TYPE_COMPONENTS, TYPE_HAS_REALS). */
+static bool add_library_constants(PyObject *m) {
+    static const struct { const char *name; long value; } k[] = {
+        {"VF_INT64_WIRE", GDW_VF_INT64_WIRE}, {"VF_SHARED", GDW_VF_SHARED}, {"VF_OBJECT_ID", GDW_VF_OBJECT_ID},
+        {"VF_OBJECT_NULL", GDW_VF_OBJECT_NULL}, {"VF_RID_ID", GDW_VF_RID_ID}, {"VF_TYPED", GDW_VF_TYPED},
+        {"VF_APPROXIMATE", GDW_VF_APPROXIMATE}, {"HARD_MAX_DEPTH", GDW_HARD_MAX_DEPTH},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        if (PyModule_AddIntConstant(m, k[i].name, k[i].value) < 0) return false;
+    PyObject *components = PyDict_New(), *reals = PyDict_New();
+    for (int t = 0; components && reals && t < GDW_TYPE_COUNT; t++) {
+        PyObject *n = PyLong_FromSize_t(gdw_type_components((gdw_type)t));
+        if (!n || PyDict_SetItemString(components, gdw_type_name((gdw_type)t), n) < 0 ||
+            PyDict_SetItemString(reals, gdw_type_name((gdw_type)t), gdw_type_has_reals((gdw_type)t) ? Py_True : Py_False) < 0)
+            Py_CLEAR(components);
+        Py_XDECREF(n);
+    }
+    /* (PyModule_AddObject steals the reference only when it succeeds) */
+    bool ok = components && reals && PyModule_AddObject(m, "TYPE_COMPONENTS", components) == 0;
+    if (!ok) Py_XDECREF(components);
+    if (ok && PyModule_AddObject(m, "TYPE_HAS_REALS", reals) == 0) return true;
+    Py_XDECREF(reals);
+    return false;
+}
+
 static PyMethodDef k_methods[] = {
     {"file_open", py_file_open, METH_VARARGS, "file_open(data, key, max_plain) -> (plain, header)"},
     {"file_write", py_file_write, METH_VARARGS, "file_write(plain, container, generation, compression, key) -> bytes"},
@@ -1549,5 +1576,6 @@ PyMODINIT_FUNC PyInit__gdwire(void) {
     };
     for (size_t i = 0; i < sizeof links / sizeof *links; i++)
         if (PyModule_AddIntConstant(m, links[i].name, links[i].value) < 0) { Py_DECREF(m); return NULL; }
+    if (!add_library_constants(m)) { Py_DECREF(m); return NULL; }
     return m;
 }

@@ -6,6 +6,18 @@ Buffer = Union[bytes, bytearray, memoryview]
 
 library_version: str
 
+# the library's constants (codec/gdwire.h): the value flags, the depth limit, each type's components and kind
+VF_INT64_WIRE: int
+VF_SHARED: int
+VF_OBJECT_ID: int
+VF_OBJECT_NULL: int
+VF_RID_ID: int
+VF_TYPED: int
+VF_APPROXIMATE: int
+HARD_MAX_DEPTH: int
+TYPE_COMPONENTS: Dict[str, int]
+TYPE_HAS_REALS: Dict[str, bool]
+
 def decode(data: Buffer, dialect: str, mode: str, allow_objects: bool, max_depth: int) -> Tuple[Any, int]: ...
 def encode(value: Any, dialect: str, lossy: bool) -> bytes: ...
 def decode_json(data: Buffer, dialect: str, mode: str, allow_objects: bool, max_depth: int,

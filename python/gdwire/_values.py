@@ -23,6 +23,8 @@ import math
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Type, Union
 
+from . import _gdwire
+
 __all__ = [
     "F32", "F64", "StringName", "RawString", "RawStringName", "NodePath", "RID", "Object", "Callable", "Signal",
     "Array", "Dictionary", "Image", "InputEvent", "PackedStringArray", "MATH_TYPES", "PACKED_TYPES", "to_json",
@@ -360,7 +362,6 @@ class Vector2(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y')
-    _ints = False
     x: float
     y: float
 
@@ -370,7 +371,6 @@ class Vector2i(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y')
-    _ints = True
     x: int
     y: int
 
@@ -380,7 +380,6 @@ class Rect2(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'width', 'height')
-    _ints = False
     x: float
     y: float
     width: float
@@ -392,7 +391,6 @@ class Rect2i(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'width', 'height')
-    _ints = True
     x: int
     y: int
     width: int
@@ -404,7 +402,6 @@ class Vector3(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z')
-    _ints = False
     x: float
     y: float
     z: float
@@ -415,7 +412,6 @@ class Vector3i(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z')
-    _ints = True
     x: int
     y: int
     z: int
@@ -426,7 +422,6 @@ class Transform2D(_Math):
 
     __slots__ = ()
     _fields = ('xx', 'xy', 'yx', 'yy', 'ox', 'oy')
-    _ints = False
     xx: float
     xy: float
     yx: float
@@ -440,7 +435,6 @@ class Vector4(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'w')
-    _ints = False
     x: float
     y: float
     z: float
@@ -452,7 +446,6 @@ class Vector4i(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'w')
-    _ints = True
     x: int
     y: int
     z: int
@@ -464,7 +457,6 @@ class Plane(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'd')
-    _ints = False
     x: float
     y: float
     z: float
@@ -476,7 +468,6 @@ class Quaternion(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'w')
-    _ints = False
     x: float
     y: float
     z: float
@@ -488,7 +479,6 @@ class AABB(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'sx', 'sy', 'sz')
-    _ints = False
     x: float
     y: float
     z: float
@@ -502,7 +492,6 @@ class Basis(_Math):
 
     __slots__ = ()
     _fields = ('xx', 'xy', 'xz', 'yx', 'yy', 'yz', 'zx', 'zy', 'zz')
-    _ints = False
     xx: float
     xy: float
     xz: float
@@ -519,7 +508,6 @@ class Transform3D(_Math):
 
     __slots__ = ()
     _fields = ('xx', 'xy', 'xz', 'yx', 'yy', 'yz', 'zx', 'zy', 'zz', 'ox', 'oy', 'oz')
-    _ints = False
     xx: float
     xy: float
     xz: float
@@ -539,7 +527,6 @@ class Projection(_Math):
 
     __slots__ = ()
     _fields = ('xx', 'xy', 'xz', 'xw', 'yx', 'yy', 'yz', 'yw', 'zx', 'zy', 'zz', 'zw', 'wx', 'wy', 'wz', 'ww')
-    _ints = False
     xx: float
     xy: float
     xz: float
@@ -563,7 +550,6 @@ class Color(_Math):
 
     __slots__ = ()
     _fields = ('r', 'g', 'b', 'a')
-    _ints = False
     r: float
     g: float
     b: float
@@ -574,8 +560,6 @@ class PackedInt32Array(_Packed):
     """Godot's PackedInt32Array: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = True
     _element = None
 
 
@@ -583,8 +567,6 @@ class PackedInt64Array(_Packed):
     """Godot's PackedInt64Array: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = True
     _element = None
 
 
@@ -592,8 +574,6 @@ class PackedRealArray(_Packed):
     """Godot's PackedRealArray: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = False
     _element = None
 
 
@@ -601,8 +581,6 @@ class PackedFloat32Array(_Packed):
     """Godot's PackedFloat32Array: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = False
     _element = None
 
 
@@ -610,8 +588,6 @@ class PackedFloat64Array(_Packed):
     """Godot's PackedFloat64Array: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = False
     _element = None
 
 
@@ -619,8 +595,6 @@ class PackedVector2Array(_Packed):
     """Godot's PackedVector2Array: 2 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 2
-    _ints = False
     _element = 'Vector2'
 
 
@@ -628,8 +602,6 @@ class PackedVector2iArray(_Packed):
     """Godot's PackedVector2iArray: 2 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 2
-    _ints = True
     _element = 'Vector2i'
 
 
@@ -637,8 +609,6 @@ class PackedVector3Array(_Packed):
     """Godot's PackedVector3Array: 3 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 3
-    _ints = False
     _element = 'Vector3'
 
 
@@ -646,8 +616,6 @@ class PackedVector3iArray(_Packed):
     """Godot's PackedVector3iArray: 3 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 3
-    _ints = True
     _element = 'Vector3i'
 
 
@@ -655,8 +623,6 @@ class PackedVector4Array(_Packed):
     """Godot's PackedVector4Array: 4 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 4
-    _ints = False
     _element = 'Vector4'
 
 
@@ -664,8 +630,6 @@ class PackedVector4iArray(_Packed):
     """Godot's PackedVector4iArray: 4 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 4
-    _ints = True
     _element = 'Vector4i'
 
 
@@ -673,8 +637,6 @@ class PackedColorArray(_Packed):
     """Godot's PackedColorArray: 4 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 4
-    _ints = False
     _element = 'Color'
 
 
@@ -685,6 +647,18 @@ PACKED_TYPES: Dict[str, Type[_Packed]] = {c.__name__: c for c in (
     PackedInt32Array, PackedInt64Array, PackedRealArray, PackedFloat32Array, PackedFloat64Array, PackedVector2Array,
     PackedVector2iArray, PackedVector3Array, PackedVector3iArray, PackedVector4Array, PackedVector4iArray,
     PackedColorArray)}
+
+# Each type's components (per value, or per element) and whether they are ints or reals: the library's
+# (gdw_type_components, gdw_type_has_reals), not restated here. A math type's names are this module's, and must
+# be as many as the library's components.
+for _name, _cls in MATH_TYPES.items():
+    if len(_cls._fields) != _gdwire.TYPE_COMPONENTS[_name]:
+        raise ImportError(f"gdwire._values names {len(_cls._fields)} components of {_name}, the library "
+                          f"{_gdwire.TYPE_COMPONENTS[_name]}")
+    _cls._ints = not _gdwire.TYPE_HAS_REALS[_name]
+for _name, _pcls in PACKED_TYPES.items():
+    _pcls._per = _gdwire.TYPE_COMPONENTS[_name]
+    _pcls._ints = not _gdwire.TYPE_HAS_REALS[_name]
 
 
 class PackedStringArray(tuple):  # type: ignore[type-arg]
@@ -1055,8 +1029,8 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 
 def to_json(v: Any, _depth: int = 0) -> Dict[str, Any]:
     """One value of the JSON form for the Python value v (TypeError for what no Variant is)."""
-    if _depth > 1025:
-        raise ValueError("value nested deeper than 1024 levels below the top (the engines' limit)")
+    if _depth > _gdwire.HARD_MAX_DEPTH + 1:  # the top is depth 0; nothing deeper than the library's limit + 1 is a Variant
+        raise ValueError(f"value nested deeper than {_gdwire.HARD_MAX_DEPTH} levels below the top (the engines' limit)")
     if v is None:
         return {"type": "Nil"}
     if isinstance(v, bool):
