@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // write.js — writing: JavaScript values into the library's tree with its gdw_build_* calls, or, for the rarer
 // types, as the library's JSON form (docs/gdwire.schema.json), which the library reads; encode and encodeText.
-import { X, u8, dv, views, L, T, ERR, OUT, MAX_DEPTH, GdwireError, encoder, errorAt, lastError, dialectPtr, withCString } from './wasm.js';
+import {
+  X, u8, dv, views, L, T, ERR, OUT, MAX_DEPTH, GdwireError, encoder, cString, errorAt, lastError, dialectPtr, withCString,
+} from './wasm.js';
 import {
   Float, StringName, RawString, MathValue, PackedValue, PackedStringArray, NodePath, RID, GodotObject, Callable, Signal, GodotArray,
   Dictionary, Image, InputEvent,
@@ -24,14 +26,24 @@ function b64(bytes) {
   return btoa(s);
 }
 
-function real(x, width, bits) {
-  // a real of the JSON form: a number, or the text form's word for what is not finite
-  if (Number.isNaN(x)) {
-    if (bits === undefined) return '"nan"';
-    return `"nan(0x${bits.toString(16)})"`;
+// A real that is not finite as the library writes it (gdw_real_text: "nan", "-nan", "nan(0x7fc00001)", "inf"), from
+// its bits of width 4 or 8 (a NaN's as given, else the number's own): the reals grammar is the library's.
+const REAL_TEXT = X.malloc(48);
+const realBits = new DataView(new ArrayBuffer(8));
+function nonFinite(x, width, bits) {
+  const w = width === 4 ? 4 : 8;
+  if (bits === undefined) {
+    if (w === 4) realBits.setFloat32(0, x, true);
+    else realBits.setFloat64(0, x, true);
+    bits = w === 4 ? BigInt(realBits.getUint32(0, true)) : realBits.getBigUint64(0, true);
   }
-  if (x === Infinity) return '"inf"';
-  if (x === -Infinity) return '"-inf"';
+  X.gdw_real_text(REAL_TEXT, 48, BigInt.asUintN(64, BigInt(bits)), w);
+  return JSON.stringify(cString(REAL_TEXT));
+}
+
+function real(x, width, bits) {
+  // a real of the JSON form: a number, or the library's word for what is not finite
+  if (!Number.isFinite(x)) return nonFinite(x, width, bits);
   if (Object.is(x, -0)) return '-0.0';
   const s = String(x);
   return /[.eE]/.test(s) ? s : s + '.0';

@@ -260,13 +260,28 @@ static PyObject *typed_container_to_py(py_decoding *c, const gdw_value *v) {
     return r;
 }
 
-/* A math value or a packed array of numbers, made here as _values.py's class with its components; NULL without
- * an exception when a component is NaN: that one goes through the JSON form, which keeps its payload's text. */
+/* Component i of a real-based value as the JSON form writes it (the library's gdw_real_text, as its printer does):
+ * a float, or for one that is not finite the word ("nan(0x7fc00001)", "-inf"), which _values.py keeps as read
+ * (_raw) and writes back as it is. The reals grammar stays the library's: this module neither parses nor prints it. */
+static PyObject *real_as_read(const gdw_value *v, size_t i) {
+    unsigned w = v->width == 8 ? 8 : 4;
+    uint64_t bits = 0;
+    for (unsigned k = 0; k < w; k++) bits |= (uint64_t)v->u.bytes[w * i + k] << (8 * k);
+    char t[48];
+    gdw_real_text(t, sizeof t, bits, w);
+    double x = gdw_value_real(v, i);
+    if (x != x || x - x != 0) return PyUnicode_FromString(t); /* NaN or an infinity */
+    double r = PyOS_string_to_double(t, NULL, NULL);
+    return r == -1.0 && PyErr_Occurred() ? NULL : PyFloat_FromDouble(r);
+}
+
+/* A math value or a packed array of numbers, made here as _values.py's class with its components. One with a NaN
+ * component also keeps every component as the JSON form gives it (_raw), so its payload is written back. */
 static PyObject *numbers_to_py(const gdw_value *v, bool packed) {
     gdw_type t = (gdw_type)v->type;
     PyTypeObject *cls = (PyTypeObject *)g_types.numbers[t];
     size_t n = gdw_type_components(t) * (packed ? v->len : 1);
-    bool reals = gdw_type_has_reals(t);
+    bool reals = gdw_type_has_reals(t), nan = false;
     PyObject *values = PyTuple_New((Py_ssize_t)n);
     double chunk[64];
     for (size_t i = 0; values && i < n; i++) {
@@ -274,7 +289,7 @@ static PyObject *numbers_to_py(const gdw_value *v, bool packed) {
         if (reals) {
             if (i % 64 == 0) gdw_value_reals(v, i, n - i < 64 ? n - i : 64, chunk);
             double r = chunk[i % 64];
-            if (r != r) { Py_DECREF(values); return NULL; }
+            if (r != r) nan = true;
             x = PyFloat_FromDouble(r);
         } else {
             x = PyLong_FromLongLong((long long)gdw_value_int_at(v, i));
@@ -283,14 +298,25 @@ static PyObject *numbers_to_py(const gdw_value *v, bool packed) {
         PyTuple_SET_ITEM(values, (Py_ssize_t)i, x);
     }
     if (!values) return NULL;
-    /* as the class's __init__ leaves it: values, the reals' width (None for integers), no raw text */
+    PyObject *raw = Py_NewRef(Py_None);
+    if (nan) {
+        Py_SETREF(raw, PyTuple_New((Py_ssize_t)n));
+        for (size_t i = 0; raw && i < n; i++) {
+            PyObject *x = real_as_read(v, i);
+            if (!x) { Py_CLEAR(raw); break; }
+            PyTuple_SET_ITEM(raw, (Py_ssize_t)i, x);
+        }
+        if (!raw) { Py_DECREF(values); return NULL; }
+    }
+    /* as the class's __init__ leaves it: values, the reals' width (None for integers), the raw components or None */
     PyObject *width = reals ? PyLong_FromLong(v->width == 8 ? 8 : 4) : Py_NewRef(Py_None);
     PyObject *o = width ? cls->tp_alloc(cls, 0) : NULL;
     if (o && (PyObject_GenericSetAttr(o, g_types.attr_values, values) < 0 ||
               PyObject_GenericSetAttr(o, g_types.attr_real_width, width) < 0 ||
-              PyObject_GenericSetAttr(o, g_types.attr_raw, Py_None) < 0))
+              PyObject_GenericSetAttr(o, g_types.attr_raw, raw) < 0))
         Py_CLEAR(o);
     Py_DECREF(values);
+    Py_DECREF(raw);
     Py_XDECREF(width);
     return o;
 }
@@ -334,8 +360,7 @@ static PyObject *to_py(py_decoding *c, const gdw_value *v) {
     default:
         if (g_types.numbers[v->type]) { /* a math type, or a packed array of numbers */
             bool packed = v->type >= GDW_PACKED_INT32_ARRAY && v->type <= GDW_PACKED_COLOR_ARRAY;
-            PyObject *o = numbers_to_py(v, packed);
-            if (o || PyErr_Occurred()) return o;
+            return numbers_to_py(v, packed);
         }
         break;
     }
@@ -644,6 +669,42 @@ static PyObject *py_decode(PyObject *self, PyObject *args) {
     }
     PyBuffer_Release(&buf);
     return res;
+}
+
+/* value_of_json(json text) -> value: one value of the library's JSON form, read by the library's parser (its reals
+ * grammar, widths and payloads included) into a tree that to_py maps, as it maps a decoded one: gdwire.from_json. */
+static PyObject *py_value_of_json(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *json;
+    Py_ssize_t n;
+    if (!types_ready() || !PyArg_ParseTuple(args, "s#", &json, &n)) return NULL;
+    gdw_error err;
+    memset(&err, 0, sizeof err);
+    gdw_doc *doc = NULL;
+    PyObject *v = NULL;
+    if (gdw_json_parse(json, (size_t)n, NULL, &doc, &err) != GDW_OK) {
+        raise_gdw(g_decode_error, &err);
+    } else {
+        py_decoding c;
+        memset(&c, 0, sizeof c);
+        v = to_py(&c, gdw_doc_root(doc));
+        decoding_done(&c);
+    }
+    gdw_doc_free(doc);
+    return v;
+}
+
+/* real_text(bits, width) -> str: a real of width 4 or 8 by its bits, as the library writes it (gdw_real_text:
+ * "nan", "-nan", "nan(0x7fc00001)", "inf", the shortest decimal): the JSON form's reals grammar, for to_json. */
+static PyObject *py_real_text(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long bits;
+    unsigned width;
+    if (!PyArg_ParseTuple(args, "KI", &bits, &width)) return NULL;
+    if (width != 4 && width != 8) return PyErr_Format(PyExc_ValueError, "a real's width is 4 or 8, not %u", width);
+    char t[48];
+    gdw_real_text(t, sizeof t, (uint64_t)bits, width);
+    return PyUnicode_FromString(t);
 }
 
 /* encode(value, dialect, lossy) -> bytes */
@@ -1541,6 +1602,8 @@ static PyMethodDef k_methods[] = {
     {"file_supported", py_file_supported, METH_VARARGS, "file_supported(compression, generation, write) -> bool"},
     {"decode", py_decode, METH_VARARGS, "decode(data, dialect, mode, allow_objects, max_depth) -> (value, consumed)"},
     {"encode", py_encode, METH_VARARGS, "encode(value, dialect, lossy) -> bytes"},
+    {"real_text", py_real_text, METH_VARARGS, "real_text(bits, width) -> str: a real as the library writes it"},
+    {"value_of_json", py_value_of_json, METH_VARARGS, "value_of_json(json) -> value: one value of the JSON form, as decode maps it"},
     {"decode_json", py_decode_json, METH_VARARGS, "decode_json(data, dialect, mode, allow_objects, max_depth, plain=False) -> (json, consumed)"},
     {"encode_json", py_encode_json, METH_VARARGS, "encode_json(json, dialect, lossy) -> bytes"},
     {"check", py_check, METH_VARARGS, "check(data, allow_objects) -> list of per-dialect tuples"},

@@ -19,6 +19,7 @@ small immutable class of this module. What Python cannot say without loss still 
 from __future__ import annotations
 
 import base64
+import json
 import math
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Type, Union
@@ -50,11 +51,6 @@ def _f32_bits(x: float) -> int:
 def _f64_bits(x: float) -> int:
     bits: int = struct.unpack("<Q", struct.pack("<d", x))[0]
     return bits
-
-
-def _from_f64_bits(b: int) -> float:
-    x: float = struct.unpack("<d", struct.pack("<Q", b))[0]
-    return x
 
 
 def _from_f32_bits(b: int) -> float:
@@ -137,45 +133,16 @@ class F64(_Width):
 
 
 def _real_text(x: float, width: int, bits: Optional[int]) -> Any:
-    """A real for the JSON form: a number, or the text form's word for what is not finite."""
-    if math.isnan(x):
-        qnan = _F32_QNAN if width == 4 else _F64_QNAN
-        sign = 0x80000000 if width == 4 else 0x8000000000000000
+    """A real for the JSON form: a number, or for what is not finite the library's word for its bits (gdw_real_text:
+    "nan", "-nan", "nan(0x7fc00001)", "inf"); a NaN given without bits is the quiet one of its sign."""
+    if math.isnan(x) or math.isinf(x):
         if bits is None:
-            bits = (_f64_bits(x) if width != 4 else _F32_QNAN | (sign if math.copysign(1.0, x) < 0 else 0))
-        if bits == qnan:
-            return "nan"
-        if bits == qnan | sign:
-            return "-nan"
-        return f"nan({bits:#x})"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
+            if width == 4:
+                bits = _F32_QNAN | (0x80000000 if math.copysign(1.0, x) < 0 else 0) if math.isnan(x) else _f32_bits(x)
+            else:
+                bits = _f64_bits(x)
+        return _gdwire.real_text(bits, 4 if width == 4 else 8)
     return x
-
-
-def _real_value(j: Any, width: int) -> Tuple[float, Optional[int]]:
-    """A real of the JSON form as (float, NaN bits or None)."""
-    if isinstance(j, str):
-        if j in ("inf", "-inf"):
-            return float(j), None
-        neg = j.startswith("-")
-        word = j[1:] if neg else j
-        if word == "nan":
-            if width == 4:
-                bits = _F32_QNAN | (0x80000000 if neg else 0)
-                return _from_f32_bits(bits), bits
-            bits = _F64_QNAN | (0x8000000000000000 if neg else 0)
-            return _from_f64_bits(bits), bits
-        if word.startswith("nan(") and word.endswith(")"):
-            bits = int(word[4:-1], 16)
-            if width == 4:
-                return _from_f32_bits(bits), bits
-            return _from_f64_bits(bits), bits
-        raise ValueError(f"not a real: {j!r}")
-    x = float(j)
-    if width == 4:  # the JSON form prints an f32 as its shortest text: back to that f32 exactly
-        x = _from_f32_bits(_f32_bits(x))
-    return x, None
 
 
 class StringName(str):
@@ -918,53 +885,18 @@ def _element_type_json(t: Any) -> Any:
     return out
 
 
-def _float_of(j: Dict[str, Any]) -> float:
-    """A FLOAT as the engines hold it: a double. An f32 read becomes the double it stands for (a NaN keeps its
-    payload, widened as the engines widen it), so encoding it gives what the engine's var_to_bytes writes."""
-    width = j.get("width", 8)
-    x, bits = _real_value(j["value"], width)
-    if bits is not None and width == 8:
-        return _from_f64_bits(bits)
-    return x
-
-
 def from_json(j: Dict[str, Any]) -> Any:
-    """The Python value of one value of the JSON form."""
+    """The Python value of one value of the JSON form: the library reads it (its parser: the reals' grammar, widths
+    and NaN payloads are the library's), and the extension maps the tree as it maps a decoded one."""
+    return _gdwire.value_of_json(json.dumps(j, ensure_ascii=False, allow_nan=False))
+
+
+def _from_json_rare(j: Dict[str, Any]) -> Any:
+    """The Python value of a value the extension does not make itself (gdwire/_gdwire.c to_py hands these over as
+    the JSON form of the one value): a NodePath, RID, Object, Callable, Signal, Godot 2's Image and InputEvent, and
+    a typed or shared container (its element types and flags; the extension adds its items). The values inside
+    (an Object's properties) go back to the extension (from_json)."""
     t = j["type"]
-    if t == "Nil":
-        return None
-    if t == "bool":
-        return bool(j["value"])
-    if t == "int":
-        return int(j["value"])
-    if t == "float":
-        return _float_of(j)
-    if t == "String":
-        return j["value"] if "value" in j else RawString(base64.b64decode(j["base64"]))
-    if t == "StringName":
-        return StringName(j["value"]) if "value" in j else RawStringName(base64.b64decode(j["base64"]))
-    if t in MATH_TYPES:
-        cls = MATH_TYPES[t]
-        width = j.get("width")
-        if cls._ints:
-            return cls(*j["value"])
-        comps = [_real_value(c, width or 4) for c in j["value"]]
-        v = cls(*[c for c, _ in comps], real_width=width)
-        _set(v, _raw=tuple(j["value"]) if any(b is not None for _, b in comps) else None)
-        return v
-    if t in PACKED_TYPES:
-        pcls = PACKED_TYPES[t]
-        width = j.get("width")
-        if pcls._ints:
-            return pcls(j["value"])
-        comps = [_real_value(c, width or 4) for c in j["value"]]
-        pv = pcls([c for c, _ in comps], real_width=width)
-        _set(pv, _raw=tuple(j["value"]) if any(b is not None for _, b in comps) else None)
-        return pv
-    if t == "PackedByteArray":
-        return base64.b64decode(j["base64"]) if "base64" in j else bytes(j["value"])
-    if t == "PackedStringArray":
-        return PackedStringArray(_name(e) for e in j["value"])
     if t == "NodePath":
         return NodePath([_name(n) for n in j["names"]], [_name(n) for n in j["subnames"]], j.get("absolute", False),
                         j.get("property", False))
