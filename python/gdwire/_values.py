@@ -618,14 +618,14 @@ PACKED_TYPES: Dict[str, Type[_Packed]] = {c.__name__: c for c in (
 # Each type's components (per value, or per element) and whether they are ints or reals: the library's
 # (gdw_type_components, gdw_type_has_reals), not restated here. A math type's names are this module's, and must
 # be as many as the library's components.
-for _name, _cls in MATH_TYPES.items():
-    if len(_cls._fields) != _gdwire.TYPE_COMPONENTS[_name]:
-        raise ImportError(f"gdwire._values names {len(_cls._fields)} components of {_name}, the library "
-                          f"{_gdwire.TYPE_COMPONENTS[_name]}")
-    _cls._ints = not _gdwire.TYPE_HAS_REALS[_name]
-for _name, _pcls in PACKED_TYPES.items():
-    _pcls._per = _gdwire.TYPE_COMPONENTS[_name]
-    _pcls._ints = not _gdwire.TYPE_HAS_REALS[_name]
+for _type, _mcls in MATH_TYPES.items():
+    if len(_mcls._fields) != _gdwire.TYPE_COMPONENTS[_type]:
+        raise ImportError(f"gdwire._values names {len(_mcls._fields)} components of {_type}, the library "
+                          f"{_gdwire.TYPE_COMPONENTS[_type]}")
+    _mcls._ints = not _gdwire.TYPE_HAS_REALS[_type]
+for _type, _pcls in PACKED_TYPES.items():
+    _pcls._per = _gdwire.TYPE_COMPONENTS[_type]
+    _pcls._ints = not _gdwire.TYPE_HAS_REALS[_type]
 
 
 class PackedStringArray(tuple):  # type: ignore[type-arg]
