@@ -2,9 +2,10 @@
 /* _gdwire — the CPython extension under the gdwire package: the C library's calls, taking and giving bytes
  * and Python values. decode and encode convert between the library's value tree and Python objects here,
  * in C, for the types Python has (None, bool, int, float, str, bytes, list, dict, and StringName and
- * PackedStringArray, which are str and tuple underneath); every other value crosses as the library's JSON
- * form (docs/gdwire.schema.json), which gdwire/_values.py maps, so each type has one mapping. decode_json and
- * encode_json are the whole-value JSON path, kept for tests that hold the two paths against each other.
+ * PackedStringArray, which are str and tuple underneath) and the math types and packed arrays of numbers; the
+ * few other values cross as the library's JSON form of that one value (docs/gdwire.schema.json), which
+ * gdwire/_values.py maps, so each type has one mapping. value_of_json (gdwire.from_json) maps the library's
+ * parse of the JSON form with the same to_py. decode_json and encode_json give and take the JSON form whole.
  * Every call that walks input bytes releases the GIL; the library keeps no global state, so calls may run in
  * threads. */
 #define PY_SSIZE_T_CLEAN
