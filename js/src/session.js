@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // session.js — sessions (session/gdwire_session.h) and capture files (session/gdwire_pcap.h): Godot multiplayer
 // traffic read by the library, its events read from src/glue.c's records during the feed.
-import { X, u8, dv, views, MODES, GdwireError, cString, errorAt, dialectPtr, withBytes, withCString, asBytes, onSessionEvent } from './wasm.js';
+import { X, u8, dv, views, L, MODES, GdwireError, cString, errorAt, dialectPtr, withBytes, withCString, asBytes, onSessionEvent } from './wasm.js';
 import { read, text, intValue } from './read.js';
 
 /** Link types of Session.frame, as libpcap numbers them (a capture file's records carry their own). */
@@ -27,14 +27,15 @@ const EV = {
 const VAL_SLOTS = 10;
 const CAP_NAMES = ['maxOpenFragmentBytes', 'maxFlowFragmentBytes', 'maxPacketBytes', 'maxFlows', 'maxCachedPaths', 'maxWindowBytes',
   'maxFlowWindowBytes', 'maxPathBytes', 'maxFlowPathBytes', 'maxIpFragmentBytes'];
-const CAP_LIMITS = { maxFlows: 2 ** 24, maxCachedPaths: 2 ** 26 }; // gdw_session_new refuses more (session.c)
+const CAP_LIMITS = { maxFlows: L.session_max_flows, maxCachedPaths: L.session_max_cached_paths }; // gdw_session_new refuses more
 const COMMANDS = [];
 for (let c = 0; ; c++) {
   const n = cString(X.gdw_mp_command_name(c));
   if (n === '?') break;
   COMMANDS.push(n);
 }
-const ENCODINGS = [0, 1, 2, 3].map((e) => cString(X.gdw_mp_encoding_name(e)));
+const ENCODINGS = [];
+for (let e = 0; cString(X.gdw_mp_encoding_name(e)) !== '?'; e++) ENCODINGS.push(cString(X.gdw_mp_encoding_name(e)));
 
 /** One Variant of a message: an RPC's argument (label "arg"), a spawn's argument or state ("spawn_arg",
  * "spawn_state"), a synchronizer's state ("state"), a put_var flow's value ("value"). value is the JavaScript value
@@ -188,7 +189,7 @@ export function sessionOptionsDefault() {
  * range coder: datagrams compressed with them are problems that say so. */
 export function compressionsBuilt() {
   const out = [];
-  for (let c = 1; c <= 4; c++) if (X.gdw_enet_compression_built(c)) out.push(cString(X.gdw_enet_compression_name(c)));
+  for (let c = 1; cString(X.gdw_enet_compression_name(c)) !== ''; c++) if (X.gdw_enet_compression_built(c)) out.push(cString(X.gdw_enet_compression_name(c)));
   return out;
 }
 

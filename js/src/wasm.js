@@ -84,7 +84,7 @@ const LAYOUT_NAMES = [
   'err_code', 'err_offset', 'err_value_offset', 'err_engine_error', 'err_message', 'err_path', 'err_size',
   'type_count',
   'vf_int64_wire', 'vf_shared', 'vf_object_id', 'vf_object_null', 'vf_rid_id', 'vf_typed', 'vf_approximate',
-  'hard_max_depth',
+  'hard_max_depth', 'session_max_flows', 'session_max_cached_paths',
 ];
 export const L = {};
 {
@@ -109,7 +109,10 @@ export const MAX_DEPTH = L.hard_max_depth;
  * reals (gdw_type_has_reals), by type name. */
 export const COMPONENTS = Object.freeze(Object.fromEntries(TYPE.map((n, t) => [n, X.gdw_type_components(t)])));
 export const HAS_REALS = Object.freeze(Object.fromEntries(TYPE.map((n, t) => [n, X.gdw_type_has_reals(t) !== 0])));
-export const MODES = { compatible: 0, strict: 1, 'engine-exact': 2 };
+/** The decode modes by name, as the library names them (gdw_mode_name): {compatible: 0, strict: 1, ...}. */
+export const MODES = {};
+for (let m = 0; cString(X.gdw_mode_name(m)) !== '?'; m++) MODES[cString(X.gdw_mode_name(m))] = m;
+Object.freeze(MODES);
 
 // scratch records, allocated once: the error, and two size_t results
 export const ERR = X.malloc(L.err_size);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as g from '../src/index.js';
-import { VF, MAX_DEPTH, COMPONENTS, HAS_REALS } from '../src/wasm.js';
+import { VF, MAX_DEPTH, COMPONENTS, HAS_REALS, MODES } from '../src/wasm.js';
 import { ROOT } from './common.js';
 
 // the C header's #define NAME VALUE
@@ -25,6 +25,19 @@ test('the value flags and the depth limit are the C header\'s', () => {
   assert.ok(flags.length >= 7, `the header's GDW_VF_* flags: ${flags}`);
   assert.deepEqual(Object.fromEntries(flags.map((k) => [k.slice(7), d[k]])), { ...VF });
   assert.equal(MAX_DEPTH, d.GDW_HARD_MAX_DEPTH);
+});
+
+test('the decode modes and the session caps\' limits are the C headers\'', () => {
+  const h = fs.readFileSync(path.join(ROOT, 'codec', 'gdwire.h'), 'utf8');
+  const modes = Object.fromEntries([...h.matchAll(/^\s*GDW_MODE_(\w+) = (\d+)/gm)].map((m) => [m[1].toLowerCase().replace('_', '-'), Number(m[2])]));
+  assert.deepEqual(Object.keys(modes), ['compatible', 'strict', 'engine-exact']);
+  assert.deepEqual({ ...MODES }, modes);
+  const sh = fs.readFileSync(path.join(ROOT, 'session', 'gdwire_session.h'), 'utf8');
+  const limit = (name) => 2 ** Number(sh.match(new RegExp(`#define ${name} \\(\\(size_t\\)1 << (\\d+)\\)`))[1]);
+  for (const [opt, name] of [['maxFlows', 'GDW_SESSION_MAX_FLOWS_LIMIT'], ['maxCachedPaths', 'GDW_SESSION_MAX_CACHED_PATHS_LIMIT']]) {
+    new g.Session({ [opt]: limit(name) }).free(); // the library's session takes its limit
+    assert.throws(() => new g.Session({ [opt]: limit(name) + 1 }), RangeError, opt);
+  }
 });
 
 test('the depth limit is the C library\'s: the deepest value it encodes and decodes, and the layer\'s guard one past', () => {

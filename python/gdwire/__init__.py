@@ -41,7 +41,7 @@ __all__ += _saves.__all__
 __version__ = "0.2.0"
 library_version: str = _gdwire.library_version
 
-MODES = ("compatible", "strict", "engine-exact")
+MODES: Tuple[str, ...] = _gdwire.MODES  # ("compatible", "strict", "engine-exact"): the library's names (gdw_mode_name)
 
 
 class Error(Exception):

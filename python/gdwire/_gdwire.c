@@ -1187,8 +1187,10 @@ static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
         *session_cap(&o, i) = (size_t)n;
     }
     /* gdw_session_new refuses these (session.c): say which */
-    if (o.max_flows > ((size_t)1 << 24)) return PyErr_Format(PyExc_ValueError, "max_flows must be at most %zu", (size_t)1 << 24);
-    if (o.max_cached_paths > ((size_t)1 << 26)) return PyErr_Format(PyExc_ValueError, "max_cached_paths must be at most %zu", (size_t)1 << 26);
+    if (o.max_flows > GDW_SESSION_MAX_FLOWS_LIMIT)
+        return PyErr_Format(PyExc_ValueError, "max_flows must be at most %zu", GDW_SESSION_MAX_FLOWS_LIMIT);
+    if (o.max_cached_paths > GDW_SESSION_MAX_CACHED_PATHS_LIMIT)
+        return PyErr_Format(PyExc_ValueError, "max_cached_paths must be at most %zu", GDW_SESSION_MAX_CACHED_PATHS_LIMIT);
     session_object *self = (session_object *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     if (range_coder) {
@@ -1571,7 +1573,7 @@ static PyObject *py_file_supported(PyObject *self, PyObject *args) {
 
 /* What gdwire/_values.py takes from the library instead of restating it: the value flags (GDW_VF_*), the depth
  * limit (GDW_HARD_MAX_DEPTH), and each type's components (gdw_type_components) and whether they are reals
- * (gdw_type_has_reals), by type name (TYPE_COMPONENTS, TYPE_HAS_REALS). */
+ * (gdw_type_has_reals), by type name (TYPE_COMPONENTS, TYPE_HAS_REALS); the decode modes' names (MODES). */
 static bool add_library_constants(PyObject *m) {
     static const struct { const char *name; long value; } k[] = {
         {"VF_INT64_WIRE", GDW_VF_INT64_WIRE}, {"VF_SHARED", GDW_VF_SHARED}, {"VF_OBJECT_ID", GDW_VF_OBJECT_ID},
@@ -1580,6 +1582,15 @@ static bool add_library_constants(PyObject *m) {
     };
     for (size_t i = 0; i < sizeof k / sizeof *k; i++)
         if (PyModule_AddIntConstant(m, k[i].name, k[i].value) < 0) return false;
+    PyObject *modes = PyList_New(0); /* the decode modes by number, as the library names them (gdw_mode_name) */
+    for (int i = 0; modes && strcmp(gdw_mode_name((gdw_mode)i), "?") != 0; i++) {
+        PyObject *name = PyUnicode_FromString(gdw_mode_name((gdw_mode)i));
+        if (!name || PyList_Append(modes, name) < 0) Py_CLEAR(modes);
+        Py_XDECREF(name);
+    }
+    PyObject *modes_tuple = modes ? PyList_AsTuple(modes) : NULL;
+    Py_XDECREF(modes);
+    if (!modes_tuple || PyModule_AddObject(m, "MODES", modes_tuple) < 0) { Py_XDECREF(modes_tuple); return false; }
     PyObject *components = PyDict_New(), *reals = PyDict_New();
     for (int t = 0; components && reals && t < GDW_TYPE_COUNT; t++) {
         PyObject *n = PyLong_FromSize_t(gdw_type_components((gdw_type)t));

@@ -17,6 +17,7 @@ VF_APPROXIMATE: int
 HARD_MAX_DEPTH: int
 TYPE_COMPONENTS: Dict[str, int]
 TYPE_HAS_REALS: Dict[str, bool]
+MODES: Tuple[str, ...]
 
 def decode(data: Buffer, dialect: str, mode: str, allow_objects: bool, max_depth: int) -> Tuple[Any, int]: ...
 def encode(value: Any, dialect: str, lossy: bool) -> bytes: ...

@@ -37,6 +37,21 @@ class Constants(unittest.TestCase):
         self.assertEqual({k: getattr(_gdwire, k) for k in flags}, flags)
         self.assertEqual(_gdwire.HARD_MAX_DEPTH, d["GDW_HARD_MAX_DEPTH"])
 
+    def test_modes_and_session_limits_are_the_headers(self):
+        with open(os.path.join(ROOT, "codec", "gdwire.h"), encoding="utf-8") as f:
+            modes = [(int(n), m.lower().replace("_", "-")) for m, n in re.findall(r"^\s*GDW_MODE_(\w+) = (\d+)", f.read(), re.M)]
+        self.assertEqual([m for _, m in sorted(modes)], ["compatible", "strict", "engine-exact"])
+        self.assertEqual(gdwire.MODES, tuple(m for _, m in sorted(modes)))
+        with open(os.path.join(ROOT, "session", "gdwire_session.h"), encoding="utf-8") as f:
+            h = f.read()
+        for opt, name in (("max_flows", "GDW_SESSION_MAX_FLOWS_LIMIT"), ("max_cached_paths", "GDW_SESSION_MAX_CACHED_PATHS_LIMIT")):
+            m = re.search(rf"#define {name} \(\(size_t\)1 << (\d+)\)", h)
+            assert m is not None, name
+            limit = 1 << int(m.group(1))
+            gdwire.Session(**{opt: limit})  # the library's session takes its limit
+            with self.assertRaises(ValueError, msg=opt):
+                gdwire.Session(**{opt: limit + 1})
+
     def test_depth_limit_is_the_c_encoders(self):
         limit = _gdwire.HARD_MAX_DEPTH
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))  # assertEqual's comparison of 1024 levels
