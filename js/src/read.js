@@ -3,7 +3,7 @@
 // src/glue.c gdwjs_layout), as JavaScript values (values.js); decode, decodeText, decodeJSON, explain, and
 // parseInput (bytes from pasted text, by the library's readers).
 import {
-  X, u8, dv, views, L, T, TYPE, VF, MODES, ERR, OUT, GdwireError, utf8, utf8Lossy, cString, lastError, dialectPtr, withBytes,
+  X, u8, dv, views, L, TYPE, VF, MODES, ERR, OUT, GdwireError, utf8, utf8Lossy, cString, lastError, dialectPtr, withBytes,
   withCString, takeText, asBytes, checkLimit,
 } from './wasm.js';
 import {
@@ -46,14 +46,14 @@ export function text(p, n, Wrap) {
 function gstr(p, Wrap) { return text(dv.getUint32(p + L.str_ptr, true), dv.getUint32(p + L.str_len, true), Wrap); }
 
 function desc(p) {
-  const kind = u8[p + L.desc_kind];
-  if (kind === 0) return 'Variant';
-  if (kind === 1) {
+  const kind = u8[p + L.desc_kind]; // gdw_desc_kind, its values from the library (gdwjs_layout)
+  if (kind === L.desc_none) return 'Variant';
+  if (kind === L.desc_builtin_kind) {
     if (u8[p + L.desc_id_only]) return 'ObjectID';
     const b = u8[p + L.desc_builtin];
     return b >= L.type_count ? { wire_id: dv.getUint32(p + L.desc_wire_id, true) } : TYPE[b];
   }
-  return kind === 2 ? { class: gstr(p + L.desc_name) } : { script: gstr(p + L.desc_name) };
+  return kind === L.desc_class ? { class: gstr(p + L.desc_name) } : { script: gstr(p + L.desc_name) };
 }
 
 export function intValue(big, opts) { return opts.bigint === 'always' || big >= INT53 || big <= -INT53 ? big : Number(big); }
@@ -84,21 +84,16 @@ function plainKey(k) {
   return k !== '__proto__';
 }
 
+// A container's children as the library defines them (gdw_children: items, or key, value alternating): where they
+// are and how many.
+const KIDS = X.malloc(4);
 function children(v) {
-  // gdw_children: items, or key, value alternating
-  const type = u8[v + L.value_type];
-  const flags = dv.getUint16(v + L.value_flags, true);
-  const len = dv.getUint32(v + L.value_len, true);
-  const u = dv.getUint32(v + L.value_u, true);
-  const pairs = type === T.Dictionary || type === T.Object;
-  const n = pairs ? 2 * len : len;
-  if (!n) return [0, 0];
-  const items = flags & VF.TYPED ? dv.getUint32(u + L.container_items, true) : type === T.Object ? dv.getUint32(u + L.obj_props, true) : u;
-  return [items, n];
+  const n = X.gdw_children(v, KIDS);
+  return n ? [dv.getUint32(KIDS, true), n] : [0, 0];
 }
 
 // read and the functions it calls use u8 and dv as they are: the memory cannot grow while a tree is read
-// (nothing calls into the module then), so decode makes the views once, before.
+// (nothing that allocates is called then: gdw_children does not), so decode makes the views once, before.
 export function read(v, opts) {
   const type = u8[v + L.value_type];
   const width = u8[v + L.value_width];
