@@ -43,7 +43,7 @@ EXPORT void gdwjs_layout(uint32_t *out) {
         /* what the layer takes from the library instead of restating it: the value flags, the depth limit */
         GDW_VF_INT64_WIRE, GDW_VF_SHARED, GDW_VF_OBJECT_ID, GDW_VF_OBJECT_NULL, GDW_VF_RID_ID, GDW_VF_TYPED, GDW_VF_APPROXIMATE,
         GDW_HARD_MAX_DEPTH, GDW_SESSION_MAX_FLOWS_LIMIT, GDW_SESSION_MAX_CACHED_PATHS_LIMIT,
-        GDW_DESC_NONE, GDW_DESC_BUILTIN, GDW_DESC_CLASS, GDW_DESC_SCRIPT,
+        GDW_DESC_NONE, GDW_DESC_BUILTIN, GDW_DESC_CLASS, GDW_DESC_SCRIPT, GDW_FRAME_MAX_DEFAULT,
     };
     memcpy(out, k, sizeof k);
 }

@@ -7,7 +7,7 @@
 // JavaScript values: decode, explain), write.js (JavaScript values into the library's tree: encode), check.js (the
 // dialect table and check), session.js (sessions and capture files) and values.js (the value classes). Every
 // verdict, error and byte is the library's.
-import { GdwireError, asBytes } from './wasm.js';
+import { L, GdwireError, asBytes } from './wasm.js';
 
 export { GdwireError, setMaxInput } from './wasm.js';
 export { decode, decodeText, decodeJSON, explain, parseInput } from './read.js';
@@ -29,7 +29,7 @@ export * from './values.js';
 export class FrameReader {
   /** @param {{maxPayload?: number, bigEndian?: boolean}} [o] maxPayload: 256 MiB, or 65,531 for a PacketPeerStream */
   constructor(o = {}) {
-    this.maxPayload = o.maxPayload ?? 256 * 1024 * 1024;
+    this.maxPayload = o.maxPayload ?? L.frame_max_default; // the library's GDW_FRAME_MAX_DEFAULT, 256 MiB
     this.bigEndian = Boolean(o.bigEndian);
     // one growing buffer: bytes [start, end) are held; consumed counts the bytes handed out, so
     // an error names its offset in the stream

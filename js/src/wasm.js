@@ -85,7 +85,7 @@ const LAYOUT_NAMES = [
   'type_count',
   'vf_int64_wire', 'vf_shared', 'vf_object_id', 'vf_object_null', 'vf_rid_id', 'vf_typed', 'vf_approximate',
   'hard_max_depth', 'session_max_flows', 'session_max_cached_paths',
-  'desc_none', 'desc_builtin_kind', 'desc_class', 'desc_script',
+  'desc_none', 'desc_builtin_kind', 'desc_class', 'desc_script', 'frame_max_default',
 ];
 export const L = {};
 {

@@ -40,6 +40,13 @@ test('the decode modes and the session caps\' limits are the C headers\'', () =>
   }
 });
 
+test('FrameReader\'s default bound is the library\'s (GDW_FRAME_MAX_DEFAULT)', () => {
+  const h = fs.readFileSync(path.join(ROOT, 'codec', 'gdwire.h'), 'utf8');
+  const m = h.match(/^#define GDW_FRAME_MAX_DEFAULT \((\d+)u << (\d+)\)/m);
+  assert.ok(m);
+  assert.equal(new g.FrameReader().maxPayload, Number(m[1]) * 2 ** Number(m[2]));
+});
+
 test('the depth limit is the C library\'s: the deepest value it encodes and decodes, and the layer\'s guard one past', () => {
   const nest = (n) => { let v = 1; for (let i = 0; i < n; i++) v = [v]; return v; };
   assert.deepEqual(g.decode(g.encode(nest(MAX_DEPTH))), nest(MAX_DEPTH));

@@ -1573,12 +1573,14 @@ static PyObject *py_file_supported(PyObject *self, PyObject *args) {
 
 /* What gdwire/_values.py takes from the library instead of restating it: the value flags (GDW_VF_*), the depth
  * limit (GDW_HARD_MAX_DEPTH), and each type's components (gdw_type_components) and whether they are reals
- * (gdw_type_has_reals), by type name (TYPE_COMPONENTS, TYPE_HAS_REALS); the decode modes' names (MODES). */
+ * (gdw_type_has_reals), by type name (TYPE_COMPONENTS, TYPE_HAS_REALS); the decode modes' names (MODES); the
+ * framings' default bounds (GDW_FRAME_MAX_*). */
 static bool add_library_constants(PyObject *m) {
     static const struct { const char *name; long value; } k[] = {
         {"VF_INT64_WIRE", GDW_VF_INT64_WIRE}, {"VF_SHARED", GDW_VF_SHARED}, {"VF_OBJECT_ID", GDW_VF_OBJECT_ID},
         {"VF_OBJECT_NULL", GDW_VF_OBJECT_NULL}, {"VF_RID_ID", GDW_VF_RID_ID}, {"VF_TYPED", GDW_VF_TYPED},
         {"VF_APPROXIMATE", GDW_VF_APPROXIMATE}, {"HARD_MAX_DEPTH", GDW_HARD_MAX_DEPTH},
+        {"FRAME_MAX_PACKET_STREAM", GDW_FRAME_MAX_PACKET_STREAM}, {"FRAME_MAX_DEFAULT", GDW_FRAME_MAX_DEFAULT},
     };
     for (size_t i = 0; i < sizeof k / sizeof *k; i++)
         if (PyModule_AddIntConstant(m, k[i].name, k[i].value) < 0) return false;

@@ -18,6 +18,8 @@ HARD_MAX_DEPTH: int
 TYPE_COMPONENTS: Dict[str, int]
 TYPE_HAS_REALS: Dict[str, bool]
 MODES: Tuple[str, ...]
+FRAME_MAX_PACKET_STREAM: int
+FRAME_MAX_DEFAULT: int
 
 def decode(data: Buffer, dialect: str, mode: str, allow_objects: bool, max_depth: int) -> Tuple[Any, int]: ...
 def encode(value: Any, dialect: str, lossy: bool) -> bytes: ...

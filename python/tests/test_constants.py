@@ -52,6 +52,15 @@ class Constants(unittest.TestCase):
             with self.assertRaises(ValueError, msg=opt):
                 gdwire.Session(**{opt: limit + 1})
 
+    def test_framing_bounds_are_the_headers(self):
+        with open(os.path.join(ROOT, "codec", "gdwire.h"), encoding="utf-8") as f:
+            h = f.read()
+        m = re.search(r"^#define GDW_FRAME_MAX_DEFAULT \((\d+)u << (\d+)\)", h, re.M)
+        assert m is not None
+        self.assertEqual(gdwire._streams.MAX_DEFAULT, int(m.group(1)) << int(m.group(2)))
+        self.assertEqual(gdwire._streams.MAX_PACKET_STREAM, defines()["GDW_FRAME_MAX_PACKET_STREAM"])
+        self.assertEqual(gdwire.PacketPeerStreamReader("godot4").max_payload, defines()["GDW_FRAME_MAX_PACKET_STREAM"])
+
     def test_depth_limit_is_the_c_encoders(self):
         limit = _gdwire.HARD_MAX_DEPTH
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))  # assertEqual's comparison of 1024 levels
