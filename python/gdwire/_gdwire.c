@@ -30,7 +30,7 @@ static struct {
     PyObject *to_json_text;   /* (value, depth) -> JSON text of that value */
     PyObject *numbers[GDW_TYPE_COUNT]; /* the class of each math type and packed array of numbers (MATH_TYPES, PACKED_TYPES) */
     PyObject *attr_values, *attr_real_width, *attr_raw, *attr_element_type, *attr_key_type, *attr_value_type,
-        *attr_shared, *attr_kind;
+        *attr_shared, *attr_kind, *attr_class_name;
 } g_types;
 
 static const gdw_dialect *dialect_arg(const char *name) {
@@ -76,9 +76,11 @@ static PyObject *py_set_types(PyObject *self, PyObject *args) {
         if (cls && !PyType_Check(cls)) return PyErr_Format(PyExc_TypeError, "%s is not a class", gdw_type_name((gdw_type)t));
         Py_XSETREF(g_types.numbers[t], Py_XNewRef(cls));
     }
-    const char *names[] = {"values", "real_width", "_raw", "element_type", "key_type", "value_type", "shared", "kind"};
+    const char *names[] = {"values", "real_width", "_raw", "element_type", "key_type", "value_type", "shared", "kind",
+                           "class_name"};
     PyObject **attrs[] = {&g_types.attr_values, &g_types.attr_real_width, &g_types.attr_raw, &g_types.attr_element_type,
-                          &g_types.attr_key_type, &g_types.attr_value_type, &g_types.attr_shared, &g_types.attr_kind};
+                          &g_types.attr_key_type, &g_types.attr_value_type, &g_types.attr_shared, &g_types.attr_kind,
+                          &g_types.attr_class_name};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         PyObject *s = PyUnicode_InternFromString(names[i]);
         if (!s) return NULL;
@@ -261,6 +263,25 @@ static PyObject *typed_container_to_py(py_decoding *c, const gdw_value *v) {
     return r;
 }
 
+/* An Object in full (class and properties): its class through the JSON form of it emptied, as a container's
+ * fields, and its properties here, (name, value) pairs as the class takes them. */
+static PyObject *object_to_py(py_decoding *c, const gdw_value *v) {
+    gdw_value shell = *v;
+    shell.len = 0;
+    PyObject *empty = to_py_via_json(&shell);
+    if (!empty) return NULL;
+    const gdw_value *kids = NULL;
+    size_t n = gdw_children(v, &kids) / 2;
+    PyObject *pairs = PyList_New(0), *r = NULL;
+    if (pairs && !pairs_to_py(c, kids, 0, n, pairs)) Py_CLEAR(pairs);
+    PyObject *cls_name = pairs ? PyObject_GetAttr(empty, g_types.attr_class_name) : NULL;
+    if (cls_name) r = PyObject_CallFunctionObjArgs((PyObject *)Py_TYPE(empty), cls_name, pairs, NULL);
+    Py_XDECREF(cls_name);
+    Py_XDECREF(pairs);
+    Py_DECREF(empty);
+    return r;
+}
+
 /* Component i of a real-based value as the JSON form writes it (the library's gdw_real_text, as its printer does):
  * a float, or for one that is not finite the word ("nan(0x7fc00001)", "-inf"), which _values.py keeps as read
  * (_raw) and writes back as it is. The reals grammar stays the library's: this module neither parses nor prints it. */
@@ -358,6 +379,9 @@ static PyObject *to_py(py_decoding *c, const gdw_value *v) {
         return dictionary_to_py(c, v);
     case GDW_TYPED_ARRAY:
     case GDW_PACKED_TYPED_ARRAY: return typed_container_to_py(c, v);
+    case GDW_OBJECT:
+        if (v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) break; /* an id, or null: the JSON form's fields */
+        return object_to_py(c, v);
     default:
         if (g_types.numbers[v->type]) { /* a math type, or a packed array of numbers */
             bool packed = v->type >= GDW_PACKED_INT32_ARRAY && v->type <= GDW_PACKED_COLOR_ARRAY;

@@ -894,8 +894,8 @@ def from_json(j: Dict[str, Any]) -> Any:
 def _from_json_rare(j: Dict[str, Any]) -> Any:
     """The Python value of a value the extension does not make itself (gdwire/_gdwire.c to_py hands these over as
     the JSON form of the one value): a NodePath, RID, Object, Callable, Signal, Godot 2's Image and InputEvent, and
-    a typed or shared container (its element types and flags; the extension adds its items). The values inside
-    (an Object's properties) go back to the extension (from_json)."""
+    the fields of a typed or shared container or a full Object, emptied (element types, flags, class name): the
+    extension makes their items and properties itself and calls the class again with them."""
     t = j["type"]
     if t == "NodePath":
         return NodePath([_name(n) for n in j["names"]], [_name(n) for n in j["subnames"]], j.get("absolute", False),
@@ -907,36 +907,35 @@ def _from_json_rare(j: Dict[str, Any]) -> Any:
             return Object()
         if "id" in j:
             return Object(id=j["id"])
+        _emptied(j, "properties")
         cls_name = _bytes_of(j["class"])
-        return Object(cls_name if isinstance(cls_name, str) else RawString(cls_name),  # type: ignore[arg-type]
-                      [(_name(k), from_json(v)) for k, v in j.get("properties", [])])
+        return Object(cls_name if isinstance(cls_name, str) else RawString(cls_name))  # type: ignore[arg-type]
     if t == "Callable":
         return Callable()
     if t == "Signal":
         return Signal(_name(j["name"]), j["object_id"])
     if t in ("Array", "TypedArray", "PackedTypedArray"):
-        items = [from_json(x) for x in j["value"]]
+        _emptied(j, "value")
         et, shared = j.get("element_type"), j.get("shared", False)
         if t == "Array" and et is None and not shared:
-            return items
-        return Array(items, element_type=_element_type(et), shared=shared, kind=t)
+            return []
+        return Array((), element_type=_element_type(et), shared=shared, kind=t)
     if t == "Dictionary":
-        pairs = [(from_json(k), from_json(v)) for k, v in j["value"]]
+        _emptied(j, "value")
         kt, vt, shared = j.get("key_type"), j.get("value_type"), j.get("shared", False)
         if kt is None and vt is None and not shared:
-            try:
-                d = dict(pairs)
-            except TypeError:
-                d = None
-            if d is not None and len(d) == len(pairs) and all(type(k) is type(dk) for k, dk in zip(
-                    (k for k, _ in pairs), d.keys())):
-                return d
-        return Dictionary(pairs, key_type=_element_type(kt), value_type=_element_type(vt), shared=shared)
+            return {}
+        return Dictionary((), key_type=_element_type(kt), value_type=_element_type(vt), shared=shared)
     if t == "Image":
         return Image(j["format"], j["mipmaps"], j["width"], j["height"], base64.b64decode(j["data"]))
     if t == "InputEvent":
         return InputEvent(j["event_type"], j["device"], j["length"], j.get("extra", ()))
     raise ValueError(f"the library gave a type this module does not know: {t!r}")
+
+
+def _emptied(j: Dict[str, Any], field: str) -> None:
+    if j.get(field):
+        raise ValueError(f"a {j['type']} with its {field} reached _values.py: the extension maps those itself")
 
 
 def _name(j: Any) -> Any:
