@@ -510,6 +510,11 @@ typedef struct gdw_session_options {
 
 GDW_API gdw_session_options gdw_session_options_default(void);
 
+/* The largest max_flows and max_cached_paths gdw_session_new takes (a larger one is invalid opts): the bindings
+ * read these instead of restating them. */
+#define GDW_SESSION_MAX_FLOWS_LIMIT ((size_t)1 << 24)
+#define GDW_SESSION_MAX_CACHED_PATHS_LIMIT ((size_t)1 << 26)
+
 typedef struct gdw_session_stats {
     uint64_t frames, udp_datagrams, enet_datagrams, tcp_segments, messages, retransmits, problems;
     uint64_t fragments_completed, fragments_dropped, decompressed;

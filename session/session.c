@@ -102,7 +102,7 @@ gdw_session *gdw_session_new(const gdw_session_options *opts, gdw_message_fn on_
     if (!o.max_path_bytes) o.max_path_bytes = d.max_path_bytes;
     if (!o.max_flow_path_bytes) o.max_flow_path_bytes = d.max_flow_path_bytes;
     if (!o.max_ip_fragment_bytes) o.max_ip_fragment_bytes = d.max_ip_fragment_bytes;
-    if (o.max_flows > ((size_t)1 << 24) || o.max_cached_paths > ((size_t)1 << 26)) return NULL;
+    if (o.max_flows > GDW_SESSION_MAX_FLOWS_LIMIT || o.max_cached_paths > GDW_SESSION_MAX_CACHED_PATHS_LIMIT) return NULL;
     gdw_session *s = gdw_session_alloc(o.alloc, sizeof *s);
     if (!s) return NULL;
     memset(s, 0, sizeof *s);

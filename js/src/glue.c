@@ -40,6 +40,11 @@ EXPORT void gdwjs_layout(uint32_t *out) {
         offsetof(gdw_error, code), offsetof(gdw_error, offset), offsetof(gdw_error, value_offset),
         offsetof(gdw_error, engine_error), offsetof(gdw_error, message), offsetof(gdw_error, path), sizeof(gdw_error),
         GDW_TYPE_COUNT,
+        /* what the layer takes from the library instead of restating it (wasm.js): the value flags, the depth limit,
+         * the session caps' limits, the type descriptors' kinds, the framings' default bound */
+        GDW_VF_INT64_WIRE, GDW_VF_SHARED, GDW_VF_OBJECT_ID, GDW_VF_OBJECT_NULL, GDW_VF_RID_ID, GDW_VF_TYPED, GDW_VF_APPROXIMATE,
+        GDW_HARD_MAX_DEPTH, GDW_SESSION_MAX_FLOWS_LIMIT, GDW_SESSION_MAX_CACHED_PATHS_LIMIT,
+        GDW_DESC_NONE, GDW_DESC_BUILTIN, GDW_DESC_CLASS, GDW_DESC_SCRIPT, GDW_FRAME_MAX_DEFAULT,
     };
     memcpy(out, k, sizeof k);
 }

@@ -9,6 +9,8 @@
 // number (1.0), is written at a width the engines would not choose, or is a NaN with a payload, is a
 // Float; a key order or equal keys a Map would lose make a Dictionary of pairs.
 
+import { COMPONENTS, HAS_REALS } from './wasm.js'; // each type's component count and kind, from the library
+
 // What console.log and util.inspect show (Node's util.inspect.custom, by its registered name: no import, so the
 // module stays one a browser loads too).
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
@@ -117,21 +119,20 @@ for (const [name, f] of Object.entries(MATH)) {
       }
     },
   }[name];
+  if (fields.length !== COMPONENTS[name]) throw new Error(`values.js names ${fields.length} components of ${name}, the library ${COMPONENTS[name]}`);
   cls.fields = fields;
-  cls.ints = /i$/.test(name);
+  cls.ints = !HAS_REALS[name];
   fields.forEach((field, i) => Object.defineProperty(cls.prototype, field, { get() { return this.values[i]; } }));
   MATH_TYPES[name] = cls;
 }
 export const { Vector2, Vector2i, Rect2, Rect2i, Vector3, Vector3i, Transform2D, Vector4, Vector4i, Plane, Quaternion, AABB, Basis,
   Transform3D, Projection, Color } = MATH_TYPES;
 
-// Packed arrays with a class of their own: name -> [components per element, ints]. The others are typed
-// arrays: PackedByteArray Uint8Array, PackedInt32Array Int32Array, PackedInt64Array BigInt64Array,
-// PackedFloat32Array Float32Array, PackedFloat64Array Float64Array.
-const PACKED = {
-  PackedRealArray: [1, false], PackedVector2Array: [2, false], PackedVector2iArray: [2, true], PackedVector3Array: [3, false],
-  PackedVector3iArray: [3, true], PackedVector4Array: [4, false], PackedVector4iArray: [4, true], PackedColorArray: [4, false],
-};
+// Packed arrays with a class of their own (their components per element and whether they are reals come from
+// the library: COMPONENTS, HAS_REALS). The others are typed arrays: PackedByteArray Uint8Array, PackedInt32Array
+// Int32Array, PackedInt64Array BigInt64Array, PackedFloat32Array Float32Array, PackedFloat64Array Float64Array.
+const PACKED = ['PackedRealArray', 'PackedVector2Array', 'PackedVector2iArray', 'PackedVector3Array', 'PackedVector3iArray',
+  'PackedVector4Array', 'PackedVector4iArray', 'PackedColorArray'];
 
 /** The common part of the packed arrays of vectors and colors (and Godot 2/3's PackedRealArray): the
  * components, flat, in a typed array (Int32Array, or Float32Array / Float64Array as the reals' width). */
@@ -165,10 +166,10 @@ export class PackedValue {
 
 /** @type {Record<string, typeof PackedValue>} */
 export const PACKED_TYPES = {};
-for (const [name, [per, ints]] of Object.entries(PACKED)) {
+for (const name of PACKED) {
   const cls = { [name]: class extends PackedValue {} }[name];
-  cls.per = per;
-  cls.ints = ints;
+  cls.per = COMPONENTS[name];
+  cls.ints = !HAS_REALS[name];
   cls.element = name === 'PackedColorArray' ? 'Color' : name.replace(/^Packed(.*)Array$/, '$1');
   PACKED_TYPES[name] = cls;
 }

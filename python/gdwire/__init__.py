@@ -23,7 +23,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 from . import _gdwire
 from ._values import *  # noqa: F401,F403
 from ._values import (MATH_TYPES, PACKED_TYPES, Dictionary, PackedStringArray, RawString, RawStringName, StringName,
-                      from_json, to_json)
+                      _from_json_rare, from_json, to_json)
 from ._streams import PacketPeerStreamReader, async_read_var, async_write_var, read_var, write_var, iter_vars  # noqa: F401
 from ._session import *  # noqa: F401,F403
 from ._saves import *  # noqa: F401,F403
@@ -41,7 +41,7 @@ __all__ += _saves.__all__
 __version__ = "0.2.0"
 library_version: str = _gdwire.library_version
 
-MODES = ("compatible", "strict", "engine-exact")
+MODES: Tuple[str, ...] = _gdwire.MODES  # ("compatible", "strict", "engine-exact"): the library's names (gdw_mode_name)
 
 
 class Error(Exception):
@@ -91,7 +91,8 @@ def _deep(fn: Any, *args: Any) -> Any:
 
 
 def _from_json_text(text: str) -> Any:
-    return _deep(lambda: from_json(_json.loads(text)))
+    """The extension's hook for the values it does not make itself (_values._from_json_rare)."""
+    return _deep(lambda: _from_json_rare(_json.loads(text)))
 
 
 def _to_json_text(value: Any, depth: int = 0) -> str:
@@ -100,7 +101,7 @@ def _to_json_text(value: Any, depth: int = 0) -> str:
 
 
 # The extension makes the values of these classes itself (their fields as this package sets them), and hands
-# every other value to the JSON form's mapping.
+# the rest (NodePath, Object, ...: _values._from_json_rare) over as the JSON form of the one value.
 _gdwire._set_types(StringName, RawString, RawStringName, PackedStringArray, Dictionary, _from_json_text, _to_json_text,
                   MATH_TYPES, PACKED_TYPES)
 

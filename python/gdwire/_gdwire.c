@@ -2,9 +2,10 @@
 /* _gdwire — the CPython extension under the gdwire package: the C library's calls, taking and giving bytes
  * and Python values. decode and encode convert between the library's value tree and Python objects here,
  * in C, for the types Python has (None, bool, int, float, str, bytes, list, dict, and StringName and
- * PackedStringArray, which are str and tuple underneath); every other value crosses as the library's JSON
- * form (docs/gdwire.schema.json), which gdwire/_values.py maps, so each type has one mapping. decode_json and
- * encode_json are the whole-value JSON path, kept for tests that hold the two paths against each other.
+ * PackedStringArray, which are str and tuple underneath) and the math types and packed arrays of numbers; the
+ * few other values cross as the library's JSON form of that one value (docs/gdwire.schema.json), which
+ * gdwire/_values.py maps, so each type has one mapping. value_of_json (gdwire.from_json) maps the library's
+ * parse of the JSON form with the same to_py. decode_json and encode_json give and take the JSON form whole.
  * Every call that walks input bytes releases the GIL; the library keeps no global state, so calls may run in
  * threads. */
 #define PY_SSIZE_T_CLEAN
@@ -29,7 +30,7 @@ static struct {
     PyObject *to_json_text;   /* (value, depth) -> JSON text of that value */
     PyObject *numbers[GDW_TYPE_COUNT]; /* the class of each math type and packed array of numbers (MATH_TYPES, PACKED_TYPES) */
     PyObject *attr_values, *attr_real_width, *attr_raw, *attr_element_type, *attr_key_type, *attr_value_type,
-        *attr_shared, *attr_kind;
+        *attr_shared, *attr_kind, *attr_class_name;
 } g_types;
 
 static const gdw_dialect *dialect_arg(const char *name) {
@@ -75,9 +76,11 @@ static PyObject *py_set_types(PyObject *self, PyObject *args) {
         if (cls && !PyType_Check(cls)) return PyErr_Format(PyExc_TypeError, "%s is not a class", gdw_type_name((gdw_type)t));
         Py_XSETREF(g_types.numbers[t], Py_XNewRef(cls));
     }
-    const char *names[] = {"values", "real_width", "_raw", "element_type", "key_type", "value_type", "shared", "kind"};
+    const char *names[] = {"values", "real_width", "_raw", "element_type", "key_type", "value_type", "shared", "kind",
+                           "class_name"};
     PyObject **attrs[] = {&g_types.attr_values, &g_types.attr_real_width, &g_types.attr_raw, &g_types.attr_element_type,
-                          &g_types.attr_key_type, &g_types.attr_value_type, &g_types.attr_shared, &g_types.attr_kind};
+                          &g_types.attr_key_type, &g_types.attr_value_type, &g_types.attr_shared, &g_types.attr_kind,
+                          &g_types.attr_class_name};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         PyObject *s = PyUnicode_InternFromString(names[i]);
         if (!s) return NULL;
@@ -260,13 +263,47 @@ static PyObject *typed_container_to_py(py_decoding *c, const gdw_value *v) {
     return r;
 }
 
-/* A math value or a packed array of numbers, made here as _values.py's class with its components; NULL without
- * an exception when a component is NaN: that one goes through the JSON form, which keeps its payload's text. */
+/* An Object in full (class and properties): its class through the JSON form of it emptied, as a container's
+ * fields, and its properties here, (name, value) pairs as the class takes them. */
+static PyObject *object_to_py(py_decoding *c, const gdw_value *v) {
+    gdw_value shell = *v;
+    shell.len = 0;
+    PyObject *empty = to_py_via_json(&shell);
+    if (!empty) return NULL;
+    const gdw_value *kids = NULL;
+    size_t n = gdw_children(v, &kids) / 2;
+    PyObject *pairs = PyList_New(0), *r = NULL;
+    if (pairs && !pairs_to_py(c, kids, 0, n, pairs)) Py_CLEAR(pairs);
+    PyObject *cls_name = pairs ? PyObject_GetAttr(empty, g_types.attr_class_name) : NULL;
+    if (cls_name) r = PyObject_CallFunctionObjArgs((PyObject *)Py_TYPE(empty), cls_name, pairs, NULL);
+    Py_XDECREF(cls_name);
+    Py_XDECREF(pairs);
+    Py_DECREF(empty);
+    return r;
+}
+
+/* Component i of a real-based value as the JSON form writes it (the library's gdw_real_text, as its printer does):
+ * a float, or for one that is not finite the word ("nan(0x7fc00001)", "-inf"), which _values.py keeps as read
+ * (_raw) and writes back as it is. The reals grammar stays the library's: this module neither parses nor prints it. */
+static PyObject *real_as_read(const gdw_value *v, size_t i) {
+    unsigned w = v->width == 8 ? 8 : 4;
+    uint64_t bits = 0;
+    for (unsigned k = 0; k < w; k++) bits |= (uint64_t)v->u.bytes[w * i + k] << (8 * k);
+    char t[48];
+    gdw_real_text(t, sizeof t, bits, w);
+    double x = gdw_value_real(v, i);
+    if (x != x || x - x != 0) return PyUnicode_FromString(t); /* NaN or an infinity */
+    double r = PyOS_string_to_double(t, NULL, NULL);
+    return r == -1.0 && PyErr_Occurred() ? NULL : PyFloat_FromDouble(r);
+}
+
+/* A math value or a packed array of numbers, made here as _values.py's class with its components. One with a NaN
+ * component also keeps every component as the JSON form gives it (_raw), so its payload is written back. */
 static PyObject *numbers_to_py(const gdw_value *v, bool packed) {
     gdw_type t = (gdw_type)v->type;
     PyTypeObject *cls = (PyTypeObject *)g_types.numbers[t];
     size_t n = gdw_type_components(t) * (packed ? v->len : 1);
-    bool reals = gdw_type_has_reals(t);
+    bool reals = gdw_type_has_reals(t), nan = false;
     PyObject *values = PyTuple_New((Py_ssize_t)n);
     double chunk[64];
     for (size_t i = 0; values && i < n; i++) {
@@ -274,7 +311,7 @@ static PyObject *numbers_to_py(const gdw_value *v, bool packed) {
         if (reals) {
             if (i % 64 == 0) gdw_value_reals(v, i, n - i < 64 ? n - i : 64, chunk);
             double r = chunk[i % 64];
-            if (r != r) { Py_DECREF(values); return NULL; }
+            if (r != r) nan = true;
             x = PyFloat_FromDouble(r);
         } else {
             x = PyLong_FromLongLong((long long)gdw_value_int_at(v, i));
@@ -283,14 +320,25 @@ static PyObject *numbers_to_py(const gdw_value *v, bool packed) {
         PyTuple_SET_ITEM(values, (Py_ssize_t)i, x);
     }
     if (!values) return NULL;
-    /* as the class's __init__ leaves it: values, the reals' width (None for integers), no raw text */
+    PyObject *raw = Py_NewRef(Py_None);
+    if (nan) {
+        Py_SETREF(raw, PyTuple_New((Py_ssize_t)n));
+        for (size_t i = 0; raw && i < n; i++) {
+            PyObject *x = real_as_read(v, i);
+            if (!x) { Py_CLEAR(raw); break; }
+            PyTuple_SET_ITEM(raw, (Py_ssize_t)i, x);
+        }
+        if (!raw) { Py_DECREF(values); return NULL; }
+    }
+    /* as the class's __init__ leaves it: values, the reals' width (None for integers), the raw components or None */
     PyObject *width = reals ? PyLong_FromLong(v->width == 8 ? 8 : 4) : Py_NewRef(Py_None);
     PyObject *o = width ? cls->tp_alloc(cls, 0) : NULL;
     if (o && (PyObject_GenericSetAttr(o, g_types.attr_values, values) < 0 ||
               PyObject_GenericSetAttr(o, g_types.attr_real_width, width) < 0 ||
-              PyObject_GenericSetAttr(o, g_types.attr_raw, Py_None) < 0))
+              PyObject_GenericSetAttr(o, g_types.attr_raw, raw) < 0))
         Py_CLEAR(o);
     Py_DECREF(values);
+    Py_DECREF(raw);
     Py_XDECREF(width);
     return o;
 }
@@ -331,11 +379,13 @@ static PyObject *to_py(py_decoding *c, const gdw_value *v) {
         return dictionary_to_py(c, v);
     case GDW_TYPED_ARRAY:
     case GDW_PACKED_TYPED_ARRAY: return typed_container_to_py(c, v);
+    case GDW_OBJECT:
+        if (v->flags & (GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL)) break; /* an id, or null: the JSON form's fields */
+        return object_to_py(c, v);
     default:
         if (g_types.numbers[v->type]) { /* a math type, or a packed array of numbers */
             bool packed = v->type >= GDW_PACKED_INT32_ARRAY && v->type <= GDW_PACKED_COLOR_ARRAY;
-            PyObject *o = numbers_to_py(v, packed);
-            if (o || PyErr_Occurred()) return o;
+            return numbers_to_py(v, packed);
         }
         break;
     }
@@ -344,8 +394,8 @@ static PyObject *to_py(py_decoding *c, const gdw_value *v) {
 
 /* ---- Python -> the library's tree -------------------------------------------------------------- */
 
-/* As _values.to_json: the top value is depth 0, and nothing deeper than 1025 is a Variant. */
-#define PY_MAX_DEPTH 1025
+/* As _values.to_json: the top value is depth 0, and nothing deeper than GDW_HARD_MAX_DEPTH + 1 (1025) is a Variant. */
+#define PY_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 1)
 
 
 /* A value of another type: _values.to_json gives its JSON form (or raises TypeError / ValueError), which the
@@ -644,6 +694,42 @@ static PyObject *py_decode(PyObject *self, PyObject *args) {
     }
     PyBuffer_Release(&buf);
     return res;
+}
+
+/* value_of_json(json text) -> value: one value of the library's JSON form, read by the library's parser (its reals
+ * grammar, widths and payloads included) into a tree that to_py maps, as it maps a decoded one: gdwire.from_json. */
+static PyObject *py_value_of_json(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *json;
+    Py_ssize_t n;
+    if (!types_ready() || !PyArg_ParseTuple(args, "s#", &json, &n)) return NULL;
+    gdw_error err;
+    memset(&err, 0, sizeof err);
+    gdw_doc *doc = NULL;
+    PyObject *v = NULL;
+    if (gdw_json_parse(json, (size_t)n, NULL, &doc, &err) != GDW_OK) {
+        raise_gdw(g_decode_error, &err);
+    } else {
+        py_decoding c;
+        memset(&c, 0, sizeof c);
+        v = to_py(&c, gdw_doc_root(doc));
+        decoding_done(&c);
+    }
+    gdw_doc_free(doc);
+    return v;
+}
+
+/* real_text(bits, width) -> str: a real of width 4 or 8 by its bits, as the library writes it (gdw_real_text:
+ * "nan", "-nan", "nan(0x7fc00001)", "inf", the shortest decimal): the JSON form's reals grammar, for to_json. */
+static PyObject *py_real_text(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long bits;
+    unsigned width;
+    if (!PyArg_ParseTuple(args, "KI", &bits, &width)) return NULL;
+    if (width != 4 && width != 8) return PyErr_Format(PyExc_ValueError, "a real's width is 4 or 8, not %u", width);
+    char t[48];
+    gdw_real_text(t, sizeof t, (uint64_t)bits, width);
+    return PyUnicode_FromString(t);
 }
 
 /* encode(value, dialect, lossy) -> bytes */
@@ -1125,8 +1211,10 @@ static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
         *session_cap(&o, i) = (size_t)n;
     }
     /* gdw_session_new refuses these (session.c): say which */
-    if (o.max_flows > ((size_t)1 << 24)) return PyErr_Format(PyExc_ValueError, "max_flows must be at most %zu", (size_t)1 << 24);
-    if (o.max_cached_paths > ((size_t)1 << 26)) return PyErr_Format(PyExc_ValueError, "max_cached_paths must be at most %zu", (size_t)1 << 26);
+    if (o.max_flows > GDW_SESSION_MAX_FLOWS_LIMIT)
+        return PyErr_Format(PyExc_ValueError, "max_flows must be at most %zu", GDW_SESSION_MAX_FLOWS_LIMIT);
+    if (o.max_cached_paths > GDW_SESSION_MAX_CACHED_PATHS_LIMIT)
+        return PyErr_Format(PyExc_ValueError, "max_cached_paths must be at most %zu", GDW_SESSION_MAX_CACHED_PATHS_LIMIT);
     session_object *self = (session_object *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     if (range_coder) {
@@ -1507,6 +1595,44 @@ static PyObject *py_file_supported(PyObject *self, PyObject *args) {
     return PyBool_FromLong(gdw_file_compression_from_name(name, &c) && gdw_file_compression_supported(c, generation, write));
 }
 
+/* What gdwire/_values.py takes from the library instead of restating it: the value flags (GDW_VF_*), the depth
+ * limit (GDW_HARD_MAX_DEPTH), and each type's components (gdw_type_components) and whether they are reals
+ * (gdw_type_has_reals), by type name (TYPE_COMPONENTS, TYPE_HAS_REALS); the decode modes' names (MODES); the
+ * framings' default bounds (GDW_FRAME_MAX_*). */
+static bool add_library_constants(PyObject *m) {
+    static const struct { const char *name; long value; } k[] = {
+        {"VF_INT64_WIRE", GDW_VF_INT64_WIRE}, {"VF_SHARED", GDW_VF_SHARED}, {"VF_OBJECT_ID", GDW_VF_OBJECT_ID},
+        {"VF_OBJECT_NULL", GDW_VF_OBJECT_NULL}, {"VF_RID_ID", GDW_VF_RID_ID}, {"VF_TYPED", GDW_VF_TYPED},
+        {"VF_APPROXIMATE", GDW_VF_APPROXIMATE}, {"HARD_MAX_DEPTH", GDW_HARD_MAX_DEPTH},
+        {"FRAME_MAX_PACKET_STREAM", GDW_FRAME_MAX_PACKET_STREAM}, {"FRAME_MAX_DEFAULT", GDW_FRAME_MAX_DEFAULT},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        if (PyModule_AddIntConstant(m, k[i].name, k[i].value) < 0) return false;
+    PyObject *modes = PyList_New(0); /* the decode modes by number, as the library names them (gdw_mode_name) */
+    for (int i = 0; modes && strcmp(gdw_mode_name((gdw_mode)i), "?") != 0; i++) {
+        PyObject *name = PyUnicode_FromString(gdw_mode_name((gdw_mode)i));
+        if (!name || PyList_Append(modes, name) < 0) Py_CLEAR(modes);
+        Py_XDECREF(name);
+    }
+    PyObject *modes_tuple = modes ? PyList_AsTuple(modes) : NULL;
+    Py_XDECREF(modes);
+    if (!modes_tuple || PyModule_AddObject(m, "MODES", modes_tuple) < 0) { Py_XDECREF(modes_tuple); return false; }
+    PyObject *components = PyDict_New(), *reals = PyDict_New();
+    for (int t = 0; components && reals && t < GDW_TYPE_COUNT; t++) {
+        PyObject *n = PyLong_FromSize_t(gdw_type_components((gdw_type)t));
+        if (!n || PyDict_SetItemString(components, gdw_type_name((gdw_type)t), n) < 0 ||
+            PyDict_SetItemString(reals, gdw_type_name((gdw_type)t), gdw_type_has_reals((gdw_type)t) ? Py_True : Py_False) < 0)
+            Py_CLEAR(components);
+        Py_XDECREF(n);
+    }
+    /* (PyModule_AddObject steals the reference only when it succeeds) */
+    bool ok = components && reals && PyModule_AddObject(m, "TYPE_COMPONENTS", components) == 0;
+    if (!ok) Py_XDECREF(components);
+    if (ok && PyModule_AddObject(m, "TYPE_HAS_REALS", reals) == 0) return true;
+    Py_XDECREF(reals);
+    return false;
+}
+
 static PyMethodDef k_methods[] = {
     {"file_open", py_file_open, METH_VARARGS, "file_open(data, key, max_plain) -> (plain, header)"},
     {"file_write", py_file_write, METH_VARARGS, "file_write(plain, container, generation, compression, key) -> bytes"},
@@ -1514,6 +1640,8 @@ static PyMethodDef k_methods[] = {
     {"file_supported", py_file_supported, METH_VARARGS, "file_supported(compression, generation, write) -> bool"},
     {"decode", py_decode, METH_VARARGS, "decode(data, dialect, mode, allow_objects, max_depth) -> (value, consumed)"},
     {"encode", py_encode, METH_VARARGS, "encode(value, dialect, lossy) -> bytes"},
+    {"real_text", py_real_text, METH_VARARGS, "real_text(bits, width) -> str: a real as the library writes it"},
+    {"value_of_json", py_value_of_json, METH_VARARGS, "value_of_json(json) -> value: one value of the JSON form, as decode maps it"},
     {"decode_json", py_decode_json, METH_VARARGS, "decode_json(data, dialect, mode, allow_objects, max_depth, plain=False) -> (json, consumed)"},
     {"encode_json", py_encode_json, METH_VARARGS, "encode_json(json, dialect, lossy) -> bytes"},
     {"check", py_check, METH_VARARGS, "check(data, allow_objects) -> list of per-dialect tuples"},
@@ -1549,5 +1677,6 @@ PyMODINIT_FUNC PyInit__gdwire(void) {
     };
     for (size_t i = 0; i < sizeof links / sizeof *links; i++)
         if (PyModule_AddIntConstant(m, links[i].name, links[i].value) < 0) { Py_DECREF(m); return NULL; }
+    if (!add_library_constants(m)) { Py_DECREF(m); return NULL; }
     return m;
 }

@@ -6,8 +6,25 @@ Buffer = Union[bytes, bytearray, memoryview]
 
 library_version: str
 
+# the library's constants (codec/gdwire.h): the value flags, the depth limit, each type's components and kind
+VF_INT64_WIRE: int
+VF_SHARED: int
+VF_OBJECT_ID: int
+VF_OBJECT_NULL: int
+VF_RID_ID: int
+VF_TYPED: int
+VF_APPROXIMATE: int
+HARD_MAX_DEPTH: int
+TYPE_COMPONENTS: Dict[str, int]
+TYPE_HAS_REALS: Dict[str, bool]
+MODES: Tuple[str, ...]
+FRAME_MAX_PACKET_STREAM: int
+FRAME_MAX_DEFAULT: int
+
 def decode(data: Buffer, dialect: str, mode: str, allow_objects: bool, max_depth: int) -> Tuple[Any, int]: ...
 def encode(value: Any, dialect: str, lossy: bool) -> bytes: ...
+def value_of_json(json: str) -> Any: ...
+def real_text(bits: int, width: int) -> str: ...
 def decode_json(data: Buffer, dialect: str, mode: str, allow_objects: bool, max_depth: int,
                 plain: bool = ...) -> Tuple[str, int]: ...
 def encode_json(json: str, dialect: str, lossy: bool) -> bytes: ...

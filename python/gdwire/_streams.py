@@ -15,8 +15,13 @@ from __future__ import annotations
 import struct
 from typing import Any, BinaryIO, Iterator, Optional
 
-MAX_PACKET_STREAM = 65531  # what a default PacketPeerStream delivers (core/io/packet_peer.cpp)
-MAX_DEFAULT = 256 << 20    # gdwire's bound for StreamPeer and files (the engine allocates what the prefix says)
+from . import _gdwire
+
+# the library's bounds (codec/gdwire.h): what a default PacketPeerStream delivers (GDW_FRAME_MAX_PACKET_STREAM,
+# 65,531 bytes: core/io/packet_peer.cpp), and gdwire's for StreamPeer and files (GDW_FRAME_MAX_DEFAULT, 256 MiB;
+# the engine allocates what the prefix says)
+MAX_PACKET_STREAM: int = _gdwire.FRAME_MAX_PACKET_STREAM
+MAX_DEFAULT: int = _gdwire.FRAME_MAX_DEFAULT
 
 
 def _codec() -> Any:

@@ -19,9 +19,12 @@ small immutable class of this module. What Python cannot say without loss still 
 from __future__ import annotations
 
 import base64
+import json
 import math
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Type, Union
+
+from . import _gdwire
 
 __all__ = [
     "F32", "F64", "StringName", "RawString", "RawStringName", "NodePath", "RID", "Object", "Callable", "Signal",
@@ -48,11 +51,6 @@ def _f32_bits(x: float) -> int:
 def _f64_bits(x: float) -> int:
     bits: int = struct.unpack("<Q", struct.pack("<d", x))[0]
     return bits
-
-
-def _from_f64_bits(b: int) -> float:
-    x: float = struct.unpack("<d", struct.pack("<Q", b))[0]
-    return x
 
 
 def _from_f32_bits(b: int) -> float:
@@ -135,45 +133,16 @@ class F64(_Width):
 
 
 def _real_text(x: float, width: int, bits: Optional[int]) -> Any:
-    """A real for the JSON form: a number, or the text form's word for what is not finite."""
-    if math.isnan(x):
-        qnan = _F32_QNAN if width == 4 else _F64_QNAN
-        sign = 0x80000000 if width == 4 else 0x8000000000000000
+    """A real for the JSON form: a number, or for what is not finite the library's word for its bits (gdw_real_text:
+    "nan", "-nan", "nan(0x7fc00001)", "inf"); a NaN given without bits is the quiet one of its sign."""
+    if math.isnan(x) or math.isinf(x):
         if bits is None:
-            bits = (_f64_bits(x) if width != 4 else _F32_QNAN | (sign if math.copysign(1.0, x) < 0 else 0))
-        if bits == qnan:
-            return "nan"
-        if bits == qnan | sign:
-            return "-nan"
-        return f"nan({bits:#x})"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
+            if width == 4:
+                bits = _F32_QNAN | (0x80000000 if math.copysign(1.0, x) < 0 else 0) if math.isnan(x) else _f32_bits(x)
+            else:
+                bits = _f64_bits(x)
+        return _gdwire.real_text(bits, 4 if width == 4 else 8)
     return x
-
-
-def _real_value(j: Any, width: int) -> Tuple[float, Optional[int]]:
-    """A real of the JSON form as (float, NaN bits or None)."""
-    if isinstance(j, str):
-        if j in ("inf", "-inf"):
-            return float(j), None
-        neg = j.startswith("-")
-        word = j[1:] if neg else j
-        if word == "nan":
-            if width == 4:
-                bits = _F32_QNAN | (0x80000000 if neg else 0)
-                return _from_f32_bits(bits), bits
-            bits = _F64_QNAN | (0x8000000000000000 if neg else 0)
-            return _from_f64_bits(bits), bits
-        if word.startswith("nan(") and word.endswith(")"):
-            bits = int(word[4:-1], 16)
-            if width == 4:
-                return _from_f32_bits(bits), bits
-            return _from_f64_bits(bits), bits
-        raise ValueError(f"not a real: {j!r}")
-    x = float(j)
-    if width == 4:  # the JSON form prints an f32 as its shortest text: back to that f32 exactly
-        x = _from_f32_bits(_f32_bits(x))
-    return x, None
 
 
 class StringName(str):
@@ -360,7 +329,6 @@ class Vector2(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y')
-    _ints = False
     x: float
     y: float
 
@@ -370,7 +338,6 @@ class Vector2i(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y')
-    _ints = True
     x: int
     y: int
 
@@ -380,7 +347,6 @@ class Rect2(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'width', 'height')
-    _ints = False
     x: float
     y: float
     width: float
@@ -392,7 +358,6 @@ class Rect2i(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'width', 'height')
-    _ints = True
     x: int
     y: int
     width: int
@@ -404,7 +369,6 @@ class Vector3(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z')
-    _ints = False
     x: float
     y: float
     z: float
@@ -415,7 +379,6 @@ class Vector3i(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z')
-    _ints = True
     x: int
     y: int
     z: int
@@ -426,7 +389,6 @@ class Transform2D(_Math):
 
     __slots__ = ()
     _fields = ('xx', 'xy', 'yx', 'yy', 'ox', 'oy')
-    _ints = False
     xx: float
     xy: float
     yx: float
@@ -440,7 +402,6 @@ class Vector4(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'w')
-    _ints = False
     x: float
     y: float
     z: float
@@ -452,7 +413,6 @@ class Vector4i(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'w')
-    _ints = True
     x: int
     y: int
     z: int
@@ -464,7 +424,6 @@ class Plane(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'd')
-    _ints = False
     x: float
     y: float
     z: float
@@ -476,7 +435,6 @@ class Quaternion(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'w')
-    _ints = False
     x: float
     y: float
     z: float
@@ -488,7 +446,6 @@ class AABB(_Math):
 
     __slots__ = ()
     _fields = ('x', 'y', 'z', 'sx', 'sy', 'sz')
-    _ints = False
     x: float
     y: float
     z: float
@@ -502,7 +459,6 @@ class Basis(_Math):
 
     __slots__ = ()
     _fields = ('xx', 'xy', 'xz', 'yx', 'yy', 'yz', 'zx', 'zy', 'zz')
-    _ints = False
     xx: float
     xy: float
     xz: float
@@ -519,7 +475,6 @@ class Transform3D(_Math):
 
     __slots__ = ()
     _fields = ('xx', 'xy', 'xz', 'yx', 'yy', 'yz', 'zx', 'zy', 'zz', 'ox', 'oy', 'oz')
-    _ints = False
     xx: float
     xy: float
     xz: float
@@ -539,7 +494,6 @@ class Projection(_Math):
 
     __slots__ = ()
     _fields = ('xx', 'xy', 'xz', 'xw', 'yx', 'yy', 'yz', 'yw', 'zx', 'zy', 'zz', 'zw', 'wx', 'wy', 'wz', 'ww')
-    _ints = False
     xx: float
     xy: float
     xz: float
@@ -563,7 +517,6 @@ class Color(_Math):
 
     __slots__ = ()
     _fields = ('r', 'g', 'b', 'a')
-    _ints = False
     r: float
     g: float
     b: float
@@ -574,8 +527,6 @@ class PackedInt32Array(_Packed):
     """Godot's PackedInt32Array: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = True
     _element = None
 
 
@@ -583,8 +534,6 @@ class PackedInt64Array(_Packed):
     """Godot's PackedInt64Array: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = True
     _element = None
 
 
@@ -592,8 +541,6 @@ class PackedRealArray(_Packed):
     """Godot's PackedRealArray: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = False
     _element = None
 
 
@@ -601,8 +548,6 @@ class PackedFloat32Array(_Packed):
     """Godot's PackedFloat32Array: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = False
     _element = None
 
 
@@ -610,8 +555,6 @@ class PackedFloat64Array(_Packed):
     """Godot's PackedFloat64Array: 1 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 1
-    _ints = False
     _element = None
 
 
@@ -619,8 +562,6 @@ class PackedVector2Array(_Packed):
     """Godot's PackedVector2Array: 2 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 2
-    _ints = False
     _element = 'Vector2'
 
 
@@ -628,8 +569,6 @@ class PackedVector2iArray(_Packed):
     """Godot's PackedVector2iArray: 2 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 2
-    _ints = True
     _element = 'Vector2i'
 
 
@@ -637,8 +576,6 @@ class PackedVector3Array(_Packed):
     """Godot's PackedVector3Array: 3 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 3
-    _ints = False
     _element = 'Vector3'
 
 
@@ -646,8 +583,6 @@ class PackedVector3iArray(_Packed):
     """Godot's PackedVector3iArray: 3 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 3
-    _ints = True
     _element = 'Vector3i'
 
 
@@ -655,8 +590,6 @@ class PackedVector4Array(_Packed):
     """Godot's PackedVector4Array: 4 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 4
-    _ints = False
     _element = 'Vector4'
 
 
@@ -664,8 +597,6 @@ class PackedVector4iArray(_Packed):
     """Godot's PackedVector4iArray: 4 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 4
-    _ints = True
     _element = 'Vector4i'
 
 
@@ -673,8 +604,6 @@ class PackedColorArray(_Packed):
     """Godot's PackedColorArray: 4 component(s) per element, flat."""
 
     __slots__ = ()
-    _per = 4
-    _ints = False
     _element = 'Color'
 
 
@@ -685,6 +614,18 @@ PACKED_TYPES: Dict[str, Type[_Packed]] = {c.__name__: c for c in (
     PackedInt32Array, PackedInt64Array, PackedRealArray, PackedFloat32Array, PackedFloat64Array, PackedVector2Array,
     PackedVector2iArray, PackedVector3Array, PackedVector3iArray, PackedVector4Array, PackedVector4iArray,
     PackedColorArray)}
+
+# Each type's components (per value, or per element) and whether they are ints or reals: the library's
+# (gdw_type_components, gdw_type_has_reals), not restated here. A math type's names are this module's, and must
+# be as many as the library's components.
+for _type, _mcls in MATH_TYPES.items():
+    if len(_mcls._fields) != _gdwire.TYPE_COMPONENTS[_type]:
+        raise ImportError(f"gdwire._values names {len(_mcls._fields)} components of {_type}, the library "
+                          f"{_gdwire.TYPE_COMPONENTS[_type]}")
+    _mcls._ints = not _gdwire.TYPE_HAS_REALS[_type]
+for _type, _pcls in PACKED_TYPES.items():
+    _pcls._per = _gdwire.TYPE_COMPONENTS[_type]
+    _pcls._ints = not _gdwire.TYPE_HAS_REALS[_type]
 
 
 class PackedStringArray(tuple):  # type: ignore[type-arg]
@@ -944,53 +885,18 @@ def _element_type_json(t: Any) -> Any:
     return out
 
 
-def _float_of(j: Dict[str, Any]) -> float:
-    """A FLOAT as the engines hold it: a double. An f32 read becomes the double it stands for (a NaN keeps its
-    payload, widened as the engines widen it), so encoding it gives what the engine's var_to_bytes writes."""
-    width = j.get("width", 8)
-    x, bits = _real_value(j["value"], width)
-    if bits is not None and width == 8:
-        return _from_f64_bits(bits)
-    return x
-
-
 def from_json(j: Dict[str, Any]) -> Any:
-    """The Python value of one value of the JSON form."""
+    """The Python value of one value of the JSON form: the library reads it (its parser: the reals' grammar, widths
+    and NaN payloads are the library's), and the extension maps the tree as it maps a decoded one."""
+    return _gdwire.value_of_json(json.dumps(j, ensure_ascii=False, allow_nan=False))
+
+
+def _from_json_rare(j: Dict[str, Any]) -> Any:
+    """The Python value of a value the extension does not make itself (gdwire/_gdwire.c to_py hands these over as
+    the JSON form of the one value): a NodePath, RID, Object, Callable, Signal, Godot 2's Image and InputEvent, and
+    the fields of a typed or shared container or a full Object, emptied (element types, flags, class name): the
+    extension makes their items and properties itself and calls the class again with them."""
     t = j["type"]
-    if t == "Nil":
-        return None
-    if t == "bool":
-        return bool(j["value"])
-    if t == "int":
-        return int(j["value"])
-    if t == "float":
-        return _float_of(j)
-    if t == "String":
-        return j["value"] if "value" in j else RawString(base64.b64decode(j["base64"]))
-    if t == "StringName":
-        return StringName(j["value"]) if "value" in j else RawStringName(base64.b64decode(j["base64"]))
-    if t in MATH_TYPES:
-        cls = MATH_TYPES[t]
-        width = j.get("width")
-        if cls._ints:
-            return cls(*j["value"])
-        comps = [_real_value(c, width or 4) for c in j["value"]]
-        v = cls(*[c for c, _ in comps], real_width=width)
-        _set(v, _raw=tuple(j["value"]) if any(b is not None for _, b in comps) else None)
-        return v
-    if t in PACKED_TYPES:
-        pcls = PACKED_TYPES[t]
-        width = j.get("width")
-        if pcls._ints:
-            return pcls(j["value"])
-        comps = [_real_value(c, width or 4) for c in j["value"]]
-        pv = pcls([c for c, _ in comps], real_width=width)
-        _set(pv, _raw=tuple(j["value"]) if any(b is not None for _, b in comps) else None)
-        return pv
-    if t == "PackedByteArray":
-        return base64.b64decode(j["base64"]) if "base64" in j else bytes(j["value"])
-    if t == "PackedStringArray":
-        return PackedStringArray(_name(e) for e in j["value"])
     if t == "NodePath":
         return NodePath([_name(n) for n in j["names"]], [_name(n) for n in j["subnames"]], j.get("absolute", False),
                         j.get("property", False))
@@ -1001,36 +907,35 @@ def from_json(j: Dict[str, Any]) -> Any:
             return Object()
         if "id" in j:
             return Object(id=j["id"])
+        _emptied(j, "properties")
         cls_name = _bytes_of(j["class"])
-        return Object(cls_name if isinstance(cls_name, str) else RawString(cls_name),  # type: ignore[arg-type]
-                      [(_name(k), from_json(v)) for k, v in j.get("properties", [])])
+        return Object(cls_name if isinstance(cls_name, str) else RawString(cls_name))  # type: ignore[arg-type]
     if t == "Callable":
         return Callable()
     if t == "Signal":
         return Signal(_name(j["name"]), j["object_id"])
     if t in ("Array", "TypedArray", "PackedTypedArray"):
-        items = [from_json(x) for x in j["value"]]
+        _emptied(j, "value")
         et, shared = j.get("element_type"), j.get("shared", False)
         if t == "Array" and et is None and not shared:
-            return items
-        return Array(items, element_type=_element_type(et), shared=shared, kind=t)
+            return []
+        return Array((), element_type=_element_type(et), shared=shared, kind=t)
     if t == "Dictionary":
-        pairs = [(from_json(k), from_json(v)) for k, v in j["value"]]
+        _emptied(j, "value")
         kt, vt, shared = j.get("key_type"), j.get("value_type"), j.get("shared", False)
         if kt is None and vt is None and not shared:
-            try:
-                d = dict(pairs)
-            except TypeError:
-                d = None
-            if d is not None and len(d) == len(pairs) and all(type(k) is type(dk) for k, dk in zip(
-                    (k for k, _ in pairs), d.keys())):
-                return d
-        return Dictionary(pairs, key_type=_element_type(kt), value_type=_element_type(vt), shared=shared)
+            return {}
+        return Dictionary((), key_type=_element_type(kt), value_type=_element_type(vt), shared=shared)
     if t == "Image":
         return Image(j["format"], j["mipmaps"], j["width"], j["height"], base64.b64decode(j["data"]))
     if t == "InputEvent":
         return InputEvent(j["event_type"], j["device"], j["length"], j.get("extra", ()))
     raise ValueError(f"the library gave a type this module does not know: {t!r}")
+
+
+def _emptied(j: Dict[str, Any], field: str) -> None:
+    if j.get(field):
+        raise ValueError(f"a {j['type']} with its {field} reached _values.py: the extension maps those itself")
 
 
 def _name(j: Any) -> Any:
@@ -1055,8 +960,8 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 
 def to_json(v: Any, _depth: int = 0) -> Dict[str, Any]:
     """One value of the JSON form for the Python value v (TypeError for what no Variant is)."""
-    if _depth > 1025:
-        raise ValueError("value nested deeper than 1024 levels below the top (the engines' limit)")
+    if _depth > _gdwire.HARD_MAX_DEPTH + 1:  # the top is depth 0; nothing deeper than the library's limit + 1 is a Variant
+        raise ValueError(f"value nested deeper than {_gdwire.HARD_MAX_DEPTH} levels below the top (the engines' limit)")
     if v is None:
         return {"type": "Nil"}
     if isinstance(v, bool):

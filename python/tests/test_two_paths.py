@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""The extension converts the types Python has itself (None, bool, int, float, str, bytes, list, dict,
-StringName, PackedStringArray) in C, and every other value through the library's JSON form and
-gdwire/_values.py. The whole-value JSON path (_gdwire.decode_json / encode_json, one mapping for every type)
-is kept, and these tests hold the two against each other on every engine-made packet and every committed fuzz
-input, in every mode: the same Python value (types included, floats by their bits) and the same bytes or the
-same error back."""
+"""The package has one mapping from the library's tree to Python values (gdwire/_gdwire.c to_py; the few types
+it does not make itself, NodePath, Object, ..., through _values._from_json_rare). A decoded tree and the same
+value through the library's JSON form (_gdwire.decode_json, then gdwire.from_json, which the library parses and
+the same mapping maps) must give the same Python value, and encoding it directly and through the JSON form
+(_gdwire.encode_json) the same bytes: on every engine-made packet and every committed fuzz input, in every mode
+(types included, floats by their bits; or the same error back)."""
 import glob
 import json
 import os
@@ -36,7 +36,7 @@ def structure(v):
 
 def by_json(data, row, mode, objects):
     text, used = _gdwire.decode_json(data, row, mode, objects, 0)
-    return gdwire._from_json_text(text), used
+    return gdwire.from_json(json.loads(text)), used
 
 
 def encoded(fn):
