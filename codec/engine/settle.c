@@ -142,7 +142,7 @@ static gdw_status settle(settle_ctx *c, gdw_value *root, settle_frame *f) {
  * fuzz target) is told each pass's key-merging work; in any other the reference is weak and resolves to nothing, so
  * the library keeps no diagnostic state of its own (codec/tests/no_state_test.sh). */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__EMSCRIPTEN__)
-void gdw_engine_settle_counted(uint64_t keys, uint64_t probes, uint64_t hashed, uint64_t compared) __attribute__((weak, visibility("hidden")));
+void gdw_engine_settle_counted(uint64_t keys, uint64_t probes, uint64_t hashed, uint64_t compared) __attribute__((weak));
 #define SETTLE_COUNTED(n) (gdw_engine_settle_counted ? gdw_engine_settle_counted((n).keys, (n).probes, (n).hashed, (n).compared) : (void)0)
 #else
 #define SETTLE_COUNTED(n) ((void)(n))
