@@ -19,7 +19,7 @@
 #define PAD_TO 300
 
 static size_t g_nd;
-static long g_packets, g_taken, g_engine_trees, g_sharing_checks;
+static long g_packets, g_taken, g_engine_trees, g_sharing_checks, g_off_thread_runs;
 
 static bool same_answer(const gdw_check_result *a, const gdw_check_result *b) {
     if (a->dialect != b->dialect || a->status != b->status) return false;
@@ -103,6 +103,7 @@ static void hooked(const uint8_t *p, size_t n, const gdw_decode_options *o, cons
 #ifdef GDW_NO_THREADS
     CHECK(!s.off_thread, "built without threads, a hook ran on another thread (%u asked)", threads);
 #endif
+    g_off_thread_runs += s.off_thread;
     pthread_mutex_destroy(&s.lock);
 }
 
@@ -165,10 +166,13 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) files += t_tsv_each(argv[i], 1, &rng, packet, NULL) > 0;
     printf("%ld packets (engine packets and a mutation each; each also padded to %d bytes), five ways: every row's answer from "
            "gdw_check, gdw_check_threads (2, 4) and the hooked run as its own walk's; %ld decodes where rows share, %ld answers "
-           "taken, %ld engine trees compared\n",
-           g_packets, PAD_TO, g_sharing_checks, g_taken, g_engine_trees);
+           "taken, %ld engine trees compared; %ld hooked runs had a row on another thread\n",
+           g_packets, PAD_TO, g_sharing_checks, g_taken, g_engine_trees, g_off_thread_runs);
     CHECK(g_packets >= 500, "only %ld packets", g_packets);
     CHECK(g_taken >= 1000, "only %ld answers taken: the sharing went untested", g_taken);
     CHECK(g_engine_trees >= 1000, "only %ld engine trees compared", g_engine_trees);
+#ifndef GDW_NO_THREADS
+    CHECK(g_off_thread_runs > 0, "no row of a hooked run on 3 threads ran off the calling thread: the threads went untested");
+#endif
     return t_finish();
 }
