@@ -104,12 +104,24 @@ bool gdw_check_shares(size_t len, const gdw_decode_options *opts) {
 #if !defined(GDW_NO_THREADS) && (defined(__unix__) || defined(__APPLE__)) && !(defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__))
 #define RUN_THREADS 1
 #include <pthread.h>
-#define RUN_LOCK(run) pthread_mutex_lock(&(run)->lock)
-#define RUN_UNLOCK(run) pthread_mutex_unlock(&(run)->lock)
+/* a run on the calling thread alone takes no lock: gdw_check, and every check of a small packet, call no pthread
+ * function (each one's first call in a process costs its symbol's binding, thousands of instructions) */
+#define RUN_LOCK(run) ((run)->threaded ? (void)pthread_mutex_lock(&(run)->lock) : (void)0)
+#define RUN_UNLOCK(run) ((run)->threaded ? (void)pthread_mutex_unlock(&(run)->lock) : (void)0)
+
 #else
 #define RUN_THREADS 0
 #define RUN_LOCK(run) ((void)(run))
 #define RUN_UNLOCK(run) ((void)(run))
+
+#endif
+
+/* The steps of a row, inlined into the loops that run them: on a packet whose rows cost little (a megabyte
+ * PackedVector3Array, stepped over in O(1)), calls would cost a tenth of the check (bench/budget). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ROW_STEP static inline __attribute__((always_inline))
+#else
+#define ROW_STEP static inline
 #endif
 
 /* The rows one run schedules and shares among (the table has far fewer dialects); a row past them walks on its own. */
@@ -127,10 +139,15 @@ struct gdw_check_run {
     gdw_check_result *out;
     bool share;               /* rows take alike rows' answers */
     unsigned char state[RUN_ROWS];
+    size_t first_waiting;     /* no row before it waits */
+    unsigned char walked[RUN_ROWS]; /* the rows that walked and finished (ROW_WALKED), in table order */
+    size_t nw;
     gdw_rules_read read[RUN_ROWS];      /* what each walked row's answer rested on (shared rows) */
+    bool engine_trees;                  /* engine_tree[] is in use (cleared at the first gdw_check_engine_tree) */
     gdw_doc *engine_tree[RUN_ROWS];     /* gdw_check_engine_tree's decodes, by the row that made each */
     gdw_rules_read engine_read[RUN_ROWS];
 #if RUN_THREADS
+    bool threaded;            /* helper threads run rows too: lock and row_finished are in use */
     pthread_mutex_t lock;
     pthread_cond_t row_finished;
 #endif
@@ -139,39 +156,54 @@ struct gdw_check_run {
 /* Row i takes the answer of a walked row that read the packet as it would (gdw_dialects_answer_alike): its walk
  * would read the same of its own table and so make the same answer, tree and digest (but for a strict verdict of
  * its own where a rule only that read differs: gdw_check_take_answer). Returns that row, or run->n: none. */
-static size_t answer_from_alike_row(gdw_check_run *run, size_t i) {
+ROW_STEP size_t answer_from_alike_row(gdw_check_run *run, size_t i, const gdw_dialect *d, bool threaded) {
     if (!run->share) return run->n;
-    const gdw_dialect *d = gdw_dialect_at(i);
     size_t from = run->n;
-    RUN_LOCK(run);
-    for (size_t k = 0; k < run->n && from == run->n; k++)
-        if (run->state[k] == ROW_WALKED && gdw_dialects_answer_alike(run->out[k].dialect, d, &run->read[k])) from = k;
-    RUN_UNLOCK(run);
+    if (threaded) RUN_LOCK(run);
+    for (size_t w = 0; w < run->nw; w++) {
+        size_t k = run->walked[w];
+        if (gdw_dialects_answer_alike(run->out[k].dialect, d, &run->read[k])) {
+            from = k;
+            break;
+        }
+    }
+    if (threaded) RUN_UNLOCK(run);
     if (from == run->n) return from;
     gdw_check_take_answer(d, run->buf, run->len, run->opts, &run->out[from], &run->read[from], &run->out[i]);
-    run->read[i] = run->read[from];
     return from;
 }
 
-static void answer_row(gdw_check_run *run, size_t i) {
+/* Row i's own walk, under the options the caller's before_walk makes of the check's; what it read into *read (NULL:
+ * not asked). */
+ROW_STEP void walk_row(const gdw_check_options *co, size_t i, const gdw_dialect *d, const uint8_t *buf, size_t len,
+                      const gdw_decode_options *opts, const gdw_allocator *alloc, gdw_check_result *r, gdw_rules_read *read, bool hooks) {
+    gdw_decode_options hooked;
+    if (hooks && co->before_walk) hooked = *opts, co->before_walk(co->ctx, i, &hooked), opts = &hooked;
+    if (read) memset(read, 0, sizeof *read);
+    gdw_check_dialect_read(d, buf, len, opts, alloc, co->keep_docs, r, read);
+}
+
+/* Row i, start to finish. threaded and hooks are constants where it is inlined: the loop of gdw_check, alone and
+ * without hooks, takes no lock and asks for no hook. */
+ROW_STEP void answer_row(gdw_check_run *run, size_t i, bool threaded, bool hooks) {
     const gdw_check_options *co = run->co;
-    size_t from = answer_from_alike_row(run, i);
+    const gdw_dialect *d = gdw_dialect_at(i);
+    size_t from = answer_from_alike_row(run, i, d, threaded);
     if (from == run->n) {
         from = i;
-        gdw_decode_options hooked;
-        const gdw_decode_options *o = run->opts;
-        if (co->before_walk) hooked = *o, co->before_walk(co->ctx, i, &hooked), o = &hooked;
-        gdw_rules_read *read = run->share ? &run->read[i] : NULL;
-        if (read) memset(read, 0, sizeof *read);
-        gdw_check_dialect_read(gdw_dialect_at(i), run->buf, run->len, o, run->alloc, co->keep_docs, &run->out[i], read);
+        walk_row(co, i, d, run->buf, run->len, run->opts, run->alloc, &run->out[i], run->share ? &run->read[i] : NULL, hooks);
     }
-    if (co->after_row) co->after_row(co->ctx, run, i, from);
-    RUN_LOCK(run);
-    run->state[i] = from == i ? ROW_WALKED : ROW_TOOK;
+    if (hooks && co->after_row) co->after_row(co->ctx, run, i, from);
+    if (threaded) RUN_LOCK(run);
 #if RUN_THREADS
-    pthread_cond_broadcast(&run->row_finished);
+    if (threaded) run->state[i] = from == i ? ROW_WALKED : ROW_TOOK, pthread_cond_broadcast(&run->row_finished);
 #endif
-    RUN_UNLOCK(run);
+    if (from == i) { /* into the walked rows, kept in table order (alone, the order they finish in) */
+        size_t w = run->nw++;
+        for (; threaded && w > 0 && run->walked[w - 1] > i; w--) run->walked[w] = run->walked[w - 1];
+        run->walked[w] = (unsigned char)i;
+    }
+    if (threaded) RUN_UNLOCK(run);
 }
 
 #if RUN_THREADS
@@ -181,7 +213,6 @@ static bool may_read_alike(const gdw_check_run *run, size_t a, size_t b) {
     unsigned id = run->len ? run->buf[0] : 0; /* the header's low byte (little-endian) */
     return gdw_dialect_wire_type(gdw_dialect_at(a), id) == gdw_dialect_wire_type(gdw_dialect_at(b), id);
 }
-#endif
 
 /* The next row to do, or run->n when none is left. Where rows share answers, a row that may read the packet alike
  * a row running on another thread (may_read_alike) waits, and the thread takes a later row meanwhile: the row will
@@ -193,13 +224,12 @@ static size_t claim_row(gdw_check_run *run) {
     for (;;) {
         size_t pick = run->n;
         bool held = false;
-        for (size_t i = 0; i < run->n && pick == run->n; i++) {
+        while (run->first_waiting < run->n && run->state[run->first_waiting] != ROW_WAITING) run->first_waiting++;
+        for (size_t i = run->first_waiting; i < run->n && pick == run->n; i++) {
             if (run->state[i] != ROW_WAITING) continue;
             bool kin_running = false;
-#if RUN_THREADS
             for (size_t k = 0; run->share && k < run->n && !kin_running; k++)
                 kin_running = run->state[k] == ROW_RUNNING && may_read_alike(run, k, i);
-#endif
             if (kin_running) held = true;
             else pick = i;
         }
@@ -208,23 +238,23 @@ static size_t claim_row(gdw_check_run *run) {
             RUN_UNLOCK(run);
             return pick;
         }
-#if RUN_THREADS
         pthread_cond_wait(&run->row_finished, &run->lock);
-#endif
     }
 }
 
 static void *answer_rows(void *arg) {
     gdw_check_run *run = (gdw_check_run *)arg;
-    for (size_t i; (i = claim_row(run)) < run->n;) answer_row(run, i);
+    for (size_t i; (i = claim_row(run)) < run->n;) answer_row(run, i, true, true);
     return NULL;
 }
+#endif
 
 const gdw_doc *gdw_check_engine_tree(gdw_check_run *run, size_t i) {
     if (!run || i >= run->n) return NULL;
     const gdw_dialect *d = gdw_dialect_at(i);
     const gdw_doc *held = NULL;
     RUN_LOCK(run);
+    if (!run->engine_trees) memset(run->engine_tree, 0, sizeof run->engine_tree), run->engine_trees = true;
     for (size_t k = 0; k < run->n && !held; k++)
         if (run->engine_tree[k] && gdw_dialects_read_alike(gdw_dialect_at(k), d, &run->engine_read[k])) held = run->engine_tree[k];
     RUN_UNLOCK(run);
@@ -269,31 +299,37 @@ size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_optio
      * or where the caller's hooks stand in for both (take_answers), and gdw_check_shares says so. */
     bool bare = !co->keep_docs && !run.opts->digest;
     run.share = (bare || co->take_answers) && gdw_check_shares(len, run.opts);
-    memset(run.state, ROW_WAITING, sizeof run.state);
-    memset(run.engine_tree, 0, sizeof run.engine_tree);
+    run.nw = 0;
+    run.engine_trees = false;
     unsigned threads = co->threads > GDW_CHECK_THREADS_MAX ? GDW_CHECK_THREADS_MAX : co->threads;
     if (threads > run.n) threads = (unsigned)run.n;
 #if RUN_THREADS
-    pthread_t helper[GDW_CHECK_THREADS_MAX];
-    unsigned started = 0;
-    pthread_mutex_init(&run.lock, NULL);
-    pthread_cond_init(&run.row_finished, NULL);
-    while (started + 1 < threads && pthread_create(&helper[started], NULL, answer_rows, &run) == 0) started++;
-    answer_rows(&run);
-    for (unsigned k = 0; k < started; k++) pthread_join(helper[k], NULL);
-    pthread_cond_destroy(&run.row_finished);
-    pthread_mutex_destroy(&run.lock);
+    run.threaded = threads > 1;
+    if (run.threaded) {
+        memset(run.state, ROW_WAITING, sizeof run.state);
+        run.first_waiting = 0;
+        pthread_t helper[GDW_CHECK_THREADS_MAX];
+        unsigned started = 0;
+        pthread_mutex_init(&run.lock, NULL);
+        pthread_cond_init(&run.row_finished, NULL);
+        while (started + 1 < threads && pthread_create(&helper[started], NULL, answer_rows, &run) == 0) started++;
+        answer_rows(&run);
+        for (unsigned k = 0; k < started; k++) pthread_join(helper[k], NULL);
+        pthread_cond_destroy(&run.row_finished);
+        pthread_mutex_destroy(&run.lock);
+    } else
 #else
     (void)threads; /* no threads here: the calling thread answers every row (GDW_NO_THREADS) */
-    answer_rows(&run);
 #endif
-    for (size_t i = 0; i < run.n; i++) gdw_doc_free(run.engine_tree[i]);
+    if (co->before_walk || co->after_row) { /* alone: the rows in table order, no lock */
+        for (size_t i = 0; i < run.n; i++) answer_row(&run, i, false, true);
+    } else {
+        for (size_t i = 0; i < run.n; i++) answer_row(&run, i, false, false);
+    }
+    for (size_t i = 0; run.engine_trees && i < run.n; i++) gdw_doc_free(run.engine_tree[i]);
     /* past RUN_ROWS (not in today's table): each row its own walk */
     for (size_t i = run.n; i < cap && i < nd; i++) {
-        const gdw_decode_options *o = run.opts;
-        gdw_decode_options hooked;
-        if (co->before_walk) hooked = *o, co->before_walk(co->ctx, i, &hooked), o = &hooked;
-        gdw_check_dialect_read(gdw_dialect_at(i), buf, len, o, alloc, co->keep_docs, &out[i], NULL);
+        walk_row(co, i, gdw_dialect_at(i), buf, len, run.opts, alloc, &out[i], NULL, true);
         if (co->after_row) co->after_row(co->ctx, NULL, i, i);
     }
     return nd;
