@@ -29,7 +29,7 @@
 #include <time.h>
 
 #include "bench/workloads.h"
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 
 static double now(void) {
     struct timespec ts;
@@ -123,7 +123,7 @@ __attribute__((noinline)) static int run_op(int op, job *j) { /* noinline: callg
         g_sink += w;
     } else if (op == OP_CHECK) {
         gdw_check_result r[64];
-        g_sink += gdw_check(j->packet, j->len, &o, g_alloc, false, r);
+        g_sink += gdw_check(j->packet, j->len, &o, g_alloc, false, r, 64);
     } else if (op == OP_DECODE_EACH) {
         /* what check is measured against: a decode per dialect, zero-copy as check's own decodes
          * are, so that the ratio counts only the work check adds */

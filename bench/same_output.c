@@ -10,12 +10,18 @@
  *   - gdw_validate and gdw_validate_watched: status, consumed, the error record, engine_same;
  *   - copying only: a cut decode (keep_nodes 3, watching): status, consumed, gdw_doc_cut, engine_same,
  *     the digest and the head of its text.
- * Each file's lines follow a line "== NAME (N bytes)". Only the public API (gdwire.h): the same program builds against any revision that has it. */
+ * Each file's lines follow a line "== NAME (N bytes)". Only the public API (gdwire.h, and gdwire_check.h for the
+ * table's rows where a revision has it): the same program builds against any revision that has them. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__has_include)
+#if __has_include("gdwire_check.h")
+#include "gdwire_check.h" /* gdw_row_count, gdw_row_at: in gdwire.h before issue 58 */
+#endif
+#endif
 #include "gdwire.h"
 
 typedef struct {

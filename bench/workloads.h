@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 
 typedef struct pool pool; /* owns a workload's memory */
 

@@ -314,7 +314,9 @@ static void check_value(const gdw_mp_value *v, const uint8_t *p, size_t n, char 
     if (!res || !rows) { snprintf(out, cap, "?"); free(res), free(rows); return; }
     gdw_decode_options dec = gdw_decode_options_default();
     dec.allow_objects = true;
-    size_t accepted = gdw_check(p, n, &dec, NULL, true, res);
+    size_t accepted = 0;
+    gdw_check(p, n, &dec, NULL, true, res, nd);
+    for (size_t i = 0; i < nd; i++) accepted += res[i].status == GDW_OK;
     for (size_t i = 0; i < nd; i++) rows[i].result = res[i], rows[i].meaning = -1, rows[i].misread = SIZE_MAX;
     size_t best = gdw_check_rank_rows(rows, nd, p, n, &dec, false); /* the value's own bytes: nothing in front to look past */
     snprintf(out, cap, "%s first, %zu of %zu dialects read it", accepted ? gdw_dialect_name(res[best].dialect) : "none", accepted, nd);

@@ -8,13 +8,13 @@
  * "meaning", which the ranking takes as given) and prints the matrix.
  *
  * Cost: one decode for the dialects that read the packet alike (a row that agrees with a row already walked on
- * every rule and type id that row read takes its answer and its tree: take_alike, gdw_dialects_read_alike). The
+ * every rule and type id that row read takes its answer and its tree: the library's gdw_check_run_rows). The
  * decode adds each node to the row's digest, by which the dialects that read alike are grouped (a digest a row,
  * not a comparison a pair of trees), and to its facts (misread-looking reals and types: facts_node) as it makes
  * it, and keeps only the value's first CHECK_KEEP_NODES nodes, from which the value lines print (the JSON form,
  * which prints values whole, keeps them whole). The dialects are independent, so on a large packet they are
- * spread over the machine's cores (check_all; a row waits while a row that may read the packet alike runs,
- * claim_row); the answers, and so the output, are the same however they are spread. A tree is kept only as
+ * spread over the machine's cores (check_threads; the library's scheduler has a row wait while a row that may
+ * read the packet alike runs); the answers, and so the output, are the same however they are spread. A tree is kept only as
  * long as something will read it (check_run.keep): the matrix keeps one tree per value (a freed row's value
  * lines are printed into the row first) and the one-line form none, and the pages a freed tree held serve the
  * next dialect's decode (region.c).
@@ -51,10 +51,6 @@ typedef struct row {
                             freed (KEEP_ONE_PER_VALUE); -1: this row's own tree, or none */
     gdw_doc *whole;    /* the row's value decoded whole for an engine note (its tree is cut): the notes of rows with its
                           digest read it too (note_tree); under check_run.twins_lock */
-    gdw_doc *held;     /* the value the row's engine holds (an engine-exact decode) for its engine note, and what that
-                          decode read: the notes of rows that read the packet alike in that mode read it too
-                          (held_tree); under check_run.twins_lock */
-    gdw_rules_read held_read;
     bool exact_ok;     /* engine-exact mode accepts the packet (the engine's own verdict) */
     char engine_note[1000]; /* the engine holds another value than the bytes spell (engine_note.c) */
     size_t odd_reals;  /* reals that look misread (subnormal, NaN, beyond 1e30) */
@@ -72,13 +68,9 @@ typedef enum keep_trees { KEEP_NONE, KEEP_ONE_PER_VALUE, KEEP_ALL } keep_trees;
 typedef struct check_run {
     const opts *o;
     keep_trees keep;
-    pthread_mutex_t twins_lock; /* rows finished with a tree kept (kept[], kept_n), and each row's state[] */
+    pthread_mutex_t twins_lock; /* rows finished with a tree kept (kept[], kept_n), and the rows' whole trees */
     size_t *kept;
     size_t kept_n;
-    gdw_rules_read *read; /* per dialect: what its answer rested on (gdw_check_dialect_read) */
-    uint8_t *state;       /* per dialect: ROW_WAITING, ROW_RUNNING, ROW_TOOK (finished with another row's answer) or
-                             ROW_WALKED (finished, its answer and read[] may be taken: take_alike); under twins_lock */
-    pthread_cond_t row_finished; /* signalled when a row finishes (claim_row waits on it) */
     size_t nd;
     row *rows;
     gdw_check_result *res; /* gdw_check's results for the packet being checked */
@@ -407,39 +399,16 @@ static void print_json(check_run *c, const packet *pk, int best, int nm) {
 
 /* ---- the verb ------------------------------------------------------------------------------------- */
 
-/* One dialect's answer and the walk of its tree (and, in the matrix, its engine note): the work of one row,
- * independent of every other row's. */
+/* One packet's check: the library's scheduler runs the rows, on one thread or several, each taking an alike row's
+ * answer where it can (gdw_check_run_rows); the hooks below are the command's own work on a row, on the thread that
+ * does it: its digest and facts (walk_with_facts), its tree kept or its lines printed, and its engine note
+ * (row_done). */
 typedef struct check_job {
     check_run *c;
     const packet *pk;
     const gdw_decode_options *dec;
     const gdw_allocator *alloc;
-    bool share;         /* rows may take an alike row's answer (take_alike): a row waits for a running row it may read alike */
 } check_job;
-
-enum { ROW_WAITING, ROW_RUNNING, ROW_TOOK, ROW_WALKED };
-
-/* Row i takes the answer of a finished row that read the packet as it would (gdw_dialects_answer_alike): its
- * walk would read the same of its own table and so make the same answer, tree and digest (but for a strict
- * verdict of its own where a rule only that read differs: gdw_check_take_answer); the other row's tree (or the
- * one it stands for) stands for this row's. False: no such row. */
-static bool take_alike(check_job *j, size_t i) {
-    check_run *c = j->c;
-    if (!j->share) return false;
-    const gdw_dialect *d = gdw_dialect_at(i);
-    size_t from = c->nd;
-    pthread_mutex_lock(&c->twins_lock);
-    for (size_t k = 0; k < c->nd && from == c->nd; k++)
-        if (c->state[k] == ROW_WALKED && gdw_dialects_answer_alike(c->res[k].dialect, d, &c->read[k])) from = k;
-    pthread_mutex_unlock(&c->twins_lock);
-    if (from == c->nd) return false;
-    row *w = &c->rows[i];
-    gdw_check_take_answer(d, j->pk->p, j->pk->n, j->dec, &c->res[from], &c->read[from], &c->res[i]); /* its own strict verdict if need be */
-    c->read[i] = c->read[from];
-    c->facts[i].digest = c->facts[from].digest;
-    if (c->res[i].status == GDW_OK) w->twin = c->rows[from].twin >= 0 ? c->rows[from].twin : (int)from;
-    return true;
-}
 
 /* The tree row i's engine note compares with the engine's value: its own (cut, CHECK_KEEP_NODES) where that says the
  * engine holds the same (no note is made), else its value whole, decoded once for the rows with its digest. */
@@ -463,83 +432,66 @@ static const gdw_doc *note_tree(check_job *j, size_t i, const gdw_doc *tree) {
     return whole;
 }
 
-/* The value row i's engine holds, for its engine note: an engine-exact decode, made once for the rows that read the
- * packet alike in that mode (gdw_decode_read: on a Godot 3 packed array of Vector3, three Pandemonium rows read a
- * Dictionary of a million null keys, each of whose notes merged them). NULL: the note decodes it (a failed decode). */
-static const gdw_doc *held_tree(check_job *j, size_t i) {
-    check_run *c = j->c;
-    const gdw_dialect *d = gdw_dialect_at(i);
-    const gdw_doc *held = NULL;
-    pthread_mutex_lock(&c->twins_lock);
-    for (size_t k = 0; k < c->nd && !held; k++)
-        if (c->rows[k].held && gdw_dialects_read_alike(gdw_dialect_at(k), d, &c->rows[k].held_read)) held = c->rows[k].held;
-    pthread_mutex_unlock(&c->twins_lock);
-    if (held) return held;
-    gdw_decode_options o = *j->dec;
-    o.mode = GDW_MODE_ENGINE_EXACT;
-    o.borrow_input = true;
-    o.keep_nodes = 0;
-    gdw_rules_read read = {0, 0, 0};
-    gdw_doc *doc = NULL;
-    if (gdw_decode_read(d, j->pk->p, j->pk->n, &o, j->alloc, &doc, NULL, NULL, &read) != GDW_OK) return NULL;
-    pthread_mutex_lock(&c->twins_lock);
-    c->rows[i].held = doc;
-    c->rows[i].held_read = read;
-    pthread_mutex_unlock(&c->twins_lock);
-    return doc;
-}
-
 /* Row i's engine note (the matrix's): its value as written (note_tree) against the value its engine holds
- * (held_tree, asked only where the walk could not tell the two are the same). */
-static void engine_note_of(check_job *j, size_t i, const gdw_doc *tree) {
+ * (gdw_check_engine_tree: decoded once for the rows that read the packet alike in engine-exact mode; asked only
+ * where the walk could not tell the two are the same). */
+static void engine_note_of(check_job *j, gdw_check_run *run, size_t i, const gdw_doc *tree) {
     row *w = &j->c->rows[i];
     const gdw_doc *have = note_tree(j, i, tree);
-    const gdw_doc *held = j->dec->mode == GDW_MODE_ENGINE_EXACT || gdw_doc_engine_same(have) ? NULL : held_tree(j, i);
+    const gdw_doc *held = j->dec->mode == GDW_MODE_ENGINE_EXACT || gdw_doc_engine_same(have) ? NULL : gdw_check_engine_tree(run, i);
     engine_value_note(gdw_dialect_at(i), j->pk, j->dec, have, held, j->alloc, w->engine_note, sizeof w->engine_note);
 }
 
-static void check_row(check_job *j, size_t i) {
+/* Before row i walks the packet: the decode adds its value to the row's digest and facts as it makes it, and keeps
+ * only the nodes the output reads. */
+static void walk_with_facts(void *ctx, size_t i, gdw_decode_options *o) {
+    check_job *j = ctx;
     check_run *c = j->c;
-    gdw_check_result *r = &c->res[i];
-    row *w = &c->rows[i];
-    w->r = r;
-    w->engine_note[0] = 0;
-    w->twin = -1;
     tree_facts *f = &c->facts[i];
-    bool walked = false;
-    if (take_alike(j, i)) {
-        if (r->status == GDW_OK) {
-            const gdw_doc *tree = c->rows[w->twin].r->doc; /* kept: the row a tree stands for keeps it */
-            if (r->engine_exact && c->matrix) engine_note_of(j, i, tree);
-            if (c->keep == KEEP_ONE_PER_VALUE) { /* its lines, as a freed row's (below) */
-                make_value_line(&w->line[0], gdw_doc_root(tree), VALUE_LINE_TABLE);
-                if ((size_t)w->twin > i) make_value_line(&w->line[1], gdw_doc_root(tree), VALUE_LINE_MEANING);
-            }
-        }
-        goto finished;
-    }
     pthread_once(&g_digest_key_once, make_digest_key);
     pthread_once(&g_real_types_once, make_real_types);
     gdw_digest_init(&f->digest, g_digest_key[0], g_digest_key[1], j->pk->p, j->pk->n);
     f->odd = 0;
     f->seen = 0;
     f->ntypes = 0;
-    gdw_decode_options o = *j->dec;
-    o.digest = &f->digest; /* the decode adds its value as it makes it, and tells its facts */
-    o.on_node = facts_node;
-    o.on_node_ctx = f;
-    o.keep_nodes = c->keep == KEEP_ALL ? 0 : CHECK_KEEP_NODES; /* the output reads the value lines only */
-    memset(&c->read[i], 0, sizeof c->read[i]);
-    walked = true;
-    if (!gdw_check_dialect_read(gdw_dialect_at(i), j->pk->p, j->pk->n, &o, j->alloc, true, r, &c->read[i])) goto finished;
+    o->digest = &f->digest; /* the decode adds its value as it makes it, and tells its facts */
+    o->on_node = facts_node;
+    o->on_node_ctx = f;
+    o->keep_nodes = c->keep == KEEP_ALL ? 0 : CHECK_KEEP_NODES; /* the output reads the value lines only */
+}
+
+/* Row i is answered: walked (from == i), or with the answer of row from, which read the packet as it would, taken;
+ * then the other row's tree (or the one it stands for) stands for this row's, and its digest is this row's. */
+static void row_done(void *ctx, gdw_check_run *run, size_t i, size_t from) {
+    check_job *j = ctx;
+    check_run *c = j->c;
+    gdw_check_result *r = &c->res[i];
+    row *w = &c->rows[i];
+    w->r = r;
+    w->engine_note[0] = 0;
+    w->twin = -1;
+    if (from != i) {
+        c->facts[i].digest = c->facts[from].digest;
+        if (r->status != GDW_OK) return;
+        w->twin = c->rows[from].twin >= 0 ? c->rows[from].twin : (int)from;
+        const gdw_doc *tree = c->rows[w->twin].r->doc; /* kept: the row a tree stands for keeps it */
+        if (r->engine_exact && c->matrix) engine_note_of(j, run, i, tree);
+        if (c->keep == KEEP_ONE_PER_VALUE) { /* its lines, as a freed row's (below) */
+            make_value_line(&w->line[0], gdw_doc_root(tree), VALUE_LINE_TABLE);
+            if ((size_t)w->twin > i) make_value_line(&w->line[1], gdw_doc_root(tree), VALUE_LINE_MEANING);
+        }
+        return;
+    }
+    if (r->status != GDW_OK) return;
+    tree_facts *f = &c->facts[i];
     /* the first finished row of each digest keeps its tree for the output; a later one is freed (check_all) */
     pthread_mutex_lock(&c->twins_lock);
     for (size_t k = 0; k < c->kept_n && w->twin < 0; k++)
         if (same_digest(&c->facts[c->kept[k]], f)) w->twin = (int)c->kept[k];
     if (w->twin < 0) c->kept[c->kept_n++] = i;
     pthread_mutex_unlock(&c->twins_lock);
-    if (r->engine_exact && c->matrix) engine_note_of(j, i, r->doc);
-    if (c->keep == KEEP_ALL || (c->keep == KEEP_ONE_PER_VALUE && w->twin < 0)) goto finished; /* the output reads its tree */
+    if (r->engine_exact && c->matrix) engine_note_of(j, run, i, r->doc);
+    if (c->keep == KEEP_ALL || (c->keep == KEEP_ONE_PER_VALUE && w->twin < 0)) return; /* the output reads its tree */
     if (c->keep == KEEP_ONE_PER_VALUE) {
         /* a later row of a digest is freed: its lines first, the meaning's only where a row before it may not be in it */
         make_value_line(&w->line[0], gdw_doc_root(r->doc), VALUE_LINE_TABLE);
@@ -547,82 +499,38 @@ static void check_row(check_job *j, size_t i) {
     }
     gdw_doc_free(r->doc); /* its pages serve the next decode (region.c) */
     r->doc = NULL;
-finished:
-    pthread_mutex_lock(&c->twins_lock);
-    c->state[i] = walked ? ROW_WALKED : ROW_TOOK;
-    pthread_cond_broadcast(&c->row_finished);
-    pthread_mutex_unlock(&c->twins_lock);
-}
-
-/* Whether rows a and b may read the packet alike: their type tables give its first header's id the same type
- * (rows that read the top value as different types read nothing alike). */
-static bool may_read_alike(const packet *pk, size_t a, size_t b) {
-    unsigned id = pk->n ? pk->p[0] : 0; /* the header's low byte (little-endian) */
-    return gdw_dialect_wire_type(gdw_dialect_at(a), id) == gdw_dialect_wire_type(gdw_dialect_at(b), id);
-}
-
-/* The next row to do, or c->nd when none is left. Where rows share answers, a row that may read the packet
- * alike a row running on another thread (may_read_alike) waits, and the thread takes a later row meanwhile: the
- * row will then mostly take the running row's answer (take_alike) rather than walk the packet beside it; when
- * only such rows are left, the thread waits for a row to finish. The answers, and the output, do not depend on
- * the order (check_share_test, check_threads_test). */
-static size_t claim_row(check_job *j) {
-    check_run *c = j->c;
-    pthread_mutex_lock(&c->twins_lock);
-    for (;;) {
-        size_t pick = c->nd;
-        bool held = false;
-        for (size_t i = 0; i < c->nd && pick == c->nd; i++) {
-            if (c->state[i] != ROW_WAITING) continue;
-            bool kin_running = false;
-            for (size_t k = 0; j->share && k < c->nd && !kin_running; k++)
-                kin_running = c->state[k] == ROW_RUNNING && may_read_alike(j->pk, k, i);
-            if (kin_running) held = true;
-            else pick = i;
-        }
-        if (pick < c->nd || !held) {
-            if (pick < c->nd) c->state[pick] = ROW_RUNNING;
-            pthread_mutex_unlock(&c->twins_lock);
-            return pick;
-        }
-        pthread_cond_wait(&c->row_finished, &c->twins_lock);
-    }
-}
-
-static void *check_rows(void *arg) {
-    check_job *j = arg;
-    for (size_t i; (i = claim_row(j)) < j->c->nd;) check_row(j, i);
-    return NULL;
 }
 
 /* Below this many bytes a packet's rows are done one after another: starting a thread (tens of
- * microseconds) would cost more than it saves. At most CHECK_THREADS rows at once, or as many as the
- * environment's GDWIRE_THREADS says (1: one after another). */
+ * microseconds) would cost more than it saves. At most CHECK_THREADS rows at once besides this thread's,
+ * or as many as the environment's GDWIRE_THREADS says (1: one after another). */
 #define CHECK_PARALLEL_PACKET ((size_t)1 << 20)
 #define CHECK_THREADS 8
 
-/* Every dialect's answer to the packet (gdw_check's, row by row), each accepted tree walked once: on a
- * packet of a megabyte or more, spread over the online cores. Returns how many dialects accept. */
-static int check_all(check_run *c, const packet *pk, const gdw_decode_options *dec) {
-    check_job j = {c, pk, dec, region_for(pk->n), gdw_check_shares(pk->n, dec)}; /* as gdw_check shares */
-    c->kept_n = 0;
-    memset(c->state, ROW_WAITING, c->nd * sizeof *c->state);
-    pthread_t t[CHECK_THREADS];
-    size_t nt = 0;
-    if (pk->n >= CHECK_PARALLEL_PACKET) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        const char *cap = getenv("GDWIRE_THREADS"); /* at most this many (docs/gdwire.1, ENVIRONMENT) */
-        if (cap && *cap) {
-            long n = strtol(cap, NULL, 10);
-            if (n >= 1 && n < cpus) cpus = n;
-        }
-        size_t want = cpus > 1 ? (size_t)cpus - 1 : 0; /* this thread is one of them */
-        if (want > CHECK_THREADS) want = CHECK_THREADS;
-        if (want > c->nd - 1) want = c->nd - 1;
-        while (nt < want && pthread_create(&t[nt], NULL, check_rows, &j) == 0) nt++;
+/* The threads a check of an n-byte packet runs on, this one included: on a packet of a megabyte or more, the
+ * online cores. */
+static unsigned check_threads(size_t n, size_t nd) {
+    if (n < CHECK_PARALLEL_PACKET) return 1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *cap = getenv("GDWIRE_THREADS"); /* at most this many (docs/gdwire.1, ENVIRONMENT) */
+    if (cap && *cap) {
+        long n = strtol(cap, NULL, 10);
+        if (n >= 1 && n < cpus) cpus = n;
     }
-    check_rows(&j);
-    for (size_t k = 0; k < nt; k++) pthread_join(t[k], NULL);
+    size_t want = cpus > 1 ? (size_t)cpus - 1 : 0; /* this thread is one of them */
+    if (want > CHECK_THREADS) want = CHECK_THREADS;
+    if (want > nd - 1) want = nd - 1;
+    return (unsigned)want + 1;
+}
+
+/* Every dialect's answer to the packet (gdw_check's, row by row), each accepted tree walked once. Returns how many
+ * dialects accept. */
+static int check_all(check_run *c, const packet *pk, const gdw_decode_options *dec) {
+    check_job j = {c, pk, dec, region_for(pk->n)};
+    c->kept_n = 0;
+    /* rows take alike rows' answers as gdw_check does (gdw_check_shares), the hooks standing in for their trees and digests */
+    gdw_check_options co = {true, check_threads(pk->n, c->nd), true, walk_with_facts, row_done, &j};
+    gdw_check_run_rows(pk->p, pk->n, dec, j.alloc, &co, c->res, c->nd);
     int accepted = 0;
     for (size_t i = 0; i < c->nd; i++) {
         row *w = &c->rows[i];
@@ -650,8 +558,6 @@ static void free_docs(check_run *c) {
         c->res[i].doc = NULL;
         gdw_doc_free(c->rows[i].whole);
         c->rows[i].whole = NULL;
-        gdw_doc_free(c->rows[i].held);
-        c->rows[i].held = NULL;
     }
     region_reset();
 }
@@ -700,8 +606,6 @@ static void check_run_free(check_run *c) {
     free(c->rep);
     free(c->ranked);
     free(c->kept);
-    free(c->read);
-    free(c->state);
 }
 
 static bool check_run_alloc(check_run *c) {
@@ -714,10 +618,8 @@ static bool check_run_alloc(check_run *c) {
     c->rep = calloc(c->nd, sizeof *c->rep);
     c->ranked = calloc(c->nd, sizeof *c->ranked);
     c->kept = calloc(c->nd, sizeof *c->kept);
-    c->read = calloc(c->nd, sizeof *c->read);
-    c->state = calloc(c->nd, sizeof *c->state);
-    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->ranked && c->kept && c->read && c->state;
-    if (ok) ok = pthread_mutex_init(&c->twins_lock, NULL) == 0 && pthread_cond_init(&c->row_finished, NULL) == 0;
+    bool ok = c->rows && c->res && c->accept_count && c->first_count && c->facts && c->rep && c->ranked && c->kept;
+    if (ok) ok = pthread_mutex_init(&c->twins_lock, NULL) == 0;
     if (ok) return true;
     check_run_free(c);
     return false;

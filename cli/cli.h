@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 
 #define EXIT_ACCEPTED 0
 #define EXIT_REJECTED 1

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* check.c — one packet against every dialect (gdw_check, gdwire.h), and the ranking of the answers (gdw_check_rank_rows, gdw_check_summary):
+/* check.c — one packet against every dialect (gdw_check, gdwire_check.h), and the ranking of the answers (gdw_check_rank_rows, gdw_check_summary):
  * the one definition `gdwire check`, the Python and npm packages and the page share. */
 #include <math.h>
 #include <stdarg.h>
@@ -98,31 +98,252 @@ bool gdw_check_shares(size_t len, const gdw_decode_options *opts) {
     return len >= GDW_CHECK_SHARE_MIN;
 }
 
-size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
-                 gdw_check_result *out) {
-    size_t accepted = 0;
-    if (!out) return 0;
-    /* A row that agrees with a row walked before it on all that row's answer rested on takes that answer: where
-     * the rows keep no documents (each would need its own tree), no digest is asked (each decode adds to it)
-     * and gdw_check_shares says so. */
-    enum { SHARED_MAX = 64 };
-    gdw_rules_read read[SHARED_MAX];
-    size_t walked[SHARED_MAX], nw = 0;
-    bool share = !keep_docs && !(opts && opts->digest) && gdw_check_shares(len, opts);
-    for (size_t i = 0; i < gdw_dialect_count(); i++) {
-        const gdw_dialect *d = gdw_dialect_at(i);
-        size_t k = 0; /* the walked row whose answer this row takes, if one: k < nw */
-        while (share && k < nw && !gdw_dialects_answer_alike(out[walked[k]].dialect, d, &read[k])) k++;
-        if (share && k < nw) {
-            gdw_check_take_answer(d, buf, len, opts, &out[walked[k]], &read[k], &out[i]);
-        } else {
-            gdw_rules_read mine = {0, 0, 0};
-            gdw_check_dialect_read(d, buf, len, opts, alloc, keep_docs, &out[i], share ? &mine : NULL);
-            if (share && nw < SHARED_MAX) read[nw] = mine, walked[nw++] = i;
+/* ---- the rows of a check, on one thread or several: the one scheduler -------------------------------------- */
+
+/* Where the library has threads: POSIX ones, but for a WebAssembly build without them (and GDW_NO_THREADS). */
+#if !defined(GDW_NO_THREADS) && (defined(__unix__) || defined(__APPLE__)) && !(defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__))
+#define RUN_THREADS 1
+#include <pthread.h>
+/* a run on the calling thread alone takes no lock: gdw_check, and every check of a small packet, call no pthread
+ * function (each one's first call in a process costs its symbol's binding, thousands of instructions) */
+#define RUN_LOCK(run) ((run)->threaded ? (void)pthread_mutex_lock(&(run)->lock) : (void)0)
+#define RUN_UNLOCK(run) ((run)->threaded ? (void)pthread_mutex_unlock(&(run)->lock) : (void)0)
+
+#else
+#define RUN_THREADS 0
+#define RUN_LOCK(run) ((void)(run))
+#define RUN_UNLOCK(run) ((void)(run))
+
+#endif
+
+/* The steps of a row, inlined into the loops that run them: on a packet whose rows cost little (a megabyte
+ * PackedVector3Array, stepped over in O(1)), calls would cost a tenth of the check (bench/budget). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ROW_STEP static inline __attribute__((always_inline))
+#else
+#define ROW_STEP static inline
+#endif
+
+/* The rows one run schedules and shares among (the table has far fewer dialects); a row past them walks on its own. */
+#define RUN_ROWS 64
+
+enum { ROW_WAITING, ROW_RUNNING, ROW_TOOK, ROW_WALKED };
+
+struct gdw_check_run {
+    const uint8_t *buf;
+    size_t len;
+    size_t n;                 /* the rows scheduled: the first min(cap, RUN_ROWS) */
+    const gdw_decode_options *opts;
+    const gdw_allocator *alloc;
+    const gdw_check_options *co;
+    gdw_check_result *out;
+    bool share;               /* rows take alike rows' answers */
+    unsigned char state[RUN_ROWS];
+    size_t first_waiting;     /* no row before it waits */
+    unsigned char walked[RUN_ROWS]; /* the rows that walked and finished (ROW_WALKED), in table order */
+    size_t nw;
+    gdw_rules_read read[RUN_ROWS];      /* what each walked row's answer rested on (shared rows) */
+    bool engine_trees;                  /* engine_tree[] is in use (cleared at the first gdw_check_engine_tree) */
+    gdw_doc *engine_tree[RUN_ROWS];     /* gdw_check_engine_tree's decodes, by the row that made each */
+    gdw_rules_read engine_read[RUN_ROWS];
+#if RUN_THREADS
+    bool threaded;            /* helper threads run rows too: lock and row_finished are in use */
+    pthread_mutex_t lock;
+    pthread_cond_t row_finished;
+#endif
+};
+
+/* Row i takes the answer of a walked row that read the packet as it would (gdw_dialects_answer_alike): its walk
+ * would read the same of its own table and so make the same answer, tree and digest (but for a strict verdict of
+ * its own where a rule only that read differs: gdw_check_take_answer). Returns that row, or run->n: none. */
+ROW_STEP size_t answer_from_alike_row(gdw_check_run *run, size_t i, const gdw_dialect *d, bool threaded) {
+    if (!run->share) return run->n;
+    size_t from = run->n;
+    if (threaded) RUN_LOCK(run);
+    for (size_t w = 0; w < run->nw; w++) {
+        size_t k = run->walked[w];
+        if (gdw_dialects_answer_alike(run->out[k].dialect, d, &run->read[k])) {
+            from = k;
+            break;
         }
-        accepted += out[i].status == GDW_OK;
     }
-    return accepted;
+    if (threaded) RUN_UNLOCK(run);
+    if (from == run->n) return from;
+    gdw_check_take_answer(d, run->buf, run->len, run->opts, &run->out[from], &run->read[from], &run->out[i]);
+    return from;
+}
+
+/* Row i's own walk, under the options the caller's before_walk makes of the check's; what it read into *read (NULL:
+ * not asked). */
+ROW_STEP void walk_row(const gdw_check_options *co, size_t i, const gdw_dialect *d, const uint8_t *buf, size_t len,
+                      const gdw_decode_options *opts, const gdw_allocator *alloc, gdw_check_result *r, gdw_rules_read *read, bool hooks) {
+    gdw_decode_options hooked;
+    if (hooks && co->before_walk) hooked = *opts, co->before_walk(co->ctx, i, &hooked), opts = &hooked;
+    if (read) memset(read, 0, sizeof *read);
+    gdw_check_dialect_read(d, buf, len, opts, alloc, co->keep_docs, r, read);
+}
+
+/* Row i, start to finish. threaded and hooks are constants where it is inlined: the loop of gdw_check, alone and
+ * without hooks, takes no lock and asks for no hook. */
+ROW_STEP void answer_row(gdw_check_run *run, size_t i, bool threaded, bool hooks) {
+    const gdw_check_options *co = run->co;
+    const gdw_dialect *d = gdw_dialect_at(i);
+    size_t from = answer_from_alike_row(run, i, d, threaded);
+    if (from == run->n) {
+        from = i;
+        walk_row(co, i, d, run->buf, run->len, run->opts, run->alloc, &run->out[i], run->share ? &run->read[i] : NULL, hooks);
+    }
+    if (hooks && co->after_row) co->after_row(co->ctx, run, i, from);
+    if (threaded) RUN_LOCK(run);
+#if RUN_THREADS
+    if (threaded) run->state[i] = from == i ? ROW_WALKED : ROW_TOOK, pthread_cond_broadcast(&run->row_finished);
+#endif
+    if (from == i) { /* into the walked rows, kept in table order (alone, the order they finish in) */
+        size_t w = run->nw++;
+        for (; threaded && w > 0 && run->walked[w - 1] > i; w--) run->walked[w] = run->walked[w - 1];
+        run->walked[w] = (unsigned char)i;
+    }
+    if (threaded) RUN_UNLOCK(run);
+}
+
+#if RUN_THREADS
+/* Whether rows a and b may read the packet alike: their type tables give its first header's id the same type
+ * (rows that read the top value as different types read nothing alike). */
+static bool may_read_alike(const gdw_check_run *run, size_t a, size_t b) {
+    unsigned id = run->len ? run->buf[0] : 0; /* the header's low byte (little-endian) */
+    return gdw_dialect_wire_type(gdw_dialect_at(a), id) == gdw_dialect_wire_type(gdw_dialect_at(b), id);
+}
+
+/* The next row to do, or run->n when none is left. Where rows share answers, a row that may read the packet alike
+ * a row running on another thread (may_read_alike) waits, and the thread takes a later row meanwhile: the row will
+ * then mostly take the running row's answer rather than walk the packet beside it; when only such rows are left,
+ * the thread waits for a row to finish. The answers do not depend on the order (check_share_test,
+ * check_threads_test). */
+static size_t claim_row(gdw_check_run *run) {
+    RUN_LOCK(run);
+    for (;;) {
+        size_t pick = run->n;
+        bool held = false;
+        while (run->first_waiting < run->n && run->state[run->first_waiting] != ROW_WAITING) run->first_waiting++;
+        for (size_t i = run->first_waiting; i < run->n && pick == run->n; i++) {
+            if (run->state[i] != ROW_WAITING) continue;
+            bool kin_running = false;
+            for (size_t k = 0; run->share && k < run->n && !kin_running; k++)
+                kin_running = run->state[k] == ROW_RUNNING && may_read_alike(run, k, i);
+            if (kin_running) held = true;
+            else pick = i;
+        }
+        if (pick < run->n || !held) {
+            if (pick < run->n) run->state[pick] = ROW_RUNNING;
+            RUN_UNLOCK(run);
+            return pick;
+        }
+        pthread_cond_wait(&run->row_finished, &run->lock);
+    }
+}
+
+static void *answer_rows(void *arg) {
+    gdw_check_run *run = (gdw_check_run *)arg;
+    for (size_t i; (i = claim_row(run)) < run->n;) answer_row(run, i, true, true);
+    return NULL;
+}
+#endif
+
+const gdw_doc *gdw_check_engine_tree(gdw_check_run *run, size_t i) {
+    if (!run || i >= run->n) return NULL;
+    const gdw_dialect *d = gdw_dialect_at(i);
+    const gdw_doc *held = NULL;
+    RUN_LOCK(run);
+    if (!run->engine_trees) memset(run->engine_tree, 0, sizeof run->engine_tree), run->engine_trees = true;
+    for (size_t k = 0; k < run->n && !held; k++)
+        if (run->engine_tree[k] && gdw_dialects_read_alike(gdw_dialect_at(k), d, &run->engine_read[k])) held = run->engine_tree[k];
+    RUN_UNLOCK(run);
+    if (held) return held;
+    gdw_decode_options o = *run->opts;
+    o.mode = GDW_MODE_ENGINE_EXACT;
+    o.borrow_input = true;
+    o.keep_nodes = 0;
+    o.trace = NULL;
+    o.digest = NULL;
+    o.on_node = NULL;
+    gdw_rules_read read = {0, 0, 0};
+    gdw_doc *doc = NULL;
+    if (gdw_decode_read(d, run->buf, run->len, &o, run->alloc, &doc, NULL, NULL, &read) != GDW_OK) return NULL;
+    RUN_LOCK(run);
+    gdw_doc *spare = run->engine_tree[i]; /* row i asked before (found above unless its own reads say otherwise) */
+    run->engine_tree[i] = doc;
+    run->engine_read[i] = read;
+    RUN_UNLOCK(run);
+    gdw_doc_free(spare);
+    return doc;
+}
+
+size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc,
+                          const gdw_check_options *co, gdw_check_result *out, size_t cap) {
+    size_t nd = gdw_dialect_count();
+    if ((!buf && len > 0) || (!out && cap > 0)) return 0;
+    static const gdw_check_options one_thread = {false, 1, false, NULL, NULL, NULL};
+    if (!co) co = &one_thread;
+    gdw_decode_options defaults = gdw_decode_options_default();
+    gdw_check_run run;
+    run.buf = buf;
+    run.len = len;
+    run.n = cap < nd ? cap : nd;
+    if (run.n > RUN_ROWS) run.n = RUN_ROWS;
+    run.opts = opts ? opts : &defaults;
+    run.alloc = alloc;
+    run.co = co;
+    run.out = out;
+    /* A row that agrees with a row walked before it on all that row's answer rested on takes that answer: where
+     * the rows keep no documents (each would need its own tree) and no digest is asked (each decode adds to it),
+     * or where the caller's hooks stand in for both (take_answers), and gdw_check_shares says so. */
+    bool bare = !co->keep_docs && !run.opts->digest;
+    run.share = (bare || co->take_answers) && gdw_check_shares(len, run.opts);
+    run.nw = 0;
+    run.engine_trees = false;
+    unsigned threads = co->threads > GDW_CHECK_THREADS_MAX ? GDW_CHECK_THREADS_MAX : co->threads;
+    if (threads > run.n) threads = (unsigned)run.n;
+#if RUN_THREADS
+    run.threaded = threads > 1;
+    if (run.threaded) {
+        memset(run.state, ROW_WAITING, sizeof run.state);
+        run.first_waiting = 0;
+        pthread_t helper[GDW_CHECK_THREADS_MAX];
+        unsigned started = 0;
+        pthread_mutex_init(&run.lock, NULL);
+        pthread_cond_init(&run.row_finished, NULL);
+        while (started + 1 < threads && pthread_create(&helper[started], NULL, answer_rows, &run) == 0) started++;
+        answer_rows(&run);
+        for (unsigned k = 0; k < started; k++) pthread_join(helper[k], NULL);
+        pthread_cond_destroy(&run.row_finished);
+        pthread_mutex_destroy(&run.lock);
+    } else
+#else
+    (void)threads; /* no threads here: the calling thread answers every row (GDW_NO_THREADS) */
+#endif
+    if (co->before_walk || co->after_row) { /* alone: the rows in table order, no lock */
+        for (size_t i = 0; i < run.n; i++) answer_row(&run, i, false, true);
+    } else {
+        for (size_t i = 0; i < run.n; i++) answer_row(&run, i, false, false);
+    }
+    for (size_t i = 0; run.engine_trees && i < run.n; i++) gdw_doc_free(run.engine_tree[i]);
+    /* past RUN_ROWS (not in today's table): each row its own walk */
+    for (size_t i = run.n; i < cap && i < nd; i++) {
+        walk_row(co, i, gdw_dialect_at(i), buf, len, run.opts, alloc, &out[i], NULL, true);
+        if (co->after_row) co->after_row(co->ctx, NULL, i, i);
+    }
+    return nd;
+}
+
+size_t gdw_check_threads(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
+                         unsigned threads, gdw_check_result *out, size_t cap) {
+    gdw_check_options co = {keep_docs, threads, false, NULL, NULL, NULL};
+    return gdw_check_run_rows(buf, len, opts, alloc, &co, out, cap);
+}
+
+size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
+                 gdw_check_result *out, size_t cap) {
+    return gdw_check_threads(buf, len, opts, alloc, keep_docs, 1, out, cap);
 }
 
 /* ---- ranking: which dialect most likely wrote the packet -------------------------------------------- */
@@ -501,7 +722,7 @@ size_t gdw_check_find_skip(const gdw_check_result *at0, size_t n, const uint8_t 
     size_t found = 0;
     for (size_t k = 1; k <= SKIP_MAX && k + 4 <= len && !found; k++) {
         if (k != 4 && prefixed) continue; /* a length prefix says where the value starts */
-        gdw_check(buf + k, len - k, opts, NULL, false, r);
+        gdw_check(buf + k, len - k, opts, NULL, false, r, n);
         for (size_t i = 0; i < n && !found; i++)
             if (gdw_check_reading(&r[i], len - k) == GDW_READING_WHOLE) found = k;
     }
@@ -654,11 +875,11 @@ gdw_check_report *gdw_check_report_make(const uint8_t *buf, size_t len, const gd
     o.trace = NULL;
     o.digest = NULL;
     o.borrow_input = false; /* the report outlives the caller's buffer */
-    gdw_check(buf, len, &o, alloc, true, res);
+    gdw_check(buf, len, &o, alloc, true, res, n);
     rep->skip = gdw_check_find_skip(res, n, buf, len, &o);
     if (rep->skip) {
         for (size_t i = 0; i < n; i++) gdw_doc_free(res[i].doc);
-        gdw_check(buf + rep->skip, len - rep->skip, &o, alloc, true, res);
+        gdw_check(buf + rep->skip, len - rep->skip, &o, alloc, true, res, n);
     }
     for (size_t i = 0; i < n; i++) {
         gdw_check_row *w = &rep->rows[i];

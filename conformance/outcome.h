@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 
 /* A growing string. */
 typedef struct cf_buf {

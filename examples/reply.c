@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdwire.h"
+#include "gdwire_check.h"
 
 /* The file's bytes; text that is all hex digits and spaces is read as hex. */
 static uint8_t *read_packet(const char *path, size_t *len) {
@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
     /* 1. Which dialect: every dialect reads the packet; take the first whose encoder writes it. */
     gdw_check_result results[64];
     if (gdw_dialect_count() > 64) return 2;
-    gdw_check(packet, len, NULL, NULL, true, results);
+    gdw_check(packet, len, NULL, NULL, true, results, 64);
     const gdw_check_result *req = NULL;
     for (size_t i = 0; i < gdw_dialect_count() && !req; i++)
         if (results[i].status == GDW_OK && results[i].reencodes_same && results[i].consumed == len) req = &results[i];

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 #include "fuzzers/mutator.h"
 
 static uint64_t rng_state;

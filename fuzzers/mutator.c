@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 #include "fuzzers/fuzz.h"
 #include "fuzzers/value_gen.h"
 

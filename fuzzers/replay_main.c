@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

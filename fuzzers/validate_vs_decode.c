@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     co.mode = GDW_MODE_COMPATIBLE;
     co.trace = NULL;
     gdw_check_result res[64];
-    gdw_check(in.packet, in.len, &co, NULL, false, res);
+    gdw_check(in.packet, in.len, &co, NULL, false, res, 64);
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         const gdw_check_result *r = &res[i];
         if (r->status != GDW_OK) continue;
@@ -131,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (in.opt.mode != GDW_MODE_COMPATIBLE) {
         gdw_decode_options mo = in.opt;
         mo.trace = NULL;
-        gdw_check(in.packet, in.len, &mo, NULL, false, res);
+        gdw_check(in.packet, in.len, &mo, NULL, false, res, 64);
         same_engine_verdicts(&in, &mo, res);
     }
     return 0;

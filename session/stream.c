@@ -12,6 +12,7 @@
  * length is little-endian, as StreamPeer's big_endian property leaves it by default; a stream with big_endian set
  * is not read. */
 #include "session.h"
+#include "gdwire_check.h" /* gdw_check, its ranking */
 
 #include <string.h>
 
@@ -37,7 +38,7 @@ uint64_t gdw_stream_readers(const uint8_t *bytes, size_t len, uint64_t candidate
         gdw_session_release(alloc, rows, n * sizeof *rows);
         return 0;
     }
-    gdw_check(value.p, value.len, &dec, alloc, false, res);
+    gdw_check(value.p, value.len, &dec, alloc, false, res, n);
     for (size_t i = 0; i < n; i++) {
         rows[i].result = res[i], rows[i].meaning = -1, rows[i].misread = 0;
         /* the reals each candidate that reads it whole would misread (the ranking's first question after the

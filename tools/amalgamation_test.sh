@@ -15,7 +15,7 @@ need "the one-file build is compiled by both compilers, as C and C++" gcc clang 
 passed=0 failed=0
 check() { if eval "$2"; then passed=$((passed + 1)); else echo "FAIL: $1" >&2; failed=$((failed + 1)); fi; }
 python3 tools/amalgamate.py "$T/amal" > /dev/null || { echo "FAIL: amalgamate.py"; echo "0 passed, 1 failed"; exit 1; }
-check "only gdwire.c and gdwire.h written" '[ "$(ls "$T/amal" | tr "\n" " ")" = "gdwire.c gdwire.h " ]'
+check "only gdwire.c, gdwire.h and gdwire_check.h written" '[ "$(ls "$T/amal" | tr "\n" " ")" = "gdwire.c gdwire.h gdwire_check.h " ]'
 check "no include of the project's own files left" '! grep -qE "#include \"(codec|dialects)/" "$T/amal/gdwire.c"'
 W="-pedantic -Wall -Wextra -Werror"
 for cc in gcc clang; do
@@ -44,16 +44,16 @@ for cxx in g++ clang++; do
         check "gdwire.c as $cxx -std=$std $pedantic: $($cxx -std=$std $pedantic $CXXW -x c++ -c "$T/amal/gdwire.c" -o "$obj" 2>&1 | head -3)" '[ -s "$obj" ]'
         [ -s "$obj" ] || continue
         exe=$T/cpp-$cxx-$std
-        out=$($cxx -std=$std -pedantic $W -I"$T/amal" tools/amalgamation_test.cpp "$obj" -lm -o "$exe" 2>&1 | head -3)
+        out=$($cxx -std=$std -pedantic $W -I"$T/amal" tools/amalgamation_test.cpp "$obj" -lm -pthread -o "$exe" 2>&1 | head -3)
         check "$cxx -std=$std, all C++: $out" '[ -x "$exe" ]'
         [ -x "$exe" ] && run_program "$cxx -std=$std, all C++" "$exe"
         exe=$T/cpp-c-$cxx-$std
-        out=$($cxx -std=$std -pedantic $W -I"$T/amal" tools/amalgamation_test.cpp "$T/gdwire-gcc-c99.o" -lm -o "$exe" 2>&1 | head -3)
+        out=$($cxx -std=$std -pedantic $W -I"$T/amal" tools/amalgamation_test.cpp "$T/gdwire-gcc-c99.o" -lm -pthread -o "$exe" 2>&1 | head -3)
         check "$cxx -std=$std on the C object: $out" '[ -x "$exe" ]'
         [ -x "$exe" ] && run_program "$cxx -std=$std on the C object" "$exe"
     done
 done
-gcc -std=c99 $W -I"$T/amal" examples/reply.c "$T/amal/gdwire.c" -lm -o "$T/reply" 2> "$T/err"
+gcc -std=c99 $W -I"$T/amal" examples/reply.c "$T/amal/gdwire.c" -lm -pthread -o "$T/reply" 2> "$T/err"
 check "examples/reply.c on the amalgamation: $(head -3 "$T/err")" '[ -x "$T/reply" ]'
 check "the reply is the engine's" '[ "$("$T/reply" examples/request-godot4.hex | sed -n "s/^bytes    //p")" = "$want" ]'
 echo "$passed passed, $failed failed"

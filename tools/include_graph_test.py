@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 """include_graph_test.py — the library's shape, as its #include lines draw it (issue 32;
 docs/library.md "Layout"):
-  - outside codec/, C files include the public header codec/gdwire.h and nothing else of codec/:
-    the command, the conformance runner, the fuzzers, the tools and the examples read the dialect
-    table and values through gdwire.h (codec/tests/ are the library's own tests);
+  - outside codec/, C files include the public headers codec/gdwire.h and codec/gdwire_check.h
+    (the tools' API, which includes gdwire.h) and nothing else of codec/: the command, the
+    conformance runner, the fuzzers, the tools and the examples read the dialect table and values
+    through them (codec/tests/ are the library's own tests);
   - inside codec/, the folders (the wings table/, value/, wire/, engine/, forms/ and the top,
     codec/ itself) include each other without a cycle, and no wing includes the top;
   - each wing's files include only their own wing's header and the headers of wings below it;
@@ -15,8 +16,9 @@ import re
 import sys
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else "."
-INCLUDE = re.compile(r'^\s*#\s*include\s+"(codec/[^"]+|gdwire\.h)"', re.M)
+INCLUDE = re.compile(r'^\s*#\s*include\s+"(codec/[^"]+|gdwire\.h|gdwire_check\.h)"', re.M)
 PUBLIC = "codec/gdwire.h"  # the public header: below every folder, it includes nothing of the project
+CHECK = "codec/gdwire_check.h"  # the tools' public header: it includes gdwire.h only
 SKIP = ("bazel-", ".git", "corpus", "node_modules")
 passed = failed = 0
 
@@ -46,17 +48,17 @@ for top, dirs, files in os.walk(ROOT):
         path = os.path.normpath(os.path.join(rel_top, n))
         text = open(os.path.join(ROOT, path), encoding="utf-8", errors="replace").read()
         for inc in INCLUDE.findall(text):
-            inc = PUBLIC if inc == "gdwire.h" else inc
-            src, dst = folder(path), (PUBLIC if inc == PUBLIC else folder(inc))
+            inc = PUBLIC if inc == "gdwire.h" else CHECK if inc == "gdwire_check.h" else inc
+            src, dst = folder(path), (PUBLIC if inc in (PUBLIC, CHECK) else folder(inc))
             if not path.startswith("codec/"):
                 outside.append((path, inc))
                 continue
-            if src.startswith("codec/tests") or src == dst or path == PUBLIC:
+            if src.startswith("codec/tests") or src == dst or path in (PUBLIC, CHECK):
                 continue
             edges.setdefault(src, set()).add(dst)
 
 for path, inc in outside:
-    check(inc == PUBLIC, "%s includes %s: outside codec/ only the public header codec/gdwire.h" % (path, inc))
+    check(inc in (PUBLIC, CHECK), "%s includes %s: outside codec/ only the public headers codec/gdwire.h and codec/gdwire_check.h" % (path, inc))
 check(len(outside) >= 5, "the scan found the includes of codec/ outside it (%d)" % len(outside))
 
 # no cycle among codec's folders

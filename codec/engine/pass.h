@@ -9,6 +9,10 @@
 
 typedef struct hash_memo { uintptr_t key; uint64_t h; } hash_memo;
 
+/* The work of one pass merging Dictionary keys: keys seen, hash-table probes, key nodes hashed and compared (what the
+ * tests and the fuzz targets hold to a constant of work per key, through gdw_engine_settle_counted: settle.c). */
+typedef struct gdw_settle_counts { uint64_t keys, probes, hashed, compared; } gdw_settle_counts;
+
 typedef struct settle_ctx {
     const gdw_dialect *row; /* read through RULE (table/dialects.h) or pass_real_width, which note the rule */
     gdw_rules_read read;    /* the rules read (gdw_engine_settle's rules_read: read.rules) */

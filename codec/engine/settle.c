@@ -166,13 +166,18 @@ static gdw_status settled(const gdw_doc *doc, const gdw_decode_options *opts) {
     return GDW_OK;
 }
 
-static GDW_THREAD_LOCAL gdw_settle_counts last_counts;
-
-gdw_settle_counts gdw_engine_settle_counts(void) { return last_counts; }
+/* The test-only hook: a program that defines gdw_engine_settle_counted (codec/tests/engine_value_test.c, the decode
+ * fuzz target) is told each pass's key-merging work; in any other the reference is weak and resolves to nothing, so
+ * the library keeps no diagnostic state of its own (codec/tests/no_state_test.sh). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__EMSCRIPTEN__)
+void gdw_engine_settle_counted(uint64_t keys, uint64_t probes, uint64_t hashed, uint64_t compared) __attribute__((weak));
+#define SETTLE_COUNTED(n) (gdw_engine_settle_counted ? gdw_engine_settle_counted((n).keys, (n).probes, (n).hashed, (n).compared) : (void)0)
+#else
+#define SETTLE_COUNTED(n) ((void)(n))
+#endif
 
 gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts, size_t consumed, gdw_error *err,
                              uint64_t *rules_read) {
-    memset(&last_counts, 0, sizeof last_counts);
     /* a row whose pass changes nothing: no walk (a pass whose reads are asked walks, and reads each rule where a
      * value makes it matter) */
     if (!rules_read && !gdw_row_rule(d, GDW_RULE_TYPED_RULE) && !gdw_row_rule(d, GDW_RULE_MERGE_DICT_KEYS) && !gdw_row_rule(d, GDW_RULE_UTF8_VALUE))
@@ -194,7 +199,7 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     gdw_status s = settle(&c, &doc->root, frames, &open);
     if (rules_read) *rules_read |= c.read.rules;
     if (c.memo) doc->alloc.free_fn(doc->alloc.ctx, c.memo, c.memo_cap * sizeof *c.memo);
-    last_counts = c.counts;
+    SETTLE_COUNTED(c.counts);
     doc->approximate = c.approximate;
     char path[GDW_PATH_MAX];
     if (s != GDW_OK) { /* at the pass's offset (the value's end, where its events point) and the value it was at */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 
 static bool field_is(const gdw_trace_event *ev, const char *name) { return strcmp(ev->field, name) == 0; }
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 
 /* The rules that go together are one field each: a row points at the combination its engine has,
  * one of the few named in dialects.c (k_reals_*, k_keys_*, k_typed_*), so no row can hold a

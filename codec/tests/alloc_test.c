@@ -117,7 +117,7 @@ static gdw_status run_check(const void *arg, const gdw_allocator *a) {
     gdw_check_result r[64];
     gdw_decode_options o = gdw_decode_options_default();
     o.allow_objects = true;
-    gdw_check(pk->p, pk->n, &o, a, true, r);
+    gdw_check(pk->p, pk->n, &o, a, true, r, 64);
     gdw_status s = GDW_OK;
     for (size_t i = 0; i < gdw_dialect_count(); i++) {
         if (r[i].status == GDW_ERR_NOMEM) s = GDW_ERR_NOMEM;

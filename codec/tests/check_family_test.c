@@ -46,7 +46,7 @@ static const char *const cause_name[] = {
 static bool undecidable_whole(const uint8_t *buf, size_t len) {
     size_t nd = gdw_dialect_count();
     gdw_check_result r[64];
-    gdw_check(buf, len, NULL, NULL, true, r);
+    gdw_check(buf, len, NULL, NULL, true, r, 64);
     const gdw_value *first = NULL;
     const char *family = NULL;
     bool families = false, same = true;

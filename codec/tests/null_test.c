@@ -96,8 +96,14 @@ int main(void) {
     NULLCASE(r == GDW_ERR_INVALID_ARG, bool same = true; gdw_status r = gdw_validate_watched(NULL, bytes, 4, NULL, &sz, &err, &same));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_validate_watched(g4, NULL, 4, NULL, &sz, &err, NULL));
     NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_validate_watched(g4, bytes, 4, NULL, NULL, NULL, NULL));
-    NULLCASE(r == 0, size_t r = gdw_check(NULL, 4, NULL, NULL, false, results));
-    NULLCASE(r == 0, memset(bytes, 0, 8); size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL));
+    NULLCASE(r == 0, size_t r = gdw_check(NULL, 4, NULL, NULL, false, results, 64));
+    NULLCASE(r == 0, memset(bytes, 0, 8); size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL, 64));
+    /* NULL out with cap 0 sizes the answer, as snprintf(NULL, 0, ...) */
+    NULLCASE(r == gdw_dialect_count(), memset(bytes, 0, 8); size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL, 0));
+    NULLCASE(r == 0, size_t r = gdw_check_threads(NULL, 4, NULL, NULL, false, 2, results, 64));
+    NULLCASE(r == 0, memset(bytes, 0, 8); size_t r = gdw_check_threads(bytes, 4, NULL, NULL, false, 2, NULL, 64));
+    NULLCASE(r == gdw_dialect_count(), memset(bytes, 0, 8); size_t r = gdw_check_run_rows(bytes, 4, NULL, NULL, NULL, results, 64));
+    NULLCASE(r == NULL, const gdw_doc *r = gdw_check_engine_tree(NULL, 0));
     NULLCASE(!r && results[0].status != GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect(NULL, bytes, 4, NULL, NULL, false, &results[0]));
     NULLCASE(!r && results[0].status != GDW_OK, bool r = gdw_check_dialect(g4, NULL, 4, NULL, NULL, false, &results[0]));
     NULLCASE(!r, memset(bytes, 0, 8); bool r = gdw_check_dialect(g4, bytes, 4, NULL, NULL, false, NULL));
@@ -141,7 +147,7 @@ int main(void) {
         static gdw_check_row rows[64];
         size_t nd = gdw_dialect_count();
         memset(bytes, 0, 8);
-        gdw_check(bytes, 4, NULL, NULL, true, results); /* a Nil, which every dialect reads */
+        gdw_check(bytes, 4, NULL, NULL, true, results, 64); /* a Nil, which every dialect reads */
         for (size_t i = 0; i < nd; i++) rows[i].result = results[i], rows[i].meaning = -1, rows[i].misread = SIZE_MAX;
         NULLCASE(r == 0, size_t r = gdw_check_rank_rows(NULL, nd, bytes, 4, NULL, true));
         NULLCASE(r == 0, size_t r = gdw_check_rank_rows(rows, 0, bytes, 4, NULL, true));

@@ -74,7 +74,7 @@ static void do_trace(job *j) {
 }
 static void do_check(job *j) {
     gdw_check_result *r = calloc(gdw_dialect_count(), sizeof *r);
-    j->n = gdw_check(j->bytes, j->len, &j->o, NULL, false, r);
+    j->n = gdw_check(j->bytes, j->len, &j->o, NULL, false, r, gdw_dialect_count());
     free(r);
 }
 static void do_encode(job *j) { j->status = gdw_encode(j->d, j->value, NULL, NULL, 0, &j->n, NULL); }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 
 #define MAX_LINES 4096
 static unsigned char g_refused[MAX_LINES];

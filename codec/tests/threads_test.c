@@ -74,7 +74,11 @@ static void work(size_t i, outcome *o) {
         }
         if (strcmp(gdw_dialect_name(gdw_dialect_at(d)), "godot4") == 0) {
             gdw_check_result res[MAX_DIALECTS];
-            if (gdw_dialect_count() <= MAX_DIALECTS) o->accepted = gdw_check(bytes, len, NULL, NULL, false, res);
+            if (gdw_dialect_count() <= MAX_DIALECTS) {
+                gdw_check(bytes, len, NULL, NULL, false, res, MAX_DIALECTS);
+                o->accepted = 0;
+                for (size_t k = 0; k < gdw_dialect_count(); k++) o->accepted += res[k].status == GDW_OK;
+            }
         }
         free(bytes);
     }

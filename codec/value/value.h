@@ -172,22 +172,6 @@ static inline uint32_t gdw_flags_meaning(unsigned t, int rule_value) {
     }
 }
 
-/* The work one gdw_engine_settle did on Dictionary keys: keys put in merge tables, slots probed,
- * nodes hashed (a packed array's components and a string's 8-byte words count too) and node
- * pairs compared. Linear in the input whatever the keys (engine/settle.c, "the table of keys");
- * fuzzers/decode and codec:engine_value_test hold it to that. A diagnostic kept per thread (the
- * one piece of state the library keeps: gdwire.h says so), so that documents stay as small as
- * the heap-limit vectors measure them. */
-#if defined(__cplusplus) && __cplusplus >= 201103L
-#define GDW_THREAD_LOCAL thread_local
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define GDW_THREAD_LOCAL _Thread_local
-#elif defined(__GNUC__) || defined(__clang__)
-#define GDW_THREAD_LOCAL __thread
-#else
-#define GDW_THREAD_LOCAL /* no thread-local storage: threads share the diagnostic */
-#endif
-
 /* ---- Arena (arena.h) ---------------------------------------------------------------------- */
 
 #include "codec/value/arena.h"

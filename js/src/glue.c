@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 #include "session/gdwire_pcap.h"
 #include "project/gdwire_project.h"
 #include "session/gdwire_session.h"

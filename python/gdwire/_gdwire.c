@@ -14,7 +14,7 @@
 #include <dlfcn.h>
 #include <string.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 #include "files/gdwire_files.h"
 #include "project/gdwire_project.h"
 #include "session/gdwire_pcap.h"

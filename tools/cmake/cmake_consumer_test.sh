@@ -32,12 +32,12 @@ for doc in text-format.md json.md gdwire.schema.json dialects.md convert.md libr
     check "installed: the document the man page names: $doc" '[ -f "$prefix/share/doc/gdwire/$doc" ]'
 done
 check "installed: header, static and shared library, config, pc, command, man page" \
-    '[ -f "$prefix/include/gdwire.h" ] && [ -f "$prefix/include/gdwire_session.h" ] && [ -f "$prefix/include/gdwire_pcap.h" ] && [ -f "$prefix/include/gdwire_files.h" ] && [ -f "$prefix/include/gdwire_project.h" ] && [ -f "$libdir/libgdwire.a" ] && [ -f "$libdir/libgdwire.so" ] && [ -f "$libdir/cmake/gdwire/gdwire-config.cmake" ] && [ -f "$libdir/pkgconfig/gdwire.pc" ] && [ -x "$prefix/bin/gdwire" ] && [ -f "$prefix/share/man/man1/gdwire.1" ]'
+    '[ -f "$prefix/include/gdwire.h" ] && [ -f "$prefix/include/gdwire_check.h" ] && [ -f "$prefix/include/gdwire_session.h" ] && [ -f "$prefix/include/gdwire_pcap.h" ] && [ -f "$prefix/include/gdwire_files.h" ] && [ -f "$prefix/include/gdwire_project.h" ] && [ -f "$libdir/libgdwire.a" ] && [ -f "$libdir/libgdwire.so" ] && [ -f "$libdir/cmake/gdwire/gdwire-config.cmake" ] && [ -f "$libdir/pkgconfig/gdwire.pc" ] && [ -x "$prefix/bin/gdwire" ] && [ -f "$prefix/share/man/man1/gdwire.1" ]'
 
-# exported symbols: exactly the GDW_API declarations of gdwire.h, gdwire_session.h, gdwire_pcap.h and gdwire_files.h
+# exported symbols: exactly the GDW_API declarations of gdwire.h, gdwire_check.h, gdwire_session.h, gdwire_pcap.h and gdwire_files.h
 nm -D --defined-only "$libdir/libgdwire.so" | awk '{print $3}' | sort > "$T/exported"
-cat codec/gdwire.h session/gdwire_session.h session/gdwire_pcap.h files/gdwire_files.h project/gdwire_project.h | grep -o '^GDW_API [^(]*gdw_[a-z0-9_]*(' | grep -o 'gdw_[a-z0-9_]*($' | tr -d '(' | sort > "$T/declared"
-check "exports differ from gdwire.h, gdwire_session.h and gdwire_pcap.h: $(diff "$T/exported" "$T/declared" | head -5 | tr '\n' ' ')" 'diff -q "$T/exported" "$T/declared" > /dev/null'
+cat codec/gdwire.h codec/gdwire_check.h session/gdwire_session.h session/gdwire_pcap.h files/gdwire_files.h project/gdwire_project.h | grep -o '^GDW_API [^(]*gdw_[a-z0-9_]*(' | grep -o 'gdw_[a-z0-9_]*($' | tr -d '(' | sort > "$T/declared"
+check "exports differ from the installed headers' GDW_API declarations: $(diff "$T/exported" "$T/declared" | head -5 | tr '\n' ' ')" 'diff -q "$T/exported" "$T/declared" > /dev/null'
 check "at least 90 functions exported" '[ "$(wc -l < "$T/exported")" -ge 90 ]'
 version=$(sed -n 's/^#define GDW_VERSION "\(.*\)"/\1/p' codec/gdwire.h)
 soname=$(objdump -p "$libdir/libgdwire.so" | awk '/SONAME/ {print $2}')

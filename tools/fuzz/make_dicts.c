@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/gdwire.h"
+#include "codec/gdwire_check.h"
 
 static int g_fail;
 
