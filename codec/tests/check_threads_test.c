@@ -164,6 +164,7 @@ int main(int argc, char **argv) {
     uint64_t rng = 58;
     size_t files = 0;
     for (int i = 1; i < argc; i++) files += t_tsv_each(argv[i], 1, &rng, packet, NULL) > 0;
+    CHECK(files == (size_t)(argc - 1), "only %zu of the %d packet files held packets", files, argc - 1);
     printf("%ld packets (engine packets and a mutation each; each also padded to %d bytes), five ways: every row's answer from "
            "gdw_check, gdw_check_threads (2, 4) and the hooked run as its own walk's; %ld decodes where rows share, %ld answers "
            "taken, %ld engine trees compared; %ld hooked runs had a row on another thread\n",
