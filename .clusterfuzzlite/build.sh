@@ -46,7 +46,7 @@ done
 
 # Seeds: the conformance packets, exported by the conformance runner (needs libyaml).
 runner_srcs="conformance/runner.c conformance/vectors.c conformance/outcome.c conformance/oracle.c"
-"${HOST_CC:-$(command -v cc || command -v clang)}" -std=c11 -D_GNU_SOURCE -O1 -I. $runner_srcs $CODEC_SRCS -lyaml -lm -o "$WORK/conformance-runner"
+"${HOST_CC:-$(command -v cc || command -v clang)}" -std=c11 -D_GNU_SOURCE -O1 -I. $runner_srcs $CODEC_SRCS -lyaml -lm -pthread -o "$WORK/conformance-runner"
 "$WORK/conformance-runner" --export godot3 --root conformance/vectors conformance/vectors > "$WORK/seeds.tsv"
 all_done   # the targets
 max_len_of() { case " $BYTE_TARGETS " in *" $1 "*) echo 8192 ;; *) case "$1" in capture|guard) echo 65536 ;; decompress) echo 4097 ;; pcap|files) echo 8192 ;; project) echo 65536 ;; *) echo 1024 ;; esac ;; esac; }

@@ -74,7 +74,7 @@ typedef struct check_run {
     size_t nd;
     row *rows;
     gdw_check_result *res; /* gdw_check's results for the packet being checked */
-    struct tree_facts *facts; /* per dialect: one walk of its tree (check_row) */
+    struct tree_facts *facts; /* per dialect: one walk of its tree (walk_with_facts) */
     int *rep;             /* per meaning: its first row (rank_rows) */
     gdw_check_row *ranked; /* per dialect: the library's ranking (gdw_check_rank_rows), its reasons */
     size_t skip;          /* bytes in front of the value the rows read (gdw_check_find_skip) */
@@ -183,7 +183,7 @@ static bool same_meaning(const check_run *c, size_t a, size_t b, const packet *p
 /* Ranks, the first rows and their reasons (the library's: gdw_check_rank_rows, which every surface prints), meanings,
  * and the summary for the whole packet pk of which the rows read the bytes after c->skip (body). The rows that read
  * equal values are one meaning (same_meaning; in the one-line form, which keeps no trees, the same digest); each
- * row's tree was walked once already (check_row) for its misread-looking reals, which the ranking takes as given,
+ * row's tree was walked once already (walk_with_facts) for its misread-looking reals, which the ranking takes as given,
  * its types and its digest. */
 static void rank_rows(check_run *c, const packet *pk, const packet *body, const gdw_decode_options *dec, ids *seen, int *best_out, int *n_meanings,
                       bool detail) {
@@ -246,13 +246,13 @@ static void rank_rows(check_run *c, const packet *pk, const packet *body, const 
 
 /* The start of a value's text, cut to width with "..." (in time proportional to width: a large
  * value is not printed whole to show 72 characters of it): made from the row's tree when it is walked
- * (check_row), printed from the row. */
+ * (walk_with_facts), printed from the row. */
 static void make_value_line(value_line *l, const gdw_value *v, size_t width) {
     l->n = gdw_text_print_head(v, l->text, width + 2); /* one character more than shown: says whether there is more */
 }
 
 /* Row w's value line k (0: the table's, 1: the meaning's): from its tree, or, where the tree was freed, as
- * printed before (check_row). */
+ * printed before (walk_with_facts). */
 static void print_value_line(const row *w, int k) {
     size_t width = k ? VALUE_LINE_MEANING : VALUE_LINE_TABLE;
     value_line now;

@@ -108,6 +108,7 @@ bool gdw_check_shares(size_t len, const gdw_decode_options *opts) {
  * function (each one's first call in a process costs its symbol's binding, thousands of instructions) */
 #define RUN_LOCK(run) ((run)->threaded ? (void)pthread_mutex_lock(&(run)->lock) : (void)0)
 #define RUN_UNLOCK(run) ((run)->threaded ? (void)pthread_mutex_unlock(&(run)->lock) : (void)0)
+#define CHECK_THREAD_STACK ((size_t)1 << 20) /* the least stack a helper thread gets (below) */
 
 #else
 #define RUN_THREADS 0
@@ -303,16 +304,30 @@ size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_optio
     run.engine_trees = false;
     unsigned threads = co->threads > GDW_CHECK_THREADS_MAX ? GDW_CHECK_THREADS_MAX : co->threads;
     if (threads > run.n) threads = (unsigned)run.n;
+    /* the caller's digest, trace and on_node are one object each: without a before_walk that gives each row its
+     * own, one thread calls them */
+    if (!co->before_walk && (run.opts->digest || run.opts->trace || run.opts->on_node)) threads = 1;
 #if RUN_THREADS
     run.threaded = threads > 1;
+    if (run.threaded && pthread_mutex_init(&run.lock, NULL) != 0) run.threaded = false;
+    if (run.threaded && pthread_cond_init(&run.row_finished, NULL) != 0) pthread_mutex_destroy(&run.lock), run.threaded = false;
     if (run.threaded) {
         memset(run.state, ROW_WAITING, sizeof run.state);
         run.first_waiting = 0;
         pthread_t helper[GDW_CHECK_THREADS_MAX];
         unsigned started = 0;
-        pthread_mutex_init(&run.lock, NULL);
-        pthread_cond_init(&run.row_finished, NULL);
-        while (started + 1 < threads && pthread_create(&helper[started], NULL, answer_rows, &run) == 0) started++;
+        /* a helper's stack holds a row's walk (docs/library.md "Stack": tens of KiB) and the caller's hooks: at
+         * least CHECK_THREAD_STACK, where the platform's default is smaller (musl's is 128 KiB) */
+        pthread_attr_t attr;
+        size_t stack = 0;
+        bool have_attr = pthread_attr_init(&attr) == 0;
+        if (have_attr && pthread_attr_getstacksize(&attr, &stack) == 0 && stack < CHECK_THREAD_STACK &&
+            pthread_attr_setstacksize(&attr, CHECK_THREAD_STACK) != 0) {
+            pthread_attr_destroy(&attr);
+            have_attr = false;
+        }
+        while (started + 1 < threads && pthread_create(&helper[started], have_attr ? &attr : NULL, answer_rows, &run) == 0) started++;
+        if (have_attr) pthread_attr_destroy(&attr);
         answer_rows(&run);
         for (unsigned k = 0; k < started; k++) pthread_join(helper[k], NULL);
         pthread_cond_destroy(&run.row_finished);

@@ -16,11 +16,12 @@
  *   - a NULL that the call needs (the dialect, the input, the value, the builder, the output a
  *     result goes to) makes it fail: a gdw_status call returns GDW_ERR_INVALID_ARG (with *err
  *     filled when err is given, and *out_doc NULL); a predicate or gdw_get_* returns false; a
- *     look-up returns NULL, or -1 for the *_from_name and dialect type look-ups; gdw_check and
- *     the counters return 0; gdw_value_real returns NaN, as for a component out of range;
+ *     look-up returns NULL, or -1 for the *_from_name look-ups; the counters return 0;
+ *     gdw_value_real returns NaN, as for a component out of range (gdwire_check.h states its
+ *     own functions' NULL cases);
  *   - a NULL pointer with a count of 0 (gdw_build_string(b, NULL, 0), a packed array of no
  *     elements) is an empty value, not an error;
- *   - printers (text, JSON, base64, gdw_real_text) with out NULL write nothing and return the
+ *   - printers (text, JSON, base64) with out NULL write nothing and return the
  *     length, as snprintf(NULL, 0, ...); a NULL value prints as "<null>" (text) or "null" (JSON);
  *   - gdw_doc_free and gdw_builder_free take NULL as a no-op; gdw_dialect_name(NULL) is "(null)".
  *

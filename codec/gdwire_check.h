@@ -7,7 +7,10 @@
  * TOOLS API: MAY CHANGE IN A MINOR RELEASE (docs/library.md "Stability"), unlike gdwire.h's.
  *
  * It includes gdwire.h, and is installed beside it; the same library exports both. gdwire.h's rules
- * hold here too: NULL arguments as its head says, thread-safety as it says, no state kept.
+ * hold here too: NULL arguments as its head says, thread-safety as it says, no state kept. And: the
+ * dialect type look-ups (gdw_dialect_wire_type, gdw_dialect_type_id) give -1 for a NULL dialect;
+ * gdw_real_text with out NULL writes nothing; gdw_check and gdw_check_threads with a NULL buf and
+ * len > 0, or a NULL out and cap > 0, return 0, and with out NULL and cap 0 the rows they have.
  */
 #ifndef GDWIRE_CHECK_H
 #define GDWIRE_CHECK_H
@@ -142,8 +145,10 @@ GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_option
  * the threads and their timing (codec/tests/check_threads_test.c): where rows share answers, a
  * row that may read the packet as a row running on another thread does waits for it and then takes
  * its answer, and the thread does a later row meanwhile. alloc must then be safe to call from each
- * thread. Where the library is built without threads (GDW_NO_THREADS, which a WebAssembly build
- * without pthreads sets), it runs every row on the calling thread. Returns as gdw_check. */
+ * thread. With opts->digest, trace or on_node set, one thread runs every row (each is one object of
+ * the caller's). The library has threads on POSIX systems (Linux, the BSDs, macOS, WebAssembly built
+ * with pthreads); elsewhere, or built with -DGDW_NO_THREADS, every row runs on the calling thread.
+ * Returns as gdw_check. */
 #define GDW_CHECK_THREADS_MAX 32u
 GDW_API size_t gdw_check_threads(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc,
                                  bool keep_docs, unsigned threads, gdw_check_result *out, size_t cap);
@@ -164,7 +169,8 @@ typedef struct gdw_check_options {
     void (*before_walk)(void *ctx, size_t i, gdw_decode_options *o);
     /* after_row (NULL: none): out[i] holds row i's answer: walked when from == i, else the answer of row from
        (an earlier, walked row whose after_row has returned), taken. A row that may take row i's answer waits
-       until after_row(i) returns, so what it leaves for row i's takers is there when they come */
+       until after_row(i) returns, so what it leaves for row i's takers is there when they come. run is NULL
+       for a row past the scheduler's 64 (none in today's table), each its own walk */
     void (*after_row)(void *ctx, gdw_check_run *run, size_t i, size_t from);
     void *ctx;
 } gdw_check_options;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # build.sh [OUT] — compiles the gdwire C library (../codec) and src/glue.c to WebAssembly with Debian's
 # emscripten, and writes OUT/gdwire.wasm and OUT/wasm-inline.js (the same bytes as base64, which
-# src/index.js imports: one module that loads the same way in Node, in a browser, from a file:// page and
+# src/wasm.js imports: one module that loads the same way in Node, in a browser, from a file:// page and
 # through a bundler, at the cost of a third more bytes). OUT defaults to js/dist.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +15,7 @@ command -v emcc > /dev/null || { echo "build.sh: needs emcc (apt-get install ems
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 cd "$root"
 exports=$(grep -v '^#' "$here/exports.txt" | sed 's/^/_/' | paste -sd, -)
-# -sSTANDALONE_WASM: no emscripten JavaScript runtime (src/index.js instantiates the module and gives it the
+# -sSTANDALONE_WASM: no emscripten JavaScript runtime (src/wasm.js instantiates the module and gives it the
 # seven imports it has); the memory grows to 2 GiB at most; a failed growth is the library's NOMEM
 # project/: a manifest read from JSON and the messages read against it (no project folders: the module has no files)
 # session/ (the multiplayer sessions and the pcap reader) without GDW_HAVE_ZLIB and GDW_HAVE_ZSTD: there is no

@@ -169,7 +169,11 @@ static gdw_status settled(const gdw_doc *doc, const gdw_decode_options *opts) {
 /* The test-only hook: a program that defines gdw_engine_settle_counted (codec/tests/engine_value_test.c, the decode
  * fuzz target) is told each pass's key-merging work; in any other the reference is weak and resolves to nothing, so
  * the library keeps no diagnostic state of its own (codec/tests/no_state_test.sh). */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(__EMSCRIPTEN__)
+/* ELF only: an undefined weak reference resolves to NULL there; Apple's linker and PE want it defined at link time. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__) && !defined(__EMSCRIPTEN__)
+#ifdef __cplusplus
+extern "C"
+#endif
 void gdw_engine_settle_counted(uint64_t keys, uint64_t probes, uint64_t hashed, uint64_t compared) __attribute__((weak));
 #define SETTLE_COUNTED(n) (gdw_engine_settle_counted ? gdw_engine_settle_counted((n).keys, (n).probes, (n).hashed, (n).compared) : (void)0)
 #else

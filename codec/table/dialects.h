@@ -4,7 +4,7 @@
  * The codec never asks "which dialect is this?"; it reads these fields. Adding a dialect
  * means adding one table row in dialects.c and its page under docs/dialects/. The struct is the
  * library's own: programs, the command, the conformance runner and the fuzzers read a row through
- * gdwire.h (gdw_dialect_family, ..., gdw_dialect_rule), and only codec/ and dialects/ include this
+ * gdwire.h (gdw_dialect_rule) and gdwire_check.h (gdw_dialect_family, ...), and only codec/ and dialects/ include this
  * file. The enums of the rules' values are public, in gdwire.h.
  */
 #ifndef GDWIRE_DIALECTS_H

@@ -134,6 +134,33 @@ static void packet(void *ctx, const uint8_t *p, size_t n, int k) {
     }
 }
 
+/* A digest in the options is one object of the caller's: gdw_check_threads adds to it from one thread, so it holds
+ * every row's tree in table order whatever the threads asked, as gdw_check's does. */
+static void digest_one_object(void) {
+    static uint8_t packet[1 << 16]; /* an Array of 4,096 ints: past the sharing threshold, so rows may take answers */
+    size_t n = 0;
+    packet[n++] = 19, packet[n++] = 0, packet[n++] = 0, packet[n++] = 0; /* Array in Godot 3; another type elsewhere */
+    uint32_t count = 4096;
+    memcpy(packet + n, &count, 4), n += 4;
+    for (uint32_t i = 0; i < count; i++) {
+        packet[n++] = 2, packet[n++] = 0, packet[n++] = 0, packet[n++] = 0;
+        memcpy(packet + n, &i, 4), n += 4;
+    }
+    static gdw_check_result one[MAX_ROWS], many[MAX_ROWS];
+    gdw_decode_options o = gdw_decode_options_default();
+    gdw_digest d1, d4;
+    gdw_digest_init(&d1, 1, 2, packet, n);
+    o.digest = &d1;
+    gdw_check(packet, n, &o, NULL, false, one, MAX_ROWS);
+    gdw_digest_init(&d4, 1, 2, packet, n);
+    o.digest = &d4;
+    for (int round = 0; round < 20; round++) {
+        gdw_digest_init(&d4, 1, 2, packet, n);
+        gdw_check_threads(packet, n, &o, NULL, false, 4, many, MAX_ROWS);
+        CHECK(d4.h[0] == d1.h[0] && d4.h[1] == d1.h[1], "round %d: the digest of gdw_check_threads (4) is not gdw_check's", round);
+    }
+}
+
 /* gdw_check writes the first cap rows and no more, and returns the number of rows, as snprintf does. */
 static void capacity(void) {
     static const uint8_t nil[4] = {0, 0, 0, 0}; /* a Nil, which every dialect reads */
@@ -161,6 +188,7 @@ int main(int argc, char **argv) {
     g_nd = gdw_dialect_count();
     if (g_nd < 2 || g_nd > MAX_ROWS) { fprintf(stderr, "%zu dialects: the test holds 2 to %d\n", g_nd, MAX_ROWS); return 2; }
     capacity();
+    digest_one_object();
     uint64_t rng = 58;
     size_t files = 0;
     for (int i = 1; i < argc; i++) files += t_tsv_each(argv[i], 1, &rng, packet, NULL) > 0;

@@ -74,7 +74,9 @@ static void do_trace(job *j) {
 }
 static void do_check(job *j) {
     gdw_check_result *r = calloc(gdw_dialect_count(), sizeof *r);
-    j->n = gdw_check(j->bytes, j->len, &j->o, NULL, false, r, gdw_dialect_count());
+    size_t rows = gdw_check(j->bytes, j->len, &j->o, NULL, false, r, gdw_dialect_count());
+    j->n = 0; /* the rows that accept: gdw_check returns the rows it has, as snprintf its length */
+    for (size_t i = 0; i < rows && i < gdw_dialect_count(); i++) j->n += r[i].status == GDW_OK;
     free(r);
 }
 static void do_encode(job *j) { j->status = gdw_encode(j->d, j->value, NULL, NULL, 0, &j->n, NULL); }

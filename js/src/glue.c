@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* glue.c — what the JavaScript layer (js/src/index.js) needs from the C library beyond its public calls,
+/* glue.c — what the JavaScript layer (js/src/: wasm.js loads it, read.js, write.js, check.js and session.js read it) needs from the C library beyond its public calls,
  * compiled with it to WebAssembly (js/build.sh): the byte layout of the value structs the layer reads
  * straight from the WebAssembly memory (gdw_value and the records it points to, from codec/gdwire.h), so
  * the layer takes offsets from the compiler instead of hard-coding them, and one-call decode / check
@@ -20,7 +20,7 @@
 
 #define EXPORT __attribute__((used, visibility("default")))
 
-/* The layout, as pairs the layer checks by name (index.js LAYOUT). */
+/* The layout, as pairs the layer checks by name (wasm.js LAYOUT_NAMES). */
 EXPORT void gdwjs_layout(uint32_t *out) {
     uint32_t k[] = {
         sizeof(gdw_value), offsetof(gdw_value, type), offsetof(gdw_value, width), offsetof(gdw_value, flags),
@@ -85,7 +85,7 @@ EXPORT int gdwjs_build_json(gdw_builder *b, const char *json, size_t len, gdw_er
 }
 
 /* check: the library's whole answer (gdw_check_report_make: its ranking, reasons and sentence, as `gdwire check` prints
- * them). Every dialect's verdict into rows of 10 words (index.js CHECK_ROW): dialect row pointer, status, consumed,
+ * them). Every dialect's verdict into rows of 10 words (check.js CHECK_ROW): dialect row pointer, status, consumed,
  * strict (reencodes_same), engine_exact, rank, misread-looking reals, reading (gdw_reading), first, short_by; the error
  * records into errs, each row's reason into reasons (CHECK_REASON bytes a row, NUL-terminated), the summary and
  * the framing text and the script call into text (CHECK_TEXT bytes: the summary, then from CHECK_SUMMARY the framing, from CHECK_SCRIPT the script call), the named first
@@ -129,9 +129,9 @@ EXPORT size_t gdwjs_check(const uint8_t *buf, size_t len, int allow_objects, uin
     return n;
 }
 
-/* ---- explain, the text forms and pasted input (the page, web/, and index.js explain / toText) -------------- */
+/* ---- explain, the text forms and pasted input (the page, web/, and read.js explain / toText) -------------- */
 
-/* explain's fields, as rows of EXPLAIN_ROW words (index.js EXPLAIN_ROW): offset, size, depth, type, the field's
+/* explain's fields, as rows of EXPLAIN_ROW words (read.js EXPLAIN_ROW): offset, size, depth, type, the field's
  * name (a C string of the library's), and the offsets in the text pool of what its bytes say
  * (gdw_trace_field_text) and of its path; at most max_rows rows, the rest counted in omitted. */
 enum { EXPLAIN_ROW = 7 };
@@ -265,18 +265,18 @@ EXPORT int gdwjs_untext(char *text, size_t len, int which, size_t *out_len, size
     return (int)s;
 }
 
-/* ---- sessions and capture files (session/gdwire_session.h, session/gdwire_pcap.h; index.js Session, readCapture) -- */
+/* ---- sessions and capture files (session/gdwire_session.h, session/gdwire_pcap.h; session.js Session, readCapture) -- */
 
-/* The host's function (index.js imports.env.gdwjs_session_event): called during a feed with each event as a record of
+/* The host's function (wasm.js imports.env.gdwjs_session_event, for session.js): called during a feed with each event as a record of
  * EV_SLOTS 64-bit words. A message's trees live only during the call (the session frees them after it), so the layer
  * reads the event there, as the Python extension builds its objects in the library's callback. */
 __attribute__((import_module("env"), import_name("gdwjs_session_event"))) void gdwjs_session_event(const int64_t *rec);
 
-/* The slots of an event record (index.js EV): a message's, then a problem's (which reuse the first ones) */
+/* The slots of an event record (session.js EV): a message's, then a problem's (which reuse the first ones) */
 enum {
     EV_KIND, EV_FRAME, EV_FLOW, EV_TRANSPORT, EV_DIALECT, EV_FROM, EV_TO, EV_RELAYED, EV_CHANNEL, EV_MODE, EV_COMMAND, EV_PATH,
     EV_BYTES, EV_LEN, EV_VALUE_COUNT, EV_VALUES,
-    /* the command's fields, as gdw_mp_parsed holds them (index.js picks those of the command) */
+    /* the command's fields, as gdw_mp_parsed holds them (session.js picks those of the command) */
     EV_NODE_ID, EV_INLINE_PATH, EV_INLINE_LEN, EV_METHOD_ID, EV_METHOD, EV_METHOD_LEN, EV_MD5, EV_CHECKSUM, EV_NET_ID,
     EV_SCENE_ID, EV_NAME, EV_NAME_LEN, EV_SYNC_TIME, EV_PEER, EV_PAYLOAD, EV_PAYLOAD_LEN,
     EV_TIME, /* a double's bits */
@@ -286,7 +286,7 @@ enum {
 };
 enum { PR_LAYER = EV_TRANSPORT, PR_OFFSET, PR_MESSAGE };
 /* A value's row: label, index, net id, indexes, offset, length, the gdw_value (0 when it did not decode), status,
- * the gdw_error, encoding (index.js VAL) */
+ * the gdw_error, encoding (session.js VAL_SLOTS) */
 enum { VAL_SLOTS = 10 };
 
 typedef struct gdwjs_session {
@@ -381,7 +381,7 @@ static void js_message(void *ctx, const gdw_message *m) {
     r[EV_VALUE_COUNT] = (int64_t)p->value_count;
     r[EV_VALUES] = ptr_slot(w->vals);
     gdw_rpc_call c;
-    if (w->annotator && gdw_rpc_annotate(w->annotator, m, &c)) { /* as capture --project --json says it (index.js) */
+    if (w->annotator && gdw_rpc_annotate(w->annotator, m, &c)) { /* as capture --project --json says it (session.js) */
         bool simplify = p->command == GDW_MP_SIMPLIFY_PATH;
         r[EV_PROJECT] = simplify ? c.md5_differs : c.method != NULL;
         r[EV_PROJECT_METHOD] = c.method ? ptr_slot(c.method->name) : 0;

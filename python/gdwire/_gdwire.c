@@ -567,7 +567,7 @@ static bool from_py(gdw_builder *b, PyObject *o) {
     for (;;) {
         if (o) { /* o: a new reference, at depth n */
             if (n > PY_MAX_DEPTH) {
-                PyErr_SetString(PyExc_ValueError, "value nested deeper than 1024 levels below the top (the engines' limit)");
+                PyErr_Format(PyExc_ValueError, "value nested deeper than %d levels below the top (the engines' limit)", (int)GDW_HARD_MAX_DEPTH);
                 Py_DECREF(o);
                 ok = false;
                 break;
