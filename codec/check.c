@@ -119,14 +119,24 @@ bool gdw_check_shares(size_t len, const gdw_decode_options *opts) {
 
 /* The steps of a row, inlined into the loops that run them: on a packet whose rows cost little (a megabyte
  * PackedVector3Array, stepped over in O(1)), calls would cost a tenth of the check (bench/budget). */
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ROW_STEPS_CALLED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(ROW_STEPS_CALLED)
+/* AddressSanitizer gives every inlined copy's locals their own slot and red zones: inlined at each of their
+ * call sites the steps would take a check past the stack promise (codec/tests/stack_test.c) in that build only */
+#define ROW_STEP static __attribute__((noinline))
+#elif defined(__GNUC__) || defined(__clang__)
 #define ROW_STEP static inline __attribute__((always_inline))
 #else
 #define ROW_STEP static inline
 #endif
 
-/* The rows one run schedules and shares among (the table has far fewer dialects); a row past them walks on its own. */
-#define RUN_ROWS 64
+/* The rows one run schedules and shares among (the table has 13 dialects); a row past them walks on its own. Its
+ * arrays live on gdw_check's stack, which codec/tests/stack_test.c holds to its budget under ASan too. */
+#define RUN_ROWS 16
 
 enum { ROW_WAITING, ROW_RUNNING, ROW_TOOK, ROW_WALKED };
 
@@ -279,6 +289,43 @@ const gdw_doc *gdw_check_engine_tree(gdw_check_run *run, size_t i) {
     return doc;
 }
 
+#if RUN_THREADS
+/* The rows on `threads` threads, the calling one among them; false (nothing done) where the lock cannot be made. A
+ * function of its own, so that gdw_check's one-thread path does not carry its frame (codec/tests/stack_test.c). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static bool answer_on_threads(gdw_check_run *run, unsigned threads) {
+    if (pthread_mutex_init(&run->lock, NULL) != 0) return false;
+    if (pthread_cond_init(&run->row_finished, NULL) != 0) {
+        pthread_mutex_destroy(&run->lock);
+        return false;
+    }
+    run->threaded = true;
+    memset(run->state, ROW_WAITING, sizeof run->state);
+    run->first_waiting = 0;
+    pthread_t helper[GDW_CHECK_THREADS_MAX];
+    unsigned started = 0;
+    /* a helper's stack holds a row's walk (docs/library.md "Stack": tens of KiB) and the caller's hooks: at
+     * least CHECK_THREAD_STACK, where the platform's default is smaller (musl's is 128 KiB) */
+    pthread_attr_t attr;
+    size_t stack = 0;
+    bool have_attr = pthread_attr_init(&attr) == 0;
+    if (have_attr && pthread_attr_getstacksize(&attr, &stack) == 0 && stack < CHECK_THREAD_STACK &&
+        pthread_attr_setstacksize(&attr, CHECK_THREAD_STACK) != 0) {
+        pthread_attr_destroy(&attr);
+        have_attr = false;
+    }
+    while (started + 1 < threads && pthread_create(&helper[started], have_attr ? &attr : NULL, answer_rows, run) == 0) started++;
+    if (have_attr) pthread_attr_destroy(&attr);
+    answer_rows(run);
+    for (unsigned k = 0; k < started; k++) pthread_join(helper[k], NULL);
+    pthread_cond_destroy(&run->row_finished);
+    pthread_mutex_destroy(&run->lock);
+    return true;
+}
+#endif
+
 size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc,
                           const gdw_check_options *co, gdw_check_result *out, size_t cap) {
     size_t nd = gdw_dialect_count();
@@ -308,35 +355,15 @@ size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_optio
      * own, one thread calls them */
     if (!co->before_walk && (run.opts->digest || run.opts->trace || run.opts->on_node)) threads = 1;
 #if RUN_THREADS
-    run.threaded = threads > 1;
-    if (run.threaded && pthread_mutex_init(&run.lock, NULL) != 0) run.threaded = false;
-    if (run.threaded && pthread_cond_init(&run.row_finished, NULL) != 0) pthread_mutex_destroy(&run.lock), run.threaded = false;
-    if (run.threaded) {
-        memset(run.state, ROW_WAITING, sizeof run.state);
-        run.first_waiting = 0;
-        pthread_t helper[GDW_CHECK_THREADS_MAX];
-        unsigned started = 0;
-        /* a helper's stack holds a row's walk (docs/library.md "Stack": tens of KiB) and the caller's hooks: at
-         * least CHECK_THREAD_STACK, where the platform's default is smaller (musl's is 128 KiB) */
-        pthread_attr_t attr;
-        size_t stack = 0;
-        bool have_attr = pthread_attr_init(&attr) == 0;
-        if (have_attr && pthread_attr_getstacksize(&attr, &stack) == 0 && stack < CHECK_THREAD_STACK &&
-            pthread_attr_setstacksize(&attr, CHECK_THREAD_STACK) != 0) {
-            pthread_attr_destroy(&attr);
-            have_attr = false;
-        }
-        while (started + 1 < threads && pthread_create(&helper[started], have_attr ? &attr : NULL, answer_rows, &run) == 0) started++;
-        if (have_attr) pthread_attr_destroy(&attr);
-        answer_rows(&run);
-        for (unsigned k = 0; k < started; k++) pthread_join(helper[k], NULL);
-        pthread_cond_destroy(&run.row_finished);
-        pthread_mutex_destroy(&run.lock);
-    } else
+    run.threaded = false;
+    bool on_threads = threads > 1 && answer_on_threads(&run, threads);
 #else
-    (void)threads; /* no threads here: the calling thread answers every row (GDW_NO_THREADS) */
+    (void)threads; /* no threads here: the calling thread answers every row */
+    bool on_threads = false;
 #endif
-    if (co->before_walk || co->after_row) { /* alone: the rows in table order, no lock */
+    if (on_threads) {
+        /* every row answered */
+    } else if (co->before_walk || co->after_row) { /* alone: the rows in table order, no lock */
         for (size_t i = 0; i < run.n; i++) answer_row(&run, i, false, true);
     } else {
         for (size_t i = 0; i < run.n; i++) answer_row(&run, i, false, false);

@@ -170,7 +170,7 @@ typedef struct gdw_check_options {
     /* after_row (NULL: none): out[i] holds row i's answer: walked when from == i, else the answer of row from
        (an earlier, walked row whose after_row has returned), taken. A row that may take row i's answer waits
        until after_row(i) returns, so what it leaves for row i's takers is there when they come. run is NULL
-       for a row past the scheduler's 64 (none in today's table), each its own walk */
+       for a row past the scheduler's 16 (none in today's table of 13), each its own walk */
     void (*after_row)(void *ctx, gdw_check_run *run, size_t i, size_t from);
     void *ctx;
 } gdw_check_options;
