@@ -47,11 +47,15 @@ GDW_API int gdw_dialect_type_id(const gdw_dialect *d, gdw_type t);
  * behind its expectations, and its rules. The strings are never NULL ("" where the row has none)
  * but for the two evidence lines, exactly one of which is NULL. A NULL row gives "" (NULL for the
  * evidence lines), false or 0. */
-GDW_API const char *gdw_dialect_family(const gdw_dialect *d);   /* mole, godot3, pandemonium, godot4 */
-GDW_API const char *gdw_dialect_summary(const gdw_dialect *d);  /* one line */
-GDW_API const char *gdw_dialect_engines(const gdw_dialect *d);  /* the engine versions it speaks for */
-GDW_API const char *gdw_dialect_aliases(const gdw_dialect *d);  /* its other names, space separated */
-GDW_API const char *gdw_dialect_released(const gdw_dialect *d); /* "YYYY-MM" of its newest release; "" undated */
+/* mole, godot3, pandemonium, godot4 */
+GDW_API const char *gdw_dialect_family(const gdw_dialect *d);
+GDW_API const char *gdw_dialect_summary(const gdw_dialect *d); /* one line */
+/* the engine versions it speaks for */
+GDW_API const char *gdw_dialect_engines(const gdw_dialect *d);
+/* its other names, space separated */
+GDW_API const char *gdw_dialect_aliases(const gdw_dialect *d);
+/* "YYYY-MM" of its newest release; "" undated */
+GDW_API const char *gdw_dialect_released(const gdw_dialect *d);
 /* gdw_dialect_engine_evidence: the real engine that answered every conformance vector in the row,
  * or NULL; gdw_dialect_no_engine: then, in one line, why none has (NULL when one has). */
 GDW_API const char *gdw_dialect_engine_evidence(const gdw_dialect *d);
@@ -73,10 +77,11 @@ GDW_API const char *gdw_rule_name(gdw_rule r);
  * ------------------------------------------------------------------------------------- */
 /* gdw_trace_field_text: what a traced field's bytes say, as `gdwire explain` prints it beside them
  * ("Dictionary (type id 27) at [0]", "\"hp\"", "1.5, -2", "3 (bit 31 set: Godot 2's shared flag)").
- * input is the buffer the trace's offsets count from (NULL: numbers only, no string or component text).
- * Writes at most cap - 1 characters and a NUL (a longer text is cut; 640 holds every field) and
- * returns the length written. */
-GDW_API size_t gdw_trace_field_text(const gdw_trace_event *ev, const uint8_t *input, char *out, size_t cap);
+ * input is the buffer the trace's offsets count from (NULL: numbers only, no string or component
+ * text). Writes at most cap - 1 characters and a NUL (a longer text is cut; 640 holds every field)
+ * and returns the length written. */
+GDW_API size_t gdw_trace_field_text(const gdw_trace_event *ev, const uint8_t *input, char *out,
+                                    size_t cap);
 /* gdw_value_diff: the first place, depth first in wire order, where a and b differ as
  * gdw_value_equal sees them; false (and *out cleared) when they are equal. One walk of both
  * trees, however deep the difference. out->a and out->b are the two nodes there (the smallest
@@ -89,8 +94,8 @@ typedef struct gdw_difference {
 } gdw_difference;
 GDW_API bool gdw_value_diff(const gdw_value *a, const gdw_value *b, gdw_difference *out);
 /* gdw_path_push: append to path[0..*len) the step from parent to its child `slot` (gdw_children's
- * numbering: a Dictionary's key 2i, value 2i + 1), as errors write it; path holds GDW_PATH_MAX bytes
- * and stays NUL-terminated, cut there. For a program's own walk (gdwire diff). */
+ * numbering: a Dictionary's key 2i, value 2i + 1), as errors write it; path holds GDW_PATH_MAX
+ * bytes and stays NUL-terminated, cut there. For a program's own walk (gdwire diff). */
 GDW_API void gdw_path_push(char *path, size_t *len, const gdw_value *parent, size_t slot);
 /* gdw_real_text: a real of width 4 or 8 given by its bits, as the text form writes a component:
  * the shortest decimal that reads back to the same bits, inf, -inf, nan, -nan or nan(0x<bits>). */
@@ -102,22 +107,28 @@ GDW_API int gdw_hex_digit(int c);
  * brackets, xxd lines, and hexdump -C or od -A x -t x1z lines (their offsets placing the bytes, a
  * "*" repeating the line before). out needs room for n bytes and may be in itself. GDW_ERR_SYNTAX
  * with *bad_at (if not NULL) the offset of the first character that is not part of a byte and *why
- * (if not NULL) a sentence saying what was expected there; GDW_ERR_INVALID_ARG as gdw_hex_decode. */
-GDW_API gdw_status gdw_dump_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at, const char **why);
+ * (if not NULL) a sentence saying what was expected there; GDW_ERR_INVALID_ARG as gdw_hex_decode.
+ * */
+GDW_API gdw_status gdw_dump_decode(const char *in, size_t n, uint8_t *out, size_t *out_len,
+                                   size_t *bad_at, const char **why);
 
 /* ---------------------------------------------------------------------------------------
  * One packet against every dialect (what `gdwire check` shows).
  * ------------------------------------------------------------------------------------- */
 typedef struct gdw_check_result {
     const gdw_dialect *dialect;
-    gdw_status status;         /* the decode verdict in this dialect */
-    gdw_error err;             /* filled when status is not GDW_OK */
-    size_t consumed;           /* bytes the value used, when accepted */
-    bool reencodes_same;       /* accepted, and the dialect's encoder writes exactly the consumed bytes:
-                                  strict mode accepts them (it accepts exactly what the encoder writes) */
-    gdw_error strict_err;      /* accepted but not reencodes_same: why strict mode rejects the bytes */
-    gdw_doc *doc;              /* the decoded tree if keep_docs, else NULL; free with gdw_doc_free */
-    bool engine_exact;         /* accepted, and engine-exact mode (the engine's own verdict) accepts buf too */
+    gdw_status status; /* the decode verdict in this dialect */
+    gdw_error err;     /* filled when status is not GDW_OK */
+    size_t consumed;   /* bytes the value used, when accepted */
+    /* accepted, and the dialect's encoder writes exactly the consumed bytes: strict mode accepts
+     * them (it accepts exactly what the encoder writes) */
+    bool reencodes_same;
+    /* accepted but not reencodes_same: why strict mode rejects the bytes */
+    gdw_error strict_err;
+    /* the decoded tree if keep_docs, else NULL; free with gdw_doc_free */
+    gdw_doc *doc;
+    /* accepted, and engine-exact mode (the engine's own verdict) accepts buf too */
+    bool engine_exact;
 } gdw_check_result;
 
 /* gdw_check: decode buf in every dialect (opts, NULL for the defaults) and, where accepted,
@@ -133,12 +144,14 @@ typedef struct gdw_check_result {
  * an earlier row did takes that row's answer without walking (gdw_dialects_answer_alike,
  * gdw_check_take_answer): the same answers, fewer walks. */
 #define GDW_CHECK_SHARE_MIN 256u
-/* gdw_check_shares: whether the rows of a check of len bytes under opts (NULL: the defaults) take alike rows'
- * answers: GDW_CHECK_SHARE_MIN bytes or more (below, a walk costs less than the comparisons). gdw_check asks it,
- * and so does `gdwire check`. */
+/* gdw_check_shares: whether the rows of a check of len bytes under opts (NULL: the defaults) take
+ * alike rows'
+ * answers: GDW_CHECK_SHARE_MIN bytes or more (below, a walk costs less than the comparisons).
+ * gdw_check asks it, and so does `gdwire check`. */
 GDW_API bool gdw_check_shares(size_t len, const gdw_decode_options *opts);
-GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc, bool keep_docs,
-                         gdw_check_result *out, size_t cap);
+GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                         const gdw_allocator *alloc, bool keep_docs, gdw_check_result *out,
+                         size_t cap);
 /* gdw_check_threads: gdw_check with the rows spread over at most `threads` threads, the calling
  * thread one of them (0 or 1: the calling thread alone, which is gdw_check; never more threads
  * than rows, nor more than GDW_CHECK_THREADS_MAX). The same answers in the same places, whatever
@@ -146,176 +159,223 @@ GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_option
  * row that may read the packet as a row running on another thread does waits for it and then takes
  * its answer, and the thread does a later row meanwhile. alloc must then be safe to call from each
  * thread. With opts->digest, trace or on_node set, one thread runs every row (each is one object of
- * the caller's). The library has threads on POSIX systems (Linux, the BSDs, macOS, WebAssembly built
- * with pthreads); elsewhere, or built with -DGDW_NO_THREADS, every row runs on the calling thread.
- * Returns as gdw_check. */
+ * the caller's). The library has threads on POSIX systems (Linux, the BSDs, macOS, WebAssembly
+ * built with pthreads); elsewhere, or built with -DGDW_NO_THREADS, every row runs on the calling
+ * thread. Returns as gdw_check. */
 #define GDW_CHECK_THREADS_MAX 32u
-GDW_API size_t gdw_check_threads(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc,
-                                 bool keep_docs, unsigned threads, gdw_check_result *out, size_t cap);
+GDW_API size_t gdw_check_threads(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                                 const gdw_allocator *alloc, bool keep_docs, unsigned threads,
+                                 gdw_check_result *out, size_t cap);
 
-/* gdw_check_run: the scheduler gdw_check_threads runs, with a program's own work for each row on the
- * thread that does the row (what `gdwire check` does: a digest and facts of each tree, its output
- * lines, its engine note). co (NULL: as gdw_check_threads with keep_docs false and one thread)
- * says what to keep and how to share. Rows are claimed in table order. Returns as gdw_check. */
+/* gdw_check_run: the scheduler gdw_check_threads runs, with a program's own work for each row on
+ * the thread that does the row (what `gdwire check` does: a digest and facts of each tree, its
+ * output lines, its engine note). co (NULL: as gdw_check_threads with keep_docs false and one
+ * thread) says what to keep and how to share. Rows are claimed in table order. Returns as
+ * gdw_check. */
 typedef struct gdw_check_run gdw_check_run;
 typedef struct gdw_check_options {
-    bool keep_docs;     /* each walked row's result keeps its document (r->doc) */
-    unsigned threads;   /* as gdw_check_threads */
-    bool take_answers;  /* rows take an alike row's answer wherever gdw_check_shares says so, even with keep_docs
-                           or opts->digest: a row that takes one has no document and adds nothing to a digest,
-                           and after_row tells whose answer it took (gdw_check_threads: only without either) */
-    /* before_walk (NULL: none): row i is about to walk the packet, with *o (a copy of the check's options) the
-       decode it runs; the hook may set what does not change its answer (digest, on_node, keep_nodes) */
+    bool keep_docs;   /* each walked row's result keeps its document (r->doc) */
+    unsigned threads; /* as gdw_check_threads */
+    /* rows take an alike row's answer wherever gdw_check_shares says so, even with keep_docs or
+     * opts->digest: a row that takes one has no document and adds nothing to a digest, and
+     * after_row tells whose answer it took (gdw_check_threads: only without either) */
+    bool take_answers;
+    /* before_walk (NULL: none): row i is about to walk the packet, with *o (a copy of the check's
+     * options) the
+       decode it runs; the hook may set what does not change its answer (digest, on_node,
+       keep_nodes) */
     void (*before_walk)(void *ctx, size_t i, gdw_decode_options *o);
-    /* after_row (NULL: none): out[i] holds row i's answer: walked when from == i, else the answer of row from
-       (an earlier, walked row whose after_row has returned), taken. A row that may take row i's answer waits
-       until after_row(i) returns, so what it leaves for row i's takers is there when they come. run is NULL
+    /* after_row (NULL: none): out[i] holds row i's answer: walked when from == i, else the answer
+     * of row from
+       (an earlier, walked row whose after_row has returned), taken. A row that may take row i's
+       answer waits
+       until after_row(i) returns, so what it leaves for row i's takers is there when they come. run
+       is NULL
        for a row past the scheduler's 16 (none in today's table of 13), each its own walk */
     void (*after_row)(void *ctx, gdw_check_run *run, size_t i, size_t from);
     void *ctx;
 } gdw_check_options;
-GDW_API size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc,
-                                  const gdw_check_options *co, gdw_check_result *out, size_t cap);
-/* gdw_check_engine_tree: inside after_row, the value row i's engine holds (an engine-exact decode of the packet
- * under the check's options, zero-copy and whole), decoded once for the rows that read the packet alike in that
- * mode (gdw_decode_read, gdw_dialects_read_alike: on a Godot 3 packed array of Vector3, three Pandemonium rows read
- * a Dictionary of a million null keys, which each would merge again); thread-safe. Freed when the check returns.
- * NULL where that decode fails, and for NULL run. */
+GDW_API size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
+                                  const gdw_allocator *alloc, const gdw_check_options *co,
+                                  gdw_check_result *out, size_t cap);
+/* gdw_check_engine_tree: inside after_row, the value row i's engine holds (an engine-exact decode
+ * of the packet under the check's options, zero-copy and whole), decoded once for the rows that
+ * read the packet alike in that mode (gdw_decode_read, gdw_dialects_read_alike: on a Godot 3 packed
+ * array of Vector3, three Pandemonium rows read a Dictionary of a million null keys, which each
+ * would merge again); thread-safe. Freed when the check returns. NULL where that decode fails, and
+ * for NULL run. */
 GDW_API const gdw_doc *gdw_check_engine_tree(gdw_check_run *run, size_t i);
-/* gdw_check_dialect: gdw_check's work for one dialect d, into *r: true when d accepts buf. gdw_check is this
- * for every dialect in table order; the rows are independent, so a program may spread them over threads (the
- * allocator must then be safe to call from each). False, with r->status an error, for NULL d or buf; false
- * and nothing written for NULL r. */
-GDW_API bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
-                               const gdw_allocator *alloc, bool keep_docs, gdw_check_result *r);
+/* gdw_check_dialect: gdw_check's work for one dialect d, into *r: true when d accepts buf.
+ * gdw_check is this for every dialect in table order; the rows are independent, so a program may
+ * spread them over threads (the allocator must then be safe to call from each). False, with
+ * r->status an error, for NULL d or buf; false and nothing written for NULL r. */
+GDW_API bool gdw_check_dialect(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                               const gdw_decode_options *opts, const gdw_allocator *alloc,
+                               bool keep_docs, gdw_check_result *r);
 
-/* What a row's answer rests on: the rules of the row (gdw_rule) its walks read, bit r for rule r, and the
- * entries of its type table they read, bit w for wire id w (whether the table has it, and its type; bit 63
- * for every id from 63 up). The decoder, and engine-exact mode's engine pass, read the row only through accessors
- * that note the read, so two rows that agree on all of these walk a packet alike. */
+/* What a row's answer rests on: the rules of the row (gdw_rule) its walks read, bit r for rule r,
+ * and the entries of its type table they read, bit w for wire id w (whether the table has it, and
+ * its type; bit 63 for every id from 63 up). The decoder, and engine-exact mode's engine pass, read
+ * the row only through accessors that note the read, so two rows that agree on all of these walk a
+ * packet alike. */
 typedef struct gdw_rules_read {
     uint64_t rules;
     uint64_t type_ids;
-    uint64_t strict_rules; /* rules a compatible walk read only to find where strict mode would refuse (its strict
-                              verdict: reencodes_same, strict_err), not for its own answer; in the other modes
-                              every rule read is in `rules` */
+    /* rules a compatible walk read only to find where strict mode would refuse (its strict verdict:
+     * reencodes_same, strict_err), not for its own answer; in the other modes every rule read is in
+     * `rules` */
+    uint64_t strict_rules;
 } gdw_rules_read;
-/* gdw_check_dialect, and what its answer rests on added to *read (NULL: not asked; clear it first). In
- * engine-exact mode the engine pass (gdw_decode's) notes the rules it reads too, each where a value makes it
- * matter. */
-GDW_API bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
-                                    const gdw_allocator *alloc, bool keep_docs, gdw_check_result *r, gdw_rules_read *read);
-/* gdw_dialects_read_alike: b agrees with a on every rule and type table entry in *read (what a's answer to a
- * packet rests on: gdw_check_dialect_read). Then b's answer to the same packet and options is a's, field for
- * field (the dialect aside), its decode's tree equal to a's and its digest (gdw_decode_options.digest) the
+/* gdw_check_dialect, and what its answer rests on added to *read (NULL: not asked; clear it first).
+ * In engine-exact mode the engine pass (gdw_decode's) notes the rules it reads too, each where a
+ * value makes it matter. */
+GDW_API bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                                    const gdw_decode_options *opts, const gdw_allocator *alloc,
+                                    bool keep_docs, gdw_check_result *r, gdw_rules_read *read);
+/* gdw_dialects_read_alike: b agrees with a on every rule and type table entry in *read (what a's
+ * answer to a packet rests on: gdw_check_dialect_read). Then b's answer to the same packet and
+ * options is a's, field for field (the dialect aside), its decode's tree equal to a's and its
+ * digest (gdw_decode_options.digest) the
  * same: gdw_check gives b a's answer without walking again. False for a NULL argument. */
-GDW_API bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read);
-/* gdw_dialects_answer_alike: as gdw_dialects_read_alike, but for read->strict_rules: b's answer is a's but maybe
- * for its strict verdict (reencodes_same and strict_err), which gdw_check_take_answer finds. */
-GDW_API bool gdw_dialects_answer_alike(const gdw_dialect *a, const gdw_dialect *b, const gdw_rules_read *read);
-/* gdw_decode_read: gdw_decode, and what its answer rests on added to *read (NULL: not asked; clear it first): the
- * rules and type table entries its walk (and in engine-exact mode its engine pass) read, as
- * gdw_check_dialect_read counts them (in compatible mode the walk also finds where strict mode would refuse, the
- * rules it reads for that in read->strict_rules). A row b with gdw_dialects_read_alike(d, b, read) decodes buf
- * under the same options to the same status, error, length and an equal tree: a program decoding one packet in
- * several rows (engine-exact mode's value in each, say) may decode it once for those. */
-GDW_API gdw_status gdw_decode_read(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
-                                   const gdw_allocator *alloc, gdw_doc **out_doc, size_t *consumed, gdw_error *err, gdw_rules_read *read);
-/* gdw_check_take_answer: row d's answer to buf, into *r, from the answer of a row it is gdw_dialects_answer_alike
- * with (from, whose walk read *from_read; opts as then): the same answer but for d's dialect, no document, and,
- * where the rows differ in what the strict verdict read, d's own strict verdict from a strict validation of the
- * consumed bytes (which stops at its first refusal). */
-GDW_API void gdw_check_take_answer(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts,
-                                   const gdw_check_result *from, const gdw_rules_read *from_read, gdw_check_result *r);
+GDW_API bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b,
+                                     const gdw_rules_read *read);
+/* gdw_dialects_answer_alike: as gdw_dialects_read_alike, but for read->strict_rules: b's answer is
+ * a's but maybe for its strict verdict (reencodes_same and strict_err), which gdw_check_take_answer
+ * finds. */
+GDW_API bool gdw_dialects_answer_alike(const gdw_dialect *a, const gdw_dialect *b,
+                                       const gdw_rules_read *read);
+/* gdw_decode_read: gdw_decode, and what its answer rests on added to *read (NULL: not asked; clear
+ * it first): the rules and type table entries its walk (and in engine-exact mode its engine pass)
+ * read, as gdw_check_dialect_read counts them (in compatible mode the walk also finds where strict
+ * mode would refuse, the rules it reads for that in read->strict_rules). A row b with
+ * gdw_dialects_read_alike(d, b, read) decodes buf under the same options to the same status, error,
+ * length and an equal tree: a program decoding one packet in several rows (engine-exact mode's
+ * value in each, say) may decode it once for those. */
+GDW_API gdw_status gdw_decode_read(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                                   const gdw_decode_options *opts, const gdw_allocator *alloc,
+                                   gdw_doc **out_doc, size_t *consumed, gdw_error *err,
+                                   gdw_rules_read *read);
+/* gdw_check_take_answer: row d's answer to buf, into *r, from the answer of a row it is
+ * gdw_dialects_answer_alike with (from, whose walk read *from_read; opts as then): the same answer
+ * but for d's dialect, no document, and, where the rows differ in what the strict verdict read, d's
+ * own strict verdict from a strict validation of the consumed bytes (which stops at its first
+ * refusal). */
+GDW_API void gdw_check_take_answer(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                                   const gdw_decode_options *opts, const gdw_check_result *from,
+                                   const gdw_rules_read *from_read, gdw_check_result *r);
 
-/* What a row makes of a packet (gdw_check_reading): the value, every byte; the start of a value that runs out of
- * bytes (a cut packet of the dialect: gdw_error.short_by says how many more it needs at least, and no more than a
- * few times the bytes there are); a value and bytes left after it; nothing (a rejection before the end, or a cut
- * that would need far more bytes than a cut packet misses: a length misread). */
-typedef enum gdw_reading { GDW_READING_WHOLE, GDW_READING_CUT, GDW_READING_PREFIX, GDW_READING_REJECTED } gdw_reading;
+/* What a row makes of a packet (gdw_check_reading): the value, every byte; the start of a value
+ * that runs out of bytes (a cut packet of the dialect: gdw_error.short_by says how many more it
+ * needs at least, and no more than a few times the bytes there are); a value and bytes left after
+ * it; nothing (a rejection before the end, or a cut that would need far more bytes than a cut
+ * packet misses: a length misread). */
+typedef enum gdw_reading {
+    GDW_READING_WHOLE,
+    GDW_READING_CUT,
+    GDW_READING_PREFIX,
+    GDW_READING_REJECTED
+} gdw_reading;
 GDW_API gdw_reading gdw_check_reading(const gdw_check_result *r, size_t len);
 
 
 /* One row of a ranked check: gdw_check's answer, and what the ranking makes of it. */
 typedef struct gdw_check_row {
     gdw_check_result result; /* in */
-    int meaning;             /* in: rows with the same number >= 0 read the same value (a caller that knows it, by
-                                digests say); -1: unknown, asked of the documents (or decoded) where it matters */
-    size_t misread;          /* in and out: reals that look misread; SIZE_MAX: count them from result.doc */
-    gdw_reading reading;     /* out: gdw_check_reading */
-    int rank;                /* out: 1-based; equal scores share a rank */
-    bool first;              /* out: the named first choice, or a row as likely that reads the same value (or runs
-                                out at the same place after reading alike): its "equally" */
-    char reason[256];        /* out, when asked: why the row ranks where it does, one line */
+    /* in: rows with the same number >= 0 read the same value (a caller that knows it, by digests
+     * say); -1: unknown, asked of the documents (or decoded) where it matters */
+    int meaning;
+    /* in and out: reals that look misread; SIZE_MAX: count them from result.doc */
+    size_t misread;
+    gdw_reading reading; /* out: gdw_check_reading */
+    int rank;            /* out: 1-based; equal scores share a rank */
+    /* out: the named first choice, or a row as likely that reads the same value (or runs out at the
+     * same place after reading alike): its "equally" */
+    bool first;
+    char reason[256]; /* out, when asked: why the row ranks where it does, one line */
 } gdw_check_row;
 
-/* A reason that names the type id two rows read as different types looks at the first choice's first this many
- * values (its document's, where the row has one: a caller that keeps trees cut, gdw_decode_options.keep_nodes, keeps
- * at least this many). */
+/* A reason that names the type id two rows read as different types looks at the first choice's
+ * first this many values (its document's, where the row has one: a caller that keeps trees cut,
+ * gdw_decode_options.keep_nodes, keeps at least this many). */
 #define GDW_CHECK_REASON_NODES 256u
-/* gdw_check_rank_rows: which dialect most likely wrote the packet buf[0..len) that gdw_check answered in rows[0..n)
- * (result), the one ranking `gdwire check`, the Python and npm packages and the page print. By the reading first
- * (gdw_check_reading): a whole reading beats a cut one, a cut one a prefix, a prefix a rejection. Then, for whole
- * readings and prefixes: a value without reals that look misread (gdw_value_misread_reals: the marks of integers or
- * text read as floats); for a prefix, how many bytes it reads; its encoder writing back exactly these bytes; the
- * engine itself accepting them (engine_exact); an engine's row before one only documentation describes. A cut
- * reading is ranked, where no row reads the packet whole, by the value it reads where the missing bytes are zeros
- * (no misread-looking reals, written back by its encoder), then by an engine's row and how far it read before it
- * ran out; rejections by how far they read. Fills
- * each row's reading, rank (1-based; equal scores share a rank) and first (the best and its equals: the same score
- * and the same value, or for cut readings the same walk of the bytes there are), and with reasons each row's reason.
- * Returns the best's index: among equals, the newest engine release (gdw_dialect_released); 0 for NULL rows or
- * n == 0. */
-GDW_API size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t *buf, size_t len, const gdw_decode_options *opts, bool reasons);
+/* gdw_check_rank_rows: which dialect most likely wrote the packet buf[0..len) that gdw_check
+ * answered in rows[0..n) (result), the one ranking `gdwire check`, the Python and npm packages and
+ * the page print. By the reading first (gdw_check_reading): a whole reading beats a cut one, a cut
+ * one a prefix, a prefix a rejection. Then, for whole readings and prefixes: a value without reals
+ * that look misread (gdw_value_misread_reals: the marks of integers or text read as floats); for a
+ * prefix, how many bytes it reads; its encoder writing back exactly these bytes; the engine itself
+ * accepting them (engine_exact); an engine's row before one only documentation describes. A cut
+ * reading is ranked, where no row reads the packet whole, by the value it reads where the missing
+ * bytes are zeros (no misread-looking reals, written back by its encoder), then by an engine's row
+ * and how far it read before it ran out; rejections by how far they read. Fills each row's reading,
+ * rank (1-based; equal scores share a rank) and first (the best and its equals: the same score and
+ * the same value, or for cut readings the same walk of the bytes there are), and with reasons each
+ * row's reason. Returns the best's index: among equals, the newest engine release
+ * (gdw_dialect_released); 0 for NULL rows or n == 0. */
+GDW_API size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t *buf, size_t len,
+                                   const gdw_decode_options *opts, bool reasons);
 
-/* gdw_check_find_skip: where no row of at0 (gdw_check's answer to buf[0..len)) reads every byte, the bytes in front
- * of a value that one reads whole: a 4-byte length prefix that gives the rest's length (put_var, store_var,
- * PacketPeerStream), else the fewest of 1 to 8 (an opcode, a header). 0: none (or a row reads the bytes whole).
- * gdw_check_framing_text says what the skipped bytes are: "a 4-byte length prefix (put_var's, store_var's)", "1
- * byte in front"; "" for skip 0. */
-GDW_API size_t gdw_check_find_skip(const gdw_check_result *at0, size_t n, const uint8_t *buf, size_t len, const gdw_decode_options *opts);
-GDW_API size_t gdw_check_framing_text(const uint8_t *buf, size_t len, size_t skip, char *out, size_t cap);
+/* gdw_check_find_skip: where no row of at0 (gdw_check's answer to buf[0..len)) reads every byte,
+ * the bytes in front of a value that one reads whole: a 4-byte length prefix that gives the rest's
+ * length (put_var, store_var, PacketPeerStream), else the fewest of 1 to 8 (an opcode, a header).
+ * 0: none (or a row reads the bytes whole). gdw_check_framing_text says what the skipped bytes are:
+ * "a 4-byte length prefix (put_var's, store_var's)", "1 byte in front"; "" for skip 0. */
+GDW_API size_t gdw_check_find_skip(const gdw_check_result *at0, size_t n, const uint8_t *buf,
+                                   size_t len, const gdw_decode_options *opts);
+GDW_API size_t gdw_check_framing_text(const uint8_t *buf, size_t len, size_t skip, char *out,
+                                      size_t cap);
 
-/* gdw_check_summary: the one sentence of the answer for the rows gdw_check_rank_rows ranked (they read
- * buf[skip..len)): "Most likely: godot4 (equally: ...; they read it alike, so the newest engine release is
- * named).", "Most likely: a cut godot4 packet: the value needs at least 2 more bytes (...)", "Most likely: a
- * 4-byte length prefix (...), then a godot4 Dictionary.", "No dialect reads this packet; ...". Returns its length. */
-GDW_API size_t gdw_check_summary(const gdw_check_row *rows, size_t n, size_t best, const uint8_t *buf, size_t len, size_t skip, char *out,
+/* gdw_check_summary: the one sentence of the answer for the rows gdw_check_rank_rows ranked (they
+ * read buf[skip..len)): "Most likely: godot4 (equally: ...; they read it alike, so the newest
+ * engine release is named).", "Most likely: a cut godot4 packet: the value needs at least 2 more
+ * bytes (...)", "Most likely: a 4-byte length prefix (...), then a godot4 Dictionary.", "No dialect
+ * reads this packet; ...". Returns its length. */
+GDW_API size_t gdw_check_summary(const gdw_check_row *rows, size_t n, size_t best,
+                                 const uint8_t *buf, size_t len, size_t skip, char *out,
                                  size_t cap);
 
-/* gdw_check_script_text: what a script of the first choice's engines passes to read the value, for the rows
- * gdw_check_rank_rows ranked (they read buf[skip..len)): "bytes_to_var(bytes) reads it.", "StreamPeer.get_var() or
- * the file's get_var() reads it as put_var or store_var wrote it (the length, then the value); from a byte array,
- * bytes_to_var(bytes.slice(4)).", "bytes2var(bytes) reads the value in the first 12 bytes and ignores the other 4.",
- * "bytes_to_var(bytes) fails on these bytes: the value needs at least 2 more. ..."; the calls of the engines of the
- * rows as likely that differ, " (in Godot 3, Pandemonium: bytes2var(bytes))"; the Objects-allowing call with
- * allow_objects, where the engine has one. "" where no row reads the packet. The calls are the dialect table's (gdw_script_facts, from the
- * engines' sources). Returns its length. */
-GDW_API size_t gdw_check_script_text(const gdw_check_row *rows, size_t n, size_t best, const uint8_t *buf, size_t len, size_t skip,
+/* gdw_check_script_text: what a script of the first choice's engines passes to read the value, for
+ * the rows gdw_check_rank_rows ranked (they read buf[skip..len)): "bytes_to_var(bytes) reads it.",
+ * "StreamPeer.get_var() or the file's get_var() reads it as put_var or store_var wrote it (the
+ * length, then the value); from a byte array, bytes_to_var(bytes.slice(4)).", "bytes2var(bytes)
+ * reads the value in the first 12 bytes and ignores the other 4.", "bytes_to_var(bytes) fails on
+ * these bytes: the value needs at least 2 more. ..."; the calls of the engines of the rows as
+ * likely that differ, " (in Godot 3, Pandemonium: bytes2var(bytes))"; the Objects-allowing call
+ * with allow_objects, where the engine has one. "" where no row reads the packet. The calls are the
+ * dialect table's (gdw_script_facts, from the engines' sources). Returns its length. */
+GDW_API size_t gdw_check_script_text(const gdw_check_row *rows, size_t n, size_t best,
+                                     const uint8_t *buf, size_t len, size_t skip,
                                      bool allow_objects, char *out, size_t cap);
 
-/* gdw_check_report_make: the whole answer for one packet, as the bindings and the page give it: gdw_check with
- * documents (opts, NULL for the defaults; alloc, NULL: libc, holds the report and the documents), the bytes in
- * front looked past where that explains more (gdw_check_find_skip), the rows ranked with reasons and the summary.
- * NULL: out of memory, or NULL buf with len > 0. Free with gdw_check_report_free (NULL is a no-op). */
+/* gdw_check_report_make: the whole answer for one packet, as the bindings and the page give it:
+ * gdw_check with documents (opts, NULL for the defaults; alloc, NULL: libc, holds the report and
+ * the documents), the bytes in front looked past where that explains more (gdw_check_find_skip),
+ * the rows ranked with reasons and the summary.
+ * NULL: out of memory, or NULL buf with len > 0. Free with gdw_check_report_free (NULL is a no-op).
+ * */
 typedef struct gdw_check_report {
-    size_t n;           /* rows: one a dialect, in table order */
-    size_t len;         /* the packet's length */
-    size_t skip;        /* bytes in front of the value the rows read (gdw_check_find_skip); the rows read buf[skip..len) */
-    size_t best;        /* the named first choice: an index into rows */
-    size_t accepted;    /* rows that accept the bytes they read */
+    size_t n;   /* rows: one a dialect, in table order */
+    size_t len; /* the packet's length */
+    /* bytes in front of the value the rows read (gdw_check_find_skip); the rows read buf[skip..len)
+     * */
+    size_t skip;
+    size_t best;     /* the named first choice: an index into rows */
+    size_t accepted; /* rows that accept the bytes they read */
     gdw_check_row *rows;
-    char summary[640];  /* gdw_check_summary */
-    char script[384];   /* gdw_check_script_text */
+    char summary[640];           /* gdw_check_summary */
+    char script[384];            /* gdw_check_script_text */
     const gdw_allocator *alloc_; /* private */
 } gdw_check_report;
-GDW_API gdw_check_report *gdw_check_report_make(const uint8_t *buf, size_t len, const gdw_decode_options *opts, const gdw_allocator *alloc);
+GDW_API gdw_check_report *gdw_check_report_make(const uint8_t *buf, size_t len,
+                                                const gdw_decode_options *opts,
+                                                const gdw_allocator *alloc);
 GDW_API void gdw_check_report_free(gdw_check_report *rep);
-/* gdw_value_misread_reals: the reals in a tree that look misread: NaN, nonzero below 1e-30 or beyond 1e30 in
- * magnitude (what integers, text or other fields read as floats look like): gdw_value_misread_own summed over
- * the values down to GDW_MISREAD_DEPTH levels (a walk of one's own can add it up with other work). 0 for NULL.
- * gdw_value_misread_own: those of v's own components (a float, a math value, a packed array of reals; its
- * first 4096 components), not its children's. */
+/* gdw_value_misread_reals: the reals in a tree that look misread: NaN, nonzero below 1e-30 or
+ * beyond 1e30 in magnitude (what integers, text or other fields read as floats look like):
+ * gdw_value_misread_own summed over the values down to GDW_MISREAD_DEPTH levels (a walk of one's
+ * own can add it up with other work). 0 for NULL.
+ * gdw_value_misread_own: those of v's own components (a float, a math value, a packed array of
+ * reals; its first 4096 components), not its children's. */
 #define GDW_MISREAD_DEPTH 64u
 GDW_API size_t gdw_value_misread_reals(const gdw_value *root);
 GDW_API size_t gdw_value_misread_own(const gdw_value *v);

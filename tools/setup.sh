@@ -24,6 +24,7 @@ SUDO=""
 PACKAGES=(
   bazel-bootstrap bazel-rules-java   # the build (Bazel 4.2.3, WORKSPACE mode, offline)
   gcc clang lld-14 llvm-14 libclang-rt-14-dev   # compilers, sanitizers, libFuzzer, coverage
+  clang-format-14                    # codec:format_test: codec/ is as .clang-format formats it
   libyaml-dev                        # conformance vectors
   libenet-dev                        # guard/tests: the hostile ENet client (hostile_client.c) links libenet
   tcpdump                            # guard/tests: both sides of a guarded session captured on lo (tools/engines/guard/honest_session.sh)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* engine/conversions.c — the conversions a Godot 4 engine computes, not copies, when a value enters a
- * typed container (engine/settle.c validate_elem): Color(String), Basis(Quaternion),
+/* engine/conversions.c — the conversions a Godot 4 engine computes, not copies, when a value enters
+ * a typed container (engine/settle.c validate_elem): Color(String), Basis(Quaternion),
  * Quaternion(Basis) and String(Variant) of the simple types. Each does the engine's arithmetic in
  * the engine's order and in its real_t (float, or double in a double build), so that the bits
  * agree; where the engine's result is not known from the value alone, each says so (false), and
@@ -25,7 +25,10 @@
 
 /* core/math/color_names.inc (Godot 4.3-stable): the X11 names, '_' removed as
  * Color::find_named_color keys them, with Color::hex of each; sorted for bsearch. */
-static const struct named_color { const char *name; uint32_t hex; } k_named_colors[] = {
+static const struct named_color {
+    const char *name;
+    uint32_t hex;
+} k_named_colors[] = {
     {"ALICEBLUE", 0xF0F8FFFFU},
     {"ANTIQUEWHITE", 0xFAEBD7FFU},
     {"AQUA", 0x00FFFFFFU},
@@ -175,7 +178,9 @@ static const struct named_color { const char *name; uint32_t hex; } k_named_colo
 };
 
 /* Channel k (0 red .. 3 alpha) of Color::hex(hex): RGBA8888, each channel / 255 in float. */
-float gdw_engine_hex_channel(uint32_t hex, unsigned k) { return (float)((hex >> (24 - 8 * k)) & 0xFF) / 255.0f; }
+float gdw_engine_hex_channel(uint32_t hex, unsigned k) {
+    return (float)((hex >> (24 - 8 * k)) & 0xFF) / 255.0f;
+}
 
 /* One code point of strict UTF-8 (a Godot 4 String holds code points); 0 bytes: not UTF-8. */
 static size_t next_code_point(const uint8_t *p, size_t n, uint32_t *cp) {
@@ -193,7 +198,9 @@ static size_t next_code_point(const uint8_t *p, size_t n, uint32_t *cp) {
  * and "#ņŁİ" are not colours there (engine/godot4-convert.yaml), so the whole code point counts. */
 static int parse_col4(uint32_t cp) { return cp < 0x80 ? gdw_hex_digit((int)cp) : -1; }
 
-static int named_cmp(const void *key, const void *row) { return strcmp((const char *)key, ((const struct named_color *)row)->name); }
+static int named_cmp(const void *key, const void *row) {
+    return strcmp((const char *)key, ((const struct named_color *)row)->name);
+}
 
 #define COLOR_MAX_CHARS 64 /* longer than any name or HTML code: neither can match */
 
@@ -219,7 +226,9 @@ bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]) {
     if (html) { /* html: one digit a channel below 5 digits, two otherwise; alpha with 4 or 8 */
         bool shorthand = hl < 5, alpha = hl == 4 || hl == 8;
         for (unsigned k = 0; k < 3u + alpha; k++)
-            rgba[k] = shorthand ? (float)parse_col4(h[k]) / 15.0f : (float)(parse_col4(h[2 * k]) * 16 + parse_col4(h[2 * k + 1])) / 255.0f;
+            rgba[k] = shorthand
+                          ? (float)parse_col4(h[k]) / 15.0f
+                          : (float)(parse_col4(h[2 * k]) * 16 + parse_col4(h[2 * k + 1])) / 255.0f;
         return true;
     }
     /* named: ' ', '-', '_', '\'' and '.' removed, to_upper, looked up */
@@ -236,8 +245,9 @@ bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]) {
         key[kl++] = cp >= 'a' && cp <= 'z' ? (char)(cp - 32) : (char)cp;
     }
     key[kl] = 0;
-    const struct named_color *row = (const struct named_color *)bsearch(key, k_named_colors, sizeof k_named_colors / sizeof k_named_colors[0],
-                                                                        sizeof k_named_colors[0], named_cmp);
+    const struct named_color *row = (const struct named_color *)bsearch(
+        key, k_named_colors, sizeof k_named_colors / sizeof k_named_colors[0],
+        sizeof k_named_colors[0], named_cmp);
     if (row)
         for (unsigned k = 0; k < 4; k++) rgba[k] = gdw_engine_hex_channel(row->hex, k);
     return true;
@@ -247,65 +257,68 @@ bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]) {
 
 /* One definition for each real_t: REAL float or double, SUFFIX naming the pair, ABS and SQRT its
  * functions. */
-#define ROTATIONS(REAL, SUFFIX, ABS, SQRT)                                                                                     \
-    static void basis_from_quaternion_##SUFFIX(const double *in, double *out) {                                                 \
-        REAL x = (REAL)in[0], y = (REAL)in[1], z = (REAL)in[2], w = (REAL)in[3];                                               \
-        REAL d = x * x + y * y + z * z + w * w; /* Quaternion::length_squared: dot(*this) */                                   \
-        REAL s = (REAL)2.0f / d;                                                                                               \
-        REAL xs = x * s, ys = y * s, zs = z * s;                                                                               \
-        REAL wx = w * xs, wy = w * ys, wz = w * zs;                                                                            \
-        REAL xx = x * xs, xy = x * ys, xz = x * zs;                                                                            \
-        REAL yy = y * ys, yz = y * zs, zz = z * zs;                                                                            \
-        REAL m[9] = {(REAL)1.0f - (yy + zz), xy - wz, xz + wy, xy + wz, (REAL)1.0f - (xx + zz), yz - wx,                       \
-                     xz - wy, yz + wx, (REAL)1.0f - (xx + yy)};                                                                \
-        for (int i = 0; i < 9; i++) out[i] = (double)m[i];                                                                     \
-    }                                                                                                                          \
-    static bool equal_approx_##SUFFIX(REAL a, REAL b) {                                                                        \
-        if (a == b) return true;                                                                                               \
-        REAL tolerance = (REAL)CMP_EPSILON * ABS(a);                                                                           \
-        if (tolerance < (REAL)CMP_EPSILON) tolerance = (REAL)CMP_EPSILON;                                                      \
-        return ABS(a - b) < tolerance;                                                                                         \
-    }                                                                                                                          \
-    static bool is_rotation_##SUFFIX(REAL r[3][3]) {                                                                          \
-        REAL col[3][3];                                                                                                        \
-        for (int i = 0; i < 3; i++)                                                                                            \
-            for (int j = 0; j < 3; j++) col[i][j] = r[j][i];                                                                   \
-        REAL xl = col[0][0] * col[0][0] + col[0][1] * col[0][1] + col[0][2] * col[0][2];                                       \
-        REAL yl = col[1][0] * col[1][0] + col[1][1] * col[1][1] + col[1][2] * col[1][2];                                       \
-        REAL zl = col[2][0] * col[2][0] + col[2][1] * col[2][1] + col[2][2] * col[2][2];                                       \
-        REAL xy = col[0][0] * col[1][0] + col[0][1] * col[1][1] + col[0][2] * col[1][2];                                       \
-        REAL xz = col[0][0] * col[2][0] + col[0][1] * col[2][1] + col[0][2] * col[2][2];                                       \
-        REAL yz = col[1][0] * col[2][0] + col[1][1] * col[2][1] + col[1][2] * col[2][2];                                       \
-        bool conformal = equal_approx_##SUFFIX(xl, yl) && equal_approx_##SUFFIX(xl, zl) && ABS(xy) < (REAL)CMP_EPSILON &&      \
-                         ABS(xz) < (REAL)CMP_EPSILON && ABS(yz) < (REAL)CMP_EPSILON;                                           \
-        REAL det = r[0][0] * (r[1][1] * r[2][2] - r[2][1] * r[1][2]) - r[1][0] * (r[0][1] * r[2][2] - r[2][1] * r[0][2]) +     \
-                   r[2][0] * (r[0][1] * r[1][2] - r[1][1] * r[0][2]);                                                          \
-        return conformal && (det == (REAL)1.0f || ABS(det - (REAL)1.0f) < (REAL)UNIT_EPSILON);                                 \
-    }                                                                                                                          \
-    static bool quaternion_from_basis_##SUFFIX(const double *in, double *out) {                                                \
-        REAL r[3][3], t[4];                                                                                                    \
-        for (int i = 0; i < 9; i++) r[i / 3][i % 3] = (REAL)in[i];                                                             \
-        if (!is_rotation_##SUFFIX(r)) return false;                                                                            \
-        REAL trace = r[0][0] + r[1][1] + r[2][2];                                                                              \
-        if (trace > 0.0f) {                                                                                                    \
-            REAL s = SQRT(trace + (REAL)1.0f);                                                                                 \
-            t[3] = s * (REAL)0.5f;                                                                                             \
-            s = (REAL)0.5f / s;                                                                                                \
-            t[0] = (r[2][1] - r[1][2]) * s;                                                                                    \
-            t[1] = (r[0][2] - r[2][0]) * s;                                                                                    \
-            t[2] = (r[1][0] - r[0][1]) * s;                                                                                    \
-        } else {                                                                                                               \
-            int i = r[0][0] < r[1][1] ? (r[1][1] < r[2][2] ? 2 : 1) : (r[0][0] < r[2][2] ? 2 : 0);                             \
-            int j = (i + 1) % 3, k = (i + 2) % 3;                                                                              \
-            REAL s = SQRT(r[i][i] - r[j][j] - r[k][k] + (REAL)1.0f);                                                           \
-            t[i] = s * (REAL)0.5f;                                                                                             \
-            s = (REAL)0.5f / s;                                                                                                \
-            t[3] = (r[k][j] - r[j][k]) * s;                                                                                    \
-            t[j] = (r[j][i] + r[i][j]) * s;                                                                                    \
-            t[k] = (r[k][i] + r[i][k]) * s;                                                                                    \
-        }                                                                                                                      \
-        for (int q = 0; q < 4; q++) out[q] = (double)t[q];                                                                     \
-        return true;                                                                                                           \
+#define ROTATIONS(REAL, SUFFIX, ABS, SQRT) \
+    static void basis_from_quaternion_##SUFFIX(const double *in, double *out) { \
+        REAL x = (REAL)in[0], y = (REAL)in[1], z = (REAL)in[2], w = (REAL)in[3]; \
+        REAL d = x * x + y * y + z * z + w * w; /* Quaternion::length_squared: dot(*this) */ \
+        REAL s = (REAL)2.0f / d; \
+        REAL xs = x * s, ys = y * s, zs = z * s; \
+        REAL wx = w * xs, wy = w * ys, wz = w * zs; \
+        REAL xx = x * xs, xy = x * ys, xz = x * zs; \
+        REAL yy = y * ys, yz = y * zs, zz = z * zs; \
+        REAL m[9] = {(REAL)1.0f - (yy + zz), xy - wz, xz + wy, xy + wz, \
+                     (REAL)1.0f - (xx + zz), yz - wx, xz - wy, yz + wx, \
+                     (REAL)1.0f - (xx + yy)}; \
+        for (int i = 0; i < 9; i++) out[i] = (double)m[i]; \
+    } \
+    static bool equal_approx_##SUFFIX(REAL a, REAL b) { \
+        if (a == b) return true; \
+        REAL tolerance = (REAL)CMP_EPSILON * ABS(a); \
+        if (tolerance < (REAL)CMP_EPSILON) tolerance = (REAL)CMP_EPSILON; \
+        return ABS(a - b) < tolerance; \
+    } \
+    static bool is_rotation_##SUFFIX(REAL r[3][3]) { \
+        REAL col[3][3]; \
+        for (int i = 0; i < 3; i++) \
+            for (int j = 0; j < 3; j++) col[i][j] = r[j][i]; \
+        REAL xl = col[0][0] * col[0][0] + col[0][1] * col[0][1] + col[0][2] * col[0][2]; \
+        REAL yl = col[1][0] * col[1][0] + col[1][1] * col[1][1] + col[1][2] * col[1][2]; \
+        REAL zl = col[2][0] * col[2][0] + col[2][1] * col[2][1] + col[2][2] * col[2][2]; \
+        REAL xy = col[0][0] * col[1][0] + col[0][1] * col[1][1] + col[0][2] * col[1][2]; \
+        REAL xz = col[0][0] * col[2][0] + col[0][1] * col[2][1] + col[0][2] * col[2][2]; \
+        REAL yz = col[1][0] * col[2][0] + col[1][1] * col[2][1] + col[1][2] * col[2][2]; \
+        bool conformal = equal_approx_##SUFFIX(xl, yl) && equal_approx_##SUFFIX(xl, zl) && \
+                         ABS(xy) < (REAL)CMP_EPSILON && ABS(xz) < (REAL)CMP_EPSILON && \
+                         ABS(yz) < (REAL)CMP_EPSILON; \
+        REAL det = r[0][0] * (r[1][1] * r[2][2] - r[2][1] * r[1][2]) - \
+                   r[1][0] * (r[0][1] * r[2][2] - r[2][1] * r[0][2]) + \
+                   r[2][0] * (r[0][1] * r[1][2] - r[1][1] * r[0][2]); \
+        return conformal && (det == (REAL)1.0f || ABS(det - (REAL)1.0f) < (REAL)UNIT_EPSILON); \
+    } \
+    static bool quaternion_from_basis_##SUFFIX(const double *in, double *out) { \
+        REAL r[3][3], t[4]; \
+        for (int i = 0; i < 9; i++) r[i / 3][i % 3] = (REAL)in[i]; \
+        if (!is_rotation_##SUFFIX(r)) return false; \
+        REAL trace = r[0][0] + r[1][1] + r[2][2]; \
+        if (trace > 0.0f) { \
+            REAL s = SQRT(trace + (REAL)1.0f); \
+            t[3] = s * (REAL)0.5f; \
+            s = (REAL)0.5f / s; \
+            t[0] = (r[2][1] - r[1][2]) * s; \
+            t[1] = (r[0][2] - r[2][0]) * s; \
+            t[2] = (r[1][0] - r[0][1]) * s; \
+        } else { \
+            int i = r[0][0] < r[1][1] ? (r[1][1] < r[2][2] ? 2 : 1) : (r[0][0] < r[2][2] ? 2 : 0); \
+            int j = (i + 1) % 3, k = (i + 2) % 3; \
+            REAL s = SQRT(r[i][i] - r[j][j] - r[k][k] + (REAL)1.0f); \
+            t[i] = s * (REAL)0.5f; \
+            s = (REAL)0.5f / s; \
+            t[3] = (r[k][j] - r[j][k]) * s; \
+            t[j] = (r[j][i] + r[i][j]) * s; \
+            t[k] = (r[k][i] + r[i][k]) * s; \
+        } \
+        for (int q = 0; q < 4; q++) out[q] = (double)t[q]; \
+        return true; \
     }
 
 #define CMP_EPSILON 0.00001 /* core/math/math_defs.h */

@@ -10,14 +10,14 @@
 /* gdw_engine_settle (settle.c): in engine-exact mode, turn a decoded tree into the value the
  * engine holds (typed containers converted, Dictionary keys merged) where the dialect asks, and the
  * events of the tree it returns (the digest and on_node: the decoding walk made none). opts gives
- * allow_objects, the trace, fail_if_approximate, the digest and on_node (NULL: none); consumed is the value's
- * length (the offset its events and errors name); err is filled on a failure (at the first marked value for
- * LOSSY, else at the value the pass was at: gdw_engine_path). rules_read
+ * allow_objects, the trace, fail_if_approximate, the digest and on_node (NULL: none); consumed is
+ * the value's length (the offset its events and errors name); err is filled on a failure (at the
+ * first marked value for LOSSY, else at the value the pass was at: gdw_engine_path). rules_read
  * (NULL: not asked) has bit r set for each rule r of the row (gdw_rule) the pass read: each is read
  * where a value makes it matter, so that the pass makes the same tree in a row that agrees on those
  * (gdw_rules_read, gdw_dialects_read_alike). */
-gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts, size_t consumed, gdw_error *err,
-                             uint64_t *rules_read);
+gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decode_options *opts,
+                             size_t consumed, gdw_error *err, uint64_t *rules_read);
 
 /* The conversions the engine computes (conversions.c). real_width is the dialect's real_t (4 or
  * 8). Color(String) of UTF-8 text: false where the engine's result is not known (text that is not

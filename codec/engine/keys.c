@@ -13,7 +13,9 @@
 /* Variant::hash_compare with semantic comparison (a Dictionary's own keys: NaN equals NaN) or
  * without it (Godot 4: elements of Arrays and values of Dictionaries compared as keys, where NaN
  * never equals; Godot 3 compares those semantically too: the dialect's keys_nested_nan_equal). */
-static bool same_real(double a, double b, bool semantic) { return a == b || (semantic && isnan(a) && isnan(b)); }
+static bool same_real(double a, double b, bool semantic) {
+    return a == b || (semantic && isnan(a) && isnan(b));
+}
 
 /* Pandemonium 5's TypedArray and PackedTypedArray: Arrays of one element type. */
 static bool p5_typed(unsigned t) { return t == GDW_TYPED_ARRAY || t == GDW_PACKED_TYPED_ARRAY; }
@@ -23,7 +25,9 @@ static bool p5_typed(unsigned t) { return t == GDW_TYPED_ARRAY || t == GDW_PACKE
  * to "EncodedObjectAsID" when the class is omitted (header bit 16) (Relintai/pandemonium_engine
  * v5.2.0 core/variant/variant.cpp Variant::hash_compare, TYPED_ARRAY and PACKED_TYPED_ARRAY;
  * core/io/marshalls.cpp decode_variant, TYPED_ARRAY). */
-static gdw_str p5_class_name(const gdw_typedesc *t) { return t->id_only ? gdw_engine_encoded_object_as_id : t->name; }
+static gdw_str p5_class_name(const gdw_typedesc *t) {
+    return t->id_only ? gdw_engine_encoded_object_as_id : t->name;
+}
 static const gdw_typedesc *p5_elem(const gdw_value *v) {
     const gdw_container *ct = gdw_container_of(v);
     return ct ? &ct->elem : NULL;
@@ -42,23 +46,28 @@ enum { CMP_PLAIN, CMP_SEMANTIC, CMP_KEY_TOP };
 /* One pair of nodes; for an Array or a Dictionary only what is not its items (the walk in
  * key_equal compares those). */
 static bool same_node(settle_ctx *c, const gdw_value *a, const gdw_value *b, int how) {
-    /* a Dictionary's own plain keys: the keys the engine may find equal (gdw_plain_keys_may_equal, the walk's
-     * definition too), and of one type, or a String and a StringName where the row takes them alike */
+    /* a Dictionary's own plain keys: the keys the engine may find equal (gdw_plain_keys_may_equal,
+     * the walk's definition too), and of one type, or a String and a StringName where the row takes
+     * them alike */
     if (how == CMP_KEY_TOP && gdw_key_plain(a) && gdw_key_plain(b)) {
-        bool alike = gdw_key_string_like(a->type) && gdw_key_string_like(b->type) && RULE(c, GDW_RULE_KEYS_STRING_LIKE);
+        bool alike = gdw_key_string_like(a->type) && gdw_key_string_like(b->type) &&
+                     RULE(c, GDW_RULE_KEYS_STRING_LIKE);
         return (alike || a->type == b->type) && gdw_plain_keys_may_equal(a, b);
     }
     bool semantic = how != CMP_PLAIN;
     if (a->type != b->type) return false;
     switch (a->type) {
-    case GDW_NIL: case GDW_CALLABLE: return true;
-    case GDW_BOOL: case GDW_INT: return a->u.i == b->u.i;
+    case GDW_NIL:
+    case GDW_CALLABLE: return true;
+    case GDW_BOOL:
+    case GDW_INT: return a->u.i == b->u.i;
     case GDW_FLOAT: {
         double x = gdw_value_real(a, 0);
         double y = gdw_value_real(b, 0);
         return same_real(x, y, semantic);
     }
-    case GDW_STRING: case GDW_STRING_NAME: return str_same(str_of(a), str_of(b));
+    case GDW_STRING:
+    case GDW_STRING_NAME: return str_same(str_of(a), str_of(b));
     case GDW_RID: return a->u.i == b->u.i;
     case GDW_OBJECT:
         /* each decoded object is an instance of its own: only two null Objects are equal */
@@ -69,19 +78,24 @@ static bool same_node(settle_ctx *c, const gdw_value *a, const gdw_value *b, int
     }
     case GDW_NODE_PATH: {
         const gdw_nodepath *x = (const gdw_nodepath *)a->u.ext, *y = (const gdw_nodepath *)b->u.ext;
-        if (x->name_count != y->name_count || x->subname_count != y->subname_count || (x->flags & 1) != (y->flags & 1)) return false;
+        if (x->name_count != y->name_count || x->subname_count != y->subname_count ||
+            (x->flags & 1) != (y->flags & 1))
+            return false;
         for (uint32_t i = 0; i < x->name_count + x->subname_count; i++)
             if (!str_same(x->parts[i], y->parts[i])) return false;
         return true;
     }
     case GDW_ARRAY: return a->len == b->len;
-    case GDW_TYPED_ARRAY: case GDW_PACKED_TYPED_ARRAY: return a->len == b->len && p5_same_elem(a, b);
+    case GDW_TYPED_ARRAY:
+    case GDW_PACKED_TYPED_ARRAY: return a->len == b->len && p5_same_elem(a, b);
     case GDW_DICTIONARY:
         /* Godot 3 compares Dictionaries by instance (each decoded one is its own); Godot 4
          * hashes one in its order, then looks each key up in the other */
         return a->len == b->len && !RULE(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY);
-    case GDW_PACKED_BYTE_ARRAY: /* by its bytes: PackedByteArray([1]) twice is one key (Godot 3.6.2 and 4.6.3) */
-        return a->len == b->len && (a->len == 0 || a->u.bytes == b->u.bytes || memcmp(a->u.bytes, b->u.bytes, a->len) == 0);
+    /* by its bytes: PackedByteArray([1]) twice is one key (Godot 3.6.2 and 4.6.3) */
+    case GDW_PACKED_BYTE_ARRAY:
+        return a->len == b->len && (a->len == 0 || a->u.bytes == b->u.bytes ||
+                                    memcmp(a->u.bytes, b->u.bytes, a->len) == 0);
     case GDW_PACKED_STRING_ARRAY: {
         if (a->len != b->len) return false;
         const gdw_str *x = (const gdw_str *)a->u.ext, *y = (const gdw_str *)b->u.ext;
@@ -97,7 +111,8 @@ static bool same_node(settle_ctx *c, const gdw_value *a, const gdw_value *b, int
     if (a->type >= GDW_PACKED_BYTE_ARRAY && a->len != b->len) return false;
     bool reals = gdw_type_has_reals((gdw_type)a->type);
     for (size_t i = 0; i < n; i++) {
-        if (reals ? !same_real(gdw_value_real(a, i), gdw_value_real(b, i), semantic) : gdw_value_int_at(a, i) != gdw_value_int_at(b, i))
+        if (reals ? !same_real(gdw_value_real(a, i), gdw_value_real(b, i), semantic)
+                  : gdw_value_int_at(a, i) != gdw_value_int_at(b, i))
             return false;
     }
     return true;
@@ -107,7 +122,8 @@ static bool same_node(settle_ctx *c, const gdw_value *a, const gdw_value *b, int
  * (a Dictionary compared by identity has none to look at). */
 static size_t key_items(settle_ctx *c, const gdw_value *v, const gdw_value **items) {
     *items = NULL;
-    if (v->type == GDW_ARRAY || p5_typed(v->type) || (v->type == GDW_DICTIONARY && !RULE(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY)))
+    if (v->type == GDW_ARRAY || p5_typed(v->type) ||
+        (v->type == GDW_DICTIONARY && !RULE(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY)))
         return gdw_children(v, items);
     return 0;
 }
@@ -115,7 +131,8 @@ static size_t key_items(settle_ctx *c, const gdw_value *v, const gdw_value **ite
 /* How child i of container v is compared: Array elements semantically where the dialect says
  * so (keys_nested_nan_equal), a Dictionary's keys as keys, its values plainly. */
 static int child_cmp(settle_ctx *c, const gdw_value *v, size_t i) {
-    if (v->type == GDW_ARRAY || p5_typed(v->type)) return RULE(c, GDW_RULE_KEYS_NESTED_NAN_EQUAL) ? CMP_SEMANTIC : CMP_PLAIN;
+    if (v->type == GDW_ARRAY || p5_typed(v->type))
+        return RULE(c, GDW_RULE_KEYS_NESTED_NAN_EQUAL) ? CMP_SEMANTIC : CMP_PLAIN;
     return i % 2 == 0 ? CMP_KEY_TOP : CMP_PLAIN;
 }
 
@@ -123,17 +140,25 @@ static int child_cmp(settle_ctx *c, const gdw_value *v, size_t i) {
  * comparator that also takes a String and a StringName with the same text as equal:
  * StringLikeVariantComparator, keys_string_like). The two trees are walked in step
  * (gdw_walk_pair); decoded keys are at most GDW_HARD_MAX_DEPTH deep. */
-typedef struct key_cmp { settle_ctx *c; bool top; } key_cmp;
+typedef struct key_cmp {
+    settle_ctx *c;
+    bool top;
+} key_cmp;
 
-static int key_pair(void *ctx, const gdw_value *x, const gdw_value *y, const gdw_value *parent, size_t slot) {
+static int key_pair(void *ctx, const gdw_value *x, const gdw_value *y, const gdw_value *parent,
+                    size_t slot) {
     const key_cmp *k = (const key_cmp *)ctx;
     int how = parent ? child_cmp(k->c, parent, slot) : k->top ? CMP_KEY_TOP : CMP_PLAIN;
     k->c->counts.compared++;
     if (!same_node(k->c, x, y, how)) return GDW_PAIR_DIFFER;
-    if (how == CMP_KEY_TOP && gdw_key_string_like(x->type) && gdw_key_string_like(y->type) && RULE(k->c, GDW_RULE_KEYS_STRING_LIKE)) return GDW_PAIR_SAME;
+    if (how == CMP_KEY_TOP && gdw_key_string_like(x->type) && gdw_key_string_like(y->type) &&
+        RULE(k->c, GDW_RULE_KEYS_STRING_LIKE))
+        return GDW_PAIR_SAME;
     return GDW_PAIR_DESCEND;
 }
-static size_t key_pair_items(void *ctx, const gdw_value *v, const gdw_value **items) { return key_items(((const key_cmp *)ctx)->c, v, items); }
+static size_t key_pair_items(void *ctx, const gdw_value *v, const gdw_value **items) {
+    return key_items(((const key_cmp *)ctx)->c, v, items);
+}
 
 static bool key_equal(settle_ctx *c, const gdw_value *a, const gdw_value *b, bool top) {
     key_cmp k = {c, top};
@@ -170,7 +195,9 @@ static uint64_t fmix64(uint64_t h) {
 
 static uint64_t mix(uint64_t h, uint64_t x) { return fmix64(h ^ (x + 0x9E3779B97F4A7C15ull)); }
 
-static uint64_t unique(const settle_ctx *c, const void *p) { return mix(c->seed ^ 0x5151515151515151ull, (uint64_t)(uintptr_t)p); }
+static uint64_t unique(const settle_ctx *c, const void *p) {
+    return mix(c->seed ^ 0x5151515151515151ull, (uint64_t)(uintptr_t)p);
+}
 
 static uint64_t real_hash(const settle_ctx *c, double x, bool semantic, const void *self) {
     if (x == 0) return 0;
@@ -190,20 +217,30 @@ static uint64_t bytes_hash(uint64_t h, gdw_str s) {
  * length); how: the comparison it stands in (same_node). */
 static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
     bool semantic = how != CMP_PLAIN;
-    bool as_string = how == CMP_KEY_TOP && gdw_key_string_like(v->type) && RULE(c, GDW_RULE_KEYS_STRING_LIKE); /* same_node's rule */
+    /* same_node's rule */
+    bool as_string = how == CMP_KEY_TOP && gdw_key_string_like(v->type) &&
+                     RULE(c, GDW_RULE_KEYS_STRING_LIKE);
     uint64_t h = mix(c->seed, as_string ? (unsigned)GDW_STRING : v->type);
     c->counts.hashed++;
     switch (v->type) {
-    case GDW_NIL: case GDW_CALLABLE: return h;
-    case GDW_BOOL: case GDW_INT: case GDW_RID: return mix(h, (uint64_t)v->u.i);
+    case GDW_NIL:
+    case GDW_CALLABLE: return h;
+    case GDW_BOOL:
+    case GDW_INT:
+    case GDW_RID: return mix(h, (uint64_t)v->u.i);
     case GDW_FLOAT: return mix(h, real_hash(c, gdw_value_real(v, 0), semantic, v));
-    case GDW_STRING: case GDW_STRING_NAME: c->counts.hashed += v->len / 8; return bytes_hash(h, str_of(v));
+    case GDW_STRING:
+    case GDW_STRING_NAME: c->counts.hashed += v->len / 8; return bytes_hash(h, str_of(v));
     case GDW_OBJECT: return (v->flags & GDW_VF_OBJECT_NULL) ? h : unique(c, v);
-    case GDW_SIGNAL: { const gdw_signal *g = (const gdw_signal *)v->u.ext; return bytes_hash(mix(h, g->object_id), g->name); }
+    case GDW_SIGNAL: {
+        const gdw_signal *g = (const gdw_signal *)v->u.ext;
+        return bytes_hash(mix(h, g->object_id), g->name);
+    }
     case GDW_NODE_PATH: {
         const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
         h = mix(mix(mix(h, np->name_count), np->subname_count), np->flags & 1);
-        for (uint32_t i = 0; i < np->name_count + np->subname_count; i++) h = bytes_hash(h, np->parts[i]);
+        for (uint32_t i = 0; i < np->name_count + np->subname_count; i++)
+            h = bytes_hash(h, np->parts[i]);
         return h;
     }
     case GDW_PACKED_STRING_ARRAY: {
@@ -218,7 +255,8 @@ static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
         return bytes_hash(h, bytes);
     }
     case GDW_ARRAY: return h;
-    case GDW_TYPED_ARRAY: case GDW_PACKED_TYPED_ARRAY: {
+    case GDW_TYPED_ARRAY:
+    case GDW_PACKED_TYPED_ARRAY: {
         const gdw_typedesc *t = p5_elem(v);
         if (!t) return h;
         h = mix(h, t->wire_id);
@@ -228,10 +266,13 @@ static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
     default: break;
     }
     size_t n = gdw_type_components((gdw_type)v->type);
-    if (!n) return unique(c, v); /* a type same_node finds equal to nothing (not in these dialects' trees) */
+    /* a type same_node finds equal to nothing (not in these dialects' trees) */
+    if (!n) return unique(c, v);
     if (v->type >= GDW_PACKED_BYTE_ARRAY) n *= v->len;
     bool reals = gdw_type_has_reals((gdw_type)v->type);
-    for (size_t i = 0; i < n; i++) h = mix(h, reals ? real_hash(c, gdw_value_real(v, i), semantic, v) : (uint64_t)gdw_value_int_at(v, i));
+    for (size_t i = 0; i < n; i++)
+        h = mix(h, reals ? real_hash(c, gdw_value_real(v, i), semantic, v)
+                         : (uint64_t)gdw_value_int_at(v, i));
     c->counts.hashed += n;
     return mix(h, v->len);
 }
@@ -241,8 +282,11 @@ static uint64_t node_hash(settle_ctx *c, const gdw_value *v, int how) {
  * settle: a container is hashed only once it and everything in it are settled, and a merge moves
  * value structs, never the items they point at. Out of memory, nothing is remembered. */
 static uintptr_t memo_key(const gdw_value *v, int how) {
-    const void *p = (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || p5_typed(v->type)) ? (const void *)gdw_items(v)
-                    : (v->type >= GDW_PACKED_BYTE_ARRAY && v->type < GDW_TYPE_COUNT && v->len) ? v->u.ext : NULL;
+    const void *p = (v->type == GDW_ARRAY || v->type == GDW_DICTIONARY || p5_typed(v->type))
+                        ? (const void *)gdw_items(v)
+                    : (v->type >= GDW_PACKED_BYTE_ARRAY && v->type < GDW_TYPE_COUNT && v->len)
+                        ? v->u.ext
+                        : NULL;
     return p ? ((uintptr_t)p << 1) | (uintptr_t)(how != CMP_PLAIN) : 0;
 }
 
@@ -282,14 +326,20 @@ static void memo_put(settle_ctx *c, uintptr_t key, uint64_t h) {
 }
 
 static bool container_hashed(settle_ctx *c, const gdw_value *v) {
-    return v->type == GDW_ARRAY || p5_typed(v->type) || (v->type == GDW_DICTIONARY && !RULE(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY));
+    return v->type == GDW_ARRAY || p5_typed(v->type) ||
+           (v->type == GDW_DICTIONARY && !RULE(c, GDW_RULE_KEYS_DICTS_BY_IDENTITY));
 }
 
 /* A value's hash as a key (how: CMP_KEY_TOP) or inside one: its node, then each item's hash in
  * order, then its length. The tree is walked without recursion, children finished before their
  * container; remembered hashes are taken as they are. */
 static uint64_t key_hash(settle_ctx *c, const gdw_value *v, int how) {
-    struct { const gdw_value *v, *items; size_t n, next; uint64_t h, steps; uintptr_t memo; } f[GDW_WALK_MAX_DEPTH + 1];
+    struct {
+        const gdw_value *v, *items;
+        size_t n, next;
+        uint64_t h, steps;
+        uintptr_t memo;
+    } f[GDW_WALK_MAX_DEPTH + 1];
     unsigned sp = 0;
     uint64_t done = 0;
     for (;;) {
@@ -301,7 +351,13 @@ static uint64_t key_hash(settle_ctx *c, const gdw_value *v, int how) {
             const gdw_value *items;
             size_t n = sp > GDW_WALK_MAX_DEPTH ? 0 : key_items(c, v, &items);
             if (n) {
-                f[sp].v = v; f[sp].items = items; f[sp].n = n; f[sp].next = 0; f[sp].h = done; f[sp].steps = before; f[sp].memo = mk;
+                f[sp].v = v;
+                f[sp].items = items;
+                f[sp].n = n;
+                f[sp].next = 0;
+                f[sp].h = done;
+                f[sp].steps = before;
+                f[sp].memo = mk;
                 sp++;
             } else {
                 if (container_hashed(c, v)) done = mix(done, v->len);
@@ -320,13 +376,15 @@ static uint64_t key_hash(settle_ctx *c, const gdw_value *v, int how) {
                 break;
             }
             done = mix(f[t].h, f[t].v->len);
-            if (f[t].memo && c->counts.hashed - f[t].steps >= HASH_MEMO_STEPS) memo_put(c, f[t].memo, done);
+            if (f[t].memo && c->counts.hashed - f[t].steps >= HASH_MEMO_STEPS)
+                memo_put(c, f[t].memo, done);
             sp--;
         }
     }
 }
 
-#define SLOT_TAG 0xFFFFFFFF00000000ull /* a slot's upper half: its key's hash there; lower: the pair */
+/* a slot's upper half: its key's hash there; lower: the pair */
+#define SLOT_TAG 0xFFFFFFFF00000000ull
 
 /* Keys the engine finds equal become one entry: the first one's key and place, the last value.
  * An open-addressing table (temporary, from the document's allocator) of slots, each the index of
@@ -352,12 +410,18 @@ gdw_status gdw_engine_merge_keys(settle_ctx *c, gdw_value *dict) {
             uint64_t e = slot[at];
             if (e == UINT64_MAX) {
                 slot[at] = tag | kept;
-                if (kept != i) { items[2 * kept] = items[2 * i]; items[2 * kept + 1] = items[2 * i + 1]; }
+                if (kept != i) {
+                    items[2 * kept] = items[2 * i];
+                    items[2 * kept + 1] = items[2 * i + 1];
+                }
                 kept++;
                 break;
             }
             uint32_t j = (uint32_t)e;
-            if ((e & SLOT_TAG) == tag && key_equal(c, &items[2 * j], k, true)) { items[2 * j + 1] = items[2 * i + 1]; break; }
+            if ((e & SLOT_TAG) == tag && key_equal(c, &items[2 * j], k, true)) {
+                items[2 * j + 1] = items[2 * i + 1];
+                break;
+            }
         }
     }
     a->free_fn(a->ctx, slot, cap * sizeof *slot);

@@ -15,7 +15,8 @@ const gdw_str gdw_engine_encoded_object_as_id = {(const uint8_t *)"EncodedObject
 
 /* The path of item `slot` of the container the walk has just closed (frames[depth]), as
  * gdw_error.path writes it: the walk's open containers give the steps above it. */
-static void closed_item_path(const settle_ctx *c, const gdw_value *container, size_t slot, char *path) {
+static void closed_item_path(const settle_ctx *c, const gdw_value *container, size_t slot,
+                             char *path) {
     gdw_engine_path(c, c->depth, path);
     size_t n = strlen(path);
     gdw_path_child(path, &n, container, (uint32_t)slot);
@@ -25,13 +26,17 @@ static void closed_item_path(const settle_ctx *c, const gdw_value *container, si
  * compute it: v stays as written and is marked; the trace is told. (fail_if_approximate is asked at
  * the end, of the tree the pass returns, gdw_engine_settle: a marked value a later step drops, as
  * an element the engine's container refuses, leaves the engine's value exact.) */
-static gdw_status not_computed(settle_ctx *c, const gdw_value *container, size_t slot, gdw_value *v, unsigned want) {
+static gdw_status not_computed(settle_ctx *c, const gdw_value *container, size_t slot, gdw_value *v,
+                               unsigned want) {
     v->flags |= GDW_VF_APPROXIMATE;
     c->approximate++;
     if (!c->opts || !c->opts->trace) return GDW_OK;
     char path[GDW_PATH_MAX];
     closed_item_path(c, container, slot, path);
-    gdw_trace_event ev = {c->consumed, 0, c->depth + 1, (gdw_type)v->type, "not computed", (int64_t)want, path, gdw_approximate_why(want, v->type)};
+    gdw_trace_event ev = {c->consumed,    0,
+                          c->depth + 1,   (gdw_type)v->type,
+                          "not computed", (int64_t)want,
+                          path,           gdw_approximate_why(want, v->type)};
     c->opts->trace(c->opts->trace_ctx, &ev);
     return GDW_OK;
 }
@@ -52,8 +57,12 @@ unsigned gdw_engine_settle_desc(settle_ctx *c, gdw_typedesc *td) {
 
 /* int32_t(float) and int64_t(double) as the engine's x86-64 build computes them: a value out of
  * range, infinite or NaN becomes the most negative integer (cvttss2si / cvttsd2si). */
-static int32_t to_i32(double x) { return x > -2147483649.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN; }
-static int64_t to_i64(double x) { return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN; }
+static int32_t to_i32(double x) {
+    return x > -2147483649.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN;
+}
+static int64_t to_i64(double x) {
+    return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN;
+}
 
 /* v becomes an empty value of type t (its fields set by the caller). */
 static void reset_value(gdw_value *v, unsigned t) {
@@ -61,7 +70,8 @@ static void reset_value(gdw_value *v, unsigned t) {
     v->type = (uint8_t)t;
 }
 
-/* A FLOAT holding x as a decoded one would after the engine wrote it: 32-bit where that is exact. */
+/* A FLOAT holding x as a decoded one would after the engine wrote it: 32-bit where that is exact.
+ * */
 static void set_float(gdw_value *v, double x) {
     reset_value(v, GDW_FLOAT);
     bool narrow = !isnan(x) && (double)(float)x == x;
@@ -98,8 +108,11 @@ static gdw_status convert_vector(settle_ctx *c, gdw_value *v, unsigned to) {
 static gdw_status packed_to_array(settle_ctx *c, gdw_value *v) {
     unsigned t = v->type, et;
     switch (t) {
-    case GDW_PACKED_BYTE_ARRAY: case GDW_PACKED_INT32_ARRAY: case GDW_PACKED_INT64_ARRAY: et = GDW_INT; break;
-    case GDW_PACKED_FLOAT32_ARRAY: case GDW_PACKED_FLOAT64_ARRAY: et = GDW_FLOAT; break;
+    case GDW_PACKED_BYTE_ARRAY:
+    case GDW_PACKED_INT32_ARRAY:
+    case GDW_PACKED_INT64_ARRAY: et = GDW_INT; break;
+    case GDW_PACKED_FLOAT32_ARRAY:
+    case GDW_PACKED_FLOAT64_ARRAY: et = GDW_FLOAT; break;
     case GDW_PACKED_STRING_ARRAY: et = GDW_STRING; break;
     case GDW_PACKED_VECTOR2_ARRAY: et = GDW_VECTOR2; break;
     case GDW_PACKED_VECTOR3_ARRAY: et = GDW_VECTOR3; break;
@@ -116,8 +129,15 @@ static gdw_status packed_to_array(settle_ctx *c, gdw_value *v) {
         x->type = (uint8_t)et;
         if (et == GDW_INT) x->u.i = gdw_value_int_at(v, i);
         else if (et == GDW_FLOAT) set_float(x, gdw_value_real(v, i));
-        else if (et == GDW_STRING) { const gdw_str *s = (const gdw_str *)v->u.ext; x->len = s[i].len; x->u.bytes = s[i].ptr; }
-        else { x->width = v->width; x->len = (uint32_t)per; x->u.bytes = v->u.bytes + (size_t)i * per * v->width; }
+        else if (et == GDW_STRING) {
+            const gdw_str *s = (const gdw_str *)v->u.ext;
+            x->len = s[i].len;
+            x->u.bytes = s[i].ptr;
+        } else {
+            x->width = v->width;
+            x->len = (uint32_t)per;
+            x->u.bytes = v->u.bytes + (size_t)i * per * v->width;
+        }
     }
     uint32_t n = v->len;
     reset_value(v, GDW_ARRAY);
@@ -136,7 +156,8 @@ static gdw_status nodepath_to_string(settle_ctx *c, gdw_value *v) {
     bool lone_empty_subname = np->subname_count == 1 && np->parts[np->name_count].len == 0;
     if (lone_empty_subname) parts--;
     size_t len = (np->flags & 1) ? 1 : 0;
-    for (uint32_t i = 0; i < parts; i++) len += np->parts[i].len + (i > 0 || i >= np->name_count ? 1 : 0);
+    for (uint32_t i = 0; i < parts; i++)
+        len += np->parts[i].len + (i > 0 || i >= np->name_count ? 1 : 0);
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, len ? len : 1), *p = out;
     if (!out) return GDW_ERR_NOMEM;
     if (np->flags & 1) *p++ = '/';
@@ -158,7 +179,8 @@ static gdw_status int_to_color(settle_ctx *c, gdw_value *v) {
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, 16);
     if (!out) return GDW_ERR_NOMEM;
     uint32_t hex = (uint32_t)v->u.i;
-    for (unsigned k = 0; k < 4; k++) wr_u32le(out + 4 * k, f32_to_bits(gdw_engine_hex_channel(hex, k)));
+    for (unsigned k = 0; k < 4; k++)
+        wr_u32le(out + 4 * k, f32_to_bits(gdw_engine_hex_channel(hex, k)));
     reset_value(v, GDW_COLOR);
     v->width = 4;
     v->len = 4;
@@ -202,10 +224,16 @@ typedef struct {
 } copy_map;
 static const copy_map k_copy_maps[] = {
     {GDW_TRANSFORM2D, GDW_TRANSFORM3D, 6, {0, 3, 1, 4, 9, 10}},
-    {GDW_TRANSFORM3D, GDW_TRANSFORM2D, 12, {0, 2, COPY_0, 1, 3, COPY_0, COPY_0, COPY_0, COPY_1, 4, 5, COPY_0}},
+    {GDW_TRANSFORM3D,
+     GDW_TRANSFORM2D,
+     12,
+     {0, 2, COPY_0, 1, 3, COPY_0, COPY_0, COPY_0, COPY_1, 4, 5, COPY_0}},
     {GDW_TRANSFORM3D, GDW_BASIS, 12, {0, 1, 2, 3, 4, 5, 6, 7, 8, COPY_0, COPY_0, COPY_0}},
     {GDW_TRANSFORM3D, GDW_PROJECTION, 12, {0, 4, 8, 1, 5, 9, 2, 6, 10, 12, 13, 14}},
-    {GDW_PROJECTION, GDW_TRANSFORM3D, 16, {0, 3, 6, COPY_0, 1, 4, 7, COPY_0, 2, 5, 8, COPY_0, 9, 10, 11, COPY_1}},
+    {GDW_PROJECTION,
+     GDW_TRANSFORM3D,
+     16,
+     {0, 3, 6, COPY_0, 1, 4, 7, COPY_0, 2, 5, 8, COPY_0, 9, 10, 11, COPY_1}},
 };
 
 static gdw_status copy_math(settle_ctx *c, gdw_value *v, unsigned to) {
@@ -237,11 +265,14 @@ static gdw_status copy_math(settle_ctx *c, gdw_value *v, unsigned to) {
  * first ':', separated by ':' (an empty one before the end makes the whole path empty); names
  * between '/'s, empty ones skipped. */
 static gdw_status string_to_nodepath(settle_ctx *c, gdw_value *v) {
-    static const gdw_nodepath_rules k_godot4_rules = {.strict = false, .last_is_property = false, .godot2_bare = false};
+    static const gdw_nodepath_rules k_godot4_rules = {
+        .strict = false, .last_is_property = false, .godot2_bare = false};
     gdw_nodepath_split sp;
     gdw_nodepath_split_text(v->u.bytes, v->len, &k_godot4_rules, NULL, &sp);
     gdw_nodepath *np = (gdw_nodepath *)gdw_arena_alloc(c->doc, sizeof *np);
-    gdw_str *parts = (gdw_str *)gdw_arena_alloc(c->doc, ((size_t)sp.names + sp.subnames + 1) * sizeof *parts); /* + 1: never 0 bytes */
+    /* + 1: never 0 bytes */
+    gdw_str *parts = (gdw_str *)gdw_arena_alloc(c->doc, ((size_t)sp.names + sp.subnames + 1) *
+                                                            sizeof *parts);
     if (!np || !parts) return GDW_ERR_NOMEM;
     gdw_nodepath_split_text(v->u.bytes, v->len, &k_godot4_rules, parts, &sp);
     gdw_nodepath_of_split(np, &sp, parts);
@@ -282,7 +313,8 @@ static bool string_to_int(gdw_str s, int64_t *out) {
  * computed, only where the wrapped exponent is INT32_MIN, where the engine's scaling loop does
  * not end. */
 static bool string_to_float(gdw_str s, double *out) {
-    static const double powers_of_10[] = {10., 100., 1.0e4, 1.0e8, 1.0e16, 1.0e32, 1.0e64, 1.0e128, 1.0e256};
+    static const double powers_of_10[] = {10.,    100.,   1.0e4,   1.0e8,  1.0e16,
+                                          1.0e32, 1.0e64, 1.0e128, 1.0e256};
     size_t len = s.len;
     const uint8_t *nul = len ? (const uint8_t *)memchr(s.ptr, 0, len) : NULL;
     if (nul) len = (size_t)(nul - s.ptr);
@@ -306,21 +338,29 @@ static bool string_to_float(gdw_str s, double *out) {
     if (dec_pt < 0) dec_pt = mant_size;
     else mant_size -= 1;
     int frac_exp;
-    if (mant_size > 18) { frac_exp = dec_pt - 18; mant_size = 18; }
-    else frac_exp = dec_pt - mant_size;
+    if (mant_size > 18) {
+        frac_exp = dec_pt - 18;
+        mant_size = 18;
+    } else frac_exp = dec_pt - mant_size;
     double fraction = 0.0;
     if (mant_size > 0) {
         int frac1 = 0, frac2 = 0;
         for (; mant_size > 9; mant_size--) {
             unsigned ch = AT(p);
             p++;
-            if (ch == '.') { ch = AT(p); p++; }
+            if (ch == '.') {
+                ch = AT(p);
+                p++;
+            }
             frac1 = 10 * frac1 + (int)(ch - '0');
         }
         for (; mant_size > 0; mant_size--) {
             unsigned ch = AT(p);
             p++;
-            if (ch == '.') { ch = AT(p); p++; }
+            if (ch == '.') {
+                ch = AT(p);
+                p++;
+            }
             frac2 = 10 * frac2 + (int)(ch - '0');
         }
         fraction = (1.0e9 * frac1) + frac2;
@@ -329,23 +369,29 @@ static bool string_to_float(gdw_str s, double *out) {
         bool exp_sign = false;
         if (AT(p) == 'E' || AT(p) == 'e') {
             p++;
-            if (AT(p) == '-') { exp_sign = true; p++; }
-            else if (AT(p) == '+') p++;
+            if (AT(p) == '-') {
+                exp_sign = true;
+                p++;
+            } else if (AT(p) == '+') p++;
             if (DIGIT(AT(p))) {
-                uint32_t e = 0; /* the engine's int, wrapping as its build does (measured on 4.6.3) */
+                /* the engine's int, wrapping as its build does (measured on 4.6.3) */
+                uint32_t e = 0;
                 while (DIGIT(AT(p))) {
                     e = e * 10u + (uint32_t)(AT(p) - '0');
                     p++;
                 }
                 exp = (int)(int32_t)e;
             } else {
-                goto done; /* as the engine: "e" without digits skips the scaling too, "1.5e" is 15 */
+                /* as the engine: "e" without digits skips the scaling too, "1.5e" is 15 */
+                goto done;
             }
         }
-        exp = (int)(int32_t)(exp_sign ? (uint32_t)frac_exp - (uint32_t)exp : (uint32_t)frac_exp + (uint32_t)exp);
+        exp = (int)(int32_t)(exp_sign ? (uint32_t)frac_exp - (uint32_t)exp
+                                      : (uint32_t)frac_exp + (uint32_t)exp);
         exp_sign = exp < 0;
         if (exp_sign) exp = (int)(int32_t)(0u - (uint32_t)exp);
-        if (exp < 0) return false; /* INT_MIN stays negative: the engine's scaling loop never ends */
+        /* INT_MIN stays negative: the engine's scaling loop never ends */
+        if (exp < 0) return false;
         if (exp > 511) exp = 511;
         double dbl_exp = 1.0;
         for (const double *d = powers_of_10; exp != 0; exp >>= 1, ++d)
@@ -367,14 +413,19 @@ static bool loose_number(const gdw_value *e, bool real, int64_t *iv, double *dv)
     *iv = 0;
     *dv = 0;
     switch (e->type) {
-    case GDW_BOOL: case GDW_INT: *iv = e->u.i; *dv = (double)e->u.i; return true;
+    case GDW_BOOL:
+    case GDW_INT:
+        *iv = e->u.i;
+        *dv = (double)e->u.i;
+        return true;
     case GDW_FLOAT: {
         double x = gdw_value_real(e, 0);
         *dv = x;
         *iv = to_i64(x);
         return true;
     }
-    case GDW_STRING: case GDW_STRING_NAME: {
+    case GDW_STRING:
+    case GDW_STRING_NAME: {
         gdw_str s = str_of(e);
         return real ? string_to_float(s, dv) : string_to_int(s, iv);
     }
@@ -384,7 +435,12 @@ static bool loose_number(const gdw_value *e, bool real, int64_t *iv, double *dv)
 
 static bool loose_vector(const gdw_value *e) {
     switch (e->type) {
-    case GDW_VECTOR2: case GDW_VECTOR2I: case GDW_VECTOR3: case GDW_VECTOR3I: case GDW_VECTOR4: case GDW_VECTOR4I: return true;
+    case GDW_VECTOR2:
+    case GDW_VECTOR2I:
+    case GDW_VECTOR3:
+    case GDW_VECTOR3I:
+    case GDW_VECTOR4:
+    case GDW_VECTOR4I: return true;
     default: return false;
     }
 }
@@ -394,16 +450,29 @@ static bool loose_vector(const gdw_value *e) {
 static bool element_text(settle_ctx *c, const gdw_value *e, gdw_str *out, gdw_status *s) {
     static const char *const k_null = "<null>", *const k_true = "true", *const k_false = "false";
     switch (e->type) {
-    case GDW_NIL: out->ptr = (const uint8_t *)k_null; out->len = 6; return true;
-    case GDW_BOOL: out->ptr = (const uint8_t *)(e->u.i ? k_true : k_false); out->len = e->u.i ? 4 : 5; return true;
-    case GDW_STRING: case GDW_STRING_NAME: *out = str_of(e); return true;
+    case GDW_NIL:
+        out->ptr = (const uint8_t *)k_null;
+        out->len = 6;
+        return true;
+    case GDW_BOOL:
+        out->ptr = (const uint8_t *)(e->u.i ? k_true : k_false);
+        out->len = e->u.i ? 4 : 5;
+        return true;
+    case GDW_STRING:
+    case GDW_STRING_NAME: *out = str_of(e); return true;
     case GDW_INT: { /* String::num_int64 */
         char digits[24];
         size_t n = 0;
         uint64_t m = e->u.i < 0 ? 0 - (uint64_t)e->u.i : (uint64_t)e->u.i;
-        do { digits[n++] = (char)('0' + m % 10); m /= 10; } while (m);
+        do {
+            digits[n++] = (char)('0' + m % 10);
+            m /= 10;
+        } while (m);
         uint8_t *p = (uint8_t *)gdw_arena_alloc(c->doc, n + 1);
-        if (!p) { *s = GDW_ERR_NOMEM; return true; }
+        if (!p) {
+            *s = GDW_ERR_NOMEM;
+            return true;
+        }
         size_t k = 0;
         if (e->u.i < 0) p[k++] = '-';
         while (n) p[k++] = (uint8_t)digits[--n];
@@ -426,7 +495,10 @@ static bool array_to_strings(settle_ctx *c, gdw_value *v, gdw_status *s) {
     const gdw_value *items = gdw_items(v);
     uint32_t n = v->len;
     gdw_str *out = (gdw_str *)gdw_arena_alloc(c->doc, (size_t)n * sizeof *out);
-    if (!out) { *s = GDW_ERR_NOMEM; return true; }
+    if (!out) {
+        *s = GDW_ERR_NOMEM;
+        return true;
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (!element_text(c, &items[i], &out[i], s)) return false;
         if (*s) return true;
@@ -462,7 +534,10 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
         w = elem == GDW_COLOR ? 4 : pass_real_width(c);
     }
     uint8_t *out = (uint8_t *)gdw_arena_alloc(c->doc, (size_t)n * per * w + 1);
-    if (!out) { *s = GDW_ERR_NOMEM; return true; }
+    if (!out) {
+        *s = GDW_ERR_NOMEM;
+        return true;
+    }
     bool reals = to == GDW_PACKED_FLOAT32_ARRAY || to == GDW_PACKED_FLOAT64_ARRAY || elem;
     for (uint32_t i = 0; i < n; i++) {
         const gdw_value *e = &items[i];
@@ -473,24 +548,29 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
         } else if (e->type == elem) {
             reals_of(e, x, per);
         } else if (elem == GDW_COLOR && e->type == GDW_INT) {
-            for (unsigned k = 0; k < 4; k++) x[k] = (double)gdw_engine_hex_channel((uint32_t)e->u.i, k);
-        } else if (elem == GDW_COLOR && e->type == GDW_STRING) { /* Variant::operator Color: Color(String) */
+            for (unsigned k = 0; k < 4; k++)
+                x[k] = (double)gdw_engine_hex_channel((uint32_t)e->u.i, k);
+            /* Variant::operator Color: Color(String) */
+        } else if (elem == GDW_COLOR && e->type == GDW_STRING) {
             float rgba[4];
             if (!gdw_engine_color_from_text(e->u.bytes, e->len, rgba)) return false;
             for (unsigned k = 0; k < 4; k++) x[k] = (double)rgba[k];
-        } else if (elem == GDW_COLOR) { /* a StringName among them: operator Color knows String only */
+            /* a StringName among them: operator Color knows String only */
+        } else if (elem == GDW_COLOR) {
             x[3] = 1;
         } else if (loose_vector(e)) { /* any Vector2/3/4(i): its first components, the rest 0 */
             size_t have = gdw_type_components((gdw_type)e->type);
             bool r = gdw_type_has_reals((gdw_type)e->type);
-            for (unsigned k = 0; k < per && k < have; k++) x[k] = r ? gdw_value_real(e, k) : (double)gdw_value_int_at(e, k);
+            for (unsigned k = 0; k < per && k < have; k++)
+                x[k] = r ? gdw_value_real(e, k) : (double)gdw_value_int_at(e, k);
         }
         uint8_t *p = out + (size_t)i * per * w;
         for (unsigned k = 0; k < per; k++, p += w) {
             if (reals && w == 4) wr_u32le(p, f32_to_bits((float)x[k]));
             else if (reals) wr_u64le(p, f64_to_bits(x[k]));
             else if (w == 1) *p = (uint8_t)iv;
-            else if (w == 4) wr_u32le(p, (uint32_t)(e->type == GDW_FLOAT ? to_i32(x[0]) : (int32_t)iv));
+            else if (w == 4)
+                wr_u32le(p, (uint32_t)(e->type == GDW_FLOAT ? to_i32(x[0]) : (int32_t)iv));
             else wr_u64le(p, (uint64_t)iv);
         }
     }
@@ -514,11 +594,23 @@ enum { KEEP, DROP };
  * marked (not_computed, GDW_VF_APPROXIMATE). Godot 4.3 (typed_rule GDW_TYPED_VALIDATE) has its own
  * three rows. A row names a range of types where one function serves them all. */
 enum { EXACT, PARTIAL };
-typedef struct conv_at { settle_ctx *c; unsigned want; const gdw_value *container; size_t slot; } conv_at;
+typedef struct conv_at {
+    settle_ctx *c;
+    unsigned want;
+    const gdw_value *container;
+    size_t slot;
+} conv_at;
 typedef gdw_status (*conv_fn)(const conv_at *at, gdw_value *v);
-typedef struct conversion { uint8_t want, want_last, have, have_last; conv_fn fn; uint8_t how; } conversion;
+typedef struct conversion {
+    uint8_t want, want_last, have, have_last;
+    conv_fn fn;
+    uint8_t how;
+} conversion;
 
-static gdw_status cv_retype(const conv_at *at, gdw_value *v) { v->type = (uint8_t)at->want; return GDW_OK; }
+static gdw_status cv_retype(const conv_at *at, gdw_value *v) {
+    v->type = (uint8_t)at->want;
+    return GDW_OK;
+}
 static gdw_status cv_to_bool(const conv_at *at, gdw_value *v) {
     bool b = v->type == GDW_FLOAT ? gdw_value_real(v, 0) != 0 : v->u.i != 0;
     (void)at;
@@ -533,31 +625,49 @@ static gdw_status cv_to_int(const conv_at *at, gdw_value *v) {
     v->u.i = x;
     return GDW_OK;
 }
-static gdw_status cv_to_float(const conv_at *at, gdw_value *v) { (void)at; set_float(v, (double)v->u.i); return GDW_OK; }
+static gdw_status cv_to_float(const conv_at *at, gdw_value *v) {
+    (void)at;
+    set_float(v, (double)v->u.i);
+    return GDW_OK;
+}
 /* Godot 4.3: `(float)inout_variant`, through a C float */
-static gdw_status cv_to_float_43(const conv_at *at, gdw_value *v) { (void)at; set_float(v, (double)(float)v->u.i); return GDW_OK; }
-static gdw_status cv_nodepath_to_string(const conv_at *at, gdw_value *v) { return nodepath_to_string(at->c, v); }
+static gdw_status cv_to_float_43(const conv_at *at, gdw_value *v) {
+    (void)at;
+    set_float(v, (double)(float)v->u.i);
+    return GDW_OK;
+}
+static gdw_status cv_nodepath_to_string(const conv_at *at, gdw_value *v) {
+    return nodepath_to_string(at->c, v);
+}
 static gdw_status cv_object_to_rid(const conv_at *at, gdw_value *v) {
     (void)at;
     reset_value(v, GDW_RID);
     v->flags = GDW_VF_RID_ID;
     return GDW_OK;
 }
-static gdw_status cv_int_to_color(const conv_at *at, gdw_value *v) { return int_to_color(at->c, v); }
+static gdw_status cv_int_to_color(const conv_at *at, gdw_value *v) {
+    return int_to_color(at->c, v);
+}
 static gdw_status cv_string_to_color(const conv_at *at, gdw_value *v) {
     float rgba[4];
     double x[4];
-    if (!gdw_engine_color_from_text(v->u.bytes, v->len, rgba)) return not_computed(at->c, at->container, at->slot, v, at->want);
+    if (!gdw_engine_color_from_text(v->u.bytes, v->len, rgba))
+        return not_computed(at->c, at->container, at->slot, v, at->want);
     for (unsigned k = 0; k < 4; k++) x[k] = (double)rgba[k];
     return set_reals(at->c, v, GDW_COLOR, x, 4);
 }
-static gdw_status cv_packed_to_array(const conv_at *at, gdw_value *v) { return packed_to_array(at->c, v); }
-static gdw_status cv_copy_math(const conv_at *at, gdw_value *v) { return copy_math(at->c, v, at->want); }
+static gdw_status cv_packed_to_array(const conv_at *at, gdw_value *v) {
+    return packed_to_array(at->c, v);
+}
+static gdw_status cv_copy_math(const conv_at *at, gdw_value *v) {
+    return copy_math(at->c, v, at->want);
+}
 /* Basis::get_quaternion */
 static gdw_status cv_basis_to_quaternion(const conv_at *at, gdw_value *v) {
     double m[9], q[4];
     reals_of(v, m, 9);
-    if (!gdw_engine_quaternion_from_basis(m, pass_real_width(at->c), q)) return not_computed(at->c, at->container, at->slot, v, at->want);
+    if (!gdw_engine_quaternion_from_basis(m, pass_real_width(at->c), q))
+        return not_computed(at->c, at->container, at->slot, v, at->want);
     return set_reals(at->c, v, GDW_QUATERNION, q, 4);
 }
 /* Basis(Quaternion); Transform3D(Basis(Quaternion), Vector3()) */
@@ -567,8 +677,12 @@ static gdw_status cv_quaternion_to_basis(const conv_at *at, gdw_value *v) {
     gdw_engine_basis_from_quaternion(q, pass_real_width(at->c), m);
     return set_reals(at->c, v, at->want, m, at->want == GDW_BASIS ? 9 : 12);
 }
-static gdw_status cv_string_to_nodepath(const conv_at *at, gdw_value *v) { return string_to_nodepath(at->c, v); }
-static gdw_status cv_vector(const conv_at *at, gdw_value *v) { return convert_vector(at->c, v, at->want); }
+static gdw_status cv_string_to_nodepath(const conv_at *at, gdw_value *v) {
+    return string_to_nodepath(at->c, v);
+}
+static gdw_status cv_vector(const conv_at *at, gdw_value *v) {
+    return convert_vector(at->c, v, at->want);
+}
 /* an Array into a packed array: each element converted; an empty Array is the empty packed array */
 static gdw_status cv_array_to_packed(const conv_at *at, gdw_value *v) {
     gdw_status s = GDW_OK;
@@ -584,7 +698,8 @@ static gdw_status cv_array_to_packed(const conv_at *at, gdw_value *v) {
 }
 
 #define ONE(want, have) want, want, have, have
-static const conversion k_convert_strict[] = { /* Godot 4.4+ (typed_rule GDW_TYPED_CONVERT) */
+static const conversion k_convert_strict[] = {
+    /* Godot 4.4+ (typed_rule GDW_TYPED_CONVERT) */
     {ONE(GDW_BOOL, GDW_INT), cv_to_bool, EXACT},
     {ONE(GDW_BOOL, GDW_FLOAT), cv_to_bool, EXACT},
     {ONE(GDW_INT, GDW_BOOL), cv_to_int, EXACT},
@@ -597,7 +712,8 @@ static const conversion k_convert_strict[] = { /* Godot 4.4+ (typed_rule GDW_TYP
     {ONE(GDW_RID, GDW_OBJECT), cv_object_to_rid, EXACT},
     {ONE(GDW_COLOR, GDW_INT), cv_int_to_color, EXACT},
     {ONE(GDW_COLOR, GDW_STRING), cv_string_to_color, PARTIAL},
-    {GDW_ARRAY, GDW_ARRAY, GDW_PACKED_BYTE_ARRAY, GDW_PACKED_COLOR_ARRAY, cv_packed_to_array, EXACT},
+    {GDW_ARRAY, GDW_ARRAY, GDW_PACKED_BYTE_ARRAY, GDW_PACKED_COLOR_ARRAY, cv_packed_to_array,
+     EXACT},
     {ONE(GDW_TRANSFORM2D, GDW_TRANSFORM3D), cv_copy_math, EXACT},
     {ONE(GDW_PROJECTION, GDW_TRANSFORM3D), cv_copy_math, EXACT},
     {ONE(GDW_QUATERNION, GDW_BASIS), cv_basis_to_quaternion, PARTIAL},
@@ -615,9 +731,11 @@ static const conversion k_convert_strict[] = { /* Godot 4.4+ (typed_rule GDW_TYP
     {ONE(GDW_VECTOR4I, GDW_VECTOR4), cv_vector, EXACT},
     {ONE(GDW_RECT2, GDW_RECT2I), cv_vector, EXACT},
     {ONE(GDW_RECT2I, GDW_RECT2), cv_vector, EXACT},
-    {GDW_PACKED_BYTE_ARRAY, GDW_PACKED_COLOR_ARRAY, GDW_ARRAY, GDW_ARRAY, cv_array_to_packed, PARTIAL},
+    {GDW_PACKED_BYTE_ARRAY, GDW_PACKED_COLOR_ARRAY, GDW_ARRAY, GDW_ARRAY, cv_array_to_packed,
+     PARTIAL},
 };
-static const conversion k_convert_validate_43[] = { /* Godot 4.3 (typed_rule GDW_TYPED_VALIDATE) */
+static const conversion k_convert_validate_43[] = {
+    /* Godot 4.3 (typed_rule GDW_TYPED_VALIDATE) */
     {ONE(GDW_STRING, GDW_STRING_NAME), cv_retype, EXACT},
     {ONE(GDW_STRING_NAME, GDW_STRING), cv_retype, EXACT},
     {ONE(GDW_FLOAT, GDW_INT), cv_to_float_43, EXACT},
@@ -626,7 +744,8 @@ static const conversion k_convert_validate_43[] = { /* Godot 4.3 (typed_rule GDW
 
 /* ContainerTypeValidate::validate for an element of builtin type `want`, item `slot` of
  * container: KEEP (v possibly converted) or DROP; *s is set on NOMEM. */
-static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *container, size_t slot, gdw_value *v, gdw_status *s) {
+static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *container, size_t slot,
+                         gdw_value *v, gdw_status *s) {
     unsigned have = v->type;
     if (want == GDW_NIL || have == want) return KEEP;
     if (want == GDW_OBJECT) return have == GDW_NIL ? KEEP : DROP;
@@ -634,11 +753,13 @@ static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *containe
     const conversion *t = v43 ? k_convert_validate_43 : k_convert_strict;
     size_t n = v43 ? sizeof k_convert_validate_43 / sizeof *t : sizeof k_convert_strict / sizeof *t;
     for (size_t i = 0; i < n; i++) {
-        if (want < t[i].want || want > t[i].want_last || have < t[i].have || have > t[i].have_last) continue;
+        if (want < t[i].want || want > t[i].want_last || have < t[i].have || have > t[i].have_last)
+            continue;
         conv_at at = {c, want, container, slot};
         bool marked = v->flags & GDW_VF_APPROXIMATE;
         *s = t[i].fn(&at, v);
-        assert(t[i].how == PARTIAL || marked || !(v->flags & GDW_VF_APPROXIMATE)); /* an EXACT row computes, always */
+        /* an EXACT row computes, always */
+        assert(t[i].how == PARTIAL || marked || !(v->flags & GDW_VF_APPROXIMATE));
         (void)marked;
         return KEEP;
     }
@@ -647,7 +768,8 @@ static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *containe
 
 /* The elements (stride 1) or keys (stride 2) of a container through validate_elem; the dropped
  * ones (with their values) are removed. */
-gdw_status gdw_engine_validate_items(settle_ctx *c, unsigned want, const gdw_value *container, gdw_value *items, uint32_t *len, unsigned stride) {
+gdw_status gdw_engine_validate_items(settle_ctx *c, unsigned want, const gdw_value *container,
+                                     gdw_value *items, uint32_t *len, unsigned stride) {
     if (want == GDW_NIL) return GDW_OK;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < *len; i++) {
@@ -673,10 +795,12 @@ gdw_status gdw_engine_validate_items(settle_ctx *c, unsigned want, const gdw_val
 gdw_status gdw_engine_keep_same_type(settle_ctx *c, gdw_value *v, gdw_container *ct) {
     static const char *const k_id_classes[] = {"EncodedObjectAsID", "Reference", "Object"};
     unsigned want = ct->elem.kind == GDW_DESC_BUILTIN ? ct->elem.builtin : (unsigned)GDW_OBJECT;
-    gdw_str cls = ct->elem.id_only ? gdw_engine_encoded_object_as_id : ct->elem.name; /* header bit 16: the engine names it so */
+    /* header bit 16: the engine names it so */
+    gdw_str cls = ct->elem.id_only ? gdw_engine_encoded_object_as_id : ct->elem.name;
     bool packed = v->type == GDW_PACKED_TYPED_ARRAY;
     uint32_t kept = 0;
-    gdw_value *items = (gdw_value *)gdw_items(v); /* the document's own: kept elements move down in place */
+    /* the document's own: kept elements move down in place */
+    gdw_value *items = (gdw_value *)gdw_items(v);
     for (uint32_t i = 0; i < v->len && items; i++) {
         gdw_value *e = &items[i];
         bool keep = e->type == want || (e->type == GDW_NIL && want == GDW_OBJECT);
@@ -702,7 +826,8 @@ gdw_status gdw_engine_keep_same_type(settle_ctx *c, gdw_value *v, gdw_container 
         }
         if (!keep) continue;
         if (packed && e->type == GDW_FLOAT && e->width == 8 && pass_real_width(c) == 4) {
-            float f = (float)gdw_value_real(e, 0); /* a PackedTypedArray keeps its floats as real_t */
+            /* a PackedTypedArray keeps its floats as real_t */
+            float f = (float)gdw_value_real(e, 0);
             e->width = 4;
             e->u.bits = f32_to_bits(f);
         }

@@ -13,7 +13,8 @@ size_t gdw_base64_encode(const uint8_t *in, size_t n, char *out, size_t cap) {
         if (i + 1 < n) w |= (uint32_t)in[i + 1] << 8;
         if (i + 2 < n) w |= in[i + 2];
         char q[4] = {k_alphabet[(w >> 18) & 63], k_alphabet[(w >> 12) & 63],
-                     i + 1 < n ? k_alphabet[(w >> 6) & 63] : '=', i + 2 < n ? k_alphabet[w & 63] : '='};
+                     i + 1 < n ? k_alphabet[(w >> 6) & 63] : '=',
+                     i + 2 < n ? k_alphabet[w & 63] : '='};
         for (int k = 0; k < 4; k++, o++)
             if (o + 1 < cap) out[o] = q[k];
     }
@@ -30,7 +31,8 @@ static int b64val(uint8_t c) {
     return -1;
 }
 
-gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad_at) {
+gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out_len,
+                             size_t *bad_at) {
     if ((!in && n) || !out || !out_len) return GDW_ERR_INVALID_ARG;
     uint32_t acc = 0;
     unsigned bits = 0, pad = 0;
@@ -38,15 +40,27 @@ gdw_status gdw_base64_decode(const char *in, size_t n, uint8_t *out, size_t *out
     for (size_t i = 0; i < n; i++) {
         uint8_t c = (uint8_t)in[i];
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-        if (c == '=') { pad++; continue; }
+        if (c == '=') {
+            pad++;
+            continue;
+        }
         int v = b64val(c);
-        if (v < 0 || pad) { if (bad_at) *bad_at = i; return GDW_ERR_SYNTAX; }
+        if (v < 0 || pad) {
+            if (bad_at) *bad_at = i;
+            return GDW_ERR_SYNTAX;
+        }
         acc = (acc << 6) | (uint32_t)v;
         bits += 6;
-        if (bits >= 8) { bits -= 8; out[o++] = (uint8_t)(acc >> bits); }
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (uint8_t)(acc >> bits);
+        }
     }
     /* leftover bits must be the zero fill of a final group; padding at most 2 */
-    if (bits >= 6 || pad > 2 || (acc & ((1u << bits) - 1u)) != 0) { if (bad_at) *bad_at = n; return GDW_ERR_SYNTAX; }
+    if (bits >= 6 || pad > 2 || (acc & ((1u << bits) - 1u)) != 0) {
+        if (bad_at) *bad_at = n;
+        return GDW_ERR_SYNTAX;
+    }
     *out_len = o;
     return GDW_OK;
 }

@@ -9,14 +9,16 @@
 /* ---- Numbers of the text and JSON forms (numbers.c) ---------------------------------------- */
 
 /* Each reads the token s[0..n) whole and returns NULL, or why not (a message for gdw_error). */
-const char *gdw_number_real(const char *s, size_t n, unsigned width, uint64_t *bits); /* width 4 or 8 */
+/* width 4 or 8 */
+const char *gdw_number_real(const char *s, size_t n, unsigned width, uint64_t *bits);
 const char *gdw_number_i64(const char *s, size_t n, int64_t *out);
 const char *gdw_number_u64(const char *s, size_t n, uint64_t *out);
 /* The width a real read at width 8 gets when its input names none: 4 (bits narrowed) when f32
  * holds it bit for bit and it is not a NaN, else 8. The encoders choose the same. */
 unsigned gdw_number_natural_width(uint64_t *bits);
 
-/* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit -------- */
+/* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit --------
+ * */
 
 typedef struct sbuf {
     char *buf;
@@ -49,12 +51,15 @@ static inline void sb_fmt(sbuf *s, const char *fmt, ...) {
 
 
 /* gdw_print_with: run print into out[0..cap) NUL-terminated, snprintf-like (the length the whole
- * text needs); gdw_print_alloc_with: the same into memory from alloc (NULL: the default), its length in *len (NULL on OOM). The text and
- * JSON printers are both called this way. */
-size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap);
-char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, const gdw_allocator *alloc, size_t *len);
+ * text needs); gdw_print_alloc_with: the same into memory from alloc (NULL: the default), its
+ * length in *len (NULL on OOM). The text and JSON printers are both called this way. */
+size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out,
+                      size_t cap);
+char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v,
+                           const gdw_allocator *alloc, size_t *len);
 /* gdw_print_components: the n components of a math value or packed array, separated by sep;
  * integers in decimal, reals through real (the text form's or the JSON form's writer). */
-void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep, void (*real)(sbuf *s, uint64_t bits, unsigned width));
+void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep,
+                          void (*real)(sbuf *s, uint64_t bits, unsigned width));
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* frame.c — the engines' length prefixes around a Variant (gdwire.h "Framing"): StreamPeer.put_var,
  * FileAccess.store_var and PacketPeerStream each write a 32-bit payload length, then the value
- * (core/io/stream_peer.cpp put_var, core/io/packet_peer.cpp, FileAccess::store_var; the frames of Godot
+ * (core/io/stream_peer.cpp put_var, core/io/packet_peer.cpp, FileAccess::store_var; the frames of
+ * Godot
  * 3.2.3 in codec/tests/frame_test.c). The one reading of a prefix: the
  * command's --framing goes through gdw_frame_read too. */
 #include <string.h>
@@ -10,15 +11,19 @@
 
 static uint64_t frame_max_payload(const gdw_frame_options *fo) {
     if (fo->max_payload) return fo->max_payload;
-    return fo->framing == GDW_FRAMING_PACKET_STREAM ? GDW_FRAME_MAX_PACKET_STREAM : GDW_FRAME_MAX_DEFAULT;
+    return fo->framing == GDW_FRAMING_PACKET_STREAM ? GDW_FRAME_MAX_PACKET_STREAM
+                                                    : GDW_FRAME_MAX_DEFAULT;
 }
 
 static bool frame_known_framing(const gdw_frame_options *fo) {
-    return fo && (fo->framing == GDW_FRAMING_STREAM || fo->framing == GDW_FRAMING_FILE || fo->framing == GDW_FRAMING_PACKET_STREAM);
+    return fo && (fo->framing == GDW_FRAMING_STREAM || fo->framing == GDW_FRAMING_FILE ||
+                  fo->framing == GDW_FRAMING_PACKET_STREAM);
 }
 
 /* PacketPeerStream writes its prefix with encode_uint32, little-endian whatever the peer says */
-static bool frame_prefix_big_endian(const gdw_frame_options *fo) { return fo->big_endian && fo->framing != GDW_FRAMING_PACKET_STREAM; }
+static bool frame_prefix_big_endian(const gdw_frame_options *fo) {
+    return fo->big_endian && fo->framing != GDW_FRAMING_PACKET_STREAM;
+}
 
 static gdw_status frame_fail(gdw_error *err, gdw_status code, size_t offset, const char *msg) {
     gdw_error_set(err, code, offset, 0, GDW_ENGINE_NONE, msg);
@@ -32,25 +37,33 @@ gdw_frame_options gdw_frame_options_default(gdw_framing framing) {
     return fo;
 }
 
-gdw_status gdw_frame_read(const gdw_frame_options *fo, const uint8_t *buf, size_t len, size_t *payload_len, size_t *frame_len,
-                          gdw_error *err) {
+gdw_status gdw_frame_read(const gdw_frame_options *fo, const uint8_t *buf, size_t len,
+                          size_t *payload_len, size_t *frame_len, gdw_error *err) {
     if (!frame_known_framing(fo) || (!buf && len) || !payload_len || !frame_len)
         return frame_fail(err, GDW_ERR_INVALID_ARG, 0, "NULL argument or unknown framing");
     *payload_len = 0;
     *frame_len = GDW_FRAME_PREFIX;
-    if (len < GDW_FRAME_PREFIX) return frame_fail(err, GDW_ERR_TRUNCATED, len, "the length prefix is cut short");
-    uint32_t n = frame_prefix_big_endian(fo) ? ((uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 | (uint32_t)buf[2] << 8 | buf[3])
-                                       : ((uint32_t)buf[3] << 24 | (uint32_t)buf[2] << 16 | (uint32_t)buf[1] << 8 | buf[0]);
+    if (len < GDW_FRAME_PREFIX)
+        return frame_fail(err, GDW_ERR_TRUNCATED, len, "the length prefix is cut short");
+    uint32_t n = frame_prefix_big_endian(fo) ? ((uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 |
+                                                (uint32_t)buf[2] << 8 | buf[3])
+                                             : ((uint32_t)buf[3] << 24 | (uint32_t)buf[2] << 16 |
+                                                (uint32_t)buf[1] << 8 | buf[0]);
     *payload_len = n;
     if (fo->framing == GDW_FRAMING_STREAM && (int32_t)n < 0)
-        return frame_fail(err, GDW_ERR_BAD_LENGTH, 0, "negative length prefix: StreamPeer.get_var fails here, and the stream is lost");
+        return frame_fail(
+            err, GDW_ERR_BAD_LENGTH, 0,
+            "negative length prefix: StreamPeer.get_var fails here, and the stream is lost");
     if (n > frame_max_payload(fo))
-        return frame_fail(err, GDW_ERR_BAD_LENGTH, 0,
-                          fo->framing == GDW_FRAMING_PACKET_STREAM && !fo->max_payload
-                              ? "the prefix is over 65531 bytes: a default PacketPeerStream never delivers it"
-                              : "the prefix is over the largest payload allowed (max_payload)");
+        return frame_fail(
+            err, GDW_ERR_BAD_LENGTH, 0,
+            fo->framing == GDW_FRAMING_PACKET_STREAM && !fo->max_payload
+                ? "the prefix is over 65531 bytes: a default PacketPeerStream never delivers it"
+                : "the prefix is over the largest payload allowed (max_payload)");
     *frame_len = GDW_FRAME_PREFIX + (size_t)n;
-    if (len - GDW_FRAME_PREFIX < n) return frame_fail(err, GDW_ERR_TRUNCATED, len, "the frame is cut short: fewer bytes follow than its prefix says");
+    if (len - GDW_FRAME_PREFIX < n)
+        return frame_fail(err, GDW_ERR_TRUNCATED, len,
+                          "the frame is cut short: fewer bytes follow than its prefix says");
     if (err) frame_fail(err, GDW_OK, 0, gdw_strerror(GDW_OK));
     return GDW_OK;
 }
@@ -58,10 +71,13 @@ gdw_status gdw_frame_read(const gdw_frame_options *fo, const uint8_t *buf, size_
 gdw_status gdw_frame_prefix(const gdw_frame_options *fo, size_t payload_len, uint8_t *out) {
     if (!frame_known_framing(fo) || !out) return GDW_ERR_INVALID_ARG;
     uint64_t limit = frame_max_payload(fo);
-    if (fo->framing == GDW_FRAMING_STREAM && limit > INT32_MAX) limit = INT32_MAX; /* read back signed */
-    if ((uint64_t)payload_len > limit || (uint64_t)payload_len > UINT32_MAX) return GDW_ERR_TOO_LARGE;
+    /* read back signed */
+    if (fo->framing == GDW_FRAMING_STREAM && limit > INT32_MAX) limit = INT32_MAX;
+    if ((uint64_t)payload_len > limit || (uint64_t)payload_len > UINT32_MAX)
+        return GDW_ERR_TOO_LARGE;
     uint32_t n = (uint32_t)payload_len;
-    for (int k = 0; k < 4; k++) out[frame_prefix_big_endian(fo) ? 3 - k : k] = (uint8_t)(n >> (8 * k));
+    for (int k = 0; k < 4; k++)
+        out[frame_prefix_big_endian(fo) ? 3 - k : k] = (uint8_t)(n >> (8 * k));
     return GDW_OK;
 }
 
@@ -100,7 +116,10 @@ gdw_status gdw_frame_reader_feed(gdw_frame_reader *r, const uint8_t *p, size_t n
     if (!r || (!p && n)) return GDW_ERR_INVALID_ARG;
     if (r->lost) return r->lost;
     if (!n) return GDW_OK;
-    if (r->start == r->end) { r->base += r->end; r->start = r->end = 0; }
+    if (r->start == r->end) {
+        r->base += r->end;
+        r->start = r->end = 0;
+    }
     if (r->cap - r->end < n && r->start) { /* move what is held to the front before growing */
         memmove(r->buf, r->buf + r->start, r->end - r->start);
         r->base += r->start;
@@ -121,7 +140,8 @@ gdw_status gdw_frame_reader_feed(gdw_frame_reader *r, const uint8_t *p, size_t n
     return GDW_OK;
 }
 
-gdw_status gdw_frame_reader_next(gdw_frame_reader *r, const uint8_t **payload, size_t *len, gdw_error *err) {
+gdw_status gdw_frame_reader_next(gdw_frame_reader *r, const uint8_t **payload, size_t *len,
+                                 gdw_error *err) {
     if (!r || !payload || !len) return frame_fail(err, GDW_ERR_INVALID_ARG, 0, "NULL argument");
     *payload = NULL;
     *len = 0;
@@ -131,7 +151,8 @@ gdw_status gdw_frame_reader_next(gdw_frame_reader *r, const uint8_t **payload, s
     }
     size_t n = 0, whole = 0;
     gdw_error e;
-    gdw_status s = gdw_frame_read(&r->fo, r->buf ? r->buf + r->start : NULL, r->end - r->start, &n, &whole, &e);
+    gdw_status s = gdw_frame_read(&r->fo, r->buf ? r->buf + r->start : NULL, r->end - r->start, &n,
+                                  &whole, &e);
     e.offset += (size_t)(r->base + r->start); /* stream offsets */
     if (s == GDW_ERR_BAD_LENGTH) {
         r->lost = s;

@@ -11,7 +11,9 @@
 
 /* ---- strings ----------------------------------------------------------------------------- */
 
-static bool is_utf8(const uint8_t *p, size_t n) { return gdw_utf8_check(p, n, GDW_UTF8_STRICT) == (size_t)-1; }
+static bool is_utf8(const uint8_t *p, size_t n) {
+    return gdw_utf8_check(p, n, GDW_UTF8_STRICT) == (size_t)-1;
+}
 
 static void json_quoted_utf8(sbuf *s, const uint8_t *p, size_t n) {
     sb_put(s, "\"", 1);
@@ -19,7 +21,8 @@ static void json_quoted_utf8(sbuf *s, const uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
         uint8_t c = p[i];
         if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F && c < 0xC2) continue;
-        if (c >= 0xC2) { /* a character a terminal acts on or that reorders text: \uXXXX (gdw_text_show) */
+        /* a character a terminal acts on or that reorders text: \uXXXX (gdw_text_show) */
+        if (c >= 0xC2) {
             gdw_show how;
             uint32_t cp;
             size_t len = gdw_text_show(p + i, n - i, &how, &cp);
@@ -60,7 +63,10 @@ static void json_base64(sbuf *s, const uint8_t *p, size_t n) {
 
 /* A byte string: a JSON string when it is UTF-8, else {"base64": "..."}. */
 static void json_bytes(sbuf *s, gdw_str g) {
-    if (is_utf8(g.ptr, g.len)) { json_quoted_utf8(s, g.ptr, g.len); return; }
+    if (is_utf8(g.ptr, g.len)) {
+        json_quoted_utf8(s, g.ptr, g.len);
+        return;
+    }
     sb_str(s, "{\"base64\":");
     json_base64(s, g.ptr, g.len);
     sb_str(s, "}");
@@ -68,8 +74,13 @@ static void json_bytes(sbuf *s, gdw_str g) {
 
 /* "value": "..." or "base64": "..." inside a value object. */
 static void json_string_member(sbuf *s, gdw_str g) {
-    if (is_utf8(g.ptr, g.len)) { sb_str(s, ",\"value\":"); json_quoted_utf8(s, g.ptr, g.len); }
-    else { sb_str(s, ",\"base64\":"); json_base64(s, g.ptr, g.len); }
+    if (is_utf8(g.ptr, g.len)) {
+        sb_str(s, ",\"value\":");
+        json_quoted_utf8(s, g.ptr, g.len);
+    } else {
+        sb_str(s, ",\"base64\":");
+        json_base64(s, g.ptr, g.len);
+    }
 }
 
 /* ---- numbers ----------------------------------------------------------------------------- */
@@ -102,30 +113,50 @@ static void json_desc(sbuf *s, const gdw_typedesc *td) {
         else if (td->builtin >= GDW_TYPE_COUNT) sb_fmt(s, "{\"wire_id\":%" PRIu32 "}", td->wire_id);
         else sb_fmt(s, "\"%s\"", gdw_type_name((gdw_type)td->builtin));
         break;
-    case GDW_DESC_CLASS: sb_str(s, "{\"class\":"); json_bytes(s, td->name); sb_str(s, "}"); break;
-    case GDW_DESC_SCRIPT: sb_str(s, "{\"script\":"); json_bytes(s, td->name); sb_str(s, "}"); break;
+    case GDW_DESC_CLASS:
+        sb_str(s, "{\"class\":");
+        json_bytes(s, td->name);
+        sb_str(s, "}");
+        break;
+    case GDW_DESC_SCRIPT:
+        sb_str(s, "{\"script\":");
+        json_bytes(s, td->name);
+        sb_str(s, "}");
+        break;
     }
 }
 
 static void json_parts(sbuf *s, const gdw_str *parts, uint32_t n) {
     sb_str(s, "[");
-    for (uint32_t i = 0; i < n; i++) { if (i) sb_str(s, ","); json_bytes(s, parts[i]); }
+    for (uint32_t i = 0; i < n; i++) {
+        if (i) sb_str(s, ",");
+        json_bytes(s, parts[i]);
+    }
     sb_str(s, "]");
 }
 
 /* An Object's property name: a JSON string (or {"base64": ...}), not a value object. */
-static bool is_property_name(const gdw_value *parent, uint32_t slot) { return parent && parent->type == GDW_OBJECT && slot % 2 == 0; }
+static bool is_property_name(const gdw_value *parent, uint32_t slot) {
+    return parent && parent->type == GDW_OBJECT && slot % 2 == 0;
+}
 
 /* Everything of a value up to its items (containers, full Objects) or the whole of it; the walk
  * (walk.c) writes the items, json_leave closes. */
 static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     sbuf *s = (sbuf *)ctx;
-    if (is_property_name(parent, slot)) { json_bytes(s, str_of(v)); return; }
-    if (v->type >= GDW_TYPE_COUNT) { sb_str(s, "null"); return; }
+    if (is_property_name(parent, slot)) {
+        json_bytes(s, str_of(v));
+        return;
+    }
+    if (v->type >= GDW_TYPE_COUNT) {
+        sb_str(s, "null");
+        return;
+    }
     const gdw_type_info *ti = type_info(v->type);
     sb_fmt(s, "{\"type\":\"%s\"", ti->name);
     switch (ti->kind) {
-    case K_NIL: case K_CALLABLE: break;
+    case K_NIL:
+    case K_CALLABLE: break;
     case K_BOOL: sb_str(s, v->u.i ? ",\"value\":true" : ",\"value\":false"); break;
     case K_INT: sb_fmt(s, ",\"value\":%" PRId64, v->u.i); break;
     case K_FLOAT: {
@@ -135,14 +166,22 @@ static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         break;
     }
     case K_STR: json_string_member(s, str_of(v)); break;
-    case K_FIXED: case K_PACKED: {
-        if (ti->comp == C_REAL || ti->comp == C_F32 || ti->comp == C_F64) sb_fmt(s, ",\"width\":%u", v->width == 8 ? 8u : 4u);
+    case K_FIXED:
+    case K_PACKED: {
+        if (ti->comp == C_REAL || ti->comp == C_F32 || ti->comp == C_F64)
+            sb_fmt(s, ",\"width\":%u", v->width == 8 ? 8u : 4u);
         sb_str(s, ",\"value\":");
         json_components(s, v, ti->kind == K_FIXED ? ti->ncomp : (size_t)v->len * ti->ncomp);
         break;
     }
-    case K_PACKED_BYTES: sb_str(s, ",\"base64\":"); json_base64(s, v->u.bytes, v->len); break;
-    case K_PACKED_STRINGS: sb_str(s, ",\"value\":"); json_parts(s, (const gdw_str *)v->u.ext, v->len); break;
+    case K_PACKED_BYTES:
+        sb_str(s, ",\"base64\":");
+        json_base64(s, v->u.bytes, v->len);
+        break;
+    case K_PACKED_STRINGS:
+        sb_str(s, ",\"value\":");
+        json_parts(s, (const gdw_str *)v->u.ext, v->len);
+        break;
     case K_NODEPATH: {
         const gdw_nodepath *np = (const gdw_nodepath *)v->u.ext;
         sb_str(s, ",\"names\":");
@@ -174,26 +213,41 @@ static void json_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         sb_fmt(s, ",\"object_id\":%" PRIu64, sg->object_id);
         break;
     }
-    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+    case K_DICT:
+    case K_ARRAY:
+    case K_TYPED_ARRAY: {
         const gdw_container *ct = gdw_container_of(v);
         bool dict = ti->kind == K_DICT;
         if (v->flags & GDW_VF_SHARED) sb_str(s, ",\"shared\":true");
-        if (ct && dict) { sb_str(s, ",\"key_type\":"); json_desc(s, &ct->key); sb_str(s, ",\"value_type\":"); json_desc(s, &ct->elem); }
-        else if (ct) { sb_str(s, ",\"element_type\":"); json_desc(s, &ct->elem); }
+        if (ct && dict) {
+            sb_str(s, ",\"key_type\":");
+            json_desc(s, &ct->key);
+            sb_str(s, ",\"value_type\":");
+            json_desc(s, &ct->elem);
+        } else if (ct) {
+            sb_str(s, ",\"element_type\":");
+            json_desc(s, &ct->elem);
+        }
         sb_str(s, ",\"value\":[");
         return; /* items or [key, value] pairs, then json_leave */
     }
     case K_IMAGE: {
         const gdw_image *im = (const gdw_image *)v->u.ext;
-        sb_fmt(s, ",\"format\":%" PRIu32 ",\"mipmaps\":%" PRIu32 ",\"width\":%" PRIu32 ",\"height\":%" PRIu32 ",\"data\":",
+        sb_fmt(s,
+               ",\"format\":%" PRIu32 ",\"mipmaps\":%" PRIu32 ",\"width\":%" PRIu32
+               ",\"height\":%" PRIu32 ",\"data\":",
                im->format, im->mipmaps, im->width, im->height);
         json_base64(s, im->data.ptr, im->data.len);
         break;
     }
     case K_INPUT_EVENT: {
         const gdw_input_event *ev = (const gdw_input_event *)v->u.ext;
-        sb_fmt(s, ",\"event_type\":%" PRIu32 ",\"device\":%" PRIu32 ",\"length\":%" PRIu32 ",\"extra\":[", ev->type, ev->device, ev->llen);
-        for (uint32_t i = 0; i < ev->extra_count; i++) sb_fmt(s, i ? ",%" PRIu32 : "%" PRIu32, ev->extra[i]);
+        sb_fmt(s,
+               ",\"event_type\":%" PRIu32 ",\"device\":%" PRIu32 ",\"length\":%" PRIu32
+               ",\"extra\":[",
+               ev->type, ev->device, ev->llen);
+        for (uint32_t i = 0; i < ev->extra_count; i++)
+            sb_fmt(s, i ? ",%" PRIu32 : "%" PRIu32, ev->extra[i]);
         sb_str(s, "]");
         break;
     }
@@ -206,14 +260,16 @@ static bool pairs(const gdw_value *v) { return v->type == GDW_DICTIONARY || v->t
 /* Items "a,b"; pairs "[k,v],[k,v]". */
 static void json_before(void *ctx, const gdw_value *parent, uint32_t slot) {
     sbuf *s = (sbuf *)ctx;
-    if (!pairs(parent)) { if (slot) sb_str(s, ","); }
-    else if (slot % 2 == 1) sb_str(s, ",");
+    if (!pairs(parent)) {
+        if (slot) sb_str(s, ",");
+    } else if (slot % 2 == 1) sb_str(s, ",");
     else sb_str(s, slot ? "],[" : "[");
 }
 
 static void json_leave(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     sbuf *s = (sbuf *)ctx;
-    if (is_property_name(parent, slot) || !gdw_walk_opens(v)) return; /* else closed by json_enter */
+    /* else closed by json_enter */
+    if (is_property_name(parent, slot) || !gdw_walk_opens(v)) return;
     const gdw_value *items;
     sb_str(s, pairs(v) && gdw_children(v, &items) ? "]]}" : "]}");
 }
@@ -233,15 +289,20 @@ static void json_root(sbuf *s, const gdw_value *v) {
     else json_value(s, v);
 }
 
-size_t gdw_json_print(const gdw_value *v, char *out, size_t cap) { return gdw_print_with(json_root, v, out, cap); }
-char *gdw_json_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len) { return gdw_print_alloc_with(json_root, v, alloc, len); }
+size_t gdw_json_print(const gdw_value *v, char *out, size_t cap) {
+    return gdw_print_with(json_root, v, out, cap);
+}
+char *gdw_json_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len) {
+    return gdw_print_alloc_with(json_root, v, alloc, len);
+}
 
 /* ---- plain JSON (docs/json.md "Plain JSON") ------------------------------------------------ */
 
-/* What JSON says as it is: null, a bool, an int (a number), a float that is finite and has the width
- * the encoders choose for it (a number with a fraction or an exponent), a UTF-8 String, an untyped
- * Array, and an untyped Dictionary whose keys are distinct UTF-8 Strings, none "$gdwire". Every other
- * value is written {"$gdwire": <its JSON form>}, which gdw_json_parse_plain reads back exactly. */
+/* What JSON says as it is: null, a bool, an int (a number), a float that is finite and has the
+ * width the encoders choose for it (a number with a fraction or an exponent), a UTF-8 String, an
+ * untyped Array, and an untyped Dictionary whose keys are distinct UTF-8 Strings, none "$gdwire".
+ * Every other value is written {"$gdwire": <its JSON form>}, which gdw_json_parse_plain reads back
+ * exactly. */
 #define PLAIN_WRAP "$gdwire"
 
 typedef struct plain_ctx {
@@ -257,7 +318,9 @@ static bool plain_dict_key(const gdw_value *k) {
            !(k->len == sizeof PLAIN_WRAP - 1 && memcmp(k->u.bytes, PLAIN_WRAP, k->len) == 0);
 }
 
-static bool plain_same_key(const gdw_value *a, const gdw_value *b) { return a->len == b->len && (a->len == 0 || memcmp(a->u.bytes, b->u.bytes, a->len) == 0); }
+static bool plain_same_key(const gdw_value *a, const gdw_value *b) {
+    return a->len == b->len && (a->len == 0 || memcmp(a->u.bytes, b->u.bytes, a->len) == 0);
+}
 
 /* No two keys alike: pairwise for a few, else a table of key hashes (from the default allocator;
  * without memory the Dictionary is wrapped, which is exact too). */
@@ -271,7 +334,8 @@ static bool plain_distinct_keys(const gdw_value *items, uint32_t n) {
     size_t cap = 32;
     while (cap < 2 * (size_t)n) cap *= 2;
     const gdw_allocator *a = gdw_default_allocator();
-    uint32_t *slot = (uint32_t *)a->malloc_fn(a->ctx, cap * sizeof *slot); /* pair index + 1; 0 empty */
+    /* pair index + 1; 0 empty */
+    uint32_t *slot = (uint32_t *)a->malloc_fn(a->ctx, cap * sizeof *slot);
     if (!slot) return false;
     memset(slot, 0, cap * sizeof *slot);
     bool ok = true;
@@ -281,7 +345,10 @@ static bool plain_distinct_keys(const gdw_value *items, uint32_t n) {
         for (uint32_t b = 0; b < k->len; b++) h = (h ^ k->u.bytes[b]) * 1099511628211ull;
         size_t p = (size_t)(h ^ (h >> 29)) & (cap - 1);
         for (; slot[p]; p = (p + 1) & (cap - 1))
-            if (plain_same_key(&items[2 * (slot[p] - 1)], k)) { ok = false; break; }
+            if (plain_same_key(&items[2 * (slot[p] - 1)], k)) {
+                ok = false;
+                break;
+            }
         slot[p] = i + 1;
     }
     a->free_fn(a->ctx, slot, cap * sizeof *slot);
@@ -290,7 +357,9 @@ static bool plain_distinct_keys(const gdw_value *items, uint32_t n) {
 
 static bool plain_as_is(const gdw_value *v) {
     switch (v->type) {
-    case GDW_NIL: case GDW_BOOL: case GDW_INT: return true;
+    case GDW_NIL:
+    case GDW_BOOL:
+    case GDW_INT: return true;
     case GDW_FLOAT: {
         if (v->width != 4 && v->width != 8) return false;
         double x = gdw_value_real(v, 0);
@@ -325,21 +394,26 @@ static void plain_enter(void *ctx, const gdw_value *v, const gdw_value *parent, 
     case GDW_NIL: sb_str(s, "null"); break;
     case GDW_BOOL: sb_str(s, v->u.i ? "true" : "false"); break;
     case GDW_INT: {
-        bool quoted = (p->flags & GDW_JSON_BIG_INTS_AS_STRINGS) && (v->u.i > (INT64_C(1) << 53) || v->u.i < -(INT64_C(1) << 53));
+        bool quoted = (p->flags & GDW_JSON_BIG_INTS_AS_STRINGS) &&
+                      (v->u.i > (INT64_C(1) << 53) || v->u.i < -(INT64_C(1) << 53));
         sb_fmt(s, quoted ? "\"%" PRId64 "\"" : "%" PRId64, v->u.i);
         break;
     }
     case GDW_FLOAT: {
         char tmp[48];
-        gdw_real_text(tmp, sizeof tmp, f64_to_bits(gdw_value_real(v, 0)), 8); /* the value's shortest double text */
+        /* the value's shortest double text */
+        gdw_real_text(tmp, sizeof tmp, f64_to_bits(gdw_value_real(v, 0)), 8);
         sb_str(s, tmp);
         break;
     }
     case GDW_STRING: json_quoted_utf8(s, v->u.bytes, v->len); break;
-    case GDW_ARRAY: case GDW_DICTIONARY:
+    case GDW_ARRAY:
+    case GDW_DICTIONARY:
         sb_str(s, v->type == GDW_ARRAY ? "[" : "{");
-        if (gdw_walk_opens(v) && p->depth < sizeof p->open / sizeof p->open[0]) p->open[p->depth++] = v;
-        else sb_str(s, v->type == GDW_ARRAY ? "]" : "}"); /* no room (never: the walk stops deeper) */
+        if (gdw_walk_opens(v) && p->depth < sizeof p->open / sizeof p->open[0])
+            p->open[p->depth++] = v;
+        /* no room (never: the walk stops deeper) */
+        else sb_str(s, v->type == GDW_ARRAY ? "]" : "}");
         break;
     }
 }
@@ -376,20 +450,31 @@ static void plain_too_deep(void *ctx, const gdw_value *v, const gdw_value *paren
 static bool plain_done(void *ctx) { return sb_done(((const plain_ctx *)ctx)->s); }
 
 static void plain_root(sbuf *s, const gdw_value *v, unsigned flags) {
-    if (!v) { sb_str(s, "null"); return; }
+    if (!v) {
+        sb_str(s, "null");
+        return;
+    }
     plain_ctx p;
     memset(&p, 0, sizeof p);
     p.s = s;
     p.flags = flags;
-    gdw_walk_visitor w = {plain_enter, plain_before, plain_leave, plain_too_deep, &p, plain_done, plain_skip};
+    gdw_walk_visitor w = {plain_enter, plain_before, plain_leave, plain_too_deep,
+                          &p,          plain_done,   plain_skip};
     gdw_walk(v, &w);
 }
 static void plain_root_numbers(sbuf *s, const gdw_value *v) { plain_root(s, v, 0); }
-static void plain_root_big_strings(sbuf *s, const gdw_value *v) { plain_root(s, v, GDW_JSON_BIG_INTS_AS_STRINGS); }
+static void plain_root_big_strings(sbuf *s, const gdw_value *v) {
+    plain_root(s, v, GDW_JSON_BIG_INTS_AS_STRINGS);
+}
 
 size_t gdw_json_print_plain(const gdw_value *v, unsigned flags, char *out, size_t cap) {
-    return gdw_print_with((flags & GDW_JSON_BIG_INTS_AS_STRINGS) ? plain_root_big_strings : plain_root_numbers, v, out, cap);
+    return gdw_print_with((flags & GDW_JSON_BIG_INTS_AS_STRINGS) ? plain_root_big_strings
+                                                                 : plain_root_numbers,
+                          v, out, cap);
 }
-char *gdw_json_print_plain_alloc(const gdw_value *v, unsigned flags, const gdw_allocator *alloc, size_t *len) {
-    return gdw_print_alloc_with((flags & GDW_JSON_BIG_INTS_AS_STRINGS) ? plain_root_big_strings : plain_root_numbers, v, alloc, len);
+char *gdw_json_print_plain_alloc(const gdw_value *v, unsigned flags, const gdw_allocator *alloc,
+                                 size_t *len) {
+    return gdw_print_alloc_with((flags & GDW_JSON_BIG_INTS_AS_STRINGS) ? plain_root_big_strings
+                                                                       : plain_root_numbers,
+                                v, alloc, len);
 }

@@ -32,7 +32,8 @@ static bool token(const char *s, size_t n, char *tok, size_t cap) {
 /* Both forms write the decimal point as '.', whatever LC_NUMERIC the host program set (',' in
  * de_DE, say): reals are read with strtod_l / strtof_l in a "C" locale object made once, so a
  * number reads the same in every locale (codec/tests/locale_test) and no call touches the global
- * locale (localeconv and setlocale are not thread-safe; codec/tests/threads_test runs under TSan). */
+ * locale (localeconv and setlocale are not thread-safe; codec/tests/threads_test runs under TSan).
+ * */
 #if defined(_WIN32)
 typedef _locale_t c_locale;
 static c_locale make_c_locale(void) { return _create_locale(LC_NUMERIC, "C"); }
@@ -53,11 +54,14 @@ static void drop_c_locale(c_locale l) { freelocale(l); }
  * as C++. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <windows.h>
-#define LOAD_ACQUIRE(p) ((c_locale)InterlockedCompareExchangePointer((void *volatile *)(p), NULL, NULL))
-#define PUBLISH(p, expected, made) (InterlockedCompareExchangePointer((void *volatile *)(p), (made), NULL) == NULL)
+#define LOAD_ACQUIRE(p) \
+    ((c_locale)InterlockedCompareExchangePointer((void *volatile *)(p), NULL, NULL))
+#define PUBLISH(p, expected, made) \
+    (InterlockedCompareExchangePointer((void *volatile *)(p), (made), NULL) == NULL)
 #else
 #define LOAD_ACQUIRE(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
-#define PUBLISH(p, expected, made) __atomic_compare_exchange_n(p, expected, made, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+#define PUBLISH(p, expected, made) \
+    __atomic_compare_exchange_n(p, expected, made, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
 #endif
 static c_locale the_c_locale(void) {
     static c_locale shared;
@@ -88,10 +92,12 @@ const char *gdw_number_real(const char *s, size_t n, unsigned width, uint64_t *b
             if (!ok || nd == 0 || nd > (width == 4 ? 8u : 16u) || h[0] != ')' || h[1])
                 return "bad NaN payload (nan(0x...) with up to 16 hex digits, 8 for f32)";
             if (neg) b |= width == 8 ? 1ull << 63 : 1ull << 31;
-            if (width == 8 ? !isnan(bits_to_f64(b)) : !isnan(bits_to_f32((uint32_t)b))) return "NaN payload is not a NaN";
+            if (width == 8 ? !isnan(bits_to_f64(b)) : !isnan(bits_to_f32((uint32_t)b)))
+                return "NaN payload is not a NaN";
             *bits = b;
         } else if (!body[3]) {
-            *bits = width == 8 ? 0x7ff8000000000000ull | (neg ? 1ull << 63 : 0) : 0x7fc00000u | (neg ? 1u << 31 : 0);
+            *bits = width == 8 ? 0x7ff8000000000000ull | (neg ? 1ull << 63 : 0)
+                               : 0x7fc00000u | (neg ? 1u << 31 : 0);
         } else return "bad NaN";
         return NULL;
     }

@@ -29,17 +29,29 @@ static gdw_status perr(pctx *p, gdw_status code, const char *msg) {
 
 
 static void ws(pctx *p) {
-    while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' || p->s[p->pos] == '\r')) p->pos++;
+    while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' ||
+                             p->s[p->pos] == '\r'))
+        p->pos++;
 }
-static bool peek(pctx *p, char c) { ws(p); return p->pos < p->n && p->s[p->pos] == c; }
-static bool eat(pctx *p, char c) { if (peek(p, c)) { p->pos++; return true; } return false; }
+static bool peek(pctx *p, char c) {
+    ws(p);
+    return p->pos < p->n && p->s[p->pos] == c;
+}
+static bool eat(pctx *p, char c) {
+    if (peek(p, c)) {
+        p->pos++;
+        return true;
+    }
+    return false;
+}
 static bool eat_word(pctx *p, const char *w) {
     ws(p);
     size_t k = strlen(w);
     if (p->n - p->pos >= k && memcmp(p->s + p->pos, w, k) == 0) {
         /* a word must not run on into an identifier */
         char nx = p->pos + k < p->n ? p->s[p->pos + k] : 0;
-        bool ident = (nx >= 'a' && nx <= 'z') || (nx >= 'A' && nx <= 'Z') || (nx >= '0' && nx <= '9') || nx == '_';
+        bool ident = (nx >= 'a' && nx <= 'z') || (nx >= 'A' && nx <= 'Z') ||
+                     (nx >= '0' && nx <= '9') || nx == '_';
         bool wident = (w[k - 1] >= 'a' && w[k - 1] <= 'z') || (w[k - 1] >= 'A' && w[k - 1] <= 'Z');
         if (wident && ident) return false;
         p->pos += k;
@@ -107,13 +119,15 @@ static gdw_status parse_quoted(pctx *p, gdw_str *out) {
             case '"': c = '"'; break;
             case '\\': c = '\\'; break;
             case 'x': {
-                int h = p->pos + 1 < p->n ? gdw_hex_digit((unsigned char)p->s[p->pos]) : -1, l = h >= 0 ? gdw_hex_digit((unsigned char)p->s[p->pos + 1]) : -1;
+                int h = p->pos + 1 < p->n ? gdw_hex_digit((unsigned char)p->s[p->pos]) : -1,
+                    l = h >= 0 ? gdw_hex_digit((unsigned char)p->s[p->pos + 1]) : -1;
                 if (h < 0 || l < 0) return perr(p, GDW_ERR_SYNTAX, "\\x needs two hex digits");
                 c = (uint8_t)(h * 16 + l);
                 p->pos += 2;
                 break;
             }
-            case 'u': { /* a character by its code point, as UTF-8: U+0001-U+FFFF but the surrogates */
+            /* a character by its code point, as UTF-8: U+0001-U+FFFF but the surrogates */
+            case 'u': {
                 uint32_t u = 0;
                 for (int k = 0; k < 4; k++) {
                     int d = p->pos < p->n ? gdw_hex_digit((unsigned char)p->s[p->pos]) : -1;
@@ -121,12 +135,18 @@ static gdw_status parse_quoted(pctx *p, gdw_str *out) {
                     u = u << 4 | (uint32_t)d;
                     p->pos++;
                 }
-                if (u == 0 || (u >= 0xD800 && u <= 0xDFFF)) return perr(p, GDW_ERR_SYNTAX, "\\u names no character (\\0 and \\x write bytes)");
+                if (u == 0 || (u >= 0xD800 && u <= 0xDFFF))
+                    return perr(p, GDW_ERR_SYNTAX,
+                                "\\u names no character (\\0 and \\x write bytes)");
                 uint8_t utf8[3];
                 size_t k = u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
                 if (k == 1) utf8[0] = (uint8_t)u;
-                else if (k == 2) utf8[0] = (uint8_t)(0xC0 | u >> 6), utf8[1] = (uint8_t)(0x80 | (u & 0x3F));
-                else utf8[0] = (uint8_t)(0xE0 | u >> 12), utf8[1] = (uint8_t)(0x80 | ((u >> 6) & 0x3F)), utf8[2] = (uint8_t)(0x80 | (u & 0x3F));
+                else if (k == 2)
+                    utf8[0] = (uint8_t)(0xC0 | u >> 6), utf8[1] = (uint8_t)(0x80 | (u & 0x3F));
+                else
+                    utf8[0] = (uint8_t)(0xE0 | u >> 12),
+                    utf8[1] = (uint8_t)(0x80 | ((u >> 6) & 0x3F)),
+                    utf8[2] = (uint8_t)(0x80 | (u & 0x3F));
                 for (size_t b = 0; b + 1 < k; b++) TRY(vec_push(p, &v, &utf8[b]));
                 c = utf8[k - 1];
                 break;
@@ -146,16 +166,22 @@ static size_t number_span(pctx *p) {
     ws(p);
     size_t i = p->pos;
     if (i < p->n && (p->s[i] == '-' || p->s[i] == '+')) i++;
-    if (i == p->pos && p->n - i >= 7 && memcmp(p->s + i, "inf_neg", 7) == 0) return 7; /* Godot's var_to_str for -inf */
+    /* Godot's var_to_str for -inf */
+    if (i == p->pos && p->n - i >= 7 && memcmp(p->s + i, "inf_neg", 7) == 0) return 7;
     if (p->n - i >= 3 && (memcmp(p->s + i, "inf", 3) == 0)) return i + 3 - p->pos;
     if (p->n - i >= 3 && memcmp(p->s + i, "nan", 3) == 0) {
         i += 3;
-        if (i < p->n && p->s[i] == '(') { while (i < p->n && p->s[i] != ')') i++; if (i < p->n) i++; }
+        if (i < p->n && p->s[i] == '(') {
+            while (i < p->n && p->s[i] != ')') i++;
+            if (i < p->n) i++;
+        }
         return i - p->pos;
     }
     while (i < p->n) {
         char c = p->s[i];
-        if ((c >= '0' && c <= '9') || c == '.' || c == 'x' || c == 'X' || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) i++;
+        if ((c >= '0' && c <= '9') || c == '.' || c == 'x' || c == 'X' || (c >= 'a' && c <= 'f') ||
+            (c >= 'A' && c <= 'F'))
+            i++;
         else if ((c == '-' || c == '+') && (p->s[i - 1] == 'e' || p->s[i - 1] == 'E')) i++;
         else break;
     }
@@ -173,7 +199,8 @@ static gdw_status number(pctx *p, const char *why, size_t n) {
 static gdw_status parse_real(pctx *p, unsigned width, uint64_t *bits) {
     size_t n = number_span(p);
     bool inf_neg = n == 7 && memcmp(p->s + p->pos, "inf_neg", 7) == 0;
-    return number(p, gdw_number_real(inf_neg ? "-inf" : p->s + p->pos, inf_neg ? 4 : n, width, bits), n);
+    return number(
+        p, gdw_number_real(inf_neg ? "-inf" : p->s + p->pos, inf_neg ? 4 : n, width, bits), n);
 }
 
 static gdw_status parse_i64(pctx *p, int64_t *out) {
@@ -206,7 +233,8 @@ typedef struct plist {
 } plist;
 
 static gdw_status push_closer(pctx *p, char c) {
-    if (p->n_closers >= sizeof p->closers) return perr(p, GDW_ERR_DEPTH, "nesting deeper than the depth limit");
+    if (p->n_closers >= sizeof p->closers)
+        return perr(p, GDW_ERR_DEPTH, "nesting deeper than the depth limit");
     p->closers[p->n_closers++] = c;
     return GDW_OK;
 }
@@ -221,7 +249,10 @@ static gdw_status open_list(pctx *p, plist *l, bool dict, void *ext) {
 static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
     memset(td, 0, sizeof *td);
     ws(p);
-    if (peek(p, '"')) { td->kind = GDW_DESC_CLASS; return parse_quoted(p, &td->name); }
+    if (peek(p, '"')) {
+        td->kind = GDW_DESC_CLASS;
+        return parse_quoted(p, &td->name);
+    }
     if (eat_word(p, "script")) {
         td->kind = GDW_DESC_SCRIPT;
         TRY(expect(p, '('));
@@ -235,18 +266,25 @@ static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
     }
     if (eat_word(p, "Variant")) return GDW_OK;
     if (eat_word(p, "ObjectID")) {
-        td->kind = GDW_DESC_BUILTIN; td->builtin = GDW_OBJECT; td->id_only = 1;
+        td->kind = GDW_DESC_BUILTIN;
+        td->builtin = GDW_OBJECT;
+        td->id_only = 1;
         return GDW_OK;
     }
     size_t st = p->pos;
-    while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= '0' && p->s[p->pos] <= '9')))
+    while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') ||
+                             (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') ||
+                             (p->s[p->pos] >= '0' && p->s[p->pos] <= '9')))
         p->pos++;
     int t = gdw_type_from_name(p->s + st, p->pos - st);
     if (t < 0 && p->pos > st && p->s[st] >= 'A' && p->s[st] <= 'Z') {
-        /* a class name as Godot's var_to_str writes it, bare: Array[Node]; gdwire writes Array["Node"] */
+        /* a class name as Godot's var_to_str writes it, bare: Array[Node]; gdwire writes
+         * Array["Node"] */
         while (p->pos < p->n && p->s[p->pos] == '_') p->pos++;
-        while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') ||
-                                 (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
+        while (p->pos < p->n &&
+               ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') ||
+                (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') ||
+                (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
             p->pos++;
         uint8_t *name = (uint8_t *)palloc(p, p->pos - st + 1); /* the document's own copy */
         if (!name) return perr(p, GDW_ERR_NOMEM, "out of memory");
@@ -256,7 +294,10 @@ static gdw_status parse_desc(pctx *p, gdw_typedesc *td) {
         td->name.len = (uint32_t)(p->pos - st);
         return GDW_OK;
     }
-    if (t < 0) { p->pos = st; return perr(p, GDW_ERR_SYNTAX, "unknown element type"); }
+    if (t < 0) {
+        p->pos = st;
+        return perr(p, GDW_ERR_SYNTAX, "unknown element type");
+    }
     td->kind = GDW_DESC_BUILTIN;
     td->builtin = (uint8_t)t;
     return GDW_OK;
@@ -273,7 +314,8 @@ static gdw_status built(pctx *p, gdw_status s) {
 
 /* "(1, 2, ...)" after a math type's or packed array's name, into the builder (its count checked
  * there, as for every way of building one). */
-static gdw_status parse_components(pctx *p, gdw_type t, const gdw_type_info *ti, unsigned width, plist *l) {
+static gdw_status parse_components(pctx *p, gdw_type t, const gdw_type_info *ti, unsigned width,
+                                   plist *l) {
     unsigned cw = gdw_comp_bytes(ti, width ? width : 4);
     vec bytes = {NULL, 0, 0, cw};
     TRY(expect(p, '('));
@@ -281,16 +323,20 @@ static gdw_status parse_components(pctx *p, gdw_type t, const gdw_type_info *ti,
         for (;;) {
             uint8_t b[8];
             if (ti->comp == C_I32 || ti->comp == C_I64) {
-                int64_t x = 0; /* parse_i64 sets it where it succeeds; gcc -O3 on the amalgamation cannot see that */
+                /* parse_i64 sets it where it succeeds; gcc -O3 on the amalgamation cannot see that
+                 * */
+                int64_t x = 0;
                 TRY(parse_i64(p, &x));
                 if (ti->comp == C_I32) {
-                    if (x < INT32_MIN || x > INT32_MAX) return perr(p, GDW_ERR_SYNTAX, "integer does not fit 32 bits");
+                    if (x < INT32_MIN || x > INT32_MAX)
+                        return perr(p, GDW_ERR_SYNTAX, "integer does not fit 32 bits");
                     wr_u32le(b, (uint32_t)x);
                 } else wr_u64le(b, (uint64_t)x);
             } else {
                 uint64_t bits;
                 TRY(parse_real(p, cw, &bits));
-                if (cw == 4) wr_u32le(b, (uint32_t)bits); else wr_u64le(b, bits);
+                if (cw == 4) wr_u32le(b, (uint32_t)bits);
+                else wr_u64le(b, bits);
             }
             TRY(vec_push(p, &bytes, b));
             if (eat(p, ')')) break;
@@ -341,13 +387,16 @@ static gdw_status parse_string_list(pctx *p, char close, vec *out) {
     return GDW_OK;
 }
 
-/* ^"/a/b:c": the text split as the text form's rules say (every part named, gdw_nodepath_split_text) */
+/* ^"/a/b:c": the text split as the text form's rules say (every part named,
+ * gdw_nodepath_split_text) */
 static gdw_status parse_nodepath_simple(pctx *p, gdw_value *v) {
-    static const gdw_nodepath_rules k_text_rules = {.strict = true, .last_is_property = false, .godot2_bare = false};
+    static const gdw_nodepath_rules k_text_rules = {
+        .strict = true, .last_is_property = false, .godot2_bare = false};
     gdw_str whole;
     TRY(parse_quoted(p, &whole));
     gdw_nodepath_split sp;
-    if (!gdw_nodepath_split_text(whole.ptr, whole.len, &k_text_rules, NULL, &sp)) return perr(p, GDW_ERR_SYNTAX, sp.why);
+    if (!gdw_nodepath_split_text(whole.ptr, whole.len, &k_text_rules, NULL, &sp))
+        return perr(p, GDW_ERR_SYNTAX, sp.why);
     gdw_nodepath *np = (gdw_nodepath *)palloc(p, sizeof *np);
     size_t count = (size_t)sp.names + sp.subnames;
     gdw_str *parts = count ? (gdw_str *)palloc(p, count * sizeof *parts) : NULL;
@@ -361,9 +410,11 @@ static gdw_status parse_nodepath_simple(pctx *p, gdw_value *v) {
 static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width, plist *l) {
     const gdw_type_info *ti = type_info((unsigned)t);
     v->type = (uint8_t)t;
-    if (width == 8 && ti->comp != C_REAL) return perr(p, GDW_ERR_SYNTAX, "f64: applies to real-based types only");
+    if (width == 8 && ti->comp != C_REAL)
+        return perr(p, GDW_ERR_SYNTAX, "f64: applies to real-based types only");
     switch (ti->kind) {
-    case K_FIXED: case K_PACKED: return parse_components(p, (gdw_type)t, ti, width, l);
+    case K_FIXED:
+    case K_PACKED: return parse_components(p, (gdw_type)t, ti, width, l);
     case K_PACKED_BYTES: {
         gdw_str g;
         TRY(parse_byte_list(p, &g));
@@ -381,7 +432,8 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
     }
     case K_NODEPATH: {
         TRY(expect(p, '('));
-        if (peek(p, '"')) { /* NodePath("/root/a:b"), as Godot's var_to_str writes it: ^"/root/a:b" */
+        /* NodePath("/root/a:b"), as Godot's var_to_str writes it: ^"/root/a:b" */
+        if (peek(p, '"')) {
             TRY(parse_nodepath_simple(p, v));
             return expect(p, ')');
         }
@@ -411,20 +463,26 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
             TRY(expect(p, ')'));
         }
         return GDW_OK;
-    case K_CALLABLE:
-        TRY(expect(p, '('));
-        return expect(p, ')');
+    case K_CALLABLE: TRY(expect(p, '(')); return expect(p, ')');
     case K_OBJECT: {
         TRY(expect(p, '('));
-        if (eat_word(p, "null")) { v->flags |= GDW_VF_OBJECT_NULL; return expect(p, ')'); }
+        if (eat_word(p, "null")) {
+            v->flags |= GDW_VF_OBJECT_NULL;
+            return expect(p, ')');
+        }
         gdw_object *o = (gdw_object *)palloc(p, sizeof *o);
         if (!o) return perr(p, GDW_ERR_NOMEM, "out of memory");
         ws(p);
-        if (p->pos < p->n && ((p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || p->s[p->pos] == '_')) {
-            /* Godot's var_to_str: Object(Node,"name":value,...), the class bare, the properties up to ')' */
+        if (p->pos < p->n &&
+            ((p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') ||
+             (p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || p->s[p->pos] == '_')) {
+            /* Godot's var_to_str: Object(Node,"name":value,...), the class bare, the properties up
+             * to ')' */
             size_t st = p->pos;
-            while (p->pos < p->n && ((p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') ||
-                                     (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
+            while (p->pos < p->n &&
+                   ((p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') ||
+                    (p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') ||
+                    (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
                 p->pos++;
             uint8_t *name = (uint8_t *)palloc(p, p->pos - st + 1); /* the document's own copy */
             if (!name) return perr(p, GDW_ERR_NOMEM, "out of memory");
@@ -445,13 +503,16 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         TRY(expect(p, '('));
         memset(sg, 0, sizeof *sg);
         v->u.ext = sg;
-        if (eat(p, ')')) return GDW_OK; /* Signal(): the null Signal, as Godot's var_to_str writes it */
+        /* Signal(): the null Signal, as Godot's var_to_str writes it */
+        if (eat(p, ')')) return GDW_OK;
         TRY(parse_quoted(p, &sg->name));
         TRY(expect(p, ','));
         TRY(parse_u64(p, &sg->object_id));
         return expect(p, ')');
     }
-    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+    case K_DICT:
+    case K_ARRAY:
+    case K_TYPED_ARRAY: {
         bool dict = ti->kind == K_DICT;
         gdw_container *ct = (gdw_container *)palloc(p, sizeof *ct);
         if (!ct) return perr(p, GDW_ERR_NOMEM, "out of memory");
@@ -462,7 +523,11 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
             size_t desc_at = p->pos;
             TRY(parse_desc(p, k ? &ct->elem : &ct->key));
             const char *why = gdw_descs_refused(ti->kind, ct);
-            if (why) { p->pos = desc_at; ws(p); return perr(p, GDW_ERR_SYNTAX, why); }
+            if (why) {
+                p->pos = desc_at;
+                ws(p);
+                return perr(p, GDW_ERR_SYNTAX, why);
+            }
             if (!k) TRY(expect(p, ','));
         }
         TRY(expect(p, ']'));
@@ -473,10 +538,14 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         gdw_image *im = (gdw_image *)palloc(p, sizeof *im);
         if (!im) return perr(p, GDW_ERR_NOMEM, "out of memory");
         TRY(expect(p, '('));
-        TRY(parse_u32(p, &im->format)); TRY(expect(p, ','));
-        TRY(parse_u32(p, &im->mipmaps)); TRY(expect(p, ','));
-        TRY(parse_u32(p, &im->width)); TRY(expect(p, ','));
-        TRY(parse_u32(p, &im->height)); TRY(expect(p, ','));
+        TRY(parse_u32(p, &im->format));
+        TRY(expect(p, ','));
+        TRY(parse_u32(p, &im->mipmaps));
+        TRY(expect(p, ','));
+        TRY(parse_u32(p, &im->width));
+        TRY(expect(p, ','));
+        TRY(parse_u32(p, &im->height));
+        TRY(expect(p, ','));
         TRY(parse_bytes(p, &im->data));
         v->u.ext = im;
         return expect(p, ')');
@@ -486,18 +555,20 @@ static gdw_status parse_constructor(pctx *p, gdw_value *v, int t, unsigned width
         if (!ev) return perr(p, GDW_ERR_NOMEM, "out of memory");
         memset(ev, 0, sizeof *ev);
         TRY(expect(p, '('));
-        TRY(parse_u32(p, &ev->type)); TRY(expect(p, ','));
-        TRY(parse_u32(p, &ev->device)); TRY(expect(p, ','));
+        TRY(parse_u32(p, &ev->type));
+        TRY(expect(p, ','));
+        TRY(parse_u32(p, &ev->device));
+        TRY(expect(p, ','));
         TRY(parse_u32(p, &ev->llen));
         while (eat(p, ',')) {
-            if (ev->extra_count == 2) return perr(p, GDW_ERR_SYNTAX, "InputEvent has at most two extra words");
+            if (ev->extra_count == 2)
+                return perr(p, GDW_ERR_SYNTAX, "InputEvent has at most two extra words");
             TRY(parse_u32(p, &ev->extra[ev->extra_count++]));
         }
         v->u.ext = ev;
         return expect(p, ')');
     }
-    default:
-        return perr(p, GDW_ERR_SYNTAX, "this type has no constructor form");
+    default: return perr(p, GDW_ERR_SYNTAX, "this type has no constructor form");
     }
 }
 
@@ -513,7 +584,8 @@ static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
     if (eat_word(p, "f32:")) width = 4;
     else if (eat_word(p, "f64:")) width = 8;
     else if (eat_word(p, "shared:")) {
-        if (!peek(p, '[') && !peek(p, '{')) return perr(p, GDW_ERR_SYNTAX, "shared: applies to [ ] and { }");
+        if (!peek(p, '[') && !peek(p, '{'))
+            return perr(p, GDW_ERR_SYNTAX, "shared: applies to [ ] and { }");
         TRY(parse_value(p, v, l)); /* one level only: '[' or '{' follows */
         l->shared = true;
         return GDW_OK;
@@ -521,9 +593,19 @@ static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
     ws(p);
     char c = p->pos < p->n ? p->s[p->pos] : 0;
     if (!width) {
-        if (eat_word(p, "null")) { v->type = GDW_NIL; return GDW_OK; }
-        if (eat_word(p, "true")) { v->type = GDW_BOOL; v->u.i = 1; return GDW_OK; }
-        if (eat_word(p, "false")) { v->type = GDW_BOOL; return GDW_OK; }
+        if (eat_word(p, "null")) {
+            v->type = GDW_NIL;
+            return GDW_OK;
+        }
+        if (eat_word(p, "true")) {
+            v->type = GDW_BOOL;
+            v->u.i = 1;
+            return GDW_OK;
+        }
+        if (eat_word(p, "false")) {
+            v->type = GDW_BOOL;
+            return GDW_OK;
+        }
         if (c == '"' || c == '&') {
             v->type = c == '&' ? GDW_STRING_NAME : GDW_STRING;
             if (c == '&') p->pos++;
@@ -533,18 +615,33 @@ static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
             v->u.bytes = g.ptr;
             return GDW_OK;
         }
-        if (c == '^') { p->pos++; v->type = GDW_NODE_PATH; return parse_nodepath_simple(p, v); }
-        if (c == '[') { v->type = GDW_ARRAY; return open_list(p, l, false, NULL); }
-        if (c == '{') { v->type = GDW_DICTIONARY; return open_list(p, l, true, NULL); }
+        if (c == '^') {
+            p->pos++;
+            v->type = GDW_NODE_PATH;
+            return parse_nodepath_simple(p, v);
+        }
+        if (c == '[') {
+            v->type = GDW_ARRAY;
+            return open_list(p, l, false, NULL);
+        }
+        if (c == '{') {
+            v->type = GDW_DICTIONARY;
+            return open_list(p, l, true, NULL);
+        }
     }
-    if (c == '-' || c == '+' || (c >= '0' && c <= '9') || (p->n - p->pos >= 3 && (memcmp(p->s + p->pos, "inf", 3) == 0 || memcmp(p->s + p->pos, "nan", 3) == 0))) {
+    if (c == '-' || c == '+' || (c >= '0' && c <= '9') ||
+        (p->n - p->pos >= 3 &&
+         (memcmp(p->s + p->pos, "inf", 3) == 0 || memcmp(p->s + p->pos, "nan", 3) == 0))) {
         size_t n = number_span(p);
         bool is_real = false;
         for (size_t i = 0; i < n; i++) {
             char d = p->s[p->pos + i];
             if (d == '.' || d == 'e' || d == 'E' || d == 'n' || d == 'i') is_real = true;
         }
-        if (!is_real && !width) { v->type = GDW_INT; return parse_i64(p, &v->u.i); }
+        if (!is_real && !width) {
+            v->type = GDW_INT;
+            return parse_i64(p, &v->u.i);
+        }
         v->type = GDW_FLOAT;
         if (width) {
             v->width = (uint8_t)width;
@@ -567,10 +664,13 @@ static gdw_status parse_value(pctx *p, gdw_value *v, plist *l) {
         return expect(p, ')');
     }
     size_t st = p->pos;
-    while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') || (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') || (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
+    while (p->pos < p->n && ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') ||
+                             (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') ||
+                             (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
         p->pos++;
     int t = gdw_type_from_name(p->s + st, p->pos - st);
-    if (t < 0 || t == GDW_NIL || t == GDW_BOOL || t == GDW_INT || t == GDW_FLOAT || t == GDW_STRING || t == GDW_STRING_NAME) {
+    if (t < 0 || t == GDW_NIL || t == GDW_BOOL || t == GDW_INT || t == GDW_FLOAT ||
+        t == GDW_STRING || t == GDW_STRING_NAME) {
         p->pos = st;
         return perr(p, GDW_ERR_SYNTAX, "unknown value");
     }
@@ -609,15 +709,22 @@ static gdw_status parse_tree(pctx *p) {
         while (gdw_builder_depth(p->b)) {
             gdw_builder_top(p->b, &top);
             bool pairs = top->type == GDW_DICTIONARY || top->type == GDW_OBJECT;
-            if (pairs && gdw_builder_open_count(p->b) % 2) { TRY(expect(p, ':')); break; }
-            if (!eat(p, close_char(p))) { TRY(expect(p, ',')); break; }
+            if (pairs && gdw_builder_open_count(p->b) % 2) {
+                TRY(expect(p, ':'));
+                break;
+            }
+            if (!eat(p, close_char(p))) {
+                TRY(expect(p, ','));
+                break;
+            }
             TRY(close_list(p));
         }
         if (!gdw_builder_depth(p->b)) return GDW_OK;
     }
 }
 
-gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc, gdw_doc **out_doc, gdw_error *err) {
+gdw_status gdw_text_parse(const char *text, size_t len, const gdw_allocator *alloc,
+                          gdw_doc **out_doc, gdw_error *err) {
     pctx p;
     memset(&p, 0, offsetof(pctx, closers)); /* the closers are written before they are read */
     p.s = text;

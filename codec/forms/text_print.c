@@ -41,13 +41,20 @@ static void shortest(char *out, size_t cap, double x, unsigned width) {
     if (neg) buf[n++] = '-';
     if (exp >= 16 || exp < -4) {
         buf[n++] = digits[0];
-        if (nd > 1) { buf[n++] = '.'; memcpy(buf + n, digits + 1, nd - 1); n += nd - 1; }
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+        if (nd > 1) {
+            buf[n++] = '.';
+            memcpy(buf + n, digits + 1, nd - 1);
+            n += nd - 1;
+        }
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "e%c%02d", exp < 0 ? '-' : '+',
+                              exp < 0 ? -exp : exp);
     } else if (exp >= 0) {
         for (int i = 0; i <= exp; i++) buf[n++] = (size_t)i < nd ? digits[i] : '0';
         buf[n++] = '.';
-        if ((size_t)exp + 1 < nd) { memcpy(buf + n, digits + exp + 1, nd - (size_t)exp - 1); n += nd - (size_t)exp - 1; }
-        else buf[n++] = '0';
+        if ((size_t)exp + 1 < nd) {
+            memcpy(buf + n, digits + exp + 1, nd - (size_t)exp - 1);
+            n += nd - (size_t)exp - 1;
+        } else buf[n++] = '0';
     } else {
         buf[n++] = '0';
         buf[n++] = '.';
@@ -73,7 +80,10 @@ void gdw_real_text(char *out, size_t cap, uint64_t bits, unsigned width) {
         else snprintf(out, cap, "nan(0x%08" PRIx32 ")", (uint32_t)bits);
         return;
     }
-    if (isinf(x)) { snprintf(out, cap, neg ? "-inf" : "inf"); return; }
+    if (isinf(x)) {
+        snprintf(out, cap, neg ? "-inf" : "inf");
+        return;
+    }
     shortest(out, cap, x, width);
 }
 
@@ -142,7 +152,8 @@ static void print_gstr(sbuf *s, gdw_str g) { print_quoted(s, g.ptr, g.len); }
 
 static void print_value(sbuf *s, const gdw_value *v);
 
-void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep, void (*real)(sbuf *s, uint64_t bits, unsigned width)) {
+void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep,
+                          void (*real)(sbuf *s, uint64_t bits, unsigned width)) {
     const gdw_type_info *ti = type_info(v->type);
     for (size_t i = 0; i < n && !sb_done(s); i++) {
         if (i) sb_str(s, sep);
@@ -153,7 +164,9 @@ void gdw_print_components(sbuf *s, const gdw_value *v, size_t n, const char *sep
     }
 }
 
-static void print_components(sbuf *s, const gdw_value *v, size_t n) { gdw_print_components(s, v, n, ", ", print_real_bits); }
+static void print_components(sbuf *s, const gdw_value *v, size_t n) {
+    gdw_print_components(s, v, n, ", ", print_real_bits);
+}
 
 static void print_desc(sbuf *s, const gdw_typedesc *td) {
     switch (td->kind) {
@@ -164,7 +177,11 @@ static void print_desc(sbuf *s, const gdw_typedesc *td) {
         else sb_str(s, gdw_type_name((gdw_type)td->builtin));
         break;
     case GDW_DESC_CLASS: print_gstr(s, td->name); break;
-    case GDW_DESC_SCRIPT: sb_str(s, "script("); print_gstr(s, td->name); sb_str(s, ")"); break;
+    case GDW_DESC_SCRIPT:
+        sb_str(s, "script(");
+        print_gstr(s, td->name);
+        sb_str(s, ")");
+        break;
     }
 }
 
@@ -192,16 +209,25 @@ static void print_nodepath(sbuf *s, const gdw_nodepath *np) {
         return;
     }
     sb_str(s, "NodePath([");
-    for (uint32_t i = 0; i < np->name_count; i++) { if (i) sb_str(s, ", "); print_gstr(s, np->parts[i]); }
+    for (uint32_t i = 0; i < np->name_count; i++) {
+        if (i) sb_str(s, ", ");
+        print_gstr(s, np->parts[i]);
+    }
     sb_str(s, "], [");
-    for (uint32_t i = 0; i < np->subname_count; i++) { if (i) sb_str(s, ", "); print_gstr(s, np->parts[np->name_count + i]); }
+    for (uint32_t i = 0; i < np->subname_count; i++) {
+        if (i) sb_str(s, ", ");
+        print_gstr(s, np->parts[np->name_count + i]);
+    }
     sb_fmt(s, "], %" PRIu32 ")", np->flags);
 }
 
 static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot) {
     sbuf *s = (sbuf *)ctx;
     (void)parent, (void)slot;
-    if (v->type >= GDW_TYPE_COUNT) { sb_str(s, "<invalid>"); return; }
+    if (v->type >= GDW_TYPE_COUNT) {
+        sb_str(s, "<invalid>");
+        return;
+    }
     const gdw_type_info *ti = type_info(v->type);
     switch (ti->kind) {
     case K_NIL: sb_str(s, "null"); return;
@@ -229,13 +255,17 @@ static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         return;
     case K_PACKED_BYTES:
         sb_str(s, "PackedByteArray(");
-        for (uint32_t i = 0; i < v->len && !sb_done(s); i++) sb_fmt(s, i ? ", %u" : "%u", v->u.bytes[i]);
+        for (uint32_t i = 0; i < v->len && !sb_done(s); i++)
+            sb_fmt(s, i ? ", %u" : "%u", v->u.bytes[i]);
         sb_str(s, ")");
         return;
     case K_PACKED_STRINGS: {
         const gdw_str *strs = (const gdw_str *)v->u.ext;
         sb_str(s, "PackedStringArray(");
-        for (uint32_t i = 0; i < v->len && !sb_done(s); i++) { if (i) sb_str(s, ", "); print_gstr(s, strs[i]); }
+        for (uint32_t i = 0; i < v->len && !sb_done(s); i++) {
+            if (i) sb_str(s, ", ");
+            print_gstr(s, strs[i]);
+        }
         sb_str(s, ")");
         return;
     }
@@ -245,8 +275,14 @@ static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         else sb_str(s, "RID()");
         return;
     case K_OBJECT: {
-        if (v->flags & GDW_VF_OBJECT_NULL) { sb_str(s, "Object(null)"); return; }
-        if (v->flags & GDW_VF_OBJECT_ID) { sb_fmt(s, "ObjectID(%" PRIu64 ")", (uint64_t)v->u.i); return; }
+        if (v->flags & GDW_VF_OBJECT_NULL) {
+            sb_str(s, "Object(null)");
+            return;
+        }
+        if (v->flags & GDW_VF_OBJECT_ID) {
+            sb_fmt(s, "ObjectID(%" PRIu64 ")", (uint64_t)v->u.i);
+            return;
+        }
         const gdw_object *o = (const gdw_object *)v->u.ext;
         sb_str(s, "Object(");
         print_gstr(s, o->class_name);
@@ -260,14 +296,19 @@ static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
         sb_fmt(s, ", %" PRIu64 ")", sg->object_id);
         return;
     }
-    case K_DICT: case K_ARRAY: case K_TYPED_ARRAY: {
+    case K_DICT:
+    case K_ARRAY:
+    case K_TYPED_ARRAY: {
         const gdw_container *ct = gdw_container_of(v);
         bool dict = ti->kind == K_DICT;
         if (v->flags & GDW_VF_SHARED) sb_str(s, "shared:");
         if (ct) {
             sb_str(s, ti->name);
             sb_str(s, "[");
-            if (dict) { print_desc(s, &ct->key); sb_str(s, ", "); }
+            if (dict) {
+                print_desc(s, &ct->key);
+                sb_str(s, ", ");
+            }
             print_desc(s, &ct->elem);
             sb_str(s, "](");
         }
@@ -276,7 +317,8 @@ static void text_enter(void *ctx, const gdw_value *v, const gdw_value *parent, u
     }
     case K_IMAGE: {
         const gdw_image *im = (const gdw_image *)v->u.ext;
-        sb_fmt(s, "Image(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", PackedByteArray(", im->format, im->mipmaps, im->width, im->height);
+        sb_fmt(s, "Image(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", PackedByteArray(",
+               im->format, im->mipmaps, im->width, im->height);
         for (uint32_t i = 0; i < im->data.len; i++) sb_fmt(s, i ? ", %u" : "%u", im->data.ptr[i]);
         sb_str(s, "))");
         return;
@@ -303,7 +345,10 @@ static void text_leave(void *ctx, const gdw_value *v, const gdw_value *parent, u
     sbuf *s = (sbuf *)ctx;
     (void)parent, (void)slot;
     if (!gdw_walk_opens(v)) return;
-    if (v->type == GDW_OBJECT) { sb_str(s, "})"); return; }
+    if (v->type == GDW_OBJECT) {
+        sb_str(s, "})");
+        return;
+    }
     sb_str(s, v->type == GDW_DICTIONARY ? "}" : "]");
     if (gdw_container_of(v)) sb_str(s, ")");
 }
@@ -318,7 +363,8 @@ static void print_value(sbuf *s, const gdw_value *v) {
     gdw_walk(v, &w);
 }
 
-static size_t print_into(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap, bool head) {
+static size_t print_into(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out,
+                         size_t cap, bool head) {
     if (!out) cap = 0; /* NULL out: only the length, as snprintf(NULL, 0, ...) */
     sbuf s = {out, cap ? cap - 1 : 0, 0, head};
     print(&s, v);
@@ -326,11 +372,13 @@ static size_t print_into(void (*print)(sbuf *s, const gdw_value *v), const gdw_v
     return s.len;
 }
 
-size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out, size_t cap) {
+size_t gdw_print_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, char *out,
+                      size_t cap) {
     return print_into(print, v, out, cap, false);
 }
 
-char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v, const gdw_allocator *alloc, size_t *len) {
+char *gdw_print_alloc_with(void (*print)(sbuf *s, const gdw_value *v), const gdw_value *v,
+                           const gdw_allocator *alloc, size_t *len) {
     if (len) *len = 0;
     if (!alloc) alloc = gdw_default_allocator();
     size_t n = gdw_print_with(print, v, NULL, 0);
@@ -353,6 +401,12 @@ static void text_root(sbuf *s, const gdw_value *v) {
     else print_value(s, v);
 }
 
-size_t gdw_text_print(const gdw_value *v, char *out, size_t cap) { return gdw_print_with(text_root, v, out, cap); }
-size_t gdw_text_print_head(const gdw_value *v, char *out, size_t cap) { return print_into(text_root, v, out, cap, true); }
-char *gdw_text_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len) { return gdw_print_alloc_with(text_root, v, alloc, len); }
+size_t gdw_text_print(const gdw_value *v, char *out, size_t cap) {
+    return gdw_print_with(text_root, v, out, cap);
+}
+size_t gdw_text_print_head(const gdw_value *v, char *out, size_t cap) {
+    return print_into(text_root, v, out, cap, true);
+}
+char *gdw_text_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len) {
+    return gdw_print_alloc_with(text_root, v, alloc, len);
+}

@@ -7,7 +7,13 @@
  * against Godot 4.6.3 in conformance/vectors/engine/godot4-convert.yaml). */
 #include "codec/tests/testing.h"
 
-typedef struct trace_log { int events; char path[GDW_PATH_MAX]; const char *note; int64_t want; size_t offset; } trace_log;
+typedef struct trace_log {
+    int events;
+    char path[GDW_PATH_MAX];
+    const char *note;
+    int64_t want;
+    size_t offset;
+} trace_log;
 
 static void on_trace(void *ctx, const gdw_trace_event *ev) {
     trace_log *t = (trace_log *)ctx;
@@ -21,14 +27,19 @@ static void on_trace(void *ctx, const gdw_trace_event *ev) {
 }
 
 /* The text encoded in dialect, then decoded in engine-exact mode three ways. */
-static void expect(const char *dialect, const char *text, size_t count, const char *path, const char *why_has, const char *holds) {
+static void expect(const char *dialect, const char *text, size_t count, const char *path,
+                   const char *why_has, const char *holds) {
     const gdw_dialect *d = t_dialect(dialect);
     gdw_doc *src = NULL;
     gdw_error err;
-    if (gdw_text_parse(text, strlen(text), NULL, &src, &err)) { CHECK(0, "%s: %s", text, err.message); return; }
+    if (gdw_text_parse(text, strlen(text), NULL, &src, &err)) {
+        CHECK(0, "%s: %s", text, err.message);
+        return;
+    }
     uint8_t *bytes = NULL;
     size_t len = 0;
-    CHECK(gdw_encode_alloc(d, gdw_doc_root(src), NULL, NULL, &bytes, &len, &err) == GDW_OK, "%s: encode: %s", text, err.message);
+    CHECK(gdw_encode_alloc(d, gdw_doc_root(src), NULL, NULL, &bytes, &len, &err) == GDW_OK,
+          "%s: encode: %s", text, err.message);
     gdw_doc_free(src);
     if (!bytes) return;
 
@@ -47,16 +58,22 @@ static void expect(const char *dialect, const char *text, size_t count, const ch
     size_t n = gdw_doc_approximate(doc, got_path, &why);
     CHECK(n == count, "%s [%s]: %zu values marked, want %zu", text, dialect, n, count);
     char *held = doc ? gdw_text_print_alloc(gdw_doc_root(doc), NULL, NULL) : NULL;
-    CHECK(held && strcmp(held, holds) == 0, "%s [%s]: holds %s, want %s", text, dialect, held ? held : "(nothing)", holds);
+    CHECK(held && strcmp(held, holds) == 0, "%s [%s]: holds %s, want %s", text, dialect,
+          held ? held : "(nothing)", holds);
     free(held);
     if (count) {
-        CHECK(strcmp(got_path, path) == 0, "%s [%s]: first at '%s', want '%s'", text, dialect, got_path, path);
-        CHECK(why && strstr(why, why_has), "%s [%s]: why '%s' lacks '%s'", text, dialect, why ? why : "(null)", why_has);
-        CHECK(t.events == (int)count, "%s [%s]: %d trace events, want %zu", text, dialect, t.events, count);
-        CHECK(t.offset == used && t.note && strstr(t.note, why_has), "%s [%s]: event at %zu (value ends at %zu), note '%s'", text, dialect,
-              t.offset, used, t.note ? t.note : "(null)");
+        CHECK(strcmp(got_path, path) == 0, "%s [%s]: first at '%s', want '%s'", text, dialect,
+              got_path, path);
+        CHECK(why && strstr(why, why_has), "%s [%s]: why '%s' lacks '%s'", text, dialect,
+              why ? why : "(null)", why_has);
+        CHECK(t.events == (int)count, "%s [%s]: %d trace events, want %zu", text, dialect, t.events,
+              count);
+        CHECK(t.offset == used && t.note && strstr(t.note, why_has),
+              "%s [%s]: event at %zu (value ends at %zu), note '%s'", text, dialect, t.offset, used,
+              t.note ? t.note : "(null)");
     } else {
-        CHECK(got_path[0] == 0 && why == NULL && t.events == 0, "%s [%s]: unmarked, yet path '%s', %d events", text, dialect, got_path, t.events);
+        CHECK(got_path[0] == 0 && why == NULL && t.events == 0,
+              "%s [%s]: unmarked, yet path '%s', %d events", text, dialect, got_path, t.events);
     }
     gdw_doc_free(doc);
 
@@ -66,10 +83,13 @@ static void expect(const char *dialect, const char *text, size_t count, const ch
     doc = NULL;
     s = gdw_decode(d, bytes, len, &o, NULL, &doc, NULL, &err);
     if (count) {
-        CHECK(s == GDW_ERR_LOSSY && !doc && strcmp(err.path, path) == 0 && strstr(err.message, why_has),
-              "%s [%s]: fail_if_approximate gives %s at '%s' (%s)", text, dialect, gdw_status_name(s), err.path, err.message);
+        CHECK(s == GDW_ERR_LOSSY && !doc && strcmp(err.path, path) == 0 &&
+                  strstr(err.message, why_has),
+              "%s [%s]: fail_if_approximate gives %s at '%s' (%s)", text, dialect,
+              gdw_status_name(s), err.path, err.message);
     } else {
-        CHECK(s == GDW_OK && doc, "%s [%s]: fail_if_approximate on an exact tree gives %s", text, dialect, gdw_status_name(s));
+        CHECK(s == GDW_OK && doc, "%s [%s]: fail_if_approximate on an exact tree gives %s", text,
+              dialect, gdw_status_name(s));
     }
     gdw_doc_free(doc);
 
@@ -77,30 +97,41 @@ static void expect(const char *dialect, const char *text, size_t count, const ch
     o.fail_if_approximate = true;
     o.mode = GDW_MODE_COMPATIBLE;
     s = gdw_decode(d, bytes, len, &o, NULL, &doc, NULL, &err);
-    CHECK(s == GDW_OK && gdw_doc_approximate(doc, NULL, NULL) == 0, "%s [%s]: compatible mode marks values", text, dialect);
+    CHECK(s == GDW_OK && gdw_doc_approximate(doc, NULL, NULL) == 0,
+          "%s [%s]: compatible mode marks values", text, dialect);
     gdw_doc_free(doc);
     free(bytes);
 }
 
 int main(void) {
     /* not computed: each kind, at the top and nested */
-    expect("godot4", "Array[Quaternion]([Basis(2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0)])", 1, "[0]", "not a rotation",
+    expect("godot4", "Array[Quaternion]([Basis(2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0)])", 1,
+           "[0]", "not a rotation",
            "Array[Quaternion]([Basis(2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0)])");
-    expect("godot4-double", "Array[Quaternion]([f64:Basis(1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)])", 1, "[0]", "not a rotation",
+    expect("godot4-double",
+           "Array[Quaternion]([f64:Basis(1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)])", 1, "[0]",
+           "not a rotation",
            "Array[Quaternion]([f64:Basis(1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)])");
-    expect("godot4", "{\"k\": [1, Array[Color]([\"red\", \"wh\\xc4\\xb1te\", \"\\xc5\\xbfalmon\"])]}", 2, "{\"k\"}[1][1]", "U+0131",
-           "{\"k\": [1, Array[Color]([Color(1.0, 0.0, 0.0, 1.0), \"wh\xc4\xb1te\", \"\xc5\xbf" "almon\"])]}"); /* valid UTF-8 prints as it is */
-    expect("godot4", "Array[PackedStringArray]([[1, \"a\"], [1, 2.5]])", 1, "[1]", "PackedStringArray",
+    expect("godot4",
+           "{\"k\": [1, Array[Color]([\"red\", \"wh\\xc4\\xb1te\", \"\\xc5\\xbfalmon\"])]}", 2,
+           "{\"k\"}[1][1]", "U+0131",
+           /* valid UTF-8 prints as it is */
+           "{\"k\": [1, Array[Color]([Color(1.0, 0.0, 0.0, 1.0), \"wh\xc4\xb1te\", \"\xc5\xbf"
+           "almon\"])]}");
+    expect("godot4", "Array[PackedStringArray]([[1, \"a\"], [1, 2.5]])", 1, "[1]",
+           "PackedStringArray",
            "Array[PackedStringArray]([PackedStringArray(\"1\", \"a\"), [1, 2.5]])");
-    expect("godot4", "Array[PackedInt64Array]([[\"99999999999999999999\"]])", 1, "[0]", "packed array",
-           "Array[PackedInt64Array]([[\"99999999999999999999\"]])");
-    expect("godot4", "Dictionary[Color, int]({\"wh\\xc4\\xb1te\": 1})", 1, "{#0 key}", "Color(String)",
-           "Dictionary[Color, int]({\"wh\xc4\xb1te\": 1})");
+    expect("godot4", "Array[PackedInt64Array]([[\"99999999999999999999\"]])", 1, "[0]",
+           "packed array", "Array[PackedInt64Array]([[\"99999999999999999999\"]])");
+    expect("godot4", "Dictionary[Color, int]({\"wh\\xc4\\xb1te\": 1})", 1, "{#0 key}",
+           "Color(String)", "Dictionary[Color, int]({\"wh\xc4\xb1te\": 1})");
     /* computed: no mark */
     expect("godot4", "Array[Color]([\"Dark Sea-Green\", \"#f80c\", \"nope\"])", 0, "", "",
-           "Array[Color]([Color(0.56078434, 0.7372549, 0.56078434, 1.0), Color(1.0, 0.53333336, 0.0, 0.8), Color(0.0, 0.0, 0.0, 1.0)])");
+           "Array[Color]([Color(0.56078434, 0.7372549, 0.56078434, 1.0), Color(1.0, 0.53333336, "
+           "0.0, 0.8), Color(0.0, 0.0, 0.0, 1.0)])");
     expect("godot4", "Array[Transform3D]([Quaternion(0.0, 0.0, 0.0, 1.0)])", 0, "", "",
-           "Array[Transform3D]([Transform3D(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)])");
+           "Array[Transform3D]([Transform3D(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, "
+           "0.0)])");
     expect("godot4", "Array[PackedStringArray]([[-7, true, null, &\"n\"]])", 0, "", "",
            "Array[PackedStringArray]([PackedStringArray(\"-7\", \"true\", \"<null>\", \"n\")])");
     CHECK(gdw_doc_approximate(NULL, NULL, NULL) == 0, "a NULL document has no marked values");

@@ -13,9 +13,12 @@ int main(void) {
     if (!doc) return t_finish();
     /* the sizes whose rounding to 8 wraps, and the largest, are refused */
     for (size_t k = 0; k < 8; k++)
-        CHECK(gdw_arena_alloc(doc, SIZE_MAX - k) == NULL, "gdw_arena_alloc(SIZE_MAX - %zu) gave a block", k);
-    CHECK(gdw_arena_alloc(doc, SIZE_MAX - 7) == NULL, "gdw_arena_alloc(SIZE_MAX - 7): no allocator holds it");
-    CHECK(sizeof(gdw_doc) <= 80, "the document is at most 80 bytes (the heap-limit vectors count its allocation)");
+        CHECK(gdw_arena_alloc(doc, SIZE_MAX - k) == NULL,
+              "gdw_arena_alloc(SIZE_MAX - %zu) gave a block", k);
+    CHECK(gdw_arena_alloc(doc, SIZE_MAX - 7) == NULL,
+          "gdw_arena_alloc(SIZE_MAX - 7): no allocator holds it");
+    CHECK(sizeof(gdw_doc) <= 80,
+          "the document is at most 80 bytes (the heap-limit vectors count its allocation)");
     size_t before = gdw_doc_heap_bytes(doc);
     /* small blocks: aligned, apart, writable */
     uint8_t *prev = NULL;
@@ -32,7 +35,10 @@ int main(void) {
     before = gdw_doc_heap_bytes(doc);
     uint8_t *big = (uint8_t *)gdw_arena_alloc(doc, 1u << 20);
     CHECK(big != NULL && gdw_doc_heap_bytes(doc) >= before + (1u << 20), "a 1 MiB block");
-    if (big) { big[0] = 1; big[(1u << 20) - 1] = 2; }
+    if (big) {
+        big[0] = 1;
+        big[(1u << 20) - 1] = 2;
+    }
     /* bumping goes on in the current chunk after a large block */
     uint8_t *a = (uint8_t *)gdw_arena_alloc(doc, 16), *b = (uint8_t *)gdw_arena_alloc(doc, 16);
     CHECK(a && b && b == a + 16, "small blocks after a large one bump in the same chunk");

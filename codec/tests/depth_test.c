@@ -40,17 +40,22 @@ int main(void) {
         /* the decoded tree really is 1024 deep */
         const gdw_value *v = gdw_doc_root(doc);
         size_t depth = 0;
-        while (v && v->type == GDW_ARRAY) { v = &gdw_items(v)[0]; depth++; }
+        while (v && v->type == GDW_ARRAY) {
+            v = &gdw_items(v)[0];
+            depth++;
+        }
         CHECK(depth == 1024 && v && v->type == GDW_INT && v->u.i == 7, "tree depth %zu", depth);
         /* it re-encodes at the encoder's limit too */
         size_t w = 0;
-        CHECK(gdw_encode(d, gdw_doc_root(doc), NULL, NULL, 0, &w, &err) == GDW_OK && w == len, "encode depth 1024");
+        CHECK(gdw_encode(d, gdw_doc_root(doc), NULL, NULL, 0, &w, &err) == GDW_OK && w == len,
+              "encode depth 1024");
         gdw_doc_free(doc);
         free(ok);
 
         uint8_t *bad = nest(1025, &len);
         s = gdw_decode(d, bad, len, &o, NULL, &doc, NULL, &err);
-        CHECK(s == GDW_ERR_DEPTH && err.offset == 1025 * 8 && doc == NULL, "depth 1025: %s at %zu", gdw_status_name(s), err.offset);
+        CHECK(s == GDW_ERR_DEPTH && err.offset == 1025 * 8 && doc == NULL, "depth 1025: %s at %zu",
+              gdw_status_name(s), err.offset);
         CHECK(gdw_validate(d, bad, len, &o, NULL, &err) == GDW_ERR_DEPTH, "validate depth 1025");
         free(bad);
     }
@@ -63,9 +68,11 @@ int main(void) {
     double t1 = now();
     gdw_status vs = gdw_validate(d, bomb, len, NULL, NULL, &err);
     double t2 = now();
-    CHECK(s == GDW_ERR_DEPTH && vs == GDW_ERR_DEPTH && err.offset == 1025 * 8, "bomb: %s / %s", gdw_status_name(s), gdw_status_name(vs));
-    printf("10M-deep bomb (%zu bytes): decode rejected in %.3f ms, validate in %.3f ms, at byte %zu\n", len, (t1 - t0) * 1e3,
-           (t2 - t1) * 1e3, err.offset);
+    CHECK(s == GDW_ERR_DEPTH && vs == GDW_ERR_DEPTH && err.offset == 1025 * 8, "bomb: %s / %s",
+          gdw_status_name(s), gdw_status_name(vs));
+    printf(
+        "10M-deep bomb (%zu bytes): decode rejected in %.3f ms, validate in %.3f ms, at byte %zu\n",
+        len, (t1 - t0) * 1e3, (t2 - t1) * 1e3, err.offset);
     free(bomb);
 
     /* a lower per-call limit */
@@ -80,7 +87,11 @@ int main(void) {
 
     /* encoder: a hand-built tree 1025 deep */
     static gdw_value chain[1026];
-    for (int i = 0; i < 1025; i++) { chain[i].type = GDW_ARRAY; chain[i].len = 1; chain[i].u.items = &chain[i + 1]; }
+    for (int i = 0; i < 1025; i++) {
+        chain[i].type = GDW_ARRAY;
+        chain[i].len = 1;
+        chain[i].u.items = &chain[i + 1];
+    }
     chain[1025].type = GDW_NIL;
     size_t w = 0;
     CHECK(gdw_encode(d, &chain[0], NULL, NULL, 0, &w, &err) == GDW_ERR_DEPTH, "encoder depth 1025");

@@ -10,33 +10,37 @@
 #include "codec/tests/testing.h"
 
 static const gdw_dialect *g4;
-static gdw_doc *doc;        /* [1, "a", {"k": 2.5}] in godot4 */
+static gdw_doc *doc; /* [1, "a", {"k": 2.5}] in godot4 */
 static const gdw_value *root;
 static gdw_builder *builder;
 
 /* Runs body in a child; the child exits 0 when ok holds. */
-#define NULLCASE(ok_expr, body)                                                                   \
-    do {                                                                                        \
-        fflush(stdout);                                                                         \
-        pid_t pid = fork();                                                                     \
-        if (pid == 0) {                                                                         \
-            body;                                                                               \
-            _exit((ok_expr) ? 0 : 1);                                                           \
-        }                                                                                       \
-        int st = 0;                                                                             \
-        waitpid(pid, &st, 0);                                                                   \
-        if (WIFSIGNALED(st)) CHECK(0, "crashed (signal %d): %s", WTERMSIG(st), #body);           \
-        else CHECK(WEXITSTATUS(st) == 0, "wrong result: %s, want %s", #body, #ok_expr);         \
+#define NULLCASE(ok_expr, body) \
+    do { \
+        fflush(stdout); \
+        pid_t pid = fork(); \
+        if (pid == 0) { \
+            body; \
+            _exit((ok_expr) ? 0 : 1); \
+        } \
+        int st = 0; \
+        waitpid(pid, &st, 0); \
+        if (WIFSIGNALED(st)) CHECK(0, "crashed (signal %d): %s", WTERMSIG(st), #body); \
+        else CHECK(WEXITSTATUS(st) == 0, "wrong result: %s, want %s", #body, #ok_expr); \
     } while (0)
 
 static void setup(void) {
     g4 = t_dialect("godot4");
     uint8_t buf[128];
     /* Array [1, "a", {"k": 2.5}] */
-    size_t n = t_unhex("1c000000 03000000 02000000 01000000 04000000 01000000 61000000 1b000000 01000000"
-                       "04000000 01000000 6b000000 03000000 00002040",
-                       buf, sizeof buf);
-    if (gdw_decode(g4, buf, n, NULL, NULL, &doc, NULL, NULL) != GDW_OK) { fprintf(stderr, "setup decode failed\n"); exit(2); }
+    size_t n = t_unhex(
+        "1c000000 03000000 02000000 01000000 04000000 01000000 61000000 1b000000 01000000"
+        "04000000 01000000 6b000000 03000000 00002040",
+        buf, sizeof buf);
+    if (gdw_decode(g4, buf, n, NULL, NULL, &doc, NULL, NULL) != GDW_OK) {
+        fprintf(stderr, "setup decode failed\n");
+        exit(2);
+    }
     root = gdw_doc_root(doc);
     builder = gdw_builder_new(NULL);
 }
@@ -87,59 +91,98 @@ int main(void) {
     /* decode, validate, check */
     NULLCASE(r == GDW_ERR_INVALID_ARG && err.code == GDW_ERR_INVALID_ARG && err.message,
              gdw_status r = gdw_decode(NULL, bytes, 4, NULL, NULL, &out_doc, NULL, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, memset(bytes, 0, 8); gdw_status r = gdw_decode(g4, NULL, 4, NULL, NULL, &out_doc, NULL, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_decode(g4, bytes, 4, NULL, NULL, NULL, NULL, &err));
-    NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_decode(g4, bytes, 4, NULL, NULL, &out_doc, NULL, NULL));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_validate(NULL, bytes, 4, NULL, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, memset(bytes, 0, 8);
+             gdw_status r = gdw_decode(g4, NULL, 4, NULL, NULL, &out_doc, NULL, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_decode(g4, bytes, 4, NULL, NULL, NULL, NULL, &err));
+    NULLCASE(r == GDW_OK, memset(bytes, 0, 8);
+             gdw_status r = gdw_decode(g4, bytes, 4, NULL, NULL, &out_doc, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_validate(NULL, bytes, 4, NULL, &sz, &err));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_validate(g4, NULL, 4, NULL, &sz, &err));
-    NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_validate(g4, bytes, 4, NULL, NULL, NULL));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, bool same = true; gdw_status r = gdw_validate_watched(NULL, bytes, 4, NULL, &sz, &err, &same));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_validate_watched(g4, NULL, 4, NULL, &sz, &err, NULL));
-    NULLCASE(r == GDW_OK, memset(bytes, 0, 8); gdw_status r = gdw_validate_watched(g4, bytes, 4, NULL, NULL, NULL, NULL));
+    NULLCASE(r == GDW_OK, memset(bytes, 0, 8);
+             gdw_status r = gdw_validate(g4, bytes, 4, NULL, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, bool same = true;
+             gdw_status r = gdw_validate_watched(NULL, bytes, 4, NULL, &sz, &err, &same));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_validate_watched(g4, NULL, 4, NULL, &sz, &err, NULL));
+    NULLCASE(r == GDW_OK, memset(bytes, 0, 8);
+             gdw_status r = gdw_validate_watched(g4, bytes, 4, NULL, NULL, NULL, NULL));
     NULLCASE(r == 0, size_t r = gdw_check(NULL, 4, NULL, NULL, false, results, 64));
-    NULLCASE(r == 0, memset(bytes, 0, 8); size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL, 64));
+    NULLCASE(r == 0, memset(bytes, 0, 8);
+             size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL, 64));
     /* NULL out with cap 0 sizes the answer, as snprintf(NULL, 0, ...) */
-    NULLCASE(r == gdw_dialect_count(), memset(bytes, 0, 8); size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL, 0));
+    NULLCASE(r == gdw_dialect_count(), memset(bytes, 0, 8);
+             size_t r = gdw_check(bytes, 4, NULL, NULL, false, NULL, 0));
     NULLCASE(r == 0, size_t r = gdw_check_threads(NULL, 4, NULL, NULL, false, 2, results, 64));
-    NULLCASE(r == 0, memset(bytes, 0, 8); size_t r = gdw_check_threads(bytes, 4, NULL, NULL, false, 2, NULL, 64));
-    NULLCASE(r == gdw_dialect_count(), memset(bytes, 0, 8); size_t r = gdw_check_run_rows(bytes, 4, NULL, NULL, NULL, results, 64));
+    NULLCASE(r == 0, memset(bytes, 0, 8);
+             size_t r = gdw_check_threads(bytes, 4, NULL, NULL, false, 2, NULL, 64));
+    NULLCASE(r == gdw_dialect_count(), memset(bytes, 0, 8);
+             size_t r = gdw_check_run_rows(bytes, 4, NULL, NULL, NULL, results, 64));
     NULLCASE(r == NULL, const gdw_doc *r = gdw_check_engine_tree(NULL, 0));
-    NULLCASE(!r && results[0].status != GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect(NULL, bytes, 4, NULL, NULL, false, &results[0]));
-    NULLCASE(!r && results[0].status != GDW_OK, bool r = gdw_check_dialect(g4, NULL, 4, NULL, NULL, false, &results[0]));
-    NULLCASE(!r, memset(bytes, 0, 8); bool r = gdw_check_dialect(g4, bytes, 4, NULL, NULL, false, NULL));
-    NULLCASE(r && results[0].status == GDW_OK && results[0].consumed == 4 && results[0].reencodes_same,
-             memset(bytes, 0, 8); bool r = gdw_check_dialect(g4, bytes, 4, NULL, NULL, false, &results[0])); /* opts and alloc may be NULL */
+    NULLCASE(!r && results[0].status != GDW_OK, memset(bytes, 0, 8);
+             bool r = gdw_check_dialect(NULL, bytes, 4, NULL, NULL, false, &results[0]));
+    NULLCASE(!r && results[0].status != GDW_OK,
+             bool r = gdw_check_dialect(g4, NULL, 4, NULL, NULL, false, &results[0]));
+    NULLCASE(!r, memset(bytes, 0, 8);
+             bool r = gdw_check_dialect(g4, bytes, 4, NULL, NULL, false, NULL));
+    NULLCASE(r && results[0].status == GDW_OK && results[0].consumed == 4 &&
+                 results[0].reencodes_same,
+             /* opts and alloc may be NULL */
+             memset(bytes, 0, 8);
+             bool r = gdw_check_dialect(g4, bytes, 4, NULL, NULL, false, &results[0]));
     {
         gdw_rules_read rd = {0, 0, 0};
-        NULLCASE(!r && results[0].status != GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(NULL, bytes, 4, NULL, NULL, false, &results[0], &rd));
-        NULLCASE(!r && results[0].status != GDW_OK, bool r = gdw_check_dialect_read(g4, NULL, 4, NULL, NULL, false, &results[0], &rd));
-        NULLCASE(!r, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(g4, bytes, 4, NULL, NULL, false, NULL, &rd));
-        NULLCASE(r && results[0].status == GDW_OK, memset(bytes, 0, 8); bool r = gdw_check_dialect_read(g4, bytes, 4, NULL, NULL, false, &results[0], NULL));
-        NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, memset(bytes, 0, 8); gdw_status r = gdw_decode_read(NULL, bytes, 4, NULL, NULL, &out_doc, NULL, &err, &rd));
-        NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, gdw_status r = gdw_decode_read(g4, NULL, 4, NULL, NULL, &out_doc, NULL, &err, &rd));
-        NULLCASE(r == GDW_ERR_INVALID_ARG, memset(bytes, 0, 8); gdw_status r = gdw_decode_read(g4, bytes, 4, NULL, NULL, NULL, NULL, &err, &rd));
-        NULLCASE(r == GDW_OK && out_doc, memset(bytes, 0, 8); gdw_status r = gdw_decode_read(g4, bytes, 4, NULL, NULL, &out_doc, NULL, NULL, NULL));
-        NULLCASE(r == GDW_OK && rd.type_ids == 1, memset(bytes, 0, 8); memset(&rd, 0, sizeof rd);
-                 gdw_status r = gdw_decode_read(g4, bytes, 4, NULL, NULL, &out_doc, NULL, NULL, &rd)); /* a Nil: id 0 read */
+        NULLCASE(
+            !r && results[0].status != GDW_OK, memset(bytes, 0, 8);
+            bool r = gdw_check_dialect_read(NULL, bytes, 4, NULL, NULL, false, &results[0], &rd));
+        NULLCASE(!r && results[0].status != GDW_OK,
+                 bool r = gdw_check_dialect_read(g4, NULL, 4, NULL, NULL, false, &results[0], &rd));
+        NULLCASE(!r, memset(bytes, 0, 8);
+                 bool r = gdw_check_dialect_read(g4, bytes, 4, NULL, NULL, false, NULL, &rd));
+        NULLCASE(
+            r && results[0].status == GDW_OK, memset(bytes, 0, 8);
+            bool r = gdw_check_dialect_read(g4, bytes, 4, NULL, NULL, false, &results[0], NULL));
+        NULLCASE(
+            r == GDW_ERR_INVALID_ARG && !out_doc, memset(bytes, 0, 8);
+            gdw_status r = gdw_decode_read(NULL, bytes, 4, NULL, NULL, &out_doc, NULL, &err, &rd));
+        NULLCASE(
+            r == GDW_ERR_INVALID_ARG && !out_doc,
+            gdw_status r = gdw_decode_read(g4, NULL, 4, NULL, NULL, &out_doc, NULL, &err, &rd));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, memset(bytes, 0, 8);
+                 gdw_status r = gdw_decode_read(g4, bytes, 4, NULL, NULL, NULL, NULL, &err, &rd));
+        NULLCASE(
+            r == GDW_OK && out_doc, memset(bytes, 0, 8);
+            gdw_status r = gdw_decode_read(g4, bytes, 4, NULL, NULL, &out_doc, NULL, NULL, NULL));
+        NULLCASE(
+            r == GDW_OK && rd.type_ids == 1, memset(bytes, 0, 8); memset(&rd, 0, sizeof rd);
+            /* a Nil: id 0 read */
+            gdw_status r = gdw_decode_read(g4, bytes, 4, NULL, NULL, &out_doc, NULL, NULL, &rd));
         NULLCASE(!r, bool r = gdw_dialects_read_alike(NULL, g4, &rd));
         NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, NULL, &rd));
         NULLCASE(!r, bool r = gdw_dialects_read_alike(g4, g4, NULL));
         NULLCASE(!r, bool r = gdw_dialects_answer_alike(NULL, g4, &rd));
         NULLCASE(!r, bool r = gdw_dialects_answer_alike(g4, NULL, &rd));
         NULLCASE(!r, bool r = gdw_dialects_answer_alike(g4, g4, NULL));
-        NULLCASE(true, memset(bytes, 0, 8); gdw_check_take_answer(NULL, bytes, 4, NULL, &results[0], &rd, &results[1]));
+        NULLCASE(true, memset(bytes, 0, 8);
+                 gdw_check_take_answer(NULL, bytes, 4, NULL, &results[0], &rd, &results[1]));
         NULLCASE(true, gdw_check_take_answer(g4, bytes, 4, NULL, NULL, &rd, &results[1]));
         NULLCASE(true, gdw_check_take_answer(g4, bytes, 4, NULL, &results[0], &rd, NULL));
-        NULLCASE(results[1].dialect == g4 && results[1].status == results[0].status && results[1].doc == NULL,
-                 gdw_check_take_answer(g4, bytes, 4, NULL, &results[0], NULL, &results[1])); /* no read set: the answer as it is */
-        NULLCASE(r, bool r = gdw_check_shares(GDW_CHECK_SHARE_MIN, NULL)); /* opts may be NULL: the defaults */
+        NULLCASE(results[1].dialect == g4 && results[1].status == results[0].status &&
+                     results[1].doc == NULL,
+                 /* no read set: the answer as it is */
+                 gdw_check_take_answer(g4, bytes, 4, NULL, &results[0], NULL, &results[1]));
+        /* opts may be NULL: the defaults */
+        NULLCASE(r, bool r = gdw_check_shares(GDW_CHECK_SHARE_MIN, NULL));
     }
     {
         gdw_digest g;
         NULLCASE(true, gdw_digest_init(NULL, 1, 2, bytes, 4));
         NULLCASE(g.packet == NULL && g.packet_len == 0, gdw_digest_init(&g, 1, 2, NULL, 4));
         NULLCASE(true, gdw_digest_init(&g, 1, 2, NULL, 0); gdw_digest_node(NULL, v));
-        NULLCASE(g.h[0] != 2 || g.h[1] != 1, gdw_digest_init(&g, 1, 2, NULL, 0); gdw_digest_node(&g, NULL)); /* NULL is a value of its own */
+        /* NULL is a value of its own */
+        NULLCASE(g.h[0] != 2 || g.h[1] != 1, gdw_digest_init(&g, 1, 2, NULL, 0);
+                 gdw_digest_node(&g, NULL));
         NULLCASE(!r, bool r = gdw_digest_tree(NULL, v));
         NULLCASE(!r, gdw_digest_init(&g, 1, 2, NULL, 0); bool r = gdw_digest_tree(&g, NULL));
     }
@@ -148,17 +191,25 @@ int main(void) {
         size_t nd = gdw_dialect_count();
         memset(bytes, 0, 8);
         gdw_check(bytes, 4, NULL, NULL, true, results, 64); /* a Nil, which every dialect reads */
-        for (size_t i = 0; i < nd; i++) rows[i].result = results[i], rows[i].meaning = -1, rows[i].misread = SIZE_MAX;
+        for (size_t i = 0; i < nd; i++)
+            rows[i].result = results[i], rows[i].meaning = -1, rows[i].misread = SIZE_MAX;
         NULLCASE(r == 0, size_t r = gdw_check_rank_rows(NULL, nd, bytes, 4, NULL, true));
         NULLCASE(r == 0, size_t r = gdw_check_rank_rows(rows, 0, bytes, 4, NULL, true));
-        NULLCASE(r < nd && rows[r].rank == 1 && rows[r].first, size_t r = gdw_check_rank_rows(rows, nd, bytes, 4, NULL, true)); /* opts may be NULL */
+        /* opts may be NULL */
+        NULLCASE(r < nd && rows[r].rank == 1 && rows[r].first,
+                 size_t r = gdw_check_rank_rows(rows, nd, bytes, 4, NULL, true));
         NULLCASE(r == 0, size_t r = gdw_check_summary(NULL, nd, 0, bytes, 4, 0, NULL, 0));
-        NULLCASE(r == 0, size_t r = gdw_check_script_text(NULL, nd, 0, bytes, 4, 0, false, NULL, 0));
-        NULLCASE(r == 0, char t[8]; size_t r = gdw_check_script_text(NULL, nd, 0, bytes, 4, 0, false, t, sizeof t));
-        NULLCASE(r == 0, char t[64]; size_t r = gdw_check_script_text(rows, nd, nd, bytes, 4, 0, false, t, sizeof t)); /* best out of range */
+        NULLCASE(r == 0,
+                 size_t r = gdw_check_script_text(NULL, nd, 0, bytes, 4, 0, false, NULL, 0));
+        NULLCASE(r == 0, char t[8];
+                 size_t r = gdw_check_script_text(NULL, nd, 0, bytes, 4, 0, false, t, sizeof t));
+        /* best out of range */
+        NULLCASE(r == 0, char t[64];
+                 size_t r = gdw_check_script_text(rows, nd, nd, bytes, 4, 0, false, t, sizeof t));
         NULLCASE(r == 0, size_t r = gdw_check_find_skip(NULL, nd, bytes, 4, NULL));
         NULLCASE(r == 0, size_t r = gdw_check_framing_text(NULL, 4, 0, NULL, 0));
-        NULLCASE(r == 0, gdw_check_report *rep = gdw_check_report_make(NULL, 4, NULL, NULL); size_t r = rep != NULL);
+        NULLCASE(r == 0, gdw_check_report *rep = gdw_check_report_make(NULL, 4, NULL, NULL);
+                 size_t r = rep != NULL);
         NULLCASE(r == 0, gdw_check_report_free(NULL); size_t r = 0);
         NULLCASE(r == 0, size_t r = gdw_value_misread_reals(NULL));
         for (size_t i = 0; i < nd; i++) gdw_doc_free(results[i].doc);
@@ -168,17 +219,26 @@ int main(void) {
     NULLCASE(1, gdw_doc_free(NULL));
 
     /* encode, convert */
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode(NULL, v, NULL, bytes, sizeof bytes, &sz, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode(g4, NULL, NULL, bytes, sizeof bytes, &sz, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode(g4, v, NULL, NULL, sizeof bytes, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_encode(NULL, v, NULL, bytes, sizeof bytes, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_encode(g4, NULL, NULL, bytes, sizeof bytes, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_encode(g4, v, NULL, NULL, sizeof bytes, &sz, &err));
     NULLCASE(r == GDW_OK, gdw_status r = gdw_encode(g4, v, NULL, bytes, sizeof bytes, NULL, NULL));
     uint8_t *outp = NULL;
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode_alloc(NULL, v, NULL, NULL, &outp, &sz, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode_alloc(g4, NULL, NULL, NULL, &outp, &sz, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode_alloc(g4, v, NULL, NULL, NULL, &sz, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_encode_alloc(g4, v, NULL, NULL, &outp, NULL, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_convert(NULL, g4, NULL, NULL, &out_doc, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_convert(v, NULL, NULL, NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_encode_alloc(NULL, v, NULL, NULL, &outp, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_encode_alloc(g4, NULL, NULL, NULL, &outp, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_encode_alloc(g4, v, NULL, NULL, NULL, &sz, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_encode_alloc(g4, v, NULL, NULL, &outp, NULL, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_convert(NULL, g4, NULL, NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_convert(v, NULL, NULL, NULL, &out_doc, &err));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_convert(v, g4, NULL, NULL, NULL, &err));
     NULLCASE(r == GDW_OK, gdw_status r = gdw_convert(v, g4, NULL, NULL, &out_doc, NULL));
 
@@ -196,10 +256,12 @@ int main(void) {
     NULLCASE(r && !strcmp(r, "null"), char *r = gdw_json_print_alloc(NULL, NULL, NULL));
     NULLCASE(1, gdw_text_free(NULL, NULL));
     NULLCASE(1, gdw_text_free(NULL, gdw_text_print_alloc(v, NULL, NULL)));
-    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, gdw_status r = gdw_text_parse(NULL, 3, NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc,
+             gdw_status r = gdw_text_parse(NULL, 3, NULL, &out_doc, &err));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_text_parse("[1]", 3, NULL, NULL, &err));
     NULLCASE(r == GDW_OK, gdw_status r = gdw_text_parse("[1]", 3, NULL, &out_doc, NULL));
-    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc, gdw_status r = gdw_json_parse(NULL, 3, NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc,
+             gdw_status r = gdw_json_parse(NULL, 3, NULL, &out_doc, &err));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_json_parse("{}", 2, NULL, NULL, &err));
 
     /* reading values */
@@ -243,7 +305,8 @@ int main(void) {
 
     /* building */
     NULLCASE(1, gdw_builder_free(NULL));
-    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc && err.code == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_finish(NULL, &out_doc, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG && !out_doc && err.code == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_finish(NULL, &out_doc, &err));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_builder_error(NULL, &err));
     NULLCASE(r == GDW_OK, gdw_status r = gdw_builder_error(builder, NULL));
     gdw_str part = {(const uint8_t *)"a", 1};
@@ -259,25 +322,38 @@ int main(void) {
     NULLCASE(r == GDW_OK, gdw_status r = gdw_build_cstring(builder, NULL));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_string_name(NULL, "a", 1));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_string_name(builder, NULL, 1));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_node_path(NULL, &part, 1, NULL, 0, 0));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_node_path(builder, NULL, 1, NULL, 0, 0));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_node_path(builder, &part, 1, NULL, 1, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_node_path(NULL, &part, 1, NULL, 0, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_node_path(builder, NULL, 1, NULL, 0, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_node_path(builder, &part, 1, NULL, 1, 0));
     NULLCASE(r == GDW_OK, gdw_status r = gdw_build_node_path(builder, NULL, 0, NULL, 0, 0));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_rid(NULL, 1));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_object_id(NULL, 1));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_callable(NULL));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_signal(NULL, "s", 1, 1));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_signal(builder, NULL, 1, 1));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_math(NULL, GDW_VECTOR2, comps, 2, 4));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_math(builder, GDW_VECTOR2, NULL, 2, 4));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_math_int(NULL, GDW_VECTOR2I, &i64, 2));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_math_int(builder, GDW_VECTOR2I, NULL, 2));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_reals(NULL, GDW_PACKED_FLOAT32_ARRAY, comps, 1, 4));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_reals(builder, GDW_PACKED_FLOAT32_ARRAY, NULL, 1, 4));
-    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_packed_reals(builder, GDW_PACKED_FLOAT32_ARRAY, NULL, 0, 4));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_ints(NULL, GDW_PACKED_INT32_ARRAY, &i64, 1));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_ints(builder, GDW_PACKED_INT32_ARRAY, NULL, 1));
-    NULLCASE(r == GDW_OK, gdw_status r = gdw_build_packed_ints(builder, GDW_PACKED_INT32_ARRAY, NULL, 0));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_math(NULL, GDW_VECTOR2, comps, 2, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_math(builder, GDW_VECTOR2, NULL, 2, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_math_int(NULL, GDW_VECTOR2I, &i64, 2));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_math_int(builder, GDW_VECTOR2I, NULL, 2));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_packed_reals(NULL, GDW_PACKED_FLOAT32_ARRAY, comps, 1, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_packed_reals(builder, GDW_PACKED_FLOAT32_ARRAY, NULL, 1, 4));
+    NULLCASE(r == GDW_OK,
+             gdw_status r = gdw_build_packed_reals(builder, GDW_PACKED_FLOAT32_ARRAY, NULL, 0, 4));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_packed_ints(NULL, GDW_PACKED_INT32_ARRAY, &i64, 1));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_build_packed_ints(builder, GDW_PACKED_INT32_ARRAY, NULL, 1));
+    NULLCASE(r == GDW_OK,
+             gdw_status r = gdw_build_packed_ints(builder, GDW_PACKED_INT32_ARRAY, NULL, 0));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_bytes(NULL, bytes, 1));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_packed_bytes(builder, NULL, 1));
     NULLCASE(r == GDW_OK, gdw_status r = gdw_build_packed_bytes(builder, NULL, 0));
@@ -294,12 +370,16 @@ int main(void) {
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_begin_object(builder, NULL, 4));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_build_end(NULL));
 
-    NULLCASE(r == GDW_ERR_INVALID_ARG, uint8_t *o8; size_t on; gdw_status r = gdw_build_encode(NULL, g4, NULL, NULL, &o8, &on, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, uint8_t *o8; size_t on; gdw_build_nil(builder);
+    NULLCASE(r == GDW_ERR_INVALID_ARG, uint8_t * o8; size_t on;
+             gdw_status r = gdw_build_encode(NULL, g4, NULL, NULL, &o8, &on, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, uint8_t * o8; size_t on; gdw_build_nil(builder);
              gdw_status r = gdw_build_encode(builder, NULL, NULL, NULL, &o8, &on, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, size_t on; gdw_build_nil(builder); gdw_status r = gdw_build_encode(builder, g4, NULL, NULL, NULL, &on, &err));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, uint8_t *o8; gdw_build_nil(builder); gdw_status r = gdw_build_encode(builder, g4, NULL, NULL, &o8, NULL, &err));
-    NULLCASE(r == GDW_OK && on == 4, uint8_t *o8; size_t on; gdw_build_nil(builder); gdw_status r = gdw_build_encode(builder, g4, NULL, NULL, &o8, &on, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, size_t on; gdw_build_nil(builder);
+             gdw_status r = gdw_build_encode(builder, g4, NULL, NULL, NULL, &on, &err));
+    NULLCASE(r == GDW_ERR_INVALID_ARG, uint8_t * o8; gdw_build_nil(builder);
+             gdw_status r = gdw_build_encode(builder, g4, NULL, NULL, &o8, NULL, &err));
+    NULLCASE(r == GDW_OK && on == 4, uint8_t * o8; size_t on; gdw_build_nil(builder);
+             gdw_status r = gdw_build_encode(builder, g4, NULL, NULL, &o8, &on, NULL));
 
     /* framing */
     {
@@ -307,11 +387,16 @@ int main(void) {
         uint8_t fb[8] = {4, 0, 0, 0, 0, 0, 0, 0};
         size_t pl, fl;
         const uint8_t *pp;
-        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_read(NULL, fb, 8, &pl, &fl, &err));
-        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_read(&fo, NULL, 8, &pl, &fl, &err));
-        NULLCASE(r == GDW_ERR_TRUNCATED, gdw_status r = gdw_frame_read(&fo, NULL, 0, &pl, &fl, &err));
-        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_read(&fo, fb, 8, NULL, &fl, &err));
-        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_read(&fo, fb, 8, &pl, NULL, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG,
+                 gdw_status r = gdw_frame_read(NULL, fb, 8, &pl, &fl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG,
+                 gdw_status r = gdw_frame_read(&fo, NULL, 8, &pl, &fl, &err));
+        NULLCASE(r == GDW_ERR_TRUNCATED,
+                 gdw_status r = gdw_frame_read(&fo, NULL, 0, &pl, &fl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG,
+                 gdw_status r = gdw_frame_read(&fo, fb, 8, NULL, &fl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG,
+                 gdw_status r = gdw_frame_read(&fo, fb, 8, &pl, NULL, &err));
         NULLCASE(r == GDW_OK, gdw_status r = gdw_frame_read(&fo, fb, 8, &pl, &fl, NULL));
         NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_prefix(NULL, 4, fb));
         NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_prefix(&fo, 4, NULL));
@@ -319,23 +404,32 @@ int main(void) {
         NULLCASE(1, gdw_frame_reader_free(NULL));
         NULLCASE(r == 0, size_t r = gdw_frame_reader_pending(NULL));
         NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_reader_feed(NULL, fb, 8));
-        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_status r = gdw_frame_reader_feed(fr, NULL, 8));
-        NULLCASE(r == GDW_OK, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_status r = gdw_frame_reader_feed(fr, NULL, 0));
-        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_frame_reader_next(NULL, &pp, &pl, &err));
-        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_status r = gdw_frame_reader_next(fr, NULL, &pl, &err));
-        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_status r = gdw_frame_reader_next(fr, &pp, NULL, &err));
-        NULLCASE(r == GDW_OK && pl == 4, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL); gdw_frame_reader_feed(fr, fb, 8);
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL);
+                 gdw_status r = gdw_frame_reader_feed(fr, NULL, 8));
+        NULLCASE(r == GDW_OK, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL);
+                 gdw_status r = gdw_frame_reader_feed(fr, NULL, 0));
+        NULLCASE(r == GDW_ERR_INVALID_ARG,
+                 gdw_status r = gdw_frame_reader_next(NULL, &pp, &pl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL);
+                 gdw_status r = gdw_frame_reader_next(fr, NULL, &pl, &err));
+        NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL);
+                 gdw_status r = gdw_frame_reader_next(fr, &pp, NULL, &err));
+        NULLCASE(r == GDW_OK && pl == 4, gdw_frame_reader *fr = gdw_frame_reader_new(&fo, NULL);
+                 gdw_frame_reader_feed(fr, fb, 8);
                  gdw_status r = gdw_frame_reader_next(fr, &pp, &pl, NULL));
     }
 
     /* base64 */
     NULLCASE(r == 0 && text[0] == 0, size_t r = gdw_base64_encode(NULL, 3, text, sizeof text));
-    NULLCASE(r == 0 && text[0] == 0, text[0] = 'x'; size_t r = gdw_base64_encode(NULL, 0, text, sizeof text));
+    NULLCASE(r == 0 && text[0] == 0, text[0] = 'x';
+             size_t r = gdw_base64_encode(NULL, 0, text, sizeof text));
     NULLCASE(r == 4, size_t r = gdw_base64_encode(bytes, 3, NULL, 0));
     NULLCASE(r == 4, size_t r = gdw_base64_encode(bytes, 3, NULL, 64));
     NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_base64_decode(NULL, 4, bytes, &sz, NULL));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_base64_decode("AAAA", 4, NULL, &sz, NULL));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_base64_decode("AAAA", 4, bytes, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_base64_decode("AAAA", 4, NULL, &sz, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_base64_decode("AAAA", 4, bytes, NULL, NULL));
     NULLCASE(r == GDW_OK, gdw_status r = gdw_base64_decode("AAAA", 4, bytes, &sz, NULL));
 
     /* hex */
@@ -346,20 +440,28 @@ int main(void) {
     NULLCASE(r == GDW_OK && sz == 2, gdw_status r = gdw_hex_decode("0a0b", 4, bytes, &sz, NULL));
 
     /* pasted byte values */
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_dump_decode(NULL, 4, bytes, &sz, NULL, NULL));
-    NULLCASE(r == GDW_OK && sz == 0, gdw_status r = gdw_dump_decode(NULL, 0, bytes, &sz, NULL, NULL));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_dump_decode("[1]", 3, NULL, &sz, NULL, NULL));
-    NULLCASE(r == GDW_ERR_INVALID_ARG, gdw_status r = gdw_dump_decode("[1]", 3, bytes, NULL, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_dump_decode(NULL, 4, bytes, &sz, NULL, NULL));
+    NULLCASE(r == GDW_OK && sz == 0,
+             gdw_status r = gdw_dump_decode(NULL, 0, bytes, &sz, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_dump_decode("[1]", 3, NULL, &sz, NULL, NULL));
+    NULLCASE(r == GDW_ERR_INVALID_ARG,
+             gdw_status r = gdw_dump_decode("[1]", 3, bytes, NULL, NULL, NULL));
     NULLCASE(r == GDW_ERR_SYNTAX, gdw_status r = gdw_dump_decode("[x]", 3, bytes, &sz, NULL, NULL));
 
-    /* a traced field's text: no event or no room writes nothing; no input still gives the numbers */
+    /* a traced field's text: no event or no room writes nothing; no input still gives the numbers
+     * */
     {
         gdw_trace_event ev = {0, 4, 0, GDW_STRING, "bytes", 4, "", NULL};
         char text[64];
-        NULLCASE(r == 0, size_t r = gdw_trace_field_text(NULL, (const uint8_t *)"abcd", text, sizeof text));
+        NULLCASE(r == 0,
+                 size_t r = gdw_trace_field_text(NULL, (const uint8_t *)"abcd", text, sizeof text));
         NULLCASE(r == 0, size_t r = gdw_trace_field_text(&ev, (const uint8_t *)"abcd", NULL, 64));
-        NULLCASE(r == 7 && strcmp(text, "4 bytes") == 0, size_t r = gdw_trace_field_text(&ev, NULL, text, sizeof text));
-        NULLCASE(r == 6 && strcmp(text, "\"abcd\"") == 0, size_t r = gdw_trace_field_text(&ev, (const uint8_t *)"abcd", text, sizeof text));
+        NULLCASE(r == 7 && strcmp(text, "4 bytes") == 0,
+                 size_t r = gdw_trace_field_text(&ev, NULL, text, sizeof text));
+        NULLCASE(r == 6 && strcmp(text, "\"abcd\"") == 0,
+                 size_t r = gdw_trace_field_text(&ev, (const uint8_t *)"abcd", text, sizeof text));
     }
 
     gdw_builder_free(builder);

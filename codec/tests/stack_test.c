@@ -46,8 +46,12 @@ static void *thread_main(void *arg) {
 /* Run j->fn on a fresh STACK_KIB thread; returns the bytes of stack it used. */
 static size_t run_on_small_stack(job *j) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE), size = (size_t)STACK_KIB << 10;
-    uint8_t *base = mmap(NULL, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) { perror("mmap"); exit(2); }
+    uint8_t *base = mmap(NULL, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                         0);
+    if (base == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
     mprotect(base, page, PROT_NONE); /* the guard page: an overflow faults */
     uint8_t *stack = base + page;
     memset(stack, PAINT, size);
@@ -55,7 +59,10 @@ static size_t run_on_small_stack(job *j) {
     pthread_attr_init(&a);
     pthread_attr_setstack(&a, stack, size);
     pthread_t t;
-    if (pthread_create(&t, &a, thread_main, j)) { perror("pthread_create"); exit(2); }
+    if (pthread_create(&t, &a, thread_main, j)) {
+        perror("pthread_create");
+        exit(2);
+    }
     pthread_join(t, NULL);
     pthread_attr_destroy(&a);
     size_t untouched = 0;
@@ -64,9 +71,16 @@ static size_t run_on_small_stack(job *j) {
     return size - untouched;
 }
 
-static void do_decode(job *j) { j->status = gdw_decode(j->d, j->bytes, j->len, &j->o, NULL, &j->doc, NULL, NULL); }
-static void do_validate(job *j) { j->status = gdw_validate(j->d, j->bytes, j->len, &j->o, NULL, NULL); }
-static void trace_nothing(void *ctx, const gdw_trace_event *ev) { (void)ctx; (void)ev; }
+static void do_decode(job *j) {
+    j->status = gdw_decode(j->d, j->bytes, j->len, &j->o, NULL, &j->doc, NULL, NULL);
+}
+static void do_validate(job *j) {
+    j->status = gdw_validate(j->d, j->bytes, j->len, &j->o, NULL, NULL);
+}
+static void trace_nothing(void *ctx, const gdw_trace_event *ev) {
+    (void)ctx;
+    (void)ev;
+}
 static void do_trace(job *j) {
     gdw_decode_options o = j->o;
     o.trace = trace_nothing;
@@ -79,12 +93,20 @@ static void do_check(job *j) {
     for (size_t i = 0; i < rows && i < gdw_dialect_count(); i++) j->n += r[i].status == GDW_OK;
     free(r);
 }
-static void do_encode(job *j) { j->status = gdw_encode(j->d, j->value, NULL, NULL, 0, &j->n, NULL); }
-static void do_convert(job *j) { j->status = gdw_convert(j->value, j->to, NULL, NULL, &j->doc, NULL); }
+static void do_encode(job *j) {
+    j->status = gdw_encode(j->d, j->value, NULL, NULL, 0, &j->n, NULL);
+}
+static void do_convert(job *j) {
+    j->status = gdw_convert(j->value, j->to, NULL, NULL, &j->doc, NULL);
+}
 static void do_text_print(job *j) { j->out = gdw_text_print_alloc(j->value, NULL, NULL); }
 static void do_json_print(job *j) { j->out = gdw_json_print_alloc(j->value, NULL, NULL); }
-static void do_text_parse(job *j) { j->status = gdw_text_parse(j->text, j->text_len, NULL, &j->doc, NULL); }
-static void do_json_parse(job *j) { j->status = gdw_json_parse(j->text, j->text_len, NULL, &j->doc, NULL); }
+static void do_text_parse(job *j) {
+    j->status = gdw_text_parse(j->text, j->text_len, NULL, &j->doc, NULL);
+}
+static void do_json_parse(job *j) {
+    j->status = gdw_json_parse(j->text, j->text_len, NULL, &j->doc, NULL);
+}
 static void do_equal(job *j) { j->n = gdw_value_equal(j->value, j->other); }
 
 static size_t worst;
@@ -97,55 +119,100 @@ static job *run(const char *shape, const char *name, void (*fn)(job *), job *pro
     j.fn = fn;
     size_t used = run_on_small_stack(&j);
     printf("  %-34s %-16s %7zu bytes of stack\n", shape, name, used);
-    CHECK(used <= (size_t)STACK_BUDGET_KIB << 10, "%s %s used %zu bytes of stack", shape, name, used);
-    if (used > worst) { worst = used; worst_name = name; }
+    CHECK(used <= (size_t)STACK_BUDGET_KIB << 10, "%s %s used %zu bytes of stack", shape, name,
+          used);
+    if (used > worst) {
+        worst = used;
+        worst_name = name;
+    }
     return &j;
 }
 
 /* A byte builder. */
-typedef struct buf { uint8_t *p; size_t n, cap; } buf;
+typedef struct buf {
+    uint8_t *p;
+    size_t n, cap;
+} buf;
 static void put(buf *b, const void *s, size_t n) {
-    if (b->n + n > b->cap) { b->cap = (b->n + n) * 2; b->p = realloc(b->p, b->cap); if (!b->p) exit(2); }
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p) exit(2);
+    }
     memcpy(b->p + b->n, s, n);
     b->n += n;
 }
-static void put32(buf *b, uint32_t v) { uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)}; put(b, x, 4); }
+static void put32(buf *b, uint32_t v) {
+    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put(b, x, 4);
+}
 
 /* The shapes, each `levels` deep around an int, in godot3 (objects: godot3 ids too). */
 enum { ARRAY_ITEMS, DICT_VALUES, DICT_KEYS, OBJECT_PROPS, TYPED_ARRAYS };
 /* A printed form parsed back on the small stack gives the value it was printed from. */
-static void parses_back(const char *shape, const char *name, void (*fn)(job *), job *proto, const char *text, const gdw_doc *doc) {
+static void parses_back(const char *shape, const char *name, void (*fn)(job *), job *proto,
+                        const char *text, const gdw_doc *doc) {
     proto->text = text;
     proto->text_len = text ? strlen(text) : 0;
     job *r = run(shape, name, fn, proto);
-    CHECK(r->status == GDW_OK && r->doc && gdw_value_equal(gdw_doc_root(r->doc), gdw_doc_root(doc)), "%s %s: %s", shape, name,
-          gdw_status_name(r->status));
+    CHECK(r->status == GDW_OK && r->doc && gdw_value_equal(gdw_doc_root(r->doc), gdw_doc_root(doc)),
+          "%s %s: %s", shape, name, gdw_status_name(r->status));
     gdw_doc_free(r->doc);
 }
 
-static const char *const k_shape[] = {"Array items", "Dictionary values", "Dictionary keys", "Object properties",
-                                      "typed Arrays (godot4)"};
+static const char *const k_shape[] = {"Array items", "Dictionary values", "Dictionary keys",
+                                      "Object properties", "typed Arrays (godot4)"};
 
 static buf nest(int shape, size_t levels) {
     buf b = {0};
     for (size_t i = 0; i < levels; i++) {
         switch (shape) {
-        case ARRAY_ITEMS: put32(&b, 19); put32(&b, 1); break;
-        case DICT_VALUES: put32(&b, 18); put32(&b, 1); put32(&b, 4); put32(&b, 1); put(&b, "k\0\0\0", 4); break;
-        case DICT_KEYS: put32(&b, 18); put32(&b, 1); break; /* the key is the next level; values follow */
-        case OBJECT_PROPS: put32(&b, 17); put32(&b, 4); put(&b, "Node", 4); put32(&b, 1); put32(&b, 1); put(&b, "p\0\0\0", 4); break;
-        case TYPED_ARRAYS: put32(&b, 28 | (1u << 16)); put32(&b, 28); put32(&b, 1); break; /* Array[Array] */
+        case ARRAY_ITEMS:
+            put32(&b, 19);
+            put32(&b, 1);
+            break;
+        case DICT_VALUES:
+            put32(&b, 18);
+            put32(&b, 1);
+            put32(&b, 4);
+            put32(&b, 1);
+            put(&b, "k\0\0\0", 4);
+            break;
+        /* the key is the next level; values follow */
+        case DICT_KEYS:
+            put32(&b, 18);
+            put32(&b, 1);
+            break;
+        case OBJECT_PROPS:
+            put32(&b, 17);
+            put32(&b, 4);
+            put(&b, "Node", 4);
+            put32(&b, 1);
+            put32(&b, 1);
+            put(&b, "p\0\0\0", 4);
+            break;
+        /* Array[Array] */
+        case TYPED_ARRAYS:
+            put32(&b, 28 | (1u << 16));
+            put32(&b, 28);
+            put32(&b, 1);
+            break;
         }
     }
     put32(&b, 2);
     put32(&b, 7);
     if (shape == DICT_KEYS)
-        for (size_t i = 0; i < levels; i++) { put32(&b, 2); put32(&b, (uint32_t)i); }
+        for (size_t i = 0; i < levels; i++) {
+            put32(&b, 2);
+            put32(&b, (uint32_t)i);
+        }
     return b;
 }
 
 int main(void) {
-    printf("stack used by each call on a %d KiB thread (budget %d KiB), values at the depth limit:\n", STACK_KIB, STACK_BUDGET_KIB);
+    printf(
+        "stack used by each call on a %d KiB thread (budget %d KiB), values at the depth limit:\n",
+        STACK_KIB, STACK_BUDGET_KIB);
     for (int shape = ARRAY_ITEMS; shape <= TYPED_ARRAYS; shape++) {
         const gdw_dialect *d = t_dialect(shape == TYPED_ARRAYS ? "godot4" : "godot3");
         const gdw_dialect *to = t_dialect(shape == TYPED_ARRAYS ? "godot3" : "godot4");
@@ -161,8 +228,13 @@ int main(void) {
         const char *s = k_shape[shape];
         for (int mode = 0; mode < 3; mode++) {
             proto.o.mode = (gdw_mode)mode;
-            job *r = run(s, mode == 0 ? "decode" : mode == 1 ? "decode strict" : "decode exact", do_decode, &proto);
-            CHECK(r->status == GDW_OK, "%s: decode mode %d: %s", s, mode, gdw_status_name(r->status));
+            job *r = run(s,
+                         mode == 0   ? "decode"
+                         : mode == 1 ? "decode strict"
+                                     : "decode exact",
+                         do_decode, &proto);
+            CHECK(r->status == GDW_OK, "%s: decode mode %d: %s", s, mode,
+                  gdw_status_name(r->status));
             gdw_doc_free(r->doc);
         }
         proto.o.mode = GDW_MODE_COMPATIBLE;
@@ -170,16 +242,20 @@ int main(void) {
         CHECK(run(s, "validate+trace", do_trace, &proto)->status == GDW_OK, "%s trace", s);
         CHECK(run(s, "check", do_check, &proto)->n >= 1, "%s check", s);
         gdw_doc *doc = NULL;
-        CHECK(gdw_decode(d, b.p, b.n, &proto.o, NULL, &doc, NULL, NULL) == GDW_OK, "%s decode on the main thread", s);
+        CHECK(gdw_decode(d, b.p, b.n, &proto.o, NULL, &doc, NULL, NULL) == GDW_OK,
+              "%s decode on the main thread", s);
         proto.value = gdw_doc_root(doc);
         gdw_doc *doc2 = NULL;
-        CHECK(gdw_decode(d, b.p, b.n, &proto.o, NULL, &doc2, NULL, NULL) == GDW_OK, "%s second decode", s);
+        CHECK(gdw_decode(d, b.p, b.n, &proto.o, NULL, &doc2, NULL, NULL) == GDW_OK,
+              "%s second decode", s);
         proto.other = gdw_doc_root(doc2);
         job *r = run(s, "encode", do_encode, &proto);
-        CHECK(r->status == GDW_OK && r->n == b.n, "%s encode: %s, %zu bytes", s, gdw_status_name(r->status), r->n);
+        CHECK(r->status == GDW_OK && r->n == b.n, "%s encode: %s, %zu bytes", s,
+              gdw_status_name(r->status), r->n);
         r = run(s, "convert", do_convert, &proto);
-        CHECK(r->status == GDW_OK || r->status == GDW_ERR_LOSSY || r->status == GDW_ERR_UNSUPPORTED_TYPE, "%s convert: %s", s,
-              gdw_status_name(r->status));
+        CHECK(r->status == GDW_OK || r->status == GDW_ERR_LOSSY ||
+                  r->status == GDW_ERR_UNSUPPORTED_TYPE,
+              "%s convert: %s", s, gdw_status_name(r->status));
         gdw_doc_free(r->doc);
         CHECK(run(s, "equal", do_equal, &proto)->n == 1, "%s equal", s);
         char *text = run(s, "text print", do_text_print, &proto)->out;
@@ -196,7 +272,8 @@ int main(void) {
         b = nest(shape, levels + 1);
         proto.bytes = b.p;
         proto.len = b.n;
-        CHECK(run(s, "decode 1 too deep", do_decode, &proto)->status == GDW_ERR_DEPTH, "%s: one level too deep", s);
+        CHECK(run(s, "decode 1 too deep", do_decode, &proto)->status == GDW_ERR_DEPTH,
+              "%s: one level too deep", s);
         free(b.p);
     }
     /* texts past the limits: 1 MiB of '[' and of '{"type":"Array","value":[' */
@@ -212,7 +289,10 @@ int main(void) {
     CHECK(r->status == GDW_ERR_DEPTH, "JSON of '[': %s", gdw_status_name(r->status));
     static const char unit[] = "{\"type\":\"Array\",\"value\":[";
     size_t k = 0;
-    while (k + sizeof unit - 1 <= n) { memcpy(t + k, unit, sizeof unit - 1); k += sizeof unit - 1; }
+    while (k + sizeof unit - 1 <= n) {
+        memcpy(t + k, unit, sizeof unit - 1);
+        k += sizeof unit - 1;
+    }
     proto.text_len = k;
     r = run("JSON Arrays 1 MiB deep", "json parse", do_json_parse, &proto);
     CHECK(r->status == GDW_ERR_DEPTH, "JSON of Arrays: %s", gdw_status_name(r->status));

@@ -18,11 +18,21 @@
 #define ROUNDS 40
 
 static const char *k_texts[] = {
-    "0.5", "f64:0.1", "-2.25e-07", "f32:3.4028235e+38", "[1.5, -0.0, 1e+16, 123456.75]",
-    "Vector2(1.5, -2.0)", "f64:Transform2D(0.1, 0.2, 0.3, 0.4, 0.5, 0.6)", "PackedFloat64Array(0.1, 1e+300, 2.5e-300)",
-    "{\"pos\": Color(0.25, 0.5, 0.75, 1.0), \"speed\": f64:3.3333333333333335, 7: [true, null, \"k\"]}",
-    "Array[int]([1, 2, 3])", "{1: \"a\", 1.0: \"b\", \"x\": NodePath([\"root\", \"a\"], [\"b\"], 1)}",
-    "Array[Transform3D]([Quaternion(0.0, 0.0, 0.0, 1.0)])", "PackedStringArray(\"a\", \"\\xc3\\xa9\", \"#ff0000\")", "Array[Color]([\"red\", 7])",
+    "0.5",
+    "f64:0.1",
+    "-2.25e-07",
+    "f32:3.4028235e+38",
+    "[1.5, -0.0, 1e+16, 123456.75]",
+    "Vector2(1.5, -2.0)",
+    "f64:Transform2D(0.1, 0.2, 0.3, 0.4, 0.5, 0.6)",
+    "PackedFloat64Array(0.1, 1e+300, 2.5e-300)",
+    "{\"pos\": Color(0.25, 0.5, 0.75, 1.0), \"speed\": f64:3.3333333333333335, 7: [true, null, "
+    "\"k\"]}",
+    "Array[int]([1, 2, 3])",
+    "{1: \"a\", 1.0: \"b\", \"x\": NodePath([\"root\", \"a\"], [\"b\"], 1)}",
+    "Array[Transform3D]([Quaternion(0.0, 0.0, 0.0, 1.0)])",
+    "PackedStringArray(\"a\", \"\\xc3\\xa9\", \"#ff0000\")",
+    "Array[Color]([\"red\", 7])",
 };
 #define N_TEXTS (sizeof k_texts / sizeof k_texts[0])
 #define MAX_DIALECTS 64
@@ -63,12 +73,14 @@ static void work(size_t i, outcome *o) {
         size_t len = 0;
         gdw_encode_options eo = gdw_encode_options_default();
         eo.lossy = true;
-        if (gdw_encode_alloc(gdw_dialect_at(d), gdw_doc_root(doc), &eo, NULL, &bytes, &len, NULL)) continue;
+        if (gdw_encode_alloc(gdw_dialect_at(d), gdw_doc_root(doc), &eo, NULL, &bytes, &len, NULL))
+            continue;
         for (int m = 0; m < 3; m++) {
             gdw_decode_options opt = gdw_decode_options_default();
             opt.mode = (gdw_mode)m;
             gdw_doc *got = NULL;
-            o->status[d][m] = gdw_decode(gdw_dialect_at(d), bytes, len, &opt, NULL, &got, NULL, NULL);
+            o->status[d][m] = gdw_decode(gdw_dialect_at(d), bytes, len, &opt, NULL, &got, NULL,
+                                         NULL);
             if (got) o->decoded[d][m] = gdw_text_print_alloc(gdw_doc_root(got), NULL, NULL);
             gdw_doc_free(got);
         }
@@ -77,7 +89,8 @@ static void work(size_t i, outcome *o) {
             if (gdw_dialect_count() <= MAX_DIALECTS) {
                 gdw_check(bytes, len, NULL, NULL, false, res, MAX_DIALECTS);
                 o->accepted = 0;
-                for (size_t k = 0; k < gdw_dialect_count(); k++) o->accepted += res[k].status == GDW_OK;
+                for (size_t k = 0; k < gdw_dialect_count(); k++)
+                    o->accepted += res[k].status == GDW_OK;
             }
         }
         free(bytes);
@@ -85,20 +98,28 @@ static void work(size_t i, outcome *o) {
     gdw_doc_free(doc);
 }
 
-static int same_str(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+static int same_str(const char *a, const char *b) {
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
 
 static int same_outcome(const outcome *a, const outcome *b) {
-    if (!same_str(a->text, b->text) || !same_str(a->json, b->json) || a->accepted != b->accepted) return 0;
+    if (!same_str(a->text, b->text) || !same_str(a->json, b->json) || a->accepted != b->accepted)
+        return 0;
     for (size_t d = 0; d < MAX_DIALECTS; d++)
         for (int m = 0; m < 3; m++)
-            if (a->status[d][m] != b->status[d][m] || !same_str(a->decoded[d][m], b->decoded[d][m])) return 0;
+            if (a->status[d][m] != b->status[d][m] || !same_str(a->decoded[d][m], b->decoded[d][m]))
+                return 0;
     return 1;
 }
 
 static outcome g_reference[N_TEXTS];
 static locale_t g_comma_locale; /* (locale_t)0 when the C library has none */
 
-typedef struct thread_job { int index; size_t mismatches, rounds; const char *first_bad; } thread_job;
+typedef struct thread_job {
+    int index;
+    size_t mismatches, rounds;
+    const char *first_bad;
+} thread_job;
 
 static void *thread_main(void *arg) {
     thread_job *j = (thread_job *)arg;
@@ -121,7 +142,8 @@ static void *thread_main(void *arg) {
 }
 
 int main(int argc, char **argv) {
-    CHECK(gdw_dialect_count() <= MAX_DIALECTS, "%zu dialects, the test has room for %d", gdw_dialect_count(), MAX_DIALECTS);
+    CHECK(gdw_dialect_count() <= MAX_DIALECTS, "%zu dialects, the test has room for %d",
+          gdw_dialect_count(), MAX_DIALECTS);
     for (size_t i = 0; i < N_TEXTS; i++) {
         work(i, &g_reference[i]);
         CHECK(g_reference[i].text != NULL, "%s does not parse and print", k_texts[i]);
@@ -137,9 +159,12 @@ int main(int argc, char **argv) {
         if (is_comma) g_comma_locale = l;
         else freelocale(l);
     }
-    CHECK(argc < 2 || g_comma_locale, "cannot make the locale %s with ',' as its decimal point", argv[1]);
-    printf("threads_test: %d threads x %d rounds x %zu texts x %zu dialects x 3 modes; %s\n", THREADS, ROUNDS, N_TEXTS,
-           gdw_dialect_count(), g_comma_locale ? "odd threads under a ',' locale" : "no ',' locale here: every thread in C");
+    CHECK(argc < 2 || g_comma_locale, "cannot make the locale %s with ',' as its decimal point",
+          argv[1]);
+    printf("threads_test: %d threads x %d rounds x %zu texts x %zu dialects x 3 modes; %s\n",
+           THREADS, ROUNDS, N_TEXTS, gdw_dialect_count(),
+           g_comma_locale ? "odd threads under a ',' locale"
+                          : "no ',' locale here: every thread in C");
     pthread_t th[THREADS];
     thread_job jobs[THREADS];
     for (int t = 0; t < THREADS; t++) {
@@ -148,9 +173,11 @@ int main(int argc, char **argv) {
     }
     for (int t = 0; t < THREADS; t++) {
         pthread_join(th[t], NULL);
-        CHECK(jobs[t].rounds == ROUNDS, "thread %d ran %zu rounds of %d", t, jobs[t].rounds, ROUNDS);
-        CHECK(jobs[t].mismatches == 0, "thread %d: %zu results differ from the single thread's; the first: %s", t, jobs[t].mismatches,
-              jobs[t].first_bad ? jobs[t].first_bad : "");
+        CHECK(jobs[t].rounds == ROUNDS, "thread %d ran %zu rounds of %d", t, jobs[t].rounds,
+              ROUNDS);
+        CHECK(jobs[t].mismatches == 0,
+              "thread %d: %zu results differ from the single thread's; the first: %s", t,
+              jobs[t].mismatches, jobs[t].first_bad ? jobs[t].first_bad : "");
     }
     for (size_t i = 0; i < N_TEXTS; i++) outcome_free(&g_reference[i]);
     if (g_comma_locale) freelocale(g_comma_locale);

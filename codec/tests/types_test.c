@@ -7,8 +7,8 @@
 int main(void) {
     for (unsigned t = 0; t < GDW_TYPE_COUNT; t++) {
         const gdw_type_info *ti = &gdw_types[t];
-        CHECK(ti->type == t, "row %u holds type %u (%s): the table is out of gdw_type order", t, ti->type,
-              ti->name ? ti->name : "(none)");
+        CHECK(ti->type == t, "row %u holds type %u (%s): the table is out of gdw_type order", t,
+              ti->type, ti->name ? ti->name : "(none)");
         CHECK(ti->name && ti->name[0], "row %u has no name", t);
         for (unsigned u = 0; u < t; u++)
             CHECK(!ti->name || !gdw_types[u].name || strcmp(ti->name, gdw_types[u].name) != 0,
@@ -16,7 +16,9 @@ int main(void) {
     }
     /* spot checks against the engines' own names (core/variant/variant.cpp get_type_name) */
     CHECK(strcmp(gdw_types[GDW_VECTOR2I].name, "Vector2i") == 0, "Vector2i");
-    CHECK(strcmp(gdw_types[GDW_PACKED_COLOR_ARRAY].name, "PackedColorArray") == 0, "PackedColorArray");
-    CHECK(gdw_types[GDW_TRANSFORM3D].ncomp == 12 && gdw_types[GDW_PROJECTION].ncomp == 16, "component counts");
+    CHECK(strcmp(gdw_types[GDW_PACKED_COLOR_ARRAY].name, "PackedColorArray") == 0,
+          "PackedColorArray");
+    CHECK(gdw_types[GDW_TRANSFORM3D].ncomp == 12 && gdw_types[GDW_PROJECTION].ncomp == 16,
+          "component counts");
     return t_finish();
 }

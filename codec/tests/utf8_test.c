@@ -11,10 +11,16 @@
 static unsigned long g_pass, g_fail;
 
 static void one(const uint8_t *b, size_t len) {
-    if (gdw_utf8_check(b, len, GDW_UTF8_STRICT) != (size_t)-1) { g_pass++; return; }
+    if (gdw_utf8_check(b, len, GDW_UTF8_STRICT) != (size_t)-1) {
+        g_pass++;
+        return;
+    }
     static const unsigned rules[] = {GDW_UTF8_UNCHECKED, GDW_UTF8_GODOT3};
     for (size_t r = 0; r < 2; r++) {
-        if (gdw_utf8_check(b, len, rules[r]) == (size_t)-1) { g_pass++; continue; }
+        if (gdw_utf8_check(b, len, rules[r]) == (size_t)-1) {
+            g_pass++;
+            continue;
+        }
         if (g_fail++ < 10) {
             printf("FAIL: strict-valid, rejected by rule %u:", rules[r]);
             for (size_t i = 0; i < len; i++) printf(" %02x", b[i]);
@@ -32,13 +38,19 @@ int main(void) {
         }
     uint64_t x = 88172645463325252ull; /* xorshift: the same strings on every run */
     for (unsigned long k = 0; k < 2000000; k++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
         unsigned len = 4 + (unsigned)(x % 5);
         for (unsigned i = 0; i < len; i++) {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
             unsigned r = (unsigned)(x >> 8);
-            b[i] = (r & 3) == 0 ? (uint8_t)(0xF0 | (r >> 2) % 8) : (r & 3) == 1 ? (uint8_t)(0x80 | (r >> 2) % 64)
-                 : (r & 3) == 2 ? (uint8_t)(0xE0 | (r >> 2) % 16) : (uint8_t)(r >> 2);
+            b[i] = (r & 3) == 0   ? (uint8_t)(0xF0 | (r >> 2) % 8)
+                   : (r & 3) == 1 ? (uint8_t)(0x80 | (r >> 2) % 64)
+                   : (r & 3) == 2 ? (uint8_t)(0xE0 | (r >> 2) % 16)
+                                  : (uint8_t)(r >> 2);
         }
         one(b, len);
     }

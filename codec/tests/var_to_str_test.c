@@ -9,7 +9,8 @@
  * read back itself (Godot 3 writes a RID as nothing) are counted apart, as is Godot's Object(...)
  * form, which the reader does not take yet.
  *
- * usage: var_to_str_test DIALECT PACKETS.TSV VAR_TO_STR.TSV [DIALECT PACKETS.TSV VAR_TO_STR.TSV ...] */
+ * usage: var_to_str_test DIALECT PACKETS.TSV VAR_TO_STR.TSV [DIALECT PACKETS.TSV VAR_TO_STR.TSV
+ * ...] */
 #include "codec/tests/testing.h"
 
 static gdw_doc *decode_hex(const gdw_dialect *d, const char *hex) {
@@ -19,13 +20,17 @@ static gdw_doc *decode_hex(const gdw_dialect *d, const char *hex) {
     gdw_doc *doc = NULL;
     gdw_decode_options o = gdw_decode_options_default();
     o.allow_objects = true;
-    if (b && !gdw_hex_decode(hex, n, b, &bn, NULL)) gdw_decode(d, b, bn, &o, NULL, &doc, NULL, NULL);
+    if (b && !gdw_hex_decode(hex, n, b, &bn, NULL))
+        gdw_decode(d, b, bn, &o, NULL, &doc, NULL, NULL);
     free(b);
     return doc;
 }
 
 static char *field(char *line, int k) { /* the k-th TAB field, NUL-terminated in place */
-    for (int i = 0; i < k && line; i++) { line = strchr(line, '\t'); if (line) line++; }
+    for (int i = 0; i < k && line; i++) {
+        line = strchr(line, '\t');
+        if (line) line++;
+    }
     if (!line) return NULL;
     char *e = strpbrk(line, "\t\n");
     if (e) *e = 0;
@@ -35,7 +40,10 @@ static char *field(char *line, int k) { /* the k-th TAB field, NUL-terminated in
 static void one_engine(const char *dialect, const char *packets_tsv, const char *vts_tsv) {
     const gdw_dialect *d = t_dialect(dialect);
     FILE *pf = fopen(packets_tsv, "r"), *vf = fopen(vts_tsv, "r");
-    if (!pf || !vf) { fprintf(stderr, "cannot open %s or %s\n", packets_tsv, vts_tsv); exit(2); }
+    if (!pf || !vf) {
+        fprintf(stderr, "cannot open %s or %s\n", packets_tsv, vts_tsv);
+        exit(2);
+    }
     static char pl[1 << 17], vl[1 << 17], name_p[512];
     size_t texts = 0, as_engine = 0, as_packet = 0, engine_cannot = 0, object_form = 0;
     while (fgets(vl, sizeof vl, vf)) {
@@ -61,7 +69,8 @@ static void one_engine(const char *dialect, const char *packets_tsv, const char 
         if (!back_hex) continue;
         *back_hex++ = 0;
         back_hex[strcspn(back_hex, "\n")] = 0;
-        CHECK(pname && strcmp(pname, vname) == 0, "%s: the packets and texts are not in the same order at %s", vts_tsv, vname);
+        CHECK(pname && strcmp(pname, vname) == 0,
+              "%s: the packets and texts are not in the same order at %s", vts_tsv, vname);
         if (!pname || strcmp(pname, vname)) break;
         texts++;
         size_t bl = strlen(b64), tn = 0;
@@ -73,22 +82,27 @@ static void one_engine(const char *dialect, const char *packets_tsv, const char 
         const gdw_value *e = gdw_doc_root(engine);
         const char *es = NULL;
         size_t en = 0;
-        if (e && gdw_get_string(e, &es, &en) && en == tn && (tn == 0 || memcmp(es, text, tn) == 0)) {
-            engine_cannot++; /* str_to_var gave the text back as a String: the engine cannot read it either */
+        if (e && gdw_get_string(e, &es, &en) && en == tn &&
+            (tn == 0 || memcmp(es, text, tn) == 0)) {
+            /* str_to_var gave the text back as a String: the engine cannot read it either */
+            engine_cannot++;
         } else if (tn >= 7 && memcmp(text, "Object(", 7) == 0) {
             /* read, but the engine's str_to_var makes a new instance (its own id), and the packet
              * was an Object by id: neither side's value can be the text's */
-            CHECK(s == GDW_OK && gdw_doc_root(mine)->type == GDW_OBJECT, "%s %s: gdwire cannot read Godot's Object form %.*s: %s", dialect, vname,
+            CHECK(s == GDW_OK && gdw_doc_root(mine)->type == GDW_OBJECT,
+                  "%s %s: gdwire cannot read Godot's Object form %.*s: %s", dialect, vname,
                   (int)(tn < 200 ? tn : 200), text, s ? err.message : "not an Object");
             object_form++;
         } else if (s) {
-            CHECK(0, "%s %s: gdwire cannot read the engine's text %.*s: %s at %zu", dialect, vname, (int)(tn < 200 ? tn : 200), text, err.message, err.offset);
+            CHECK(0, "%s %s: gdwire cannot read the engine's text %.*s: %s at %zu", dialect, vname,
+                  (int)(tn < 200 ? tn : 200), text, err.message, err.offset);
         } else if (engine && gdw_value_equal(gdw_doc_root(mine), e)) {
             as_engine++;
         } else if (packet && gdw_value_equal(gdw_doc_root(mine), gdw_doc_root(packet))) {
             as_packet++;
         } else {
-            CHECK(0, "%s %s: gdwire reads %.*s as neither the engine's str_to_var nor the packet", dialect, vname, (int)(tn < 200 ? tn : 200), text);
+            CHECK(0, "%s %s: gdwire reads %.*s as neither the engine's str_to_var nor the packet",
+                  dialect, vname, (int)(tn < 200 ? tn : 200), text);
         }
         gdw_doc_free(mine);
         gdw_doc_free(engine);
@@ -97,15 +111,23 @@ static void one_engine(const char *dialect, const char *packets_tsv, const char 
     }
     fclose(pf);
     fclose(vf);
-    CHECK(texts > 200 && as_engine + as_packet + engine_cannot + object_form == texts, "%s: %zu texts", vts_tsv, texts);
-    CHECK(engine_cannot <= 2 && object_form <= 1 && as_packet <= 4, "%s: more exceptions than known: %zu, %zu, %zu", vts_tsv, engine_cannot, object_form, as_packet);
-    printf("%s: %zu texts var_to_str wrote: %zu read as the engine's str_to_var reads them, %zu as the value var_to_str was given "
-           "(where the engine's number parser rounds), %zu the engine cannot read back itself, %zu in Godot's Object(...) form (read; the engine makes a new instance)\n",
+    CHECK(texts > 200 && as_engine + as_packet + engine_cannot + object_form == texts,
+          "%s: %zu texts", vts_tsv, texts);
+    CHECK(engine_cannot <= 2 && object_form <= 1 && as_packet <= 4,
+          "%s: more exceptions than known: %zu, %zu, %zu", vts_tsv, engine_cannot, object_form,
+          as_packet);
+    printf("%s: %zu texts var_to_str wrote: %zu read as the engine's str_to_var reads them, %zu as "
+           "the value var_to_str was given "
+           "(where the engine's number parser rounds), %zu the engine cannot read back itself, %zu "
+           "in Godot's Object(...) form (read; the engine makes a new instance)\n",
            vts_tsv, texts, as_engine, as_packet, engine_cannot, object_form);
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4 || (argc - 1) % 3) { fprintf(stderr, "usage: var_to_str_test DIALECT PACKETS.TSV VAR_TO_STR.TSV ...\n"); return 2; }
+    if (argc < 4 || (argc - 1) % 3) {
+        fprintf(stderr, "usage: var_to_str_test DIALECT PACKETS.TSV VAR_TO_STR.TSV ...\n");
+        return 2;
+    }
     for (int i = 1; i + 2 < argc; i += 3) one_engine(argv[i], argv[i + 1], argv[i + 2]);
     return t_finish();
 }

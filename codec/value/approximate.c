@@ -1,21 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* approximate.c — values the engine pass kept as written where the engine computes another (GDW_VF_APPROXIMATE):
- * why (gdw_approximate_why), how many and the first one's path (gdw_doc_approximate). */
+/* approximate.c — values the engine pass kept as written where the engine computes another
+ * (GDW_VF_APPROXIMATE): why (gdw_approximate_why), how many and the first one's path
+ * (gdw_doc_approximate). */
 #include "codec/value/value.h"
 
 const char *gdw_approximate_why(unsigned want, unsigned have) {
     if (want == GDW_COLOR && have == GDW_STRING)
-        return "the engine makes a Color of this String (Color(String)), which gdwire does not compute for text that is not UTF-8 "
+        return "the engine makes a Color of this String (Color(String)), which gdwire does not "
+               "compute for text that is not UTF-8 "
                "or holds U+0131 or U+017F (String::to_upper may map them into a colour name)";
     if (want == GDW_QUATERNION && have == GDW_BASIS)
-        return "the engine makes a Quaternion of this Basis, which is not a rotation: a debug build holds Quaternion() "
+        return "the engine makes a Quaternion of this Basis, which is not a rotation: a debug "
+               "build holds Quaternion() "
                "(MATH_CHECKS), a release build computes Basis::get_quaternion";
     if (want == GDW_PACKED_STRING_ARRAY && have == GDW_ARRAY)
-        return "the engine makes a PackedStringArray of this Array, each element's text (String(Variant)); gdwire does not "
-               "write the text of a float, a math type, a container or an object as the engine does";
+        return "the engine makes a PackedStringArray of this Array, each element's text "
+               "(String(Variant)); gdwire does not "
+               "write the text of a float, a math type, a container or an object as the engine "
+               "does";
     if (want >= GDW_PACKED_BYTE_ARRAY && want <= GDW_PACKED_COLOR_ARRAY && have == GDW_ARRAY)
-        return "the engine makes a packed array of this Array, converting each element; gdwire does not compute one of them";
-    return "the engine converts this value to the container's element type; gdwire does not compute the conversion";
+        return "the engine makes a packed array of this Array, converting each element; gdwire "
+               "does not compute one of them";
+    return "the engine converts this value to the container's element type; gdwire does not "
+           "compute the conversion";
 }
 
 /* gdw_doc_approximate: the same chain as gdw_value_diff, over the tree paired with itself: every
@@ -28,7 +35,8 @@ typedef struct approx_walk {
     char *path;
 } approx_walk;
 
-static int approx_pair(void *ctx, const gdw_value *x, const gdw_value *y, const gdw_value *parent, size_t slot) {
+static int approx_pair(void *ctx, const gdw_value *x, const gdw_value *y, const gdw_value *parent,
+                       size_t slot) {
     approx_walk *a = (approx_walk *)ctx;
     (void)y;
     gdw_chain_pop_to(&a->chain, parent);
@@ -63,7 +71,8 @@ size_t gdw_doc_approximate(const gdw_doc *doc, char *path, const char **why) {
     gdw_walk_pair(&doc->root, &doc->root, approx_pair, gdw_pair_children, &a);
     if (a.count && why) {
         const gdw_value *items, *first = &doc->root;
-        if (a.first_parent && gdw_children(a.first_parent, &items) > a.first_slot) first = &items[a.first_slot];
+        if (a.first_parent && gdw_children(a.first_parent, &items) > a.first_slot)
+            first = &items[a.first_slot];
         *why = gdw_approximate_why(slot_type(a.first_parent, a.first_slot), first->type);
     }
     return a.count;

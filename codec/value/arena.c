@@ -4,16 +4,29 @@
 
 #include "codec/value/arena.h"
 
-#define GDW_FIRST_CHUNK 4096u  /* bytes of a document's first ordinary chunk, header included */
-#define GDW_CHUNK_SIZE 16384u  /* bytes per later ordinary chunk: a chunk's unused tail is under
-                                  GDW_BIG_ALLOC, so under 6.3% of it (docs/library.md, Heap bound) */
-#define GDW_BIG_ALLOC 1024u    /* larger requests get a chunk of their own (a 32-byte header: 3.1%) */
+#define GDW_FIRST_CHUNK 4096u /* bytes of a document's first ordinary chunk, header included */
+/* bytes per later ordinary chunk: a chunk's unused tail is under GDW_BIG_ALLOC, so under 6.3% of it
+ * (docs/library.md, Heap bound) */
+#define GDW_CHUNK_SIZE 16384u
+/* larger requests get a chunk of their own (a 32-byte header: 3.1%) */
+#define GDW_BIG_ALLOC 1024u
 
 #define HDR ((sizeof(gdw_chunk) + 15u) & ~(size_t)15u)
 
-static void *libc_malloc(void *ctx, size_t n) { (void)ctx; return malloc(n); }
-static void *libc_realloc(void *ctx, void *p, size_t o, size_t n) { (void)ctx; (void)o; return realloc(p, n); }
-static void libc_free(void *ctx, void *p, size_t n) { (void)ctx; (void)n; free(p); }
+static void *libc_malloc(void *ctx, size_t n) {
+    (void)ctx;
+    return malloc(n);
+}
+static void *libc_realloc(void *ctx, void *p, size_t o, size_t n) {
+    (void)ctx;
+    (void)o;
+    return realloc(p, n);
+}
+static void libc_free(void *ctx, void *p, size_t n) {
+    (void)ctx;
+    (void)n;
+    free(p);
+}
 
 static const gdw_allocator k_libc = {libc_malloc, libc_realloc, libc_free, NULL};
 
@@ -37,14 +50,15 @@ static gdw_chunk *new_chunk(gdw_doc *doc, size_t payload) {
     return c;
 }
 
-/* What gdw_arena_alloc (value.h) does not bump inline: a request too large for it (always a chunk of
- * its own, linked behind the current one so bumping goes on there), or a current chunk that is full
- * (a new one, which becomes the current one).
+/* What gdw_arena_alloc (value.h) does not bump inline: a request too large for it (always a chunk
+ * of its own, linked behind the current one so bumping goes on there), or a current chunk that is
+ * full (a new one, which becomes the current one).
  * So the ordinary chunks take the requests of at most GDW_BIG_ALLOC bytes in order, each into the
  * current chunk or else a new one, whose size follows only how many ordinary chunks there are: such
  * a packing never takes more chunks for fewer of the same requests. A zero-copy decode makes the
  * requests of a copying one less its copies, so its heap is never the larger (validate_vs_decode
- * holds it; a large request bumped where it fitted once made it a chunk larger: corpus/regressions). */
+ * holds it; a large request bumped where it fitted once made it a chunk larger:
+ * corpus/regressions). */
 void *gdw_arena_alloc_chunk(gdw_doc *doc, size_t n) {
     if (n > SIZE_MAX - 7u) return NULL; /* rounding up would wrap to a tiny size */
     n = n ? (n + 7u) & ~(size_t)7u : 8u;
@@ -52,11 +66,19 @@ void *gdw_arena_alloc_chunk(gdw_doc *doc, size_t n) {
     if (n > GDW_BIG_ALLOC) {
         gdw_chunk *c = new_chunk(doc, n);
         if (!c) return NULL;
-        if (cur) { c->next = cur->next; cur->next = c; }
-        else { c->next = NULL; doc->chunks = c; } /* no ordinary chunk yet (bump is NULL): the next request starts one */
+        if (cur) {
+            c->next = cur->next;
+            cur->next = c;
+        }
+        /* no ordinary chunk yet (bump is NULL): the next request starts one */
+        else {
+            c->next = NULL;
+            doc->chunks = c;
+        }
         return (uint8_t *)c + HDR;
     }
-    if (doc->bump && (size_t)(gdw_chunk_end(doc) - doc->bump) >= n) { /* n == 0 comes here: 8 bytes */
+    /* n == 0 comes here: 8 bytes */
+    if (doc->bump && (size_t)(gdw_chunk_end(doc) - doc->bump) >= n) {
         void *p = doc->bump;
         doc->bump += n;
         return p;

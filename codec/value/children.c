@@ -12,15 +12,22 @@ size_t gdw_children(const gdw_value *v, const gdw_value **items) {
     if (!items) items = &none;
     *items = NULL;
     if (!v || v->len == 0) return 0;
-    if (v->type == GDW_ARRAY && !(v->flags & GDW_VF_TYPED)) return (*items = v->u.items) ? v->len : 0; /* the common case first */
+    /* the common case first */
+    if (v->type == GDW_ARRAY && !(v->flags & GDW_VF_TYPED))
+        return (*items = v->u.items) ? v->len : 0;
     if (v->type >= GDW_TYPE_COUNT) return 0;
     switch (type_info(v->type)->kind) {
-    case K_ARRAY: case K_DICT: case K_TYPED_ARRAY: {
+    case K_ARRAY:
+    case K_DICT:
+    case K_TYPED_ARRAY: {
         /* a typed container (GDW_VF_TYPED; Pandemonium's TypedArray always) keeps its items beside
          * its element types, in the container the value points at */
         unsigned kind = type_info(v->type)->kind;
-        const gdw_container *ct = (v->flags & GDW_VF_TYPED) ? (const gdw_container *)v->u.ext : NULL;
-        *items = ct ? ct->items : (v->flags & GDW_VF_TYPED) || kind == K_TYPED_ARRAY ? NULL : v->u.items;
+        const gdw_container *ct = (v->flags & GDW_VF_TYPED) ? (const gdw_container *)v->u.ext
+                                                            : NULL;
+        *items = ct                                                   ? ct->items
+                 : (v->flags & GDW_VF_TYPED) || kind == K_TYPED_ARRAY ? NULL
+                                                                      : v->u.items;
         if (!*items) return 0;
         return kind == K_DICT ? 2 * (size_t)v->len : v->len;
     }

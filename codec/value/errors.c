@@ -4,7 +4,11 @@
 
 #include "codec/gdwire.h"
 
-static const struct { gdw_status code; const char *name; const char *message; } k_status[] = {
+static const struct {
+    gdw_status code;
+    const char *name;
+    const char *message;
+} k_status[] = {
     {GDW_OK, "OK", "no error"},
     {GDW_ERR_TRUNCATED, "TRUNCATED", "input ends inside a value"},
     {GDW_ERR_UNKNOWN_TYPE, "UNKNOWN_TYPE", "type id is not in this dialect"},
@@ -12,9 +16,11 @@ static const struct { gdw_status code; const char *name; const char *message; } 
     {GDW_ERR_BAD_COUNT, "BAD_COUNT", "element count is negative or too large"},
     {GDW_ERR_BAD_UTF8, "BAD_UTF8", "string is not valid UTF-8 for this dialect"},
     {GDW_ERR_BAD_NODEPATH, "BAD_NODEPATH", "NodePath in the old string format"},
-    {GDW_ERR_OBJECTS_DISALLOWED, "OBJECTS_DISALLOWED", "full Object on the wire and objects are not allowed"},
+    {GDW_ERR_OBJECTS_DISALLOWED, "OBJECTS_DISALLOWED",
+     "full Object on the wire and objects are not allowed"},
     {GDW_ERR_BAD_VALUE, "BAD_VALUE", "field holds a value the engine rejects"},
-    {GDW_ERR_ENGINE_DEFECT, "ENGINE_DEFECT", "the engine rejects this input because of a known defect"},
+    {GDW_ERR_ENGINE_DEFECT, "ENGINE_DEFECT",
+     "the engine rejects this input because of a known defect"},
     {GDW_ERR_BAD_FLAGS, "BAD_FLAGS", "header has flag bits the dialect never writes"},
     {GDW_ERR_NONZERO_PADDING, "NONZERO_PADDING", "padding bytes are not zero"},
     {GDW_ERR_TRAILING_BYTES, "TRAILING_BYTES", "bytes follow the value"},
@@ -32,18 +38,21 @@ static const struct { gdw_status code; const char *name; const char *message; } 
 #define N_STATUS (sizeof(k_status) / sizeof(k_status[0]))
 
 const char *gdw_strerror(gdw_status code) {
-    for (size_t i = 0; i < N_STATUS; i++) if (k_status[i].code == code) return k_status[i].message;
+    for (size_t i = 0; i < N_STATUS; i++)
+        if (k_status[i].code == code) return k_status[i].message;
     return "unknown status";
 }
 
 const char *gdw_status_name(gdw_status code) {
-    for (size_t i = 0; i < N_STATUS; i++) if (k_status[i].code == code) return k_status[i].name;
+    for (size_t i = 0; i < N_STATUS; i++)
+        if (k_status[i].code == code) return k_status[i].name;
     return "UNKNOWN";
 }
 
 int gdw_status_from_name(const char *name) {
     if (!name) return -1;
-    for (size_t i = 0; i < N_STATUS; i++) if (strcmp(k_status[i].name, name) == 0) return (int)k_status[i].code;
+    for (size_t i = 0; i < N_STATUS; i++)
+        if (strcmp(k_status[i].name, name) == 0) return (int)k_status[i].code;
     return -1;
 }
 

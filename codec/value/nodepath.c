@@ -11,9 +11,11 @@ static bool split_fails(gdw_nodepath_split *out, size_t at, const char *why) {
     return false;
 }
 
-bool gdw_nodepath_split_text(const uint8_t *p, size_t n, const gdw_nodepath_rules *r, gdw_str *parts, gdw_nodepath_split *out) {
+bool gdw_nodepath_split_text(const uint8_t *p, size_t n, const gdw_nodepath_rules *r,
+                             gdw_str *parts, gdw_nodepath_split *out) {
     /* parts has room for the parts the path keeps, so a path the rules empty writes none */
-    if (parts && (!gdw_nodepath_split_text(p, n, r, NULL, out) || out->names + out->subnames == 0)) return !out->why;
+    if (parts && (!gdw_nodepath_split_text(p, n, r, NULL, out) || out->names + out->subnames == 0))
+        return !out->why;
     memset(out, 0, sizeof *out);
     bool absolute = n > 0 && p[0] == '/', emptied = false;
     const uint8_t *colon = n ? (const uint8_t *)memchr(p, ':', n) : NULL;
@@ -24,7 +26,8 @@ bool gdw_nodepath_split_text(const uint8_t *p, size_t n, const gdw_nodepath_rule
         if (i < cut && p[i] != '/') continue;
         if (i == from) {
             /* an empty name; none at all ("", "/", ":x") is no empty name */
-            if (r->strict && (i < cut || from > (size_t)absolute)) return split_fails(out, from, "empty NodePath name");
+            if (r->strict && (i < cut || from > (size_t)absolute))
+                return split_fails(out, from, "empty NodePath name");
         } else {
             if (parts) parts[k] = str_make(p + from, i - from);
             k++, names++;

@@ -57,26 +57,45 @@ const gdw_type_info gdw_types[GDW_TYPE_COUNT] = {
 };
 
 /* Older engines' names, accepted by the text parser. */
-static const struct { const char *alias; gdw_type t; } k_aliases[] = {
-    {"Quat", GDW_QUATERNION}, {"Transform", GDW_TRANSFORM3D}, {"Matrix32", GDW_TRANSFORM2D},
-    {"Matrix3", GDW_BASIS}, {"PoolByteArray", GDW_PACKED_BYTE_ARRAY}, {"RawArray", GDW_PACKED_BYTE_ARRAY},
-    {"PoolIntArray", GDW_PACKED_INT32_ARRAY}, {"IntArray", GDW_PACKED_INT32_ARRAY},
-    {"PoolRealArray", GDW_PACKED_REAL_ARRAY}, {"RealArray", GDW_PACKED_REAL_ARRAY},
-    {"PoolStringArray", GDW_PACKED_STRING_ARRAY}, {"StringArray", GDW_PACKED_STRING_ARRAY},
-    {"PoolVector2Array", GDW_PACKED_VECTOR2_ARRAY}, {"PoolVector3Array", GDW_PACKED_VECTOR3_ARRAY},
-    {"PoolColorArray", GDW_PACKED_COLOR_ARRAY}, {"PoolVector2iArray", GDW_PACKED_VECTOR2I_ARRAY},
-    {"PoolVector3iArray", GDW_PACKED_VECTOR3I_ARRAY}, {"PoolVector4Array", GDW_PACKED_VECTOR4_ARRAY},
-    {"PoolVector4iArray", GDW_PACKED_VECTOR4I_ARRAY}, {"Variant", GDW_NIL}, {"null", GDW_NIL},
+static const struct {
+    const char *alias;
+    gdw_type t;
+} k_aliases[] = {
+    {"Quat", GDW_QUATERNION},
+    {"Transform", GDW_TRANSFORM3D},
+    {"Matrix32", GDW_TRANSFORM2D},
+    {"Matrix3", GDW_BASIS},
+    {"PoolByteArray", GDW_PACKED_BYTE_ARRAY},
+    {"RawArray", GDW_PACKED_BYTE_ARRAY},
+    {"PoolIntArray", GDW_PACKED_INT32_ARRAY},
+    {"IntArray", GDW_PACKED_INT32_ARRAY},
+    {"PoolRealArray", GDW_PACKED_REAL_ARRAY},
+    {"RealArray", GDW_PACKED_REAL_ARRAY},
+    {"PoolStringArray", GDW_PACKED_STRING_ARRAY},
+    {"StringArray", GDW_PACKED_STRING_ARRAY},
+    {"PoolVector2Array", GDW_PACKED_VECTOR2_ARRAY},
+    {"PoolVector3Array", GDW_PACKED_VECTOR3_ARRAY},
+    {"PoolColorArray", GDW_PACKED_COLOR_ARRAY},
+    {"PoolVector2iArray", GDW_PACKED_VECTOR2I_ARRAY},
+    {"PoolVector3iArray", GDW_PACKED_VECTOR3I_ARRAY},
+    {"PoolVector4Array", GDW_PACKED_VECTOR4_ARRAY},
+    {"PoolVector4iArray", GDW_PACKED_VECTOR4I_ARRAY},
+    {"Variant", GDW_NIL},
+    {"null", GDW_NIL},
 };
 
-const char *gdw_type_name(gdw_type t) { return (unsigned)t < GDW_TYPE_COUNT ? gdw_types[t].name : "?"; }
+const char *gdw_type_name(gdw_type t) {
+    return (unsigned)t < GDW_TYPE_COUNT ? gdw_types[t].name : "?";
+}
 
 int gdw_type_from_name(const char *name, size_t len) {
     if (!name) return -1;
     for (unsigned t = 0; t < GDW_TYPE_COUNT; t++)
-        if (strlen(gdw_types[t].name) == len && memcmp(gdw_types[t].name, name, len) == 0) return (int)t;
+        if (strlen(gdw_types[t].name) == len && memcmp(gdw_types[t].name, name, len) == 0)
+            return (int)t;
     for (size_t i = 0; i < sizeof(k_aliases) / sizeof(k_aliases[0]); i++)
-        if (strlen(k_aliases[i].alias) == len && memcmp(k_aliases[i].alias, name, len) == 0) return (int)k_aliases[i].t;
+        if (strlen(k_aliases[i].alias) == len && memcmp(k_aliases[i].alias, name, len) == 0)
+            return (int)k_aliases[i].t;
     return -1;
 }
 
@@ -86,7 +105,9 @@ size_t gdw_type_components(gdw_type t) {
     return (ti->kind == K_FIXED || ti->kind == K_PACKED) ? ti->ncomp : 0;
 }
 
-bool gdw_type_has_reals(gdw_type t) { return (unsigned)t < GDW_TYPE_COUNT && type_has_reals((unsigned)t); }
+bool gdw_type_has_reals(gdw_type t) {
+    return (unsigned)t < GDW_TYPE_COUNT && type_has_reals((unsigned)t);
+}
 
 bool gdw_f64_fits_f32(uint64_t bits) {
     double x = bits_to_f64(bits);
@@ -96,7 +117,8 @@ bool gdw_f64_fits_f32(uint64_t bits) {
 
 double gdw_value_real(const gdw_value *v, size_t i) {
     if (!v || v->type >= GDW_TYPE_COUNT) return NAN;
-    if (v->type == GDW_FLOAT) return v->width == 8 ? bits_to_f64(v->u.bits) : (double)bits_to_f32((uint32_t)v->u.bits);
+    if (v->type == GDW_FLOAT)
+        return v->width == 8 ? bits_to_f64(v->u.bits) : (double)bits_to_f32((uint32_t)v->u.bits);
     size_t n = gdw_type_components((gdw_type)v->type);
     size_t total = gdw_types[v->type].kind == K_PACKED ? (size_t)v->len * n : n;
     if (!gdw_type_has_reals((gdw_type)v->type) || i >= total) return NAN;
@@ -110,14 +132,17 @@ size_t gdw_value_reals(const gdw_value *v, size_t from, size_t n, double *out) {
         out[0] = gdw_value_real(v, 0);
         return 1;
     }
-    if (!gdw_type_has_reals((gdw_type)v->type) || (v->width != 4 && v->width != 8) || !v->u.bytes) return 0;
+    if (!gdw_type_has_reals((gdw_type)v->type) || (v->width != 4 && v->width != 8) || !v->u.bytes)
+        return 0;
     size_t per = gdw_type_components((gdw_type)v->type);
     size_t total = gdw_types[v->type].kind == K_PACKED ? (size_t)v->len * per : per;
     if (from >= total) return 0;
     if (n > total - from) n = total - from;
     const uint8_t *p = v->u.bytes + from * v->width;
-    if (v->width == 8) for (size_t i = 0; i < n; i++, p += 8) out[i] = bits_to_f64(rd_u64le(p));
-    else for (size_t i = 0; i < n; i++, p += 4) out[i] = (double)bits_to_f32(rd_u32le(p));
+    if (v->width == 8)
+        for (size_t i = 0; i < n; i++, p += 8) out[i] = bits_to_f64(rd_u64le(p));
+    else
+        for (size_t i = 0; i < n; i++, p += 4) out[i] = (double)bits_to_f32(rd_u32le(p));
     return n;
 }
 
@@ -157,14 +182,17 @@ int gdw_mode_from_name(const char *name) {
     if (!name) return -1;
     if (strcmp(name, "compatible") == 0) return GDW_MODE_COMPATIBLE;
     if (strcmp(name, "strict") == 0) return GDW_MODE_STRICT;
-    if (strcmp(name, "engine-exact") == 0 || strcmp(name, "exact") == 0) return GDW_MODE_ENGINE_EXACT;
+    if (strcmp(name, "engine-exact") == 0 || strcmp(name, "exact") == 0)
+        return GDW_MODE_ENGINE_EXACT;
     return -1;
 }
 
 bool gdw_input_event_words_ok(uint32_t type, uint32_t n) {
     switch (type) {
     case 1: return n == 2;
-    case 3: case 5: case 6: return n == 1;
+    case 3:
+    case 5:
+    case 6: return n == 1;
     case 4: return n == 1 || n == 2;
     default: return n == 0;
     }

@@ -6,8 +6,13 @@
 
 /* The length of the Godot 3 form a lead byte starts (1-6), 0 for a byte no form starts with. */
 static size_t godot3_form_len(uint8_t c) {
-    return (c & 0x80) == 0 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
-         : (c & 0xF8) == 0xF0 ? 4 : (c & 0xFC) == 0xF8 ? 5 : (c & 0xFE) == 0xFC ? 6 : 0;
+    return (c & 0x80) == 0      ? 1
+           : (c & 0xE0) == 0xC0 ? 2
+           : (c & 0xF0) == 0xE0 ? 3
+           : (c & 0xF8) == 0xF0 ? 4
+           : (c & 0xFC) == 0xF8 ? 5
+           : (c & 0xFE) == 0xFC ? 6
+                                : 0;
 }
 
 /* Godot 3 String::parse_utf8, as a verdict: scan until the end; lead bytes of 1-6 byte
@@ -39,13 +44,25 @@ static size_t check_strict(const uint8_t *p, size_t n) {
     size_t i = 0;
     while (i < n) {
         uint8_t c = p[i];
-        if (c < 0x80) { i++; continue; }
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
         size_t len;
         uint32_t min, uc;
-        if (c >= 0xC2 && c <= 0xDF) { len = 2; min = 0x80; uc = c & 0x1F; }
-        else if ((c & 0xF0) == 0xE0) { len = 3; min = 0x800; uc = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { len = 4; min = 0x10000; uc = c & 0x07; }
-        else return i;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            min = 0x80;
+            uc = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3;
+            min = 0x800;
+            uc = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            min = 0x10000;
+            uc = c & 0x07;
+        } else return i;
         if (len > n - i) return i;
         for (size_t k = 1; k < len; k++) {
             uint8_t b = p[i + k];
@@ -65,7 +82,10 @@ size_t gdw_text_show(const uint8_t *p, size_t n, gdw_show *how, uint32_t *cp) {
         *how = c < 0x20 || c == 0x7F ? GDW_SHOW_BYTE : GDW_SHOW_AS_IS;
         return 1;
     }
-    size_t len = c >= 0xC2 && c <= 0xDF ? 2 : (c & 0xF0) == 0xE0 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    size_t len = c >= 0xC2 && c <= 0xDF   ? 2
+                 : (c & 0xF0) == 0xE0     ? 3
+                 : c >= 0xF0 && c <= 0xF4 ? 4
+                                          : 0;
     if (!len || len > n || check_strict(p, len) != (size_t)-1) {
         *how = GDW_SHOW_BYTE;
         return 1;
@@ -73,8 +93,9 @@ size_t gdw_text_show(const uint8_t *p, size_t n, gdw_show *how, uint32_t *cp) {
     uint32_t u = c & (0x7Fu >> len);
     for (size_t k = 1; k < len; k++) u = u << 6 | (p[k] & 0x3Fu);
     *cp = u;
-    bool acts = u <= 0x9F || u == 0x061C || u == 0x200E || u == 0x200F || (u >= 0x202A && u <= 0x202E) ||
-                (u >= 0x2066 && u <= 0x2069) || u == 0x2028 || u == 0x2029;
+    bool acts = u <= 0x9F || u == 0x061C || u == 0x200E || u == 0x200F ||
+                (u >= 0x202A && u <= 0x202E) || (u >= 0x2066 && u <= 0x2069) || u == 0x2028 ||
+                u == 0x2029;
     *how = acts ? GDW_SHOW_CODE_POINT : GDW_SHOW_AS_IS;
     return len;
 }
@@ -106,8 +127,14 @@ static size_t put_code_point(uint32_t uc, uint8_t *out) {
     static const uint32_t limit[] = {0x80, 0x800, 0x10000, 0x200000, 0x4000000};
     size_t k = 1;
     while (k < 6 && uc >= limit[k - 1]) k++;
-    if (k == 1) { out[0] = (uint8_t)uc; return 1; }
-    for (size_t i = k - 1; i > 0; i--) { out[i] = (uint8_t)(0x80 | (uc & 0x3F)); uc >>= 6; }
+    if (k == 1) {
+        out[0] = (uint8_t)uc;
+        return 1;
+    }
+    for (size_t i = k - 1; i > 0; i--) {
+        out[i] = (uint8_t)(0x80 | (uc & 0x3F));
+        uc >>= 6;
+    }
     out[0] = (uint8_t)((0xFF00u >> k) | uc);
     return k;
 }
@@ -132,7 +159,9 @@ size_t gdw_utf8_engine_value(const uint8_t *p, size_t n, unsigned value_rule, ui
         size_t len, len2;
         uint32_t uc = godot3_code_point(p + i, n - i, &len);
         if (pair && (is_high_surrogate(uc) || is_low_surrogate(uc))) {
-            uint32_t lo = is_high_surrogate(uc) && i + len < n ? godot3_code_point(p + i + len, n - i - len, &len2) : 0;
+            uint32_t lo = is_high_surrogate(uc) && i + len < n
+                              ? godot3_code_point(p + i + len, n - i - len, &len2)
+                              : 0;
             if (is_low_surrogate(lo)) {
                 uc = 0x10000 + ((uc - 0xD800) << 10) + (lo - 0xDC00);
                 len += len2;

@@ -16,14 +16,16 @@
 #include "codec/gdwire.h"
 #include "codec/table/dialects.h"
 
-/* The one writer of an error record, for every call that reports one: *err (NULL: nothing) says code at byte
- * offset, in the value whose header is at value_offset, the engine's error ee and msg (NULL: gdw_strerror(code)),
- * with an empty path (the caller writes one after) and no short_by; returned for the caller's further fields.
+/* The one writer of an error record, for every call that reports one: *err (NULL: nothing) says
+ * code at byte offset, in the value whose header is at value_offset, the engine's error ee and msg
+ * (NULL: gdw_strerror(code)), with an empty path (the caller writes one after) and no short_by;
+ * returned for the caller's further fields.
  * gdw_error_clear: the call succeeded. */
-static inline gdw_error *gdw_error_set(gdw_error *err, gdw_status code, size_t offset, size_t value_offset, gdw_engine_error ee,
-                                       const char *msg) {
+static inline gdw_error *gdw_error_set(gdw_error *err, gdw_status code, size_t offset,
+                                       size_t value_offset, gdw_engine_error ee, const char *msg) {
     if (!err) return NULL;
-    err->code = code; /* every field, one by one: a walk's failure costs no clearing of the path's 160 bytes */
+    /* every field, one by one: a walk's failure costs no clearing of the path's 160 bytes */
+    err->code = code;
     err->offset = offset;
     err->value_offset = value_offset;
     err->engine_error = ee;
@@ -32,29 +34,56 @@ static inline gdw_error *gdw_error_set(gdw_error *err, gdw_status code, size_t o
     err->short_by = 0;
     return err;
 }
-static inline void gdw_error_clear(gdw_error *err) { gdw_error_set(err, GDW_OK, 0, 0, GDW_ENGINE_OK, NULL); }
+static inline void gdw_error_clear(gdw_error *err) {
+    gdw_error_set(err, GDW_OK, 0, 0, GDW_ENGINE_OK, NULL);
+}
 
 #define GDW_FLAG16 0x00010000u
 
 /* TRY: return the status of x when it is not GDW_OK (the parsers' one way to pass a failure up). */
-#define TRY(x) do { gdw_status st_ = (x); if (st_) return st_; } while (0)
+#define TRY(x) \
+    do { \
+        gdw_status st_ = (x); \
+        if (st_) return st_; \
+    } while (0)
 
 /* ---- Type facts (dialect independent) ------------------------------------------------ */
 
 /* How a type's payload is laid out; the decoder and encoder switch on this, never on a dialect. */
 typedef enum gdw_kind {
-    K_NIL, K_BOOL, K_INT, K_FLOAT, K_STR, K_FIXED, K_NODEPATH, K_RID, K_OBJECT, K_CALLABLE,
-    K_SIGNAL, K_DICT, K_ARRAY, K_TYPED_ARRAY, K_PACKED, K_PACKED_BYTES, K_PACKED_STRINGS,
-    K_IMAGE, K_INPUT_EVENT
+    K_NIL,
+    K_BOOL,
+    K_INT,
+    K_FLOAT,
+    K_STR,
+    K_FIXED,
+    K_NODEPATH,
+    K_RID,
+    K_OBJECT,
+    K_CALLABLE,
+    K_SIGNAL,
+    K_DICT,
+    K_ARRAY,
+    K_TYPED_ARRAY,
+    K_PACKED,
+    K_PACKED_BYTES,
+    K_PACKED_STRINGS,
+    K_IMAGE,
+    K_INPUT_EVENT
 } gdw_kind;
 
 /* Component class of K_FIXED / K_PACKED types. */
 typedef enum gdw_comp {
-    C_NONE, C_REAL /* real_t: width from the dialect */, C_F32, C_F64, C_I32, C_I64
+    C_NONE,
+    C_REAL /* real_t: width from the dialect */,
+    C_F32,
+    C_F64,
+    C_I32,
+    C_I64
 } gdw_comp;
 
 typedef struct gdw_type_info {
-    uint8_t type;  /* gdw_type: the row's own index (a C++ build cannot name it with [GDW_X] =) */
+    uint8_t type; /* gdw_type: the row's own index (a C++ build cannot name it with [GDW_X] =) */
     const char *name;
     uint8_t kind;  /* gdw_kind */
     uint8_t comp;  /* gdw_comp */
@@ -65,8 +94,8 @@ extern const gdw_type_info gdw_types[GDW_TYPE_COUNT];
 
 static inline const gdw_type_info *type_info(unsigned t) { return &gdw_types[t]; }
 
-/* The flags equality compares (node_equal, and the digest: digest.h). RID_ID is not compared: RID() and
- * RID(0) are both the empty RID. INT64_WIRE only says how an int came, not what it is. */
+/* The flags equality compares (node_equal, and the digest: digest.h). RID_ID is not compared: RID()
+ * and RID(0) are both the empty RID. INT64_WIRE only says how an int came, not what it is. */
 #define GDW_VF_COMPARED (GDW_VF_SHARED | GDW_VF_OBJECT_ID | GDW_VF_OBJECT_NULL | GDW_VF_TYPED)
 
 /* Type t (< GDW_TYPE_COUNT) holds reals (width 4 or 8): gdw_type_has_reals's one definition. */
@@ -93,25 +122,32 @@ static inline gdw_str str_make(const void *p, size_t n) {
 }
 static inline gdw_str str_of(const gdw_value *v) { return str_make(v->u.bytes, v->len); }
 /* The same bytes. */
-static inline bool str_same(gdw_str a, gdw_str b) { return a.len == b.len && (a.len == 0 || a.ptr == b.ptr || memcmp(a.ptr, b.ptr, a.len) == 0); }
+static inline bool str_same(gdw_str a, gdw_str b) {
+    return a.len == b.len && (a.len == 0 || a.ptr == b.ptr || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
 
 /* ---- Dictionary keys the engine may find equal ----------------------------------------------
- * The one definition the walk's watch (wire/decode.c keys_kept: a tree whose keys no engine could merge
- * goes without the engine pass) and the engine's merge (engine/keys.c same_node, the exact comparator of a
- * Dictionary's own keys) both read. A plain key is Nil, bool, int, float, String or StringName. Two plain
- * keys may be equal when some row's Dictionary could take them as one: a String and a StringName of the
- * same text alike (Godot 4's StringLikeVariantComparator), numbers by value (-0 as 0, every NaN alike:
- * Variant::hash_compare's). The row's exact comparator is this with one rule more: a String and a
- * StringName are one key only where keys_string_like holds (same_node); so "may be equal" is broader, and
- * keys it finds apart are apart in every row. */
-static inline bool gdw_key_string_like(unsigned t) { return t == GDW_STRING || t == GDW_STRING_NAME; }
+ * The one definition the walk's watch (wire/decode.c keys_kept: a tree whose keys no engine could
+ * merge goes without the engine pass) and the engine's merge (engine/keys.c same_node, the exact
+ * comparator of a Dictionary's own keys) both read. A plain key is Nil, bool, int, float, String or
+ * StringName. Two plain keys may be equal when some row's Dictionary could take them as one: a
+ * String and a StringName of the same text alike (Godot 4's StringLikeVariantComparator), numbers
+ * by value (-0 as 0, every NaN alike: Variant::hash_compare's). The row's exact comparator is this
+ * with one rule more: a String and a StringName are one key only where keys_string_like holds
+ * (same_node); so "may be equal" is broader, and keys it finds apart are apart in every row. */
+static inline bool gdw_key_string_like(unsigned t) {
+    return t == GDW_STRING || t == GDW_STRING_NAME;
+}
 static inline bool gdw_key_plain(const gdw_value *k) {
-    return gdw_key_string_like(k->type) || k->type == GDW_NIL || k->type == GDW_BOOL || k->type == GDW_INT || k->type == GDW_FLOAT;
+    return gdw_key_string_like(k->type) || k->type == GDW_NIL || k->type == GDW_BOOL ||
+           k->type == GDW_INT || k->type == GDW_FLOAT;
 }
 static inline bool gdw_plain_keys_may_equal(const gdw_value *a, const gdw_value *b) {
     bool sa = gdw_key_string_like(a->type), sb = gdw_key_string_like(b->type);
     if (sa != sb) return false;
-    if (sa) return a->len == b->len && (a->len == 0 || (a->u.bytes[0] == b->u.bytes[0] && memcmp(a->u.bytes, b->u.bytes, a->len) == 0));
+    if (sa)
+        return a->len == b->len && (a->len == 0 || (a->u.bytes[0] == b->u.bytes[0] &&
+                                                    memcmp(a->u.bytes, b->u.bytes, a->len) == 0));
     if (a->type != b->type) return false;
     if (a->type == GDW_FLOAT) {
         double x = gdw_value_real(a, 0), y = gdw_value_real(b, 0);
@@ -120,16 +156,18 @@ static inline bool gdw_plain_keys_may_equal(const gdw_value *a, const gdw_value 
     return a->type == GDW_NIL || a->u.i == b->u.i;
 }
 
-/* Bytes per component of class comp, under the real mode real_mode (gdw_real_mode, the row's REAL_MODE rule), of a
- * value whose header is hdr. */
+/* Bytes per component of class comp, under the real mode real_mode (gdw_real_mode, the row's
+ * REAL_MODE rule), of a value whose header is hdr. */
 static inline unsigned comp_width_decode(unsigned real_mode, unsigned comp, uint32_t hdr) {
     switch (comp) {
     case C_REAL:
         if (real_mode == GDW_REALS_F64) return 8;
         if (real_mode == GDW_REALS_FLAG64) return (hdr & GDW_FLAG16) ? 8 : 4;
         return 4;
-    case C_F64: case C_I64: return 8;
-    case C_F32: case C_I32: return 4;
+    case C_F64:
+    case C_I64: return 8;
+    case C_F32:
+    case C_I32: return 4;
     default: return 0;
     }
 }
@@ -145,29 +183,36 @@ static inline unsigned comp_width_encode(const gdw_dialect *d, unsigned comp) {
     return comp_width_decode(0, comp, 0);
 }
 
-/* Header bits other than the type byte that carry meaning for type t: gdw_flags_rule(t) is the rule that decides
- * them (GDW_RULE_COUNT: none does), gdw_flags_meaning(t, v) the bits where that rule's value is v (the decoder
- * reads the rule through its noting RULE). */
+/* Header bits other than the type byte that carry meaning for type t: gdw_flags_rule(t) is the rule
+ * that decides them (GDW_RULE_COUNT: none does), gdw_flags_meaning(t, v) the bits where that rule's
+ * value is v (the decoder reads the rule through its noting RULE). */
 static inline gdw_rule gdw_flags_rule(unsigned t) {
     const gdw_type_info *ti = type_info(t);
     switch (ti->kind) {
-    case K_INT: case K_FLOAT: return GDW_RULE_ENGINE_HEADER_WHOLE;
+    case K_INT:
+    case K_FLOAT: return GDW_RULE_ENGINE_HEADER_WHOLE;
     case K_OBJECT: return GDW_RULE_OBJECT_HEADER_ONLY;
     case K_ARRAY: return GDW_RULE_TYPED_ARRAY_BITS;
     case K_DICT: return GDW_RULE_TYPED_DICT_BITS;
-    case K_FIXED: case K_PACKED: return ti->comp == C_REAL ? GDW_RULE_REAL_MODE : GDW_RULE_COUNT;
+    case K_FIXED:
+    case K_PACKED: return ti->comp == C_REAL ? GDW_RULE_REAL_MODE : GDW_RULE_COUNT;
     default: return GDW_RULE_COUNT;
     }
 }
 
 static inline uint32_t gdw_flags_meaning(unsigned t, int rule_value) {
     switch (type_info(t)->kind) {
-    case K_INT: case K_FLOAT: return rule_value ? 0 : GDW_FLAG16;   /* engine_header_whole: no flag bits at all */
-    case K_OBJECT: return rule_value ? 0 : GDW_FLAG16;              /* object_header_only: no payload, no id */
-    case K_ARRAY: return rule_value ? 0x30000u : 0;                 /* typed_array_bits */
-    case K_DICT: return rule_value ? 0xF0000u : 0;                  /* typed_dict_bits */
+    /* engine_header_whole: no flag bits at all */
+    case K_INT:
+    case K_FLOAT: return rule_value ? 0 : GDW_FLAG16;
+    /* object_header_only: no payload, no id */
+    case K_OBJECT: return rule_value ? 0 : GDW_FLAG16;
+    case K_ARRAY: return rule_value ? 0x30000u : 0; /* typed_array_bits */
+    case K_DICT: return rule_value ? 0xF0000u : 0;  /* typed_dict_bits */
     case K_TYPED_ARRAY: return GDW_FLAG16;
-    case K_FIXED: case K_PACKED: return rule_value == GDW_REALS_FLAG64 ? GDW_FLAG16 : 0; /* real_mode (0 where no reals) */
+    /* real_mode (0 where no reals) */
+    case K_FIXED:
+    case K_PACKED: return rule_value == GDW_REALS_FLAG64 ? GDW_FLAG16 : 0;
     default: return 0;
     }
 }
@@ -196,19 +241,39 @@ static inline uint64_t rd_u64le(const uint8_t *p) {
     return (uint64_t)rd_u32le(p) | ((uint64_t)rd_u32le(p + 4) << 32);
 }
 static inline void wr_u32le(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
 }
 static inline void wr_u64le(uint8_t *p, uint64_t v) {
-    wr_u32le(p, (uint32_t)v); wr_u32le(p + 4, (uint32_t)(v >> 32));
+    wr_u32le(p, (uint32_t)v);
+    wr_u32le(p + 4, (uint32_t)(v >> 32));
 }
 
 
 /* ---- Reals ------------------------------------------------------------------------------ */
 
-static inline float bits_to_f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
-static inline uint32_t f32_to_bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
-static inline double bits_to_f64(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
-static inline uint64_t f64_to_bits(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+static inline float bits_to_f32(uint32_t b) {
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+static inline uint32_t f32_to_bits(float f) {
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+static inline double bits_to_f64(uint64_t b) {
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+static inline uint64_t f64_to_bits(double d) {
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return b;
+}
 
 /* Value of a real stored with width w (4 or 8) as raw little-endian bytes at p. */
 static inline double real_at(const uint8_t *p, unsigned w) {
@@ -220,7 +285,8 @@ bool gdw_f64_fits_f32(uint64_t bits);
 /* Godot 2 InputEvent: whether an event of this type carries n value words after its length word
  * (KEY 2; MOUSE_BUTTON, JOYSTICK_BUTTON, SCREEN_TOUCH 1; JOYSTICK_MOTION 1 or 2; others 0). */
 bool gdw_input_event_words_ok(uint32_t type, uint32_t n);
-/* Godot 2 Image: the formats the engine reads (Image::FORMAT_MAX); an empty Image is not checked. */
+/* Godot 2 Image: the formats the engine reads (Image::FORMAT_MAX); an empty Image is not checked.
+ * */
 #define GDW_IMAGE_FORMATS 23u
 
 /* ---- UTF-8 ------------------------------------------------------------------------------ */
@@ -228,13 +294,14 @@ bool gdw_input_event_words_ok(uint32_t type, uint32_t n);
 /* gdw_utf8_check: returns the index of the first offending byte, or (size_t)-1 if p[0..n)
  * is acceptable under rule. */
 size_t gdw_utf8_check(const uint8_t *p, size_t n, unsigned rule);
-/* gdw_ascii_prefix: how many of p[0..n) lead before the first byte that is not ASCII (n: all ASCII, which every
- * engine's UTF-8 rule keeps as it is). */
+/* gdw_ascii_prefix: how many of p[0..n) lead before the first byte that is not ASCII (n: all ASCII,
+ * which every engine's UTF-8 rule keeps as it is). */
 size_t gdw_ascii_prefix(const uint8_t *p, size_t n);
-/* gdw_plain_ascii: p[0..n) holds only bytes 0x01-0x7F: text every rule reads and keeps as it is, with no NUL
- * to end it (the decoder's plain strings, the encoder's text that needs no check). A word at a time: a byte
- * >= 0x80 or a zero byte sets a top bit of w | (w - 0x01...01) (with no top bit in w, only a zero byte
- * borrows). The last word overlaps the previous one rather than going byte by byte. */
+/* gdw_plain_ascii: p[0..n) holds only bytes 0x01-0x7F: text every rule reads and keeps as it is,
+ * with no NUL to end it (the decoder's plain strings, the encoder's text that needs no check). A
+ * word at a time: a byte >= 0x80 or a zero byte sets a top bit of w | (w - 0x01...01) (with no top
+ * bit in w, only a zero byte borrows). The last word overlaps the previous one rather than going
+ * byte by byte. */
 static GDW_ALWAYS_INLINE bool gdw_ascii_word64(const uint8_t *p) {
     uint64_t w;
     memcpy(&w, p, 8);
@@ -269,12 +336,14 @@ size_t gdw_utf8_engine_value(const uint8_t *p, size_t n, unsigned value_rule, ui
 typedef enum gdw_path_in { GDW_PATH_IN_ARRAY, GDW_PATH_IN_DICT, GDW_PATH_IN_OBJECT } gdw_path_in;
 
 /* Each appends to buf (GDW_PATH_MAX bytes, *n used), stops at GDW_PATH_MAX - 1, keeps the NUL. */
-void gdw_path_put(char *buf, size_t *n, const char *s, size_t len);                  /* literal */
+void gdw_path_put(char *buf, size_t *n, const char *s, size_t len); /* literal */
 void gdw_path_uint(char *buf, size_t *n, const char *before, uint32_t v, const char *after);
-void gdw_path_text(char *buf, size_t *n, const uint8_t *p, size_t len, bool quoted);  /* escaped input text */
+/* escaped input text */
+void gdw_path_text(char *buf, size_t *n, const uint8_t *p, size_t len, bool quoted);
 /* One step down: slot of a container (for dictionaries and objects, even slots are keys/names
  * and odd slots values); key: the text of the slot's key when it is a string, else NULL. */
-void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const uint8_t *key, size_t key_len);
+void gdw_path_step(char *buf, size_t *n, gdw_path_in in, uint32_t slot, const uint8_t *key,
+                   size_t key_len);
 /* The step to child `slot` of parent (its children as gdw_children gives them): how the parent
  * holds it, and for a Dictionary value or Object property the key text where it is a string. */
 void gdw_path_child(char *buf, size_t *n, const gdw_value *parent, uint32_t slot);
@@ -295,7 +364,7 @@ gdw_status gdw_build_put(gdw_builder *b, const gdw_value *v);
 /* gdw_build_open: open a container: head gives type and flags, ext the gdw_container (typed) or
  * gdw_object (full Object) its items go into at gdw_build_end, else NULL. */
 gdw_status gdw_build_open(gdw_builder *b, const gdw_value *head, void *ext);
-size_t gdw_builder_depth(const gdw_builder *b);      /* containers open */
+size_t gdw_builder_depth(const gdw_builder *b); /* containers open */
 /* gdw_builder_top: the innermost open container's head (*top); whether it has an extra part (an
  * Object, a typed container) . Only with a container open. */
 bool gdw_builder_top(const gdw_builder *b, const gdw_value **top);
@@ -303,7 +372,8 @@ size_t gdw_builder_open_count(const gdw_builder *b); /* values in the innermost 
 /* gdw_build_components: a math type or packed array of type t whose n components are already in
  * the document at bytes (little-endian, gdw_comp_bytes(t, width) each; width 4 or 8 for reals,
  * ignored for integer types): the count checked as for every way of building one. */
-gdw_status gdw_build_components(gdw_builder *b, gdw_type t, const uint8_t *bytes, size_t n, unsigned width);
+gdw_status gdw_build_components(gdw_builder *b, gdw_type t, const uint8_t *bytes, size_t n,
+                                unsigned width);
 /* gdw_descs_refused: NULL, or why the element types of a typed container of kind (K_DICT, K_ARRAY,
  * K_TYPED_ARRAY) break the rules every way of building one holds (gdw_build_open checks them; a
  * reader may too, earlier, to point at the element type). ct NULL: untyped. */
@@ -315,12 +385,16 @@ unsigned gdw_comp_bytes(const gdw_type_info *ti, unsigned w);
 
 #define GDW_WALK_MAX_DEPTH (GDW_HARD_MAX_DEPTH + 1) /* a decoded tree is at most this deep */
 
-/* The chain of a depth-first pair walk (gdw_walk_pair; equal.c): the a-side nodes it is inside, each with its slot in
- * its parent. At each pair the walk pops it to the pair's parent (gdw_chain_pop_to) and, to go below the pair, pushes
- * it (gdw_chain_push); the path of a pair is the chain's steps and its own (gdw_chain_path). gdw_value_diff's and
- * gdw_doc_approximate's (approximate.c); gdw_pair_children is their walks' children (gdw_children). */
+/* The chain of a depth-first pair walk (gdw_walk_pair; equal.c): the a-side nodes it is inside,
+ * each with its slot in its parent. At each pair the walk pops it to the pair's parent
+ * (gdw_chain_pop_to) and, to go below the pair, pushes it (gdw_chain_push); the path of a pair is
+ * the chain's steps and its own (gdw_chain_path). gdw_value_diff's and gdw_doc_approximate's
+ * (approximate.c); gdw_pair_children is their walks' children (gdw_children). */
 typedef struct gdw_chain {
-    struct { const gdw_value *node, *parent; uint32_t slot; } at[GDW_WALK_MAX_DEPTH + 2];
+    struct {
+        const gdw_value *node, *parent;
+        uint32_t slot;
+    } at[GDW_WALK_MAX_DEPTH + 2];
     unsigned depth;
 } gdw_chain;
 void gdw_chain_pop_to(gdw_chain *ch, const gdw_value *parent);
@@ -333,12 +407,15 @@ size_t gdw_pair_children(void *ctx, const gdw_value *v, const gdw_value **items)
  * too_deep instead of enter/leave for a value below GDW_WALK_MAX_DEPTH levels. */
 typedef struct gdw_walk_visitor {
     void (*enter)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
-    void (*before)(void *ctx, const gdw_value *parent, uint32_t slot); /* NULL: nothing to do there */
+    /* NULL: nothing to do there */
+    void (*before)(void *ctx, const gdw_value *parent, uint32_t slot);
     void (*leave)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
     void (*too_deep)(void *ctx, const gdw_value *v, const gdw_value *parent, uint32_t slot);
     void *ctx;
-    bool (*done)(void *ctx); /* NULL, or true to stop the walk where it is (a printer that is full) */
-    bool (*skip)(void *ctx, const gdw_value *v); /* NULL, or true (asked after enter) to leave out v's children */
+    /* NULL, or true to stop the walk where it is (a printer that is full) */
+    bool (*done)(void *ctx);
+    /* NULL, or true (asked after enter) to leave out v's children */
+    bool (*skip)(void *ctx, const gdw_value *v);
 } gdw_walk_visitor;
 
 void gdw_walk(const gdw_value *root, const gdw_walk_visitor *w);
@@ -350,9 +427,11 @@ bool gdw_walk_opens(const gdw_value *v);
  * answers false), the same with nothing below to compare, or the same so far: then children gives
  * each side's items (the counts must match). Deeper than GDW_WALK_MAX_DEPTH: false. */
 enum { GDW_PAIR_DIFFER, GDW_PAIR_SAME, GDW_PAIR_DESCEND };
-typedef int (*gdw_pair_fn)(void *ctx, const gdw_value *a, const gdw_value *b, const gdw_value *parent, size_t slot);
+typedef int (*gdw_pair_fn)(void *ctx, const gdw_value *a, const gdw_value *b,
+                           const gdw_value *parent, size_t slot);
 typedef size_t (*gdw_children_fn)(void *ctx, const gdw_value *v, const gdw_value **items);
-bool gdw_walk_pair(const gdw_value *a, const gdw_value *b, gdw_pair_fn compare, gdw_children_fn children, void *ctx);
+bool gdw_walk_pair(const gdw_value *a, const gdw_value *b, gdw_pair_fn compare,
+                   gdw_children_fn children, void *ctx);
 
 
 /* gdw_nodepath_split_text (nodepath.c): a NodePath's text p[0..n) split into names (between '/'s,
@@ -362,17 +441,25 @@ bool gdw_walk_pair(const gdw_value *a, const gdw_value *b, gdw_pair_fn compare, 
  * count only; else room for out->names + out->subnames of a counting call). Returns false, for
  * strict rules only, with out->bad_at and why. */
 typedef struct gdw_nodepath_rules {
-    bool strict;           /* the text form: an empty name or subname is an error. Else (the engines)
-                              empty names are skipped, an empty subname before the last empties the
-                              whole path and an empty last one is skipped */
+    /* the text form: an empty name or subname is an error. Else (the engines) empty names are
+     * skipped, an empty subname before the last empties the whole path and an empty last one is
+     * skipped */
+    bool strict;
     bool last_is_property; /* Godot 2: the last subname is the property (flag bit 1) */
-    bool godot2_bare;      /* Godot 2: a path of no parts has no flags, and subnames with no name,
-                              absolute flag or property make no path */
+    /* Godot 2: a path of no parts has no flags, and subnames with no name, absolute flag or
+     * property make no path */
+    bool godot2_bare;
 } gdw_nodepath_rules;
-typedef struct gdw_nodepath_split { uint32_t names, subnames, flags; size_t bad_at; const char *why; } gdw_nodepath_split;
-bool gdw_nodepath_split_text(const uint8_t *p, size_t n, const gdw_nodepath_rules *r, gdw_str *parts, gdw_nodepath_split *out);
+typedef struct gdw_nodepath_split {
+    uint32_t names, subnames, flags;
+    size_t bad_at;
+    const char *why;
+} gdw_nodepath_split;
+bool gdw_nodepath_split_text(const uint8_t *p, size_t n, const gdw_nodepath_rules *r,
+                             gdw_str *parts, gdw_nodepath_split *out);
 /* np holds the split path: its counts, flags and parts. */
-static inline void gdw_nodepath_of_split(gdw_nodepath *np, const gdw_nodepath_split *sp, gdw_str *parts) {
+static inline void gdw_nodepath_of_split(gdw_nodepath *np, const gdw_nodepath_split *sp,
+                                         gdw_str *parts) {
     np->name_count = sp->names;
     np->subname_count = sp->subnames;
     np->flags = sp->flags;

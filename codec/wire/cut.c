@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* cut.c — the cut tree (gdw_decode_options.keep_nodes): where a cutting walk stops keeping nodes, and the
- * lengths its open containers keep (walk.h says what the walk keeps of the cut). */
+/* cut.c — the cut tree (gdw_decode_options.keep_nodes): where a cutting walk stops keeping nodes,
+ * and the lengths its open containers keep (walk.h says what the walk keeps of the cut). */
 #include "codec/wire/walk.h"
 
-bool gdw_cut_here(gdw_cut *k, gdw_doc *doc, const frame *stack, unsigned open, gdw_value *root, size_t pos) {
+bool gdw_cut_here(gdw_cut *k, gdw_doc *doc, const frame *stack, unsigned open, gdw_value *root,
+                  size_t pos) {
     k->past = true;
-    if (open && !(k->fix = (gdw_cut_fix *)gdw_arena_alloc(doc, open * sizeof(gdw_cut_fix)))) return false;
+    if (open && !(k->fix = (gdw_cut_fix *)gdw_arena_alloc(doc, open * sizeof(gdw_cut_fix))))
+        return false;
     k->fixes = open;
     for (unsigned i = 0; i < open; i++) {
         const frame *f = &stack[i];

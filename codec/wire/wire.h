@@ -19,7 +19,9 @@ typedef struct gdw_cursor {
 } gdw_cursor;
 
 static GDW_ALWAYS_INLINE size_t cur_left(const gdw_cursor *c) { return c->len - c->pos; }
-static GDW_ALWAYS_INLINE bool cur_has(const gdw_cursor *c, size_t n) { return n <= c->len - c->pos; }
+static GDW_ALWAYS_INLINE bool cur_has(const gdw_cursor *c, size_t n) {
+    return n <= c->len - c->pos;
+}
 
 /* The next 4 or 8 bytes as a little-endian word, or n bytes (a pointer into the input). */
 static GDW_ALWAYS_INLINE bool cur_u32(gdw_cursor *c, uint32_t *out) {
@@ -46,7 +48,8 @@ static GDW_ALWAYS_INLINE bool cur_peek_u32(const gdw_cursor *c, size_t ahead, ui
     *out = rd_u32le(c->base + c->pos + ahead);
     return true;
 }
-static GDW_ALWAYS_INLINE bool cur_peek_bytes(const gdw_cursor *c, size_t ahead, size_t n, const uint8_t **out) {
+static GDW_ALWAYS_INLINE bool cur_peek_bytes(const gdw_cursor *c, size_t ahead, size_t n,
+                                             const uint8_t **out) {
     if (ahead > cur_left(c) || n > cur_left(c) - ahead) return false;
     *out = c->base + c->pos + ahead;
     return true;
@@ -57,7 +60,8 @@ static GDW_ALWAYS_INLINE bool cur_skip(gdw_cursor *c, size_t n) {
     return true;
 }
 /* Bytes already read, again (a dictionary key for an error's path): [off, off + n) before pos. */
-static GDW_ALWAYS_INLINE bool cur_behind(const gdw_cursor *c, size_t off, size_t n, const uint8_t **out) {
+static GDW_ALWAYS_INLINE bool cur_behind(const gdw_cursor *c, size_t off, size_t n,
+                                         const uint8_t **out) {
     if (off > c->pos || n > c->pos - off) return false;
     *out = c->base + off;
     return true;
@@ -72,12 +76,14 @@ typedef struct gdw_shadow_report {
     gdw_error *strict_err; /* in: where the first strict refusal goes */
     bool canonical;        /* out */
     bool engine_same;      /* out */
-    bool watched;          /* in, a validation (doc NULL): watch, as a decode with opts->watch_engine does,
-                              for what the engine holds otherwise (gdw_validate_watched) */
-    bool value_same;       /* out: gdw_doc_engine_same's answer for this walk */
-    gdw_rules_read *read;  /* out when not NULL: what the walk read of the row is added to it, whether the
-                              walk accepts or fails (not for a fast walk: a compatible one without a shadow
-                              or trace, whose reads are not noted) */
+    /* in, a validation (doc NULL): watch, as a decode with opts->watch_engine does, for what the
+     * engine holds otherwise (gdw_validate_watched) */
+    bool watched;
+    bool value_same; /* out: gdw_doc_engine_same's answer for this walk */
+    /* out when not NULL: what the walk read of the row is added to it, whether the walk accepts or
+     * fails (not for a fast walk: a compatible one without a shadow or trace, whose reads are not
+     * noted) */
+    gdw_rules_read *read;
 } gdw_shadow_report;
 
 /* gdw_wire_decode: the decode of gdwire.h's gdw_decode without the engine pass: the tree as the
@@ -88,7 +94,8 @@ typedef struct gdw_shadow_report {
  * only these. */
 #define GDW_KEY_MODIFIER_FLAGS (0xFu << 25)
 
-gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len, const gdw_decode_options *opts, gdw_doc *doc,
-                           size_t *consumed, gdw_error *err, gdw_shadow_report *report);
+gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
+                           const gdw_decode_options *opts, gdw_doc *doc, size_t *consumed,
+                           gdw_error *err, gdw_shadow_report *report);
 
 #endif
