@@ -566,9 +566,9 @@ static const gdw_value *whole_value(const gdw_check_row *w, const uint8_t *buf, 
  * the completed value needs more still, to CUT_TAIL_FACTOR times the bytes there are), checked as
  * gdw_check checks a row. What the reading makes of the bytes there are, as a whole value: its
  * misread-looking reals (*misread) and whether its encoder writes the bytes back
- * (out->reencodes_same) rank it among cut readings. (Not whether two cut readings are
- * alike: the zeros may read otherwise in each; same_reading asks of the bytes there are.) False
- * where the reading does not complete. */
+ * (out->reencodes_same) rank it among cut readings. (Not whether two cut readings are alike: the
+ * zeros may read otherwise in each; same_reading asks of the bytes there are.) False where the
+ * reading does not complete. */
 static bool complete_cut(const gdw_check_result *r, const uint8_t *buf, size_t len,
                          const gdw_decode_options *opts, gdw_check_result *out, size_t *misread) {
     memset(out, 0, sizeof *out);

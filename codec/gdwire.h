@@ -377,10 +377,11 @@ GDW_API bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
  * hold one string at one place, and a 64 MiB PackedByteArray costs one step (a node's head goes in
  * one step with its first word). Bytes elsewhere (a string an engine pass rewrote, a tree built by
  * hand) are read. gdw_decode_options.digest has a decode add the tree it makes, with no walk of its
- * own. What it promises: equal digests (same key) mean equal trees, but for a chance of about
- * 2^-128 (it is not a cryptographic hash: keep the key secret). Different digests mean unequal
- * trees only where every byte string of both lies inside the packet or outside it alike; otherwise
- * ask gdw_value_equal. */
+ * own.
+ * What it promises: equal digests (same key) mean equal trees, but for a chance of about 2^-128 (it
+ * is not a cryptographic hash: keep the key secret). Different digests mean unequal trees only
+ * where every byte string of both lies inside the packet or outside it alike; otherwise ask
+ * gdw_value_equal. */
 typedef struct gdw_digest {
     uint64_t h[2];
     uint64_t key[2];
@@ -783,8 +784,7 @@ GDW_API size_t gdw_text_print(const gdw_value *v, char *out, size_t cap);
 /* gdw_text_print_alloc: as above into memory from alloc (NULL: the default, malloc),
  * NUL-terminated, with *len (if not NULL) its length without the NUL; NULL (and *len 0) when an
  * allocation fails. Free it with gdw_text_free(alloc, text) and the same alloc (with the default
- * one, free() also
- * does: the length an allocator's free_fn is told is strlen(text) + 1). */
+ * one, free() also does: the length an allocator's free_fn is told is strlen(text) + 1). */
 GDW_API char *gdw_text_print_alloc(const gdw_value *v, const gdw_allocator *alloc, size_t *len);
 /* gdw_text_free: frees a text from gdw_text_print_alloc or gdw_json_print_alloc with the allocator
  * it came from (NULL: the default); NULL text is a no-op. */

@@ -145,9 +145,8 @@ typedef struct gdw_check_result {
  * gdw_check_take_answer): the same answers, fewer walks. */
 #define GDW_CHECK_SHARE_MIN 256u
 /* gdw_check_shares: whether the rows of a check of len bytes under opts (NULL: the defaults) take
- * alike rows'
- * answers: GDW_CHECK_SHARE_MIN bytes or more (below, a walk costs less than the comparisons).
- * gdw_check asks it, and so does `gdwire check`. */
+ * alike rows' answers: GDW_CHECK_SHARE_MIN bytes or more (below, a walk costs less than the
+ * comparisons). gdw_check asks it, and so does `gdwire check`. */
 GDW_API bool gdw_check_shares(size_t len, const gdw_decode_options *opts);
 GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                          const gdw_allocator *alloc, bool keep_docs, gdw_check_result *out,
@@ -181,17 +180,14 @@ typedef struct gdw_check_options {
      * after_row tells whose answer it took (gdw_check_threads: only without either) */
     bool take_answers;
     /* before_walk (NULL: none): row i is about to walk the packet, with *o (a copy of the check's
-     * options) the
-       decode it runs; the hook may set what does not change its answer (digest, on_node,
-       keep_nodes) */
+       options) the decode it runs; the hook may set what does not change its answer (digest,
+       on_node, keep_nodes) */
     void (*before_walk)(void *ctx, size_t i, gdw_decode_options *o);
     /* after_row (NULL: none): out[i] holds row i's answer: walked when from == i, else the answer
-     * of row from
-       (an earlier, walked row whose after_row has returned), taken. A row that may take row i's
-       answer waits
-       until after_row(i) returns, so what it leaves for row i's takers is there when they come. run
-       is NULL
-       for a row past the scheduler's 16 (none in today's table of 13), each its own walk */
+       of row from (an earlier, walked row whose after_row has returned), taken. A row that may take
+       row i's answer waits until after_row(i) returns, so what it leaves for row i's takers is
+       there when they come. run is NULL for a row past the scheduler's 16 (none in today's table of
+       13), each its own walk */
     void (*after_row)(void *ctx, gdw_check_run *run, size_t i, size_t from);
     void *ctx;
 } gdw_check_options;
@@ -235,8 +231,8 @@ GDW_API bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, si
 /* gdw_dialects_read_alike: b agrees with a on every rule and type table entry in *read (what a's
  * answer to a packet rests on: gdw_check_dialect_read). Then b's answer to the same packet and
  * options is a's, field for field (the dialect aside), its decode's tree equal to a's and its
- * digest (gdw_decode_options.digest) the
- * same: gdw_check gives b a's answer without walking again. False for a NULL argument. */
+ * digest (gdw_decode_options.digest) the same: gdw_check gives b a's answer without walking again.
+ * False for a NULL argument. */
 GDW_API bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b,
                                      const gdw_rules_read *read);
 /* gdw_dialects_answer_alike: as gdw_dialects_read_alike, but for read->strict_rules: b's answer is
@@ -318,8 +314,9 @@ GDW_API size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t 
 /* gdw_check_find_skip: where no row of at0 (gdw_check's answer to buf[0..len)) reads every byte,
  * the bytes in front of a value that one reads whole: a 4-byte length prefix that gives the rest's
  * length (put_var, store_var, PacketPeerStream), else the fewest of 1 to 8 (an opcode, a header).
- * 0: none (or a row reads the bytes whole). gdw_check_framing_text says what the skipped bytes are:
- * "a 4-byte length prefix (put_var's, store_var's)", "1 byte in front"; "" for skip 0. */
+ * 0: none (or a row reads the bytes whole).
+ * gdw_check_framing_text says what the skipped bytes are: "a 4-byte length prefix (put_var's,
+ * store_var's)", "1 byte in front"; "" for skip 0. */
 GDW_API size_t gdw_check_find_skip(const gdw_check_result *at0, size_t n, const uint8_t *buf,
                                    size_t len, const gdw_decode_options *opts);
 GDW_API size_t gdw_check_framing_text(const uint8_t *buf, size_t len, size_t skip, char *out,

@@ -81,13 +81,13 @@ typedef struct gdw_strings_facts {
  * core/templates/vector.h:227 (PackedByteArray.slice(begin, end = INT_MAX)); Godot 3.6.2
  * modules/gdscript/gdscript_functions.cpp:856-900 and 1876-1881 (bytes2var(bytes, allow_objects =
  * false)), core/pool_vector.h:448-469 (subarray(from, to): to inclusive, negative from the end);
- * Godot 3.0 and 3.1 have no
- * allow_objects: their bytes2var and get_var decode Objects always (docs/dialects/godot3.md); Godot
- * 2.1 modules/gdscript/gd_functions.cpp BYTES_TO_VAR (bytes2var(bytes), one argument); Pandemonium
- * v4.9 modules/gdscript/gdscript_functions.cpp (bytes2var(bytes, allow_objects), as Godot 3's).
- * StreamPeer.get_var and the file's get_var read a 32-bit length, then the value (4.6.3
- * core/io/stream_peer.cpp:502-515, core/io/file_access.cpp:380-392; 3.6.2
- * core/io/stream_peer.cpp:332-345, core/bind/core_bind.cpp:2339-2352). */
+ * Godot 3.0 and 3.1 have no allow_objects: their bytes2var and get_var decode Objects always
+ * (docs/dialects/godot3.md); Godot 2.1 modules/gdscript/gd_functions.cpp BYTES_TO_VAR
+ * (bytes2var(bytes), one argument); Pandemonium v4.9 modules/gdscript/gdscript_functions.cpp
+ * (bytes2var(bytes, allow_objects), as Godot 3's). StreamPeer.get_var and the file's get_var read a
+ * 32-bit length, then the value (4.6.3 core/io/stream_peer.cpp:502-515,
+ * core/io/file_access.cpp:380-392; 3.6.2 core/io/stream_peer.cpp:332-345,
+ * core/bind/core_bind.cpp:2339-2352). */
 typedef struct gdw_script_facts {
     const char *who;                        /* the engines, as a sentence names them: "Godot 4" */
     const char *decode_open, *decode_close; /* "bytes_to_var(" ")" */

@@ -114,8 +114,8 @@ static inline void digest_node(gdw_digest *g, const gdw_value *v) {
     case K_ARRAY:
     case K_TYPED_ARRAY: {
         /* how many nodes below are its own, from its length (as gdw_children counts them where the
-         * items are
-         * there: a cutting decode digests a container past its cut, whose items are not kept) */
+         * items are there: a cutting decode digests a container past its cut, whose items are not
+         * kept) */
         const gdw_container *ct = gdw_container_of(v);
         dg_pair(g, head, (uint64_t)(ct != NULL) | (uint64_t)v->len << (ti->kind == K_DICT ? 2 : 1));
         if (ct) {
@@ -183,8 +183,8 @@ static inline void digest_node(gdw_digest *g, const gdw_value *v) {
 
 /* digest_node for the nodes most trees are made of, inline (a decode digests each node as it makes
  * it: the call and the general head cost more than these nodes' one step), the others through
- * digest_node. The same words as
- * digest_node: none of these types has reals but float, whose head carries its width. */
+ * digest_node. The same words as digest_node: none of these types has reals but float, whose head
+ * carries its width. */
 static GDW_ALWAYS_INLINE void digest_node_fast(gdw_digest *g, const gdw_value *v) {
     if (v->type < GDW_TYPE_COUNT) {
         uint64_t head = (uint64_t)v->type | (uint64_t)(v->flags & GDW_VF_COMPARED) << 8 |

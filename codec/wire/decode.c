@@ -385,8 +385,7 @@ static GDW_ALWAYS_INLINE const uint8_t *keep(dctx *c, const uint8_t *p, size_t n
 
 /* keep for a string whose padding is in the input too: short ones (padded to 32 bytes or less) are
  * copied with their padding (the arena rounds n up to 8, at least padded, so the copy fits), by two
- * fixed-size copies that may
- * overlap: neither a call nor a loop whose exit follows the length */
+ * fixed-size copies that may overlap: neither a call nor a loop whose exit follows the length */
 static GDW_ALWAYS_INLINE const uint8_t *keep_padded(dctx *c, const uint8_t *p, size_t n,
                                                     size_t padded) {
     if (c->borrow || n == 0 || padded > 32) return keep(c, p, n);
