@@ -74,10 +74,15 @@ static void one(FILE *o, const char *name, unsigned skip, const gdw_dialect *d, 
     opts.watch_engine = true;
     gdw_digest g;
     gdw_digest_init(&g, 0x0123456789abcdefull, 0xfedcba9876543210ull, buf, len);
-    opts.digest = &g;
     nodes_seen seen = {0, 0xcbf29ce484222325ull};
+#ifdef GDW_HAS_DECODE_EVENTS
+    gdw_decode_events events = {.digest = &g, .on_node = on_node, .on_node_ctx = &seen};
+    opts.events = &events;
+#else
+    opts.digest = &g;
     opts.on_node = on_node;
     opts.on_node_ctx = &seen;
+#endif
 
     gdw_doc *doc = NULL;
     size_t consumed = 0;
@@ -126,7 +131,12 @@ static void one(FILE *o, const char *name, unsigned skip, const gdw_dialect *d, 
     cut.watch_engine = true;
     cut.keep_nodes = 3;
     gdw_digest_init(&g, 1, 2, buf, len);
+#ifdef GDW_HAS_DECODE_EVENTS
+    gdw_decode_events cut_events = {.digest = &g};
+    cut.events = &cut_events;
+#else
     cut.digest = &g;
+#endif
     doc = NULL;
     memset(&err, 0, sizeof err);
     consumed = 0;

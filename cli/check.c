@@ -104,7 +104,7 @@ static const char *type_of(const gdw_dialect *d, unsigned w) {
 
 /* ---- what a tree holds ---------------------------------------------------------------------------- */
 
-/* What a row's decode tells of its value, node by node as it makes them (facts_node, gdw_decode_options.on_node):
+/* What a row's decode tells of its value, node by node as it makes them (facts_node, gdw_decode_events.on_node):
  * its reals that look misread (the library's gdw_value_misread_own, down to GDW_MISREAD_DEPTH levels, as
  * gdw_value_misread_reals counts them), the types of its values in the order their headers are on the wire (an
  * Object's property names are bare strings, not values) and its digest (gdw_digest: the same digest, the same
@@ -115,6 +115,7 @@ struct tree_facts {
     unsigned type[MAX_IDS];
     size_t ntypes;
     gdw_digest digest;
+    gdw_decode_events events; /* the row's decode's: into digest, and facts_node */
 };
 
 /* The types whose components are reals (gdw_type_has_reals), as bits: asked at every node. */
@@ -454,9 +455,9 @@ static void walk_with_facts(void *ctx, size_t i, gdw_decode_options *o) {
     f->odd = 0;
     f->seen = 0;
     f->ntypes = 0;
-    o->digest = &f->digest; /* the decode adds its value as it makes it, and tells its facts */
-    o->on_node = facts_node;
-    o->on_node_ctx = f;
+    /* the decode adds its value as it makes it, and tells its facts */
+    f->events = (gdw_decode_events){.digest = &f->digest, .on_node = facts_node, .on_node_ctx = f};
+    o->events = &f->events;
     o->keep_nodes = c->keep == KEEP_ALL ? 0 : CHECK_KEEP_NODES; /* the output reads the value lines only */
 }
 

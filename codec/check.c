@@ -315,8 +315,7 @@ const gdw_doc *gdw_check_engine_tree(gdw_check_run *run, size_t i) {
     o.borrow_input = true;
     o.keep_nodes = 0;
     o.trace = NULL;
-    o.digest = NULL;
-    o.on_node = NULL;
+    o.events = NULL;
     gdw_rules_read read = {0, 0, 0};
     gdw_doc *doc = NULL;
     if (gdw_decode_read(d, run->buf, run->len, &o, run->alloc, &doc, NULL, NULL, &read) != GDW_OK)
@@ -394,15 +393,15 @@ size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_optio
      * answer: where the rows keep no documents (each would need its own tree) and no digest is
      * asked (each decode adds to it), or where the caller's hooks stand in for both (take_answers),
      * and gdw_check_shares says so. */
-    bool bare = !co->keep_docs && !run.opts->digest;
+    bool bare = !co->keep_docs && !(run.opts->events && run.opts->events->digest);
     run.share = (bare || co->take_answers) && gdw_check_shares(len, run.opts);
     run.nw = 0;
     run.engine_trees = false;
     unsigned threads = co->threads > GDW_CHECK_THREADS_MAX ? GDW_CHECK_THREADS_MAX : co->threads;
     if (threads > run.n) threads = (unsigned)run.n;
-    /* the caller's digest, trace and on_node are one object each: without a before_walk that gives
-     * each row its own, one thread calls them */
-    if (!co->before_walk && (run.opts->digest || run.opts->trace || run.opts->on_node)) threads = 1;
+    /* the caller's trace and events are one object each: without a before_walk that gives each row
+     * its own, one thread calls them */
+    if (!co->before_walk && (run.opts->events || run.opts->trace)) threads = 1;
 #if RUN_THREADS
     run.threaded = false;
     bool on_threads = threads > 1 && answer_on_threads(&run, threads);
@@ -556,7 +555,7 @@ static const gdw_value *whole_value(const gdw_check_row *w, const uint8_t *buf, 
     o.keep_nodes = 0;
     o.allow_trailing = true;
     o.trace = NULL;
-    o.digest = NULL;
+    o.events = NULL;
     return gdw_decode(w->result.dialect, buf, len, &o, NULL, tmp, NULL, NULL) == GDW_OK
                ? gdw_doc_root(*tmp)
                : NULL;
@@ -576,7 +575,7 @@ static bool complete_cut(const gdw_check_result *r, const uint8_t *buf, size_t l
     size_t limit = len * CUT_TAIL_FACTOR + CUT_TAIL_SLACK, tail = r->err.short_by;
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
     o.trace = NULL;
-    o.digest = NULL;
+    o.events = NULL;
     o.borrow_input = true; /* the tree is read before the padded copy is freed */
     for (int round = 0; round < 8 && tail <= limit; round++) {
         uint8_t *padded = (uint8_t *)calloc(len + tail, 1);
@@ -620,7 +619,7 @@ static bool same_reading(const gdw_check_row *a, const gdw_check_row *b, const u
         if (!a_read->known) {
             gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
             o.trace = NULL;
-            o.digest = NULL;
+            o.events = NULL;
             memset(&a_read->read, 0, sizeof a_read->read);
             gdw_decode_read(a->result.dialect, buf, len, &o, NULL, NULL, NULL, NULL, &a_read->read);
             a_read->known = true;
@@ -689,7 +688,7 @@ static void best_type_ids(const gdw_check_row *b, const uint8_t *buf, size_t len
     t.trace = collect_type_id;
     t.trace_ctx = seen;
     t.allow_trailing = true;
-    t.digest = NULL;
+    t.events = NULL;
     gdw_validate(b->result.dialect, buf, len, &t, NULL, NULL);
 }
 
@@ -1090,7 +1089,7 @@ gdw_check_report *gdw_check_report_make(const uint8_t *buf, size_t len,
     rep->len = len;
     gdw_decode_options o = opts ? *opts : gdw_decode_options_default();
     o.trace = NULL;
-    o.digest = NULL;
+    o.events = NULL;
     o.borrow_input = false; /* the report outlives the caller's buffer */
     gdw_check(buf, len, &o, alloc, true, res, n);
     rep->skip = gdw_check_find_skip(res, n, buf, len, &o);

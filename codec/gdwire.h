@@ -365,33 +365,6 @@ GDW_API bool gdw_value_same_numbers(const gdw_value *a, const gdw_value *b);
 /* gdw_typedesc_equal: two container element types are the same (a builtin's wire id counts only
  * for ids with no type; a class or script by its name). */
 GDW_API bool gdw_typedesc_equal(const gdw_typedesc *a, const gdw_typedesc *b);
-/* gdw_digest: a 128-bit digest of trees decoded from one packet, of what gdw_value_equal compares,
- * so that many trees can be grouped by value in one walk each instead of a walk of every pair
- * (gdwire check groups the dialects that read a packet alike so). gdw_digest_init starts one, with
- * a key (two random words: the digest is keyed so that no packet can be made to collide on purpose)
- * and the packet the trees were decoded from; gdw_digest_node adds one value's own content (type,
- * length, the flags equality compares, scalar bits, text and data), not its children;
- * gdw_digest_tree adds a whole tree in pre-order (node by node, so a caller's own walk can add it
- * up with other work: each node's length fixes how many children follow). Text and data that lie
- * inside the packet are taken by their place in it, not read: two zero-copy decodes of a packet
- * hold one string at one place, and a 64 MiB PackedByteArray costs one step (a node's head goes in
- * one step with its first word). Bytes elsewhere (a string an engine pass rewrote, a tree built by
- * hand) are read. gdw_decode_options.digest has a decode add the tree it makes, with no walk of its
- * own.
- * What it promises: equal digests (same key) mean equal trees, but for a chance of about 2^-128 (it
- * is not a cryptographic hash: keep the key secret). Different digests mean unequal trees only
- * where every byte string of both lies inside the packet or outside it alike; otherwise ask
- * gdw_value_equal. */
-typedef struct gdw_digest {
-    uint64_t h[2];
-    uint64_t key[2];
-    const uint8_t *packet;
-    size_t packet_len;
-} gdw_digest;
-GDW_API void gdw_digest_init(gdw_digest *g, uint64_t key0, uint64_t key1, const uint8_t *packet,
-                             size_t packet_len);
-GDW_API void gdw_digest_node(gdw_digest *g, const gdw_value *v);
-GDW_API bool gdw_digest_tree(gdw_digest *g, const gdw_value *root);
 
 /* ---------------------------------------------------------------------------------------
  * Dialects (the tables live in codec/table/dialects.c; a row is read through the calls below).
@@ -592,11 +565,9 @@ typedef struct gdw_trace_event {
 typedef void (*gdw_trace_fn)(void *ctx, const gdw_trace_event *ev);
 
 
-/* gdw_node_fn: one value of a tree a decode makes (gdw_decode_options.on_node), as it is made: its
- * own content is whole, its children are not made yet (do not read them: gdw_children may give
- * none), and it is valid only during the call. depth: 0 for the root. An Object's property names
- * are not values and are not passed. */
-typedef void (*gdw_node_fn)(void *ctx, const gdw_value *v, unsigned depth);
+/* The events a decode gives the tools as it walks, the digest of its tree and a call for each node
+ * made (gdwire_check.h): gdw_decode_options.events. */
+typedef struct gdw_decode_events gdw_decode_events;
 
 typedef struct gdw_decode_options {
     gdw_mode mode;
@@ -622,12 +593,6 @@ typedef struct gdw_decode_options {
      * Dictionary's keys (about 10% of the decode of small Dictionaries). Off: gdw_doc_engine_same
      * says false */
     bool watch_engine;
-    /* if not NULL (gdw_digest_init'ed), gdw_decode adds the tree it returns to it, as
-     * gdw_digest_tree would, in the decode's own walk (the nodes while they are made, not a second
-     * walk of the tree); engine-exact mode, whose engine pass changes the tree after the walk, adds
-     * the tree it returns. After a failed decode its state is unspecified; a validation leaves it
-     * alone */
-    gdw_digest *digest;
     /* 0: the whole tree. Otherwise the tree keeps the value's first keep_nodes nodes in pre-order
      * (the wire's order; an Object's property names count) and no more: a cut tree (gdw_doc_cut),
      * in which a container holds the children it had begun before the cut and its length says so (a
@@ -641,11 +606,9 @@ typedef struct gdw_decode_options {
      * the input, as with borrow_input. Engine-exact mode keeps the whole tree (its engine pass
      * reads it) */
     size_t keep_nodes;
-    /* if not NULL, called for each value of the tree a decode returns, in pre-order, as gdw_node_fn
-     * says (engine-exact mode: once its engine pass has made the tree); a validation calls it for
-     * none */
-    gdw_node_fn on_node;
-    void *on_node_ctx;
+    /* NULL: none. The tools' events (gdwire_check.h, gdw_decode_events): the digest of the tree
+     * and a call for each node, as the decode makes them */
+    const gdw_decode_events *events;
 } gdw_decode_options;
 
 /* gdw_decode_options_default: compatible mode, depth 1024, no size limit, no objects. */

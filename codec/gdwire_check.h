@@ -73,6 +73,59 @@ GDW_API unsigned gdw_dialect_fuzz_id(const gdw_dialect *d);
 GDW_API const char *gdw_rule_name(gdw_rule r);
 
 /* ---------------------------------------------------------------------------------------
+ * A decode's events, for the tools: the digest of the tree it makes, and each node as it is made
+ * (gdw_decode_options.events). gdwire check groups the rows that read a packet alike by them.
+ * ------------------------------------------------------------------------------------- */
+/* gdw_digest: a 128-bit digest of trees decoded from one packet, of what gdw_value_equal compares,
+ * so that many trees can be grouped by value in one walk each instead of a walk of every pair
+ * (gdwire check groups the dialects that read a packet alike so). gdw_digest_init starts one, with
+ * a key (two random words: the digest is keyed so that no packet can be made to collide on purpose)
+ * and the packet the trees were decoded from; gdw_digest_node adds one value's own content (type,
+ * length, the flags equality compares, scalar bits, text and data), not its children;
+ * gdw_digest_tree adds a whole tree in pre-order (node by node, so a caller's own walk can add it
+ * up with other work: each node's length fixes how many children follow). Text and data that lie
+ * inside the packet are taken by their place in it, not read: two zero-copy decodes of a packet
+ * hold one string at one place, and a 64 MiB PackedByteArray costs one step (a node's head goes in
+ * one step with its first word). Bytes elsewhere (a string an engine pass rewrote, a tree built by
+ * hand) are read. gdw_decode_events.digest has a decode add the tree it makes, with no walk of its
+ * own.
+ * What it promises: equal digests (same key) mean equal trees, but for a chance of about 2^-128 (it
+ * is not a cryptographic hash: keep the key secret). Different digests mean unequal trees only
+ * where every byte string of both lies inside the packet or outside it alike; otherwise ask
+ * gdw_value_equal. */
+typedef struct gdw_digest {
+    uint64_t h[2];
+    uint64_t key[2];
+    const uint8_t *packet;
+    size_t packet_len;
+} gdw_digest;
+GDW_API void gdw_digest_init(gdw_digest *g, uint64_t key0, uint64_t key1, const uint8_t *packet,
+                             size_t packet_len);
+GDW_API void gdw_digest_node(gdw_digest *g, const gdw_value *v);
+GDW_API bool gdw_digest_tree(gdw_digest *g, const gdw_value *root);
+/* gdw_node_fn: one value of a tree a decode makes (gdw_decode_events.on_node), as it is made: its
+ * own content is whole, its children are not made yet (do not read them: gdw_children may give
+ * none), and it is valid only during the call. depth: 0 for the root. An Object's property names
+ * are not values and are not passed. */
+typedef void (*gdw_node_fn)(void *ctx, const gdw_value *v, unsigned depth);
+typedef struct gdw_decode_events {
+    /* if not NULL (gdw_digest_init'ed), gdw_decode adds the tree it returns to it, as
+     * gdw_digest_tree would, in the decode's own walk (the nodes while they are made, not a second
+     * walk of the tree); engine-exact mode, whose engine pass changes the tree after the walk, adds
+     * the tree it returns. After a failed decode its state is unspecified; a validation leaves it
+     * alone */
+    gdw_digest *digest;
+    /* if not NULL, called for each value of the tree a decode returns, in pre-order, as gdw_node_fn
+     * says (engine-exact mode: once its engine pass has made the tree); a validation calls it for
+     * none */
+    gdw_node_fn on_node;
+    void *on_node_ctx;
+} gdw_decode_events;
+/* Defined where gdw_decode_options has events (0.2.0 on; before, the fields digest, on_node and
+ * on_node_ctx were its own): for a program built against either. */
+#define GDW_HAS_DECODE_EVENTS 1
+
+/* ---------------------------------------------------------------------------------------
  * For the command's other verbs: explain's field text, diff's walk, the byte dumps people paste.
  * ------------------------------------------------------------------------------------- */
 /* gdw_trace_field_text: what a traced field's bytes say, as `gdwire explain` prints it beside them
@@ -140,9 +193,9 @@ typedef struct gdw_check_result {
  * written). Returns the number of rows, gdw_dialect_count(), as snprintf returns the length it
  * needs: out holds every row when cap is at least that (0 for NULL buf with len > 0, NULL out with
  * cap > 0). How many rows accept: count the results whose status is GDW_OK. Without keep_docs, on a
- * packet of GDW_CHECK_SHARE_MIN bytes or more, without opts->digest, a row that reads the packet as
- * an earlier row did takes that row's answer without walking (gdw_dialects_answer_alike,
- * gdw_check_take_answer): the same answers, fewer walks. */
+ * packet of GDW_CHECK_SHARE_MIN bytes or more, without a digest (opts->events), a row that reads
+ * the packet as an earlier row did takes that row's answer without walking
+ * (gdw_dialects_answer_alike, gdw_check_take_answer): the same answers, fewer walks. */
 #define GDW_CHECK_SHARE_MIN 256u
 /* gdw_check_shares: whether the rows of a check of len bytes under opts (NULL: the defaults) take
  * alike rows' answers: GDW_CHECK_SHARE_MIN bytes or more (below, a walk costs less than the
@@ -157,8 +210,8 @@ GDW_API size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_option
  * the threads and their timing (codec/tests/check_threads_test.c): where rows share answers, a
  * row that may read the packet as a row running on another thread does waits for it and then takes
  * its answer, and the thread does a later row meanwhile. alloc must then be safe to call from each
- * thread. With opts->digest, trace or on_node set, one thread runs every row (each is one object of
- * the caller's). The library has threads on POSIX systems (Linux, the BSDs, macOS, WebAssembly
+ * thread. With a trace or events (opts->events) set, one thread runs every row (each is one object
+ * of the caller's). The library has threads on POSIX systems (Linux, the BSDs, macOS, WebAssembly
  * built with pthreads); elsewhere, or built with -DGDW_NO_THREADS, every row runs on the calling
  * thread. Returns as gdw_check. */
 #define GDW_CHECK_THREADS_MAX 32u
@@ -176,12 +229,12 @@ typedef struct gdw_check_options {
     bool keep_docs;   /* each walked row's result keeps its document (r->doc) */
     unsigned threads; /* as gdw_check_threads */
     /* rows take an alike row's answer wherever gdw_check_shares says so, even with keep_docs or
-     * opts->digest: a row that takes one has no document and adds nothing to a digest, and
+     * a digest: a row that takes one has no document and adds nothing to a digest, and
      * after_row tells whose answer it took (gdw_check_threads: only without either) */
     bool take_answers;
     /* before_walk (NULL: none): row i is about to walk the packet, with *o (a copy of the check's
-       options) the decode it runs; the hook may set what does not change its answer (digest,
-       on_node, keep_nodes) */
+       options) the decode it runs; the hook may set what does not change its answer (its
+       events, keep_nodes) */
     void (*before_walk)(void *ctx, size_t i, gdw_decode_options *o);
     /* after_row (NULL: none): out[i] holds row i's answer: walked when from == i, else the answer
        of row from (an earlier, walked row whose after_row has returned), taken. A row that may take
@@ -231,7 +284,7 @@ GDW_API bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, si
 /* gdw_dialects_read_alike: b agrees with a on every rule and type table entry in *read (what a's
  * answer to a packet rests on: gdw_check_dialect_read). Then b's answer to the same packet and
  * options is a's, field for field (the dialect aside), its decode's tree equal to a's and its
- * digest (gdw_decode_options.digest) the same: gdw_check gives b a's answer without walking again.
+ * digest (gdw_decode_events.digest) the same: gdw_check gives b a's answer without walking again.
  * False for a NULL argument. */
 GDW_API bool gdw_dialects_read_alike(const gdw_dialect *a, const gdw_dialect *b,
                                      const gdw_rules_read *read);

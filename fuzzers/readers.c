@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target `readers`: the ways the library compares and reads decoded trees agree with each other, on the
  * trees of every dialect that accepts the packet (gdw_check_dialect, compatible mode, zero-copy):
- *   - each decode's own digest (gdw_decode_options.digest, added as the decode makes the nodes) is the digest
+ *   - each decode's own digest (gdw_decode_events.digest, added as the decode makes the nodes) is the digest
  *     of the tree it returns (gdw_digest_tree), and equal digests only for equal trees (gdw_value_equal);
  *   - gdw_value_diff finds a difference exactly where gdw_value_equal finds the trees unequal, its two nodes
  *     differ, and a path of indices alone names them (gdw_path_get);
@@ -241,11 +241,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.borrow_input = true; /* the input outlives the documents */
     for (size_t i = 0; i < nd && i < 64; i++) {
         gdw_digest_init(&dg[i], 0x243F6A8885A308D3u, 0x13198A2E03707344u, in.packet, in.len);
-        o.digest = &dg[i];
+        gdw_decode_events events = {.digest = &dg[i]};
+        o.events = &events;
         memset(&read[i], 0, sizeof read[i]);
         gdw_check_dialect_read(gdw_dialect_at(i), in.packet, in.len, &o, NULL, true, &res[i], &read[i]);
     }
-    o.digest = NULL;
+    o.events = NULL;
     rows_alike_agree(&in, &o, res, dg, read, nd < 64 ? nd : 64);
     readers_agree(&in, res, dg);
     for (size_t i = 0; i < nd && i < 64; i++) gdw_doc_free(res[i].doc);

@@ -157,25 +157,25 @@ static gdw_status settle(settle_ctx *c, gdw_value *root, settle_frame *f, unsign
     return GDW_OK;
 }
 
-/* The pass done (settled): engine-exact mode's events (options.digest, options.on_node), of the
- * tree it returns: each value in pre-order added to the digest (as gdw_digest_tree) and passed to
- * on_node (not an Object's property name), in one walk once the pass is done. The pass itself
+/* The pass done (settled): engine-exact mode's events (options.events: the digest and on_node), of
+ * the tree it returns: each value in pre-order added to the digest (as gdw_digest_tree) and passed
+ * to on_node (not an Object's property name), in one walk once the pass is done. The pass itself
  * settles children before their container, and a container's step (merged keys, dropped elements)
  * changes which of its settled children the tree keeps: which nodes the tree holds, and in what
  * order, is known only once the root is settled. */
 static gdw_visit_answer pass_node(void *ctx, gdw_visit_event ev, const gdw_value *v,
                                   const gdw_value *parent, size_t slot, unsigned depth) {
     (void)ev;
-    const gdw_decode_options *o = (const gdw_decode_options *)ctx;
-    if (o->digest) gdw_digest_node(o->digest, v);
-    if (o->on_node && !(parent && parent->type == GDW_OBJECT && slot % 2 == 0))
-        o->on_node(o->on_node_ctx, v, depth);
+    const gdw_decode_events *e = (const gdw_decode_events *)ctx;
+    if (e->digest) gdw_digest_node(e->digest, v);
+    if (e->on_node && !(parent && parent->type == GDW_OBJECT && slot % 2 == 0))
+        e->on_node(e->on_node_ctx, v, depth);
     return GDW_VISIT_GO;
 }
 
 static gdw_status settled(const gdw_doc *doc, const gdw_decode_options *opts) {
-    if (opts && (opts->digest || opts->on_node))
-        gdw_visit(gdw_doc_root(doc), GDW_VISIT_PRE, pass_node, (void *)opts);
+    if (opts && opts->events && (opts->events->digest || opts->events->on_node))
+        gdw_visit(gdw_doc_root(doc), GDW_VISIT_PRE, pass_node, (void *)opts->events);
     return GDW_OK;
 }
 

@@ -120,7 +120,7 @@ static void check_packet_in(const uint8_t *p, size_t n, const gdw_decode_options
         }
     /* gdw_check shares: the same answers as each row's own */
     static gdw_check_result shared[MAX_ROWS];
-    size_t rows = gdw_check(p, n, o->digest ? NULL : o, NULL, false, shared, MAX_ROWS),
+    size_t rows = gdw_check(p, n, o->events ? NULL : o, NULL, false, shared, MAX_ROWS),
            accepted = 0, own = 0;
     CHECK(rows == gdw_dialect_count(), "gdw_check: %zu rows, the table has %zu", rows,
           gdw_dialect_count());

@@ -173,10 +173,11 @@ static void digest_one_object(void) {
     gdw_decode_options o = gdw_decode_options_default();
     gdw_digest d1, d4;
     gdw_digest_init(&d1, 1, 2, packet, n);
-    o.digest = &d1;
+    gdw_decode_events e1 = {.digest = &d1}, e4 = {.digest = &d4};
+    o.events = &e1;
     gdw_check(packet, n, &o, NULL, false, one, MAX_ROWS);
     gdw_digest_init(&d4, 1, 2, packet, n);
-    o.digest = &d4;
+    o.events = &e4;
     for (int round = 0; round < 20; round++) {
         gdw_digest_init(&d4, 1, 2, packet, n);
         gdw_check_threads(packet, n, &o, NULL, false, 4, many, MAX_ROWS);

@@ -56,9 +56,8 @@ static void decode(decoded *x, const gdw_dialect *d, const uint8_t *p, size_t n,
     gdw_digest_init(&x->digest, K0, K1, p, n);
     x->nodes.hash = 0xcbf29ce484222325u;
     x->nodes.n = 0;
-    o.digest = &x->digest;
-    o.on_node = on_node;
-    o.on_node_ctx = &x->nodes;
+    gdw_decode_events events = {.digest = &x->digest, .on_node = on_node, .on_node_ctx = &x->nodes};
+    o.events = &events;
     o.keep_nodes = keep;
     x->consumed = 0;
     x->doc = NULL;

@@ -7,7 +7,7 @@
  *    packet, equal digests only where gdw_value_equal says equal (no false merge), and equal trees
  *    with different digests only where a byte string of one tree lies outside the packet (the case
  *    the header leaves to gdw_value_equal). The pairs of each kind are counted, so the test cannot
- *    pass on nothing. Each decode also adds its tree in its own walk (gdw_decode_options.digest),
+ *    pass on nothing. Each decode also adds its tree in its own walk (gdw_decode_events.digest),
  *    zero-copy
  *    and copying, in the three modes: the same digest as gdw_digest_tree of the tree it returns.
  * 2. Values parsed from text (their bytes outside any packet, so read): a value parsed twice
@@ -72,8 +72,8 @@ static bool all_inside(const gdw_value *v, const uint8_t *p, size_t n) {
 
 static long g_equal_same, g_unequal_apart, g_equal_apart_outside, g_pairs, g_walk_same, g_encoded;
 
-/* A decode's own digest (options.digest, added as its walk makes the nodes) against a walk of the
- * tree it returns. */
+/* A decode's own digest (gdw_decode_events.digest, added as its walk makes the nodes) against a
+ * walk of the tree it returns. */
 static void walk_digest(const gdw_dialect *d, const uint8_t *p, size_t n,
                         const gdw_decode_options *base, bool borrow) {
     gdw_decode_options o = *base;
@@ -81,7 +81,8 @@ static void walk_digest(const gdw_dialect *d, const uint8_t *p, size_t n,
     gdw_digest_init(&g, K0, K1, p, n);
     o.borrow_input = borrow;
     o.allow_objects = true; /* full Objects too: their property names are made outside read_value */
-    o.digest = &g;
+    gdw_decode_events events = {.digest = &g};
+    o.events = &events;
     gdw_doc *doc = NULL;
     if (gdw_decode(d, p, n, &o, NULL, &doc, NULL, NULL) != GDW_OK) return;
     uint64_t want[2];

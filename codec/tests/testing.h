@@ -185,7 +185,8 @@ static inline void t_answer_of(t_answer *a, const gdw_dialect *d, const uint8_t 
                                const gdw_decode_options *base) {
     gdw_decode_options o = *base;
     gdw_digest_init(&a->digest, 0x0123456789ABCDEFu, 0xFEDCBA9876543210u, p, n);
-    o.digest = &a->digest;
+    gdw_decode_events events = {.digest = &a->digest};
+    o.events = &events;
     memset(&a->read, 0, sizeof a->read);
     memset(&a->r, 0, sizeof a->r);
     gdw_check_dialect_read(d, p, n, &o, NULL, true, &a->r, &a->read);

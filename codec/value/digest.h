@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* digest.h — the digest of one node (gdw_digest, gdwire.h), inline: gdw_digest_node and
- * gdw_digest_tree (digest.c) and a decode's own digest (wire/decode.c, gdw_decode_options.digest)
+ * gdw_digest_tree (digest.c) and a decode's own digest (wire/decode.c, gdw_decode_events.digest)
  * add nodes through it, so a decode digests as it makes the nodes without a call a node. */
 #ifndef GDWIRE_VALUE_DIGEST_H
 #define GDWIRE_VALUE_DIGEST_H
 
+#include "codec/gdwire_check.h" /* gdw_digest */
 #include "codec/value/value.h"
 
 /* The 64x64->128 multiply folded to 64 bits: each lane takes every word through its own key. */

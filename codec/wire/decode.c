@@ -102,13 +102,13 @@ typedef struct dctx {
     /* keys_kept is asked: the row's engine may change keys (keys_may_change), or the walk notes its
      * reads (keys_kept reads those rules only where the keys make them matter) */
     bool keys_judged;
-    /* a decode into a tree with options.digest: each node is added once it is made (walk), so in
-     * the tree's pre-order, which is the wire's order */
+    /* a decode into a tree with a digest (options.events): each node is added once it is made
+     * (walk), so in the tree's pre-order, which is the wire's order */
     gdw_digest *digest;
     /* room_for refused a destination its storage: the walk is sure to fail, and the nodes made
      * since may be incomplete (a NodePath's count without its parts): not digested */
     bool sure_to_fail;
-    /* a decode into a tree with options.on_node: each value once it is made (walk) */
+    /* a decode into a tree with on_node (options.events): each value once it is made (walk) */
     gdw_node_fn on_node;
     void *on_node_ctx;
     gdw_value *root; /* the tree's root (doc->root), NULL validating */
@@ -1978,9 +1978,12 @@ gdw_status gdw_wire_decode(const gdw_dialect *d, const uint8_t *buf, size_t len,
     c.doc = doc;
     /* engine-exact mode: the digest and on_node are of the tree its pass makes, which emits them
      * (gdw_decode) */
-    c.digest = doc && !exact(&c) ? o.digest : NULL;
-    c.on_node = doc && !exact(&c) ? o.on_node : NULL;
-    c.on_node_ctx = o.on_node_ctx;
+    /* the walk gives the tree's events where it makes the tree returned (engine-exact mode's pass
+     * gives its own) */
+    const gdw_decode_events *events = doc && !exact(&c) ? o.events : NULL;
+    c.digest = events ? events->digest : NULL;
+    c.on_node = events ? events->on_node : NULL;
+    c.on_node_ctx = events ? events->on_node_ctx : NULL;
     if (doc && o.keep_nodes && !exact(&c)) gdw_cut_start(&c.cut, o.keep_nodes);
     /* a cut tree points into the input (gdw_decode_options.keep_nodes) */
     c.borrow = c.borrow || c.cut.on;

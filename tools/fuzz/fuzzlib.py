@@ -165,7 +165,8 @@ def fuzz_rows():
     if _ROWS is None:
         src = open(os.path.join(ROOT, "codec", "table", "dialects.c")).read()
         rows = []
-        for m in re.finditer(r'\{\.name = "([^"]+)", \.fuzz_id = (\d+),([^}]*)', src):
+        # a row's designated initializers, however codec/'s .clang-format lays them out
+        for m in re.finditer(r'\{\s*\.name = "([^"]+)",\s*\.fuzz_id = (\d+),([^}]*)', src):
             rel = re.search(r'\.release_of = "([^"]+)"', m.group(3))
             rows.append((int(m.group(2)), m.group(1), rel.group(1) if rel else None))
         _ROWS = sorted(rows)
