@@ -14,7 +14,7 @@
 static gdw_status validate_read(const gdw_dialect *d, const uint8_t *buf, size_t len,
                                 const gdw_decode_options *o, size_t *consumed, gdw_error *err,
                                 gdw_rules_read *read) {
-    gdw_shadow_report report = {NULL, false, false, false, false, read};
+    gdw_shadow_report report = {.strict_err = NULL, .read = read};
     return gdw_wire_decode(d, buf, len, o, NULL, consumed, err, &report);
 }
 
@@ -49,7 +49,7 @@ bool gdw_check_dialect_read(const gdw_dialect *d, const uint8_t *buf, size_t len
      * finds it in the same walk, and whether engine-exact mode reads the bytes the same way
      * (then its verdict is this one); other verdicts take a validation of their own
      * (fuzzers/validate_vs_decode.c checks both against separate validations). */
-    gdw_shadow_report report = {&r->strict_err, false, false, false, false, read};
+    gdw_shadow_report report = {.strict_err = &r->strict_err, .read = read};
     r->status = gdw_decode_shadowed(d, buf, len, &o, alloc, &doc, &r->consumed, &r->err, &report);
     if (r->status != GDW_OK) return false;
     if (o.mode == GDW_MODE_COMPATIBLE) {
@@ -81,7 +81,7 @@ gdw_status gdw_decode_read(const gdw_dialect *d, const uint8_t *buf, size_t len,
                            gdw_rules_read *read) {
     /* a compatible walk that notes its reads finds the strict verdict too (gdw_check's walk) */
     gdw_error strict_err;
-    gdw_shadow_report report = {&strict_err, false, false, false, false, read};
+    gdw_shadow_report report = {.strict_err = &strict_err, .read = read};
     return gdw_decode_shadowed(d, buf, len, opts, alloc, out_doc, consumed, err,
                                read ? &report : NULL);
 }
@@ -112,8 +112,7 @@ bool gdw_check_shares(size_t len, const gdw_decode_options *opts) {
     return len >= GDW_CHECK_SHARE_MIN;
 }
 
-/* ---- the rows of a check, on one thread or several: the one scheduler
- * -------------------------------------- */
+/* ---- the rows of a check, on one thread or several: the one scheduler ------------------------ */
 
 /* Where the library has threads: POSIX ones, but for a WebAssembly build without them (and
  * GDW_NO_THREADS). */
@@ -377,7 +376,7 @@ size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_optio
                           gdw_check_result *out, size_t cap) {
     size_t nd = gdw_dialect_count();
     if ((!buf && len > 0) || (!out && cap > 0)) return 0;
-    static const gdw_check_options one_thread = {false, 1, false, NULL, NULL, NULL};
+    static const gdw_check_options one_thread = {.threads = 1};
     if (!co) co = &one_thread;
     gdw_decode_options defaults = gdw_decode_options_default();
     gdw_check_run run;
@@ -428,7 +427,7 @@ size_t gdw_check_run_rows(const uint8_t *buf, size_t len, const gdw_decode_optio
 size_t gdw_check_threads(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
                          const gdw_allocator *alloc, bool keep_docs, unsigned threads,
                          gdw_check_result *out, size_t cap) {
-    gdw_check_options co = {keep_docs, threads, false, NULL, NULL, NULL};
+    gdw_check_options co = {.keep_docs = keep_docs, .threads = threads};
     return gdw_check_run_rows(buf, len, opts, alloc, &co, out, cap);
 }
 
@@ -437,8 +436,7 @@ size_t gdw_check(const uint8_t *buf, size_t len, const gdw_decode_options *opts,
     return gdw_check_threads(buf, len, opts, alloc, keep_docs, 1, out, cap);
 }
 
-/* ---- ranking: which dialect most likely wrote the packet
- * -------------------------------------------- */
+/* ---- ranking: which dialect most likely wrote the packet ------------------------------------- */
 
 /* A real that looks misread: subnormal-small, NaN or beyond 1e30 (the marks of integers or text
  * read as floats). */
@@ -543,8 +541,7 @@ static int64_t score_of(const gdw_check_result *r, gdw_reading reading, size_t m
     return s + clamp_offset(r->err.offset);
 }
 
-/* ---- the rows ranked, the first of them and why: what every surface prints
- * --------------------------------- */
+/* ---- the rows ranked, the first of them and why: what every surface prints ------------------- */
 
 /* The value the row reads, whole: its document, or a decode of its own (*tmp, freed by the caller).
  * */
@@ -871,8 +868,7 @@ size_t gdw_check_rank_rows(gdw_check_row *rows, size_t n, const uint8_t *buf, si
     return best;
 }
 
-/* ---- bytes in front: a framing, an opcode
- * --------------------------------------------------------------------- */
+/* ---- bytes in front: a framing, an opcode ---------------------------------------------------- */
 
 /* The most bytes in front of a value that a check looks past. */
 #define SKIP_MAX 8u
@@ -917,8 +913,7 @@ size_t gdw_check_find_skip(const gdw_check_result *at0, size_t n, const uint8_t 
     return found;
 }
 
-/* ---- the sentence
- * ---------------------------------------------------------------------------------------------- */
+/* ---- the sentence ---------------------------------------------------------------------------- */
 
 size_t gdw_check_summary(const gdw_check_row *rows, size_t n, size_t best, const uint8_t *buf,
                          size_t len, size_t skip, char *out, size_t cap) {
@@ -972,8 +967,7 @@ size_t gdw_check_summary(const gdw_check_row *rows, size_t n, size_t best, const
     return k;
 }
 
-/* ---- what to pass to the engine
- * ---------------------------------------------------------------------------------- */
+/* ---- what to pass to the engine -------------------------------------------------------------- */
 
 /* "bytes_to_var(bytes)", "bytes2var(bytes.subarray(4, -1), true)": the script call of s that reads
  * the value after the first skip bytes; where s has no confirmed expression for the tail, a
@@ -1057,8 +1051,7 @@ size_t gdw_check_script_text(const gdw_check_row *rows, size_t n, size_t best, c
     return k;
 }
 
-/* ---- the whole answer
- * ------------------------------------------------------------------------------------------ */
+/* ---- the whole answer ------------------------------------------------------------------------ */
 
 static void *report_malloc(const gdw_allocator *a, size_t size) {
     return a && a->malloc_fn ? a->malloc_fn(a->ctx, size) : malloc(size);

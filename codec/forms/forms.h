@@ -17,8 +17,7 @@ const char *gdw_number_u64(const char *s, size_t n, uint64_t *out);
  * holds it bit for bit and it is not a NaN, else 8. The encoders choose the same. */
 unsigned gdw_number_natural_width(uint64_t *bits);
 
-/* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit --------
- * */
+/* ---- Text output (text_print.c, json_print.c): snprintf-like, counts what does not fit ------- */
 
 typedef struct sbuf {
     char *buf;

@@ -72,8 +72,7 @@ static bool undecidable_whole(const uint8_t *buf, size_t len) {
 }
 
 
-/* ---- every sentence true of the readings it names
- * -------------------------------------------------------------- */
+/* ---- every sentence true of the readings it names -------------------------------------------- */
 
 static long g_sentences;
 

@@ -32,8 +32,7 @@ static void digest_of(const gdw_value *v, const uint8_t *packet, size_t len, uin
     out[1] = g.h[1];
 }
 
-/* ---- 1. packets ---------------------------------------------------------------------------------
- * */
+/* ---- 1. packets ------------------------------------------------------------------------------ */
 
 typedef struct inside {
     const uint8_t *p;
@@ -155,8 +154,7 @@ static size_t packets_from(const char *path) {
     return t_tsv_each(path, 6, &g_rng, packet_or_mutation, NULL);
 }
 
-/* ---- 2. values from text
- * ---------------------------------------------------------------------------- */
+/* ---- 2. values from text --------------------------------------------------------------------- */
 
 static gdw_doc *parse(const char *text) {
     gdw_doc *d = NULL;
@@ -275,8 +273,7 @@ static void values(void) {
     for (size_t i = 0; i < n; i++) gdw_doc_free(docs[i]);
 }
 
-/* ---- 3. what equality leaves out
- * ---------------------------------------------------------------------- */
+/* ---- 3. what equality leaves out ------------------------------------------------------------- */
 
 static void ignored(void) {
     const gdw_dialect *g3 = t_dialect("godot3"), *g4 = t_dialect("godot4");

@@ -620,8 +620,7 @@ gdw_status gdw_build_begin_object(gdw_builder *b, const char *class_name, size_t
     return gdw_build_open(b, &head, o);
 }
 
-/* ---- a copy of any value -----------------------------------------------------------------------
- * */
+/* ---- a copy of any value --------------------------------------------------------------------- */
 
 /* A tree made by hand can be malformed: what a copy must not follow. */
 static bool malformed(const gdw_value *v) {

@@ -3,8 +3,7 @@
  * which a decode runs inline as it makes its nodes) or a whole tree. */
 #include "codec/value/digest.h"
 
-/* ---- digests (gdw_digest, gdwire.h): node_equal's comparisons, as 128 bits
- * ---------------------------- */
+/* ---- digests (gdw_digest, gdwire.h): node_equal's comparisons, as 128 bits ------------------- */
 
 void gdw_digest_init(gdw_digest *g, uint64_t key0, uint64_t key1, const uint8_t *packet,
                      size_t packet_len) {

@@ -105,8 +105,7 @@ int gdw_hex_digit(int c) {
     return -1;
 }
 
-/* ---- reading a path back (gdw_path_get) -------------------------------------------------------
- * */
+/* ---- reading a path back (gdw_path_get) ------------------------------------------------------ */
 
 static bool path_number(const char *p, size_t len, size_t *i, uint32_t *out) {
     uint64_t v = 0;

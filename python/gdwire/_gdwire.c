@@ -707,7 +707,12 @@ static PyObject *py_value_of_json(PyObject *self, PyObject *args) {
     memset(&err, 0, sizeof err);
     gdw_doc *doc = NULL;
     PyObject *v = NULL;
-    if (gdw_json_parse(json, (size_t)n, NULL, &doc, &err) != GDW_OK) {
+    gdw_status s;
+    /* the text is the str's own UTF-8, which the call's arguments hold: other threads run meanwhile */
+    Py_BEGIN_ALLOW_THREADS
+    s = gdw_json_parse(json, (size_t)n, NULL, &doc, &err);
+    Py_END_ALLOW_THREADS
+    if (s != GDW_OK) {
         raise_gdw(g_decode_error, &err);
     } else {
         py_decoding c;
@@ -1598,13 +1603,14 @@ static PyObject *py_file_supported(PyObject *self, PyObject *args) {
 /* What gdwire/_values.py takes from the library instead of restating it: the value flags (GDW_VF_*), the depth
  * limit (GDW_HARD_MAX_DEPTH), and each type's components (gdw_type_components) and whether they are reals
  * (gdw_type_has_reals), by type name (TYPE_COMPONENTS, TYPE_HAS_REALS); the decode modes' names (MODES); the
- * framings' default bounds (GDW_FRAME_MAX_*). */
+ * framings' default bounds (GDW_FRAME_MAX_*) and the file containers' (GDW_FILE_MAX_PLAIN_DEFAULT). */
 static bool add_library_constants(PyObject *m) {
     static const struct { const char *name; long value; } k[] = {
         {"VF_INT64_WIRE", GDW_VF_INT64_WIRE}, {"VF_SHARED", GDW_VF_SHARED}, {"VF_OBJECT_ID", GDW_VF_OBJECT_ID},
         {"VF_OBJECT_NULL", GDW_VF_OBJECT_NULL}, {"VF_RID_ID", GDW_VF_RID_ID}, {"VF_TYPED", GDW_VF_TYPED},
         {"VF_APPROXIMATE", GDW_VF_APPROXIMATE}, {"HARD_MAX_DEPTH", GDW_HARD_MAX_DEPTH},
         {"FRAME_MAX_PACKET_STREAM", GDW_FRAME_MAX_PACKET_STREAM}, {"FRAME_MAX_DEFAULT", GDW_FRAME_MAX_DEFAULT},
+        {"FILE_MAX_PLAIN_DEFAULT", (long)GDW_FILE_MAX_PLAIN_DEFAULT},
     };
     for (size_t i = 0; i < sizeof k / sizeof *k; i++)
         if (PyModule_AddIntConstant(m, k[i].name, k[i].value) < 0) return false;

@@ -21,7 +21,7 @@ from . import _gdwire
 
 __all__ = ["SaveError", "Save", "open_save", "write_save", "save_key_from_password", "MAX_PLAIN_DEFAULT"]
 
-MAX_PLAIN_DEFAULT = 256 << 20  # GDW_FILE_MAX_PLAIN_DEFAULT: the most plain bytes a container may declare
+MAX_PLAIN_DEFAULT: int = _gdwire.FILE_MAX_PLAIN_DEFAULT  # GDW_FILE_MAX_PLAIN_DEFAULT: the most plain bytes a container may declare
 
 
 class SaveError(ValueError):

@@ -61,6 +61,13 @@ class Constants(unittest.TestCase):
         self.assertEqual(gdwire._streams.MAX_PACKET_STREAM, defines()["GDW_FRAME_MAX_PACKET_STREAM"])
         self.assertEqual(gdwire.PacketPeerStreamReader("godot4").max_payload, defines()["GDW_FRAME_MAX_PACKET_STREAM"])
 
+    def test_file_bound_is_the_header(self):
+        with open(os.path.join(ROOT, "files", "gdwire_files.h"), encoding="utf-8") as f:
+            h = f.read()
+        m = re.search(r"^#define GDW_FILE_MAX_PLAIN_DEFAULT \(\(uint64_t\)(\d+) << (\d+)\)", h, re.M)
+        assert m is not None
+        self.assertEqual(gdwire._saves.MAX_PLAIN_DEFAULT, int(m.group(1)) << int(m.group(2)))
+
     def test_depth_limit_is_the_c_encoders(self):
         limit = _gdwire.HARD_MAX_DEPTH
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))  # assertEqual's comparison of 1024 levels
