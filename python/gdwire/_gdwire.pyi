@@ -20,6 +20,7 @@ TYPE_HAS_REALS: Dict[str, bool]
 MODES: Tuple[str, ...]
 FRAME_MAX_PACKET_STREAM: int
 FRAME_MAX_DEFAULT: int
+FILE_MAX_PLAIN_DEFAULT: int
 
 def decode(data: Buffer, dialect: str, mode: str, allow_objects: bool, max_depth: int) -> Tuple[Any, int]: ...
 def encode(value: Any, dialect: str, lossy: bool) -> bytes: ...
