@@ -108,7 +108,7 @@ GDW_API bool gdw_digest_tree(gdw_digest *g, const gdw_value *root);
  * none), and it is valid only during the call. depth: 0 for the root. An Object's property names
  * are not values and are not passed. */
 typedef void (*gdw_node_fn)(void *ctx, const gdw_value *v, unsigned depth);
-typedef struct gdw_decode_events {
+struct gdw_decode_events { /* gdwire.h names it gdw_decode_events */
     /* if not NULL (gdw_digest_init'ed), gdw_decode adds the tree it returns to it, as
      * gdw_digest_tree would, in the decode's own walk (the nodes while they are made, not a second
      * walk of the tree); engine-exact mode, whose engine pass changes the tree after the walk, adds
@@ -120,7 +120,7 @@ typedef struct gdw_decode_events {
      * none */
     gdw_node_fn on_node;
     void *on_node_ctx;
-} gdw_decode_events;
+};
 /* Defined where gdw_decode_options has events (0.2.0 on; before, the fields digest, on_node and
  * on_node_ctx were its own): for a program built against either. */
 #define GDW_HAS_DECODE_EVENTS 1

@@ -5,7 +5,8 @@
 #ifndef GDWIRE_VALUE_DIGEST_H
 #define GDWIRE_VALUE_DIGEST_H
 
-#include "codec/gdwire_check.h" /* gdw_digest */
+/* gdw_digest */
+#include "codec/gdwire_check.h"
 #include "codec/value/value.h"
 
 /* The 64x64->128 multiply folded to 64 bits: each lane takes every word through its own key. */
