@@ -44,9 +44,9 @@ static const char *const cause_name[] = {
     "another family reads a prefix and ranks first", /* 2 */
     "another framing ranks first",                   /* 3 */
     "no dialect reads anything",                     /* 4 */
-    /* 5 */
-    "a tie: the writer's family ranks as high, reading another value, and the newest release is "
-    "named",
+    /* 5: one string, split for the line's length (the parentheses say so to clang) */
+    ("a tie: the writer's family ranks as high, reading another value, and the newest release is "
+     "named"),
 };
 
 /* The families that read buf whole (every byte) read it as the same value: the bytes cannot tell

@@ -26,8 +26,8 @@ static const char *k_texts[] = {
     "Vector2(1.5, -2.0)",
     "f64:Transform2D(0.1, 0.2, 0.3, 0.4, 0.5, 0.6)",
     "PackedFloat64Array(0.1, 1e+300, 2.5e-300)",
-    "{\"pos\": Color(0.25, 0.5, 0.75, 1.0), \"speed\": f64:3.3333333333333335, 7: [true, null, "
-    "\"k\"]}",
+    ("{\"pos\": Color(0.25, 0.5, 0.75, 1.0), \"speed\": f64:3.3333333333333335, 7: [true, null, "
+     "\"k\"]}"), /* one string */
     "Array[int]([1, 2, 3])",
     "{1: \"a\", 1.0: \"b\", \"x\": NodePath([\"root\", \"a\"], [\"b\"], 1)}",
     "Array[Transform3D]([Quaternion(0.0, 0.0, 0.0, 1.0)])",
