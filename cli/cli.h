@@ -245,7 +245,8 @@ void print_decode_error(FILE *f, const packet *pk, const gdw_error *e);
 
 /* engine_value_note (engine_note.c): when d's engine holds another value than the bytes spell
  * (engine-exact against compatible mode), or holds values gdwire does not compute
- * (gdw_doc_approximate), one line saying where and what into out; else false.
+ * (gdw_doc_approximate), or converts by conversions its C++ leaves undefined
+ * (gdw_doc_undefined_conversions), one line saying where and what into out; else false.
  * have_doc: the packet already decoded in dec->mode (compatible or engine-exact); held_doc: already
  * decoded in engine-exact mode, or NULL (`check` shares one among the rows that read it alike);
  * alloc: for the decodes the note makes (NULL: the library's default), freed before it returns. */

@@ -61,14 +61,23 @@ bool engine_value_note(const gdw_dialect *d, const packet *pk, const gdw_decode_
                          gdw_dialect_name(d), rel[0] ? ", release " : "", rel, path[0] ? " at " : "", path, ta, tb);
         n = k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap - 1;
     }
+    const gdw_doc *held_d = dec->mode == GDW_MODE_ENGINE_EXACT ? have_doc : held_doc ? held_doc : docs[1];
     /* values the engine converts in a way gdwire does not compute: kept as written, marked */
     char apath[GDW_PATH_MAX];
     const char *why = NULL;
-    size_t approx = gdw_doc_approximate(dec->mode == GDW_MODE_ENGINE_EXACT ? have_doc : held_doc ? held_doc : docs[1], apath, &why);
-    if (approx && n + 1 < cap)
-        snprintf(out + n, cap - n, "%s%zu value%s not the engine's (kept as written, not computed by gdwire); the first at %s: %s",
-                 n ? "; " : "", approx, approx == 1 ? " is" : "s are", apath[0] ? apath : "the top", why);
+    size_t approx = gdw_doc_approximate(held_d, apath, &why);
+    if (approx && n + 1 < cap) {
+        int k = snprintf(out + n, cap - n, "%s%zu value%s not the engine's (kept as written, not computed by gdwire); the first at %s: %s",
+                         n ? "; " : "", approx, approx == 1 ? " is" : "s are", apath[0] ? apath : "the top", why);
+        n = k < 0 ? n : n + (size_t)k < cap ? n + (size_t)k : cap - 1;
+    }
+    /* conversions the engine's C++ leaves undefined (engine finding 7): the value held is x86-64's */
+    size_t undefined = gdw_doc_undefined_conversions(held_d);
+    if (undefined && n + 1 < cap)
+        snprintf(out + n, cap - n, "%s%zu conversion%s undefined in the engine's C++: the value it holds depends on the CPU "
+                 "(gdwire holds the x86-64 build's; docs/engine-findings.md, finding 7)",
+                 n ? "; " : "", undefined, undefined == 1 ? " is" : "s are");
     gdw_doc_free(docs[0]);
     gdw_doc_free(docs[1]);
-    return differs || approx;
+    return differs || approx || undefined;
 }

@@ -551,14 +551,16 @@ typedef struct gdw_trace_event {
      * count", "format", "mipmaps", "width", "height", "data length", "event type", "device",
      * "word"; and, once the value is read, "not computed" (engine-exact mode, gdw_decode only: a
      * value the engine would hold otherwise; offset is the value's end, number the element type it
-     * enters, path its place, note why) */
+     * enters, path its place, note why) and "undefined conversion" (the same fields: a conversion
+     * the engine's C++ leaves undefined, gdw_doc_undefined_conversions) */
     const char *field;
     /* the field as a number where it is one: header word, length, count, int, float bits; for
      * "components" and "elements" the bytes per component */
     int64_t number;
-    /* "header" and "not computed": where the value sits, as in gdw_error.path ("" at the top) */
+    /* "header", "not computed" and "undefined conversion": where the value sits, as in
+     * gdw_error.path ("" at the top) */
     const char *path;
-    /* "not computed" only: what the engine does there (gdw_doc_approximate's why) */
+    /* "not computed" and "undefined conversion" only: what the engine does there */
     const char *note;
 } gdw_trace_event;
 
@@ -661,6 +663,18 @@ GDW_API void gdw_doc_free(gdw_doc *doc); /* NULL is a no-op */
  * gdw_error.path), and *why (when not NULL) what the engine does there. 0 for a NULL doc. With
  * gdw_decode_options.fail_if_approximate, such a decode fails instead, with GDW_ERR_LOSSY. */
 GDW_API size_t gdw_doc_approximate(const gdw_doc *doc, char *path, const char **why);
+/* gdw_doc_undefined_conversions: for a tree decoded in engine-exact mode, how many conversions the
+ * engine makes on the way that its C++ leaves undefined (docs/engine-findings.md, finding 7): a
+ * float out of the target's range, an infinity or a NaN entering an integer (int, Vector2i,
+ * Vector3i, Vector4i, Rect2i, a PackedByteArray, PackedInt32Array or PackedInt64Array made of an
+ * Array), and a Quaternion of length 0 entering a Basis or Transform3D. The tree holds what the
+ * engine's x86-64 build holds (the most negative integer); a build for another CPU may hold another
+ * value (ARM64's saturates), so two peers can disagree about the same bytes. Counted where the
+ * engine converts, so an element its container drops afterwards counts too; each one is a trace
+ * event "undefined conversion" with its place. At most UINT32_MAX; 0 for a NULL doc and in the
+ * other modes. */
+#define GDW_HAS_UNDEFINED_CONVERSIONS 1
+GDW_API size_t gdw_doc_undefined_conversions(const gdw_doc *doc);
 /* gdw_doc_engine_same: true when the engine release of the document's dialect is known to hold
  * exactly this tree, with the same verdict and length: a walk decoding with watch_engine (or in
  * engine-exact mode) met no place where

@@ -258,10 +258,10 @@ bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]) {
 /* One definition for each real_t: REAL float or double, SUFFIX naming the pair, ABS and SQRT its
  * functions. */
 #define ROTATIONS(REAL, SUFFIX, ABS, SQRT) \
-    static void basis_from_quaternion_##SUFFIX(const double *in, double *out) { \
+    static bool basis_from_quaternion_##SUFFIX(const double *in, double *out) { \
         REAL x = (REAL)in[0], y = (REAL)in[1], z = (REAL)in[2], w = (REAL)in[3]; \
         REAL d = x * x + y * y + z * z + w * w; /* Quaternion::length_squared: dot(*this) */ \
-        REAL s = (REAL)2.0f / d; \
+        REAL s = (REAL)2.0f / d; /* IEEE: inf for d == 0, which C++ leaves undefined */ \
         REAL xs = x * s, ys = y * s, zs = z * s; \
         REAL wx = w * xs, wy = w * ys, wz = w * zs; \
         REAL xx = x * xs, xy = x * ys, xz = x * zs; \
@@ -270,6 +270,7 @@ bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]) {
                      (REAL)1.0f - (xx + zz), yz - wx, xz - wy, yz + wx, \
                      (REAL)1.0f - (xx + yy)}; \
         for (int i = 0; i < 9; i++) out[i] = (double)m[i]; \
+        return d != (REAL)0.0f; \
     } \
     static bool equal_approx_##SUFFIX(REAL a, REAL b) { \
         if (a == b) return true; \
@@ -326,9 +327,8 @@ bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]) {
 ROTATIONS(float, f32, fabsf, sqrtf)
 ROTATIONS(double, f64, fabs, sqrt)
 
-void gdw_engine_basis_from_quaternion(const double q[4], unsigned real_width, double m[9]) {
-    if (real_width == 8) basis_from_quaternion_f64(q, m);
-    else basis_from_quaternion_f32(q, m);
+bool gdw_engine_basis_from_quaternion(const double q[4], unsigned real_width, double m[9]) {
+    return real_width == 8 ? basis_from_quaternion_f64(q, m) : basis_from_quaternion_f32(q, m);
 }
 
 bool gdw_engine_quaternion_from_basis(const double m[9], unsigned real_width, double q[4]) {

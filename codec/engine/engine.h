@@ -22,10 +22,12 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
 /* The conversions the engine computes (conversions.c). real_width is the dialect's real_t (4 or
  * 8). Color(String) of UTF-8 text: false where the engine's result is not known (text that is not
  * UTF-8; a letter String::to_upper may map into ASCII). Quaternion(Basis): false where the basis is
- * not a rotation (debug builds then hold Quaternion(), release builds the formula). */
+ * not a rotation (debug builds then hold Quaternion(), release builds the formula).
+ * Basis(Quaternion): false where the Quaternion's length is 0, which the engine divides by (IEEE's
+ * inf and NaN, written to m, in a division C++ leaves undefined). */
 float gdw_engine_hex_channel(uint32_t hex, unsigned k);
 bool gdw_engine_color_from_text(const uint8_t *p, size_t n, float rgba[4]);
-void gdw_engine_basis_from_quaternion(const double q[4], unsigned real_width, double m[9]);
+bool gdw_engine_basis_from_quaternion(const double q[4], unsigned real_width, double m[9]);
 bool gdw_engine_quaternion_from_basis(const double m[9], unsigned real_width, double q[4]);
 
 #endif

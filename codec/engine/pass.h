@@ -31,6 +31,11 @@ typedef struct settle_ctx {
     gdw_settle_counts counts;
     /* values kept as written where the engine computes something gdwire does not (not_computed) */
     size_t approximate;
+    /* conversions the engine's C++ leaves undefined (typed.c, undefined_conversion): how many, and
+     * whether the element being converted made one (a conversion sets it, validate_elem reads
+     * it) */
+    size_t undefined;
+    bool undefined_here;
     const gdw_decode_options *opts; /* the trace and fail_if_approximate; NULL: neither */
     size_t consumed;                /* the value's length: where a trace event of the pass points */
     gdw_error *err;                 /* filled for fail_if_approximate */

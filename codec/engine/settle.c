@@ -227,6 +227,7 @@ gdw_status gdw_engine_settle(const gdw_dialect *d, gdw_doc *doc, const gdw_decod
     if (c.memo) doc->alloc.free_fn(doc->alloc.ctx, c.memo, c.memo_cap * sizeof *c.memo);
     SETTLE_COUNTED(c.counts);
     doc->approximate = c.approximate;
+    doc->undefined_conversions = c.undefined > UINT32_MAX ? UINT32_MAX : (uint32_t)c.undefined;
     char path[GDW_PATH_MAX];
     /* at the pass's offset (the value's end, where its events point) and the value it was at */
     if (s != GDW_OK) {

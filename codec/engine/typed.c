@@ -41,6 +41,26 @@ static gdw_status not_computed(settle_ctx *c, const gdw_value *container, size_t
     return GDW_OK;
 }
 
+/* The engine converted item `slot` of container (now v) to `want` by a conversion its C++ leaves
+ * undefined (to_i32 and its kind, Basis of a zero Quaternion): v holds the x86-64 build's value;
+ * the pass counts it (gdw_doc_undefined_conversions) and the trace is told. */
+static void undefined_conversion(settle_ctx *c, const gdw_value *container, size_t slot,
+                                 const gdw_value *v, unsigned want) {
+    c->undefined++;
+    if (!c->opts || !c->opts->trace) return;
+    char path[GDW_PATH_MAX];
+    closed_item_path(c, container, slot, path);
+    gdw_trace_event ev = {c->consumed,
+                          0,
+                          c->depth + 1,
+                          (gdw_type)v->type,
+                          "undefined conversion",
+                          (int64_t)want,
+                          path,
+                          gdw_undefined_conversion_why(want)};
+    c->opts->trace(c->opts->trace_ctx, &ev);
+}
+
 /* What the engine makes of a container's element type: Nil is no type; without objects, any
  * Object type is the class EncodedObjectAsID. Returns the builtin type elements must have
  * (GDW_NIL: any). */
@@ -56,12 +76,24 @@ unsigned gdw_engine_settle_desc(settle_ctx *c, gdw_typedesc *td) {
 }
 
 /* int32_t(float) and int64_t(double) as the engine's x86-64 build computes them: a value out of
- * range, infinite or NaN becomes the most negative integer (cvttss2si / cvttsd2si). */
-static int32_t to_i32(double x) {
-    return x > -2147483649.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN;
+ * range, infinite or NaN becomes the most negative integer (cvttss2si / cvttsd2si). Such a value is
+ * an undefined conversion in the engine's C++ ([conv.fpint]; engine finding 7): another CPU's
+ * build holds another integer (ARM64's saturates), so the pass counts it (undefined_here). */
+static int32_t to_i32(settle_ctx *c, double x) {
+    if (x > -2147483649.0 && x < 2147483648.0) return (int32_t)x;
+    c->undefined_here = true;
+    return INT32_MIN;
 }
-static int64_t to_i64(double x) {
-    return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN;
+static int64_t to_i64(settle_ctx *c, double x) {
+    if (x >= -9223372036854775808.0 && x < 9223372036854775808.0) return (int64_t)x;
+    c->undefined_here = true;
+    return INT64_MIN;
+}
+/* uint8_t(double), a PackedByteArray's element: gdwire keeps the x86-64 build's low byte of
+ * to_i64; defined in C++ only where the truncated value is 0..255. */
+static uint8_t to_u8(settle_ctx *c, double x, int64_t as_i64) {
+    if (!(x > -1.0 && x < 256.0)) c->undefined_here = true;
+    return (uint8_t)as_i64;
 }
 
 /* v becomes an empty value of type t (its fields set by the caller). */
@@ -95,7 +127,7 @@ static gdw_status convert_vector(settle_ctx *c, gdw_value *v, unsigned to) {
             /* the engine holds real_t components: int32_t(real_t) */
             double x = gdw_value_real(v, i);
             if (pass_real_width(c) == 4) x = (double)(float)x;
-            wr_u32le(out + 4 * i, (uint32_t)to_i32(x));
+            wr_u32le(out + 4 * i, (uint32_t)to_i32(c, x));
         }
     }
     v->type = (uint8_t)to;
@@ -409,7 +441,7 @@ done:
 /* An element as the engine's loose Variant conversion makes it a number (operator int64_t when
  * !real, operator double when real): Nil, containers and other types are 0. false: not
  * computed (a float parsed from a String with digits; an int that overflows). */
-static bool loose_number(const gdw_value *e, bool real, int64_t *iv, double *dv) {
+static bool loose_number(settle_ctx *c, const gdw_value *e, bool real, int64_t *iv, double *dv) {
     *iv = 0;
     *dv = 0;
     switch (e->type) {
@@ -421,7 +453,8 @@ static bool loose_number(const gdw_value *e, bool real, int64_t *iv, double *dv)
     case GDW_FLOAT: {
         double x = gdw_value_real(e, 0);
         *dv = x;
-        *iv = to_i64(x);
+        /* operator int64_t: only where the engine asks for it (the caller's int64_t, not a real) */
+        if (!real) *iv = to_i64(c, x);
         return true;
     }
     case GDW_STRING:
@@ -544,7 +577,7 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
         double x[4] = {0, 0, 0, 0};
         int64_t iv = 0;
         if (!elem) {
-            if (!loose_number(e, reals, &iv, &x[0])) return false;
+            if (!loose_number(c, e, reals, &iv, &x[0])) return false;
         } else if (e->type == elem) {
             reals_of(e, x, per);
         } else if (elem == GDW_COLOR && e->type == GDW_INT) {
@@ -568,9 +601,9 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
         for (unsigned k = 0; k < per; k++, p += w) {
             if (reals && w == 4) wr_u32le(p, f32_to_bits((float)x[k]));
             else if (reals) wr_u64le(p, f64_to_bits(x[k]));
-            else if (w == 1) *p = (uint8_t)iv;
+            else if (w == 1) *p = e->type == GDW_FLOAT ? to_u8(c, x[0], iv) : (uint8_t)iv;
             else if (w == 4)
-                wr_u32le(p, (uint32_t)(e->type == GDW_FLOAT ? to_i32(x[0]) : (int32_t)iv));
+                wr_u32le(p, (uint32_t)(e->type == GDW_FLOAT ? to_i32(c, x[0]) : (int32_t)iv));
             else wr_u64le(p, (uint64_t)iv);
         }
     }
@@ -619,8 +652,7 @@ static gdw_status cv_to_bool(const conv_at *at, gdw_value *v) {
     return GDW_OK;
 }
 static gdw_status cv_to_int(const conv_at *at, gdw_value *v) {
-    int64_t x = v->type == GDW_FLOAT ? to_i64(gdw_value_real(v, 0)) : v->u.i;
-    (void)at;
+    int64_t x = v->type == GDW_FLOAT ? to_i64(at->c, gdw_value_real(v, 0)) : v->u.i;
     reset_value(v, GDW_INT);
     v->u.i = x;
     return GDW_OK;
@@ -674,7 +706,9 @@ static gdw_status cv_basis_to_quaternion(const conv_at *at, gdw_value *v) {
 static gdw_status cv_quaternion_to_basis(const conv_at *at, gdw_value *v) {
     double q[4], m[12] = {0};
     reals_of(v, q, 4);
-    gdw_engine_basis_from_quaternion(q, pass_real_width(at->c), m);
+    /* a Quaternion of length 0: Basis(Quaternion) divides by it (undefined in C++; finding 7) */
+    if (!gdw_engine_basis_from_quaternion(q, pass_real_width(at->c), m))
+        at->c->undefined_here = true;
     return set_reals(at->c, v, at->want, m, at->want == GDW_BASIS ? 9 : 12);
 }
 static gdw_status cv_string_to_nodepath(const conv_at *at, gdw_value *v) {
@@ -757,10 +791,12 @@ static int validate_elem(settle_ctx *c, unsigned want, const gdw_value *containe
             continue;
         conv_at at = {c, want, container, slot};
         bool marked = v->flags & GDW_VF_APPROXIMATE;
+        c->undefined_here = false;
         *s = t[i].fn(&at, v);
         /* an EXACT row computes, always */
         assert(t[i].how == PARTIAL || marked || !(v->flags & GDW_VF_APPROXIMATE));
         (void)marked;
+        if (c->undefined_here && !*s) undefined_conversion(c, container, slot, v, want);
         return KEEP;
     }
     return DROP;

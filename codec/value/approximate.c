@@ -25,6 +25,19 @@ const char *gdw_approximate_why(unsigned want, unsigned have) {
            "compute the conversion";
 }
 
+const char *gdw_undefined_conversion_why(unsigned want) {
+    if (want == GDW_BASIS || want == GDW_TRANSFORM3D)
+        return "the engine makes a Basis of a Quaternion of length 0 and divides by that length "
+               "(undefined in C++; IEEE gives infinities and NaNs) (engine finding 7)";
+    return "the engine converts a float out of the integer's range, an infinity or a NaN to an "
+           "integer, which C++ leaves undefined: its x86-64 build holds the most negative integer "
+           "(what gdwire holds), an ARM64 build saturates (engine finding 7)";
+}
+
+size_t gdw_doc_undefined_conversions(const gdw_doc *doc) {
+    return doc ? doc->undefined_conversions : 0;
+}
+
 /* gdw_doc_approximate: the same chain as gdw_value_diff, over the tree paired with itself: every
  * node is descended into, and the marked ones counted; the first one's path is the chain. */
 typedef struct approx_walk {

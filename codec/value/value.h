@@ -470,5 +470,9 @@ static inline void gdw_nodepath_of_split(gdw_nodepath *np, const gdw_nodepath_sp
  * kept as written and marked GDW_VF_APPROXIMATE: what the engine makes of it that gdwire does not
  * compute (the reason gdw_doc_approximate gives; the engine pass reports it too). */
 const char *gdw_approximate_why(unsigned want, unsigned have);
+/* gdw_undefined_conversion_why: what the engine does where a value entering a container of element
+ * type want is converted by a conversion its C++ leaves undefined (the engine pass's trace note;
+ * gdw_doc_undefined_conversions). */
+const char *gdw_undefined_conversion_why(unsigned want);
 
 #endif
