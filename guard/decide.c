@@ -37,7 +37,8 @@
 static const char *const k_rules[] = {
     "object", "depth", "value_bytes", "container", "string", "variant", "strict", "multiplayer",
     "unknown_path", "unknown_method", "arguments", "raw", "relay", "peer_command", "forged_source", "config_channel",
-    "channel", "fragments", "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn", "put_var", NULL,
+    "channel", "fragments", "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn", "put_var",
+    "conversion", NULL,
 };
 
 const char *gdw_guard_rule_name(unsigned i) { return i < sizeof k_rules / sizeof k_rules[0] ? k_rules[i] : NULL; }
@@ -103,6 +104,10 @@ gdw_guard *gdw_guard_new(const gdw_guard_policy *pol, gdw_guard_log_fn log, void
     g->dec.allow_trailing = true; /* a multiplayer packet's values follow each other */
     g->dec.borrow_input = true;
     g->dec.keep_nodes = 1; /* the verdict is the whole value's; the tree is not needed */
+    /* the conversion rule: a row whose engine converts typed containers' elements (data: the row's typed_rule) has
+     * each value's walk watch for what the engine holds otherwise, so that only those values are decoded again */
+    g->conversions = !pol->undefined_conversions && gdw_dialect_rule(pol->dialect, GDW_RULE_TYPED_RULE) != GDW_TYPED_AS_WRITTEN;
+    g->dec.watch_engine = g->conversions;
     return g;
 }
 
@@ -354,6 +359,51 @@ static const char *variant_limits(const gdw_guard *g, const uint8_t *bytes, size
     return NULL;
 }
 
+/* The first undefined conversion's place and why, from the engine-exact pass's trace. */
+typedef struct conversion_ctx {
+    bool seen;
+    char path[GDW_PATH_MAX];
+} conversion_ctx;
+
+static void conversion_trace(void *ctx, const gdw_trace_event *ev) {
+    conversion_ctx *t = ctx;
+    if (t->seen || strcmp(ev->field, "undefined conversion") != 0) return;
+    t->seen = true;
+    snprintf(t->path, sizeof t->path, "%s", ev->path ? ev->path : "");
+}
+
+/* Engine finding 7 (docs/engine-findings.md): Godot 4 converts a typed container's elements (and a typed Dictionary's
+ * keys) to its element type, and some conversions are undefined in its C++: a float out of the integer's range, an
+ * infinity or a NaN entering an int, a Vector2i, Vector3i, Vector4i, Rect2i or packed integer array (x86-64 builds
+ * hold the most negative integer, ARM64 builds saturate), and a Quaternion of length 0 entering a Basis (a division
+ * by zero). A peer can so make two builds of one game hold different values from the same bytes. The codec's
+ * engine-exact pass counts them (gdw_doc_undefined_conversions); a value of bytes[0..n) with one breaks the rule
+ * `conversion`. Only a value whose first walk met a place where the engine may hold another value (engine_same
+ * false) is decoded again: NULL as engine_doc for a value with no such walk (a RAW put_var frame). */
+static const char *conversion_rule(const gdw_guard *g, const gdw_doc *engine_doc, const uint8_t *bytes, size_t n, const char *label,
+                                   unsigned index, size_t *offset, char *why, size_t cap) {
+    if (!g->conversions || (engine_doc && gdw_doc_engine_same(engine_doc))) return NULL;
+    gdw_decode_options o = g->dec;
+    o.mode = GDW_MODE_ENGINE_EXACT;
+    o.watch_engine = false;
+    o.keep_nodes = 0;
+    gdw_doc *doc = NULL;
+    size_t count = 0;
+    /* engine-exact mode refuses what compatible mode read only where the engine does; the other rules judge that */
+    if (gdw_decode(g->pol.dialect, bytes, n, &o, NULL, &doc, NULL, NULL) == GDW_OK) count = gdw_doc_undefined_conversions(doc);
+    gdw_doc_free(doc);
+    if (!count) return NULL;
+    conversion_ctx t = {false, ""}; /* once more with the trace, for the place: only for a value that breaks the rule */
+    o.trace = conversion_trace, o.trace_ctx = &t;
+    doc = NULL;
+    (void)gdw_decode(g->pol.dialect, bytes, n, &o, NULL, &doc, NULL, NULL);
+    gdw_doc_free(doc);
+    *offset = 0;
+    snprintf(why, cap, "%s %u%s%s: %zu conversion%s the engine's C++ leaves undefined (engine finding 7: the value it holds depends on the CPU)",
+             label, index, t.path[0] ? " at " : "", t.path, count, count == 1 ? "" : "s");
+    return "conversion";
+}
+
 /* Judges the values of a parsed packet: the first broken rule, with its offset in pkt; NULL when none. */
 static const char *judge_values(judge *j, const gdw_mp_parsed *mp, const uint8_t *pkt, size_t *offset, char *why, size_t cap) {
     gdw_guard *g = j->g;
@@ -373,10 +423,15 @@ static const char *judge_values(judge *j, const gdw_mp_parsed *mp, const uint8_t
             continue;
         }
         if (v->encoding != GDW_MP_VARIANT) continue;
+        const char *rule = conversion_rule(g, v->doc, pkt + v->offset, v->length, v->label, v->index, offset, why, cap);
+        if (rule) {
+            *offset += v->offset;
+            return rule;
+        }
         /* A value that decoded holds every element it counts, each at least a 4-byte header, and every string's bytes:
          * one too short to pass a limit needs no second walk (the validator's, with the trace). */
         if (v->length <= g->pol.max_string && v->length / 4 <= g->pol.max_container) continue;
-        const char *rule = variant_limits(g, pkt + v->offset, v->length, v->label, v->index, offset, why, cap);
+        rule = variant_limits(g, pkt + v->offset, v->length, v->label, v->index, offset, why, cap);
         if (rule) {
             *offset += v->offset;
             return rule;
@@ -413,6 +468,7 @@ static const char *raw_put_var_rule(const gdw_guard *g, const gdw_mp_parsed *mp,
             return "put_var";
         }
         const char *rule = variant_limits(g, p + at + 4, payload_len, "RAW put_var", index, offset, why, cap);
+        if (!rule) rule = conversion_rule(g, NULL, p + at + 4, payload_len, "RAW put_var", index, offset, why, cap);
         if (rule) {
             *offset += base + at + 4;
             return rule;

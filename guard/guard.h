@@ -48,6 +48,8 @@ typedef struct gdw_guard_policy {
     uint32_t max_string;          /* variant.max_string: bytes of a String, StringName, NodePath name (default 4096) */
     bool objects;                 /* variant.objects: never (false) is the only safe value; true lets full Objects by */
     bool strict;                  /* variant.strict: only what the dialect's encoder writes (default false) */
+    bool undefined_conversions;   /* variant.undefined_conversions: allow (true) a value whose typed container the engine
+                                     converts by a conversion its C++ leaves undefined (engine finding 7; default drop) */
     /* enet: */
     uint32_t max_fragments;       /* enet.max_fragments: fragments of one message (default 256) */
     size_t max_message_bytes;     /* enet.max_message_bytes: one message, fragmented or not; also what a peer's
@@ -95,7 +97,8 @@ typedef struct gdw_guard_action {
     const char *rule;     /* the rule broken: "object", "depth", "value_bytes", "container", "string", "variant",
                              "strict", "multiplayer", "unknown_path", "unknown_method", "arguments", "raw", "relay",
                              "peer_command", "forged_source", "config_channel", "channel", "fragments",
-                             "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn", "put_var" */
+                             "message_bytes", "rate_messages", "rate_bytes", "compressed", "enet", "retransmit", "spawn", "put_var",
+                             "conversion" */
     const char *command;  /* the multiplayer command ("rpc", ...) or the ENet command's name */
     const char *mode;     /* "reliable", "unreliable", "unreliable_ordered" */
     unsigned channel;     /* Godot's transfer channel */

@@ -25,6 +25,7 @@ struct gdw_guard {
     gdw_guard_policy pol;
     const generation *gen;
     gdw_decode_options dec;
+    bool conversions; /* the conversion rule applies (policy and the row: gdw_guard_new) */
     gdw_guard_log_fn log;
     void *log_ctx;
     gdw_decompress_fn range;

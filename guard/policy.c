@@ -22,6 +22,7 @@ gdw_guard_policy gdw_guard_policy_default(void) {
     p.max_string = 4096;
     p.objects = false;
     p.strict = false;
+    p.undefined_conversions = false;
     p.max_fragments = 256;
     p.max_message_bytes = 262144;
     p.max_channels = 255;
@@ -64,6 +65,7 @@ static const key k_keys[] = {
     {"variant", "max_string", K_U32, AT(max_string), 0, 2147483647},
     {"variant", "objects", K_NEVER, AT(objects), 0, 0},
     {"variant", "strict", K_BOOL, AT(strict), 0, 0},
+    {"variant", "undefined_conversions", K_ALLOW, AT(undefined_conversions), 0, 0},
     {"enet", "max_fragments", K_U32, AT(max_fragments), 1, 1048576},
     {"enet", "max_message_bytes", K_SIZE, AT(max_message_bytes), 64, 33554432},
     {"enet", "max_channels", K_UINT, AT(max_channels), 1, 255},

