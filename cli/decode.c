@@ -91,6 +91,8 @@ static int decode_packet_with(decode_run *r, const packet *pk, const gdw_allocat
                     json_string(stdout, why);
                     printf("}");
                 }
+                /* conversions the engine's C++ leaves undefined: the value held is the x86-64 build's */
+                printf(",\"undefined_conversions\":%zu", gdw_doc_undefined_conversions(doc));
             }
             free(j);
             free(t);

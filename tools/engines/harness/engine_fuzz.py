@@ -39,6 +39,7 @@ import struct
 import secrets
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -123,8 +124,10 @@ class Engine:
         """Runs the engine, reading both streams as they come. A hang is an entry that runs past STALL seconds with no
         new marker (the engine's start gets START seconds): the engine is killed. Returns (stdout, stderr, return
         code or None, hung)."""
+        # its own session: a terminal's Ctrl-C stops the campaign after the batch (main), not the engine mid-input,
+        # which would read as a crash
         p = subprocess.Popen(cmd, cwd=self.work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, preexec_fn=self.limits)
+                             stderr=subprocess.PIPE, preexec_fn=self.limits, start_new_session=True)
         streams = {p.stdout.fileno(): bytearray(), p.stderr.fileno(): bytearray()}
         token = ("@@" + mark).encode()
         deadline, hung = time.monotonic() + self.start_seconds, False
@@ -595,6 +598,11 @@ def main():
         seeds_files = first if args.harness == "files" else None
         began = time.monotonic()
         deadline = began + 60 * args.minutes if args.minutes is not None else None
+        # SIGINT or SIGTERM ends the run after the batch in hand, with its summary (the run is then shorter than
+        # asked, and says so: "stopped")
+        stop = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda n, _f: stop.append(signal.Signals(n).name))
         limit = args.inputs
         queue, index, round_ = list(first), 0, 0
         log("engine_fuzz: %s, harness %s, batches of %d" % (args.engine, args.harness, batch))
@@ -602,6 +610,9 @@ def main():
             if limit is not None and index >= limit:
                 break
             if deadline is not None and time.monotonic() >= deadline:
+                break
+            if stop:
+                log("engine_fuzz: %s: stopping after %d inputs" % (stop[0], camp.inputs))
                 break
             if not queue:
                 if generator is None:
@@ -628,7 +639,7 @@ def main():
                    "date": time.strftime("%Y-%m-%d", time.gmtime()),
                    "inputs": camp.inputs, "seconds": round(elapsed, 1),
                    "inputs_per_second": round(camp.inputs / max(elapsed, 1e-9), 1), "engine_starts": engine.starts,
-                   "not_reproduced": camp.unreproduced,
+                   "not_reproduced": camp.unreproduced, "stopped": stop[0] if stop else None,
                    "entries": list(ENTRIES), "findings_by_class": dict(by_class),
                    "startup_reports": [{"class": c, "kind": k, "where": w} for c, k, w, _ in engine.startup],
                    "findings": sorted(camp.findings.values(), key=lambda f: f["signature"])}
