@@ -663,10 +663,11 @@ GDW_API void gdw_doc_free(gdw_doc *doc); /* NULL is a no-op */
  * gdw_error.path), and *why (when not NULL) what the engine does there. 0 for a NULL doc. With
  * gdw_decode_options.fail_if_approximate, such a decode fails instead, with GDW_ERR_LOSSY. */
 GDW_API size_t gdw_doc_approximate(const gdw_doc *doc, char *path, const char **why);
-/* gdw_doc_undefined_conversions: for a tree decoded in engine-exact mode, how many conversions the
- * engine makes on the way that its C++ leaves undefined (docs/engine-findings.md, finding 7): a
- * float out of the target's range, an infinity or a NaN entering an integer (int, Vector2i,
- * Vector3i, Vector4i, Rect2i, a PackedByteArray, PackedInt32Array or PackedInt64Array made of an
+/* gdw_doc_undefined_conversions: for a tree decoded in engine-exact mode, how many values (elements
+ * or keys) the engine converts on the way by a conversion its C++ leaves undefined (the set UBSan
+ * reports: docs/engine-findings.md, finding 7): a float out of the target's range, an infinity
+ * or a NaN entering an integer (int, Vector2i, Vector3i, Vector4i, Rect2i, a PackedByteArray,
+ * PackedInt32Array or PackedInt64Array made of an
  * Array), and a Quaternion of length 0 entering a Basis or Transform3D. The tree holds what the
  * engine's x86-64 build holds (the most negative integer); a build for another CPU may hold another
  * value (ARM64's saturates), so two peers can disagree about the same bytes. Counted where the

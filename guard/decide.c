@@ -106,7 +106,7 @@ gdw_guard *gdw_guard_new(const gdw_guard_policy *pol, gdw_guard_log_fn log, void
     g->dec.keep_nodes = 1; /* the verdict is the whole value's; the tree is not needed */
     /* the conversion rule: a row whose engine converts typed containers' elements (data: the row's typed_rule) has
      * each value's walk watch for what the engine holds otherwise, so that only those values are decoded again */
-    g->conversions = !pol->undefined_conversions && gdw_dialect_rule(pol->dialect, GDW_RULE_TYPED_RULE) != GDW_TYPED_AS_WRITTEN;
+    g->conversions = !pol->undefined_conversions && gdw_dialect_rule(pol->dialect, GDW_RULE_TYPED_RULE) == GDW_TYPED_CONVERT;
     g->dec.watch_engine = g->conversions;
     return g;
 }
@@ -389,9 +389,17 @@ static const char *conversion_rule(const gdw_guard *g, const gdw_doc *engine_doc
     o.keep_nodes = 0;
     gdw_doc *doc = NULL;
     size_t count = 0;
-    /* engine-exact mode refuses what compatible mode read only where the engine does; the other rules judge that */
-    if (gdw_decode(g->pol.dialect, bytes, n, &o, NULL, &doc, NULL, NULL) == GDW_OK) count = gdw_doc_undefined_conversions(doc);
+    /* at most gdw_decode_heap_bound(n) in engine-exact mode, freed at once. A value engine-exact mode refuses where
+     * compatible mode read it is one the engine refuses (it may have converted on the way): refused, as out of memory */
+    gdw_error err;
+    gdw_status s = gdw_decode(g->pol.dialect, bytes, n, &o, NULL, &doc, NULL, &err);
+    if (s == GDW_OK) count = gdw_doc_undefined_conversions(doc);
     gdw_doc_free(doc);
+    if (s != GDW_OK) {
+        *offset = err.offset;
+        snprintf(why, cap, "%s %u: the engine refuses it (%s)", label, index, err.message);
+        return s == GDW_ERR_NOMEM ? "conversion" : status_rule(s);
+    }
     if (!count) return NULL;
     conversion_ctx t = {false, ""}; /* once more with the trace, for the place: only for a value that breaks the rule */
     o.trace = conversion_trace, o.trace_ctx = &t;
@@ -423,15 +431,13 @@ static const char *judge_values(judge *j, const gdw_mp_parsed *mp, const uint8_t
             continue;
         }
         if (v->encoding != GDW_MP_VARIANT) continue;
-        const char *rule = conversion_rule(g, v->doc, pkt + v->offset, v->length, v->label, v->index, offset, why, cap);
-        if (rule) {
-            *offset += v->offset;
-            return rule;
-        }
         /* A value that decoded holds every element it counts, each at least a 4-byte header, and every string's bytes:
          * one too short to pass a limit needs no second walk (the validator's, with the trace). */
-        if (v->length <= g->pol.max_string && v->length / 4 <= g->pol.max_container) continue;
-        rule = variant_limits(g, pkt + v->offset, v->length, v->label, v->index, offset, why, cap);
+        const char *rule = NULL;
+        if (v->length > g->pol.max_string || v->length / 4 > g->pol.max_container)
+            rule = variant_limits(g, pkt + v->offset, v->length, v->label, v->index, offset, why, cap);
+        /* after the limits: a value past them is refused without the second decode */
+        if (!rule) rule = conversion_rule(g, v->doc, pkt + v->offset, v->length, v->label, v->index, offset, why, cap);
         if (rule) {
             *offset += v->offset;
             return rule;

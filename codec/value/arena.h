@@ -24,7 +24,8 @@ struct gdw_doc {
     bool engine_same; /* gdw_doc_engine_same: set by the walk (codec/wire/decode.c) */
     /* gdw_doc_cut: the tree holds the value's first nodes only (decode_options.keep_nodes) */
     bool cut;
-    /* engine-exact: gdw_doc_undefined_conversions, at most UINT32_MAX (in the bools' padding) */
+    /* engine-exact: gdw_doc_undefined_conversions, at most UINT32_MAX (in the bools' padding on
+     * LP64) */
     uint32_t undefined_conversions;
 };
 
