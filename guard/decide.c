@@ -387,13 +387,15 @@ static const char *conversion_rule(const gdw_guard *g, const gdw_doc *engine_doc
     o.mode = GDW_MODE_ENGINE_EXACT;
     o.watch_engine = false;
     o.keep_nodes = 0;
+    /* one decode, with the trace for the place (only values whose first walk met a typed container come here); at
+     * most gdw_decode_heap_bound(n) in engine-exact mode, freed at once. A value engine-exact mode refuses where
+     * compatible mode read it is one the engine refuses (it may have converted on the way): refused too */
+    conversion_ctx t = {false, ""};
+    o.trace = conversion_trace, o.trace_ctx = &t;
     gdw_doc *doc = NULL;
-    size_t count = 0;
-    /* at most gdw_decode_heap_bound(n) in engine-exact mode, freed at once. A value engine-exact mode refuses where
-     * compatible mode read it is one the engine refuses (it may have converted on the way): refused, as out of memory */
     gdw_error err;
     gdw_status s = gdw_decode(g->pol.dialect, bytes, n, &o, NULL, &doc, NULL, &err);
-    if (s == GDW_OK) count = gdw_doc_undefined_conversions(doc);
+    size_t count = s == GDW_OK ? gdw_doc_undefined_conversions(doc) : 0;
     gdw_doc_free(doc);
     if (s != GDW_OK) {
         *offset = err.offset;
@@ -401,11 +403,6 @@ static const char *conversion_rule(const gdw_guard *g, const gdw_doc *engine_doc
         return s == GDW_ERR_NOMEM ? "conversion" : status_rule(s);
     }
     if (!count) return NULL;
-    conversion_ctx t = {false, ""}; /* once more with the trace, for the place: only for a value that breaks the rule */
-    o.trace = conversion_trace, o.trace_ctx = &t;
-    doc = NULL;
-    (void)gdw_decode(g->pol.dialect, bytes, n, &o, NULL, &doc, NULL, NULL);
-    gdw_doc_free(doc);
     *offset = 0;
     snprintf(why, cap, "%s %u%s%s: %zu conversion%s the engine's C++ leaves undefined (engine finding 7: the value it holds depends on the CPU)",
              label, index, t.path[0] ? " at " : "", t.path, count, count == 1 ? "" : "s");
