@@ -89,11 +89,14 @@ static int64_t to_i64(settle_ctx *c, double x) {
     c->undefined_here = true;
     return INT64_MIN;
 }
-/* uint8_t(double), a PackedByteArray's element: gdwire keeps the x86-64 build's low byte of
- * to_i64; defined in C++ only where the truncated value is 0..255. */
-static uint8_t to_u8(settle_ctx *c, double x, int64_t as_i64) {
+/* uint8_t(double), a PackedByteArray's element; defined in C++ only where the truncated value is
+ * 0..255. The x86-64 build converts through a 32-bit cvttsd2si and keeps its low byte: past
+ * int32_t's range that is INT32_MIN's, 0 (Godot 4.6.3 holds 0 for 4294967301.0, not 5:
+ * tools/engines/godot4.6-typed_conversions.tsv). */
+static uint8_t to_u8(settle_ctx *c, double x) {
     if (!(x > -1.0 && x < 256.0)) c->undefined_here = true;
-    return (uint8_t)as_i64;
+    if (x > -2147483649.0 && x < 2147483648.0) return (uint8_t)(int32_t)x;
+    return (uint8_t)INT32_MIN;
 }
 
 /* v becomes an empty value of type t (its fields set by the caller). */
@@ -601,7 +604,7 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
         for (unsigned k = 0; k < per; k++, p += w) {
             if (reals && w == 4) wr_u32le(p, f32_to_bits((float)x[k]));
             else if (reals) wr_u64le(p, f64_to_bits(x[k]));
-            else if (w == 1) *p = e->type == GDW_FLOAT ? to_u8(c, x[0], iv) : (uint8_t)iv;
+            else if (w == 1) *p = e->type == GDW_FLOAT ? to_u8(c, x[0]) : (uint8_t)iv;
             else if (w == 4)
                 wr_u32le(p, (uint32_t)(e->type == GDW_FLOAT ? to_i32(c, x[0]) : (int32_t)iv));
             else wr_u64le(p, (uint64_t)iv);

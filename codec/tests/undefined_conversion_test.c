@@ -11,8 +11,11 @@
  *     representable: int32_t from -2147483648.99... to 2147483647.99..., uint8_t from -0.99... to
  *     255.99...) and Godot 4.6.3's Basis(Quaternion), core/math/basis.cpp:830 `2.0f /
  *     length_squared()`, computed in real_t (single precision: a component of 1e-30 squares to 0).
- * The values gdwire holds there are x86-64's, confirmed by Godot 4.6.3 in
- * conformance/vectors/engine/godot4-typed-arrays-1.yaml; this test is about the count only. */
+ * The values gdwire holds there are x86-64's: Godot 4.6.3 confirms them in
+ * conformance/vectors/engine/godot4-typed-arrays-1.yaml and, for 27 floats (the undefined ones
+ * among them) through every float-to-integer conversion of a typed Array, in
+ * tools/engines/godot4.6-typed_conversions.tsv (tools/engines/typed_conversions.sh: the engine's
+ * var_to_bytes of what it held), which this test holds gdwire's engine-exact value to. */
 #include "codec/tests/testing.h"
 
 typedef struct events {
@@ -125,8 +128,55 @@ static void regressions(const char *dir) {
     }
 }
 
+/* The engine's answers (typed_conversions.sh): each packet decoded in engine-exact mode and written
+ * again is the engine's var_to_bytes of what it held. */
+static void engine_values(const char *tsv) {
+    FILE *f = fopen(tsv, "r");
+    CHECK(f != NULL, "cannot open %s", tsv);
+    if (!f) return;
+    static char line[1 << 12];
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        char *packet = strchr(line, '\t'), *engine = packet ? strchr(packet + 1, '\t') : NULL;
+        if (!engine) continue;
+        *packet++ = 0;
+        *engine++ = 0;
+        engine[strcspn(engine, "\r\n")] = 0;
+        uint8_t in[512], want[512];
+        size_t n = t_unhex(packet, in, sizeof in), wn = t_unhex(engine, want, sizeof want);
+        CHECK(n != (size_t)-1 && wn != (size_t)-1, "%s: bad hex", line);
+        if (n == (size_t)-1 || wn == (size_t)-1) continue;
+        rows++;
+        gdw_decode_options o = gdw_decode_options_default();
+        o.mode = GDW_MODE_ENGINE_EXACT;
+        gdw_doc *doc = NULL;
+        gdw_error err;
+        gdw_status s = gdw_decode(t_dialect("godot4"), in, n, &o, NULL, &doc, NULL, &err);
+        CHECK(s == GDW_OK, "%s: decode %s: %s", line, gdw_status_name(s), err.message);
+        uint8_t *got = NULL;
+        size_t gn = 0;
+        if (s == GDW_OK)
+            CHECK(gdw_encode_alloc(t_dialect("godot4"), gdw_doc_root(doc), NULL, NULL, &got, &gn,
+                                   &err) == GDW_OK,
+                  "%s: encode: %s", line, err.message);
+        if (got) {
+            char gh[1100], wh[1100];
+            t_hex(got, gn, gh, sizeof gh);
+            t_hex(want, wn, wh, sizeof wh);
+            CHECK(gn == wn && memcmp(got, want, wn) == 0, "%s: gdwire holds %s, the engine %s",
+                  line, gh, wh);
+        }
+        free(got);
+        gdw_doc_free(doc);
+    }
+    fclose(f);
+    CHECK(rows >= 200, "%s: %d cases, want the 216 the engine answered", tsv, rows);
+}
+
 int main(int argc, char **argv) {
     regressions(argc > 1 ? argv[1] : "tools/engines/harness/regressions");
+    engine_values(argc > 2 ? argv[2] : "tools/engines/godot4.6-typed_conversions.tsv");
 
     /* int32_t(real_t): in range up to the largest float below 2^31, and -2^31 itself */
     expect("godot4", "Array[Vector2i]([Vector2(1.5, -2.0)])", 0, "");
