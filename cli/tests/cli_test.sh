@@ -497,6 +497,19 @@ run 0 "$G" decode -d godot3.2 --mode engine-exact --hex "$T/cesu.hex"   # the al
 has "$OUT" '"\xed\xa0\xbd\xed\xb8\x80"'
 run 0 "$G" check --hex "$T/overlong.hex"
 has "$OUT" 'Note, godot3: the engine (godot3, release 3.6) holds another value'
+# a typed container converting a float by a conversion the engine's C++ leaves undefined (engine finding 7):
+# the real 4.6.3 server logged Array[Vector3i]([Vector3i(0, -2147483648, 0)]) for these 28 bytes
+printf '1c0009000a000000010000000900000000000000 4aba537c00000080' > "$T/typed_float.hex"
+run 0 "$G" decode -d godot4 --hex "$T/typed_float.hex"
+has "$ERR" '1 conversion is undefined in the engine'"'"'s C++: the value it holds depends on the CPU'
+run 0 "$G" decode -d godot4 --mode engine-exact --json "$T/typed_float.hex" --hex
+has "$OUT" '"undefined_conversions":1'
+has "$OUT" 'Array[Vector3i]([Vector3i(0, -2147483648, 0)])'
+schema decode
+run 0 "$G" decode -d godot4 --json --hex "$T/typed_float.hex"
+hasnt "$OUT" 'undefined_conversions'                       # compatible mode converts nothing
+run 0 "$G" decode -d godot4.3 --mode engine-exact --json --hex "$T/typed_float.hex"
+has "$OUT" '"undefined_conversions":0'                     # 4.3 drops the float, converts nothing
 printf '0200000005000000' > "$T/int5.hex"                    # every dialect reads int 5 alike
 run 0 "$G" check --hex "$T/int5.hex"
 has "$OUT" 'Most likely: godot4 (equally: mole, godot3, '

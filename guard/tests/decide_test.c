@@ -443,6 +443,18 @@ static void hostile(const char *dir) {
         CHECK(judge_one(&f3, &d) == 0 && f3.s.actions == 0 && f3.s.n == 1 && memcmp(f3.s.buf[0], d.b, d.n) == 0,
               "variant.undefined_conversions: allow, yet finding 7's typed Array was not forwarded (%s)", f3.s.last_rule);
         flow_close(&f3);
+        /* a typed Dictionary's key converted alike: Dictionary[Vector2i, Variant]({Vector2(inf, 0): 1}), which the real
+         * 4.6.3 reads as { (-2147483648, 0): 1 } (bytes_to_var, then var_to_bytes: 1b000100 06000000 01000000
+         * 06000000 00000080 00000000 02000000 01000000) */
+        static const uint8_t key7[] = {0x1b, 0, 0x01, 0, 0x06, 0, 0, 0, 0x01, 0, 0, 0, 0x05, 0, 0, 0, 0, 0, 0x80, 0x7f,
+                                       0, 0, 0, 0, 0x02, 0, 0, 0, 0x01, 0, 0, 0};
+        pn = rpc_packet(&f, pkt, 1, key7, sizeof key7);
+        b_begin(&d, &f), b_send(&d, true, 0, 41007, pkt, pn);
+        judge_one(&f, &d);
+        CHECK(strcmp(f.s.last_rule, "conversion") == 0 && strcmp(f.s.last_action, "replace") == 0 && f.s.last_offset == 4,
+              "a typed Dictionary's key: %s %s at %zu, want replace conversion at 4", f.s.last_action, f.s.last_rule,
+              f.s.last_offset);
+        CHECK(strstr(f.s.last_why, "{#0 key}") != NULL, "a typed Dictionary's key: why '%s' names no key", f.s.last_why);
     }
 
     /* An RPC naming a cache id the client never announced: the engine finds no node
@@ -673,7 +685,7 @@ static void hostile(const char *dir) {
         0x0c, 0, 0, 0, 0x05, 0, 0, 0, 0, 0, 0xc0, 0x3f, 0, 0, 0, 0xc0};
     static const struct {
         const char *what;
-        uint8_t bytes[16];
+        uint8_t bytes[32];
         size_t n;
         const char *rule; /* under rpc.raw_put_var; NULL: forwarded */
         size_t offset;    /* in the RAW packet (the 03 at 0) */
@@ -682,6 +694,11 @@ static void hostile(const char *dir) {
         {"a length past the packet after a whole frame", {0x08, 0, 0, 0, 0x02, 0, 0, 0, 0x10, 0, 0, 0, 0x10, 0, 0, 0}, 16, "put_var", 13},
         {"two bytes, no length", {0x01, 0x02}, 2, "put_var", 1},
         {"a frame holding a full Object", {0x0c, 0, 0, 0, 0x18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 16, "variant", 5},
+        /* a frame holding finding 7's typed Array (above): 4.6.3's get_var converts it as bytes_to_var does */
+        {"a frame holding finding 7's Array[Vector3i]",
+         {0x1c, 0, 0, 0, 0x1c, 0x00, 0x09, 0x00, 0x0a, 0, 0, 0, 0x01, 0, 0, 0, 0x09, 0, 0, 0, 0, 0, 0, 0, 0x4a, 0xba, 0x53, 0x7c,
+          0x00, 0x00, 0x00, 0x80},
+         32, "conversion", 5},
     };
     for (int on = 0; on < 2; on++) {
         pol = gdw_guard_policy_default();
