@@ -30,19 +30,11 @@ static void on_trace(void *ctx, const gdw_trace_event *ev) {
 static void expect(const char *dialect, const char *text, size_t count, const char *path,
                    const char *why_has, const char *holds) {
     const gdw_dialect *d = t_dialect(dialect);
-    gdw_doc *src = NULL;
-    gdw_error err;
-    if (gdw_text_parse(text, strlen(text), NULL, &src, &err)) {
-        CHECK(0, "%s: %s", text, err.message);
-        return;
-    }
-    uint8_t *bytes = NULL;
     size_t len = 0;
-    CHECK(gdw_encode_alloc(d, gdw_doc_root(src), NULL, NULL, &bytes, &len, &err) == GDW_OK,
-          "%s: encode: %s", text, err.message);
-    gdw_doc_free(src);
+    uint8_t *bytes = t_encode_text(d, text, &len);
     if (!bytes) return;
 
+    gdw_error err;
     gdw_decode_options o = gdw_decode_options_default();
     o.mode = GDW_MODE_ENGINE_EXACT;
     trace_log t;

@@ -131,6 +131,23 @@ static inline const gdw_dialect *t_dialect(const char *name) {
     return d;
 }
 
+/* The canonical text form as dialect d's encoder writes it: malloc'd bytes in *len, or NULL (the
+ * text does not parse or d cannot hold it: a failed check). */
+static inline uint8_t *t_encode_text(const gdw_dialect *d, const char *text, size_t *len) {
+    gdw_doc *src = NULL;
+    gdw_error err;
+    if (gdw_text_parse(text, strlen(text), NULL, &src, &err)) {
+        CHECK(0, "%s: %s", text, err.message);
+        return NULL;
+    }
+    uint8_t *bytes = NULL;
+    *len = 0;
+    CHECK(gdw_encode_alloc(d, gdw_doc_root(src), NULL, NULL, &bytes, len, &err) == GDW_OK,
+          "%s: encode: %s", text, err.message);
+    gdw_doc_free(src);
+    return bytes;
+}
+
 /* A counting allocator that refuses to go past a limit: live and peak bytes, refusals. */
 typedef struct t_counting {
     size_t live, peak, limit;

@@ -75,17 +75,8 @@ static void expect_bytes(const char *what, const char *dialect, const uint8_t *b
 /* The text form encoded in dialect, then as expect_bytes. */
 static void expect(const char *dialect, const char *text, size_t count, const char *path) {
     const gdw_dialect *d = t_dialect(dialect);
-    gdw_doc *src = NULL;
-    gdw_error err;
-    if (gdw_text_parse(text, strlen(text), NULL, &src, &err)) {
-        CHECK(0, "%s: %s", text, err.message);
-        return;
-    }
-    uint8_t *bytes = NULL;
     size_t len = 0;
-    CHECK(gdw_encode_alloc(d, gdw_doc_root(src), NULL, NULL, &bytes, &len, &err) == GDW_OK,
-          "%s: encode: %s", text, err.message);
-    gdw_doc_free(src);
+    uint8_t *bytes = t_encode_text(d, text, &len);
     if (!bytes) return;
     expect_bytes(text, dialect, bytes, len, count, path);
     free(bytes);
