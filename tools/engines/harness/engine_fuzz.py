@@ -120,26 +120,17 @@ class Engine:
             resource.setrlimit(resource.RLIMIT_AS, (2 * MEMORY_MB << 20, 2 * MEMORY_MB << 20))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
-    def watch(self, cmd, env, mark):
-        """Runs the engine, reading both streams as they come. A hang is an entry that runs past STALL seconds with no
-        new marker (the engine's start gets START seconds): the engine is killed. Returns (stdout, stderr, return
-        code or None, hung)."""
-        # its own session: a terminal's Ctrl-C stops the campaign after the batch (main), not the engine mid-input,
-        # which would read as a crash
-        p = subprocess.Popen(cmd, cwd=self.work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, preexec_fn=self.limits, start_new_session=True)
-        streams = {p.stdout.fileno(): bytearray(), p.stderr.fileno(): bytearray()}
-        token = ("@@" + mark).encode()
-        deadline, hung = time.monotonic() + self.start_seconds, False
+    def _read(self, p, streams, token, deadline, kill):
+        """watch's loop: both streams until they close (returns False), or until the engine runs past its deadline
+        (killed; returns True)."""
         while True:
             live = [fd for fd, b in streams.items() if not isinstance(b, bytes)]
             if not live:
-                break
+                return False
             ready, _, _ = select.select(live, [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
-                hung = True
-                p.kill()
-                break
+                kill()
+                return True
             for fd in ready:
                 chunk = os.read(fd, 1 << 16)
                 if not chunk:
@@ -151,6 +142,31 @@ class Engine:
                 # millions of lines between two markers must not make this quadratic
                 if fd == p.stderr.fileno() and streams[fd].find(token, max(0, before - len(token) + 1)) >= 0:
                     deadline = time.monotonic() + self.stall_seconds  # a new entry began: its own STALL seconds
+
+    def watch(self, cmd, env, mark):
+        """Runs the engine, reading both streams as they come. A hang is an entry that runs past STALL seconds with no
+        new marker (the engine's start gets START seconds): the engine is killed. Returns (stdout, stderr, return
+        code or None, hung)."""
+        # its own session: a terminal's Ctrl-C stops the campaign after the batch (main), not the engine mid-input,
+        # which would read as a crash
+        p = subprocess.Popen(cmd, cwd=self.work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, preexec_fn=self.limits, start_new_session=True)
+        streams = {p.stdout.fileno(): bytearray(), p.stderr.fileno(): bytearray()}
+        token = ("@@" + mark).encode()
+        deadline = time.monotonic() + self.start_seconds
+
+        def kill():  # the engine's whole session: a process it started goes with it
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        try:
+            hung = self._read(p, streams, token, deadline, kill)
+        except BaseException:  # a second Ctrl-C (main): the engine must not outlive the campaign
+            kill()
+            p.wait()
+            raise
         p.wait()
         out, err = bytes(streams[p.stdout.fileno()]), bytes(streams[p.stderr.fileno()])
         p.stdout.close()
@@ -601,8 +617,15 @@ def main():
         # SIGINT or SIGTERM ends the run after the batch in hand, with its summary (the run is then shorter than
         # asked, and says so: "stopped")
         stop = []
+
+        def on_signal(n, _frame):  # the first ends the run after its batch; a second ends it now
+            if stop:
+                raise KeyboardInterrupt
+            stop.append(signal.Signals(n).name)
+            log("engine_fuzz: %s: stopping after this batch (again to stop now, with no summary)" % stop[0])
+
         for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda n, _f: stop.append(signal.Signals(n).name))
+            signal.signal(sig, on_signal)
         limit = args.inputs
         queue, index, round_ = list(first), 0, 0
         log("engine_fuzz: %s, harness %s, batches of %d" % (args.engine, args.harness, batch))
@@ -694,4 +717,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # the second signal: stopped at once, the engine killed (Engine.watch)
+        log("engine_fuzz: stopped at once: no summary written")
+        sys.exit(130)
