@@ -669,7 +669,8 @@ GDW_API size_t gdw_doc_approximate(const gdw_doc *doc, char *path, const char **
  * or a NaN entering an integer (int, Vector2i, Vector3i, Vector4i, Rect2i, a PackedByteArray,
  * PackedInt32Array or PackedInt64Array made of an
  * Array), and a Quaternion of length 0 entering a Basis or Transform3D. The tree holds what the
- * engine's x86-64 build holds (the most negative integer); a build for another CPU may hold another
+ * engine's x86-64 build holds (the most negative integer; in a PackedByteArray the low byte of a
+ * 32-bit conversion: 0 past int32's range); a build for another CPU may hold another
  * value (ARM64's saturates), so two peers can disagree about the same bytes. Counted where the
  * engine converts, so an element its container drops afterwards counts too; each one is a trace
  * event "undefined conversion" with its place. At most UINT32_MAX; 0 for a NULL doc and in the

@@ -375,7 +375,7 @@ static void conversion_trace(void *ctx, const gdw_trace_event *ev) {
 /* Engine finding 7 (docs/engine-findings.md): Godot 4 converts a typed container's elements (and a typed Dictionary's
  * keys) to its element type, and some conversions are undefined in its C++: a float out of the integer's range, an
  * infinity or a NaN entering an int, a Vector2i, Vector3i, Vector4i, Rect2i or packed integer array (x86-64 builds
- * hold the most negative integer, ARM64 builds saturate), and a Quaternion of length 0 entering a Basis (a division
+ * hold the most negative integer, or in a byte the low byte of a 32-bit conversion; ARM64 builds saturate), and a Quaternion of length 0 entering a Basis (a division
  * by zero). A peer can so make two builds of one game hold different values from the same bytes. The codec's
  * engine-exact pass counts them (gdw_doc_undefined_conversions); a value of bytes[0..n) with one breaks the rule
  * `conversion`. Only a value whose first walk met a place where the engine may hold another value (engine_same

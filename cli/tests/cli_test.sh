@@ -507,7 +507,7 @@ has "$OUT" '"undefined_conversions":1'
 has "$OUT" 'Array[Vector3i]([Vector3i(0, -2147483648, 0)])'
 schema decode
 run 0 "$G" decode -d godot4 --json --hex "$T/typed_float.hex"
-hasnt "$OUT" 'undefined_conversions'                       # compatible mode converts nothing
+hasnt "$OUT" 'undefined_conversions'                       # a field of engine-exact mode only
 run 0 "$G" decode -d godot4.3 --mode engine-exact --json --hex "$T/typed_float.hex"
 has "$OUT" '"undefined_conversions":0'                     # 4.3 drops the float, converts nothing
 printf '0200000005000000' > "$T/int5.hex"                    # every dialect reads int 5 alike

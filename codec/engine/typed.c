@@ -456,7 +456,8 @@ static bool loose_number(settle_ctx *c, const gdw_value *e, bool real, int64_t *
     case GDW_FLOAT: {
         double x = gdw_value_real(e, 0);
         *dv = x;
-        /* operator int64_t: only where the engine asks for it (the caller's int64_t, not a real) */
+        /* operator int64_t where the caller holds an integer (a byte's or int32's own conversion,
+         * to_u8 and to_i32, then overrides it) */
         if (!real) *iv = to_i64(c, x);
         return true;
     }
@@ -606,7 +607,7 @@ static bool array_to_packed(settle_ctx *c, gdw_value *v, unsigned to, gdw_status
             else if (reals) wr_u64le(p, f64_to_bits(x[k]));
             else if (w == 1) *p = e->type == GDW_FLOAT ? to_u8(c, x[0]) : (uint8_t)iv;
             else if (w == 4)
-                wr_u32le(p, (uint32_t)(e->type == GDW_FLOAT ? to_i32(c, x[0]) : (int32_t)iv));
+                wr_u32le(p, e->type == GDW_FLOAT ? (uint32_t)to_i32(c, x[0]) : (uint32_t)iv);
             else wr_u64le(p, (uint64_t)iv);
         }
     }

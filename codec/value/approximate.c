@@ -29,6 +29,10 @@ const char *gdw_undefined_conversion_why(unsigned want) {
     if (want == GDW_BASIS || want == GDW_TRANSFORM3D)
         return "the engine makes a Basis of a Quaternion of length 0 and divides by that length "
                "(undefined in C++; IEEE gives infinities and NaNs) (engine finding 7)";
+    if (want == GDW_PACKED_BYTE_ARRAY)
+        return "the engine converts a float outside 0..255, an infinity or a NaN to a byte, which "
+               "C++ leaves undefined: its x86-64 build holds the low byte of a 32-bit conversion "
+               "(0 past int's range; what gdwire holds), an ARM64 build another (engine finding 7)";
     return "the engine converts a float out of the integer's range, an infinity or a NaN to an "
            "integer, which C++ leaves undefined: its x86-64 build holds the most negative integer "
            "(what gdwire holds), an ARM64 build saturates (engine finding 7)";

@@ -444,8 +444,8 @@ static void hostile(const char *dir) {
               "variant.undefined_conversions: allow, yet finding 7's typed Array was not forwarded (%s)", f3.s.last_rule);
         flow_close(&f3);
         /* a typed Dictionary's key converted alike: Dictionary[Vector2i, Variant]({Vector2(inf, 0): 1}), which the real
-         * 4.6.3 reads as { (-2147483648, 0): 1 } (bytes_to_var, then var_to_bytes: 1b000100 06000000 01000000
-         * 06000000 00000080 00000000 02000000 01000000) */
+         * 4.6.3 reads as { (-2147483648, 0): 1 } (tools/engines/godot4.6-typed_conversions.tsv, "Dictionary key
+         * Vector2i inf") */
         static const uint8_t key7[] = {0x1b, 0, 0x01, 0, 0x06, 0, 0, 0, 0x01, 0, 0, 0, 0x05, 0, 0, 0, 0, 0, 0x80, 0x7f,
                                        0, 0, 0, 0, 0x02, 0, 0, 0, 0x01, 0, 0, 0};
         pn = rpc_packet(&f, pkt, 1, key7, sizeof key7);
@@ -694,7 +694,8 @@ static void hostile(const char *dir) {
         {"a length past the packet after a whole frame", {0x08, 0, 0, 0, 0x02, 0, 0, 0, 0x10, 0, 0, 0, 0x10, 0, 0, 0}, 16, "put_var", 13},
         {"two bytes, no length", {0x01, 0x02}, 2, "put_var", 1},
         {"a frame holding a full Object", {0x0c, 0, 0, 0, 0x18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 16, "variant", 5},
-        /* a frame holding finding 7's typed Array (above): 4.6.3's get_var converts it as bytes_to_var does */
+        /* a frame holding finding 7's typed Array (above): 4.6.3's StreamPeer::get_var decodes the frame with
+         * decode_variant (core/io/stream_peer.cpp), as bytes_to_var does, converting it on the way */
         {"a frame holding finding 7's Array[Vector3i]",
          {0x1c, 0, 0, 0, 0x1c, 0x00, 0x09, 0x00, 0x0a, 0, 0, 0, 0x01, 0, 0, 0, 0x09, 0, 0, 0, 0, 0, 0, 0, 0x4a, 0xba, 0x53, 0x7c,
           0x00, 0x00, 0x00, 0x80},

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # typed_conversions.sh [ENGINE] — ENGINE-typed_conversions.tsv (ENGINE: godot4.6, the default): what the
-# real engine holds when a typed Array converts a float to an integer type, among them the floats whose
+# real engine holds when a typed Array or Dictionary converts a float to an integer type, among them the floats whose
 # conversion its C++ leaves undefined (docs/engine-findings.md, finding 7): "name<TAB>packet hex<TAB>hex of
 # the engine's var_to_bytes of what it holds". codec:undefined_conversion_test decodes each packet in
 # engine-exact mode and compares what gdwire writes back.

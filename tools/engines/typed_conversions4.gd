@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 # typed_conversions4.gd — what Godot 4 holds when a typed container converts a float to an integer
 # (engine finding 7; typed_conversions.sh). For every float below and every conversion, the script
-# builds a typed Array's packet by hand (header, element type, then the items var_to_bytes writes
-# for an untyped Array), reads it with bytes_to_var and writes what it holds with var_to_bytes:
-# "T<TAB>name<TAB>packet hex<TAB>hex of what the engine holds" (null when it refused the packet).
+# builds a typed Array's or Dictionary's packet by hand (header, element type, then the items
+# var_to_bytes writes for an untyped one), reads it with bytes_to_var and writes what it holds with
+# var_to_bytes: "T<TAB>name<TAB>packet hex<TAB>hex of what the engine holds".
 extends SceneTree
 
 const TYPED_BUILTIN = 1 << 16 # the Array header's typed-builtin bit (core/io/marshalls.cpp)
+const KEY_BUILTIN = 1 << 16 # a Dictionary's typed key and value, builtin (the same file)
+const VALUE_BUILTIN = 1 << 18
 
 func _typed(elem_type, items):
 	var p = PackedByteArray()
@@ -14,6 +16,14 @@ func _typed(elem_type, items):
 	p.encode_u32(0, TYPE_ARRAY | TYPED_BUILTIN)
 	p.encode_u32(4, elem_type)
 	p.append_array(var_to_bytes(items).slice(4))
+	return p
+
+func _typed_dict(flag, elem_type, d):
+	var p = PackedByteArray()
+	p.resize(8)
+	p.encode_u32(0, TYPE_DICTIONARY | flag)
+	p.encode_u32(4, elem_type)
+	p.append_array(var_to_bytes(d).slice(4))
 	return p
 
 func _row(name, packet):
@@ -37,5 +47,7 @@ func _init():
 		_row("Vector3i %s" % s, _typed(TYPE_VECTOR3I, [Vector3(1, x, -1)]))
 		_row("Vector4i %s" % s, _typed(TYPE_VECTOR4I, [Vector4(x, 0, 0, 2)]))
 		_row("Rect2i %s" % s, _typed(TYPE_RECT2I, [Rect2(0, 0, x, 1)]))
+		_row("Dictionary key Vector2i %s" % s, _typed_dict(KEY_BUILTIN, TYPE_VECTOR2I, {Vector2(x, 0): 1}))
+		_row("Dictionary value int %s" % s, _typed_dict(VALUE_BUILTIN, TYPE_INT, {"k": x}))
 	print("DONE")
 	quit()

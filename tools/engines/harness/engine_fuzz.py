@@ -93,6 +93,7 @@ MEMORY_TEXT = ("allocation-size-too-big", "out-of-memory", "hard rss limit", "rs
 class Engine:
     def __init__(self, name, harness):
         self.name = name
+        self.proc = None  # the engine while it runs (kill)
         self.generation, self.packets_of, self.sanitized = ENGINES[name]
         gen = GENERATIONS[self.generation]
         if self.generation not in HARNESSES[harness]:
@@ -113,9 +114,22 @@ class Engine:
         self.startup = []  # sanitizer reports printed before the first input
 
     def close(self):
+        self.kill()
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def limits(self):
+    def kill(self):
+        """Kills the engine now running, with every process of its session (a hang; the second Ctrl-C)."""
+        p, self.proc = self.proc, None
+        if p is None or p.poll() is not None:
+            return
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+
+    def limits(self):  # in the engine's process, before it starts: watch blocked these signals around the fork
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
         if not self.sanitized:  # ASan reserves terabytes of address space; a release engine gets a plain limit
             resource.setrlimit(resource.RLIMIT_AS, (2 * MEMORY_MB << 20, 2 * MEMORY_MB << 20))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -149,25 +163,23 @@ class Engine:
         code or None, hung)."""
         # its own session: a terminal's Ctrl-C stops the campaign after the batch (main), not the engine mid-input,
         # which would read as a crash
-        p = subprocess.Popen(cmd, cwd=self.work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, preexec_fn=self.limits, start_new_session=True)
+        # the signals wait until the engine is known (self.proc), so that a second Ctrl-C always finds it to kill
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            p = self.proc = subprocess.Popen(cmd, cwd=self.work, env=env, stdin=subprocess.DEVNULL,
+                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=self.limits,
+                                             start_new_session=True)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         streams = {p.stdout.fileno(): bytearray(), p.stderr.fileno(): bytearray()}
         token = ("@@" + mark).encode()
-        deadline = time.monotonic() + self.start_seconds
-
-        def kill():  # the engine's whole session: a process it started goes with it
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
         try:
-            hung = self._read(p, streams, token, deadline, kill)
-        except BaseException:  # a second Ctrl-C (main): the engine must not outlive the campaign
-            kill()
+            hung = self._read(p, streams, token, time.monotonic() + self.start_seconds, self.kill)
             p.wait()
+        except BaseException:  # a second Ctrl-C (main): the engine must not outlive the campaign
+            self.kill()
             raise
-        p.wait()
+        self.proc = None
         out, err = bytes(streams[p.stdout.fileno()]), bytes(streams[p.stderr.fileno()])
         p.stdout.close()
         p.stderr.close()
@@ -437,8 +449,9 @@ def own_packets(engine):
 def mutated(generator, row, count, seed):
     corpus = os.path.join(ROOT, "corpus", "decode")
     files = sorted(os.path.join(corpus, f) for f in os.listdir(corpus))
+    # its own session, as the engine's: a terminal's Ctrl-C must not kill it mid-batch (main stops after the batch)
     p = subprocess.run([generator, "--row", row, "--count", str(count), "--seed", str(seed)] + files,
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, start_new_session=True)
     if p.returncode != 0:
         sys.exit("engine_fuzz: %s: %s" % (generator, p.stderr.strip()))
     return [b"" if line == "-" else bytes.fromhex(line) for line in p.stdout.split()]
@@ -618,11 +631,10 @@ def main():
         # asked, and says so: "stopped")
         stop = []
 
-        def on_signal(n, _frame):  # the first ends the run after its batch; a second ends it now
+        def on_signal(n, _frame):  # the first ends the run after its batch (logged by the loop); a second, now
             if stop:
                 raise KeyboardInterrupt
             stop.append(signal.Signals(n).name)
-            log("engine_fuzz: %s: stopping after this batch (again to stop now, with no summary)" % stop[0])
 
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, on_signal)
@@ -637,6 +649,9 @@ def main():
             if stop:
                 log("engine_fuzz: %s: stopping after %d inputs" % (stop[0], camp.inputs))
                 break
+        # the summary is written whatever comes now: a later signal is noted, not obeyed
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda n, _f: stop.append(signal.Signals(n).name))
             if not queue:
                 if generator is None:
                     break
@@ -666,8 +681,10 @@ def main():
                    "entries": list(ENTRIES), "findings_by_class": dict(by_class),
                    "startup_reports": [{"class": c, "kind": k, "where": w} for c, k, w, _ in engine.startup],
                    "findings": sorted(camp.findings.values(), key=lambda f: f["signature"])}
-        with open(os.path.join(args.out, "summary.json"), "w") as fh:
+        # whole or not at all: written beside, then renamed
+        with open(os.path.join(args.out, "summary.json.part"), "w") as fh:
             json.dump(summary, fh, indent=1)
+        os.replace(os.path.join(args.out, "summary.json.part"), os.path.join(args.out, "summary.json"))
         log("engine_fuzz: %s (%s): %d inputs in %.1f s, %.1f inputs/s, %d engine starts" % (
             args.engine, engine.version, camp.inputs, elapsed, summary["inputs_per_second"], engine.starts))
         for c, k, w, _ in engine.startup:
