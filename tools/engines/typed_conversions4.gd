@@ -10,21 +10,21 @@ const TYPED_BUILTIN = 1 << 16 # the Array header's typed-builtin bit (core/io/ma
 const KEY_BUILTIN = 1 << 16 # a Dictionary's typed key and value, builtin (the same file)
 const VALUE_BUILTIN = 1 << 18
 
-func _typed(elem_type, items):
+# header (a type and its typed-container bits), the element type, then the items as var_to_bytes
+# writes them for an untyped container
+func _packet(header, elem_type, items):
 	var p = PackedByteArray()
 	p.resize(8)
-	p.encode_u32(0, TYPE_ARRAY | TYPED_BUILTIN)
+	p.encode_u32(0, header)
 	p.encode_u32(4, elem_type)
 	p.append_array(var_to_bytes(items).slice(4))
 	return p
 
+func _typed(elem_type, items):
+	return _packet(TYPE_ARRAY | TYPED_BUILTIN, elem_type, items)
+
 func _typed_dict(flag, elem_type, d):
-	var p = PackedByteArray()
-	p.resize(8)
-	p.encode_u32(0, TYPE_DICTIONARY | flag)
-	p.encode_u32(4, elem_type)
-	p.append_array(var_to_bytes(d).slice(4))
-	return p
+	return _packet(TYPE_DICTIONARY | flag, elem_type, d)
 
 func _row(name, packet):
 	var v = bytes_to_var(packet)
