@@ -649,9 +649,6 @@ def main():
             if stop:
                 log("engine_fuzz: %s: stopping after %d inputs" % (stop[0], camp.inputs))
                 break
-        # the summary is written whatever comes now: a later signal is noted, not obeyed
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda n, _f: stop.append(signal.Signals(n).name))
             if not queue:
                 if generator is None:
                     break
@@ -671,6 +668,9 @@ def main():
             elapsed = time.monotonic() - began
             log("engine_fuzz: %d inputs, %.0f s, %.0f inputs/s, %d engine starts, %d findings" % (
                 camp.inputs, elapsed, camp.inputs / max(elapsed, 1e-9), engine.starts, len(camp.findings)))
+        # the summary is written whatever comes now: a later signal is noted, not obeyed
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda n, _f: stop.append(signal.Signals(n).name))
         elapsed = time.monotonic() - began
         by_class = collections.Counter(f["class"] for f in camp.findings.values())
         summary = {"engine": args.engine, "version": engine.version, "harness": args.harness, "seed": args.seed,
