@@ -126,6 +126,7 @@ static void engine_values(const char *tsv) {
     CHECK(f != NULL, "cannot open %s", tsv);
     if (!f) return;
     static char line[1 << 12];
+    const gdw_dialect *d = t_dialect("godot4");
     int rows = 0, data = 0;
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#') continue;
@@ -146,13 +147,12 @@ static void engine_values(const char *tsv) {
         o.mode = GDW_MODE_ENGINE_EXACT;
         gdw_doc *doc = NULL;
         gdw_error err;
-        gdw_status s = gdw_decode(t_dialect("godot4"), in, n, &o, NULL, &doc, NULL, &err);
+        gdw_status s = gdw_decode(d, in, n, &o, NULL, &doc, NULL, &err);
         CHECK(s == GDW_OK, "%s: decode %s: %s", line, gdw_status_name(s), err.message);
         uint8_t *got = NULL;
         size_t gn = 0;
         if (s == GDW_OK)
-            CHECK(gdw_encode_alloc(t_dialect("godot4"), gdw_doc_root(doc), NULL, NULL, &got, &gn,
-                                   &err) == GDW_OK,
+            CHECK(gdw_encode_alloc(d, gdw_doc_root(doc), NULL, NULL, &got, &gn, &err) == GDW_OK,
                   "%s: encode: %s", line, err.message);
         if (got) {
             char gh[1100], wh[1100];

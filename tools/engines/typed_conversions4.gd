@@ -38,8 +38,7 @@ func _init():
 		1e300, INF, -INF, NAN]
 	for x in xs:
 		var s = str(x) if not is_nan(x) else "nan"
-		var b = _typed(TYPE_PACKED_BYTE_ARRAY, [[x]])
-		_row("PackedByteArray %s" % s, b)
+		_row("PackedByteArray %s" % s, _typed(TYPE_PACKED_BYTE_ARRAY, [[x]]))
 		_row("PackedInt32Array %s" % s, _typed(TYPE_PACKED_INT32_ARRAY, [[x]]))
 		_row("PackedInt64Array %s" % s, _typed(TYPE_PACKED_INT64_ARRAY, [[x]]))
 		_row("int %s" % s, _typed(TYPE_INT, [x]))
